@@ -18,6 +18,7 @@ from .events import (
     TourEvent,
 )
 from .game import BUSINESSES_PER_SEAT, Game, Move, Options, Outcome, Setup, deal
+from .view import SeatView
 
 __all__ = [
     "BUSINESSES_PER_SEAT",
@@ -38,6 +39,7 @@ __all__ = [
     "RecordError",
     "RoundStarted",
     "ScoreEvent",
+    "SeatView",
     "Setup",
     "Stop",
     "TileDiscarded",

@@ -172,7 +172,9 @@ def parse_board(data: Any) -> Board:
     Raises :class:`BoardError` naming what is wrong.
     """
     _expect(isinstance(data, dict), "board: expected a JSON object")
-    _expect(data.get("format") == "paris-paris-board", "board: 'format' must be 'paris-paris-board'")
+    _expect(
+        data.get("format") == "paris-paris-board", "board: 'format' must be 'paris-paris-board'"
+    )
     _expect(data.get("version") == 1, "board: 'version' must be 1")
     board_id = data.get("id")
     _expect(isinstance(board_id, str) and bool(board_id), "board: 'id' must be a non-empty string")
@@ -273,7 +275,9 @@ def parse_board(data: Any) -> Board:
     for stop in board.stops:
         if stop.is_crossing:
             n = len(board.neighbours[stop.index])
-            _expect(n in (3, 4), f"board: crossing {stop.id!r} has {n} neighbours (3 or 4 expected)")
+            _expect(
+                n in (3, 4), f"board: crossing {stop.id!r} has {n} neighbours (3 or 4 expected)"
+            )
     _expect(
         len(board.all_tiles) == TILE_COUNT,
         f"board: expected {TILE_COUNT} tiles, the lines make {len(board.all_tiles)}",

@@ -28,3 +28,17 @@ class RecordError(ParisError, ValueError):
         self.where = where
         self.problem = problem
         super().__init__(f"{where}: {problem}" if where else problem)
+
+
+def brief(value: object) -> str:
+    """A short, printable, one-line rendering of a user-supplied value for a message."""
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list | tuple):
+        return "a list"
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."

@@ -25,12 +25,13 @@ Two ways to make a move, as in python-chess:
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from .board import Board, classic_board
-from .errors import IllegalMoveError, RecordError
+from .errors import IllegalMoveError, RecordError, brief
 from .events import (
     BusinessOpened,
     BusinessRemoved,
@@ -43,6 +44,9 @@ from .events import (
     TileDiscarded,
     TourEvent,
 )
+
+if TYPE_CHECKING:
+    from .view import SeatView
 
 __all__ = [
     "BUSINESSES_PER_SEAT",
@@ -68,7 +72,9 @@ class Options:
 
     def __post_init__(self) -> None:
         if self.small_tour not in SMALL_TOUR_MODES:
-            raise ValueError(f"small_tour must be one of {SMALL_TOUR_MODES}, not {self.small_tour!r}")
+            raise ValueError(
+                f"small_tour must be one of {SMALL_TOUR_MODES}, not {self.small_tour!r}"
+            )
         if self.final_tours not in FINAL_TOUR_MODES:
             raise ValueError(
                 f"final_tours must be one of {FINAL_TOUR_MODES}, not {self.final_tours!r}"
@@ -163,15 +169,15 @@ class Game:
         "_faceup",
         "_history",
         "_k",
+        "_m1",
+        "_m2",
         "_occ",
         "_outcome",
         "_public",
+        "_rings",
         "_round_scores",
         "_routes",
         "_stacks",
-        "_m1",
-        "_m2",
-        "_rings",
         "_tile_cap",
         "_tile_line",
         "_tile_stop",
@@ -186,6 +192,34 @@ class Game:
         "supply",
         "to_move",
     )
+
+    board: Board
+    names: tuple[str, ...]
+    players: int
+    options: Options
+    rounds_total: int
+    round: int
+    to_move: int
+    scores: list[int]
+    supply: list[int]
+    sack: list[int]
+    _tile_stop: tuple[int, ...]
+    _tile_line: tuple[int, ...]
+    _tile_cap: tuple[int, ...]
+    _rings: tuple[tuple[tuple[int, ...], ...], ...]
+    _stacks: tuple[tuple[int, ...], ...]
+    _routes: list[int]
+    _public: int
+    _k: int
+    _faceup: list[int]
+    _occ: list[list[int]]
+    _m1: list[int]
+    _m2: list[int]
+    _discard: list[bool]
+    _history: list[int]
+    _round_scores: list[tuple[int, ...]]
+    _outcome: Outcome | None
+    _ev: list[Event] | None
 
     # --- construction ------------------------------------------------------
 
@@ -270,7 +304,7 @@ class Game:
         self._k = 0
         self.to_move = 0
         self._faceup = list(stacks[0])
-        self._occ: list[list[int]] = [[] for _ in board.stops]
+        self._occ = [[] for _ in board.stops]
         # Per seat, bit s is set in _m1 when the seat has a business at stop s,
         # and in _m2 when it has two there: grand tours count neighbours by popcount.
         self._m1 = [0] * n
@@ -279,10 +313,10 @@ class Game:
         self.supply = [BUSINESSES_PER_SEAT] * n
         self.sack = [0] * n
         self._discard = [False] * len(board.lines)
-        self._history: list[int] = []
-        self._round_scores: list[tuple[int, ...]] = []
-        self._outcome: Outcome | None = None
-        self._ev: list[Event] | None = None
+        self._history = []
+        self._round_scores = []
+        self._outcome = None
+        self._ev = None
         return self
 
     def copy(self) -> Game:
@@ -396,9 +430,7 @@ class Game:
     def tiles_out(self) -> int:
         """Tiles out of the game: taken ones and the pairs that ran a grand tour."""
         in_stacks = sum(len(st) for st in self._stacks[self.round + 1 :])
-        return (
-            len(self.board.all_tiles) - len(self.face_up) - len(self.discard) - in_stacks
-        )
+        return len(self.board.all_tiles) - len(self.face_up) - len(self.discard) - in_stacks
 
     def stacks_left(self) -> int:
         """Face-down stacks not yet turned up."""
@@ -462,7 +494,7 @@ class Game:
         b = self.board
         t = b.tile_index.get(move.tile) if isinstance(move.tile, str) else None
         if t is None:
-            return f"{move.tile!r} is not a tile of this board"
+            return f"{brief(move.tile)} is not a tile of this board"
         if t not in self._faceup:
             up = ", ".join(self.face_up)
             return f"{move.tile} is not face up this round (face up: {up})"
@@ -496,7 +528,8 @@ class Game:
         reason = self.why_illegal(move)
         if reason is not None:
             raise IllegalMoveError(f"seat {self.to_move} cannot play {move}: {reason}")
-        self._ev = events = []
+        events: list[Event] = []
+        self._ev = events
         try:
             self.apply_code(self.encode(move))
         finally:
@@ -533,9 +566,7 @@ class Game:
                     self.sack[victim] += 1
                     to = "sack"
                 if ev is not None:
-                    ev.append(
-                        BusinessRemoved(self.round, victim, self.board.stop_ids[stop], p, to)
-                    )
+                    ev.append(BusinessRemoved(self.round, victim, self.board.stop_ids[stop], p, to))
             occ.append(p)
             supply[p] -= 1
             if self._m1[p] & bit:
@@ -582,9 +613,7 @@ class Game:
             if ev is not None:
                 names = self.board.tile_names
                 ev.append(
-                    RoundStarted(
-                        self.round, self.to_move, tuple(names[t] for t in self._faceup)
-                    )
+                    RoundStarted(self.round, self.to_move, tuple(names[t] for t in self._faceup))
                 )
         else:
             self._faceup = []
@@ -622,7 +651,10 @@ class Game:
         ids = b.stop_ids
         self._ev.append(
             TourEvent(
-                self.round, "small_tour", b.line_ids[b.tile_line[tile]], ids[origin],
+                self.round,
+                "small_tour",
+                b.line_ids[b.tile_line[tile]],
+                ids[origin],
                 tuple(ids[s] for s in stops),
             )
         )
@@ -639,10 +671,14 @@ class Game:
                         f"{away} from {b.stops[origin].name}"
                     )
                 self._ev.append(
-                    ScoreEvent(self.round, "small_tour", p, k, ids[s], None, f"small tour: {reason}")
+                    ScoreEvent(
+                        self.round, "small_tour", p, k, ids[s], None, f"small tour: {reason}"
+                    )
                 )
 
-    def _grand_tour(self, line: int, kind: Literal["grand_tour", "special_tour"], seat: int | None) -> None:
+    def _grand_tour(
+        self, line: int, kind: Literal["grand_tour", "special_tour"], seat: int | None
+    ) -> None:
         """R6: at each crossing of the line, owners score there and on its neighbours."""
         occ = self._occ
         nmask = self.board.neighbour_mask
@@ -655,8 +691,12 @@ class Game:
             b = self.board
             ev.append(
                 TourEvent(
-                    self.round, kind, b.line_ids[line], None,
-                    tuple(b.stop_ids[c] for c in crossings), seat,
+                    self.round,
+                    kind,
+                    b.line_ids[line],
+                    None,
+                    tuple(b.stop_ids[c] for c in crossings),
+                    seat,
                 )
             )
         for c in crossings:
@@ -681,7 +721,9 @@ class Game:
                     self._explain_grand(kind, line, c, a, 1, near_a)
                     self._explain_grand(kind, line, c, b2, 1, near_b)
 
-    def _explain_grand(self, kind: ScoreKind, line: int, c: int, p: int, here: int, near: int) -> None:
+    def _explain_grand(
+        self, kind: ScoreKind, line: int, c: int, p: int, here: int, near: int
+    ) -> None:
         assert self._ev is not None
         b = self.board
         name = b.stops[c].name
@@ -691,7 +733,12 @@ class Game:
         label = "grand tour" if kind == "grand_tour" else "special tour"
         self._ev.append(
             ScoreEvent(
-                self.round, kind, p, here + near, b.stop_ids[c], b.line_ids[line],
+                self.round,
+                kind,
+                p,
+                here + near,
+                b.stop_ids[c],
+                b.line_ids[line],
                 f"{label} ({b.lines[line].name}): {reason}",
             )
         )
@@ -717,7 +764,12 @@ class Game:
                 if self._ev is not None:
                     self._ev.append(
                         ScoreEvent(
-                            self.round, "sack", seat, best, None, None,
+                            self.round,
+                            "sack",
+                            seat,
+                            best,
+                            None,
+                            None,
                             f"sack: {_plural(best, 'business')} in the sack, more than anyone else",
                         )
                     )
@@ -734,6 +786,36 @@ class Game:
         )
         if self._ev is not None:
             self._ev.append(GameOver(self.round, tuple(self.scores), tuple(tied)))
+
+    # --- views -------------------------------------------------------------
+
+    def view(self, seat: int | None) -> SeatView:
+        """What ``seat`` may know (R8); ``None`` gives a spectator's public view."""
+        from .view import build_view
+
+        return build_view(self, seat)
+
+    def leftover_events(self, tile: str) -> list[Event]:
+        """What would happen if ``tile`` were left over now (the game is not changed).
+
+        The small tour at its stop and, when the discard area already holds its
+        colour, the grand tour, both scored on the board as it stands.
+        """
+        t = self.board.tile_index[tile]
+        probe = self.copy()
+        events: list[Event] = []
+        probe._ev = events
+        probe._small_tour(t)
+        line = probe._tile_line[t]
+        if probe._discard[line]:
+            events.append(TileDiscarded(self.round, tile, True))
+            probe._grand_tour(line, "grand_tour", None)
+        return events
+
+    def _replace_hidden(self, routes: list[int], future: tuple[tuple[int, ...], ...]) -> None:
+        """Swap in sampled secrets (see :mod:`paris_tui.core.sampling`)."""
+        self._routes = routes
+        self._stacks = self._stacks[: self.round + 1] + future
 
     # --- helpers for tools ------------------------------------------------
 
@@ -752,8 +834,6 @@ class Game:
 def _validate_stacks(
     board: Board, n: int, stacks: Iterable[Sequence[str]]
 ) -> tuple[tuple[int, ...], ...]:
-    from collections import Counter
-
     if isinstance(stacks, str | bytes) or not isinstance(stacks, Sequence):
         raise RecordError("setup.stacks", "must be a list of stacks")
     size = n + 1
@@ -772,7 +852,9 @@ def _validate_stacks(
         for j, name in enumerate(stack):
             t = board.tile_index.get(name) if isinstance(name, str) else None
             if t is None:
-                raise RecordError(f"setup.stacks[{i}][{j}]", f"{name!r} is not a tile of this board")
+                raise RecordError(
+                    f"setup.stacks[{i}][{j}]", f"{brief(name)} is not a tile of this board"
+                )
             ids.append(t)
         out.append(tuple(ids))
     counts = Counter(t for st in out for t in st)
@@ -792,12 +874,14 @@ def _validate_routes(
     if isinstance(routes, str | bytes) or not isinstance(routes, Sequence):
         raise RecordError("setup.routes", "must be a list of line ids")
     if len(routes) != n:
-        raise RecordError("setup.routes", f"must hold one route per seat ({n}), holds {len(routes)}")
+        raise RecordError(
+            "setup.routes", f"must hold one route per seat ({n}), holds {len(routes)}"
+        )
     ids: list[int] = []
     for i, r in enumerate(routes):
         li = board.line_index.get(r) if isinstance(r, str) else None
         if li is None:
-            raise RecordError(f"setup.routes[{i}]", f"{r!r} is not a line of this board")
+            raise RecordError(f"setup.routes[{i}]", f"{brief(r)} is not a line of this board")
         if li in ids:
             raise RecordError(f"setup.routes[{i}]", f"{r!r} is dealt twice")
         ids.append(li)
@@ -805,7 +889,7 @@ def _validate_routes(
         pi = board.line_index.get(public) if isinstance(public, str) else None
         if pi is None:
             raise RecordError(
-                "setup.public_route", f"2 players need a public route line, found {public!r}"
+                "setup.public_route", f"2 players need a public route line, found {brief(public)}"
             )
         if pi in ids:
             raise RecordError("setup.public_route", f"{public!r} is also a seat's secret route")

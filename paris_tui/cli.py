@@ -1,0 +1,201 @@
+"""The ``paris-tui`` command: a thin entry point over the core, the AI and the app.
+
+Textual is imported only by the subcommands that open the app, so
+``replay --json``, ``bench`` and ``arena`` start fast and work without a
+terminal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from . import __version__
+from .core import Game, Options, ParisError
+from .core.record import load_record, replay_summary
+
+EXIT_OK = 0
+EXIT_ERROR = 1
+EXIT_USAGE = 2
+
+
+def _fail(message: str, status: int = EXIT_USAGE) -> int:
+    """One line on stderr, no traceback."""
+    print(f"paris-tui: {message}", file=sys.stderr)
+    return status
+
+
+# --- subcommands --------------------------------------------------------------
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    path = Path(args.file)
+    try:
+        record = load_record(path)
+    except ParisError as exc:
+        return _fail(f"invalid record {path}: {exc}")
+    if args.json:
+        summary = replay_summary(record)
+        sys.stdout.write(json.dumps(summary) + "\n")
+        return EXIT_OK
+    from .app.launch import run_replay
+
+    return run_replay(record, path)
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    if args.players not in (2, 3, 4):
+        return _fail("--players must be 2, 3 or 4")
+    if args.games < 1:
+        return _fail("--games must be at least 1")
+    rng = random.Random(args.seed)
+    start = time.perf_counter()
+    for _ in range(args.games):
+        game = Game.new(args.players, rng=rng)
+        game.play_random(rng)
+    seconds = time.perf_counter() - start
+    rate = args.games / seconds if seconds > 0 else float("inf")
+    if args.json:
+        print(
+            json.dumps(
+                {"games": args.games, "seconds": round(seconds, 6), "games_per_s": round(rate, 1)}
+            )
+        )
+    else:
+        print(
+            f"{args.games} random {args.players}-player games in {seconds:.3f} s: "
+            f"{rate:,.0f} games/s"
+        )
+    return EXIT_OK
+
+
+def _options(args: argparse.Namespace) -> Options:
+    return Options(small_tour=args.small_tour, final_tours=args.final_tours)
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from .app.launch import run_play
+
+    return run_play(args.players, seed=args.seed, options=_options(args), ai_delay=args.ai_delay)
+
+
+def cmd_resume(args: argparse.Namespace) -> int:
+    from .app.launch import run_resume
+
+    return run_resume(Path(args.file) if args.file else None, ai_delay=args.ai_delay)
+
+
+def cmd_default(args: argparse.Namespace) -> int:
+    from .app.launch import run_default
+
+    return run_default(ai_delay=args.ai_delay)
+
+
+# --- parser -------------------------------------------------------------------
+
+
+def _add_variants(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--small-tour",
+        choices=("both-lines", "tile-line"),
+        default="both-lines",
+        help="small tour variant (rules R5; default: both-lines)",
+    )
+    parser.add_argument(
+        "--final-tours",
+        choices=("secret", "all-lines"),
+        default="secret",
+        help="final special tours variant (rules R7; default: secret)",
+    )
+
+
+def _add_ai_delay(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--ai-delay",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="pause before an AI move is shown (default 0.8)",
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="paris-tui",
+        description="Paris Paris in the terminal: hot-seat, over SSH, or against AI opponents. "
+        "Without a command, opens the new-game screen (offering to resume an unfinished game).",
+        epilog="Over SSH, set TEXTUAL_COLOR_SYSTEM=truecolor for full colours; "
+        "NO_COLOR=1 plays in monochrome.",
+    )
+    parser.add_argument("--version", action="version", version=f"paris-tui {__version__}")
+    _add_ai_delay(parser)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    play = sub.add_parser(
+        "play",
+        help="start a game directly",
+        description="Start a game. Seats are names (humans) or ai:LEVEL "
+        '(random, greedy, strong), e.g. --players "Ann,Bob" or "Ann,ai:strong,ai:greedy".',
+    )
+    play.add_argument("--players", required=True, help='comma-separated seats, e.g. "Ann,Bob"')
+    play.add_argument("--seed", type=int, default=None, help="deal seed (same seed, same deal)")
+    _add_variants(play)
+    _add_ai_delay(play)
+    play.set_defaults(func=cmd_play)
+
+    resume = sub.add_parser(
+        "resume", help="resume a saved game", description="Resume the autosaved game, or FILE."
+    )
+    resume.add_argument("file", nargs="?", help="a record file (default: the autosave)")
+    _add_ai_delay(resume)
+    resume.set_defaults(func=cmd_resume)
+
+    rep = sub.add_parser(
+        "replay",
+        help="view a recorded game, or print its scores as JSON",
+        description="Open a replay viewer stepping through FILE, or with --json print the "
+        "replay summary (record-format.md). An invalid record exits with status 2.",
+    )
+    rep.add_argument("file", help="a game record (JSON)")
+    rep.add_argument("--json", action="store_true", help="print the summary as JSON and exit")
+    rep.set_defaults(func=cmd_replay)
+
+    bench = sub.add_parser(
+        "bench",
+        help="measure the rules engine's speed",
+        description="Play K complete games with uniformly random legal moves and print games/s.",
+    )
+    bench.add_argument("--players", type=int, default=4, help="2, 3 or 4 (default 4)")
+    bench.add_argument("--games", type=int, default=2000, help="number of games (default 2000)")
+    bench.add_argument("--seed", type=int, default=1, help="seed (default 1)")
+    bench.add_argument("--json", action="store_true", help="print one JSON object")
+    bench.set_defaults(func=cmd_bench)
+
+    try:
+        from .ai.arena import add_arena_parser
+    except ImportError:  # pragma: no cover - the AI package is part of the distribution
+        pass
+    else:
+        add_arena_parser(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    func = getattr(args, "func", cmd_default)
+    try:
+        return int(func(args))
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,415 @@
+"""The game record: save file, replay file and exchange format (``record-format.md``).
+
+A record is the set-up plus the moves; the game state is always derived from
+it by replaying it through the engine, so a save can never disagree with the
+rules. This module imports the engine and is never imported by it (as PGN
+sits beside python-chess's board).
+
+Reading is strict and never guesses: every problem is a :class:`RecordError`
+naming the field (``setup.routes[1]``) or the move (``moves[12]``).
+
+>>> from paris_tui.core import Game
+>>> game = Game.new(["Ann", "Bob", "Cy"], seed=1)
+>>> for _ in range(5):
+...     game.play(game.legal_moves()[0])  # doctest: +ELLIPSIS
+[...]
+>>> record = Record.from_game(game)
+>>> again = replay(parse_record(json.loads(dumps_record(record))))
+>>> again.scores == game.scores and again.moves == game.moves
+True
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from .board import BOARDS, Board
+from .errors import RecordError, brief
+from .game import Game, Move, Options, Setup
+
+__all__ = [
+    "FORMAT",
+    "MAX_RECORD_BYTES",
+    "VERSION",
+    "Player",
+    "Record",
+    "dumps_record",
+    "load_record",
+    "parse_record",
+    "read_record_text",
+    "replay",
+    "replay_summary",
+    "save_record",
+]
+
+FORMAT = "paris-paris-record"
+VERSION = 1
+# A complete record is about 10 KB; anything this large is not a record.
+MAX_RECORD_BYTES = 4 * 1024 * 1024
+_KNOWN_KEYS = ("format", "version", "board", "players", "options", "setup", "moves")
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A seat of a record: a free-text name and ``"human"`` or ``"ai:<level>"``."""
+
+    name: str
+    kind: str = "human"
+
+    @property
+    def is_ai(self) -> bool:
+        return self.kind.startswith("ai:")
+
+    @property
+    def ai_level(self) -> str | None:
+        return self.kind[3:] if self.is_ai else None
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """A parsed, valid game record. ``extra`` keeps unknown top-level keys."""
+
+    players: tuple[Player, ...]
+    setup: Setup
+    moves: tuple[Move, ...] = ()
+    options: Options = field(default_factory=Options)
+    board: str = "classic"
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_game(
+        cls,
+        game: Game,
+        players: tuple[Player, ...] | None = None,
+        extra: Mapping[str, Any] | None = None,
+    ) -> Record:
+        """The record of ``game`` so far (seats named after ``game.names`` by default)."""
+        if players is None:
+            players = tuple(Player(name) for name in game.names)
+        return cls(
+            players=players,
+            setup=game.setup,
+            moves=tuple(game.moves),
+            options=game.options,
+            board=game.board.id,
+            extra=dict(extra or {}),
+        )
+
+    def with_moves(self, moves: tuple[Move, ...]) -> Record:
+        return replace(self, moves=moves)
+
+    def to_json_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "format": FORMAT,
+            "version": VERSION,
+            "board": self.board,
+            "players": [{"name": p.name, "kind": p.kind} for p in self.players],
+            "options": {
+                "small_tour": self.options.small_tour,
+                "final_tours": self.options.final_tours,
+            },
+            "setup": {
+                "stacks": [list(s) for s in self.setup.stacks],
+                "routes": list(self.setup.routes),
+                "public_route": self.setup.public_route,
+            },
+            "moves": [
+                {"tile": m.tile} if m.evict is None else {"tile": m.tile, "evict": m.evict}
+                for m in self.moves
+            ],
+        }
+        for key, value in self.extra.items():
+            if key not in data:
+                data[key] = value
+        return data
+
+
+# --- writing --------------------------------------------------------------
+
+
+def dumps_record(record: Record) -> str:
+    """The record as UTF-8 JSON text: one key per line, one stack or move per line."""
+    data = record.to_json_dict()
+
+    def compact(value: Any) -> str:
+        return json.dumps(value, ensure_ascii=False)
+
+    parts: list[str] = []
+    for key, value in data.items():
+        if key == "setup":
+            stacks = ",\n      ".join(compact(s) for s in value["stacks"])
+            text = (
+                '{\n    "stacks": [\n      ' + stacks + "\n    ],\n"
+                f'    "routes": {compact(value["routes"])},\n'
+                f'    "public_route": {compact(value["public_route"])}\n  }}'
+            )
+        elif key in ("moves", "players") and value:
+            text = "[\n    " + ",\n    ".join(compact(v) for v in value) + "\n  ]"
+        else:
+            text = compact(value)
+        parts.append(f"  {compact(key)}: {text}")
+    return "{\n" + ",\n".join(parts) + "\n}\n"
+
+
+def save_record(record: Record, path: str | Path) -> None:
+    """Write the record atomically: a temporary file in the same folder, then rename.
+
+    A crash or a kill at any moment leaves either the old file or the new one.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = dumps_record(record)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+# --- reading --------------------------------------------------------------
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    return "an object"
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not allowed in JSON")
+
+
+def read_record_text(text: str) -> Any:
+    """Parse record JSON text; a :class:`RecordError` if it is not JSON."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    try:
+        return json.loads(text, parse_constant=_reject_constant)
+    except RecursionError:
+        raise RecordError("file", "not a record: JSON nested too deeply") from None
+    except json.JSONDecodeError as exc:
+        raise RecordError(
+            "file", f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
+        ) from None
+    except ValueError as exc:
+        raise RecordError("file", f"not valid JSON: {exc}") from None
+
+
+def load_record(path: str | Path) -> Record:
+    """Read, parse and validate a record file. Every problem is a :class:`RecordError`."""
+    path = Path(path)
+    try:
+        with path.open("rb") as handle:
+            raw = handle.read(MAX_RECORD_BYTES + 1)
+    except IsADirectoryError:
+        raise RecordError("file", f"{path} is a directory") from None
+    except OSError as exc:
+        raise RecordError("file", f"cannot read {path}: {exc.strerror or exc}") from None
+    if len(raw) > MAX_RECORD_BYTES:
+        raise RecordError("file", f"too large to be a record (over {MAX_RECORD_BYTES} bytes)")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RecordError("file", f"not UTF-8 text (bad byte at offset {exc.start})") from None
+    return parse_record(read_record_text(text))
+
+
+def _obj(value: Any, where: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise RecordError(where, f"must be an object, found {_kind(value)}")
+    return value
+
+
+def _list(value: Any, where: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise RecordError(where, f"must be a list, found {_kind(value)}")
+    return value
+
+
+def _str(value: Any, where: str) -> str:
+    if not isinstance(value, str):
+        raise RecordError(where, f"must be a string, found {_kind(value)}")
+    return value
+
+
+def parse_record(data: Any) -> Record:
+    """Validate parsed JSON as a record, replaying its moves; return the :class:`Record`."""
+    top = _obj(data, "record")
+    if "format" not in top:
+        raise RecordError("format", f'missing: a record has "format": "{FORMAT}"')
+    if top["format"] != FORMAT:
+        raise RecordError("format", f"must be {FORMAT!r}, found {brief(top['format'])}")
+    version = top.get("version")
+    if type(version) is not int or version != VERSION:
+        raise RecordError(
+            "version", f"this program reads version {VERSION}, found {brief(version)}"
+        )
+    board_id = _str(top.get("board"), "board")
+    if board_id not in BOARDS:
+        raise RecordError("board", f"unknown board {brief(board_id)} (known: classic)")
+    board: Board = BOARDS[board_id]()
+
+    raw_players = _list(top.get("players"), "players")
+    if not 2 <= len(raw_players) <= 4:
+        raise RecordError("players", f"must hold 2 to 4 seats, holds {len(raw_players)}")
+    players: list[Player] = []
+    for i, raw in enumerate(raw_players):
+        obj = _obj(raw, f"players[{i}]")
+        name = _str(obj.get("name"), f"players[{i}].name")
+        kind = _str(obj.get("kind"), f"players[{i}].kind")
+        if kind != "human" and not (kind.startswith("ai:") and len(kind) > 3):
+            raise RecordError(
+                f"players[{i}].kind", f'must be "human" or "ai:<level>", found {brief(kind)}'
+            )
+        players.append(Player(name, kind))
+
+    raw_options = top.get("options")
+    options = Options()
+    if raw_options is not None:
+        opts = _obj(raw_options, "options")
+        small = opts.get("small_tour", "both-lines")
+        if small not in ("both-lines", "tile-line"):
+            raise RecordError(
+                "options.small_tour",
+                f'must be "both-lines" or "tile-line", found {brief(small)}',
+            )
+        final = opts.get("final_tours", "secret")
+        if final not in ("secret", "all-lines"):
+            raise RecordError(
+                "options.final_tours", f'must be "secret" or "all-lines", found {brief(final)}'
+            )
+        options = Options(small_tour=small, final_tours=final)
+
+    raw_setup = _obj(top.get("setup"), "setup")
+    stacks = _list(raw_setup.get("stacks"), "setup.stacks")
+    for i, stack in enumerate(stacks):
+        _list(stack, f"setup.stacks[{i}]")
+    routes = _list(raw_setup.get("routes"), "setup.routes")
+    public = raw_setup.get("public_route")
+    if public is not None:
+        _str(public, "setup.public_route")
+    setup = Setup(
+        stacks=tuple(tuple(s) for s in stacks),
+        routes=tuple(routes),
+        public_route=public,
+    )
+    game = Game.from_setup(setup, tuple(p.name for p in players), options=options, board=board)
+
+    raw_moves = _list(top.get("moves", []), "moves")
+    moves = _replay_moves(game, raw_moves)
+    extra = {k: v for k, v in top.items() if k not in _KNOWN_KEYS}
+    return Record(tuple(players), game.setup, moves, options, board_id, extra)
+
+
+def _replay_moves(game: Game, raw_moves: list[Any]) -> tuple[Move, ...]:
+    """Check and make every move on ``game``; return them as :class:`Move` values."""
+    board = game.board
+    out: list[Move] = []
+    for i, raw in enumerate(raw_moves):
+        where = f"moves[{i}]"
+        if game.is_over:
+            raise RecordError(
+                where, f"the game is over after {game.total_moves} moves; this move is one too many"
+            )
+        obj = _obj(raw, where)
+        if "tile" not in obj:
+            raise RecordError(where, 'missing "tile"')
+        tile = obj["tile"]
+        if not isinstance(tile, str):
+            raise RecordError(f"{where}.tile", f"must be a string, found {_kind(tile)}")
+        if tile not in board.tile_index:
+            raise RecordError(f"{where}.tile", f"{brief(tile)} is not a tile of this board")
+        if tile not in game.face_up:
+            raise RecordError(
+                f"{where}.tile",
+                f"{brief(tile)} is not face up in round {game.round} "
+                f"(face up: {', '.join(game.face_up)})",
+            )
+        evict = obj.get("evict")
+        if evict is not None and type(evict) is not int:
+            raise RecordError(
+                f"{where}.evict", f"must be a seat number or null, found {_kind(evict)}"
+            )
+        stop = board.tile_kinds[board.tile_index[tile]].stop
+        owners = game.businesses_at(stop)
+        stop_name = board.stops[stop].name
+        seat = game.to_move
+        required = game.supply[seat] > 0 and len(owners) >= board.capacity[stop]
+        if required and evict is None:
+            raise RecordError(
+                f"{where}.evict",
+                f"missing: {stop_name} is full, the move must say whose business is removed",
+            )
+        if not required and evict is not None:
+            why = (
+                f"seat {seat} has no business in supply (C1)"
+                if game.supply[seat] == 0
+                else f"{stop_name} is not full"
+            )
+            raise RecordError(f"{where}.evict", f"must be absent or null: {why}")
+        if evict is not None and evict not in owners:
+            raise RecordError(f"{where}.evict", f"seat {evict} has no business at {stop_name}")
+        move = Move(tile, evict)
+        game.apply(move)
+        out.append(move)
+    return tuple(out)
+
+
+# --- replaying --------------------------------------------------------------
+
+
+def replay(record: Record, upto: int | None = None) -> Game:
+    """The game a (valid) record describes, after its first ``upto`` moves (all by default)."""
+    game = Game.from_setup(
+        record.setup,
+        tuple(p.name for p in record.players),
+        options=record.options,
+        board=BOARDS[record.board](),
+    )
+    moves = record.moves if upto is None else record.moves[:upto]
+    for move in moves:
+        game.play(move)
+    return game
+
+
+def replay_summary(record: Record) -> dict[str, Any]:
+    """The ``paris-tui replay FILE --json`` object of ``record-format.md``."""
+    game = replay(record)
+    outcome = game.outcome()
+    final: dict[str, Any] | None = None
+    if outcome is not None:
+        final = {
+            "scores": list(outcome.scores),
+            "sack": list(outcome.sack),
+            "on_board": list(outcome.on_board),
+            "winners": list(outcome.winners),
+        }
+    return {
+        "players": game.players,
+        "rounds": [
+            {"round": r, "scores": list(scores)} for r, scores in enumerate(game.round_scores)
+        ],
+        "finished": outcome is not None,
+        "final": final,
+    }
