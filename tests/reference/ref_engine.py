@@ -10,6 +10,7 @@ library only.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import random
 import time
@@ -21,15 +22,16 @@ DEFAULT_OPTIONS = {"small_tour": "both-lines", "final_tours": "secret"}
 
 # ---------------------------------------------------------------- board (R1)
 
+
 @dataclass
 class RefBoard:
-    lines: dict[str, list[str]]              # line id -> its 7 stops in order
-    line_ids: list[str]                      # line ids in file order
-    stops: list[str]                         # stop ids in file order
-    lines_of: dict[str, list[str]]           # stop -> lines through it
-    neighbours: dict[str, list[str]]         # stop -> neighbour stops (R1)
-    crossings: list[str]                     # stops on two lines
-    tiles: list[str]                         # the 60 tiles, sorted
+    lines: dict[str, list[str]]  # line id -> its 7 stops in order
+    line_ids: list[str]  # line ids in file order
+    stops: list[str]  # stop ids in file order
+    lines_of: dict[str, list[str]]  # stop -> lines through it
+    neighbours: dict[str, list[str]]  # stop -> neighbour stops (R1)
+    crossings: list[str]  # stops on two lines
+    tiles: list[str]  # the 60 tiles, sorted
 
     def capacity(self, stop: str) -> int:
         """R4: a plain stop holds 1 business, a crossing 2."""
@@ -57,16 +59,15 @@ def load_board(path) -> RefBoard:
                 if 0 <= j < len(seq) and seq[j] not in neighbours[stop]:
                     neighbours[stop].append(seq[j])
         # one tile per road segment end, coloured by the segment's line
-        for a, b in zip(seq, seq[1:]):
+        for a, b in itertools.pairwise(seq):
             tiles.append(f"{a}/{line}")
             tiles.append(f"{b}/{line}")
     crossings = [s for s in stops if len(lines_of[s]) == 2]
-    return RefBoard(lines, line_ids, stops, lines_of, neighbours, crossings,
-                    sorted(tiles))
+    return RefBoard(lines, line_ids, stops, lines_of, neighbours, crossings, sorted(tiles))
 
 
 def tile_stop(tile: str) -> str:
-    return tile.split("/")[0]
+    return tile.split("/", maxsplit=1)[0]
 
 
 def tile_line(tile: str) -> str:
@@ -75,12 +76,13 @@ def tile_line(tile: str) -> str:
 
 # ---------------------------------------------------------------- set-up (R2)
 
+
 def deal(board: RefBoard, n_players: int, rng: random.Random) -> dict:
     """R2: stacks of n+1 shuffled tiles, shuffled route markers."""
     tiles = list(board.tiles)
     rng.shuffle(tiles)
     size = n_players + 1
-    stacks = [tiles[i:i + size] for i in range(0, len(tiles), size)]
+    stacks = [tiles[i : i + size] for i in range(0, len(tiles), size)]
     markers = list(board.line_ids)
     rng.shuffle(markers)
     return {
@@ -91,6 +93,7 @@ def deal(board: RefBoard, n_players: int, rng: random.Random) -> dict:
 
 
 # ---------------------------------------------------------------- game state
+
 
 @dataclass
 class RefGame:
@@ -106,10 +109,10 @@ class RefGame:
     sack: list[int] = field(default_factory=list)
     businesses: dict[str, list[int]] = field(default_factory=dict)
     discard: list[str] = field(default_factory=list)
-    gone: list[str] = field(default_factory=list)   # tiles out of the game
-    round: int = 0            # index of the current round
+    gone: list[str] = field(default_factory=list)  # tiles out of the game
+    round: int = 0  # index of the current round
     face_up: list[str] = field(default_factory=list)
-    turn: int = 0             # moves made in the current round
+    turn: int = 0  # moves made in the current round
     finished: bool = False
     round_scores: list[dict] = field(default_factory=list)
 
@@ -127,11 +130,17 @@ class RefGame:
             self.start_round()
 
     @classmethod
-    def from_setup(cls, board: RefBoard, n: int, setup: dict,
-                   options: dict | None = None) -> "RefGame":
-        return cls(board, n, [list(s) for s in setup["stacks"]],
-                   list(setup["routes"]), setup.get("public_route"),
-                   dict(options or {}))
+    def from_setup(
+        cls, board: RefBoard, n: int, setup: dict, options: dict | None = None
+    ) -> RefGame:
+        return cls(
+            board,
+            n,
+            [list(s) for s in setup["stacks"]],
+            list(setup["routes"]),
+            setup.get("public_route"),
+            dict(options or {}),
+        )
 
     # ------------------------------------------------------------ queries
 
@@ -216,8 +225,7 @@ class RefGame:
                 seq = self.board.lines[line]
                 i = seq.index(stop)
                 for j in (i - d, i + d):
-                    if 0 <= j < len(seq) and self.businesses[seq[j]] \
-                            and seq[j] not in found:
+                    if 0 <= j < len(seq) and self.businesses[seq[j]] and seq[j] not in found:
                         found.append(seq[j])
             if found:
                 for s in found:
@@ -248,8 +256,7 @@ class RefGame:
             self.gone += [same[0], remaining]
         else:
             self.discard.append(remaining)
-        self.round_scores.append({"round": self.round,
-                                  "scores": list(self.scores)})
+        self.round_scores.append({"round": self.round, "scores": list(self.scores)})
         self.round += 1
         self.start_round()
 
@@ -283,15 +290,24 @@ class RefGame:
     def final(self) -> dict | None:
         if not self.finished:
             return None
-        return {"scores": list(self.scores), "sack": list(self.sack),
-                "on_board": self.on_board(), "winners": self.winners()}
+        return {
+            "scores": list(self.scores),
+            "sack": list(self.sack),
+            "on_board": self.on_board(),
+            "winners": self.winners(),
+        }
 
 
 # ---------------------------------------------------------------- public API
 
-def random_record(board: RefBoard, n_players: int, seed: int,
-                  options: dict | None = None,
-                  moves_limit: int | None = None) -> dict:
+
+def random_record(
+    board: RefBoard,
+    n_players: int,
+    seed: int,
+    options: dict | None = None,
+    moves_limit: int | None = None,
+) -> dict:
     """A complete valid record played with uniformly random legal moves."""
     rng = random.Random(seed)
     setup = deal(board, n_players, rng)
@@ -311,8 +327,7 @@ def random_record(board: RefBoard, n_players: int, seed: int,
         "format": "paris-paris-record",
         "version": 1,
         "board": "classic",
-        "players": [{"name": f"P{i}", "kind": "human"}
-                    for i in range(n_players)],
+        "players": [{"name": f"P{i}", "kind": "human"} for i in range(n_players)],
         "options": opts,
         "setup": setup,
         "moves": moves,
@@ -322,16 +337,18 @@ def random_record(board: RefBoard, n_players: int, seed: int,
 def replay_summary(board: RefBoard, record: dict) -> dict:
     """The `paris-tui replay --json` object for a (valid) record."""
     n = len(record["players"])
-    game = RefGame.from_setup(board, n, record["setup"],
-                              record.get("options"))
+    game = RefGame.from_setup(board, n, record["setup"], record.get("options"))
     for move in record["moves"]:
         game.play(move["tile"], move.get("evict"))
-    return {"players": n, "rounds": game.round_scores,
-            "finished": game.finished, "final": game.final()}
+    return {
+        "players": n,
+        "rounds": game.round_scores,
+        "finished": game.finished,
+        "final": game.final(),
+    }
 
 
-def play_random_games(board: RefBoard, n_players: int, games: int,
-                      seed: int) -> int:
+def play_random_games(board: RefBoard, n_players: int, games: int, seed: int) -> int:
     """Speed baseline: deal and play random legal moves to the end."""
     rng = random.Random(seed)
     played = 0
@@ -355,8 +372,9 @@ def main(argv: list[str] | None = None) -> None:
     start = time.perf_counter()
     played = play_random_games(board, args.players, args.games, args.seed)
     elapsed = time.perf_counter() - start
-    print(f"{played} games, {args.players} players, {elapsed:.3f} s, "
-          f"{played / elapsed:.1f} games/s")
+    print(
+        f"{played} games, {args.players} players, {elapsed:.3f} s, {played / elapsed:.1f} games/s"
+    )
 
 
 if __name__ == "__main__":

@@ -7,8 +7,14 @@ from pathlib import Path
 import pytest
 
 from tests.reference.ref_engine import (
-    RefGame, deal, load_board, play_random_games, random_record,
-    replay_summary, tile_line, tile_stop,
+    RefGame,
+    deal,
+    load_board,
+    play_random_games,
+    random_record,
+    replay_summary,
+    tile_line,
+    tile_stop,
 )
 
 BOARD_PATH = Path(__file__).resolve().parents[2] / "paris_tui/core/data/board-classic.json"
@@ -33,11 +39,12 @@ def put(game, stop, *seats):
 
 # ---------------------------------------------------------------- R1 board
 
+
 def test_board_components(board):
     assert len(board.stops) == 25
     assert len(board.crossings) == 10
     assert len(board.tiles) == 60
-    assert Counter(tile_line(t) for t in board.tiles) == {l: 12 for l in board.line_ids}
+    assert Counter(tile_line(t) for t in board.tiles) == dict.fromkeys(board.line_ids, 12)
     for line in board.line_ids:
         assert len(board.lines[line]) == 7
         assert len(board.line_crossings(line)) == 4
@@ -45,15 +52,17 @@ def test_board_components(board):
         assert len(board.neighbours[stop]) in (3, 4)
         assert board.capacity(stop) == 2
     tiles = Counter(tile_stop(t) for t in board.tiles)
-    assert tiles["trocadero"] == 1       # plain end stop
-    assert tiles["gare-du-nord"] == 2    # plain middle stop
-    assert tiles["pompidou"] == 4        # crossing in the middle of both lines
-    assert tiles["etoile"] == 3          # crossing at yellow's end
+    assert tiles["trocadero"] == 1  # plain end stop
+    assert tiles["gare-du-nord"] == 2  # plain middle stop
+    assert tiles["pompidou"] == 4  # crossing in the middle of both lines
+    assert tiles["etoile"] == 3  # crossing at yellow's end
     assert sorted(board.neighbours["pompidou"]) == sorted(
-        ["pont-neuf", "marais", "saint-nicolas", "hotel-de-ville"])
+        ["pont-neuf", "marais", "saint-nicolas", "hotel-de-ville"]
+    )
 
 
 # ---------------------------------------------------------------- R5 small tour
+
 
 def test_small_tour_rulebook_example(board):
     # gare-du-nord is a plain blue stop: opera and pere-lachaise at distance 2,
@@ -93,8 +102,8 @@ def test_small_tour_crossing_looks_along_both_lines(board):
 
 def test_small_tour_tile_line_variant(board):
     g = make_game(board, options={"small_tour": "tile-line"})
-    put(g, "marais", 0)          # yellow, distance 1
-    put(g, "notre-dame", 1)      # green, distance 2
+    put(g, "marais", 0)  # yellow, distance 1
+    put(g, "notre-dame", 1)  # green, distance 2
     g.small_tour("pompidou/green")
     assert g.scores == [0, 1, 0]
     g.small_tour("pompidou/yellow")
@@ -113,9 +122,10 @@ def test_small_tour_nobody(board):
 
 # ---------------------------------------------------------------- R6 grand tour
 
+
 def test_grand_tour_pompidou_example(board):
     g = make_game(board)
-    put(g, "pompidou", 0, 1)          # green seat 0, yellow seat 1
+    put(g, "pompidou", 0, 1)  # green seat 0, yellow seat 1
     put(g, "pont-neuf", 1)
     put(g, "saint-nicolas", 1)
     g.grand_tour("yellow")
@@ -135,9 +145,9 @@ def test_grand_tour_neighbour_crossing_counts_each_business(board):
     g = make_game(board)
     put(g, "montmartre", 1)
     put(g, "opera", 1, 1)
-    g.grand_tour("green")             # visits montmartre, not opera
+    g.grand_tour("green")  # visits montmartre, not opera
     assert g.scores == [0, 3, 0]
-    g.grand_tour("blue")              # opera: 2 + 1 (montmartre), montmartre: 1 + 2
+    g.grand_tour("blue")  # opera: 2 + 1 (montmartre), montmartre: 1 + 2
     assert g.scores == [0, 9, 0]
 
 
@@ -145,13 +155,14 @@ def test_grand_tour_no_business_at_crossing_scores_nothing(board):
     g = make_game(board)
     put(g, "pont-neuf", 0)
     put(g, "marais", 0)
-    put(g, "gare-du-nord", 1)         # plain stop on blue: not visited
+    put(g, "gare-du-nord", 1)  # plain stop on blue: not visited
     g.grand_tour("yellow")
     g.grand_tour("blue")
     assert g.scores == [0, 0, 0]
 
 
 # ---------------------------------------------------------------- R4 takeovers
+
 
 def test_takeover_plain_stop_three_players_goes_to_sack(board):
     g = make_game(board, n=3)
@@ -184,11 +195,15 @@ def test_takeover_crossing_choice(board):
     g = make_game(board, n=4)
     put(g, "pompidou", 0, 1)
     g.face_up = ["pompidou/green", "pompidou/yellow", "trocadero/blue"]
-    g.turn = 2   # round 0: seat 2 to move
+    g.turn = 2  # round 0: seat 2 to move
     assert g.current_seat() == 2
-    assert g.legal_moves() == [("pompidou/green", 0), ("pompidou/green", 1),
-                               ("pompidou/yellow", 0), ("pompidou/yellow", 1),
-                               ("trocadero/blue", None)]
+    assert g.legal_moves() == [
+        ("pompidou/green", 0),
+        ("pompidou/green", 1),
+        ("pompidou/yellow", 0),
+        ("pompidou/yellow", 1),
+        ("trocadero/blue", None),
+    ]
     g.play("pompidou/yellow", 1)
     assert sorted(g.businesses["pompidou"]) == [0, 2]
     assert g.sack == [0, 1, 0, 0]
@@ -207,8 +222,11 @@ def test_c1_empty_supply(board):
     put(g, "trocadero", 1)
     g.supply[0] = 0
     g.face_up = ["trocadero/blue", "etoile/blue", "opera/blue"]
-    assert g.legal_moves() == [("trocadero/blue", None), ("etoile/blue", None),
-                               ("opera/blue", None)]
+    assert g.legal_moves() == [
+        ("trocadero/blue", None),
+        ("etoile/blue", None),
+        ("opera/blue", None),
+    ]
     g.play("trocadero/blue", None)
     assert g.businesses["trocadero"] == [1]
     assert g.supply == [0, 18]
@@ -217,14 +235,15 @@ def test_c1_empty_supply(board):
 
 # ---------------------------------------------------------------- R3 round flow
 
+
 def test_round_end_small_tour_and_discard_grand_tour(board):
     g = make_game(board, n=2)
     put(g, "pompidou", 0)
     put(g, "marais", 0)
     g.discard = ["trocadero/blue", "luxembourg/green"]
     g.face_up = ["pompidou/green", "madeleine/pink", "orsay/red"]
-    g.play("madeleine/pink")            # seat 0
-    g.play("orsay/red")                 # seat 1
+    g.play("madeleine/pink")  # seat 0
+    g.play("orsay/red")  # seat 1
     # small tour at pompidou: 1; grand tour green at pompidou: 1 + 1 (marais)
     assert g.scores == [3, 0]
     assert g.discard == ["trocadero/blue"]
@@ -244,6 +263,7 @@ def test_round_end_discard_without_pair(board):
 
 # ---------------------------------------------------------------- R7 game end
 
+
 def test_special_tours_secret_routes_and_public_route(board):
     g = make_game(board, n=2)
     put(g, "pompidou", 0)
@@ -259,7 +279,7 @@ def test_special_tours_all_lines(board):
     g = make_game(board, n=3, options={"final_tours": "all-lines"})
     put(g, "pompidou", 0)
     put(g, "trocadero", 1)
-    g.routes = ["blue", "blue", "blue"]   # ignored by the variant
+    g.routes = ["blue", "blue", "blue"]  # ignored by the variant
     g.end_game()
     assert g.scores == [2, 0, 0]
 
@@ -301,14 +321,14 @@ def test_number_of_rounds_and_conservation(board, n, rounds):
         assert [r["round"] for r in summary["rounds"]] == list(range(rounds))
         assert summary["finished"] and summary["players"] == n
         g = RefGame.from_setup(board, n, rec["setup"], rec["options"])
-        for k, move in enumerate(rec["moves"]):
+        for _k, move in enumerate(rec["moves"]):
             # "evict" only when the stop is full and the mover has supply
             stop = tile_stop(move["tile"])
             required = g.is_full(stop) and g.supply[g.current_seat()] > 0
             assert ("evict" in move) == required
             g.play(move["tile"], move.get("evict"))
             # tile conservation: gone + face-up + discard + future stacks = 60
-            future = [t for s in g.stacks[g.round + 1:] for t in s]
+            future = [t for s in g.stacks[g.round + 1 :] for t in s]
             assert Counter(g.gone + g.face_up + g.discard + future) == Counter(board.tiles)
             assert len({tile_line(t) for t in g.discard}) == len(g.discard)
             # business conservation
@@ -324,7 +344,7 @@ def test_partial_record(board):
     rec = random_record(board, 3, 7, moves_limit=10)
     assert len(rec["moves"]) == 10
     summary = replay_summary(board, rec)
-    assert len(summary["rounds"]) == 3       # 10 moves = 3 full rounds + 1
+    assert len(summary["rounds"]) == 3  # 10 moves = 3 full rounds + 1
     assert summary["finished"] is False and summary["final"] is None
 
 
