@@ -10,7 +10,7 @@ small integers, neighbours and small-tour distance rings are precomputed.
 >>> board.stop_name(board.stop_index["pompidou"])
 'Pompidou'
 >>> sorted(board.stop_ids[s] for s in board.neighbours[board.stop_index["pompidou"]])
-['marais', 'pont-neuf', 'saint-nicolas', 'hotel-de-ville']
+['hotel-de-ville', 'marais', 'pont-neuf', 'saint-nicolas']
 """
 
 from __future__ import annotations

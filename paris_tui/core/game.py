@@ -28,6 +28,7 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING, Literal
 
 from .board import Board, classic_board
@@ -121,17 +122,26 @@ class Outcome:
     decided_by: Literal["score", "fewest businesses on the board", "shared"]
 
 
+def _shuffled(items: Iterable[int], rng: random.Random) -> list[int]:
+    """A Fisher-Yates shuffle drawing ``rng.random()``: a few times faster than
+    ``rng.shuffle`` (which draws bits per swap), and as deterministic."""
+    out = list(items)
+    rand = rng.random
+    for i in range(len(out) - 1, 0, -1):
+        j = int(rand() * (i + 1))
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
 def _deal_ids(
     board: Board, players: int, rng: random.Random
 ) -> tuple[tuple[tuple[int, ...], ...], list[int], int]:
     if players not in (2, 3, 4):
         raise ValueError(f"Paris Paris is for 2 to 4 players, not {players}")
-    tiles = list(board.all_tile_ids)
-    rng.shuffle(tiles)
+    tiles = _shuffled(board.all_tile_ids, rng)
     size = players + 1
-    stacks = tuple(tuple(tiles[i : i + size]) for i in range(0, len(tiles), size))
-    lines = list(range(len(board.lines)))
-    rng.shuffle(lines)
+    stacks = tuple(zip(*[iter(tiles)] * size, strict=True))
+    lines = _shuffled(range(len(board.lines)), rng)
     return stacks, lines[:players], lines[players] if players == 2 else -1
 
 
@@ -150,6 +160,52 @@ def deal(board: Board, players: int, rng: random.Random) -> Setup:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class _Tables:
+    """Precomputed per (board, player count): what a stop's state means and becomes.
+
+    A stop's businesses are one small integer, its *state*: 0 is empty, then
+    every sorted tuple of owners (one or two seats). Opening, removing and
+    generating moves are table lookups, and copying a position copies a flat
+    list of ints.
+    """
+
+    owners: tuple[tuple[int, ...], ...]  # state -> owners, sorted
+    add: tuple[tuple[int, ...], ...]  # state, seat -> state with a business of seat more
+    remove: tuple[tuple[int, ...], ...]  # state, seat -> state with one of seat's removed
+    moves: tuple[tuple[tuple[int, ...], ...], ...]  # tile kind, state -> legal move codes
+
+
+@cache
+def _tables(board: Board, players: int) -> _Tables:
+    states: list[tuple[int, ...]] = [()]
+    states += [(p,) for p in range(players)]
+    states += [(a, b) for a in range(players) for b in range(a, players)]
+    index = {st: i for i, st in enumerate(states)}
+
+    def without(st: tuple[int, ...], seat: int) -> int:
+        if seat not in st:
+            return -1
+        rest = list(st)
+        rest.remove(seat)
+        return index[tuple(rest)]
+
+    add = tuple(
+        tuple(index.get(tuple(sorted((*st, p))), -1) for p in range(players)) for st in states
+    )
+    remove = tuple(tuple(without(st, p) for p in range(players)) for st in states)
+    moves = tuple(
+        tuple(
+            (kind.index << 3,)
+            if len(st) < board.capacity[kind.stop]
+            else tuple((kind.index << 3) + v + 1 for v in sorted(set(st)))
+            for st in states
+        )
+        for kind in board.tile_kinds
+    )
+    return _Tables(tuple(states), add, remove, moves)
+
+
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}es" if word.endswith("s") else f"{n} {word}s"
 
@@ -165,20 +221,22 @@ class Game:
 
     __slots__ = (
         "_discard",
+        "_dup",
         "_ev",
         "_faceup",
         "_history",
         "_k",
         "_m1",
         "_m2",
-        "_occ",
         "_outcome",
+        "_owners",
         "_public",
         "_rings",
         "_round_scores",
         "_routes",
+        "_st",
         "_stacks",
-        "_tile_cap",
+        "_tables",
         "_tile_line",
         "_tile_stop",
         "board",
@@ -205,14 +263,16 @@ class Game:
     sack: list[int]
     _tile_stop: tuple[int, ...]
     _tile_line: tuple[int, ...]
-    _tile_cap: tuple[int, ...]
     _rings: tuple[tuple[tuple[int, ...], ...], ...]
     _stacks: tuple[tuple[int, ...], ...]
     _routes: list[int]
     _public: int
     _k: int
     _faceup: list[int]
-    _occ: list[list[int]]
+    _dup: bool  # the face-up tiles hold two of one kind
+    _st: list[int]  # per stop, its state (see _Tables)
+    _tables: _Tables
+    _owners: tuple[tuple[int, ...], ...]
     _m1: list[int]
     _m2: list[int]
     _discard: list[bool]
@@ -292,7 +352,6 @@ class Game:
         self.options = options
         self._tile_stop = board.tile_stop
         self._tile_line = board.tile_line
-        self._tile_cap = board.tile_capacity
         self._rings = (
             board.rings_tile_line if options.small_tour == "tile-line" else board.rings_by_tile
         )
@@ -304,7 +363,10 @@ class Game:
         self._k = 0
         self.to_move = 0
         self._faceup = list(stacks[0])
-        self._occ = [[] for _ in board.stops]
+        self._dup = len(set(self._faceup)) < len(self._faceup)
+        self._tables = _tables(board, n)
+        self._owners = self._tables.owners
+        self._st = [0] * len(board.stops)
         # Per seat, bit s is set in _m1 when the seat has a business at stop s,
         # and in _m2 when it has two there: grand tours count neighbours by popcount.
         self._m1 = [0] * n
@@ -328,7 +390,6 @@ class Game:
         other.options = self.options
         other._tile_stop = self._tile_stop
         other._tile_line = self._tile_line
-        other._tile_cap = self._tile_cap
         other._rings = self._rings
         other._m1 = self._m1[:]
         other._m2 = self._m2[:]
@@ -340,7 +401,10 @@ class Game:
         other._k = self._k
         other.to_move = self.to_move
         other._faceup = self._faceup[:]
-        other._occ = [o[:] for o in self._occ]
+        other._dup = self._dup
+        other._tables = self._tables
+        other._owners = self._owners
+        other._st = self._st[:]
         other.scores = self.scores[:]
         other.supply = self.supply[:]
         other.sack = self.sack[:]
@@ -403,20 +467,18 @@ class Game:
         return list(self._round_scores)
 
     def businesses_at(self, stop: str | int) -> tuple[int, ...]:
-        """The owners of the businesses at a stop, in the order they were opened."""
+        """The owners of the businesses at a stop (sorted by seat)."""
         index = self.board.stop_index[stop] if isinstance(stop, str) else stop
-        return tuple(self._occ[index])
+        return self._owners[self._st[index]]
 
     def occupancy(self) -> tuple[tuple[int, ...], ...]:
         """Owners of the businesses at every stop, indexed like ``board.stops``."""
-        return tuple(tuple(o) for o in self._occ)
+        owners = self._owners
+        return tuple(owners[x] for x in self._st)
 
     def on_board(self) -> list[int]:
-        counts = [0] * self.players
-        for o in self._occ:
-            for p in o:
-                counts[p] += 1
-        return counts
+        """Each seat's businesses on the board."""
+        return [a.bit_count() + b.bit_count() for a, b in zip(self._m1, self._m2, strict=True)]
 
     def route(self, seat: int) -> str:
         """A seat's secret route marker (secret: use views for players)."""
@@ -463,24 +525,16 @@ class Game:
         if not self.supply[self.to_move]:
             # C1: an empty supply takes a tile and opens nothing.
             return [t << 3 for t in dict.fromkeys(self._faceup)]
-        occ = self._occ
+        st = self._st
         tile_stop = self._tile_stop
-        tile_cap = self._tile_cap
+        table = self._tables.moves
+        faceup = self._faceup
+        if self._dup:
+            # Two tiles of one kind are one move: keep the first of each.
+            faceup = list(dict.fromkeys(faceup))
         codes: list[int] = []
-        seen = 0
-        for t in self._faceup:
-            bit = 1 << t
-            if seen & bit:
-                continue
-            seen |= bit
-            o = occ[tile_stop[t]]
-            if len(o) < tile_cap[t]:
-                codes.append(t << 3)
-            elif len(o) == 1 or o[0] == o[1]:
-                codes.append((t << 3) + o[0] + 1)
-            else:
-                codes.append((t << 3) + o[0] + 1)
-                codes.append((t << 3) + o[1] + 1)
+        for t in faceup:
+            codes += table[t][st[tile_stop[t]]]
         return codes
 
     def legal_moves(self) -> list[Move]:
@@ -499,7 +553,7 @@ class Game:
             up = ", ".join(self.face_up)
             return f"{move.tile} is not face up this round (face up: {up})"
         stop = b.tile_stop[t]
-        occ = self._occ[stop]
+        occ = self.businesses_at(stop)
         stop_name = b.stops[stop].name
         if self.supply[self.to_move] == 0:
             if move.evict is not None:
@@ -550,11 +604,12 @@ class Game:
         ev = self._ev
         if supply[p]:
             stop = self._tile_stop[t]
-            occ = self._occ[stop]
+            st = self._st
+            state = st[stop]
             bit = 1 << stop
             if code & 7:
                 victim = (code & 7) - 1
-                occ.remove(victim)
+                state = self._tables.remove[state][victim]
                 if self._m2[victim] & bit:
                     self._m2[victim] ^= bit
                 else:
@@ -567,7 +622,7 @@ class Game:
                     to = "sack"
                 if ev is not None:
                     ev.append(BusinessRemoved(self.round, victim, self.board.stop_ids[stop], p, to))
-            occ.append(p)
+            st[stop] = self._tables.add[state][p]
             supply[p] -= 1
             if self._m1[p] & bit:
                 self._m2[p] |= bit
@@ -609,6 +664,7 @@ class Game:
         self._k = 0
         if self.round < self.rounds_total:
             self._faceup = list(self._stacks[self.round])
+            self._dup = len(set(self._faceup)) < len(self._faceup)
             self.to_move = self.round % self.players
             if ev is not None:
                 names = self.board.tile_names
@@ -621,11 +677,12 @@ class Game:
 
     def _small_tour(self, tile: int) -> None:
         """R5: score the businesses at the tile's stop, or the nearest ones."""
-        occ = self._occ
+        st = self._st
+        owners = self._owners
         stop = self._tile_stop[tile]
         scores = self.scores
-        if occ[stop]:
-            for p in occ[stop]:
+        if st[stop]:
+            for p in owners[st[stop]]:
                 scores[p] += 1
             if self._ev is not None:
                 self._explain_small(tile, (stop,), 0)
@@ -633,13 +690,13 @@ class Game:
         for d, ring in enumerate(self._rings[tile], 1):
             hit = False
             for s in ring:
-                if occ[s]:
+                if st[s]:
                     hit = True
-                    for p in occ[s]:
+                    for p in owners[st[s]]:
                         scores[p] += 1
             if hit:
                 if self._ev is not None:
-                    self._explain_small(tile, tuple(s for s in ring if occ[s]), d)
+                    self._explain_small(tile, tuple(s for s in ring if st[s]), d)
                 return
         if self._ev is not None:
             self._explain_small(tile, (), 0)
@@ -659,7 +716,7 @@ class Game:
             )
         )
         for s in stops:
-            owners = self._occ[s]
+            owners = self.businesses_at(s)
             for p in sorted(set(owners)):
                 k = owners.count(p)
                 if d == 0:
@@ -680,7 +737,8 @@ class Game:
         self, line: int, kind: Literal["grand_tour", "special_tour"], seat: int | None
     ) -> None:
         """R6: at each crossing of the line, owners score there and on its neighbours."""
-        occ = self._occ
+        st = self._st
+        owner_table = self._owners
         nmask = self.board.neighbour_mask
         m1 = self._m1
         m2 = self._m2
@@ -700,9 +758,9 @@ class Game:
                 )
             )
         for c in crossings:
-            here = occ[c]
-            if not here:
+            if not st[c]:
                 continue
+            here = owner_table[st[c]]
             nm = nmask[c]
             a = here[0]
             if len(here) == 1 or here[1] == a:
@@ -811,6 +869,36 @@ class Game:
             events.append(TileDiscarded(self.round, tile, True))
             probe._grand_tour(line, "grand_tour", None)
         return events
+
+    def tour_points(self, line: str | int) -> list[int]:
+        """Points per seat if a grand tour ran on ``line`` now (R6); the game is not changed.
+
+        Fast (no events): the AI's evaluation weighs every line's tour by how
+        likely it is to run. Scored by the engine's own tour code.
+        """
+        index = self.board.line_index[line] if isinstance(line, str) else line
+        saved, ev = self.scores, self._ev
+        self.scores, self._ev = [0] * self.players, None
+        try:
+            self._grand_tour(index, "grand_tour", None)
+            return self.scores
+        finally:
+            self.scores, self._ev = saved, ev
+
+    def small_tour_points(self, tile: str | int) -> list[int]:
+        """Points per seat of the small tour if ``tile`` were left over now (R5), unchanged game.
+
+        Only the small tour: a grand tour the discard would trigger is
+        :meth:`tour_points` of the tile's line.
+        """
+        index = self.board.tile_index[tile] if isinstance(tile, str) else tile
+        saved, ev = self.scores, self._ev
+        self.scores, self._ev = [0] * self.players, None
+        try:
+            self._small_tour(index)
+            return self.scores
+        finally:
+            self.scores, self._ev = saved, ev
 
     def _replace_hidden(self, routes: list[int], future: tuple[tuple[int, ...], ...]) -> None:
         """Swap in sampled secrets (see :mod:`paris_tui.core.sampling`)."""
