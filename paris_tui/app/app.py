@@ -1,0 +1,188 @@
+"""The Textual application: screens, app-wide keys, command palette, themes.
+
+:class:`ParisApp` owns at most one :class:`~paris_tui.app.session.Session`
+(the game and its autosave) and shows it through
+:class:`~paris_tui.app.screens.game.GameScreen`. It starts on one of: a game
+(``paris-tui play`` / ``resume``), the new-game screen (``paris-tui``, which
+offers to resume an unfinished game), or the replay viewer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import ClassVar
+
+from textual.app import App, SystemCommand
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+
+from ..core import Options
+from ..core.record import Record
+from .resources import css_paths
+from .screens.game import GameScreen
+from .screens.help import HelpScreen
+from .session import SeatSpec, Session
+from .storage import SaveInfo, data_dir, new_save_path
+
+__all__ = ["DEFAULT_AI_DELAY", "DEFAULT_ANIM", "ParisApp"]
+
+DEFAULT_AI_DELAY = 0.8
+DEFAULT_ANIM = 0.6
+DARK, LIGHT = "textual-dark", "textual-light"
+
+
+class ParisApp(App[int]):
+    """Paris Paris in the terminal."""
+
+    TITLE = "Paris Paris"
+    CSS_PATH = css_paths()
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]  # noqa: RUF012 - Textual's API
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (34, "-tall")]  # noqa: RUF012
+    ENABLE_COMMAND_PALETTE = True
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+c", "quit", "Quit", show=False, priority=True),
+        Binding("f1", "help", "Help", show=False),
+    ]
+
+    def __init__(
+        self,
+        *,
+        session: Session | None = None,
+        replay: tuple[Record, Path] | None = None,
+        resume_offer: SaveInfo | None = None,
+        problems: Iterable[str] = (),
+        anim: float = DEFAULT_ANIM,
+        ai_delay: float = DEFAULT_AI_DELAY,
+        cursor_blink: bool = True,
+    ) -> None:
+        super().__init__()
+        self.session = session
+        self.replay = replay
+        self.resume_offer = resume_offer
+        self.problems = list(problems)
+        self.anim = anim
+        self.ai_delay = ai_delay
+        self.cursor_blink = cursor_blink
+        self.show_preview = True
+
+    def on_mount(self) -> None:
+        self.theme = DARK
+        if self.session is not None:
+            self.push_screen(GameScreen(self.session, anim=self.anim, ai_delay=self.ai_delay))
+        elif self.replay is not None:
+            from .screens.replay import ReplayScreen
+
+            record, path = self.replay
+            self.push_screen(ReplayScreen(record, path))
+        else:
+            self.open_new_game(offer=self.resume_offer)
+        for problem in self.problems:
+            self.notify(
+                problem, title="Save file not read (left untouched)", severity="warning", timeout=12
+            )
+
+    # --- games -------------------------------------------------------------------------
+
+    def open_new_game(self, *, offer: SaveInfo | None = None) -> None:
+        from .screens.new_game import NewGameScreen
+
+        seats = None
+        if self.session is not None:
+            seats = [SeatSpec(p.name, p.kind) for p in self.session.players]
+        self.push_screen(NewGameScreen(seats=seats, cursor_blink=self.cursor_blink))
+        if offer is not None:
+            from .screens.resume import ResumeDialog
+
+            self.push_screen(ResumeDialog(offer), callback=self._resume_answer)
+
+    def _resume_answer(self, info: SaveInfo | None) -> None:
+        if info is not None:
+            self.start_session(Session.from_record(info.record, info.path))
+
+    def start_session(self, session: Session) -> None:
+        """Show ``session`` on a fresh game screen, dropping every other screen."""
+        self.session = session
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
+        self.push_screen(GameScreen(session, anim=self.anim, ai_delay=self.ai_delay))
+
+    def start_new(self, seats: list[SeatSpec], *, seed: int | None, options: Options) -> None:
+        session = Session.new(seats, seed=seed, options=options, path=new_save_path())
+        self.start_session(session)
+
+    def play_again(self) -> None:
+        """A new game with the same seats and variants (a new deal)."""
+        old = self.session
+        if old is None:
+            self.open_new_game()
+            return
+        seats = [SeatSpec(p.name, p.kind) for p in old.players]
+        seed = old.seed + 1 if old.seed is not None else None
+        self.start_new(seats, seed=seed, options=old.view(None).options)
+
+    # --- app-wide actions -----------------------------------------------------------
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    def action_toggle_theme(self) -> None:
+        self.theme = LIGHT if self.theme == DARK else DARK
+
+    def action_toggle_preview(self) -> None:
+        self.show_preview = not self.show_preview
+        for screen in self.screen_stack:
+            if isinstance(screen, GameScreen):
+                screen.preview_changed()
+        self.notify("Left-over preview " + ("on" if self.show_preview else "off"), timeout=2)
+
+    def action_hide_route(self) -> None:
+        screen = self._game_screen()
+        if screen is not None:
+            screen.action_toggle_route()
+
+    def action_new_game(self) -> None:
+        self.open_new_game()
+
+    def action_save_copy(self) -> None:
+        if self.session is None:
+            self.notify("No game to save", severity="warning")
+            return
+        folder = data_dir() / "copies"
+        stem = self.session.path.stem if self.session.path else "game"
+        path = folder / f"{stem}-move{self.session.move_count}.json"
+        try:
+            self.session.save_copy(path)
+        except OSError as exc:
+            self.notify(f"Could not save a copy: {exc.strerror or exc}", severity="error")
+            return
+        self.notify(f"Saved a copy to {path}", title="Saved", timeout=8)
+
+    def _game_screen(self) -> GameScreen | None:
+        for screen in reversed(self.screen_stack):
+            if isinstance(screen, GameScreen):
+                return screen
+        return None
+
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        yield SystemCommand(
+            "New game", "Set up a new game (this one stays saved)", self.action_new_game
+        )
+        yield SystemCommand("Help", "Rules in brief and keys", self.action_help)
+        yield SystemCommand(
+            "Toggle left-over preview",
+            "Show or hide what the highlighted tile does if it is left over",
+            self.action_toggle_preview,
+        )
+        yield SystemCommand("Hide route", "Hide or show your route marker", self.action_hide_route)
+        yield SystemCommand(
+            "Toggle light/dark theme",
+            "Switch between the light and dark themes",
+            self.action_toggle_theme,
+        )
+        yield SystemCommand("Theme", "Choose any theme", self.action_change_theme)
+        yield SystemCommand(
+            "Save a copy", "Save a copy of this game's record", self.action_save_copy
+        )
+        yield SystemCommand("Quit", "Quit (the game is saved after every move)", self.action_quit)

@@ -1,0 +1,106 @@
+"""What the ``paris-tui`` commands call to open the app.
+
+Each function returns an exit status. Expected problems (bad ``--players``,
+a save that cannot be read, no game to resume) become one clear line on
+standard error and status 2; a save file that cannot be read is never
+changed.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from ..core import Options, RecordError
+from ..core.record import Record
+
+__all__ = ["run_default", "run_play", "run_replay", "run_resume"]
+
+EXIT_USAGE = 2
+
+
+def _fail(message: str) -> int:
+    print(f"paris-tui: {message}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def _delay(ai_delay: float | None) -> float:
+    from .app import DEFAULT_AI_DELAY
+
+    if ai_delay is None:
+        return DEFAULT_AI_DELAY
+    return max(0.0, ai_delay)
+
+
+def _run(app: object) -> int:
+    from .app import ParisApp
+
+    assert isinstance(app, ParisApp)
+    app.run()
+    code = app.return_code
+    return 0 if code is None else int(code)
+
+
+def _app_class() -> type:
+    try:
+        from .app import ParisApp
+    except FileNotFoundError as exc:  # the stylesheets are missing from the install
+        raise SystemExit(_fail(str(exc))) from None
+    return ParisApp
+
+
+def run_play(players: str, *, seed: int | None, options: Options, ai_delay: float | None) -> int:
+    """``paris-tui play --players "Ann,Bob"``: a new game, straight to the first turn."""
+    from .session import Session, parse_players
+    from .storage import new_save_path
+
+    if ai_delay is not None and ai_delay < 0:
+        return _fail("--ai-delay must be 0 or more")
+    try:
+        seats = parse_players(players)
+    except ValueError as exc:
+        return _fail(str(exc))
+    app_class = _app_class()
+    try:
+        session = Session.new(seats, seed=seed, options=options, path=new_save_path())
+    except OSError as exc:
+        return _fail(f"cannot write the autosave: {exc.strerror or exc}")
+    if session.save_error:
+        return _fail(session.save_error)
+    return _run(app_class(session=session, ai_delay=_delay(ai_delay)))
+
+
+def run_resume(path: Path | None, *, ai_delay: float | None) -> int:
+    """``paris-tui resume [FILE]``: the latest unfinished autosave, or FILE."""
+    from .session import Session
+    from .storage import find_unfinished, read_save
+
+    if path is None:
+        info, problems = find_unfinished()
+        if info is None:
+            note = f" ({len(problems)} unreadable save file(s) left untouched)" if problems else ""
+            return _fail(f"no unfinished game to resume{note}; start one with: paris-tui play")
+    else:
+        try:
+            info = read_save(path)
+        except RecordError as exc:
+            return _fail(f"cannot resume {path}: {exc} (the file was left untouched)")
+    app_class = _app_class()
+    session = Session.from_record(info.record, info.path)
+    return _run(app_class(session=session, ai_delay=_delay(ai_delay)))
+
+
+def run_replay(record: Record, path: Path) -> int:
+    """``paris-tui replay FILE``: step through a recorded game."""
+    app_class = _app_class()
+    return _run(app_class(replay=(record, path)))
+
+
+def run_default(*, ai_delay: float | None) -> int:
+    """``paris-tui``: the new-game screen, offering to resume an unfinished game."""
+    from .storage import find_unfinished
+
+    info, problems = find_unfinished()
+    notes = [f"{p.name}: {why}" for p, why in problems]
+    app_class = _app_class()
+    return _run(app_class(resume_offer=info, problems=notes, ai_delay=_delay(ai_delay)))

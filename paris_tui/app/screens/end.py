@@ -1,0 +1,213 @@
+"""The game end: special tours one by one, the sack, then the score table and the winner."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, VerticalScroll
+from textual.widgets import Button, Footer, Static
+
+from ...core import Event, ScoreEvent, SeatView, TourEvent
+from ..describe import line_label, seat_label
+from .base import ParisScreen
+
+__all__ = ["EndScreen", "SpecialTour", "special_tours"]
+
+
+@dataclass(frozen=True, slots=True)
+class SpecialTour:
+    line: str
+    seat: int | None
+    points: tuple[int, ...]
+
+
+def special_tours(events: list[Event], players: int) -> tuple[list[SpecialTour], ScoreEvent | None]:
+    """The game end's special tours (points per seat) and the sack's score event, if any."""
+    tours: list[SpecialTour] = []
+    sack: ScoreEvent | None = None
+    current: tuple[str, int | None] | None = None
+    points = [0] * players
+    for event in events:
+        if isinstance(event, TourEvent):
+            if current is not None:
+                tours.append(SpecialTour(current[0], current[1], tuple(points)))
+                current = None
+            if event.kind == "special_tour" and event.line is not None:
+                current = (event.line, event.seat)
+                points = [0] * players
+        elif isinstance(event, ScoreEvent):
+            if event.kind == "special_tour" and current is not None:
+                points[event.seat] += event.points
+            elif event.kind == "sack":
+                sack = event
+    if current is not None:
+        tours.append(SpecialTour(current[0], current[1], tuple(points)))
+    return tours, sack
+
+
+KIND_COLUMNS = (
+    ("small_tour", "Small"),
+    ("grand_tour", "Grand"),
+    ("special_tour", "Special"),
+    ("sack", "Sack"),
+)
+
+
+class EndScreen(ParisScreen):
+    """Reveals the final tours step by step (Space shows all), then the table."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("space", "reveal_all", "Show all"),
+        Binding("n", "play_again", "Play again"),
+        Binding("q", "app.quit", "Quit"),
+    ]
+
+    def __init__(
+        self,
+        view: SeatView,
+        events: list[Event],
+        by_kind: list[dict[str, int]],
+        *,
+        step: float = 0.8,
+    ) -> None:
+        super().__init__()
+        assert view.outcome is not None
+        self.view = view
+        self.by_kind = by_kind
+        self.tours, self.sack = special_tours(events, view.players)
+        self.step = step
+        self.items = self._items()
+        self.shown = 0
+        self.scores = view.outcome.scores
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="end-box"):
+            yield Static(Text("Game over", style="bold"), id="end-title")
+            yield Static("", id="end-steps")
+            with Horizontal(id="end-buttons"):
+                yield Button("Play again", id="play-again", variant="primary")
+                yield Button("Quit", id="end-quit")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        if self.step <= 0:
+            self.shown = len(self.items)
+        else:
+            self.set_interval(self.step, self._tick, name="end-reveal")
+            self.shown = 1
+        self._render_steps()
+        self.query_one("#play-again", Button).focus()
+
+    def _tick(self) -> None:
+        if self.shown < len(self.items):
+            self.shown += 1
+            self._render_steps()
+
+    def action_reveal_all(self) -> None:
+        self.shown = len(self.items)
+        self._render_steps()
+
+    def _items(self) -> list[Text | Table]:
+        view = self.view
+        names = view.names
+        outcome = view.outcome
+        assert outcome is not None
+        items: list[Text | Table] = []
+        for i, tour in enumerate(self.tours, 1):
+            text = Text(f"Special tour {i}: ")
+            text.append_text(line_label(view.board, tour.line))
+            if tour.seat is not None:
+                text.append(f" — {names[tour.seat]}'s route")
+            elif view.players == 2 and view.options.final_tours == "secret":
+                text.append(" — the public route")
+            text.append(": ")
+            scored = [(s, p) for s, p in enumerate(tour.points) if p]
+            if not scored:
+                text.append("nobody scores", style="dim")
+            for j, (seat, pts) in enumerate(scored):
+                if j:
+                    text.append(", ")
+                text.append_text(seat_label(names, seat))
+                text.append(f" +{pts}", style="bold")
+            items.append(text)
+        if view.players > 2:
+            text = Text("Sack: ")
+            text.append("  ".join(f"{names[s]} {outcome.sack[s]}" for s in range(view.players)))
+            if self.sack is not None:
+                text.append(" → ")
+                text.append_text(seat_label(names, self.sack.seat))
+                text.append(f" +{self.sack.points}", style="bold")
+            else:
+                text.append(" → no single player has the most: nobody scores")
+            items.append(text)
+        items.append(self._table())
+        items.append(self._winner())
+        return items
+
+    def _table(self) -> Table:
+        view = self.view
+        outcome = view.outcome
+        assert outcome is not None
+        table = Table(title="Final scores", expand=False, show_edge=True)
+        table.add_column("Player")
+        for _, title in KIND_COLUMNS:
+            table.add_column(title, justify="right")
+        table.add_column("Total", justify="right", style="bold")
+        table.add_column("On board", justify="right")
+        for seat in range(view.players):
+            row = [seat_label(view.names, seat)]
+            row += [Text(str(self.by_kind[seat][kind])) for kind, _ in KIND_COLUMNS]
+            row.append(Text(str(outcome.scores[seat])))
+            row.append(Text(str(outcome.on_board[seat])))
+            table.add_row(*row)
+        return table
+
+    def _winner(self) -> Text:
+        view = self.view
+        outcome = view.outcome
+        assert outcome is not None
+        text = Text()
+        for i, seat in enumerate(outcome.winners):
+            if i:
+                text.append(" and ")
+            text.append_text(seat_label(view.names, seat))
+        verb = " wins" if len(outcome.winners) == 1 else " share the victory"
+        text.append(verb, style="bold")
+        top = outcome.scores[outcome.winners[0]]
+        text.append(f" with {top} points.")
+        if outcome.decided_by == "fewest businesses on the board":
+            text.append(
+                f"\nTie on points, decided by the tie-break: fewest businesses on the board "
+                f"({outcome.on_board[outcome.winners[0]]})."
+            )
+        elif outcome.decided_by == "shared":
+            text.append("\nTied on points and on businesses on the board.")
+        return text
+
+    def _render_steps(self) -> None:
+        from rich.console import Group
+
+        parts = self.items[: self.shown]
+        waiting = self.shown < len(self.items)
+        renderables: list[Text | Table] = list(parts)
+        if waiting:
+            renderables.append(Text("… (Space shows all)", style="dim"))
+        self.query_one("#end-steps", Static).update(Group(*renderables))
+        self.query_one("#end-buttons").display = not waiting
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "play-again":
+            self.action_play_again()
+        else:
+            self.app.exit()
+
+    def action_play_again(self) -> None:
+        play_again = getattr(self.app, "play_again", None)
+        if play_again is not None:
+            play_again()

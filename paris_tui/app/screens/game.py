@@ -1,0 +1,488 @@
+"""The main game screen: map, tiles, players, route, discard area, preview, log.
+
+The screen drives the turns: a hand-off before each human turn in a
+hot-seat game, the AI's moves in a thread worker, the tour animations after
+a round. Everything it draws comes from a :class:`SeatView`: the seat whose
+turn it is (after the hand-off), or the public view ``view(None)`` between
+turns, so no screen shows a seat's route to anyone else (R8).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import ClassVar, cast
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.timer import Timer
+from textual.widgets import Footer, Static
+from textual.worker import Worker, WorkerState
+
+from ...core import BusinessRemoved, IllegalMoveError, Move, SeatView
+from ...core.analysis import LeftoverPreview, leftover_previews
+from ...core.sampling import Determinizer
+from ..describe import seat_label, stop_name
+from ..frames import Frame, build_frames
+from ..session import Bot, Session
+from ..widgets.map_view import BoardMap, MapOverlay
+from ..widgets.panels import (
+    DiscardPanel,
+    GameLog,
+    PlayersPanel,
+    PreviewBar,
+    RoutePanel,
+    ScoreTrack,
+    TilePanel,
+    TileRow,
+)
+from .base import ParisScreen
+from .end import EndScreen
+from .handoff import HandoffScreen
+from .takeover import TakeoverDialog
+
+__all__ = ["GameScreen"]
+
+
+def _stop_of(tile: str) -> str:
+    return tile.split("/", 1)[0]
+
+
+class GameScreen(ParisScreen):
+    """One game, from the first move (or a resumed position) to the end screen."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left,up", "step(-1)", "Tile", show=False, priority=True),
+        Binding("right,down", "step(1)", "Tile", key_display="←→", priority=True),
+        Binding("1", "pick(0)", show=False, priority=True),
+        Binding("2", "pick(1)", show=False, priority=True),
+        Binding("3", "pick(2)", show=False, priority=True),
+        Binding("4", "pick(3)", show=False, priority=True),
+        Binding("5", "pick(4)", show=False, priority=True),
+        Binding("enter", "take", "Take", priority=True),
+        Binding("space", "skip", "Skip tour", priority=True),
+        Binding("p", "toggle_preview", "Preview"),
+        Binding("r", "toggle_route", "Route"),
+        Binding("question_mark,f1", "app.help", "Help", key_display="?"),
+        Binding("t", "app.toggle_theme", "Theme", show=False),
+        Binding("q", "app.quit", "Quit"),
+    ]
+
+    def __init__(self, session: Session, *, anim: float = 0.6, ai_delay: float = 0.8) -> None:
+        super().__init__()
+        self.session = session
+        self.anim = anim
+        self.ai_delay = ai_delay
+        self.viewer: int | None = None
+        self.turn_seat: int | None = None
+        self.last_human: int | None = None
+        self.highlight = 0
+        self.route_hidden = False
+        self.ai_choice: Move | None = None
+        self.thinking: int | None = None
+        self.frames: list[Frame] = []
+        self.frame: Frame | None = None
+        self.frame_timer: Timer | None = None
+        self.after_frames: Callable[[], None] | None = None
+        self.view: SeatView = session.view(None)
+        self._previews: tuple[int, dict[str, LeftoverPreview]] | None = None
+        self.ended = False
+
+    # --- layout ------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="main"):
+            yield BoardMap(id="map")
+            with Vertical(id="side"):
+                yield Static("", id="status")
+                yield PlayersPanel("", id="players")
+                yield RoutePanel("", id="route")
+                yield TilePanel(id="tiles")
+                yield DiscardPanel("", id="discard")
+        yield PreviewBar("", id="preview")
+        yield ScoreTrack("", id="track")
+        yield GameLog(id="log", wrap=True, markup=False, min_width=20)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        log = self.query_one(GameLog)
+        log.can_focus = False
+        public = self.session.view(None)
+        if self.session.events:
+            log.write(Text(f"Resumed after {self.session.move_count} moves.", style="dim"))
+        log.add_events(public, self.session.events)
+        self.refresh_all()
+        self.call_after_refresh(self.advance)
+
+    # --- what is shown -------------------------------------------------------------
+
+    @property
+    def show_preview(self) -> bool:
+        return bool(getattr(self.app, "show_preview", True))
+
+    @property
+    def active_tile(self) -> int | None:
+        """The highlighted tile's index while a tile is being chosen (human or AI)."""
+        if self.turn_seat is None and self.ai_choice is None:
+            return None
+        if not self.view.face_up:
+            return None
+        return min(self.highlight, len(self.view.face_up) - 1)
+
+    def previews(self) -> dict[str, LeftoverPreview]:
+        public = self.session.view(None)
+        if self._previews is None or self._previews[0] != self.session.move_count:
+            self._previews = (self.session.move_count, leftover_previews(public))
+        return self._previews[1]
+
+    def refresh_all(self) -> None:
+        self.view = self.session.view(self.viewer)
+        view = self.view
+        narrow = self.has_class("-narrow")
+        self.query_one(PlayersPanel).show(view, compact=narrow)
+        self.query_one(RoutePanel).show(
+            view,
+            reveal=self.viewer is not None and not self.route_hidden,
+            hidden_hint=self.viewer is not None and self.route_hidden,
+        )
+        self.query_one(TilePanel).show(
+            view, self.active_tile, None, active=self.active_tile is not None
+        )
+        self.query_one(DiscardPanel).show(view)
+        self.query_one(ScoreTrack).show(view)
+        self._show_status()
+        self._show_map()
+        self._show_preview()
+        self.refresh_bindings()
+
+    def _show_status(self) -> None:
+        view = self.view
+        text = Text()
+        if view.is_over:
+            text.append("Game over", style="bold")
+        elif self.thinking is not None or self.ai_choice is not None:
+            seat = view.to_move
+            assert seat is not None
+            text.append_text(seat_label(view.names, seat))
+            text.append(" is thinking…" if self.ai_choice is None else " chooses:")
+        elif self.turn_seat is not None:
+            text.append_text(seat_label(view.names, self.turn_seat))
+            text.append(" to play: choose a tile")
+        elif self.frame is not None:
+            text.append("Tour… (Space skips)")
+        else:
+            seat = view.to_move
+            if seat is not None:
+                text.append_text(seat_label(view.names, seat))
+                text.append(" is next")
+        self.query_one("#status", Static).update(text)
+
+    def _overlay(self) -> MapOverlay:
+        frame = self.frame
+        if frame is not None:
+            return MapOverlay(
+                tour_line=frame.tour_line,
+                bus_at=frame.bus_at,
+                scoring=frame.scoring,
+                small_tour_origin=frame.small_tour_origin,
+            )
+        face = tuple(dict.fromkeys(_stop_of(t) for t in self.view.face_up))
+        active = self.active_tile
+        selected = _stop_of(self.view.face_up[active]) if active is not None else None
+        return MapOverlay(face_up=face, selected=selected)
+
+    def _show_map(self) -> None:
+        self.query_one(BoardMap).update_map(self.view, self._overlay())
+
+    def _show_preview(self) -> None:
+        bar = self.query_one(PreviewBar)
+        if self.frame is not None:
+            bar.update(self.frame.caption)
+            return
+        active = self.active_tile
+        if active is None:
+            bar.update("")
+            return
+        if not self.show_preview:
+            bar.update(Text("Left-over preview off (p shows it)", style="dim"))
+            return
+        tile = self.view.face_up[active]
+        preview = self.previews().get(tile)
+        text = Text("If left over: ", style="bold")
+        if preview is not None:
+            text.append(preview.summary(self.view.names))
+        bar.update(text)
+
+    # --- keys -----------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # False hides a key from the footer while it does nothing (80 columns are few).
+        if action in ("step", "pick", "take"):
+            return self.turn_seat is not None
+        if action == "skip":
+            return self.frame is not None
+        if action == "toggle_route":
+            return self.viewer is not None
+        return True
+
+    def action_step(self, delta: int) -> None:
+        if self.turn_seat is None or not self.view.face_up:
+            return
+        self._set_highlight((self.highlight + delta) % len(self.view.face_up))
+
+    def action_pick(self, index: int) -> None:
+        if self.turn_seat is None or index >= len(self.view.face_up):
+            return
+        self._set_highlight(index)
+
+    def _set_highlight(self, index: int) -> None:
+        old = self.active_tile
+        self.highlight = index
+        self.query_one(TilePanel).update_highlight(self.view, old, self.active_tile)
+        self._show_map()
+        self._show_preview()
+
+    def action_toggle_preview(self) -> None:
+        toggle = getattr(self.app, "action_toggle_preview", None)
+        if toggle is not None:
+            toggle()
+
+    def preview_changed(self) -> None:
+        self._show_preview()
+
+    def action_toggle_route(self) -> None:
+        if self.viewer is None:
+            return
+        self.route_hidden = not self.route_hidden
+        self.refresh_all()
+
+    def action_skip(self) -> None:
+        if self.frame is None:
+            return
+        if self.frame_timer is not None:
+            self.frame_timer.stop()
+            self.frame_timer = None
+        self.frames.clear()
+        self._next_frame()
+
+    def on_tile_row_clicked(self, message: TileRow.Clicked) -> None:
+        if self.turn_seat is None:
+            return
+        if message.index == self.active_tile:
+            self.action_take()
+        else:
+            self.action_pick(message.index)
+
+    def on_board_map_stop_clicked(self, message: BoardMap.StopClicked) -> None:
+        if self.turn_seat is None:
+            return
+        clicked = cast(str, message.stop)  # the stop's id (Message.stop is also a method)
+        stops = [_stop_of(t) for t in self.view.face_up]
+        if clicked not in stops:
+            return
+        index = stops.index(clicked)
+        if index == self.active_tile:
+            self.action_take()
+        else:
+            self.action_pick(index)
+
+    # --- turns ----------------------------------------------------------------------
+
+    def advance(self) -> None:
+        """Start whatever comes next: a hand-off, a human turn, an AI turn, or the end."""
+        if self.ended:
+            return
+        session = self.session
+        public = session.view(None)
+        if public.is_over:
+            self.show_end()
+            return
+        seat = public.to_move
+        assert seat is not None
+        if session.is_ai(seat):
+            humans = session.human_seats
+            self.viewer = humans[0] if len(humans) == 1 else None
+            self.start_ai(seat)
+            return
+        if session.hot_seat and self.last_human != seat:
+            self.viewer = None
+            self.turn_seat = None
+            self.refresh_all()
+            self.app.push_screen(
+                HandoffScreen(
+                    public.names,
+                    seat,
+                    min(public.round + 1, public.rounds_total),
+                    public.rounds_total,
+                    public.scores,
+                ),
+                callback=lambda _: self.begin_turn(seat),
+            )
+            return
+        self.begin_turn(seat)
+
+    def begin_turn(self, seat: int) -> None:
+        self.viewer = seat
+        self.turn_seat = seat
+        self.last_human = seat
+        self.route_hidden = False
+        self.highlight = 0
+        self.refresh_all()
+
+    def action_take(self) -> None:
+        seat = self.turn_seat
+        active = self.active_tile
+        if seat is None or active is None:
+            return
+        view = self.session.view(seat)
+        tile = view.face_up[active]
+        moves = [m for m in view.legal_moves if m.tile == tile]
+        if not moves:
+            return
+        if len(moves) == 1:
+            self.commit(moves[0])
+            return
+        destination = self._destinations(view, moves)
+        dialog = TakeoverDialog(
+            stop_name(view.board, _stop_of(tile)),
+            view.names,
+            seat,
+            moves,
+            destination=destination,
+        )
+        self.app.push_screen(dialog, callback=self._takeover_done)
+
+    def _takeover_done(self, move: Move | None) -> None:
+        if move is not None and self.turn_seat is not None:
+            self.commit(move)
+
+    @staticmethod
+    def _destinations(view: SeatView, moves: list[Move]) -> dict[int, str]:
+        """Where each removed business would go, as the core says (R4)."""
+        base = Determinizer(view).base
+        out: dict[int, str] = {}
+        for move in moves:
+            assert move.evict is not None
+            probe = base.copy()
+            for event in probe.play(move):
+                if isinstance(event, BusinessRemoved):
+                    out[move.evict] = "the sack" if event.to == "sack" else "their supply"
+        return out
+
+    def commit(self, move: Move) -> None:
+        """Make a move through the session (the core checks it), log it, animate tours."""
+        public = self.session.view(None)
+        try:
+            events = self.session.play(move)
+        except IllegalMoveError as exc:  # pragma: no cover - the screen offers legal moves only
+            self.notify(str(exc), severity="error")
+            return
+        if self.session.save_error:
+            self.notify(self.session.save_error, title="Autosave failed", severity="error")
+        self.query_one(GameLog).add_events(public, events)
+        self.turn_seat = None
+        self.ai_choice = None
+        self.thinking = None
+        if self.session.hot_seat:
+            self.viewer = None
+        frames = build_frames(public.board, public.names, events) if self.anim > 0 else []
+        self.refresh_all()
+        self.play_frames(frames, self.advance)
+
+    # --- AI ----------------------------------------------------------------------------
+
+    def start_ai(self, seat: int) -> None:
+        self.thinking = seat
+        self.turn_seat = None
+        self.refresh_all()
+        try:
+            bot = self.session.bot(seat)
+        except (ImportError, ValueError) as exc:
+            self.notify(f"AI unavailable: {exc}", severity="error")
+            self.thinking = None
+            return
+        view = self.session.view(seat)
+        self.run_worker(
+            partial(self._think, bot, view),
+            thread=True,
+            exclusive=True,
+            group="ai",
+            name=f"ai-{seat}-{self.session.move_count}",
+        )
+
+    @staticmethod
+    def _think(bot: Bot, view: SeatView) -> Move:
+        return bot.choose(view)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        worker = event.worker
+        if worker.group != "ai":
+            return
+        if event.state == WorkerState.SUCCESS:
+            move = worker.result
+            assert isinstance(move, Move)
+            self._ai_chose(move, worker.name)
+        elif event.state == WorkerState.ERROR:
+            seat = self.thinking
+            self.notify(f"The AI failed ({worker.error}); it plays its first legal move")
+            if seat is not None:
+                self._ai_chose(self.session.view(seat).legal_moves[0], worker.name)
+
+    def _ai_chose(self, move: Move, name: str) -> None:
+        if name != f"ai-{self.thinking}-{self.session.move_count}":
+            return  # a stale answer
+        view = self.session.view(None)
+        if move.tile not in view.face_up:
+            return
+        self.ai_choice = move
+        self.highlight = view.face_up.index(move.tile)
+        self.refresh_all()
+        if self.ai_delay > 0:
+            self.set_timer(self.ai_delay, partial(self._ai_play, move, self.session.move_count))
+        else:
+            self._ai_play(move, self.session.move_count)
+
+    def _ai_play(self, move: Move, count: int) -> None:
+        if self.session.move_count != count or self.ended:
+            return
+        self.commit(move)
+
+    # --- animation ----------------------------------------------------------------------
+
+    def play_frames(self, frames: list[Frame], then: Callable[[], None]) -> None:
+        self.frames = list(frames)
+        self.after_frames = then
+        self._next_frame()
+
+    def _next_frame(self) -> None:
+        self.frame_timer = None
+        if not self.frames:
+            self.frame = None
+            then, self.after_frames = self.after_frames, None
+            self.refresh_all()
+            if then is not None:
+                then()
+            return
+        self.frame = self.frames.pop(0)
+        self._show_status()
+        self._show_map()
+        self._show_preview()
+        self.refresh_bindings()
+        self.frame_timer = self.set_timer(self.frame.weight * self.anim, self._next_frame)
+
+    # --- the end -------------------------------------------------------------------------
+
+    def show_end(self) -> None:
+        self.ended = True
+        self.viewer = None
+        self.refresh_all()
+        self.app.push_screen(
+            EndScreen(
+                self.session.view(None),
+                self.session.events,
+                self.session.points_by_kind(),
+                step=self.anim,
+            )
+        )

@@ -1,0 +1,62 @@
+"""Hand-off: pass the keyboard to the next player. Shows nothing secret."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Center, Middle
+from textual.widgets import Button, Footer, Static
+
+from ..describe import seat_label
+from .base import ParisScreen
+
+__all__ = ["HandoffScreen"]
+
+
+class HandoffScreen(ParisScreen):
+    """ "Pass to Ann — press Enter": public facts only (names, round, scores)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "ready", "I am Ann", priority=True)]
+
+    def __init__(
+        self, names: tuple[str, ...], seat: int, round_no: int, rounds: int, scores: tuple[int, ...]
+    ) -> None:
+        super().__init__()
+        self.names = names
+        self.seat = seat
+        self.round_no = round_no
+        self.rounds = rounds
+        self.scores = scores
+
+    def compose(self) -> ComposeResult:
+        with Middle(), Center(id="handoff-box"):
+            title = Text("Pass to ", style="bold")
+            title.append_text(seat_label(self.names, self.seat))
+            yield Static(title, id="handoff-title")
+            yield Static(
+                f"Round {self.round_no} of {self.rounds}. Only {self.names[self.seat]} "
+                "should look at the screen now.",
+                id="handoff-info",
+            )
+            scores = Text()
+            for seat, score in enumerate(self.scores):
+                if seat:
+                    scores.append("   ")
+                scores.append_text(seat_label(self.names, seat))
+                scores.append(f" {score}")
+            yield Static(scores, id="handoff-scores")
+            yield Button(f"I am {self.names[self.seat]} — press Enter", id="handoff-ready")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#handoff-ready", Button).focus()
+
+    def action_ready(self) -> None:
+        self.dismiss(self.seat)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(self.seat)

@@ -1,0 +1,155 @@
+"""The new-game screen: 2-4 seats, names, human or AI, seed, rule variants."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, VerticalScroll
+from textual.widgets import Button, Footer, Input, Label, Select, Static
+
+from ...core import Options
+from ..palette import player_style
+from ..session import SeatSpec, ai_levels
+from .base import ParisScreen
+
+__all__ = ["NewGameScreen"]
+
+DEFAULT_NAMES = ("Ann", "Bob", "Cy", "Dee")
+MAX_NAME = 20
+
+
+class NewGameScreen(ParisScreen):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "back", "Back"),
+        Binding("f5", "start", "Start"),
+        Binding("f1", "app.help", "Help"),
+    ]
+
+    def __init__(self, seats: list[SeatSpec] | None = None, *, cursor_blink: bool = True) -> None:
+        super().__init__()
+        self.seats = seats or [SeatSpec(n) for n in DEFAULT_NAMES[:2]]
+        self.cursor_blink = cursor_blink
+        self.levels = ai_levels()
+
+    def compose(self) -> ComposeResult:
+        kinds: list[tuple[str, str]] = [("Human", "human")]
+        kinds += [(f"AI: {level}", f"ai:{level}") for level in self.levels]
+        with VerticalScroll(id="new-box"):
+            yield Static(Text("Paris Paris — new game", style="bold"), id="new-title")
+            with Horizontal(classes="form-row"):
+                yield Label("Players", classes="form-label")
+                yield Select(
+                    [(f"{n} players", n) for n in (2, 3, 4)],
+                    value=len(self.seats),
+                    allow_blank=False,
+                    id="count",
+                )
+            for i in range(4):
+                seat = self.seats[i] if i < len(self.seats) else SeatSpec(DEFAULT_NAMES[i])
+                style = player_style(i)
+                with Horizontal(classes="form-row seat-row", id=f"seat-{i}"):
+                    yield Label(
+                        Text(f"{style.symbol} Seat {i + 1}", style=style.colour),
+                        classes="form-label",
+                    )
+                    name = Input(
+                        seat.name,
+                        placeholder=f"name of seat {i + 1}",
+                        max_length=MAX_NAME,
+                        id=f"name-{i}",
+                        classes="seat-name",
+                    )
+                    name.cursor_blink = self.cursor_blink
+                    yield name
+                    kind = seat.kind if seat.kind in {k for _, k in kinds} else "human"
+                    yield Select(
+                        kinds, value=kind, allow_blank=False, id=f"kind-{i}", classes="seat-kind"
+                    )
+            with Horizontal(classes="form-row"):
+                yield Label("Seed", classes="form-label")
+                seed = Input(
+                    placeholder="optional: same seed, same deal", id="seed", restrict=r"\d*"
+                )
+                seed.cursor_blink = self.cursor_blink
+                yield seed
+            with Horizontal(classes="form-row"):
+                yield Label("Small tour", classes="form-label")
+                yield Select(
+                    [("both lines (rulebook)", "both-lines"), ("tile's line only", "tile-line")],
+                    value="both-lines",
+                    allow_blank=False,
+                    id="small-tour",
+                )
+            with Horizontal(classes="form-row"):
+                yield Label("Final tours", classes="form-label")
+                yield Select(
+                    [("secret routes (rulebook)", "secret"), ("all five lines", "all-lines")],
+                    value="secret",
+                    allow_blank=False,
+                    id="final-tours",
+                )
+            if not self.levels:
+                yield Static("AI opponents are not installed: every seat is human.", classes="dim")
+            yield Static("", id="new-error")
+            with Horizontal(id="new-buttons"):
+                yield Button("Start game", id="start", variant="primary")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._show_seats(len(self.seats))
+        self.query_one("#name-0", Input).focus()
+
+    def _show_seats(self, count: int) -> None:
+        for i in range(4):
+            self.query_one(f"#seat-{i}").display = i < count
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id == "count" and isinstance(event.value, int):
+            self._show_seats(event.value)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_start()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "start":
+            self.action_start()
+
+    def action_back(self) -> None:
+        if len(self.app.screen_stack) > 2:
+            self.app.pop_screen()
+
+    def _value(self, selector: str) -> Any:
+        return self.query_one(selector, Select).value
+
+    def action_start(self) -> None:
+        error = self.query_one("#new-error", Static)
+        count = self._value("#count")
+        assert isinstance(count, int)
+        seats: list[SeatSpec] = []
+        for i in range(count):
+            name = self.query_one(f"#name-{i}", Input).value.strip()
+            kind = str(self._value(f"#kind-{i}"))
+            if not name:
+                error.update(f"Seat {i + 1} needs a name.")
+                return
+            if any(s.name == name for s in seats):
+                error.update(f"Two seats are called {name}: give each a different name.")
+                return
+            seats.append(SeatSpec(name, kind))
+        seed_text = self.query_one("#seed", Input).value.strip()
+        seed = int(seed_text) if seed_text else None
+        options = Options(
+            small_tour=self._value("#small-tour"), final_tours=self._value("#final-tours")
+        )
+        start_new = getattr(self.app, "start_new", None)
+        if start_new is None:
+            return
+        try:
+            start_new(seats, seed=seed, options=options)
+        except OSError as exc:
+            error.update(f"Cannot write the autosave: {exc.strerror or exc}")

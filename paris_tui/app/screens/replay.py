@@ -1,0 +1,96 @@
+"""The replay viewer: step through a recorded game, forward and back.
+
+Shows the map, the players and the log for the position after move k,
+always from the spectator's view ``view(None)``: a record's routes stay
+hidden until the game end, as at the table.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Footer, Static
+
+from ...core import Event, Game
+from ...core.record import Record, replay
+from ..widgets.map_view import BoardMap, MapOverlay
+from ..widgets.panels import DiscardPanel, GameLog, PlayersPanel, RoutePanel, TilePanel
+from .base import ParisScreen
+
+__all__ = ["ReplayScreen"]
+
+
+class ReplayScreen(ParisScreen):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "step(-1)", "Back", key_display="←"),
+        Binding("right", "step(1)", "Forward", key_display="→"),
+        Binding("pageup", "step(-10)", "−10", show=False),
+        Binding("pagedown", "step(10)", "+10", show=False),
+        Binding("home", "go(0)", "Start"),
+        Binding("end", "go(-1)", "End"),
+        Binding("question_mark,f1", "app.help", "Help", key_display="?"),
+        Binding("q,escape", "app.quit", "Quit"),
+    ]
+
+    def __init__(self, record: Record, path: Path) -> None:
+        super().__init__()
+        self.record = record
+        self.path = path
+        self.total = len(record.moves)
+        # Every move's events, once: the log for position k is the first k moves' events.
+        game = replay(record, upto=0)
+        self.events: list[list[Event]] = [game.play(m) for m in record.moves]
+        self.position = self.total
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="main"):
+            yield BoardMap(id="map")
+            with Vertical(id="side"):
+                yield Static("", id="replay-position")
+                yield PlayersPanel("", id="players")
+                yield RoutePanel("", id="route")
+                yield TilePanel(id="tiles")
+                yield DiscardPanel("", id="discard")
+        yield GameLog(id="log", wrap=True, markup=False, min_width=20)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(GameLog).can_focus = False
+        self.show_position()
+
+    def game_at(self, k: int) -> Game:
+        return replay(self.record, upto=k)
+
+    def show_position(self) -> None:
+        k = self.position
+        view = self.game_at(k).view(None)
+        pos = Text(f"Replay: move {k} of {self.total}", style="bold")
+        pos.append(f"\n{self.path.name}", style="dim")
+        if view.is_over:
+            pos.append("\nGame over", style="bold")
+        self.query_one("#replay-position", Static).update(pos)
+        self.query_one(PlayersPanel).show(view, compact=self.has_class("-narrow"))
+        self.query_one(RoutePanel).show(view, reveal=False, hidden_hint=False)
+        self.query_one(TilePanel).show(view, None, None, active=False)
+        self.query_one(DiscardPanel).show(view)
+        face = tuple(dict.fromkeys(t.split("/")[0] for t in view.face_up))
+        self.query_one(BoardMap).update_map(view, MapOverlay(face_up=face))
+        log = self.query_one(GameLog)
+        log.clear()
+        start = max(0, k - 60)
+        if start:
+            log.write(Text(f"… {start} earlier moves", style="dim"))
+        for events in self.events[start:k]:
+            log.add_events(view, events)
+
+    def action_step(self, delta: int) -> None:
+        self.action_go(max(0, min(self.total, self.position + delta)))
+
+    def action_go(self, k: int) -> None:
+        self.position = self.total if k < 0 else max(0, min(self.total, k))
+        self.show_position()

@@ -1,0 +1,66 @@
+"""The takeover dialog: the stop is full, whose business goes?"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
+
+from ...core import Move
+from ..describe import seat_label
+
+__all__ = ["TakeoverDialog"]
+
+
+class TakeoverDialog(ModalScreen[Move | None]):
+    """One button per business that may be removed; Escape goes back to the tiles."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Back"),
+        Binding("up,left", "app.focus_previous", "Previous", show=False),
+        Binding("down,right", "app.focus_next", "Next", show=False),
+    ]
+
+    def __init__(
+        self,
+        stop_name: str,
+        names: tuple[str, ...],
+        mover: int,
+        moves: list[Move],
+        *,
+        destination: dict[int, str],
+    ) -> None:
+        super().__init__()
+        self.stop_name = stop_name
+        self.names = names
+        self.mover = mover
+        self.moves = moves
+        self.destination = destination
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="takeover-box"):
+            yield Static(Text(f"{self.stop_name} is full", style="bold"), id="takeover-title")
+            yield Static("Which business do you remove?", id="takeover-question")
+            for i, move in enumerate(self.moves):
+                assert move.evict is not None
+                label = seat_label(self.names, move.evict)
+                owner = "your own" if move.evict == self.mover else f"{self.names[move.evict]}'s"
+                label.append(f"  remove {owner} → {self.destination[move.evict]}", style="")
+                yield Button(label, id=f"evict-{i}", classes="evict")
+            yield Static("Enter chooses · Esc goes back", id="takeover-hint")
+
+    def on_mount(self) -> None:
+        self.query_one("#evict-0", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        assert event.button.id is not None
+        self.dismiss(self.moves[int(event.button.id.removeprefix("evict-"))])
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,257 @@
+"""One game being played: the referee (:class:`Game`), its seats and its autosave.
+
+The app keeps the :class:`Game` here, privately: screens read only
+:meth:`Session.view` (a :class:`SeatView`, R8) and the public events of the
+moves made. Every move is saved at once, atomically, as a game record whose
+extra top-level key ``"app"`` holds the app's own metadata (the deal seed
+and each AI seat's seed). The session holds no rules: the core scores.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from ..core import Event, Game, Move, Options, ScoreEvent, SeatView
+from ..core.record import Player as RecordPlayer
+from ..core.record import Record, replay, save_record
+
+__all__ = [
+    "SCORE_KINDS",
+    "Bot",
+    "SeatSpec",
+    "Session",
+    "ai_levels",
+    "ai_seed",
+    "make_bot",
+    "parse_players",
+]
+
+SCORE_KINDS = ("small_tour", "grand_tour", "special_tour", "sack")
+APP_KEY = "app"
+
+
+class Bot(Protocol):
+    def choose(self, view: SeatView) -> Move: ...
+
+
+def ai_levels() -> tuple[str, ...]:
+    """The AI levels on offer, or ``()`` when the AI package is not installed."""
+    try:
+        from ..ai import LEVELS
+    except ImportError:
+        return ()
+    return tuple(LEVELS)
+
+
+def make_bot(level: str, seed: int) -> Bot:
+    from ..ai import make_ai
+
+    bot: Bot = make_ai(level, seed=seed)
+    return bot
+
+
+def ai_seed(game_seed: int | str, seat: int) -> int:
+    """A deterministic seed for the AI in ``seat``, derived from the game's seed."""
+    digest = hashlib.sha256(f"paris-tui:{game_seed}:{seat}".encode()).digest()
+    return int.from_bytes(digest[:4], "big")
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSpec:
+    """A seat to create: a name and ``"human"`` or ``"ai:<level>"``."""
+
+    name: str
+    kind: str = "human"
+
+    @property
+    def level(self) -> str | None:
+        return self.kind[3:] if self.kind.startswith("ai:") else None
+
+
+def _ai_name(level: str, taken: set[str]) -> str:
+    base = f"{level.capitalize()} AI"
+    name, n = base, 2
+    while name in taken:
+        name = f"{base} {n}"
+        n += 1
+    return name
+
+
+def parse_players(text: str) -> list[SeatSpec]:
+    """``"Ann,ai:strong,Bob"`` as seats. Raises ``ValueError`` with a clear message."""
+    parts = [p.strip() for p in text.split(",")]
+    if not 2 <= len(parts) <= 4:
+        raise ValueError(f"Paris Paris is for 2 to 4 players, --players names {len(parts)}")
+    levels = ai_levels()
+    seats: list[SeatSpec] = []
+    taken: set[str] = set()
+    for i, part in enumerate(parts, 1):
+        if not part:
+            raise ValueError(f"player {i} has an empty name")
+        if part.lower().startswith("ai:"):
+            level = part[3:].strip().lower()
+            if not levels:
+                raise ValueError("AI opponents are not available in this installation")
+            if level not in levels:
+                raise ValueError(f"unknown AI level {level!r} (known: {', '.join(levels)})")
+            name = _ai_name(level, taken)
+            seats.append(SeatSpec(name, f"ai:{level}"))
+        else:
+            if len(part) > 20:
+                raise ValueError(
+                    f"player name {part[:20]!r}... is too long (20 characters at most)"
+                )
+            if part in taken:
+                raise ValueError(f"two players are called {part!r}")
+            seats.append(SeatSpec(part))
+        taken.add(seats[-1].name)
+    return seats
+
+
+class Session:
+    """A game in progress (or finished) with its seats, events and autosave file."""
+
+    def __init__(
+        self,
+        game: Game,
+        players: Sequence[RecordPlayer],
+        *,
+        events: list[Event] | None = None,
+        path: Path | None = None,
+        app_meta: dict[str, Any] | None = None,
+        extra: dict[str, Any] | None = None,
+    ) -> None:
+        self._game = game
+        self.players: tuple[RecordPlayer, ...] = tuple(players)
+        self.events: list[Event] = events if events is not None else []
+        self.path = path
+        self.app_meta: dict[str, Any] = dict(app_meta or {})
+        self._extra: dict[str, Any] = dict(extra or {})
+        self.save_error: str | None = None
+        self._bots: dict[int, Bot] = {}
+
+    # --- construction --------------------------------------------------------
+
+    @classmethod
+    def new(
+        cls,
+        seats: Sequence[SeatSpec],
+        *,
+        seed: int | None = None,
+        options: Options | None = None,
+        path: Path | None = None,
+    ) -> Session:
+        if seed is None:
+            seed = secrets.randbelow(2**31)
+        game = Game.new([s.name for s in seats], seed=seed, options=options)
+        meta = {
+            "seed": seed,
+            "ai_seeds": [ai_seed(seed, i) if s.level else None for i, s in enumerate(seats)],
+        }
+        players = [RecordPlayer(s.name, s.kind) for s in seats]
+        session = cls(game, players, path=path, app_meta=meta)
+        session.save()
+        return session
+
+    @classmethod
+    def from_record(cls, record: Record, path: Path | None = None) -> Session:
+        """Resume: replay the record's moves with :meth:`Game.play`, keeping every event."""
+        game = replay(record, upto=0)
+        events: list[Event] = []
+        for move in record.moves:
+            events.extend(game.play(move))
+        extra = dict(record.extra)
+        meta = extra.pop(APP_KEY, None)
+        meta = dict(meta) if isinstance(meta, dict) else {}
+        return cls(game, record.players, events=events, path=path, app_meta=meta, extra=extra)
+
+    # --- reading -------------------------------------------------------------
+
+    def view(self, seat: int | None) -> SeatView:
+        return self._game.view(seat)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(p.name for p in self.players)
+
+    @property
+    def seed(self) -> int | None:
+        seed = self.app_meta.get("seed")
+        return seed if isinstance(seed, int) else None
+
+    def is_ai(self, seat: int) -> bool:
+        return self.players[seat].is_ai
+
+    @property
+    def human_seats(self) -> tuple[int, ...]:
+        return tuple(i for i, p in enumerate(self.players) if not p.is_ai)
+
+    @property
+    def hot_seat(self) -> bool:
+        """Two or more humans share the keyboard: hand-offs and no secrets between turns."""
+        return len(self.human_seats) > 1
+
+    @property
+    def move_count(self) -> int:
+        return self._game.move_count
+
+    def points_by_kind(self) -> list[dict[str, int]]:
+        """Per seat, the points scored of each kind (small, grand, special tours, sack)."""
+        table = [dict.fromkeys(SCORE_KINDS, 0) for _ in self.players]
+        for event in self.events:
+            if isinstance(event, ScoreEvent):
+                table[event.seat][event.kind] += event.points
+        return table
+
+    # --- AI ------------------------------------------------------------------
+
+    def ai_seed_for(self, seat: int) -> int:
+        seeds = self.app_meta.get("ai_seeds")
+        if isinstance(seeds, list) and seat < len(seeds) and isinstance(seeds[seat], int):
+            return int(seeds[seat])
+        # A record from elsewhere: derive from the deal itself, still deterministic.
+        deal = "|".join(",".join(s) for s in self._game.setup.stacks[:2])
+        return ai_seed(deal, seat)
+
+    def bot(self, seat: int) -> Bot:
+        """The AI playing ``seat`` (created on first use)."""
+        if seat not in self._bots:
+            level = self.players[seat].ai_level
+            if level is None:
+                raise ValueError(f"seat {seat} is not an AI")
+            self._bots[seat] = make_bot(level, self.ai_seed_for(seat))
+        return self._bots[seat]
+
+    # --- moving and saving ----------------------------------------------------
+
+    def play(self, move: Move) -> list[Event]:
+        """Make a move (the core checks it), keep its events, autosave."""
+        events = self._game.play(move)
+        self.events.extend(events)
+        self.save()
+        return events
+
+    def record(self) -> Record:
+        extra = dict(self._extra)
+        extra[APP_KEY] = self.app_meta
+        return Record.from_game(self._game, self.players, extra)
+
+    def save(self) -> bool:
+        """Autosave to :attr:`path` (atomic). A failure is kept in :attr:`save_error`."""
+        if self.path is None:
+            return True
+        try:
+            save_record(self.record(), self.path)
+        except OSError as exc:
+            self.save_error = f"could not save to {self.path}: {exc.strerror or exc}"
+            return False
+        self.save_error = None
+        return True
+
+    def save_copy(self, path: Path) -> None:
+        save_record(self.record(), path)
