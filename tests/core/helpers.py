@@ -182,6 +182,40 @@ def grand_tour_points(game: Game, line: str) -> list[int]:
     return out
 
 
+def twin(game: Game, seat: int | None, rng: random.Random) -> Game:
+    """A game with the same public information as ``game`` for ``seat`` (and the same moves)
+    but different hidden information: other seats' routes and the face-down stacks."""
+    setup = game.setup
+    n = game.players
+    cut = min(game.round + 1, game.rounds_total)  # past stacks and the face-up one are public
+    future = [t for st in setup.stacks[cut:] for t in st]
+    if len(set(future)) > 1:
+        original = list(future)
+        while future == original:
+            rng.shuffle(future)
+    size = n + 1
+    stacks = setup.stacks[:cut] + tuple(
+        tuple(future[i : i + size]) for i in range(0, len(future), size)
+    )
+    lines = list(game.board.line_ids)
+    fixed = {seat: setup.routes[seat]} if seat is not None else {}
+    pool = [ln for ln in lines if ln not in fixed.values() and ln != setup.public_route]
+    routes = list(setup.routes)
+    for _ in range(100):
+        rng.shuffle(pool)
+        it = iter(pool)
+        routes = [fixed.get(p) or next(it) for p in range(n)]
+        if routes != list(setup.routes):
+            break
+    assert routes != list(setup.routes)
+    other = Game.from_setup(
+        Setup(stacks, tuple(routes), setup.public_route), game.names, options=game.options
+    )
+    for move in game.moves:
+        other.play(move)
+    return other
+
+
 # --- the reference engine ----------------------------------------------------
 
 
