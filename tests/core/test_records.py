@@ -547,19 +547,21 @@ def test_record_first_problem_wins_and_later_moves_are_not_guessed(
 # --- reading files ---------------------------------------------------------------------
 
 
+BAD_FILES = [
+    ("empty", b"", "not valid JSON"),
+    ("unclosed", b"{", "not valid JSON"),
+    ("not-json", b"not json", "not valid JSON"),
+    ("nan", b'{"format": NaN}', "NaN"),
+    ("infinity", b"[Infinity]", "Infinity"),
+    ("bad-utf8", b"\xff\xfe\x00", "UTF-8"),
+    ("trailing", b'{"format": "paris-paris-record", "version": 1} trailing', "not valid JSON"),
+    ("nested-lists", b"[" * 100_000 + b"]" * 100_000, "nested"),
+    ("nested-objects", b'{"a":' * 50_000 + b"1" + b"}" * 50_000, "nested"),
+]
+
+
 @pytest.mark.parametrize(
-    ("content", "words"),
-    [
-        (b"", "not valid JSON"),
-        (b"{", "not valid JSON"),
-        (b"not json", "not valid JSON"),
-        (b'{"format": NaN}', "NaN"),
-        (b"[Infinity]", "Infinity"),
-        (b"\xff\xfe\x00", "UTF-8"),
-        (b'{"format": "paris-paris-record", "version": 1} trailing', "not valid JSON"),
-        (b"[" * 100_000 + b"]" * 100_000, "nested"),
-        (b'{"a":' * 50_000 + b"1" + b"}" * 50_000, "nested"),
-    ],
+    ("content", "words"), [b[1:] for b in BAD_FILES], ids=[b[0] for b in BAD_FILES]
 )
 def test_load_record_bad_files(tmp_path: Path, content: bytes, words: str) -> None:
     path = tmp_path / "bad.json"
