@@ -242,6 +242,23 @@ class MapLayout:
     hits: dict[tuple[int, int], int]
     notice: str = ""
     problems: list[str] = field(default_factory=list)
+    row_stops: list[tuple[int, ...]] = field(default_factory=list)  # stops drawn in each row
+    row_lines: list[tuple[int, ...]] = field(default_factory=list)  # lines drawn in each row
+
+    def __post_init__(self) -> None:
+        for y in range(self.height):
+            stops: set[int] = set()
+            lines: set[int] = set()
+            for x in range(self.width):
+                kind = self.kind[y][x]
+                if kind in (_BRACKET, _SLOT, _NAME):
+                    stops.add(self.ref[y][x])
+                elif kind in (_LINE, _LETTER):
+                    lines.add(self.ref[y][x])
+                elif kind == _JUNCTION:
+                    lines.update((self.ref[y][x], self.aux[y][x]))
+            self.row_stops.append(tuple(sorted(stops)))
+            self.row_lines.append(tuple(sorted(lines)))
 
 
 class _Canvas:
@@ -708,25 +725,49 @@ def layout_text(layout: MapLayout) -> str:
 # Legend
 
 
-def map_legend(view: SeatView, *, dark: bool = True, glyphs: bool = True) -> Text:
+def map_legend(
+    view: SeatView, *, dark: bool = True, glyphs: bool = True, width: int | None = None
+) -> Text:
     """One line for under the map: line letters in colour, player symbols with names.
 
     ``dark`` picks the palette shades for a dark or light theme
-    (``app.current_theme.dark``); ``glyphs`` adds the key to stop glyphs.
+    (``app.current_theme.dark``); ``glyphs`` adds the key to the stop glyphs.
+    With ``width``, detail is dropped until the line fits (glyph key, then line
+    names, then player names), and what still does not fit is cut with "…".
     """
+    variants = [
+        (True, True, glyphs),
+        (True, True, False),
+        (False, True, False),
+        (False, False, False),
+    ]
+    text = Text()
+    for line_names, player_names, key in variants:
+        text = _legend(view, dark, line_names, player_names, key)
+        if width is None or text.cell_len <= width:
+            break
+    if width is not None:
+        text.truncate(width, overflow="ellipsis")
+    return text
+
+
+def _legend(view: SeatView, dark: bool, line_names: bool, player_names: bool, key: bool) -> Text:
     text = Text(no_wrap=True, overflow="ellipsis")
     for line in view.board.lines:
         colour = line_colour(line.id, dark, line.index)
         text.append(f" {line.letter} ", Style(color=colour, bold=True, reverse=True))
-        text.append(f"{line.name.removesuffix(' line')} ", Style(color=colour))
-    text.append(" ")
+        if line_names:
+            text.append(f"{line.name.removesuffix(' line')} ", Style(color=colour))
+        else:
+            text.append(" ")
     for seat, name in enumerate(view.names):
         look = player_style(seat)
-        text.append(f"{look.symbol} ", Style(color=look.colour_for(dark), bold=True))
-        text.append(f"{name}  ")
-    if glyphs:
-        text.append("(·) stop  [··] crossing", Style(dim=True))
-    text.rstrip()
+        text.append(("  " if player_names else " ") if seat else "  ")
+        text.append(look.symbol, Style(color=look.colour_for(dark), bold=True))
+        if player_names:
+            text.append(f" {name}")
+    if key:
+        text.append("   (·) stop  [··] crossing", Style(dim=True))
     return text
 
 
@@ -821,6 +862,9 @@ class BoardMap(Widget):
         self._legend = legend
         self._strips: list[Strip] | None = None
         self._styles: dict[tuple[int, ...], Style] = {}
+        # map row -> (signature of what it shows, its strip); valid for one frame
+        self._rows: dict[int, tuple[tuple[object, ...], Strip]] = {}
+        self._rows_frame: tuple[int, int, int] | None = None
         self._dark: bool | None = None
 
     # public API -----------------------------------------------------------
@@ -841,19 +885,32 @@ class BoardMap(Widget):
 
     def update_map(self, view: SeatView, overlay: MapOverlay = _NO_OVERLAY) -> None:
         """Show ``view``'s board with ``overlay`` on top (cheap: re-styles the cells)."""
+        same_board = self._view is not None and self._view.board is view.board
         self._view = view
         self._overlay = overlay
-        self._strips = None
-        self.refresh()
+        old = self._strips
+        width, height = self.size
+        if not (same_board and old is not None and self.is_mounted and len(old) == height):
+            self._strips = None
+            self.refresh()
+            return
+        new = self._strips = self.render_all()
+        changed = [y for y in range(height) if new[y] is not old[y]]
+        if len(changed) == height:
+            self.refresh()
+        elif changed:
+            self.refresh(*(Region(0, y, width, 1) for y in changed))
 
     # Textual hooks --------------------------------------------------------
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._styles.clear()
+        self._rows.clear()
         self._strips = None
 
     def on_resize(self, event: events.Resize) -> None:
+        self._rows.clear()
         self._strips = None
         self.refresh()
 
@@ -1016,7 +1073,11 @@ class BoardMap(Widget):
         return base
 
     def render_all(self) -> list[Strip]:
-        """Render every row of the map (what ``render_line`` serves from its cache)."""
+        """Render every row of the widget (what ``render_line`` serves from its cache).
+
+        A map row whose inputs (stop states, owners, track modes, overlay cells)
+        did not change since the last call is reused as the same ``Strip``.
+        """
         width, height = self.size
         base = self.rich_style
         blank = Strip.blank(width, base)
@@ -1029,6 +1090,7 @@ class BoardMap(Widget):
         if dark != self._dark:
             self._dark = dark
             self._styles.clear()
+            self._rows.clear()
         placed = self._placement()
         assert placed is not None
         layout, ox, oy = placed
@@ -1046,20 +1108,27 @@ class BoardMap(Widget):
             )
             return strips
 
-        rows = self._render_rows(layout, view, self._overlay)
+        frame = (id(layout), width, ox)
+        if self._rows_frame != frame:
+            self._rows.clear()
+            self._rows_frame = frame
         strips = [blank] * height
         left = Segment(" " * ox, base) if ox > 0 else None
         right_pad = width - ox - layout.width
         right = Segment(" " * right_pad, base) if right_pad > 0 else None
-        for y, segments in enumerate(rows):
+        for y, signature, segments in self._render_rows(layout, view, self._overlay):
+            if segments is None:
+                strips[oy + y] = self._rows[y][1]
+                continue
             if left:
                 segments.insert(0, left)
             if right:
                 segments.append(right)
-            strips[oy + y] = Strip(segments, width)
+            strip = Strip(segments, width)
+            self._rows[y] = (signature, strip)
+            strips[oy + y] = strip
         if self._legend_fits(layout):
-            legend = map_legend(view, dark=dark)
-            legend.truncate(width, overflow="ellipsis")
+            legend = map_legend(view, dark=dark, width=width)
             under = self._style((_LEGEND,))
             pad = max(0, (width - legend.cell_len) // 2)
             segs = [Segment(" " * pad, base)] if pad else []
@@ -1073,7 +1142,8 @@ class BoardMap(Widget):
 
     def _render_rows(
         self, layout: MapLayout, view: SeatView, overlay: MapOverlay
-    ) -> list[list[Segment]]:
+    ) -> list[tuple[int, tuple[object, ...], list[Segment] | None]]:
+        """Each map row: (row, signature, segments or None when the cached row still holds)."""
         board = view.board
         index = board.stop_index
         states: dict[int, int] = {}
@@ -1100,14 +1170,28 @@ class BoardMap(Widget):
             spot = layout.bus_on_line.get((bus_stop, -1 if tour is None else tour))
             r, c = spot or layout.bus_spot[bus_stop]
             extra[(r, c)] = ("▣", (_BUS, -1 if tour is None else tour))
+        extra_rows: dict[int, list[tuple[int, str, tuple[int, ...]]]] = {}
+        for (r, c), (ch, key) in sorted(extra.items()):
+            extra_rows.setdefault(r, []).append((c, ch, key))
 
         track_mode = [
             _TRACK_PLAIN if tour is None else (_TRACK_TOUR if li == tour else _TRACK_DIM)
             for li in range(len(board.lines))
         ]
         style = self._style
-        rows: list[list[Segment]] = []
+        cached = self._rows
+        out: list[tuple[int, tuple[object, ...], list[Segment] | None]] = []
         for y in range(layout.height):
+            row_stops = layout.row_stops[y]
+            signature: tuple[object, ...] = (
+                tuple(states.get(s, _NORMAL) for s in row_stops),
+                tuple(occupancy[s] for s in row_stops),
+                tuple(track_mode[li] for li in layout.row_lines[y]),
+                tuple(extra_rows.get(y, ())),
+            )
+            if y in cached and cached[y][0] == signature:
+                out.append((y, signature, None))
+                continue
             glyph_row = layout.glyph[y]
             heavy_row = layout.heavy[y]
             kind_row = layout.kind[y]
@@ -1155,8 +1239,8 @@ class BoardMap(Widget):
                     run.append(ch)
             if run:
                 segments.append(Segment("".join(run), style(run_key)))
-            rows.append(segments)
-        return rows
+            out.append((y, signature, segments))
+        return out
 
 
 if __name__ == "__main__":  # pragma: no cover - print the hand layouts
