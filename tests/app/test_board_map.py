@@ -131,6 +131,9 @@ def test_layout_chosen_by_size() -> None:
     board = classic_board()
     assert build_layout(board, 80, 30).name == "comfortable"
     assert build_layout(board, 76, 25).name == "comfortable"
+    assert build_layout(board, 80, 18).name == "wide"
+    assert build_layout(board, 78, 15).name == "wide"
+    assert build_layout(board, 77, 25).name == "comfortable"
     assert build_layout(board, 75, 25).name == "compact"
     assert build_layout(board, 54, 18).name == "compact"
     assert build_layout(board, 50, 15).name == "compact"
@@ -328,6 +331,11 @@ async def test_resize_switches_layout() -> None:
     async with MapApp(view).run_test(size=COMFORTABLE) as pilot:
         board_map = pilot.app.query_one(BoardMap)
         assert board_map.layout_name == "comfortable"
+        await pilot.resize_terminal(80, 18)
+        await pilot.pause()
+        assert board_map.layout_name == "wide"
+        text = "\n".join(rows(board_map))
+        assert all(stop.name in text for stop in view.board.stops)
         await pilot.resize_terminal(*COMPACT)
         await pilot.pause()
         assert board_map.layout_name == "compact"

@@ -28,11 +28,14 @@ What is drawn
 
 Layouts (picked by the widget's content size on every resize)
 -------------------------------------------------------------
-* ``comfortable``: hand-made, 76 x 27 cells, full names (chosen when the
-  widget is at least that big, e.g. the ~80 x 30 the game screen gives it
-  in a 120 x 40 terminal);
-* ``compact``: hand-made, 50 x 16 cells, short names (chosen from 50 x 16
-  up to the comfortable size, e.g. ~54 x 18 in an 80 x 24 terminal);
+The first that fits the widget wins:
+
+* ``comfortable``: hand-made, 76 x 25 cells, full names, roomy (from 76 x 25,
+  e.g. the ~80 x 30 the game screen gives it in a 120 x 40 terminal);
+* ``wide``: hand-made, 78 x 15 cells, full names on the compact plan (from
+  78 x 15, e.g. a wide but short area such as 80 x 18);
+* ``compact``: hand-made, 50 x 15 cells, 3-5 letter names (from 50 x 15,
+  e.g. the ~54 x 18 in an 80 x 24 terminal);
 * ``generic``: placed from the board file's schematic ``xy``, for boards
   other than the classic one (names shortened or left out where they collide);
 * ``notice``: a one-line notice when nothing fits (down to 1 x 1).
@@ -672,9 +675,52 @@ _COMPACT = _Spec(
         ("red", 0): ((1, 44),),
         ("pink", 0): ((3, 17),),
     },
+    no_letter=frozenset({("red", 1)}),
 )
 
-LAYOUTS: Final[tuple[_Spec, ...]] = (_COMFORTABLE, _COMPACT)
+_WIDE = _Spec(
+    name="wide",
+    width=78,
+    height=15,
+    stops={
+        "trocadero": (1, 4, "a"),
+        "etoile": (1, 13, "a"),
+        "opera": (1, 28, "a"),
+        "montmartre": (1, 42, "a"),
+        "gare-du-nord": (1, 57, "a"),
+        "gare-de-l-est": (1, 73, "a-2"),
+        "madeleine": (3, 26, "l"),
+        "saint-nicolas": (3, 42, "r"),
+        "republique": (3, 63, "r"),
+        "pere-lachaise": (5, 70, "b+1"),
+        "concorde": (5, 24, "b-7"),
+        "louvre": (5, 31, "b"),
+        "pont-neuf": (5, 37, "a-1"),
+        "pompidou": (5, 42, "a+5"),
+        "marais": (5, 52, "b"),
+        "tour-eiffel": (8, 3, "b+2"),
+        "invalides": (8, 24, "b-8"),
+        "orsay": (8, 33, "a"),
+        "hotel-de-ville": (8, 42, "b+8"),
+        "bastille": (8, 63, "r"),
+        "notre-dame": (10, 42, "r"),
+        "saint-germain": (12, 28, "b"),
+        "quartier-latin": (12, 42, "b+8"),
+        "jardin-des-plantes": (12, 56, "r"),
+        "luxembourg": (14, 40, "l"),
+    },
+    routes={
+        ("blue", 4): ((1, 61),),
+        ("blue", 5): ((5, 65),),
+        ("yellow", 0): ((5, 13),),
+        ("yellow", 5): ((5, 60),),
+        ("red", 0): ((1, 65),),
+        ("pink", 0): ((3, 26),),
+    },
+    no_letter=frozenset({("red", 1)}),
+)
+
+LAYOUTS: Final[tuple[_Spec, ...]] = (_COMFORTABLE, _WIDE, _COMPACT)
 
 
 def _is_classic(board: Board) -> bool:
