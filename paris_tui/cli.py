@@ -30,6 +30,12 @@ def _fail(message: str, status: int = EXIT_USAGE) -> int:
     return status
 
 
+def _printable(path: Path) -> str:
+    """A file name safe on one terminal line (escaped if it holds control characters)."""
+    text = str(path)
+    return text if text.isprintable() else repr(text)
+
+
 # --- subcommands --------------------------------------------------------------
 
 
@@ -38,7 +44,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     try:
         record = load_record(path)
     except ParisError as exc:
-        return _fail(f"invalid record {path}: {exc}")
+        return _fail(f"invalid record {_printable(path)}: {exc}")
     if args.json:
         summary = replay_summary(record)
         sys.stdout.write(json.dumps(summary) + "\n")
@@ -59,7 +65,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         game = Game.new(args.players, rng=rng)
         game.play_random(rng)
     seconds = time.perf_counter() - start
-    rate = args.games / seconds if seconds > 0 else float("inf")
+    seconds = max(seconds, 1e-9)
+    rate = args.games / seconds
     if args.json:
         print(
             json.dumps(

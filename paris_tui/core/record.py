@@ -139,7 +139,13 @@ def dumps_record(record: Record) -> str:
     data = record.to_json_dict()
 
     def compact(value: Any) -> str:
-        return json.dumps(value, ensure_ascii=False)
+        text = json.dumps(value, ensure_ascii=False)
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            # A lone surrogate (JSON allows "\ud800"): keep it, escaped.
+            text = json.dumps(value)
+        return text
 
     parts: list[str] = []
     for key, value in data.items():
@@ -235,6 +241,14 @@ def load_record(path: str | Path) -> Record:
     return parse_record(read_record_text(text))
 
 
+def _is_text(value: str) -> bool:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _obj(value: Any, where: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise RecordError(where, f"must be an object, found {_kind(value)}")
@@ -277,6 +291,8 @@ def parse_record(data: Any) -> Record:
     for i, raw in enumerate(raw_players):
         obj = _obj(raw, f"players[{i}]")
         name = _str(obj.get("name"), f"players[{i}].name")
+        if not _is_text(name):
+            raise RecordError(f"players[{i}].name", "must be valid Unicode text")
         kind = _str(obj.get("kind"), f"players[{i}].kind")
         if kind != "human" and not (kind.startswith("ai:") and len(kind) > 3):
             raise RecordError(
@@ -316,7 +332,9 @@ def parse_record(data: Any) -> Record:
     )
     game = Game.from_setup(setup, tuple(p.name for p in players), options=options, board=board)
 
-    raw_moves = _list(top.get("moves", []), "moves")
+    if "moves" not in top:
+        raise RecordError("moves", "missing: a record lists its moves (an empty list at the start)")
+    raw_moves = _list(top["moves"], "moves")
     moves = _replay_moves(game, raw_moves)
     extra = {k: v for k, v in top.items() if k not in _KNOWN_KEYS}
     return Record(tuple(players), game.setup, moves, options, board_id, extra)

@@ -165,6 +165,17 @@ def test_record_without_moves_is_the_start(mid3: dict[str, Any]) -> None:
     assert replay(record).move_count == 0
 
 
+def test_record_missing_moves_key_is_refused(mid3: dict[str, Any]) -> None:
+    """record-format: `moves` is a field of every record; a reader does not guess."""
+    del mid3["moves"]
+    assert refused(mid3).where == "moves"
+
+
+def test_record_player_name_must_be_encodable_text(mid3: dict[str, Any]) -> None:
+    mid3["players"][0]["name"] = "Ann\ud800"
+    assert refused(mid3).where == "players[0].name"
+
+
 def test_record_may_end_mid_game_and_replay_upto(mid3: dict[str, Any]) -> None:
     record = parse_record(mid3)
     assert replay(record).move_count == 10
