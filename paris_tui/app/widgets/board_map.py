@@ -18,13 +18,23 @@ What is drawn
   told apart without colour too.
 * A plain stop is ``(·)`` with one business slot, a crossing ``[··]`` with two;
   an empty slot is ``·``, a business is its owner's symbol (``● ▲ ■ ◆``) in the
-  owner's colour. Every stop is named: full names in the comfortable layout,
-  3-5 letter abbreviations in the compact one (see :data:`SHORT_NAMES`).
+  owner's colour. Every stop is named: full names in the comfortable and wide
+  layouts, 3-5 letter abbreviations in the compact one (see :data:`SHORT_NAMES`).
 * Overlays (:class:`MapOverlay`): face-up stops are marked (bold, underlined,
-  accent colour), the selected stop is lit (reverse video), a tour's line is
-  drawn heavy (``━┃``) while the other lines fade, the bus is ``▣``, scoring
-  labels sit beside their stops, the small tour's origin is marked.
-  All of these stay visible with ``NO_COLOR=1`` (glyphs, reverse, underline).
+  on a light panel), the selected stop is lit (filled with the theme's accent),
+  a tour's line is drawn heavy (``━┃``) while the other lines fade, the bus is
+  ``▣`` on the tour's track next to its stop, scoring labels sit beside their
+  stops, the small tour's origin is marked (bold, underlined, warning tint).
+  All of these stay visible with ``NO_COLOR=1``: glyphs, bold and underline
+  stay, and filled highlights become reverse video.
+
+Besides :meth:`BoardMap.update_map` and :class:`BoardMap.StopClicked`, the
+widget offers :meth:`BoardMap.stop_at` (which stop is at a cell),
+:meth:`BoardMap.token_region` (where a stop is drawn) and
+:meth:`BoardMap.describe_stop` (the text of the hover tooltip).
+Repaints are cheap: the layout is built once per size, and a selection
+change rebuilds and refreshes only the rows whose content changed
+(``benchmarks/map_repaint.py``).
 
 Layouts (picked by the widget's content size on every resize)
 -------------------------------------------------------------
@@ -578,7 +588,8 @@ def _generic_layout(board: Board, width: int, height: int) -> MapLayout:
 
 
 def _notice_layout(width: int, height: int, text: str) -> MapLayout:
-    canvas = _Canvas(classic_board(), max(width, 0), max(height, 0), strict=False)
+    """No map, just ``text`` (the widget centres it); holds no grid, whatever the size."""
+    canvas = _Canvas(classic_board(), 0, 0, strict=False)
     layout = canvas.freeze("notice")
     layout.notice = text
     return layout
