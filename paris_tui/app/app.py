@@ -98,7 +98,8 @@ class ParisApp(App[int]):
 
     def _resume_answer(self, info: SaveInfo | None) -> None:
         if info is not None:
-            self.start_session(Session.from_record(info.record, info.path))
+            session = Session.from_record(info.record, info.path)
+            self.call_after_refresh(self.start_session, session)
 
     def start_session(self, session: Session) -> None:
         """Show ``session`` on a fresh game screen, dropping every other screen."""

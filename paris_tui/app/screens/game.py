@@ -89,6 +89,7 @@ class GameScreen(ParisScreen):
         self.view: SeatView = session.view(None)
         self._previews: tuple[int, dict[str, LeftoverPreview]] | None = None
         self.ended = False
+        self._keys_state: tuple[bool, bool, bool] | None = None
 
     # --- layout ------------------------------------------------------------------
 
@@ -155,7 +156,14 @@ class GameScreen(ParisScreen):
         self._show_status()
         self._show_map()
         self._show_preview()
-        self.refresh_bindings()
+        self._refresh_keys()
+
+    def _refresh_keys(self) -> None:
+        """Refresh the footer only when the keys on offer change (it is rebuilt each time)."""
+        state = (self.turn_seat is not None, self.frame is not None, self.viewer is not None)
+        if state != self._keys_state:
+            self._keys_state = state
+            self.refresh_bindings()
 
     def _show_status(self) -> None:
         view = self.view
@@ -294,6 +302,10 @@ class GameScreen(ParisScreen):
         """Start whatever comes next: a hand-off, a human turn, an AI turn, or the end."""
         if self.ended:
             return
+        if self.app.screen is not self:
+            # A dialog (or help) is still on top: go on once this screen is back.
+            self.set_timer(0.05, self.advance)
+            return
         session = self.session
         public = session.view(None)
         if public.is_over:
@@ -317,6 +329,7 @@ class GameScreen(ParisScreen):
                     min(public.round + 1, public.rounds_total),
                     public.rounds_total,
                     public.scores,
+                    guard=0.4 if self.anim > 0 else 0.0,
                 ),
                 callback=lambda _: self.begin_turn(seat),
             )
@@ -351,11 +364,13 @@ class GameScreen(ParisScreen):
             seat,
             moves,
             destination=destination,
+            on_choose=self._takeover_chosen,
         )
-        self.app.push_screen(dialog, callback=self._takeover_done)
+        self.app.push_screen(dialog)
 
-    def _takeover_done(self, move: Move | None) -> None:
-        if move is not None and self.turn_seat is not None:
+    def _takeover_chosen(self, move: Move) -> None:
+        """Called by the dialog before it closes, so no key can reach a stale turn."""
+        if self.turn_seat is not None:
             self.commit(move)
 
     @staticmethod
@@ -459,9 +474,10 @@ class GameScreen(ParisScreen):
     def _next_frame(self) -> None:
         self.frame_timer = None
         if not self.frames:
-            self.frame = None
+            had_frame, self.frame = self.frame is not None, None
             then, self.after_frames = self.after_frames, None
-            self.refresh_all()
+            if had_frame:
+                self.refresh_all()
             if then is not None:
                 then()
             return
@@ -469,7 +485,7 @@ class GameScreen(ParisScreen):
         self._show_status()
         self._show_map()
         self._show_preview()
-        self.refresh_bindings()
+        self._refresh_keys()
         self.frame_timer = self.set_timer(self.frame.weight * self.anim, self._next_frame)
 
     # --- the end -------------------------------------------------------------------------

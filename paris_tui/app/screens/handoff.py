@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import ClassVar
 
 from rich.text import Text
@@ -19,12 +20,21 @@ __all__ = ["HandoffScreen"]
 class HandoffScreen(ParisScreen):
     """ "Pass to Ann — press Enter": public facts only (names, round, scores)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "ready", "I am Ann", priority=True)]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "ready", "Ready", priority=True)]
 
     def __init__(
-        self, names: tuple[str, ...], seat: int, round_no: int, rounds: int, scores: tuple[int, ...]
+        self,
+        names: tuple[str, ...],
+        seat: int,
+        round_no: int,
+        rounds: int,
+        scores: tuple[int, ...],
+        *,
+        guard: float = 0.0,
     ) -> None:
         super().__init__()
+        self.guard = guard  # ignore Enter this long: a double Enter must not skip the hand-off
+        self.shown_at = 0.0
         self.names = names
         self.seat = seat
         self.round_no = round_no
@@ -52,11 +62,13 @@ class HandoffScreen(ParisScreen):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.shown_at = time.monotonic()
         self.query_one("#handoff-ready", Button).focus()
 
     def action_ready(self) -> None:
-        self.dismiss(self.seat)
+        if time.monotonic() - self.shown_at >= self.guard:
+            self.dismiss(self.seat)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        self.dismiss(self.seat)
+        self.action_ready()

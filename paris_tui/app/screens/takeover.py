@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 from rich.text import Text
@@ -34,6 +35,7 @@ class TakeoverDialog(ModalScreen[Move | None]):
         moves: list[Move],
         *,
         destination: dict[int, str],
+        on_choose: Callable[[Move], None] | None = None,
     ) -> None:
         super().__init__()
         self.stop_name = stop_name
@@ -41,6 +43,7 @@ class TakeoverDialog(ModalScreen[Move | None]):
         self.mover = mover
         self.moves = moves
         self.destination = destination
+        self.on_choose = on_choose
 
     def compose(self) -> ComposeResult:
         with Vertical(id="takeover-box"):
@@ -60,7 +63,10 @@ class TakeoverDialog(ModalScreen[Move | None]):
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         assert event.button.id is not None
-        self.dismiss(self.moves[int(event.button.id.removeprefix("evict-"))])
+        move = self.moves[int(event.button.id.removeprefix("evict-"))]
+        if self.on_choose is not None:
+            self.on_choose(move)
+        self.dismiss(move)
 
     def action_cancel(self) -> None:
         self.dismiss(None)

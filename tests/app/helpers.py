@@ -1,0 +1,84 @@
+"""Helpers for the app tests: build apps, read what the screens show, play by keys."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from rich.console import Console
+from rich.text import Text
+from textual import events
+from textual.app import App
+from textual.pilot import Pilot
+from textual.widgets import RichLog, Static
+
+from paris_tui.app.app import ParisApp
+from paris_tui.app.session import Session, parse_players
+from paris_tui.core import Options
+
+
+def new_session(
+    players: str, seed: int, path: Path | None, options: Options | None = None
+) -> Session:
+    return Session.new(parse_players(players), seed=seed, options=options, path=path)
+
+
+def make_app(session: Session | None = None, **kwargs: object) -> ParisApp:
+    kwargs.setdefault("anim", 0.0)
+    kwargs.setdefault("ai_delay", 0.0)
+    kwargs.setdefault("cursor_blink", False)
+    return ParisApp(session=session, **kwargs)  # type: ignore[arg-type]
+
+
+def screen_text(app: App[object]) -> str:
+    """The text of the whole terminal as drawn now (the active screen and what shows through)."""
+    width, height = app.size
+    console = Console(
+        width=width, height=height, file=io.StringIO(), record=True, force_terminal=True
+    )
+    console.print(app.screen._compositor.render_update(full=True))
+    return console.export_text()
+
+
+def widgets_text(app: App[object]) -> str:
+    """The content of every Static and log on every screen of the stack, shown or not."""
+    parts: list[str] = []
+    for screen in app.screen_stack:
+        for widget in screen.query("*"):
+            if isinstance(widget, Static):
+                parts.append(_plain(widget.content))
+            elif isinstance(widget, RichLog):
+                parts.extend("".join(seg.text for seg in strip) for strip in widget.lines)
+    return "\n".join(parts)
+
+
+def _plain(content: object) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, Text):
+        return content.plain
+    console = Console(width=200, file=io.StringIO(), record=True)
+    console.print(content)
+    return console.export_text()
+
+
+def all_text(app: App[object]) -> str:
+    return screen_text(app) + "\n" + widgets_text(app)
+
+
+async def press(pilot: Pilot[object], *keys: str) -> None:
+    """Press keys like ``pilot.press`` but wait only until the screen has handled them.
+
+    ``Pilot.press`` sleeps until the process looks idle after every key (about
+    40 ms); a whole game is hundreds of keys, so the game tests use this.
+    """
+    app = pilot.app
+    driver = app._driver
+    assert driver is not None
+    for key in keys:
+        char = key if len(key) == 1 else None
+        event = events.Key(key, char)
+        event.set_sender(app)
+        driver.send_message(event)
+        await pilot._wait_for_screen()
+        await pilot._wait_for_screen()

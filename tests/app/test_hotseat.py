@@ -1,0 +1,117 @@
+"""Complete hot-seat games played by key presses only (R3-R7 through the app).
+
+Each game checks, at every step, that nothing on screen (nor in any widget of
+any screen in the stack) shows a seat's secret route except to that seat on
+its own turn (R8), that a hand-off comes exactly when the keyboard changes
+hands, and at the end that the scores shown equal the rules engine's replay
+of the autosaved record.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from paris_tui.app.screens.end import EndScreen
+from paris_tui.app.screens.game import GameScreen
+from paris_tui.app.screens.handoff import HandoffScreen
+from paris_tui.app.screens.takeover import TakeoverDialog
+from paris_tui.core import classic_board
+from paris_tui.core.record import load_record, replay_summary
+
+from .helpers import all_text, make_app, new_session, press
+
+LINE_NAMES = {line.id: line.name for line in classic_board().lines}
+
+
+def route_phrase(line: str) -> str:
+    return f"Your route: {LINE_NAMES[line]}"
+
+
+def check_secrets(app: object, game: GameScreen, routes: tuple[str, ...]) -> None:
+    from textual.app import App
+
+    assert isinstance(app, App)
+    text = all_text(app)
+    allowed = None
+    if not isinstance(app.screen, HandoffScreen) and game.turn_seat is not None:
+        if not game.route_hidden:
+            allowed = route_phrase(routes[game.turn_seat])
+    for seat, line in enumerate(routes):
+        phrase = route_phrase(line)
+        if phrase != allowed:
+            assert phrase not in text, f"seat {seat}'s route is visible ({app.screen})"
+    if allowed is None:
+        assert "Your route" not in text
+    else:
+        assert allowed in text
+
+
+async def play_by_keys(players: str, seed: int, data: Path, size: tuple[int, int]) -> None:
+    path = data / "game.json"
+    session = new_session(players, seed, path)
+    routes = session.record().setup.routes
+    n = len(routes)
+    rng = random.Random(seed)
+    app = make_app(session)
+    handoffs = 0
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        game = next(s for s in app.screen_stack if isinstance(s, GameScreen))
+        steps = 0
+        while not isinstance(app.screen, EndScreen):
+            steps += 1
+            assert steps < 800, "the game does not progress"
+            check_secrets(app, game, routes)
+            screen = app.screen
+            if isinstance(screen, HandoffScreen):
+                handoffs += 1
+                await press(pilot, "enter")
+            elif isinstance(screen, TakeoverDialog):
+                await press(pilot, rng.choice(["down", "up", "tab"]), "enter")
+                while app.screen is screen:  # until the dialog has closed
+                    await pilot.pause()
+            elif isinstance(screen, GameScreen):
+                if screen.turn_seat is None:
+                    await pilot.pause()
+                    continue
+                if rng.random() < 0.1:
+                    await press(pilot, "r")  # hide the route, then check nothing shows it
+                    check_secrets(app, game, routes)
+                    await press(pilot, "r")
+                count = len(screen.view.face_up)
+                keys = [str(rng.randint(1, count))] if rng.random() < 0.5 else []
+                keys += [rng.choice(["left", "right", "up", "down"])] * rng.randint(0, 2)
+                await press(pilot, *keys, "enter")
+            else:  # pragma: no cover - no other screen comes up in a game
+                raise AssertionError(f"unexpected screen {screen}")
+        end = app.screen
+        assert isinstance(end, EndScreen)
+        shown = end.scores
+        text = all_text(app)
+        assert "wins" in text or "share the victory" in text
+    record = load_record(path)
+    summary = replay_summary(record)
+    assert summary["finished"]
+    assert list(shown) == summary["final"]["scores"]
+    assert len(record.moves) == 60 // (n + 1) * n
+    # A hand-off each time the keyboard changes hands (not when a seat moves twice running).
+    order = [((m // n) + (m % n)) % n for m in range(len(record.moves))]
+    expected = 1 + sum(1 for a, b in zip(order, order[1:], strict=False) if a != b)
+    assert handoffs == expected
+
+
+@pytest.mark.parametrize(
+    ("players", "seed", "size"),
+    [
+        ("Ann,Bob", 3, (80, 24)),
+        ("Ann,Bob,Cy", 11, (120, 40)),
+        ("Ann,Bob,Cy,Dee", 7, (100, 30)),
+    ],
+)
+async def test_full_hotseat_game_by_keys(
+    players: str, seed: int, size: tuple[int, int], data_dir: Path
+) -> None:
+    await play_by_keys(players, seed, data_dir, size)
