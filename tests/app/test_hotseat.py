@@ -9,6 +9,7 @@ of the autosaved record.
 
 from __future__ import annotations
 
+import itertools
 import random
 from pathlib import Path
 
@@ -36,9 +37,9 @@ def check_secrets(app: object, game: GameScreen, routes: tuple[str, ...]) -> Non
     assert isinstance(app, App)
     text = all_text(app)
     allowed = None
-    if not isinstance(app.screen, HandoffScreen) and game.turn_seat is not None:
-        if not game.route_hidden:
-            allowed = route_phrase(routes[game.turn_seat])
+    handoff = isinstance(app.screen, HandoffScreen)
+    if not handoff and game.turn_seat is not None and not game.route_hidden:
+        allowed = route_phrase(routes[game.turn_seat])
     for seat, line in enumerate(routes):
         phrase = route_phrase(line)
         if phrase != allowed:
@@ -99,7 +100,7 @@ async def play_by_keys(players: str, seed: int, data: Path, size: tuple[int, int
     assert len(record.moves) == 60 // (n + 1) * n
     # A hand-off each time the keyboard changes hands (not when a seat moves twice running).
     order = [((m // n) + (m % n)) % n for m in range(len(record.moves))]
-    expected = 1 + sum(1 for a, b in zip(order, order[1:], strict=False) if a != b)
+    expected = 1 + sum(1 for a, b in itertools.pairwise(order) if a != b)
     assert handoffs == expected
 
 
