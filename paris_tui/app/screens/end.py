@@ -194,7 +194,11 @@ class EndScreen(ParisScreen):
 
         parts = self.items[: self.shown]
         waiting = self.shown < len(self.items)
-        renderables: list[Text | Table] = list(parts)
+        renderables: list[Text | Table] = []
+        for part in parts:
+            if isinstance(part, Table) or part is self.items[-1]:
+                renderables.append(Text(""))
+            renderables.append(part)
         if waiting:
             renderables.append(Text("… (Space shows all)", style="dim"))
         self.query_one("#end-steps", Static).update(Group(*renderables))

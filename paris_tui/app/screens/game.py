@@ -177,7 +177,7 @@ class GameScreen(ParisScreen):
             text.append(" is thinking…" if self.ai_choice is None else " chooses:")
         elif self.turn_seat is not None:
             text.append_text(seat_label(view.names, self.turn_seat))
-            text.append(" to play: choose a tile")
+            text.append(": choose a tile")
         elif self.frame is not None:
             text.append("Tour… (Space skips)")
         else:

@@ -70,9 +70,7 @@ class NewGameScreen(ParisScreen):
                     )
             with Horizontal(classes="form-row"):
                 yield Label("Seed", classes="form-label")
-                seed = Input(
-                    placeholder="optional: same seed, same deal", id="seed", restrict=r"\d*"
-                )
+                seed = Input(placeholder="optional, e.g. 42", id="seed", restrict=r"\d*")
                 seed.cursor_blink = self.cursor_blink
                 yield seed
             with Horizontal(classes="form-row"):

@@ -128,7 +128,7 @@ class PlayersPanel(Static):
                 name.append(" BUS", style="reverse")
             table.add_row(turn, name, str(view.scores[seat]), str(view.supply[seat]))
         if view.players > 2:
-            table.add_row("", Text(f"Sack: {view.sack_total} in total", style="dim"), "", "")
+            table.add_row("", Text(f"In the sack: {view.sack_total}", style="dim"), "", "")
         self.update(table)
 
 

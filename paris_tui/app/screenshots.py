@@ -1,0 +1,192 @@
+"""Export the README's screenshots from the real app at fixed seeds.
+
+    .venv/bin/python -m paris_tui.app.screenshots [OUT_DIR]   (default: screenshots/)
+
+Each scene builds a game position by playing moves through the session (a
+fixed, simple policy), opens the app headless at a fixed size, presses the
+keys a player would, and saves an SVG. Nothing is written to the user's data
+directory (the sessions have no autosave path). Cursor blink is off.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from ..core import Move, TileDiscarded
+from .app import ParisApp
+from .screens.game import GameScreen
+from .session import Session, parse_players
+
+__all__ = ["SCENES", "main"]
+
+Scene = Callable[[Path], Awaitable[Path]]
+
+
+def _policy(session: Session) -> Move:
+    """A fixed, plausible policy for building positions: the seat's first legal move."""
+    seat = session.view(None).to_move
+    assert seat is not None
+    moves = session.view(seat).legal_moves
+    return moves[(session.move_count * 7) % len(moves)]
+
+
+def _session(players: str, seed: int, moves: int = 0) -> Session:
+    session = Session.new(parse_players(players), seed=seed, path=None)
+    for _ in range(moves):
+        session.play(_policy(session))
+    return session
+
+
+def _app(session: Session | None = None, anim: float = 0.0) -> ParisApp:
+    return ParisApp(session=session, anim=anim, ai_delay=0.0, cursor_blink=False)
+
+
+def _game(app: ParisApp) -> GameScreen:
+    return next(s for s in app.screen_stack if isinstance(s, GameScreen))
+
+
+async def _shoot(
+    app: ParisApp, out: Path, name: str, size: tuple[int, int], keys: list[str]
+) -> Path:
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        for key in keys:
+            await pilot.press(key)
+        await pilot.pause(0.2)
+        app.save_screenshot(f"{name}.svg", str(out))
+    return out / f"{name}.svg"
+
+
+async def new_game(out: Path) -> Path:
+    return await _shoot(_app(), out, "new-game", (100, 32), [])
+
+
+async def hand_off(out: Path) -> Path:
+    return await _shoot(_app(_session("Ann,Bob", 3, 6)), out, "hand-off", (100, 32), [])
+
+
+async def mid_game(out: Path) -> Path:
+    session = _session("Ann,Bob,Cy", 3, 19)
+    return await _shoot(_app(session), out, "mid-game", (120, 40), ["enter", "right"])
+
+
+async def mid_game_small(out: Path) -> Path:
+    session = _session("Ann,Bob,Cy", 3, 19)
+    return await _shoot(_app(session), out, "mid-game-80x24", (80, 24), ["enter", "right"])
+
+
+def _takeover_position() -> tuple[Session, int]:
+    """A 3-player position where the seat to move can take a tile at a full, shared crossing."""
+    session = _session("Ann,Bob,Cy", 5)
+    while True:
+        view = session.view(session.view(None).to_move)
+        for index, tile in enumerate(view.face_up):
+            evicts = {m.evict for m in view.legal_moves if m.tile == tile}
+            if len(evicts) >= 2:
+                return session, index
+        session.play(_policy(session))
+
+
+async def takeover(out: Path) -> Path:
+    session, index = _takeover_position()
+    keys = ["enter", str(index + 1), "enter"]
+    return await _shoot(_app(session), out, "takeover", (120, 40), keys)
+
+
+def _grand_tour_position() -> Session:
+    """A 2-player position where the next move ends a round with a grand tour."""
+    session = _session("Ann,Bob", 8)
+    while True:
+        probe = _session("Ann,Bob", 8, session.move_count)
+        events = probe.play(_policy(probe))
+        if any(isinstance(e, TileDiscarded) and e.grand_tour for e in events):
+            return session
+        session.play(_policy(session))
+
+
+async def grand_tour(out: Path) -> Path:
+    session = _grand_tour_position()
+    move = _policy(session)
+    app = _app(session, anim=100.0)  # frames stay until stepped on below
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause(0.5)  # the hand-off ignores Enter for a moment
+        await pilot.press("enter")
+        game = _game(app)
+        index = game.view.face_up.index(move.tile)
+        await pilot.press(str(index + 1), "enter")
+        if app.screen is not game:
+            await pilot.press("enter")  # a takeover: first choice
+        await pilot.pause()
+        # Step on to the bus at the third crossing of the grand tour.
+        bus_frames = 0
+        while game.frame is not None:
+            if game.frame.bus_at is not None:
+                bus_frames += 1
+                if bus_frames == 3:
+                    break
+            if game.frame_timer is not None:
+                game.frame_timer.stop()
+            game._next_frame()
+        await pilot.pause(0.2)
+        app.save_screenshot("grand-tour.svg", str(out))
+    return out / "grand-tour.svg"
+
+
+async def game_end(out: Path) -> Path:
+    session = _session("Ann,Bob,Cy", 4)
+    total = session.view(None).rounds_total * 3
+    while session.move_count < total - 1:
+        session.play(_policy(session))
+    app = _app(session)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause(0.3)
+        app.save_screenshot("game-end.svg", str(out))
+    return out / "game-end.svg"
+
+
+async def help_screen(out: Path) -> Path:
+    return await _shoot(_app(_session("Ann,Bob", 3, 2)), out, "help", (100, 32), ["enter", "f1"])
+
+
+SCENES: dict[str, Scene] = {
+    "new-game": new_game,
+    "hand-off": hand_off,
+    "mid-game": mid_game,
+    "mid-game-80x24": mid_game_small,
+    "takeover": takeover,
+    "grand-tour": grand_tour,
+    "game-end": game_end,
+    "help": help_screen,
+}
+
+
+async def _run(out: Path, names: list[str]) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    for name in names:
+        path = await SCENES[name](out)
+        print(path)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    out = Path(args[0]) if args else Path("screenshots")
+    names = args[1:] or list(SCENES)
+    unknown = [n for n in names if n not in SCENES]
+    if unknown:
+        print(
+            f"unknown scene(s): {', '.join(unknown)} (known: {', '.join(SCENES)})", file=sys.stderr
+        )
+        return 2
+    asyncio.run(_run(out, names))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
