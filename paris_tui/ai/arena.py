@@ -1,0 +1,433 @@
+"""``paris-tui arena``: bots play each other, rotating seats, and the results are tallied.
+
+Game ``g`` of a run seats the levels rotated by ``g mod n`` (so each level
+starts as often as the others, R3) and deals from a seed derived from the
+run's seed and ``g // n``: the ``n`` rotations of one deal are played in a
+row (a duplicate format, which cancels much of the luck of the deal). Every
+game's seeds derive from the run's seed and the game's index only, so the
+results do not depend on ``--jobs``.
+
+>>> result = run_arena(["greedy", "random"], games=2, seed=1)
+>>> result.games, sum(result.wins) + result.shared
+(2, 2)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Literal, TextIO
+
+from ..core import Game, Options
+from . import LEVELS, Bot, make_ai
+
+__all__ = [
+    "ArenaResult",
+    "GameResult",
+    "GameSpec",
+    "add_arena_parser",
+    "cmd_arena",
+    "play_game",
+    "run_arena",
+]
+
+EXIT_OK = 0
+EXIT_USAGE = 2
+
+
+@dataclass(frozen=True, slots=True)
+class GameSpec:
+    """One arena game: ``levels[i]`` is the i-th entry; entry i sits at seat (i + rotation) % n."""
+
+    index: int
+    levels: tuple[str, ...]
+    seed: int
+    options: Options = field(default_factory=Options)
+    budget: float | None = None
+    simulations: int | None = None
+
+    @property
+    def rotation(self) -> int:
+        return self.index % len(self.levels)
+
+    def seat_of(self, entry: int) -> int:
+        return (entry + self.rotation) % len(self.levels)
+
+    @property
+    def deal_seed(self) -> str:
+        return f"paris-arena:{self.seed}:deal:{self.index // len(self.levels)}"
+
+    def bot_seed(self, entry: int) -> str:
+        return f"paris-arena:{self.seed}:game:{self.index}:entry:{entry}"
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """One game's result, per entry (not per seat)."""
+
+    index: int
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+    move_ms: tuple[tuple[float, ...], ...]
+
+
+@dataclass(slots=True)
+class ArenaResult:
+    """The tally of a run, per entry of ``seats``."""
+
+    seats: tuple[str, ...]
+    games: int = 0
+    wins: list[int] = field(default_factory=list)
+    shared: int = 0
+    score_sum: list[int] = field(default_factory=list)
+    move_ms: list[list[float]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        n = len(self.seats)
+        self.wins = self.wins or [0] * n
+        self.score_sum = self.score_sum or [0] * n
+        self.move_ms = self.move_ms or [[] for _ in range(n)]
+
+    def add(self, result: GameResult) -> None:
+        self.games += 1
+        if len(result.winners) == 1:
+            self.wins[result.winners[0]] += 1
+        else:
+            self.shared += 1
+        for i, score in enumerate(result.scores):
+            self.score_sum[i] += score
+            self.move_ms[i].extend(result.move_ms[i])
+
+    @property
+    def mean_score(self) -> list[float]:
+        return [round(s / self.games, 3) if self.games else 0.0 for s in self.score_sum]
+
+    @property
+    def move_ms_mean(self) -> list[float]:
+        return [round(sum(ms) / len(ms), 3) if ms else 0.0 for ms in self.move_ms]
+
+    @property
+    def move_ms_p95(self) -> list[float]:
+        return [round(percentile(ms, 95), 3) for ms in self.move_ms]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "games": self.games,
+            "seats": list(self.seats),
+            "wins": list(self.wins),
+            "shared": self.shared,
+            "mean_score": self.mean_score,
+            "move_ms_mean": self.move_ms_mean,
+            "move_ms_p95": self.move_ms_p95,
+        }
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The nearest-rank ``q``-th percentile (0.0 for no values)."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    rank = max(1, math.ceil(q / 100 * len(ordered)))
+    return ordered[rank - 1]
+
+
+def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a win rate."""
+    if games == 0:
+        return 0.0, 1.0
+    p = wins / games
+    denom = 1 + z * z / games
+    centre = (p + z * z / (2 * games)) / denom
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+# --- playing ------------------------------------------------------------------
+
+
+def play_game(spec: GameSpec) -> GameResult:
+    """Play one arena game to the end (module level: runs in worker processes)."""
+    n = len(spec.levels)
+    entry_at = [0] * n
+    for entry in range(n):
+        entry_at[spec.seat_of(entry)] = entry
+    bots: list[Bot] = [
+        make_ai(
+            spec.levels[entry_at[seat]],
+            seed=spec.bot_seed(entry_at[seat]),
+            budget=spec.budget,
+            simulations=spec.simulations,
+        )
+        for seat in range(n)
+    ]
+    game = Game.new(
+        [f"{spec.levels[entry_at[s]]} ({s})" for s in range(n)],
+        rng=random.Random(spec.deal_seed),
+        options=spec.options,
+    )
+    times: list[list[float]] = [[] for _ in range(n)]
+    clock = time.perf_counter
+    while not game.is_over:
+        seat = game.to_move
+        view = game.view(seat)
+        start = clock()
+        move = bots[seat].choose(view)
+        times[entry_at[seat]].append((clock() - start) * 1000.0)
+        game.play(move)
+    outcome = game.outcome()
+    assert outcome is not None
+    return GameResult(
+        spec.index,
+        tuple(outcome.scores[spec.seat_of(e)] for e in range(n)),
+        tuple(sorted(entry_at[s] for s in outcome.winners)),
+        tuple(tuple(t) for t in times),
+    )
+
+
+def run_arena(
+    levels: Sequence[str],
+    *,
+    games: int,
+    seed: int,
+    jobs: int = 1,
+    options: Options | None = None,
+    budget: float | None = None,
+    simulations: int | None = None,
+    progress: Callable[[ArenaResult], None] | None = None,
+) -> ArenaResult:
+    """Play ``games`` games between ``levels`` (one entry per seat) and tally them."""
+    for level in levels:
+        if level not in LEVELS:
+            raise ValueError(f"unknown AI level {level!r} (choose random, greedy or strong)")
+    if not 2 <= len(levels) <= 4:
+        raise ValueError(f"an arena needs 2 to 4 seats, not {len(levels)}")
+    specs = [
+        GameSpec(g, tuple(levels), seed, options or Options(), budget, simulations)
+        for g in range(games)
+    ]
+    tally = ArenaResult(tuple(levels))
+    if jobs <= 1 or games <= 1:
+        for spec in specs:
+            tally.add(play_game(spec))
+            if progress is not None:
+                progress(tally)
+        return tally
+    with ProcessPoolExecutor(max_workers=min(jobs, games)) as pool:
+        futures: list[Future[GameResult]] = [pool.submit(play_game, spec) for spec in specs]
+        try:
+            # Tally in game order, so the progress line (and floating sums) never depend on -j.
+            for future in futures:
+                tally.add(future.result())
+                if progress is not None:
+                    progress(tally)
+        except BaseException:
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+    return tally
+
+
+# --- command line ---------------------------------------------------------------
+
+
+def add_arena_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Add the ``arena`` subcommand to ``paris-tui``'s subparsers."""
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "arena",
+        help="let AI levels play each other and tally the results",
+        description="Play N games between AI levels, one per seat, rotating the seats so that "
+        "every level starts equally often. Each deal is played once per rotation. "
+        "A progress line goes to stderr, a table (or with --json one JSON object) to stdout.",
+    )
+    parser.add_argument(
+        "--seats",
+        metavar="LEVELS",
+        help="comma-separated levels, one per seat (2 to 4), e.g. strong,greedy; "
+        f"levels: {', '.join(LEVELS)}",
+    )
+    parser.add_argument("--games", metavar="N", default="100", help="games to play (default 100)")
+    parser.add_argument("--seed", metavar="S", default="1", help="run seed (default 1)")
+    parser.add_argument(
+        "--jobs", metavar="J", default="1", help="games played in parallel processes (default 1)"
+    )
+    parser.add_argument(
+        "--budget",
+        metavar="SECONDS",
+        default=None,
+        help="strong's thinking time per move (default 1.0)",
+    )
+    parser.add_argument(
+        "--simulations",
+        metavar="N",
+        default=None,
+        help="strong's simulations per move, instead of a time budget (deterministic)",
+    )
+    parser.add_argument(
+        "--small-tour",
+        default="both-lines",
+        help="small tour variant: both-lines (default) or tile-line (rules R5)",
+    )
+    parser.add_argument(
+        "--final-tours",
+        default="secret",
+        help="final special tours variant: secret (default) or all-lines (rules R7)",
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object on stdout")
+    parser.set_defaults(func=cmd_arena)
+    return parser
+
+
+class UsageError(Exception):
+    """A bad command-line value; the message is the one line shown."""
+
+
+def _int(name: str, text: str, minimum: int) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise UsageError(f"{name} must be a whole number, not {text!r}") from None
+    if value < minimum:
+        raise UsageError(f"{name} must be at least {minimum}, not {value}")
+    return value
+
+
+def _positive_float(name: str, text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise UsageError(f"{name} must be a number of seconds, not {text!r}") from None
+    if not (value > 0 and math.isfinite(value)):
+        raise UsageError(f"{name} must be a positive number of seconds, not {text}")
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class ArenaArgs:
+    levels: tuple[str, ...]
+    games: int
+    seed: int
+    jobs: int
+    budget: float | None
+    simulations: int | None
+    options: Options
+
+
+def parse_arena_args(args: argparse.Namespace) -> ArenaArgs:
+    """Validate the arena's options; raises :class:`UsageError` with a one-line message."""
+    if not args.seats:
+        raise UsageError("arena needs --seats, e.g. --seats strong,greedy")
+    levels = tuple(level.strip() for level in str(args.seats).split(","))
+    for level in levels:
+        if level not in LEVELS:
+            raise UsageError(f"unknown AI level {level!r} (choose random, greedy or strong)")
+    if not 2 <= len(levels) <= 4:
+        raise UsageError(f"--seats needs 2 to 4 levels, got {len(levels)}")
+    small: Literal["both-lines", "tile-line"]
+    final: Literal["secret", "all-lines"]
+    if args.small_tour == "both-lines":
+        small = "both-lines"
+    elif args.small_tour == "tile-line":
+        small = "tile-line"
+    else:
+        raise UsageError(f"--small-tour must be both-lines or tile-line, not {args.small_tour!r}")
+    if args.final_tours == "secret":
+        final = "secret"
+    elif args.final_tours == "all-lines":
+        final = "all-lines"
+    else:
+        raise UsageError(f"--final-tours must be secret or all-lines, not {args.final_tours!r}")
+    return ArenaArgs(
+        levels=levels,
+        games=_int("--games", args.games, 1),
+        seed=_int("--seed", args.seed, -(2**63)),
+        jobs=_int("--jobs", args.jobs, 1),
+        budget=None if args.budget is None else _positive_float("--budget", args.budget),
+        simulations=None
+        if args.simulations is None
+        else _int("--simulations", args.simulations, 1),
+        options=Options(small_tour=small, final_tours=final),
+    )
+
+
+def cmd_arena(args: argparse.Namespace) -> int:
+    """``paris-tui arena``: returns the exit status."""
+    try:
+        parsed = parse_arena_args(args)
+    except UsageError as exc:
+        print(f"paris-tui arena: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    bar = ProgressBar(sys.stderr, parsed.games, parsed.levels)
+    started = time.perf_counter()
+    result = run_arena(
+        parsed.levels,
+        games=parsed.games,
+        seed=parsed.seed,
+        jobs=parsed.jobs,
+        options=parsed.options,
+        budget=parsed.budget,
+        simulations=parsed.simulations,
+        progress=bar.update,
+    )
+    bar.finish()
+    if args.json:
+        sys.stdout.write(json.dumps(result.to_json()) + "\n")
+    else:
+        sys.stdout.write(format_table(result, parsed, time.perf_counter() - started))
+    return EXIT_OK
+
+
+class ProgressBar:
+    """``\\r``-updated plain-text progress line on a stream (no terminal control codes)."""
+
+    WIDTH = 30
+
+    def __init__(self, stream: TextIO, total: int, levels: Sequence[str]) -> None:
+        self.stream = stream
+        self.total = total
+        self.levels = levels
+        self.started = time.perf_counter()
+
+    def update(self, tally: ArenaResult) -> None:
+        done = tally.games
+        filled = self.WIDTH * done // self.total
+        wins = "  ".join(f"{lv} {w}" for lv, w in zip(self.levels, tally.wins, strict=True))
+        elapsed = time.perf_counter() - self.started
+        eta = elapsed / done * (self.total - done) if done else 0.0
+        self.stream.write(
+            f"\rarena [{'#' * filled}{'.' * (self.WIDTH - filled)}] {done}/{self.total} games"
+            f"  wins: {wins}  shared {tally.shared}  eta {eta:4.0f} s "
+        )
+        self.stream.flush()
+
+    def finish(self) -> None:
+        self.stream.write("\n")
+        self.stream.flush()
+
+
+def format_table(result: ArenaResult, parsed: ArenaArgs, seconds: float) -> str:
+    """The human-readable summary."""
+    n = len(result.seats)
+    lines = [
+        f"{result.games} games, {n} players, seed {parsed.seed}, "
+        f"seats rotated every game ({seconds:.1f} s)",
+        "",
+        f"{'seat':<4} {'level':<8} {'wins':>5} {'win %':>6} {'95% interval':>14} "
+        f"{'mean score':>10} {'move ms':>8} {'p95 ms':>8}",
+    ]
+    means, p95s, scores = result.move_ms_mean, result.move_ms_p95, result.mean_score
+    for i, level in enumerate(result.seats):
+        w = result.wins[i]
+        lo, hi = wilson(w, result.games)
+        rate = 100 * w / result.games if result.games else 0.0
+        lines.append(
+            f"{i:<4} {level:<8} {w:>5} {rate:>5.1f}% {100 * lo:>6.1f}-{100 * hi:<5.1f}% "
+            f"{scores[i]:>10.2f} {means[i]:>8.2f} {p95s[i]:>8.2f}"
+        )
+    lines.append(f"{'':<4} {'shared':<8} {result.shared:>5}")
+    return "\n".join(lines) + "\n"
