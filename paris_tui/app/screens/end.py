@@ -101,7 +101,8 @@ class EndScreen(ParisScreen):
             self.set_interval(self.step, self._tick, name="end-reveal")
             self.shown = 1
         self._render_steps()
-        self.query_one("#play-again", Button).focus()
+        for button in self.query("#play-again"):
+            button.focus()
 
     def _tick(self) -> None:
         if self.shown < len(self.items):
@@ -201,8 +202,11 @@ class EndScreen(ParisScreen):
             renderables.append(part)
         if waiting:
             renderables.append(Text("… (Space shows all)", style="dim"))
-        self.query_one("#end-steps", Static).update(Group(*renderables))
-        self.query_one("#end-buttons").display = not waiting
+        # query(), not query_one(): at app exit a screen can mount without children.
+        for steps in self.query("#end-steps").results(Static):
+            steps.update(Group(*renderables))
+        for buttons in self.query("#end-buttons"):
+            buttons.display = not waiting
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

@@ -108,6 +108,8 @@ class GameScreen(ParisScreen):
         yield Footer()
 
     def on_mount(self) -> None:
+        if not self.query(GameLog):
+            return  # mounted while the app shuts down: nothing to show
         log = self.query_one(GameLog)
         log.can_focus = False
         public = self.session.view(None)

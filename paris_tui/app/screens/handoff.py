@@ -63,7 +63,8 @@ class HandoffScreen(ParisScreen):
 
     def on_mount(self) -> None:
         self.shown_at = time.monotonic()
-        self.query_one("#handoff-ready", Button).focus()
+        for button in self.query("#handoff-ready"):
+            button.focus()
 
     def action_ready(self) -> None:
         if time.monotonic() - self.shown_at >= self.guard:

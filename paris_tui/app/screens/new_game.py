@@ -98,11 +98,13 @@ class NewGameScreen(ParisScreen):
 
     def on_mount(self) -> None:
         self._show_seats(len(self.seats))
-        self.query_one("#name-0", Input).focus()
+        for name in self.query("#name-0"):
+            name.focus()
 
     def _show_seats(self, count: int) -> None:
         for i in range(4):
-            self.query_one(f"#seat-{i}").display = i < count
+            for row in self.query(f"#seat-{i}"):
+                row.display = i < count
 
     def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "count" and isinstance(event.value, int):

@@ -27,14 +27,14 @@ __all__ = ["ReplayScreen"]
 
 class ReplayScreen(ParisScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left", "step(-1)", "Back", key_display="←"),
-        Binding("right", "step(1)", "Forward", key_display="→"),
-        Binding("pageup", "step(-10)", "−10", show=False),
-        Binding("pagedown", "step(10)", "+10", show=False),
-        Binding("home", "go(0)", "Start"),
-        Binding("end", "go(-1)", "End"),
+        Binding("left", "step(-1)", "Back", key_display="←", priority=True),
+        Binding("right", "step(1)", "Forward", key_display="→", priority=True),
+        Binding("pageup", "step(-10)", "−10", show=False, priority=True),
+        Binding("pagedown", "step(10)", "+10", show=False, priority=True),
+        Binding("home", "go(0)", "Start", priority=True),
+        Binding("end", "go(-1)", "End", priority=True),
         Binding("question_mark,f1", "app.help", "Help", key_display="?"),
-        Binding("q,escape", "app.quit", "Quit"),
+        Binding("q", "app.quit", "Quit"),
     ]
 
     def __init__(self, record: Record, path: Path) -> None:
@@ -60,6 +60,8 @@ class ReplayScreen(ParisScreen):
         yield Footer()
 
     def on_mount(self) -> None:
+        if not self.query(GameLog):
+            return  # mounted while the app shuts down
         self.query_one(GameLog).can_focus = False
         self.show_position()
 

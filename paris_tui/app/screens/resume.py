@@ -37,7 +37,8 @@ class ResumeDialog(ModalScreen[SaveInfo | None]):
                 yield Button("New game (n)", id="new")
 
     def on_mount(self) -> None:
-        self.query_one("#resume", Button).focus()
+        for button in self.query("#resume"):
+            button.focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

@@ -58,7 +58,8 @@ class TakeoverDialog(ModalScreen[Move | None]):
             yield Static("Enter chooses · Esc goes back", id="takeover-hint")
 
     def on_mount(self) -> None:
-        self.query_one("#evict-0", Button).focus()
+        for button in self.query("#evict-0"):
+            button.focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

@@ -1,0 +1,72 @@
+"""A human against AI opponents, to the end: thread workers, no hand-off, seeds in the record."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from paris_tui.app.screens.end import EndScreen
+from paris_tui.app.screens.game import GameScreen
+from paris_tui.app.screens.handoff import HandoffScreen
+from paris_tui.app.screens.takeover import TakeoverDialog
+from paris_tui.app.session import ai_levels, ai_seed, parse_players
+from paris_tui.core.record import load_record, replay_summary
+
+from .helpers import all_text, make_app, new_session, press
+
+pytestmark = pytest.mark.skipif(not ai_levels(), reason="the AI package is not installed")
+
+
+async def test_human_against_two_ais_plays_to_the_end(data_dir: Path) -> None:
+    path = data_dir / "ai.json"
+    session = new_session("Ann,ai:greedy,ai:random", 17, path)
+    route = session.record().setup.routes[0]
+    app = make_app(session)
+    async with app.run_test(size=(100, 32)) as pilot:
+        game = next(s for s in app.screen_stack if isinstance(s, GameScreen))
+        steps = 0
+        while not isinstance(app.screen, EndScreen):
+            steps += 1
+            assert steps < 2000
+            assert not isinstance(app.screen, HandoffScreen)  # one human: no hand-off
+            if isinstance(app.screen, TakeoverDialog):
+                await press(pilot, "enter")
+            elif game.turn_seat == 0 and app.screen is game:
+                # The human's own route is theirs to see, even between turns.
+                assert "Your route" in all_text(app)
+                await press(pilot, "right", "enter")
+            else:
+                await pilot.pause(0.01)
+        end = app.screen
+        assert isinstance(end, EndScreen)
+        scores = end.scores
+        log = all_text(app)
+    record = load_record(path)
+    assert list(scores) == replay_summary(record)["final"]["scores"]
+    assert [p.kind for p in record.players] == ["human", "ai:greedy", "ai:random"]
+    assert record.extra["app"]["ai_seeds"] == [None, ai_seed(17, 1), ai_seed(17, 2)]
+    assert "Greedy AI" in log
+    assert route in record.setup.routes
+
+
+async def test_ai_choice_is_shown_before_it_is_played(data_dir: Path) -> None:
+    session = new_session("ai:greedy,Ann", 4, data_dir / "x.json")
+    app = make_app(session, ai_delay=30.0)  # the pause is long: the choice stays on screen
+    async with app.run_test(size=(100, 32)) as pilot:
+        game = next(s for s in app.screen_stack if isinstance(s, GameScreen))
+        for _ in range(200):
+            if game.ai_choice is not None:
+                break
+            await pilot.pause(0.02)
+        assert game.ai_choice is not None
+        assert session.move_count == 0  # not played yet: shown first
+        assert "chooses" in all_text(app)
+        assert game.active_tile == game.view.face_up.index(game.ai_choice.tile)
+
+
+def test_ai_seats_parse_and_seed_deterministically() -> None:
+    seats = parse_players("Ann,ai:strong,ai:strong")
+    assert [s.kind for s in seats] == ["human", "ai:strong", "ai:strong"]
+    assert seats[1].name != seats[2].name
+    assert ai_seed(3, 1) == ai_seed(3, 1) != ai_seed(3, 2)
