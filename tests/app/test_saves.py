@@ -21,16 +21,15 @@ from paris_tui.core.record import load_record, replay_summary
 from .helpers import all_text, make_app, new_session, press
 
 
-async def play_moves(app: object, pilot: object, count: int) -> None:
+async def play_moves(pilot: object, count: int) -> None:
     from textual.pilot import Pilot
 
     assert isinstance(pilot, Pilot)
     game = next(s for s in pilot.app.screen_stack if isinstance(s, GameScreen))
     start = game.session.move_count
     while game.session.move_count < start + count:
-        if isinstance(pilot.app.screen, HandoffScreen):
-            await press(pilot, "enter")
-        elif game.turn_seat is not None and pilot.app.screen is game:
+        handoff = isinstance(pilot.app.screen, HandoffScreen)
+        if handoff or (game.turn_seat is not None and pilot.app.screen is game):
             await press(pilot, "enter")
         else:
             await pilot.pause()
@@ -42,7 +41,7 @@ async def test_every_move_is_saved_and_survives_a_kill(data_dir: Path) -> None:
     app = make_app(session)
     async with app.run_test() as pilot:
         for k in range(1, 8):
-            await play_moves(app, pilot, 1)
+            await play_moves(pilot, 1)
             assert len(load_record(path).moves) == k  # saved at once, before anything else
         snapshot = path.read_bytes()  # what a kill -9 would leave now
     assert (
@@ -59,7 +58,7 @@ async def test_every_move_is_saved_and_survives_a_kill(data_dir: Path) -> None:
     async with app2.run_test() as pilot:
         await pilot.pause()
         assert "Resumed after 7 moves" in all_text(app2)
-        await play_moves(app2, pilot, 3)
+        await play_moves(pilot, 3)
     assert len(load_record(path).moves) == 10
     assert load_record(path).extra["app"]["seed"] == 21
 
