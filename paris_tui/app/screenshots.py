@@ -20,7 +20,7 @@ from .app import ParisApp
 from .screens.game import GameScreen
 from .session import Session, parse_players
 
-__all__ = ["SCENES", "main"]
+__all__ = ["SCENES", "build_session", "grand_tour_position", "main", "takeover_position"]
 
 Scene = Callable[[Path], Awaitable[Path]]
 
@@ -33,7 +33,7 @@ def _policy(session: Session) -> Move:
     return moves[(session.move_count * 7) % len(moves)]
 
 
-def _session(players: str, seed: int, moves: int = 0) -> Session:
+def build_session(players: str, seed: int, moves: int = 0) -> Session:
     session = Session.new(parse_players(players), seed=seed, path=None)
     for _ in range(moves):
         session.play(_policy(session))
@@ -65,22 +65,22 @@ async def new_game(out: Path) -> Path:
 
 
 async def hand_off(out: Path) -> Path:
-    return await _shoot(_app(_session("Ann,Bob", 3, 6)), out, "hand-off", (100, 32), [])
+    return await _shoot(_app(build_session("Ann,Bob", 3, 6)), out, "hand-off", (100, 32), [])
 
 
 async def mid_game(out: Path) -> Path:
-    session = _session("Ann,Bob,Cy", 3, 19)
+    session = build_session("Ann,Bob,Cy", 3, 19)
     return await _shoot(_app(session), out, "mid-game", (120, 40), ["enter", "right"])
 
 
 async def mid_game_small(out: Path) -> Path:
-    session = _session("Ann,Bob,Cy", 3, 19)
+    session = build_session("Ann,Bob,Cy", 3, 19)
     return await _shoot(_app(session), out, "mid-game-80x24", (80, 24), ["enter", "right"])
 
 
-def _takeover_position() -> tuple[Session, int]:
+def takeover_position() -> tuple[Session, int]:
     """A 3-player position where the seat to move can take a tile at a full, shared crossing."""
-    session = _session("Ann,Bob,Cy", 5)
+    session = build_session("Ann,Bob,Cy", 5)
     while True:
         view = session.view(session.view(None).to_move)
         for index, tile in enumerate(view.face_up):
@@ -91,16 +91,16 @@ def _takeover_position() -> tuple[Session, int]:
 
 
 async def takeover(out: Path) -> Path:
-    session, index = _takeover_position()
+    session, index = takeover_position()
     keys = ["enter", str(index + 1), "enter"]
     return await _shoot(_app(session), out, "takeover", (120, 40), keys)
 
 
-def _grand_tour_position() -> Session:
+def grand_tour_position() -> Session:
     """A 2-player position where the next move ends a round with a grand tour."""
-    session = _session("Ann,Bob", 8)
+    session = build_session("Ann,Bob", 8)
     while True:
-        probe = _session("Ann,Bob", 8, session.move_count)
+        probe = build_session("Ann,Bob", 8, session.move_count)
         events = probe.play(_policy(probe))
         if any(isinstance(e, TileDiscarded) and e.grand_tour for e in events):
             return session
@@ -108,7 +108,7 @@ def _grand_tour_position() -> Session:
 
 
 async def grand_tour(out: Path) -> Path:
-    session = _grand_tour_position()
+    session = grand_tour_position()
     move = _policy(session)
     app = _app(session, anim=100.0)  # frames stay until stepped on below
     async with app.run_test(size=(120, 40)) as pilot:
@@ -136,7 +136,7 @@ async def grand_tour(out: Path) -> Path:
 
 
 async def game_end(out: Path) -> Path:
-    session = _session("Ann,Bob,Cy", 4)
+    session = build_session("Ann,Bob,Cy", 4)
     total = session.view(None).rounds_total * 3
     while session.move_count < total - 1:
         session.play(_policy(session))
@@ -152,7 +152,9 @@ async def game_end(out: Path) -> Path:
 
 
 async def help_screen(out: Path) -> Path:
-    return await _shoot(_app(_session("Ann,Bob", 3, 2)), out, "help", (100, 32), ["enter", "f1"])
+    return await _shoot(
+        _app(build_session("Ann,Bob", 3, 2)), out, "help", (100, 32), ["enter", "f1"]
+    )
 
 
 SCENES: dict[str, Scene] = {
