@@ -11,17 +11,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
+if TYPE_CHECKING:
+    from .screens.game import GameScreen
+
 from ..core import Options
 from ..core.record import Record
 from .resources import css_paths
-from .screens.game import GameScreen
-from .screens.help import HelpScreen
 from .session import SeatSpec, Session
 from .storage import SaveInfo, data_dir, new_save_path
 
@@ -69,7 +70,7 @@ class ParisApp(App[int]):
     def on_mount(self) -> None:
         self.theme = DARK
         if self.session is not None:
-            self.push_screen(GameScreen(self.session, anim=self.anim, ai_delay=self.ai_delay))
+            self.open_game(self.session)
         elif self.replay is not None:
             from .screens.replay import ReplayScreen
 
@@ -106,7 +107,38 @@ class ParisApp(App[int]):
         self.session = session
         while len(self.screen_stack) > 1:
             self.pop_screen()
-        self.push_screen(GameScreen(session, anim=self.anim, ai_delay=self.ai_delay))
+        self.open_game(session)
+
+    def open_game(self, session: Session) -> None:
+        """Show the game; a hot-seat game whose next seat is human opens on its hand-off.
+
+        The hand-off comes first, before the game screen is built: it shows
+        nothing secret and is the first frame a player waits for.
+        """
+        public = session.view(None)
+        seat = public.to_move
+        if seat is None or not session.hot_seat or session.is_ai(seat):
+            from .screens.game import GameScreen
+
+            self.push_screen(GameScreen(session, anim=self.anim, ai_delay=self.ai_delay))
+            return
+        from .screens.handoff import HandoffScreen
+
+        def ready(seat: int) -> None:
+            from .screens.game import GameScreen  # imported late: the hand-off shows first
+
+            screen = GameScreen(session, anim=self.anim, ai_delay=self.ai_delay, ready_seat=seat)
+            self.switch_screen(screen)  # in place of the hand-off: no empty frame between
+
+        handoff = HandoffScreen(
+            public.names,
+            seat,
+            min(public.round + 1, public.rounds_total),
+            public.rounds_total,
+            public.scores,
+            on_ready=ready,
+        )
+        self.push_screen(handoff)
 
     def start_new(self, seats: list[SeatSpec], *, seed: int | None, options: Options) -> None:
         session = Session.new(seats, seed=seed, options=options, path=new_save_path())
@@ -125,6 +157,8 @@ class ParisApp(App[int]):
     # --- app-wide actions -----------------------------------------------------------
 
     def action_help(self) -> None:
+        from .screens.help import HelpScreen  # Markdown is slow to import: only when asked
+
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())
 
@@ -132,6 +166,8 @@ class ParisApp(App[int]):
         self.theme = LIGHT if self.theme == DARK else DARK
 
     def action_toggle_preview(self) -> None:
+        from .screens.game import GameScreen
+
         self.show_preview = not self.show_preview
         for screen in self.screen_stack:
             if isinstance(screen, GameScreen):
@@ -161,6 +197,8 @@ class ParisApp(App[int]):
         self.notify(f"Saved a copy to {path}", title="Saved", timeout=8)
 
     def _game_screen(self) -> GameScreen | None:
+        from .screens.game import GameScreen
+
         for screen in reversed(self.screen_stack):
             if isinstance(screen, GameScreen):
                 return screen

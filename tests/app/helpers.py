@@ -13,6 +13,7 @@ from textual.pilot import Pilot
 from textual.widgets import RichLog, Static
 
 from paris_tui.app.app import ParisApp
+from paris_tui.app.screens.game import GameScreen
 from paris_tui.app.session import Session, parse_players
 from paris_tui.core import Options
 
@@ -82,3 +83,11 @@ async def press(pilot: Pilot[object], *keys: str) -> None:
         driver.send_message(event)
         await pilot._wait_for_screen()
         await pilot._wait_for_screen()
+
+
+def find_game(app: App[object]) -> GameScreen | None:
+    """The game screen, once it exists (a hot-seat game opens on a hand-off before it)."""
+    for screen in app.screen_stack:
+        if isinstance(screen, GameScreen):
+            return screen
+    return None

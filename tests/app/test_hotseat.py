@@ -22,7 +22,7 @@ from paris_tui.app.screens.takeover import TakeoverDialog
 from paris_tui.core import classic_board
 from paris_tui.core.record import load_record, replay_summary
 
-from .helpers import all_text, make_app, new_session, press
+from .helpers import all_text, find_game, make_app, new_session, press
 
 LINE_NAMES = {line.id: line.name for line in classic_board().lines}
 
@@ -31,14 +31,14 @@ def route_phrase(line: str) -> str:
     return f"Your route: {LINE_NAMES[line]}"
 
 
-def check_secrets(app: object, game: GameScreen, routes: tuple[str, ...]) -> None:
+def check_secrets(app: object, game: GameScreen | None, routes: tuple[str, ...]) -> None:
     from textual.app import App
 
     assert isinstance(app, App)
     text = all_text(app)
     allowed = None
     handoff = isinstance(app.screen, HandoffScreen)
-    if not handoff and game.turn_seat is not None and not game.route_hidden:
+    if not handoff and game is not None and game.turn_seat is not None and not game.route_hidden:
         allowed = route_phrase(routes[game.turn_seat])
     for seat, line in enumerate(routes):
         phrase = route_phrase(line)
@@ -60,9 +60,9 @@ async def play_by_keys(players: str, seed: int, data: Path, size: tuple[int, int
     handoffs = 0
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
-        game = next(s for s in app.screen_stack if isinstance(s, GameScreen))
         steps = 0
         while not isinstance(app.screen, EndScreen):
+            game = find_game(app)
             steps += 1
             assert steps < 800, "the game does not progress"
             check_secrets(app, game, routes)
@@ -75,12 +75,12 @@ async def play_by_keys(players: str, seed: int, data: Path, size: tuple[int, int
                 while app.screen is screen:  # until the dialog has closed
                     await pilot.pause()
             elif isinstance(screen, GameScreen):
-                if screen.turn_seat is None:
+                if screen.turn_seat is None or game is None:
                     await pilot.pause()
                     continue
                 if rng.random() < 0.1:
                     await press(pilot, "r")  # hide the route, then check nothing shows it
-                    check_secrets(app, game, routes)
+                    check_secrets(app, screen, routes)
                     await press(pilot, "r")
                 count = len(screen.view.face_up)
                 keys = [str(rng.randint(1, count))] if rng.random() < 0.5 else []

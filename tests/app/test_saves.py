@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from paris_tui.app import launch
-from paris_tui.app.screens.game import GameScreen
 from paris_tui.app.screens.handoff import HandoffScreen
 from paris_tui.app.screens.new_game import NewGameScreen
 from paris_tui.app.screens.resume import ResumeDialog
@@ -18,18 +17,20 @@ from paris_tui.app.storage import find_unfinished, read_save, saves_dir
 from paris_tui.core import Options
 from paris_tui.core.record import load_record, replay_summary
 
-from .helpers import all_text, make_app, new_session, press
+from .helpers import all_text, find_game, make_app, new_session, press
 
 
-async def play_moves(pilot: object, count: int) -> None:
+async def play_moves(pilot: object, session: Session, count: int) -> None:
     from textual.pilot import Pilot
 
     assert isinstance(pilot, Pilot)
-    game = next(s for s in pilot.app.screen_stack if isinstance(s, GameScreen))
-    start = game.session.move_count
-    while game.session.move_count < start + count:
+    start = session.move_count
+    while session.move_count < start + count:
+        game = find_game(pilot.app)
         handoff = isinstance(pilot.app.screen, HandoffScreen)
-        if handoff or (game.turn_seat is not None and pilot.app.screen is game):
+        if handoff or (
+            game is not None and game.turn_seat is not None and pilot.app.screen is game
+        ):
             await press(pilot, "enter")
         else:
             await pilot.pause()
@@ -41,7 +42,7 @@ async def test_every_move_is_saved_and_survives_a_kill(data_dir: Path) -> None:
     app = make_app(session)
     async with app.run_test() as pilot:
         for k in range(1, 8):
-            await play_moves(pilot, 1)
+            await play_moves(pilot, session, 1)
             assert len(load_record(path).moves) == k  # saved at once, before anything else
         snapshot = path.read_bytes()  # what a kill -9 would leave now
     assert (
@@ -57,8 +58,11 @@ async def test_every_move_is_saved_and_survives_a_kill(data_dir: Path) -> None:
     app2 = make_app(again)
     async with app2.run_test() as pilot:
         await pilot.pause()
+        assert isinstance(app2.screen, HandoffScreen)  # hot seat: a hand-off first
+        await press(pilot, "enter")
+        await pilot.pause()
         assert "Resumed after 7 moves" in all_text(app2)
-        await play_moves(pilot, 3)
+        await play_moves(pilot, again, 3)
     assert len(load_record(path).moves) == 10
     assert load_record(path).extra["app"]["seed"] == 21
 
@@ -79,8 +83,11 @@ async def test_paris_tui_offers_to_resume_the_unfinished_game(data_dir: Path) ->
         await pilot.press("y")
         await pilot.pause()
         await pilot.pause()
-        game = next(s for s in app.screen_stack if isinstance(s, GameScreen))
-        assert game.session.move_count == 3
+        assert isinstance(app.screen, HandoffScreen)  # hot seat: the hand-off comes first
+        await pilot.press("enter")
+        await pilot.pause()
+        game = find_game(app)
+        assert game is not None and game.session.move_count == 3
         assert not any(isinstance(s, NewGameScreen) for s in app.screen_stack)
 
 

@@ -22,7 +22,6 @@ class ParisScreen(Screen[Any]):
     """A full screen that shows a clear notice instead of a squashed layout when too small."""
 
     def on_mount(self) -> None:
-        self.mount(TooSmallNotice("", id="too-small"))
         self._check_size(self.app.size.width, self.app.size.height)
 
     def on_resize(self, event: events.Resize) -> None:
@@ -30,6 +29,8 @@ class ParisScreen(Screen[Any]):
 
     def _check_size(self, width: int, height: int) -> None:
         small = width < MIN_WIDTH or height < MIN_HEIGHT
+        if small and not self.query(TooSmallNotice):
+            self.mount(TooSmallNotice("", id="too-small"))  # only once it is needed
         self.set_class(small, "-too-small")
         for notice in self.query(TooSmallNotice):
             notice.update(

@@ -70,14 +70,22 @@ class GameScreen(ParisScreen):
         Binding("q", "app.quit", "Quit"),
     ]
 
-    def __init__(self, session: Session, *, anim: float = 0.6, ai_delay: float = 0.8) -> None:
+    def __init__(
+        self,
+        session: Session,
+        *,
+        anim: float = 0.6,
+        ai_delay: float = 0.8,
+        ready_seat: int | None = None,
+    ) -> None:
         super().__init__()
         self.session = session
         self.anim = anim
         self.ai_delay = ai_delay
         self.viewer: int | None = None
         self.turn_seat: int | None = None
-        self.last_human: int | None = None
+        # The seat that already passed its hand-off (the app shows the first one).
+        self.last_human: int | None = ready_seat
         self.highlight = 0
         self.route_hidden = False
         self.ai_choice: Move | None = None
@@ -117,7 +125,7 @@ class GameScreen(ParisScreen):
             log.write(Text(f"Resumed after {self.session.move_count} moves.", style="dim"))
         log.add_events(public, self.session.events)
         self.refresh_all()
-        self.call_after_refresh(self.advance)
+        self.advance()  # at once: a hand-off then shows before the game screen is laid out
 
     # --- what is shown -------------------------------------------------------------
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import ClassVar
 
 from rich.text import Text
@@ -31,8 +32,10 @@ class HandoffScreen(ParisScreen):
         scores: tuple[int, ...],
         *,
         guard: float = 0.0,
+        on_ready: Callable[[int], None] | None = None,
     ) -> None:
         super().__init__()
+        self.on_ready = on_ready  # instead of closing: e.g. replace this screen by the game
         self.guard = guard  # ignore Enter this long: a double Enter must not skip the hand-off
         self.shown_at = 0.0
         self.names = names
@@ -67,7 +70,12 @@ class HandoffScreen(ParisScreen):
             button.focus()
 
     def action_ready(self) -> None:
-        if time.monotonic() - self.shown_at >= self.guard:
+        if time.monotonic() - self.shown_at < self.guard:
+            return
+        if self.on_ready is not None:
+            on_ready, self.on_ready = self.on_ready, None
+            on_ready(self.seat)
+        else:
             self.dismiss(self.seat)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:

@@ -135,8 +135,15 @@ class PlayersPanel(Static):
 class ScoreTrack(Static):
     """The scoring track 0..45 with each seat's symbol; laps past 45 are counted."""
 
+    _view: SeatView | None = None
+
+    def on_resize(self) -> None:
+        if self._view is not None:
+            self.show(self._view)
+
     def show(self, view: SeatView) -> None:
-        width = max(10, self.size.width - 2 if self.size.width else 46)
+        self._view = view
+        width = max(10, self.size.width - 4 if self.size.width else 46)
         cells = [" "] * (width + 1)
         for seat in range(view.players):
             pos = view.scores[seat] % TRACK
