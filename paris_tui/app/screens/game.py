@@ -158,9 +158,7 @@ class GameScreen(ParisScreen):
             reveal=self.viewer is not None and not self.route_hidden,
             hidden_hint=self.viewer is not None and self.route_hidden,
         )
-        self.query_one(TilePanel).show(
-            view, self.active_tile, None, active=self.active_tile is not None
-        )
+        self.query_one(TilePanel).show(view, self.active_tile, active=self.active_tile is not None)
         self.query_one(DiscardPanel).show(view)
         self.query_one(ScoreTrack).show(view)
         self._show_status()

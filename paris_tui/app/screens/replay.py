@@ -78,7 +78,7 @@ class ReplayScreen(ParisScreen):
         self.query_one("#replay-position", Static).update(pos)
         self.query_one(PlayersPanel).show(view, compact=self.has_class("-narrow"))
         self.query_one(RoutePanel).show(view, reveal=False, hidden_hint=False)
-        self.query_one(TilePanel).show(view, None, None, active=False)
+        self.query_one(TilePanel).show(view, None, active=False)
         self.query_one(DiscardPanel).show(view)
         face = tuple(dict.fromkeys(t.split("/")[0] for t in view.face_up))
         self.query_one(BoardMap).update_map(view, MapOverlay(face_up=face))

@@ -13,8 +13,8 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import RichLog, Static
 
-from ...core import Event, SeatView
-from ..describe import describe_event, line_label, seat_label, tile_text
+from ...core import Board, Event, SeatView
+from ..describe import describe_event, seat_label, tile_text
 from ..palette import LINE_COLOURS, player_style
 
 __all__ = [
@@ -56,9 +56,7 @@ class TilePanel(Vertical):
         for i in range(MAX_TILES):
             yield TileRow(i)
 
-    def show(
-        self, view: SeatView, highlighted: int | None, chooser: str | None, *, active: bool
-    ) -> None:
+    def show(self, view: SeatView, highlighted: int | None, *, active: bool) -> None:
         board = view.board
         title = f"Tiles · round {min(view.round + 1, view.rounds_total)}/{view.rounds_total}"
         self.query_one("#tiles-title", Static).update(Text(title, style="bold"))
@@ -81,7 +79,6 @@ class TilePanel(Vertical):
                 text.append(" full", style="italic")
             row.update(text, layout=False)
             row.set_class(selected, "-selected")
-        del chooser
 
     def update_highlight(self, view: SeatView, old: int | None, new: int | None) -> None:
         """Repaint only the two rows whose mark changed (the fast path)."""
@@ -103,9 +100,13 @@ class TilePanel(Vertical):
             row.set_class(selected, "-selected")
 
 
-def score_with_laps(score: int) -> str:
-    laps, pos = divmod(score, TRACK)
-    return f"{score}" if laps == 0 else f"{score} ({pos}+{laps}×{TRACK})"
+def score_with_laps(score: int) -> Text:
+    """``50↻1``: the score, and how many times it went round the 45-point track."""
+    laps = score // TRACK
+    text = Text(str(score))
+    if laps:
+        text.append(f"↻{laps}", style="dim")
+    return text
 
 
 class PlayersPanel(Static):
@@ -126,7 +127,7 @@ class PlayersPanel(Static):
             name = seat_label(view.names, seat, width=width)
             if view.starter == seat and not view.is_over:
                 name.append(" BUS", style="reverse")
-            table.add_row(turn, name, str(view.scores[seat]), str(view.supply[seat]))
+            table.add_row(turn, name, score_with_laps(view.scores[seat]), str(view.supply[seat]))
         if view.players > 2:
             table.add_row("", Text(f"In the sack: {view.sack_total}", style="dim"), "", "")
         self.update(table)
@@ -198,10 +199,7 @@ class RoutePanel(Static):
         self.update(text)
 
 
-def _route_words(board: object, line: str) -> Text:
-    from ...core import Board
-
-    assert isinstance(board, Board)
+def _route_words(board: Board, line: str) -> Text:
     ln = board.lines[board.line_index[line]]
     return Text(f"{ln.name} ({ln.letter})", style=f"bold {LINE_COLOURS.get(line, '')}")
 
@@ -218,7 +216,3 @@ class GameLog(RichLog):
             line = describe_event(view.board, view.names, event)
             if line is not None:
                 self.write(line)
-
-
-def route_line_text(view: SeatView, line: str) -> Text:
-    return line_label(view.board, line)
