@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from paris_tui.ai.arena import percentile, run_arena
+from paris_tui.ai.arena import GameSpec, percentile, run_arena
 from paris_tui.cli import main
 
 KEYS = ["games", "seats", "wins", "shared", "mean_score", "move_ms_mean", "move_ms_p95"]
@@ -51,7 +51,13 @@ def test_results_do_not_depend_on_jobs(capsys: pytest.CaptureFixture[str]) -> No
 
 
 def test_seats_rotate_and_deals_repeat() -> None:
-    """Each level starts equally often; the n rotations of a deal share it."""
+    """Each level starts equally often (R3: seat 0 starts); the n rotations of a deal share it."""
+    specs = [GameSpec(g, ("strong", "greedy", "random"), seed=9) for g in range(6)]
+    starters = [next(e for e in range(3) if spec.seat_of(e) == 0) for spec in specs]
+    assert sorted(starters) == [0, 0, 1, 1, 2, 2]
+    assert len({spec.deal_seed for spec in specs[:3]}) == 1
+    assert specs[0].deal_seed != specs[3].deal_seed
+    assert len({spec.bot_seed(0) for spec in specs}) == 6
     result = run_arena(["random", "random"], games=4, seed=3)
     assert result.games == 4
     assert len(result.move_ms[0]) == len(result.move_ms[1]) == 4 * 20
