@@ -25,9 +25,9 @@ it stops when the time budget is spent (``budget`` seconds per ``choose``
 call, counted from its start, a little kept back for the reply).
 
 Measured with ``paris-tui arena`` (see the module :mod:`paris_tui.ai.arena`):
-plain uniformly random playouts to the game's end, about 15,000-20,000
-simulations per second on one core of the reference machine (2-player
-mid-game), play as well as the alternatives kept here as
+plain uniformly random playouts to the game's end (about 12,000 simulations
+per second on one core of the reference machine at the start of a game,
+more later as the playouts get shorter) play as well as the alternatives kept here as
 :class:`StrongConfig` knobs: a playout policy where each round's last
 mover chooses the best left-over tile (``policy="leftover"``), move-average
 sampling (``policy="mast"``), and stopping playouts after ``horizon`` rounds
