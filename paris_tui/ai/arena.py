@@ -17,11 +17,12 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import multiprocessing
 import random
+import signal
 import sys
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Literal, TextIO
 
@@ -219,18 +220,25 @@ def run_arena(
             if progress is not None:
                 progress(tally)
         return tally
-    with ProcessPoolExecutor(max_workers=min(jobs, games)) as pool:
-        futures: list[Future[GameResult]] = [pool.submit(play_game, spec) for spec in specs]
-        try:
-            # Tally in game order, so the progress line (and floating sums) never depend on -j.
-            for future in futures:
-                tally.add(future.result())
-                if progress is not None:
-                    progress(tally)
-        except BaseException:
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise
+    pool = multiprocessing.Pool(processes=min(jobs, games), initializer=_worker_init)
+    try:
+        # Results come back in game order, so the tally never depends on --jobs.
+        for result in pool.imap(play_game, specs):
+            tally.add(result)
+            if progress is not None:
+                progress(tally)
+        pool.close()
+    except BaseException:
+        pool.terminate()  # Ctrl-C: stop the workers now, do not finish their games
+        raise
+    finally:
+        pool.join()
     return tally
+
+
+def _worker_init() -> None:
+    """Workers leave Ctrl-C to the parent, which terminates them (no tracebacks)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 # --- command line ---------------------------------------------------------------
@@ -364,17 +372,19 @@ def cmd_arena(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     bar = ProgressBar(sys.stderr, parsed.games, parsed.levels)
     started = time.perf_counter()
-    result = run_arena(
-        parsed.levels,
-        games=parsed.games,
-        seed=parsed.seed,
-        jobs=parsed.jobs,
-        options=parsed.options,
-        budget=parsed.budget,
-        simulations=parsed.simulations,
-        progress=bar.update,
-    )
-    bar.finish()
+    try:
+        result = run_arena(
+            parsed.levels,
+            games=parsed.games,
+            seed=parsed.seed,
+            jobs=parsed.jobs,
+            options=parsed.options,
+            budget=parsed.budget,
+            simulations=parsed.simulations,
+            progress=bar.update,
+        )
+    finally:
+        bar.finish()
     if args.json:
         sys.stdout.write(json.dumps(result.to_json()) + "\n")
     else:
@@ -417,7 +427,7 @@ def format_table(result: ArenaResult, parsed: ArenaArgs, seconds: float) -> str:
         f"{result.games} games, {n} players, seed {parsed.seed}, "
         f"seats rotated every game ({seconds:.1f} s)",
         "",
-        f"{'seat':<4} {'level':<8} {'wins':>5} {'win %':>6} {'95% interval':>14} "
+        f"{'#':<2} {'level':<8} {'wins':>5} {'win %':>6} {'95% interval':>13} "
         f"{'mean score':>10} {'move ms':>8} {'p95 ms':>8}",
     ]
     means, p95s, scores = result.move_ms_mean, result.move_ms_p95, result.mean_score
@@ -425,9 +435,15 @@ def format_table(result: ArenaResult, parsed: ArenaArgs, seconds: float) -> str:
         w = result.wins[i]
         lo, hi = wilson(w, result.games)
         rate = 100 * w / result.games if result.games else 0.0
+        interval = f"{100 * lo:.1f}-{100 * hi:.1f}%"
         lines.append(
-            f"{i:<4} {level:<8} {w:>5} {rate:>5.1f}% {100 * lo:>6.1f}-{100 * hi:<5.1f}% "
+            f"{i:<2} {level:<8} {w:>5} {rate:>5.1f}% {interval:>13} "
             f"{scores[i]:>10.2f} {means[i]:>8.2f} {p95s[i]:>8.2f}"
         )
-    lines.append(f"{'':<4} {'shared':<8} {result.shared:>5}")
+    lines.append(f"{'':<2} {'shared':<8} {result.shared:>5}")
+    lines.append("")
+    lines.append(
+        "wins: games won alone (tie-break applied); # is the level's place in --seats, "
+        "not a seat: seats rotate"
+    )
     return "\n".join(lines) + "\n"
