@@ -278,11 +278,13 @@ def add_arena_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--small-tour",
+        metavar="MODE",
         default="both-lines",
         help="small tour variant: both-lines (default) or tile-line (rules R5)",
     )
     parser.add_argument(
         "--final-tours",
+        metavar="MODE",
         default="secret",
         help="final special tours variant: secret (default) or all-lines (rules R7)",
     )
