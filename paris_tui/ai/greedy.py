@@ -25,6 +25,7 @@ import random
 from ..core import Game, Move, SeatView
 from ..core.sampling import Determinizer
 from .evaluation import Evaluator, Weights, unseen_kind_counts
+from .seeding import decision_rng
 
 __all__ = ["GreedyBot", "margin"]
 
@@ -43,10 +44,12 @@ class GreedyBot:
     level = "greedy"
 
     def __init__(self, seed: int | str, weights: Weights | None = None) -> None:
+        self.seed = seed
         self.rng = random.Random(seed)
         self.weights = weights or Weights()
 
     def choose(self, view: SeatView) -> Move:
+        self.rng = decision_rng(self.seed, view)
         moves = view.legal_moves
         if not moves or view.seat is None:
             raise ValueError("it is not this seat's turn: the view has no legal move")

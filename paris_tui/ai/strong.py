@@ -46,6 +46,7 @@ from typing import Literal
 from ..core import Game, Move, SeatView
 from ..core.sampling import Determinizer
 from .evaluation import Evaluator, unseen_kind_counts
+from .seeding import decision_rng
 
 __all__ = ["Node", "StrongBot", "StrongConfig"]
 
@@ -91,6 +92,7 @@ class StrongBot:
         simulations: int | None = None,
         config: StrongConfig | None = None,
     ) -> None:
+        self.seed = seed
         self.rng = random.Random(seed)
         self.budget = budget
         self.simulations = simulations
@@ -99,6 +101,7 @@ class StrongBot:
 
     def choose(self, view: SeatView) -> Move:
         started = time.perf_counter()
+        self.rng = decision_rng(self.seed, view)
         moves = view.legal_moves
         if not moves or view.seat is None:
             raise ValueError("it is not this seat's turn: the view has no legal move")
