@@ -16,7 +16,6 @@ from typing import ClassVar, cast
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
 from textual.timer import Timer
 from textual.widgets import Footer, Static
 from textual.worker import Worker, WorkerState
@@ -38,6 +37,7 @@ from ..widgets.panels import (
     TilePanel,
     TileRow,
 )
+from ..widgets.table import compose_table
 from .base import ParisScreen
 from .end import EndScreen
 from .handoff import HandoffScreen
@@ -102,14 +102,7 @@ class GameScreen(ParisScreen):
     # --- layout ------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        with Horizontal(id="main"):
-            yield BoardMap(id="map")
-            with Vertical(id="side"):
-                yield Static("", id="status")
-                yield PlayersPanel("", id="players")
-                yield RoutePanel("", id="route")
-                yield TilePanel(id="tiles")
-                yield DiscardPanel("", id="discard")
+        yield from compose_table(Static("", id="status"))
         yield PreviewBar("", id="preview")
         yield ScoreTrack("", id="track")
         yield GameLog(id="log", wrap=True, markup=False, min_width=20)

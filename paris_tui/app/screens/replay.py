@@ -13,13 +13,13 @@ from typing import ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Static
 
 from ...core import Event, Game
 from ...core.record import Record, replay
 from ..widgets.map_view import BoardMap, MapOverlay
 from ..widgets.panels import DiscardPanel, GameLog, PlayersPanel, RoutePanel, TilePanel
+from ..widgets.table import compose_table
 from .base import ParisScreen
 
 __all__ = ["ReplayScreen"]
@@ -48,14 +48,7 @@ class ReplayScreen(ParisScreen):
         self.position = self.total
 
     def compose(self) -> ComposeResult:
-        with Horizontal(id="main"):
-            yield BoardMap(id="map")
-            with Vertical(id="side"):
-                yield Static("", id="replay-position")
-                yield PlayersPanel("", id="players")
-                yield RoutePanel("", id="route")
-                yield TilePanel(id="tiles")
-                yield DiscardPanel("", id="discard")
+        yield from compose_table(Static("", id="replay-position"))
         yield GameLog(id="log", wrap=True, markup=False, min_width=20)
         yield Footer()
 
