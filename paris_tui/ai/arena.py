@@ -24,7 +24,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, TextIO
+from typing import Any, TextIO
 
 from ..core import Game, Options
 from . import LEVELS, Bot, make_ai
@@ -338,20 +338,15 @@ def parse_arena_args(args: argparse.Namespace) -> ArenaArgs:
             raise UsageError(f"unknown AI level {level!r} (choose random, greedy or strong)")
     if not 2 <= len(levels) <= 4:
         raise UsageError(f"--seats needs 2 to 4 levels, got {len(levels)}")
-    small: Literal["both-lines", "tile-line"]
-    final: Literal["secret", "all-lines"]
-    if args.small_tour == "both-lines":
-        small = "both-lines"
-    elif args.small_tour == "tile-line":
-        small = "tile-line"
-    else:
-        raise UsageError(f"--small-tour must be both-lines or tile-line, not {args.small_tour!r}")
-    if args.final_tours == "secret":
-        final = "secret"
-    elif args.final_tours == "all-lines":
-        final = "all-lines"
-    else:
-        raise UsageError(f"--final-tours must be secret or all-lines, not {args.final_tours!r}")
+    # The variants are checked by Options itself; name the flag that is wrong.
+    try:
+        Options(small_tour=args.small_tour)
+    except ValueError as exc:
+        raise UsageError(f"--small-tour: {exc}") from None
+    try:
+        options = Options(small_tour=args.small_tour, final_tours=args.final_tours)
+    except ValueError as exc:
+        raise UsageError(f"--final-tours: {exc}") from None
     return ArenaArgs(
         levels=levels,
         games=_int("--games", args.games, 1),
@@ -361,7 +356,7 @@ def parse_arena_args(args: argparse.Namespace) -> ArenaArgs:
         simulations=None
         if args.simulations is None
         else _int("--simulations", args.simulations, 1),
-        options=Options(small_tour=small, final_tours=final),
+        options=options,
     )
 
 
