@@ -1,4 +1,6 @@
-"""The board map widget: layouts, businesses, overlays, sizes, NO_COLOR, themes, clicks.
+"""The board map widget: names, businesses, overlays, sizes, NO_COLOR, themes, clicks.
+
+The layouts themselves are tested without an app in ``test_map_layout.py``.
 
 Rules cited: R1 (stops, crossings, capacity), R4 (businesses at a stop).
 Snapshots: ``tests/app/__snapshots__/test_board_map/`` (regenerate with
@@ -7,9 +9,7 @@ Snapshots: ``tests/app/__snapshots__/test_board_map/`` (regenerate with
 
 from __future__ import annotations
 
-import json
 import random
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -17,26 +17,21 @@ import pytest
 from rich.style import Style
 from textual.app import App, ComposeResult
 from textual.color import Color
+from textual.containers import Container
 from textual.geometry import Region
 
+from paris_tui.app.map.layout import SHORT_NAMES, MapOverlay
+from paris_tui.app.map.legend import map_legend
 from paris_tui.app.palette import (
     LINE_COLOURS,
     LINE_COLOURS_LIGHT,
     PLAYER_STYLES,
     player_style,
 )
-from paris_tui.app.widgets.board_map import (
-    LAYOUTS,
-    SHORT_NAMES,
-    BoardMap,
-    MapOverlay,
-    _compile_spec,
-    build_layout,
-    layout_text,
-    map_legend,
-    short_name,
-)
-from paris_tui.core import Game, SeatView, classic_board, parse_board
+from paris_tui.app.widgets.board_map import BoardMap
+from paris_tui.core import Game, SeatView
+
+from .test_map_layout import other_board
 
 MAP_CSS = Path(__file__).resolve().parents[2] / "styles" / "map.tcss"
 COMPACT = (54, 18)
@@ -101,79 +96,9 @@ def cells(board_map: BoardMap, region: Region) -> list[tuple[str, Style]]:
 
 
 def name_region(board_map: BoardMap, stop: str) -> Region:
-    placed = board_map._placement()
-    assert placed is not None
-    layout, ox, oy = placed
-    row, col, n = layout.name_cells[classic_board().stop_index[stop]]
-    return Region(ox + col, oy + row, n, 1)
-
-
-# --- layouts (pure, no app) ---------------------------------------------------
-
-
-@pytest.mark.parametrize("spec", LAYOUTS, ids=lambda s: s.name)
-def test_hand_layouts_fit_together(spec: Any) -> None:
-    """Every stop drawn once, named, no overlaps; every line marked with its letter."""
-    board = classic_board()
-    layout = _compile_spec(spec, board, strict=True)  # raises on any collision
-    assert (layout.width, layout.height) == (spec.width, spec.height)
-    assert set(layout.stop_cells) == set(range(len(board.stops)))
-    assert set(layout.name_cells) == set(range(len(board.stops)))
-    for stop in board.stops:  # R1: crossing [··] holds 2, plain (·) holds 1
-        token = "".join(layout.glyph[r][c] for r, c in layout.stop_cells[stop.index])
-        assert token == ("[··]" if stop.is_crossing else "(·)")
-    text = layout_text(layout)
-    for line in board.lines:
-        assert text.count(line.letter) >= 2, line.id
-
-
-def test_layout_chosen_by_size() -> None:
-    board = classic_board()
-    assert build_layout(board, 80, 30).name == "comfortable"
-    assert build_layout(board, 76, 25).name == "comfortable"
-    assert build_layout(board, 80, 18).name == "wide"
-    assert build_layout(board, 78, 15).name == "wide"
-    assert build_layout(board, 77, 25).name == "comfortable"
-    assert build_layout(board, 75, 25).name == "compact"
-    assert build_layout(board, 54, 18).name == "compact"
-    assert build_layout(board, 50, 15).name == "compact"
-    assert build_layout(board, 49, 15).name == "notice"
-    assert build_layout(board, 1, 1).name == "notice"
-    assert build_layout(board, 0, 0).name == "notice"
-
-
-def test_short_names_are_short_and_distinct() -> None:
-    board = classic_board()
-    names = [short_name(board, s.index) for s in board.stops]
-    assert all(3 <= len(n) <= 5 for n in names)
-    assert len(set(names)) == len(names)
-    assert set(SHORT_NAMES) == set(board.stop_ids)
-
-
-def other_board() -> Any:
-    """A valid board that is not the classic one (stops renamed and moved)."""
-    text = resources.files("paris_tui.core").joinpath("data/board-classic.json").read_text("utf-8")
-    data = json.loads(text)
-    rename = {s["id"]: f"s{i}" for i, s in enumerate(data["stops"])}
-    for i, stop in enumerate(data["stops"]):
-        stop["id"] = rename[stop["id"]]
-        stop["name"] = f"Stop number {i}"
-        stop["xy"] = [stop["xy"][1], -stop["xy"][0]]
-    for line in data["lines"]:
-        line["stops"] = [rename[s] for s in line["stops"]]
-    data["id"] = "rotated"
-    return parse_board(data)
-
-
-@pytest.mark.parametrize("size", [*SIZES, (24, 8), (200, 60)])
-def test_generic_layout_for_another_board(size: tuple[int, int]) -> None:
-    board = other_board()
-    layout = build_layout(board, *size)
-    assert layout.name in ("generic", "notice")
-    assert len(layout.glyph) == layout.height
-    if size[0] >= 80:
-        assert layout.name == "generic"
-        assert len(layout.stop_cells) == len(board.stops)
+    region = board_map.name_region(stop)
+    assert region is not None
+    return region
 
 
 # --- the widget in an app --------------------------------------------------------
@@ -420,11 +345,31 @@ async def test_click_on_a_stop_posts_stop_clicked() -> None:
         await pilot.click(BoardMap, offset=(0, 0))  # empty ground: nothing
         await pilot.pause()
         assert [m.stop for m in pilot.app.clicked] == ["bastille", "louvre"]
-        message = pilot.app.clicked[0]
-        assert isinstance(message.stop, str)
-        message.stop()  # still stops propagation like Message.stop()
-        assert message._stop_propagation
+        assert isinstance(pilot.app.clicked[0].stop, str)
         assert board_map.describe_stop("bastille").startswith("Bastille (crossing")
+
+
+class StopsClicks(Container):
+    """Holds the map and stops its StopClicked messages the usual way, ``message.stop()``."""
+
+    def on_board_map_stop_clicked(self, message: BoardMap.StopClicked) -> None:
+        message.stop()
+
+
+class StoppedApp(MapApp):
+    def compose(self) -> ComposeResult:
+        with StopsClicks():
+            yield BoardMap(self.start_view)
+
+
+async def test_stop_clicked_can_still_be_stopped() -> None:
+    """``message.stop`` is the stop id, and calling it still stops the bubbling."""
+    async with StoppedApp(played_game().view(0)).run_test(size=COMFORTABLE) as pilot:
+        region = pilot.app.query_one(BoardMap).token_region("bastille")
+        assert region is not None
+        await pilot.click(BoardMap, offset=(region.x + 1, region.y))
+        await pilot.pause()
+        assert pilot.app.clicked == []
 
 
 async def test_legend_inside_the_widget_when_there_is_room() -> None:
