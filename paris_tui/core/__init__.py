@@ -18,10 +18,19 @@ from .events import (
     TourEvent,
 )
 from .game import BUSINESSES_PER_SEAT, Game, Move, Options, Outcome, Setup, deal
+from .text import (
+    MAX_NAME_CELLS,
+    InvalidNameError,
+    cell_width,
+    check_table_names,
+    normalize_name,
+    printable,
+)
 from .view import SeatView
 
 __all__ = [
     "BUSINESSES_PER_SEAT",
+    "MAX_NAME_CELLS",
     "Board",
     "BoardError",
     "BusinessOpened",
@@ -30,6 +39,7 @@ __all__ = [
     "Game",
     "GameOver",
     "IllegalMoveError",
+    "InvalidNameError",
     "Line",
     "Move",
     "NothingOpened",
@@ -45,8 +55,12 @@ __all__ = [
     "TileDiscarded",
     "TileKind",
     "TourEvent",
+    "cell_width",
+    "check_table_names",
     "classic_board",
     "deal",
     "load_board",
+    "normalize_name",
     "parse_board",
+    "printable",
 ]

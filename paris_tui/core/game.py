@@ -45,6 +45,7 @@ from .events import (
     TileDiscarded,
     TourEvent,
 )
+from .text import check_table_names
 
 if TYPE_CHECKING:
     from .view import SeatView
@@ -131,6 +132,15 @@ def _shuffled(items: Iterable[int], rng: random.Random) -> list[int]:
         j = int(rand() * (i + 1))
         out[i], out[j] = out[j], out[i]
     return out
+
+
+def _seat_names(players: int | Sequence[str]) -> tuple[str, ...]:
+    """The seats' names: ``Player 1``... for a count, else checked by the one rule for names."""
+    if isinstance(players, int):
+        return tuple(f"Player {i + 1}" for i in range(players))
+    if isinstance(players, str):  # a str is a Sequence[str] too: one name, not its letters
+        raise TypeError("players must be a count or a sequence of names, not one string")
+    return check_table_names(players)
 
 
 def _deal_ids(
@@ -298,14 +308,12 @@ class Game:
     ) -> Game:
         """A new game dealt from ``seed`` (or from ``rng``): same seed, same game.
 
-        ``players`` is a count or the seats' names in clockwise order.
+        ``players`` is a count or the seats' names in clockwise order; names
+        follow the one rule for names (:func:`~paris_tui.core.text.check_table_names`:
+        kept normalised, a bad or repeated name raises :class:`InvalidNameError`).
         """
         board = board or classic_board()
-        names = (
-            tuple(f"Player {i + 1}" for i in range(players))
-            if isinstance(players, int)
-            else tuple(players)
-        )
+        names = _seat_names(players)
         if rng is None:
             rng = random.Random(seed)
         stacks, routes, public = _deal_ids(board, len(names), rng)
@@ -320,13 +328,12 @@ class Game:
         options: Options | None = None,
         board: Board | None = None,
     ) -> Game:
-        """A game from a known deal. Raises :class:`RecordError` on a bad setup."""
+        """A game from a known deal. Raises :class:`RecordError` on a bad setup.
+
+        Names are checked as in :meth:`new` (:class:`InvalidNameError`).
+        """
         board = board or classic_board()
-        names = (
-            tuple(f"Player {i + 1}" for i in range(players))
-            if isinstance(players, int)
-            else tuple(players)
-        )
+        names = _seat_names(players)
         n = len(names)
         if n not in (2, 3, 4):
             raise RecordError("players", f"2 to 4 seats are needed, found {n}")

@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -33,6 +34,7 @@ from typing import Any
 from .board import BOARDS, Board
 from .errors import RecordError, brief
 from .game import Game, Move, Options, Setup
+from .text import InvalidNameError, check_table_names
 
 __all__ = [
     "FORMAT",
@@ -53,6 +55,8 @@ FORMAT = "paris-paris-record"
 VERSION = 1
 # A complete record is about 10 KB; anything this large is not a record.
 MAX_RECORD_BYTES = 4 * 1024 * 1024
+# An AI level is a short plain word; which levels exist is the app's business.
+_AI_KIND = re.compile(r"ai:[A-Za-z0-9_-]{1,32}")
 _KNOWN_KEYS = ("format", "version", "board", "players", "options", "setup", "moves")
 
 
@@ -241,14 +245,6 @@ def load_record(path: str | Path) -> Record:
     return parse_record(read_record_text(text))
 
 
-def _is_text(value: str) -> bool:
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
 def _obj(value: Any, where: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise RecordError(where, f"must be an object, found {_kind(value)}")
@@ -287,18 +283,22 @@ def parse_record(data: Any) -> Record:
     raw_players = _list(top.get("players"), "players")
     if not 2 <= len(raw_players) <= 4:
         raise RecordError("players", f"must hold 2 to 4 seats, holds {len(raw_players)}")
-    players: list[Player] = []
+    raw_names: list[str] = []
+    kinds: list[str] = []
     for i, raw in enumerate(raw_players):
         obj = _obj(raw, f"players[{i}]")
-        name = _str(obj.get("name"), f"players[{i}].name")
-        if not _is_text(name):
-            raise RecordError(f"players[{i}].name", "must be valid Unicode text")
+        raw_names.append(_str(obj.get("name"), f"players[{i}].name"))
         kind = _str(obj.get("kind"), f"players[{i}].kind")
-        if kind != "human" and not (kind.startswith("ai:") and len(kind) > 3):
+        if kind != "human" and not _AI_KIND.fullmatch(kind):
             raise RecordError(
                 f"players[{i}].kind", f'must be "human" or "ai:<level>", found {brief(kind)}'
             )
-        players.append(Player(name, kind))
+        kinds.append(kind)
+    try:
+        names = check_table_names(raw_names)
+    except InvalidNameError as exc:
+        raise RecordError(f"players[{exc.seat}].name", exc.problem) from None
+    players = [Player(name, kind) for name, kind in zip(names, kinds, strict=True)]
 
     raw_options = top.get("options")
     options = Options()

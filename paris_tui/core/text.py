@@ -1,0 +1,247 @@
+"""The one rule for outside text: players' names, and file names in messages.
+
+A name comes from the command line, the new-game screen, a record file and
+(next) the network; all of them go through :func:`normalize_name` (one name)
+or :func:`check_table_names` (the seats of one table), so a name the command
+line refuses is refused by every other door too, with the same words.
+
+A name is plain text: surrounding whitespace is dropped and it is put in
+Unicode NFC form; it must not be blank, must fit in :data:`MAX_NAME_CELLS`
+terminal cells (East Asian wide and fullwidth characters count two,
+combining marks none), and must not hold any character that is not text:
+control characters (C0, C1, DEL; tabs and new lines included), format
+characters (bidi overrides and isolates, zero-width spaces and joiners, the
+byte order mark, ...), line and paragraph separators, surrogates,
+private-use and unassigned code points, and the invisible Hangul fillers.
+Markup such as ``[b]`` is allowed: it is text, and the app draws it as text.
+
+>>> normalize_name("  Zoe\\u0308 ")
+'Zoë'
+>>> normalize_name("Ann\\x1b[2J")
+Traceback (most recent call last):
+...
+paris_tui.core.text.InvalidNameError: the name holds a control character (U+001B)
+>>> check_table_names(["Ann", "Bob", "ann"])
+Traceback (most recent call last):
+...
+paris_tui.core.text.InvalidNameError: seat 3: two seats are called Ann and ann: ...
+>>> cell_width("王小明"), cell_width("Zoë")
+(6, 3)
+>>> printable("save\\x1b]2;x\\x07.json")
+'save\\\\x1b]2;x\\\\x07.json'
+
+Pure Python (only :mod:`unicodedata`): the widths agree with the terminal
+measure the app uses (``rich.cells.cell_len``), which a test checks.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable
+
+from .errors import ParisError
+
+__all__ = [
+    "MAX_NAME_CELLS",
+    "MAX_NAME_CHARS",
+    "InvalidNameError",
+    "cell_width",
+    "check_table_names",
+    "normalize_name",
+    "printable",
+]
+
+MAX_NAME_CELLS = 20
+"""A name fits in this many terminal cells."""
+
+MAX_NAME_CHARS = 3 * MAX_NAME_CELLS
+"""A name holds at most this many code points (after NFC): combining marks take
+no cell, so the cell limit alone would let a name pile up marks without end."""
+
+# Longer raw input is refused before it is looked at, however it would strip
+# or normalise: a 1 MB "name" costs a length check, nothing more.
+_MAX_RAW_CHARS = 4 * MAX_NAME_CHARS
+
+# Unicode general categories that are never part of a name (nor printed raw).
+_NOT_TEXT = {
+    "Cc": "a control character",
+    "Cf": "an invisible formatting character",
+    "Cs": "a surrogate (not a character)",
+    "Co": "a private-use character",
+    "Cn": "an unassigned code point",
+    "Zl": "a line separator",
+    "Zp": "a paragraph separator",
+}
+# Letters that draw as nothing, used to fake blank or look-alike names.
+_INVISIBLE = frozenset("\u115f\u1160\u3164\uffa0")
+_ZERO_WIDTH_CATEGORIES = frozenset({"Mn", "Mc", "Me", "Cf", "Cc"})
+# Code point ranges whose width Python's Unicode tables (14.0 in 3.11) do not
+# give as terminals (and Rich) measure them today: Hangul conjoining vowels and
+# final consonants join the syllable before them (no cell); emoji skin-tone
+# modifiers colour the emoji before them (no cell); the I Ching and Tai Xuan
+# Jing symbols and counting rods became East Asian wide in Unicode 16.
+_ZERO_WIDTH_RANGES = ((0x1160, 0x11FF), (0xD7B0, 0xD7FF), (0x1F3FB, 0x1F3FF))
+_WIDE_RANGES = (
+    (0x2630, 0x2637),
+    (0x268A, 0x268F),
+    (0x4DC0, 0x4DFF),
+    (0x1D300, 0x1D356),
+    (0x1D360, 0x1D376),
+)
+_VS16 = "\ufe0f"  # emoji presentation: a narrow symbol followed by it takes two cells
+
+
+class InvalidNameError(ParisError, ValueError):
+    """A name breaks the rule; :attr:`problem` says what is wrong, in plain words.
+
+    :attr:`seat` is the seat's index (from 0) when the name was checked as one
+    of a table's; the message then starts with ``seat N:`` (counted from 1).
+    A character is named by its code point (``U+001B``), never echoed raw.
+    """
+
+    def __init__(self, problem: str, seat: int | None = None) -> None:
+        self.problem = problem
+        self.seat = seat
+        super().__init__(problem if seat is None else f"seat {seat + 1}: {problem}")
+
+
+def _code(ch: str) -> str:
+    return f"U+{ord(ch):04X}"
+
+
+def _char_width(ch: str) -> int:
+    if ch.isascii():
+        return 1 if " " <= ch < "\x7f" else 0
+    if unicodedata.category(ch) in _ZERO_WIDTH_CATEGORIES:
+        return 0
+    code = ord(ch)
+    if any(low <= code <= high for low, high in _ZERO_WIDTH_RANGES):
+        return 0
+    if unicodedata.east_asian_width(ch) in "WF":
+        return 2
+    return 2 if any(low <= code <= high for low, high in _WIDE_RANGES) else 1
+
+
+def cell_width(text: str) -> int:
+    """How many terminal cells ``text`` takes on one line.
+
+    East Asian wide and fullwidth characters take two cells; combining marks,
+    control and format characters none; an emoji presentation selector
+    (U+FE0F) widens the narrow symbol before it to two.
+    """
+    if text.isascii():
+        return sum(1 for ch in text if " " <= ch < "\x7f")
+    total = 0
+    last = 0  # the width of the last character that took cells, until a VS16 uses it
+    for ch in text:
+        if ch == _VS16:
+            total += last == 1
+            last = 0
+            continue
+        width = _char_width(ch)
+        if width:
+            last = width
+            total += width
+    return total
+
+
+def _bad_character(text: str) -> str | None:
+    """Why ``text`` is not plain text (the first offending character), or None."""
+    if text.isascii():
+        for ch in text:
+            if not " " <= ch < "\x7f":
+                return f"the name holds a control character ({_code(ch)})"
+        return None
+    for ch in text:
+        category = unicodedata.category(ch)
+        what = _NOT_TEXT.get(category)
+        if what is None and ch in _INVISIBLE:
+            what = "an invisible filler character"
+        if what is not None:
+            described = _code(ch)
+            label = unicodedata.name(ch, "")
+            if label:
+                described += f" {label}"
+            return f"the name holds {what} ({described})"
+    return None
+
+
+def normalize_name(text: str) -> str:
+    """The name ``text`` as it is kept and shown.
+
+    Raises :class:`InvalidNameError` saying what is wrong if it breaks the rule.
+    """
+    if not isinstance(text, str):
+        raise InvalidNameError("a name must be text")
+    if len(text) > _MAX_RAW_CHARS:
+        raise InvalidNameError(
+            f"the name is too long ({len(text)} characters; at most {MAX_NAME_CELLS} cells)"
+        )
+    why = _bad_character(text)  # before stripping: a trailing new line is refused too
+    if why is not None:
+        raise InvalidNameError(why)
+    name = unicodedata.normalize("NFC", text.strip())
+    if not name:
+        raise InvalidNameError("the name is blank")
+    if len(name) > MAX_NAME_CHARS:
+        raise InvalidNameError(
+            f"the name is too long ({len(name)} characters; at most {MAX_NAME_CHARS})"
+        )
+    width = cell_width(name)
+    if width > MAX_NAME_CELLS:
+        raise InvalidNameError(
+            f"the name is too long ({width} cells wide; at most {MAX_NAME_CELLS}, "
+            "wide characters count two)"
+        )
+    if width == 0:
+        raise InvalidNameError("the name has nothing visible")
+    return name
+
+
+def check_table_names(names: Iterable[str]) -> tuple[str, ...]:
+    """The seats' names of one table, each normalised, all different (ignoring case).
+
+    A problem raises :class:`InvalidNameError` with :attr:`~InvalidNameError.seat` set.
+    """
+    out: list[str] = []
+    seen: dict[str, int] = {}
+    for i, raw in enumerate(names):
+        try:
+            name = normalize_name(raw)
+        except InvalidNameError as exc:
+            raise InvalidNameError(exc.problem, i) from None
+        key = name.casefold()
+        if key in seen:
+            first = out[seen[key]]
+            problem = (
+                f"two seats are called {name}"
+                if first == name
+                else f"two seats are called {first} and {name}: names must differ in more "
+                "than capitals"
+            )
+            raise InvalidNameError(problem, i)
+        seen[key] = i
+        out.append(name)
+    return tuple(out)
+
+
+def _escape(ch: str) -> str:
+    code = ord(ch)
+    if code <= 0xFF:
+        return f"\\x{code:02x}"
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    return f"\\U{code:08x}"
+
+
+def printable(text: str) -> str:
+    """``text`` safe on one terminal line: every character that is not text escaped.
+
+    Control, format, separator, surrogate, private-use and unassigned
+    characters become ``\\x1b``, ``\\u202e``, ``\\udc80``, ...; everything else
+    (backslashes, accents, wide characters) is kept as it is. For file names
+    and other outside text in one-line messages.
+    """
+    if text.isprintable():  # nothing to escape (fast path; isprintable is stricter)
+        return text
+    return "".join(_escape(ch) if unicodedata.category(ch) in _NOT_TEXT else ch for ch in text)
