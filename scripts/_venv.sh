@@ -1,7 +1,21 @@
-# Sourced by scripts/play and scripts/test: make sure .venv exists and holds
-# paris-tui (editable) with the given extras. Reinstalls when pyproject.toml changes.
-# Usage: source scripts/_venv.sh [dev]
+#!/usr/bin/env bash
+# Make sure .venv exists and holds paris-tui (editable) with the given extras;
+# reinstalls when pyproject.toml is newer than the last install.
+# Usage (from the repository root): bash scripts/_venv.sh [EXTRAS]
+#   bash scripts/_venv.sh        the game only (scripts/play)
+#   bash scripts/_venv.sh dev    with the test tools (scripts/test)
+# Run it as a command, never `source` it: sourced, it would see the caller's
+# arguments as its own and read a game option as an extra.
+set -euo pipefail
+if [ "$#" -gt 1 ]; then
+  echo "usage: scripts/_venv.sh [EXTRAS]" >&2
+  exit 2
+fi
 extras="${1:-}"
+case "$extras" in
+  "" | dev) ;;
+  *) echo "scripts/_venv.sh: unknown extra '$extras' (expected nothing or 'dev')" >&2; exit 2 ;;
+esac
 find_python() {
   for candidate in "${PYTHON:-}" python3.13 python3.12 python3.11 python3 python; do
     [ -n "$candidate" ] || continue
@@ -18,8 +32,10 @@ if [ ! -x .venv/bin/python ]; then
   echo "Creating .venv with $py ..." >&2
   "$py" -m venv .venv
 fi
+fresh() { [ -f "$1" ] && [ ! pyproject.toml -nt "$1" ]; }
 stamp=".venv/.installed${extras:+-$extras}"
-if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+# An install with the dev extras holds the game too.
+if ! fresh "$stamp" && ! { [ -z "$extras" ] && fresh .venv/.installed-dev; }; then
   echo "Installing paris-tui${extras:+ with [$extras]} into .venv ..." >&2
   .venv/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip
   .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".${extras:+[$extras]}"
