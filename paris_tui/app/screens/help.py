@@ -36,6 +36,9 @@ special tour (with 2 players, the public route too). With 3-4 players, whoever
 has strictly the most businesses in the sack scores 1 per business there.
 Highest score wins; on a tie, fewer businesses on the board wins.
 
+**Scores**: the scoring track runs from 0 to 45. A score above 45 goes round
+it again: `↻1` next to a score means once past 45 (46 to 91), `↻2` twice.
+
 **Secrets**: your route is shown only on your turn; `r` hides it. In a
 hot-seat game a hand-off screen comes before each player's turn.
 

@@ -6,6 +6,9 @@ state of its own beyond what it was last given.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -28,7 +31,9 @@ __all__ = [
     "TileRow",
 ]
 
-TRACK = 45  # the scoring track's length (R8: scores above 45 lap the track)
+TRACK_END = 45  # the scoring track's last space: it runs 0..45 (rules R1)
+TRACK_SPACES = TRACK_END + 1  # 46 spaces; only a score above 45 goes round again
+LAPS_LEGEND = "↻ = laps past 45"  # under the scores once a score has gone past 45
 MAX_TILES = 5
 
 
@@ -100,9 +105,18 @@ class TilePanel(Vertical):
             row.set_class(selected, "-selected")
 
 
+def track_position(score: int) -> tuple[int, int]:
+    """``(laps, space)``: where ``score`` stands on the track of spaces 0..45.
+
+    45 is the track's last space; 46 is one lap and space 0 again, 91 one lap
+    and space 45, 92 two laps and space 0.
+    """
+    return divmod(score, TRACK_SPACES)
+
+
 def score_with_laps(score: int) -> Text:
-    """``50↻1``: the score, and how many times it went round the 45-point track."""
-    laps = score // TRACK
+    """``50↻1``: the score, and how many times it went past 45 round the track."""
+    laps, _ = track_position(score)
     text = Text(str(score))
     if laps:
         text.append(f"↻{laps}", style="dim")
@@ -130,7 +144,47 @@ class PlayersPanel(Static):
             table.add_row(turn, name, score_with_laps(view.scores[seat]), str(view.supply[seat]))
         if view.players > 2:
             table.add_row("", Text(f"In the sack: {view.sack_total}", style="dim"), "", "")
-        self.update(table)
+        if any(track_position(score)[0] for score in view.scores):
+            self.update(Group(table, Text(LAPS_LEGEND, style="dim")))
+        else:
+            self.update(table)
+
+
+def track_text(scores: Sequence[int], width: int, *, dark: bool = True) -> Text:
+    """The scoring track 0..45 in ``width`` cells, each seat's symbol where it stands.
+
+    Seats past 45 are listed after the track with their laps (``●↻1``). Two
+    seats on one cell: the later one takes the nearest free cell (the exact
+    scores are in the players panel).
+    """
+    laps = [(seat, track_position(score)[0]) for seat, score in enumerate(scores)]
+    suffix = Text()
+    if any(n for _, n in laps):
+        suffix.append("  laps past 45:")
+        for seat, n in laps:
+            if n:
+                look = player_style(seat)
+                suffix.append(" ")
+                suffix.append(f"{look.symbol}↻{n}", style=look.colour_for(dark))
+    cells = max(10, width - 3 - suffix.cell_len)
+    row: list[int | None] = [None] * cells
+    for seat, score in enumerate(scores):
+        want = round(track_position(score)[1] * (cells - 1) / TRACK_END)
+        for step in range(cells):
+            free = [c for c in (want - step, want + step) if 0 <= c < cells and row[c] is None]
+            if free:
+                row[free[0]] = seat
+                break
+    text = Text("0")
+    for at in row:
+        if at is None:
+            text.append("·")
+        else:
+            look = player_style(at)
+            text.append(look.symbol, style=f"bold {look.colour_for(dark)}")
+    text.append("45")
+    text.append_text(suffix)
+    return text
 
 
 class ScoreTrack(Static):
@@ -144,22 +198,8 @@ class ScoreTrack(Static):
 
     def show(self, view: SeatView) -> None:
         self._view = view
-        width = max(10, self.size.width - 4 if self.size.width else 46)
-        cells = [" "] * (width + 1)
-        for seat in range(view.players):
-            pos = view.scores[seat] % TRACK
-            cells[min(width, round(pos * width / TRACK))] = player_style(seat).symbol
-        text = Text("0")
-        text.append("".join(cells[1:-1]).replace(" ", "·"))
-        text.append("45")
-        laps = [
-            f"{player_style(s).symbol}{view.scores[s] // TRACK}"
-            for s in range(view.players)
-            if view.scores[s] >= TRACK
-        ]
-        if laps:
-            text.append("  laps: " + " ".join(laps))
-        self.update(text)
+        width = self.size.width or 50
+        self.update(track_text(view.scores, width, dark=self.app.current_theme.dark))
 
 
 class DiscardPanel(Static):
