@@ -1,6 +1,6 @@
 """Independent reference implementation of the Paris Paris rules.
 
-Written from /work/shared/rules/rules.md (sections R1-R8, C1, C2) and
+Written from docs/rules.md (sections R1-R8, C1, C2) and
 record-format.md only.  It is a test oracle and a speed baseline, so it is
 deliberately plain: tiles are strings "stop/line", seats are ints, stops are
 id strings, the board is a dict stop -> list of owner seats.  Standard
