@@ -42,13 +42,22 @@ class PlayerStyle:
         return self.colour if dark or not self.light else self.light
 
 
-# Business colours: chosen apart from the five line colours and from each other,
-# and each with a symbol of its own (never colour alone).
+# Business colours, each with a symbol of its own (never colour alone). They
+# stay apart from each other, from the five line colours, from the highlight
+# (the theme's accent) and from plain text, in truecolor and also once a
+# terminal of 256 or 16 colours has rounded them to its palette
+# (TEXTUAL_COLOR_SYSTEM=256 / standard), on dark and on light
+# backgrounds: tests/app/test_palette.py checks every pair.
+#
+# 16 colours leave little room: the lines take red, green, yellow, blue and
+# magenta, the accent rounds to bright red. So, in 16 colours, on a dark
+# background: ● dark yellow-orange, ▲ bright cyan, ■ purple (magenta), ◆ grey;
+# on a light one: ● grey-brown, ▲ cyan, ■ bright magenta, ◆ navy.
 PLAYER_STYLES: tuple[PlayerStyle, ...] = (
-    PlayerStyle("●", "orange", "#ff9a2e", "#c25e00"),
+    PlayerStyle("●", "orange", "#d0701e", "#7a5030"),
     PlayerStyle("▲", "cyan", "#35dede", "#00838f"),
-    PlayerStyle("■", "silver", "#e8e8e8", "#4a4a4a"),
-    PlayerStyle("◆", "violet", "#bb88ff", "#7433d6"),
+    PlayerStyle("■", "violet", "#a848c8", "#b04cd8"),
+    PlayerStyle("◆", "slate", "#707c90", "#34309c"),
 )
 
 # Line colours (the board's ids) for Rich; the line's letter always goes with it.
