@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
 from ..core import Options
 from ..core.record import Record
+from .describe import printable
 from .resources import css_paths
 from .session import SeatSpec, Session
 from .storage import SaveInfo, data_dir, new_save_path
@@ -80,7 +81,11 @@ class ParisApp(App[int]):
             self.open_new_game(offer=self.resume_offer)
         for problem in self.problems:
             self.notify(
-                problem, title="Save file not read (left untouched)", severity="warning", timeout=12
+                printable(problem),
+                title="Save file not read (left untouched)",
+                severity="warning",
+                timeout=12,
+                markup=False,
             )
 
     # --- games -------------------------------------------------------------------------
@@ -172,7 +177,9 @@ class ParisApp(App[int]):
         for screen in self.screen_stack:
             if isinstance(screen, GameScreen):
                 screen.preview_changed()
-        self.notify("Left-over preview " + ("on" if self.show_preview else "off"), timeout=2)
+        self.notify(
+            "Left-over preview " + ("on" if self.show_preview else "off"), timeout=2, markup=False
+        )
 
     def action_hide_route(self) -> None:
         screen = self._game_screen()
@@ -184,7 +191,7 @@ class ParisApp(App[int]):
 
     def action_save_copy(self) -> None:
         if self.session is None:
-            self.notify("No game to save", severity="warning")
+            self.notify("No game to save", severity="warning", markup=False)
             return
         folder = data_dir() / "copies"
         stem = self.session.path.stem if self.session.path else "game"
@@ -192,9 +199,13 @@ class ParisApp(App[int]):
         try:
             self.session.save_copy(path)
         except OSError as exc:
-            self.notify(f"Could not save a copy: {exc.strerror or exc}", severity="error")
+            self.notify(
+                printable(f"Could not save a copy: {exc.strerror or exc}"),
+                severity="error",
+                markup=False,
+            )
             return
-        self.notify(f"Saved a copy to {path}", title="Saved", timeout=8)
+        self.notify(printable(f"Saved a copy to {path}"), title="Saved", timeout=8, markup=False)
 
     def _game_screen(self) -> GameScreen | None:
         from .screens.game import GameScreen

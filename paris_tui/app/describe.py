@@ -2,10 +2,19 @@
 
 Never colour alone: every seat has a symbol, every line a letter, so the
 text reads the same with ``NO_COLOR=1``.
+
+Outside text (players' names, file names, messages that quote them) is data,
+never markup and never a terminal control. It reaches the screen through
+:func:`plain` (or :func:`seat_label`): a Rich :class:`~rich.text.Text`, which
+no widget parses as markup, with every unprintable character escaped by the
+core's :func:`~paris_tui.core.text.printable`. A toast gets
+``printable(message)`` and ``markup=False``. Only the program's own literals
+are ever markup.
 """
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.text import Text
 
 from ..core import (
@@ -20,11 +29,14 @@ from ..core import (
     TileDiscarded,
     TourEvent,
 )
+from ..core.text import printable
 from .palette import LINE_COLOURS, player_style
 
 __all__ = [
     "describe_event",
     "line_label",
+    "plain",
+    "printable",
     "seat_label",
     "short_name",
     "stop_name",
@@ -33,14 +45,30 @@ __all__ = [
 ]
 
 
+def plain(text: str, style: str = "") -> Text:
+    """Outside text drawn exactly as it is: never markup, unprintable characters escaped."""
+    return Text(printable(text), style=style)
+
+
 def short_name(name: str, width: int = 8) -> str:
-    return name if len(name) <= width else name[: width - 1] + "…"
+    """``name`` cut to ``width`` terminal cells (wide characters count two), ``…`` if cut."""
+    name = printable(name)
+    if cell_len(name) <= width:
+        return name
+    out, used = [], 0
+    for ch in name:
+        cells = cell_len(ch)
+        if used + cells > width - 1:
+            break
+        out.append(ch)
+        used += cells
+    return "".join(out) + "…"
 
 
 def seat_label(names: tuple[str, ...], seat: int, *, width: int | None = None) -> Text:
     """``● Ann`` in the seat's colour (the symbol tells seats apart without colour)."""
     style = player_style(seat)
-    name = names[seat] if width is None else short_name(names[seat], width)
+    name = printable(names[seat]) if width is None else short_name(names[seat], width)
     return Text(f"{style.symbol} {name}", style=f"bold {style.colour}")
 
 
@@ -93,7 +121,7 @@ def describe_event(board: Board, names: tuple[str, ...], event: Event) -> Text |
             ": supply empty, nothing opened (C1)",
         )
     if isinstance(event, BusinessRemoved):
-        owner = "their own" if event.owner == event.by else f"{names[event.owner]}'s"
+        owner = "their own" if event.owner == event.by else f"{printable(names[event.owner])}'s"
         return Text.assemble(
             who(event.by),
             f" removed {owner} business at {stop_name(board, event.stop)} → {event.to}",
@@ -106,7 +134,11 @@ def describe_event(board: Board, names: tuple[str, ...], event: Event) -> Text |
         label = "Grand tour" if event.kind == "grand_tour" else "Special tour"
         whose = ""
         if event.kind == "special_tour":
-            whose = " (public route)" if event.seat is None else f" ({names[event.seat]}'s route)"
+            whose = (
+                " (public route)"
+                if event.seat is None
+                else f" ({printable(names[event.seat])}'s route)"
+            )
             if event.seat is None and len(names) > 2:
                 whose = ""
         return Text.assemble((f"{label}: ", "bold"), line_label(board, event.line), whose)
@@ -121,5 +153,5 @@ def describe_event(board: Board, names: tuple[str, ...], event: Event) -> Text |
             )
         return Text.assemble("Left over ", tile_text(board, event.tile), " → discard area")
     assert isinstance(event, GameOver)
-    winners = " and ".join(names[w] for w in event.winners)
+    winners = " and ".join(printable(names[w]) for w in event.winners)
     return Text(f"Game over — {winners} {'wins' if len(event.winners) == 1 else 'win'}", "bold")

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from rich.text import Text
 
 from ..core import Board, Event, ScoreEvent, TourEvent
-from .describe import line_label, seat_label, stop_name
+from .describe import line_label, printable, seat_label, stop_name
 
 __all__ = ["Frame", "build_frames"]
 
@@ -81,7 +81,7 @@ def build_frames(board: Board, names: tuple[str, ...], events: list[Event]) -> l
         head = Text(f"{title} ")
         head.append_text(line_label(board, event.line))
         if event.kind == "special_tour" and event.seat is not None:
-            head.append(f" ({names[event.seat]}'s route)")
+            head.append(f" ({printable(names[event.seat])}'s route)")
         shown: list[tuple[str, str]] = []
         totals = defaultdict(int)
         for stop in event.stops:

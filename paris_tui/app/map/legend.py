@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from rich.style import Style
 from rich.text import Text
 
+from ...core.text import printable
 from ..palette import line_colour, player_style
 
 if TYPE_CHECKING:
@@ -59,7 +60,7 @@ def _legend(view: SeatView, dark: bool, line_names: bool, player_names: bool, ke
         text.append(("  " if player_names else " ") if seat else "  ")
         text.append(look.symbol, Style(color=look.colour_for(dark), bold=True))
         if player_names:
-            text.append(f" {name}")
+            text.append(f" {printable(name)}")
     if key:
         text.append("   (·) stop  [··] crossing", Style(dim=True))
     return text

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.text import Text
 from textual import events
 from textual.screen import Screen
 from textual.widgets import Static
@@ -34,7 +35,9 @@ class ParisScreen(Screen[Any]):
         self.set_class(small, "-too-small")
         for notice in self.query(TooSmallNotice):
             notice.update(
-                f"Please enlarge the terminal\n\nParis Paris needs at least "
-                f"{MIN_WIDTH}×{MIN_HEIGHT}; this one is {width}×{height}.\n\n"
-                "Nothing is lost: the game waits."
+                Text(
+                    f"Please enlarge the terminal\n\nParis Paris needs at least "
+                    f"{MIN_WIDTH}×{MIN_HEIGHT}; this one is {width}×{height}.\n\n"
+                    "Nothing is lost: the game waits."
+                )
             )

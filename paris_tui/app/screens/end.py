@@ -13,7 +13,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Footer, Static
 
 from ...core import Event, ScoreEvent, SeatView, TourEvent
-from ..describe import line_label, seat_label
+from ..describe import line_label, printable, seat_label
 from .base import ParisScreen
 
 __all__ = ["EndScreen", "SpecialTour", "special_tours"]
@@ -123,7 +123,7 @@ class EndScreen(ParisScreen):
             text = Text(f"Special tour {i}: ")
             text.append_text(line_label(view.board, tour.line))
             if tour.seat is not None:
-                text.append(f" — {names[tour.seat]}'s route")
+                text.append(f" — {printable(names[tour.seat])}'s route")
             elif view.players == 2 and view.options.final_tours == "secret":
                 text.append(" — the public route")
             text.append(": ")
@@ -138,7 +138,9 @@ class EndScreen(ParisScreen):
             items.append(text)
         if view.players > 2:
             text = Text("Sack: ")
-            text.append("  ".join(f"{names[s]} {outcome.sack[s]}" for s in range(view.players)))
+            text.append(
+                "  ".join(f"{printable(names[s])} {outcome.sack[s]}" for s in range(view.players))
+            )
             if self.sack is not None:
                 text.append(" → ")
                 text.append_text(seat_label(names, self.sack.seat))

@@ -23,7 +23,7 @@ from textual.worker import Worker, WorkerState
 from ...core import BusinessRemoved, IllegalMoveError, Move, SeatView
 from ...core.analysis import LeftoverPreview, leftover_previews
 from ...core.sampling import Determinizer
-from ..describe import seat_label, stop_name
+from ..describe import printable, seat_label, stop_name
 from ..frames import Frame, build_frames
 from ..session import Bot, Session
 from ..widgets.map_view import BoardMap, MapOverlay
@@ -221,7 +221,7 @@ class GameScreen(ParisScreen):
         preview = self.previews().get(tile)
         text = Text("If left over: ", style="bold")
         if preview is not None:
-            text.append(preview.summary(self.view.names))
+            text.append(printable(preview.summary(self.view.names)))
         bar.update(text)
 
     # --- keys -----------------------------------------------------------------------
@@ -393,10 +393,15 @@ class GameScreen(ParisScreen):
         try:
             events = self.session.play(move)
         except IllegalMoveError as exc:  # pragma: no cover - the screen offers legal moves only
-            self.notify(str(exc), severity="error")
+            self.notify(printable(str(exc)), severity="error", markup=False)
             return
         if self.session.save_error:
-            self.notify(self.session.save_error, title="Autosave failed", severity="error")
+            self.notify(
+                printable(self.session.save_error),
+                title="Autosave failed",
+                severity="error",
+                markup=False,
+            )
         self.query_one(GameLog).add_events(public, events)
         self.turn_seat = None
         self.ai_choice = None
@@ -416,7 +421,7 @@ class GameScreen(ParisScreen):
         try:
             bot = self.session.bot(seat)
         except (ImportError, ValueError) as exc:
-            self.notify(f"AI unavailable: {exc}", severity="error")
+            self.notify(printable(f"AI unavailable: {exc}"), severity="error", markup=False)
             self.thinking = None
             return
         view = self.session.view(seat)
@@ -442,7 +447,10 @@ class GameScreen(ParisScreen):
             self._ai_chose(move, worker.name)
         elif event.state == WorkerState.ERROR:
             seat = self.thinking
-            self.notify(f"The AI failed ({worker.error}); it plays its first legal move")
+            self.notify(
+                printable(f"The AI failed ({worker.error}); it plays its first legal move"),
+                markup=False,
+            )
             if seat is not None:
                 self._ai_chose(self.session.view(seat).legal_moves[0], worker.name)
 

@@ -12,7 +12,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Center, Middle
 from textual.widgets import Button, Footer, Static
 
-from ..describe import seat_label
+from ..describe import plain, seat_label
 from .base import ParisScreen
 
 __all__ = ["HandoffScreen"]
@@ -49,9 +49,13 @@ class HandoffScreen(ParisScreen):
             title = Text("Pass to ", style="bold")
             title.append_text(seat_label(self.names, self.seat))
             yield Static(title, id="handoff-title")
+            name = plain(self.names[self.seat])
             yield Static(
-                f"Round {self.round_no} of {self.rounds}. Only {self.names[self.seat]} "
-                "should look at the screen now.",
+                Text.assemble(
+                    f"Round {self.round_no} of {self.rounds}. Only ",
+                    name,
+                    " should look at the screen now.",
+                ),
                 id="handoff-info",
             )
             scores = Text()
@@ -61,7 +65,7 @@ class HandoffScreen(ParisScreen):
                 scores.append_text(seat_label(self.names, seat))
                 scores.append(f" {score}")
             yield Static(scores, id="handoff-scores")
-            yield Button(f"I am {self.names[self.seat]} — press Enter", id="handoff-ready")
+            yield Button(Text.assemble("I am ", name, " — press Enter"), id="handoff-ready")
         yield Footer()
 
     def on_mount(self) -> None:

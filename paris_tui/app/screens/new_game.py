@@ -5,12 +5,16 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
+from textual.message import Message
 from textual.widgets import Button, Footer, Input, Label, Select, Static
 
 from ...core import Options
+from ...core.text import InvalidNameError, normalize_name
+from ..describe import plain, printable
 from ..palette import player_style
 from ..session import SeatSpec, ai_levels
 from .base import ParisScreen
@@ -19,6 +23,49 @@ __all__ = ["NewGameScreen"]
 
 DEFAULT_NAMES = ("Ann", "Bob", "Cy", "Dee")
 MAX_NAME = 20
+
+
+class NameInput(Input):
+    """A seat's name field that never takes in a character a name cannot hold.
+
+    An input field draws its value as it is: a pasted ``ESC ] 52 ; ...`` would
+    reach the terminal before the game could refuse the name. So a paste (or
+    any insertion) holding a control or format character is refused whole,
+    with the core's reason (:class:`Refused`), and the field is unchanged.
+    """
+
+    class Refused(Message):
+        """Text was not taken in; :attr:`reason` says why, in plain words."""
+
+        def __init__(self, field: NameInput, reason: str) -> None:
+            super().__init__()
+            self.field = field
+            self.reason = reason
+
+    def _refuse(self, text: str) -> bool:
+        """Refuse ``text`` (say why) if it holds a character no name may hold."""
+        if printable(text) == text:
+            return False
+        try:
+            normalize_name(text)
+            reason = "it holds a character a name cannot hold"  # pragma: no cover
+        except InvalidNameError as exc:
+            reason = exc.problem
+        self.post_message(self.Refused(self, f"Not pasted: {reason}."))
+        return True
+
+    def _on_paste(self, event: events.Paste) -> None:
+        # The whole paste, before Input keeps only its first line: "Ann\nBob" is refused.
+        if self._refuse(event.text):
+            event.prevent_default()
+            event.stop()
+
+    def replace(self, text: str, start: int, end: int) -> None:
+        if not self._refuse(text):
+            super().replace(text, start, end)
+
+    def restricted(self) -> None:
+        self.post_message(self.Refused(self, f"A name has at most {self.max_length} characters."))
 
 
 class NewGameScreen(ParisScreen):
@@ -55,7 +102,7 @@ class NewGameScreen(ParisScreen):
                         Text(f"{style.symbol} Seat {i + 1}", style=style.colour),
                         classes="form-label",
                     )
-                    name = Input(
+                    name = NameInput(
                         seat.name,
                         placeholder=f"name of seat {i + 1}",
                         max_length=MAX_NAME,
@@ -110,6 +157,10 @@ class NewGameScreen(ParisScreen):
         if event.select.id == "count" and isinstance(event.value, int):
             self._show_seats(event.value)
 
+    def on_name_input_refused(self, event: NameInput.Refused) -> None:
+        event.stop()
+        self.query_one("#new-error", Static).update(plain(event.reason))
+
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         self.action_start()
@@ -135,10 +186,10 @@ class NewGameScreen(ParisScreen):
             name = self.query_one(f"#name-{i}", Input).value.strip()
             kind = str(self._value(f"#kind-{i}"))
             if not name:
-                error.update(f"Seat {i + 1} needs a name.")
+                error.update(plain(f"Seat {i + 1} needs a name."))
                 return
             if any(s.name == name for s in seats):
-                error.update(f"Two seats are called {name}: give each a different name.")
+                error.update(plain(f"Two seats are called {name}: give each a different name."))
                 return
             seats.append(SeatSpec(name, kind))
         seed_text = self.query_one("#seed", Input).value.strip()
@@ -152,4 +203,4 @@ class NewGameScreen(ParisScreen):
         try:
             start_new(seats, seed=seed, options=options)
         except OSError as exc:
-            error.update(f"Cannot write the autosave: {exc.strerror or exc}")
+            error.update(plain(f"Cannot write the autosave: {exc.strerror or exc}"))

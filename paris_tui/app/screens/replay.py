@@ -17,6 +17,7 @@ from textual.widgets import Footer, Static
 
 from ...core import Event, Game
 from ...core.record import Record, replay
+from ..describe import plain
 from ..widgets.map_view import BoardMap, MapOverlay
 from ..widgets.panels import DiscardPanel, GameLog, PlayersPanel, RoutePanel, TilePanel
 from ..widgets.table import compose_table
@@ -65,7 +66,8 @@ class ReplayScreen(ParisScreen):
         k = self.position
         view = self.game_at(k).view(None)
         pos = Text(f"Replay: move {k} of {self.total}", style="bold")
-        pos.append(f"\n{self.path.name}", style="dim")
+        pos.append("\n")
+        pos.append_text(plain(self.path.name, style="dim"))
         if view.is_over:
             pos.append("\nGame over", style="bold")
         self.query_one("#replay-position", Static).update(pos)

@@ -11,6 +11,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from ..describe import plain
 from ..storage import SaveInfo
 
 __all__ = ["ResumeDialog"]
@@ -31,7 +32,7 @@ class ResumeDialog(ModalScreen[SaveInfo | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="resume-box"):
             yield Static(Text("Resume the unfinished game?", style="bold"))
-            yield Static(self.info.title, id="resume-title")
+            yield Static(plain(self.info.title), id="resume-title")
             with Horizontal(id="resume-buttons"):
                 yield Button("Resume (y)", id="resume", variant="primary")
                 yield Button("New game (n)", id="new")

@@ -13,7 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from ...core import Move
-from ..describe import seat_label
+from ..describe import printable, seat_label
 
 __all__ = ["TakeoverDialog"]
 
@@ -52,7 +52,11 @@ class TakeoverDialog(ModalScreen[Move | None]):
             for i, move in enumerate(self.moves):
                 assert move.evict is not None
                 label = seat_label(self.names, move.evict)
-                owner = "your own" if move.evict == self.mover else f"{self.names[move.evict]}'s"
+                owner = (
+                    "your own"
+                    if move.evict == self.mover
+                    else f"{printable(self.names[move.evict])}'s"
+                )
                 label.append(f"  remove {owner} → {self.destination[move.evict]}", style="")
                 yield Button(label, id=f"evict-{i}", classes="evict")
             yield Static("Enter chooses · Esc goes back", id="takeover-hint")

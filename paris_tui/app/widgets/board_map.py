@@ -62,11 +62,13 @@ from rich.segment import Segment
 from rich.style import Style
 from textual import events
 from textual.color import Color
+from textual.content import Content
 from textual.geometry import Region
 from textual.message import Message
 from textual.strip import Strip
 from textual.widget import Widget
 
+from ...core.text import printable
 from ..map.layout import (
     BRACKET,
     EMPTY,
@@ -246,8 +248,9 @@ class BoardMap(Widget):
     def on_mouse_move(self, event: events.MouseMove) -> None:
         stop = self.stop_at(event.x, event.y)
         tip = self.describe_stop(stop) if stop is not None else None
-        if tip != self.tooltip:
-            self.tooltip = tip
+        content = None if tip is None else Content(printable(tip))  # never markup
+        if content != self.tooltip:
+            self.tooltip = content
 
     # helpers --------------------------------------------------------------
 
