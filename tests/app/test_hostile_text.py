@@ -32,6 +32,7 @@ from paris_tui.app.screens.handoff import HandoffScreen
 from paris_tui.app.screens.resume import ResumeDialog
 from paris_tui.app.session import SeatSpec, Session
 from paris_tui.app.storage import find_unfinished, saves_dir
+from paris_tui.core.record import load_record, replay
 from paris_tui.core.text import printable
 
 from .helpers import find_game, screen_text
@@ -430,7 +431,7 @@ EVIL_FILE = "rec\x1b]2;fname\x07\x9b31m"  # file names are outside text too
 
 def test_terminal_play(data_dir: Path) -> None:
     app = PtyApp(["play", "--players", ",".join(MARKUP)], {"PARIS_TUI_DATA_DIR": str(data_dir)})
-    app.wait_for(f"I am {MARKUP[0]} — press Enter", f"▲ {MARKUP[1]} 0", f"■ {MARKUP[2]} 0")
+    app.wait_for(f"I am {MARKUP[0]} — press Enter", f"▲ {MARKUP[1]} 0", MARKUP[2])
     app.settle()
     app.send(Key.ENTER)
     app.wait_for(f"● {MARKUP[0]}: choose a tile")
@@ -451,11 +452,14 @@ def test_terminal_replay_and_resume(data_dir: Path, tmp_path: Path) -> None:
     app.send(b"q")
     assert app.finish() == 0
     assert_clean(bytes(app.output))
+    seat = replay(load_record(good)).view(None).to_move
+    assert seat is not None
+    mover = f"{player_style(seat).symbol} {MARKUP[seat]}"
     app = PtyApp(["resume", str(good)], {"PARIS_TUI_DATA_DIR": str(data_dir)})
-    app.wait_for(f"I am {MARKUP[0]} — press Enter", f"▲ {MARKUP[1]} ")
+    app.wait_for(f"I am {MARKUP[seat]} — press Enter", f"Pass to {mover}")
     app.settle()
     app.send(Key.ENTER)
-    app.wait_for(f"● {MARKUP[0]}: choose a tile", "Resumed after 3 moves")
+    app.wait_for(f"{mover}: choose a tile", "Resumed after 3 moves")
     app.send(Key.CTRL_C)
     assert app.finish() == 0
     assert_clean(bytes(app.output))
