@@ -64,6 +64,8 @@ def open_via_cli(
         return 0
 
     monkeypatch.setattr(launch, "_run", capture)
+    # Pytest's standard input is no terminal: the app itself is run by Pilot here.
+    monkeypatch.setattr(launch, "_terminal_problem", lambda: None, raising=False)
     err = io.StringIO()
     with contextlib.redirect_stderr(err):
         status = cli.main(argv)
