@@ -25,7 +25,7 @@ from ..core.record import Record
 from .describe import printable
 from .resources import css_paths
 from .session import SeatSpec, Session
-from .storage import SaveInfo, data_dir, new_save_path
+from .storage import SaveInfo, data_dir
 
 __all__ = ["DEFAULT_AI_DELAY", "DEFAULT_ANIM", "ParisApp"]
 
@@ -53,6 +53,7 @@ class ParisApp(App[int]):
         session: Session | None = None,
         replay: tuple[Record, Path] | None = None,
         resume_offer: SaveInfo | None = None,
+        locked: SaveInfo | None = None,
         problems: Iterable[str] = (),
         anim: float = DEFAULT_ANIM,
         ai_delay: float = DEFAULT_AI_DELAY,
@@ -62,6 +63,7 @@ class ParisApp(App[int]):
         self.session = session
         self.replay = replay
         self.resume_offer = resume_offer
+        self.locked = locked  # a game another copy holds: offer to watch it, or quit
         self.problems = list(problems)
         self.anim = anim
         self.ai_delay = ai_delay
@@ -77,6 +79,8 @@ class ParisApp(App[int]):
 
             record, path = self.replay
             self.push_screen(ReplayScreen(record, path))
+        elif self.locked is not None:
+            self.show_locked(self.locked, leave="Quit")
         else:
             self.open_new_game(offer=self.resume_offer)
         for problem in self.problems:
@@ -97,18 +101,57 @@ class ParisApp(App[int]):
         if self.session is not None:
             seats = [SeatSpec(p.name, p.kind) for p in self.session.players]
         self.push_screen(NewGameScreen(seats=seats, cursor_blink=self.cursor_blink))
-        if offer is not None:
+        if offer is not None and offer.in_use:
+            self.show_locked(offer)
+        elif offer is not None:
             from .screens.resume import ResumeDialog
 
             self.push_screen(ResumeDialog(offer), callback=self._resume_answer)
 
     def _resume_answer(self, info: SaveInfo | None) -> None:
-        if info is not None:
-            session = Session.from_record(info.record, info.path)
-            self.call_after_refresh(self.start_session, session)
+        if info is None:
+            return
+        from ..core import RecordError
+        from .locks import GameInUseError
+        from .storage import open_save
+
+        try:
+            info, lock = open_save(info.path)  # this copy becomes the file's only writer
+        except GameInUseError:
+            self.show_locked(info)
+            return
+        except RecordError as exc:
+            self.notify(str(exc), title="Cannot resume", severity="error", markup=False)
+            return
+        except OSError as exc:
+            message = f"{info.path.name}: cannot write beside it: {exc.strerror or exc}"
+            self.notify(message, title="Cannot resume", severity="error", markup=False)
+            return
+        session = Session.from_record(info.record, info.path, lock=lock)
+        self.call_after_refresh(self.start_session, session)
+
+    def show_locked(self, info: SaveInfo, *, leave: str = "Back") -> None:
+        """Say that another copy has the game open; offer to watch it read-only."""
+        from .screens.locked import LockedDialog
+
+        def answer(watch: bool | None) -> None:
+            if watch:
+                from .screens.watch import WatchScreen
+
+                self.push_screen(WatchScreen(info))
+            elif leave == "Quit":
+                self.exit()
+
+        self.push_screen(LockedDialog(info, leave=leave), callback=answer)
+
+    def on_unmount(self) -> None:
+        if self.session is not None:
+            self.session.close()  # the OS would drop the lock at exit anyway
 
     def start_session(self, session: Session) -> None:
         """Show ``session`` on a fresh game screen, dropping every other screen."""
+        if self.session is not None and self.session is not session:
+            self.session.close()  # that game stays saved; this copy stops being its writer
         self.session = session
         while len(self.screen_stack) > 1:
             self.pop_screen()
@@ -146,7 +189,8 @@ class ParisApp(App[int]):
         self.push_screen(handoff)
 
     def start_new(self, seats: list[SeatSpec], *, seed: int | None, options: Options) -> None:
-        session = Session.new(seats, seed=seed, options=options, path=new_save_path())
+        """A new game in a new save file; ``OSError`` (nothing started) if it cannot be saved."""
+        session = Session.new_saved(seats, seed=seed, options=options)
         self.start_session(session)
 
     def play_again(self) -> None:
@@ -157,7 +201,11 @@ class ParisApp(App[int]):
             return
         seats = [SeatSpec(p.name, p.kind) for p in old.players]
         seed = old.seed + 1 if old.seed is not None else None
-        self.start_new(seats, seed=seed, options=old.view(None).options)
+        try:
+            self.start_new(seats, seed=seed, options=old.view(None).options)
+        except OSError as exc:
+            message = f"Cannot write the autosave: {exc.strerror or exc}"
+            self.notify(message, title="No new game", severity="error", markup=False)
 
     # --- app-wide actions -----------------------------------------------------------
 

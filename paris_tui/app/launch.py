@@ -34,8 +34,10 @@ def _delay(ai_delay: float | None) -> float:
 
 def _run(app: object) -> int:
     from .app import ParisApp
+    from .storage import clean_saves
 
     assert isinstance(app, ParisApp)
+    clean_saves()  # temporary and lock files that killed copies left in saves/
     app.run()
     code = app.return_code
     return 0 if code is None else int(code)
@@ -52,7 +54,6 @@ def _app_class() -> type:
 def run_play(players: str, *, seed: int | None, options: Options, ai_delay: float | None) -> int:
     """``paris-tui play --players "Ann,Bob"``: a new game, straight to the first turn."""
     from .session import Session, parse_players
-    from .storage import new_save_path
 
     if ai_delay is not None and ai_delay < 0:
         return _fail("--ai-delay must be 0 or more")
@@ -62,18 +63,21 @@ def run_play(players: str, *, seed: int | None, options: Options, ai_delay: floa
         return _fail(str(exc))
     app_class = _app_class()
     try:
-        session = Session.new(seats, seed=seed, options=options, path=new_save_path())
+        session = Session.new_saved(seats, seed=seed, options=options)
     except OSError as exc:
         return _fail(f"cannot write the autosave: {exc.strerror or exc}")
-    if session.save_error:
-        return _fail(session.save_error)
     return _run(app_class(session=session, ai_delay=_delay(ai_delay)))
 
 
 def run_resume(path: Path | None, *, ai_delay: float | None) -> int:
-    """``paris-tui resume [FILE]``: the latest unfinished autosave, or FILE."""
+    """``paris-tui resume [FILE]``: the latest unfinished autosave, or FILE.
+
+    A game that another copy of the app has open is not resumed: the app
+    says so and offers to watch it read-only.
+    """
+    from .locks import GameInUseError
     from .session import Session
-    from .storage import find_unfinished, read_save
+    from .storage import find_unfinished, open_save, read_save
 
     if path is None:
         info, problems = find_unfinished()
@@ -86,7 +90,15 @@ def run_resume(path: Path | None, *, ai_delay: float | None) -> int:
         except RecordError as exc:
             return _fail(f"cannot resume {path}: {exc} (the file was left untouched)")
     app_class = _app_class()
-    session = Session.from_record(info.record, info.path)
+    try:
+        info, lock = open_save(info.path)
+    except GameInUseError:
+        return _run(app_class(locked=info, ai_delay=_delay(ai_delay)))
+    except RecordError as exc:
+        return _fail(f"cannot resume {info.path}: {exc} (the file was left untouched)")
+    except OSError as exc:
+        return _fail(f"cannot resume {info.path}: cannot write beside it: {exc.strerror or exc}")
+    session = Session.from_record(info.record, info.path, lock=lock)
     return _run(app_class(session=session, ai_delay=_delay(ai_delay)))
 
 

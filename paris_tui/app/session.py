@@ -5,10 +5,16 @@ The app keeps the :class:`Game` here, privately: screens read only
 moves made. Every move is saved at once, atomically, as a game record whose
 extra top-level key ``"app"`` holds the app's own metadata (the deal seed
 and each AI seat's seed). The session holds no rules: the core scores.
+
+A session with a save file is that file's only writer: it holds the file's
+lock (:mod:`paris_tui.app.locks`) from its creation to :meth:`Session.close`
+and never writes without it. Creating one for a file that another copy of
+the app has open raises :class:`~paris_tui.app.locks.GameInUseError`.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import secrets
 from collections.abc import Sequence
@@ -16,9 +22,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from ..core import Event, Game, Move, Options, ScoreEvent, SeatView
+from ..core import Event, Game, Move, Options, RecordError, ScoreEvent, SeatView
 from ..core.record import Player as RecordPlayer
-from ..core.record import Record, replay, save_record
+from ..core.record import Record, load_record, replay, save_record
+from .locks import GameLock, acquire
 
 __all__ = [
     "SCORE_KINDS",
@@ -113,6 +120,14 @@ def parse_players(text: str) -> list[SeatSpec]:
     return seats
 
 
+def _discard(path: Path, lock: GameLock) -> None:
+    """Remove the file :func:`create_save` made for a game that did not start (still empty)."""
+    with contextlib.suppress(OSError):
+        if path.stat().st_size == 0:
+            path.unlink()
+    lock.release()
+
+
 class Session:
     """A game in progress (or finished) with its seats, events and autosave file."""
 
@@ -125,7 +140,12 @@ class Session:
         path: Path | None = None,
         app_meta: dict[str, Any] | None = None,
         extra: dict[str, Any] | None = None,
+        lock: GameLock | None = None,
     ) -> None:
+        if path is not None and lock is None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            lock = acquire(path)  # GameInUseError if another copy has it open
+        self.lock = lock
         self._game = game
         self.players: tuple[RecordPlayer, ...] = tuple(players)
         self.events: list[Event] = events if events is not None else []
@@ -145,7 +165,9 @@ class Session:
         seed: int | None = None,
         options: Options | None = None,
         path: Path | None = None,
+        lock: GameLock | None = None,
     ) -> Session:
+        """A new game, saved at once to ``path`` (locked with ``lock``, or locked here)."""
         if seed is None:
             seed = secrets.randbelow(2**31)
         game = Game.new([s.name for s in seats], seed=seed, options=options)
@@ -154,13 +176,47 @@ class Session:
             "ai_seeds": [ai_seed(seed, i) if s.level else None for i, s in enumerate(seats)],
         }
         players = [RecordPlayer(s.name, s.kind) for s in seats]
-        session = cls(game, players, path=path, app_meta=meta)
+        session = cls(game, players, path=path, app_meta=meta, lock=lock)
         session.save()
         return session
 
     @classmethod
-    def from_record(cls, record: Record, path: Path | None = None) -> Session:
-        """Resume: replay the record's moves with :meth:`Game.play`, keeping every event."""
+    def new_saved(
+        cls,
+        seats: Sequence[SeatSpec],
+        *,
+        seed: int | None = None,
+        options: Options | None = None,
+    ) -> Session:
+        """A new game in a new, unique, locked file in ``saves/``, saved once already.
+
+        Raises :class:`OSError` and leaves nothing behind when it cannot be
+        saved (a read-only data directory, a full disk): no game starts that
+        would only say "Autosave failed" after its first move.
+        """
+        from .storage import create_save
+
+        path, lock = create_save()
+        try:
+            session = cls.new(seats, seed=seed, options=options, path=path, lock=lock)
+        except BaseException:
+            _discard(path, lock)
+            raise
+        if session.save_error:
+            _discard(path, lock)
+            raise OSError(session.save_error)
+        return session
+
+    @classmethod
+    def from_record(
+        cls, record: Record, path: Path | None = None, *, lock: GameLock | None = None
+    ) -> Session:
+        """Resume: replay the record's moves with :meth:`Game.play`, keeping every event.
+
+        Without ``lock`` (from :func:`~paris_tui.app.storage.open_save`), the
+        lock of ``path`` is taken here and the file must still hold
+        ``record``'s moves (else :class:`RecordError`: it changed meanwhile).
+        """
         game = replay(record, upto=0)
         events: list[Event] = []
         for move in record.moves:
@@ -168,7 +224,18 @@ class Session:
         extra = dict(record.extra)
         meta = extra.pop(APP_KEY, None)
         meta = dict(meta) if isinstance(meta, dict) else {}
-        return cls(game, record.players, events=events, path=path, app_meta=meta, extra=extra)
+        if path is not None and lock is None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            lock = acquire(path)
+            try:
+                if path.exists() and load_record(path).moves != record.moves:
+                    raise RecordError("file", "changed on disk since it was read")
+            except BaseException:
+                lock.release()
+                raise
+        return cls(
+            game, record.players, events=events, path=path, app_meta=meta, extra=extra, lock=lock
+        )
 
     # --- reading -------------------------------------------------------------
 
@@ -242,9 +309,15 @@ class Session:
         return Record.from_game(self._game, self.players, extra)
 
     def save(self) -> bool:
-        """Autosave to :attr:`path` (atomic). A failure is kept in :attr:`save_error`."""
+        """Autosave to :attr:`path` (atomic). A failure is kept in :attr:`save_error`.
+
+        Only while the session holds the file's lock: a closed session writes nothing.
+        """
         if self.path is None:
             return True
+        if self.lock is None or not self.lock.held:
+            self.save_error = f"not saved: {self.path.name} is closed in this copy of the app"
+            return False
         try:
             save_record(self.record(), self.path)
         except OSError as exc:
@@ -255,3 +328,8 @@ class Session:
 
     def save_copy(self, path: Path) -> None:
         save_record(self.record(), path)
+
+    def close(self) -> None:
+        """Stop being the file's writer: release its lock (idempotent)."""
+        if self.lock is not None:
+            self.lock.release()

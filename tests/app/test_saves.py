@@ -73,6 +73,7 @@ async def test_paris_tui_offers_to_resume_the_unfinished_game(data_dir: Path) ->
     for _ in range(3):
         seat = session.view(None).to_move
         session.play(session.view(seat).legal_moves[0])
+    session.close()  # that copy of the app has ended: its game is free to resume
     info, problems = find_unfinished()
     assert info is not None and info.path == path and problems == []
     app = make_app(None, resume_offer=info)
@@ -182,6 +183,7 @@ def test_resumed_finished_game_replays_to_the_same_scores(data_dir: Path) -> Non
     while not session.view(None).is_over:
         seat = session.view(None).to_move
         session.play(session.view(seat).legal_moves[-1])
+    session.close()
     again = Session.from_record(load_record(path), path)
     by_kind = again.points_by_kind()
     final = replay_summary(load_record(path))["final"]["scores"]

@@ -147,6 +147,11 @@ class NewGameScreen(ParisScreen):
         self._show_seats(len(self.seats))
         for name in self.query("#name-0"):
             name.focus()
+        from ..storage import save_problem
+
+        problem = save_problem()  # say it now, not "Autosave failed" after the first move
+        if problem is not None:
+            self.query_one("#new-error", Static).update(plain(f"No game can start: {problem}."))
 
     def _show_seats(self, count: int) -> None:
         for i in range(4):

@@ -1,0 +1,91 @@
+"""A game open in another copy of the app: say so, offer to watch it read-only or go back."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
+
+from ..locks import lock_holder
+from ..storage import SaveInfo
+
+__all__ = ["LockedDialog"]
+
+
+class LockedDialog(ModalScreen[bool]):
+    """Dismissed with ``True`` to watch the game, ``False`` to go back (or quit)."""
+
+    DEFAULT_CSS = """
+    LockedDialog {
+        align: center middle;
+        background: $background 60%;
+    }
+    #locked-box {
+        width: 60;
+        height: auto;
+        padding: 1 2;
+        border: heavy $warning;
+        background: $panel;
+    }
+    #locked-box > Static {
+        margin-bottom: 1;
+    }
+    #locked-buttons {
+        height: auto;
+    }
+    #locked-buttons Button {
+        margin-right: 2;
+    }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("w", "watch", "Watch"),
+        Binding("escape,b,n,q", "back", "Back"),
+        Binding("left", "app.focus_previous", show=False),
+        Binding("right", "app.focus_next", show=False),
+    ]
+
+    def __init__(self, info: SaveInfo, *, leave: str = "Back") -> None:
+        super().__init__()
+        self.info = info
+        self.leave = leave
+
+    def compose(self) -> ComposeResult:
+        pid = lock_holder(self.info.path)
+        where = Text("This game is open in another copy of paris-tui", style="bold")
+        if pid is not None:
+            where.append(f" (process {pid})", style="bold")
+        where.append(".", style="bold")
+        game = Text(self.info.title)  # names and file name as plain text, never markup
+        game.append("\n")
+        game.append(self.info.path.name, style="dim")
+        with Vertical(id="locked-box"):
+            yield Static(where, id="locked-title")
+            yield Static(game, id="locked-game")
+            yield Static(
+                "Only one copy can play a game. This one can watch it as it is "
+                "played, read-only: the public view, no moves, nothing written.",
+                id="locked-info",
+            )
+            with Horizontal(id="locked-buttons"):
+                yield Button("Watch (w)", id="watch", variant="primary")
+                yield Button(f"{self.leave} (Esc)", id="back")
+
+    def on_mount(self) -> None:
+        for button in self.query("#watch"):
+            button.focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(event.button.id == "watch")
+
+    def action_watch(self) -> None:
+        self.dismiss(True)
+
+    def action_back(self) -> None:
+        self.dismiss(False)
