@@ -121,10 +121,10 @@ class ParisApp(App[int]):
             self.show_locked(info)
             return
         except RecordError as exc:
-            self.notify(str(exc), title="Cannot resume", severity="error", markup=False)
+            self.notify(printable(str(exc)), title="Cannot resume", severity="error", markup=False)
             return
         except OSError as exc:
-            message = f"{info.path.name}: cannot write beside it: {exc.strerror or exc}"
+            message = printable(f"{info.path.name}: cannot write beside it: {exc.strerror or exc}")
             self.notify(message, title="Cannot resume", severity="error", markup=False)
             return
         session = Session.from_record(info.record, info.path, lock=lock)
@@ -204,7 +204,7 @@ class ParisApp(App[int]):
         try:
             self.start_new(seats, seed=seed, options=old.view(None).options)
         except OSError as exc:
-            message = f"Cannot write the autosave: {exc.strerror or exc}"
+            message = printable(f"Cannot write the autosave: {exc.strerror or exc}")
             self.notify(message, title="No new game", severity="error", markup=False)
 
     # --- app-wide actions -----------------------------------------------------------

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from ..core import Options, RecordError
+from ..core import Options, RecordError, printable
 from ..core.record import Record
 
 __all__ = ["run_default", "run_play", "run_replay", "run_resume"]
@@ -65,7 +65,7 @@ def run_play(players: str, *, seed: int | None, options: Options, ai_delay: floa
     try:
         session = Session.new_saved(seats, seed=seed, options=options)
     except OSError as exc:
-        return _fail(f"cannot write the autosave: {exc.strerror or exc}")
+        return _fail(printable(f"cannot write the autosave: {exc.strerror or exc}"))
     return _run(app_class(session=session, ai_delay=_delay(ai_delay)))
 
 
@@ -95,9 +95,11 @@ def run_resume(path: Path | None, *, ai_delay: float | None) -> int:
     except GameInUseError:
         return _run(app_class(locked=info, ai_delay=_delay(ai_delay)))
     except RecordError as exc:
-        return _fail(f"cannot resume {info.path}: {exc} (the file was left untouched)")
+        where = printable(str(info.path))
+        return _fail(f"cannot resume {where}: {exc} (the file was left untouched)")
     except OSError as exc:
-        return _fail(f"cannot resume {info.path}: cannot write beside it: {exc.strerror or exc}")
+        where = printable(str(info.path))
+        return _fail(f"cannot resume {where}: cannot write beside it: {exc.strerror or exc}")
     session = Session.from_record(info.record, info.path, lock=lock)
     return _run(app_class(session=session, ai_delay=_delay(ai_delay)))
 

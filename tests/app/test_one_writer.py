@@ -219,7 +219,7 @@ def test_a_second_copy_never_writes_and_the_save_grows_along_one_history(
     terms.append(b)
     b.wait_for("open in another copy of paris-tui")
     b.send(b"w")
-    b.wait_for("Watching, read-only")
+    b.wait_for("Watching: move")
 
     for turn in range(1, 7):
         goal = len(load_record(path).moves) + 2
@@ -240,7 +240,7 @@ def test_a_second_copy_never_writes_and_the_save_grows_along_one_history(
     a.send(b"q")
     assert a.wait_exit() == 0
     wait_until(lambda: not is_locked(path), 10, "A's lock to go")
-    b.wait_for("The other copy has closed this game")
+    b.wait_for("the other copy has closed it")
     time.sleep(0.3)
     seen = versions.stop()
     b.send(b"q")
@@ -483,10 +483,10 @@ async def test_accepting_the_offer_of_a_game_taken_meanwhile_watches_it(data_dir
             assert path.read_bytes() == before  # watching never writes
         text = all_text(app)
         assert "Your route" not in text  # the public view only: no seat's secret
-        assert "Played in another copy" in text
+        assert "another copy plays" in text
         other.close()
         await pilot.pause(watch.poll_every * 3)
-        assert "The other copy has closed this game" in all_text(app)
+        assert "the other copy has closed it" in all_text(app)
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, NewGameScreen)  # back where it came from

@@ -11,6 +11,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from ...core import printable
 from ..locks import lock_holder
 from ..storage import SaveInfo
 
@@ -63,7 +64,7 @@ class LockedDialog(ModalScreen[bool]):
         where.append(".", style="bold")
         game = Text(self.info.title)  # names and file name as plain text, never markup
         game.append("\n")
-        game.append(self.info.path.name, style="dim")
+        game.append(printable(self.info.path.name), style="dim")
         with Vertical(id="locked-box"):
             yield Static(where, id="locked-title")
             yield Static(game, id="locked-game")

@@ -17,7 +17,7 @@ from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.widgets import Static
 
-from ...core import Event, RecordError
+from ...core import Event, RecordError, printable
 from ...core.record import replay
 from ..locks import is_locked
 from ..storage import SaveInfo, read_save
@@ -79,7 +79,7 @@ class WatchScreen(ReplayScreen):
         try:
             info = read_save(self.path)
         except (RecordError, OSError) as exc:
-            self.problem = f"The game's file cannot be read now: {exc}"
+            self.problem = printable(f"The game's file cannot be read now: {exc}")
             return
         self.problem = None
         self.reloads += 1
@@ -95,24 +95,20 @@ class WatchScreen(ReplayScreen):
             return  # mounted while the app shuts down
         super().show_position()
         k = self.position
-        text = Text("Watching, read-only", style="bold")
-        text.append(f": move {k} of {self.total}")
+        text = Text(f"Watching: move {k} of {self.total}", style="bold")
         if k < self.total:
-            text.append(" (End follows the game)", style="dim")
+            text.append(" (End: latest)", style="dim")
         text.append("\n")
-        text.append(self.path.name, style="dim")
+        text.append(printable(self.path.name), style="dim")
         if self.record.moves and self.game_at(k).view(None).is_over:
             text.append("\nGame over", style="bold")
         if self.problem:
             text.append("\n")
             text.append(self.problem, style="bold")
         elif self.writer_alive:
-            text.append("\nPlayed in another copy; this one follows it.", style="dim")
+            text.append("\nRead-only; another copy plays.", style="dim")
         else:
-            text.append(
-                "\nThe other copy has closed this game: quit and resume it to play on.",
-                style="dim",
-            )
+            text.append("\nRead-only; the other copy has closed it: resume to play.", style="dim")
         self.query_one("#replay-position", Static).update(text)
 
     def action_back(self) -> None:
