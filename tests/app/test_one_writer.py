@@ -126,7 +126,12 @@ class Term:
         return _ANSI.sub(b"", bytes(self.output)).decode("utf-8", "replace")
 
     def wait_for(self, text: str, timeout: float = 40.0) -> None:
-        wait_until(lambda: text in self.plain(), timeout, f"{text!r} on screen")
+        try:
+            wait_until(lambda: text in self.plain(), timeout, f"{text!r} on screen")
+        except AssertionError as exc:
+            tail = self.plain()[-3000:]
+            message = f"{exc}; exit {self.proc.poll()}; the screen ends: {tail}"
+            raise AssertionError(message) from None
 
     def settle(self, quiet: float = 0.3, timeout: float = 20.0) -> None:
         """Wait until the app has drawn nothing for ``quiet`` seconds."""
@@ -618,3 +623,34 @@ async def test_a_full_disk_keeps_the_game_playable_and_says_so(
         monkeypatch.setattr(session_module, "save_record", real_save)
         await moves(1)  # space again: the next move saves everything
         assert len(load_record(path).moves) == session.move_count
+
+
+async def test_the_watcher_reports_a_bad_or_missing_file_and_recovers(data_dir: Path) -> None:
+    path = saves_dir() / "game-z.json"
+    holder = new_session("Ann,Bob", 6, path)
+    play(holder, 2)
+    good = path.read_bytes()
+    app = make_app(None, locked=read_save(path))
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        await pilot.press("w")
+        await pilot.pause()
+        watch = app.screen
+        assert isinstance(watch, WatchScreen)
+
+        path.write_text('{"format": "paris-')  # not how the app writes, but someone might
+        watch.poll()
+        await pilot.pause()
+        assert "cannot be read now" in all_text(app) and "move 2 of 2" in all_text(app)
+        path.unlink()
+        watch.poll()
+        await pilot.pause()
+        assert "The game's file is gone." in all_text(app)
+        path.write_bytes(good)
+        watch.poll()
+        await pilot.pause()
+        text = all_text(app)
+        assert "cannot be read" not in text and "is gone" not in text
+        assert "another copy plays" in text and "move 2 of 2" in text
+    assert path.read_bytes() == good
+    holder.close()

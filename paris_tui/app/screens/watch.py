@@ -54,22 +54,19 @@ class WatchScreen(ReplayScreen):
         self.reloads = 0
 
     def on_mount(self) -> None:
-        super().on_mount()
+        # Textual then runs ReplayScreen.on_mount, which draws the position.
         self.writer_alive = is_locked(self.path)
-        self.show_position()
         self.set_interval(self.poll_every, self.poll)
 
     def poll(self) -> None:
-        """Look at the file; read it again if it changed."""
+        """Look at the file; read it again if it changed (or could not be read last time)."""
         stamp = _stamp(self.path)
-        alive = is_locked(self.path)
-        changed = alive != self.writer_alive
-        self.writer_alive = alive
-        if stamp != self._stamp:
+        before = (self.writer_alive, self.problem, self.reloads)
+        self.writer_alive = is_locked(self.path)
+        if stamp != self._stamp or self.problem is not None:
             self._stamp = stamp
             self.reload()
-            changed = True
-        if changed:
+        if (self.writer_alive, self.problem, self.reloads) != before:
             self.show_position()
 
     def reload(self) -> None:
