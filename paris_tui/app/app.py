@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
@@ -130,7 +130,7 @@ class ParisApp(App[int]):
         session = Session.from_record(info.record, info.path, lock=lock)
         self.call_after_refresh(self.start_session, session)
 
-    def show_locked(self, info: SaveInfo, *, leave: str = "Back") -> None:
+    def show_locked(self, info: SaveInfo, *, leave: Literal["Back", "Quit"] = "Back") -> None:
         """Say that another copy has the game open; offer to watch it read-only."""
         from .screens.locked import LockedDialog
 

@@ -6,26 +6,20 @@ when many start in the same second. A kill -9 leaves no lock. Temporary
 files of dead writers are removed, nothing else. A read-only data directory
 is refused up front; a full disk keeps the game playable and says so.
 
-The real-process tests run ``paris-tui`` in pseudo-terminals with
-``PARIS_TUI_DATA_DIR`` set to a temporary folder; every wait is bounded.
+The real-process tests run ``paris-tui`` in pseudo-terminals (``pty_app``)
+with ``PARIS_TUI_DATA_DIR`` set to a temporary folder; every wait is bounded.
 """
 
 from __future__ import annotations
 
 import contextlib
 import errno
-import fcntl
 import itertools
 import multiprocessing
 import os
-import pty
-import re
 import signal
-import struct
 import subprocess
-import sys
 import tempfile
-import termios
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -55,8 +49,7 @@ from paris_tui.core import Move, Options
 from paris_tui.core.record import load_record
 
 from .helpers import all_text, find_game, make_app, new_session, press
-
-BIN = Path(sys.executable).with_name("paris-tui")
+from .pty_app import PtyApp
 
 
 def play(session: Session, count: int) -> None:
@@ -75,100 +68,40 @@ def moves_of(data: bytes) -> tuple[Move, ...]:
         os.unlink(handle.name)
 
 
-def wait_until(condition: Callable[[], bool], timeout: float, what: str) -> None:
+# --- real copies of the app in pseudo-terminals --------------------------------------
+
+
+@pytest.fixture
+def terms() -> Iterator[list[PtyApp]]:
+    started: list[PtyApp] = []
+    yield started
+    for term in started:
+        term.kill()
+
+
+def start(terms: list[PtyApp], data: Path, *args: str) -> PtyApp:
+    term = PtyApp(args, {"PARIS_TUI_DATA_DIR": str(data)}, size=(100, 30))
+    terms.append(term)
+    return term
+
+
+def pump_until(
+    condition: Callable[[], bool], terms: list[PtyApp], timeout: float, what: str
+) -> None:
+    """Wait for ``condition``, reading what the apps draw meanwhile (so none blocks)."""
     deadline = time.monotonic() + timeout
     while not condition():
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out after {timeout} s waiting for {what}")
-        time.sleep(0.02)
+        for term in terms:
+            term.settle(quiet=0.01, timeout=0.02)
 
 
-# --- real copies of the app in pseudo-terminals --------------------------------------
-
-_ANSI = re.compile(
-    rb"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][0-9A-Za-z]|\x1b[=>78]"
-)
-
-
-class Term:
-    """``paris-tui ARGS`` in a pseudo-terminal; everything it writes is kept."""
-
-    def __init__(self, data: Path, *args: str, cols: int = 100, rows: int = 30) -> None:
-        env = dict(os.environ, PARIS_TUI_DATA_DIR=str(data), TERM="xterm-256color")
-        env.pop("NO_COLOR", None)
-        master, slave = pty.openpty()
-        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
-        self.proc = subprocess.Popen(
-            [str(BIN), *args],
-            stdin=slave,
-            stdout=slave,
-            stderr=slave,
-            env=env,
-            start_new_session=True,
-        )
-        os.close(slave)
-        self.master = master
-        self.output = bytearray()
-        self._reader = threading.Thread(target=self._read, daemon=True)
-        self._reader.start()
-
-    def _read(self) -> None:
-        while True:
-            try:
-                chunk = os.read(self.master, 65536)
-            except OSError:
-                return
-            if not chunk:
-                return
-            self.output.extend(chunk)
-
-    def plain(self) -> str:
-        return _ANSI.sub(b"", bytes(self.output)).decode("utf-8", "replace")
-
-    def wait_for(self, text: str, timeout: float = 40.0) -> None:
-        try:
-            wait_until(lambda: text in self.plain(), timeout, f"{text!r} on screen")
-        except AssertionError as exc:
-            tail = self.plain()[-3000:]
-            message = f"{exc}; exit {self.proc.poll()}; the screen ends: {tail}"
-            raise AssertionError(message) from None
-
-    def settle(self, quiet: float = 0.3, timeout: float = 20.0) -> None:
-        """Wait until the app has drawn nothing for ``quiet`` seconds."""
-        deadline = time.monotonic() + timeout
-        size, since = len(self.output), time.monotonic()
-        while time.monotonic() - since < quiet:
-            assert time.monotonic() < deadline, "the app never settled"
-            time.sleep(0.02)
-            if len(self.output) != size:
-                size, since = len(self.output), time.monotonic()
-
-    def send(self, keys: bytes) -> None:
-        os.write(self.master, keys)
-
-    def wait_exit(self, timeout: float = 30.0) -> int:
-        return self.proc.wait(timeout)
-
-    def close(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait(10)
-        self._reader.join(5)
-        os.close(self.master)
-
-
-@pytest.fixture
-def terms() -> Iterator[list[Term]]:
-    started: list[Term] = []
-    yield started
-    for term in started:
-        term.close()
-
-
-def the_save(data: Path) -> Path:
-    wait_until(lambda: len(list((data / "saves").glob("game-*.json"))) == 1, 40, "one save")
-    (path,) = (data / "saves").glob("game-*.json")
-    wait_until(lambda: path.stat().st_size > 0, 40, "the first autosave")
+def the_save(data: Path, terms: list[PtyApp]) -> Path:
+    saves = data / "saves"
+    pump_until(lambda: len(list(saves.glob("game-*.json"))) == 1, terms, 40, "one save")
+    (path,) = saves.glob("game-*.json")
+    pump_until(lambda: path.stat().st_size > 0, terms, 40, "the first autosave")
     return path
 
 
@@ -205,51 +138,53 @@ MASH += [b"\x1b[F"]
 
 
 def test_a_second_copy_never_writes_and_the_save_grows_along_one_history(
-    data_dir: Path, terms: list[Term]
+    data_dir: Path, terms: list[PtyApp]
 ) -> None:
     saves = data_dir / "saves"
     saves.mkdir(parents=True)
     stale = saves / ".game-old.json.k1llm3.tmp"  # a dead writer's leftover
     stale.write_text('{"format": "paris-')
 
-    a = Term(data_dir, "play", "--players", "Ann,ai:random", "--seed", "7", "--ai-delay", "0")
-    terms.append(a)
-    path = the_save(data_dir)
+    a = start(
+        terms, data_dir, "play", "--players", "Ann,ai:random", "--seed", "7", "--ai-delay", "0"
+    )
+    path = the_save(data_dir, terms)
     versions = FileVersions(path)
     assert is_locked(path)
-    a.wait_for("Take")
+    a.wait_for("Take", timeout=40)
     assert not stale.exists()  # cleaned when the app started
 
-    b = Term(data_dir, "resume")  # the newest unfinished game is the one A plays
-    terms.append(b)
-    b.wait_for("open in another copy of paris-tui")
+    b = start(terms, data_dir, "resume")  # the newest unfinished game is the one A plays
+    b.wait_for("open in another copy of paris-tui", timeout=40)
     b.send(b"w")
-    b.wait_for("Watching: move")
+    b.wait_for("Watching: move 0 of 0", "another copy plays", timeout=20)
+
+    def saved() -> int:
+        return len(load_record(path).moves)
 
     for turn in range(1, 7):
-        goal = len(load_record(path).moves) + 2
+        goal = saved() + 2
         for _ in range(6):  # Enter during a tour's animation is dropped: press again
-            a.settle(quiet=1.4)  # a tour frame stays up to 1.2 s
+            a.settle(quiet=1.4, timeout=10)  # a tour frame stays up to 1.2 s
             a.send(b"\r")  # Ann takes the highlighted tile (or confirms a takeover)
             with contextlib.suppress(AssertionError):
-                wait_until(lambda: len(load_record(path).moves) >= goal, 5, "A's move")  # noqa: B023
+                pump_until(lambda: saved() >= goal, terms, 5, "A's move")  # noqa: B023
                 break
-        assert len(load_record(path).moves) >= goal, f"A's move {turn}: {a.plain()[-1500:]}"
+        assert saved() >= goal, f"A's move {turn}:\n{a.display()}"
         for key in MASH:  # B presses everything: it must not move or write
             b.send(key)
-            time.sleep(0.01)
-    played = len(load_record(path).moves)
+            b.settle(quiet=0.01, timeout=0.02)
+    played = saved()
     assert played >= 12
-    b.wait_for(f"move {played} of {played}")  # B follows the game as it is played
+    b.wait_for(f"Watching: move {played} of {played}", timeout=20)  # B follows the game
 
     a.send(b"q")
-    assert a.wait_exit() == 0
-    wait_until(lambda: not is_locked(path), 10, "A's lock to go")
-    b.wait_for("the other copy has closed it")
-    time.sleep(0.3)
+    assert a.finish() == 0
+    assert not is_locked(path)
+    b.wait_for("has closed it", timeout=20)
     seen = versions.stop()
     b.send(b"q")
-    assert b.wait_exit() == 0
+    assert b.finish() == 0
 
     # Every version of the file extends the one before: one history, never a flip.
     assert len(seen) >= 2
@@ -261,11 +196,10 @@ def test_a_second_copy_never_writes_and_the_save_grows_along_one_history(
     assert sorted(p.name for p in saves.iterdir()) == [path.name]  # no lock or tmp left
 
 
-def test_kill_9_of_the_player_leaves_no_lock(data_dir: Path, terms: list[Term]) -> None:
-    a = Term(data_dir, "play", "--players", "Ann,Bob", "--seed", "3")
-    terms.append(a)
-    path = the_save(data_dir)
-    a.wait_for("Pass to")
+def test_kill_9_of_the_player_leaves_no_lock(data_dir: Path, terms: list[PtyApp]) -> None:
+    a = start(terms, data_dir, "play", "--players", "Ann,Bob", "--seed", "3")
+    path = the_save(data_dir, terms)
+    a.wait_for("Pass to", timeout=40)
     assert is_locked(path)
     with pytest.raises(GameInUseError):
         open_save(path)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, Literal
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -16,6 +16,8 @@ from ..locks import lock_holder
 from ..storage import SaveInfo
 
 __all__ = ["LockedDialog"]
+
+LEAVE_LABELS = {"Back": "Back (Esc)", "Quit": "Quit (Esc)"}
 
 
 class LockedDialog(ModalScreen[bool]):
@@ -51,7 +53,7 @@ class LockedDialog(ModalScreen[bool]):
         Binding("right", "app.focus_next", show=False),
     ]
 
-    def __init__(self, info: SaveInfo, *, leave: str = "Back") -> None:
+    def __init__(self, info: SaveInfo, *, leave: Literal["Back", "Quit"] = "Back") -> None:
         super().__init__()
         self.info = info
         self.leave = leave
@@ -75,7 +77,7 @@ class LockedDialog(ModalScreen[bool]):
             )
             with Horizontal(id="locked-buttons"):
                 yield Button("Watch (w)", id="watch", variant="primary")
-                yield Button(f"{self.leave} (Esc)", id="back")
+                yield Button(LEAVE_LABELS[self.leave], id="back")
 
     def on_mount(self) -> None:
         for button in self.query("#watch"):
