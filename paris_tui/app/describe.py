@@ -29,13 +29,17 @@ from ..core import (
     TileDiscarded,
     TourEvent,
 )
+from ..core.analysis import LeftoverPreview
 from ..core.text import printable
+from .fit import Fit
 from .palette import LINE_COLOURS, player_style
 
 __all__ = [
     "describe_event",
+    "describe_events",
     "line_label",
     "plain",
+    "preview_text",
     "printable",
     "seat_label",
     "short_name",
@@ -100,58 +104,188 @@ def tile_text(board: Board, tile: str) -> Text:
 
 
 def describe_event(board: Board, names: tuple[str, ...], event: Event) -> Text | None:
-    """One log line for an event (``None`` for events the log leaves out)."""
+    """One log line for an event (``None`` for events the log leaves out).
+
+    :func:`describe_events` is the log's own: it also says when a tour
+    scores nothing and shortens score lines under their tour's heading.
+    """
+    lines = describe_events(board, names, [event])
+    return lines[0] if lines else None
+
+
+def _score_detail(event: ScoreEvent, origin: str | None) -> str:
+    """The core's reason without what the tour's heading line already says.
+
+    ``small tour: 1 business at Louvre, 1 stop from Opéra`` under "Small tour
+    from Opéra" becomes ``1 business at Louvre, 1 stop away``; ``grand tour
+    (Blue line): …`` under "Grand tour: [B] Blue line" loses its label.
+    """
+    reason = event.reason
+    label, sep, detail = reason.partition(": ")
+    if not sep or label.split(" (")[0] != event.kind.replace("_", " "):
+        return reason
+    if origin is not None and detail.endswith(f" from {origin}"):
+        detail = detail.removesuffix(f" from {origin}") + " away"
+    return detail
+
+
+def describe_events(board: Board, names: tuple[str, ...], events: list[Event]) -> list[Text]:
+    """The log's lines for ``events``, in order.
+
+    A tour followed by no points says so ("Small tour from Opéra: nobody
+    scores"); each score line under a tour is ``  ● Ann +3: 1 business at
+    Opéra + 2 next to it`` (the tour's name is on its heading).
+    """
 
     def who(seat: int) -> Text:
         return seat_label(names, seat)
 
-    if isinstance(event, RoundStarted):
-        return Text.assemble(
-            (f"— Round {event.round + 1}: ", "bold"), who(event.starter), " holds the bus"
-        )
-    if isinstance(event, BusinessOpened):
-        return Text.assemble(
-            who(event.seat), " took ", tile_text(board, event.tile), ": opened a business"
-        )
-    if isinstance(event, NothingOpened):
-        return Text.assemble(
-            who(event.seat),
-            " took ",
-            tile_text(board, event.tile),
-            ": supply empty, nothing opened (C1)",
-        )
-    if isinstance(event, BusinessRemoved):
-        owner = "their own" if event.owner == event.by else f"{printable(names[event.owner])}'s"
-        return Text.assemble(
-            who(event.by),
-            f" removed {owner} business at {stop_name(board, event.stop)} → {event.to}",
-        )
-    if isinstance(event, TourEvent):
-        if event.kind == "small_tour":
-            assert event.stop is not None
-            return Text(f"Small tour from {stop_name(board, event.stop)}", style="bold")
-        assert event.line is not None
-        label = "Grand tour" if event.kind == "grand_tour" else "Special tour"
-        whose = ""
-        if event.kind == "special_tour":
-            whose = (
-                " (public route)"
-                if event.seat is None
-                else f" ({printable(names[event.seat])}'s route)"
+    lines: list[Text] = []
+    origin: str | None = None
+    for i, event in enumerate(events):
+        if isinstance(event, RoundStarted):
+            lines.append(
+                Text.assemble(
+                    (f"— Round {event.round + 1}: ", "bold"), who(event.starter), " holds the bus"
+                )
             )
-            if event.seat is None and len(names) > 2:
+        elif isinstance(event, BusinessOpened):
+            lines.append(
+                Text.assemble(
+                    who(event.seat), " took ", tile_text(board, event.tile), ": opened a business"
+                )
+            )
+        elif isinstance(event, NothingOpened):
+            lines.append(
+                Text.assemble(
+                    who(event.seat),
+                    " took ",
+                    tile_text(board, event.tile),
+                    ": supply empty, nothing opened (C1)",
+                )
+            )
+        elif isinstance(event, BusinessRemoved):
+            owner = "their own" if event.owner == event.by else f"{printable(names[event.owner])}'s"
+            lines.append(
+                Text.assemble(
+                    who(event.by),
+                    f" removed {owner} business at {stop_name(board, event.stop)} → {event.to}",
+                )
+            )
+        elif isinstance(event, TourEvent):
+            nxt = events[i + 1] if i + 1 < len(events) else None
+            scored = isinstance(nxt, ScoreEvent) and nxt.kind == event.kind
+            origin = None
+            if event.kind == "small_tour":
+                assert event.stop is not None
+                origin = stop_name(board, event.stop)
+                line = Text(f"Small tour from {origin}", style="bold")
+            else:
+                assert event.line is not None
+                label = "Grand tour" if event.kind == "grand_tour" else "Special tour"
                 whose = ""
-        return Text.assemble((f"{label}: ", "bold"), line_label(board, event.line), whose)
-    if isinstance(event, ScoreEvent):
-        return Text.assemble(
-            "  ", who(event.seat), (f" +{event.points}", "bold"), f" {event.reason}"
-        )
-    if isinstance(event, TileDiscarded):
-        if event.grand_tour:
-            return Text.assemble(
-                "Left over ", tile_text(board, event.tile), ": a pair in the discard area!"
+                if event.kind == "special_tour" and event.seat is not None:
+                    whose = f" ({printable(names[event.seat])}'s route)"
+                elif event.kind == "special_tour" and len(names) == 2:
+                    whose = " (public route)"
+                line = Text.assemble((f"{label}: ", "bold"), line_label(board, event.line), whose)
+            if not scored:
+                line.append(": ")
+                line.append("nobody scores", style="dim")
+            lines.append(line)
+        elif isinstance(event, ScoreEvent):
+            if event.kind == "sack":
+                lines.append(
+                    Text.assemble(
+                        ("Sack: ", "bold"),
+                        who(event.seat),
+                        (f" +{event.points}", "bold"),
+                        f": the most businesses in the sack ({event.points})",
+                    )
+                )
+                continue
+            lines.append(
+                Text.assemble(
+                    "  ",
+                    who(event.seat),
+                    (f" +{event.points}", "bold"),
+                    f": {_score_detail(event, origin)}",
+                )
             )
-        return Text.assemble("Left over ", tile_text(board, event.tile), " → discard area")
-    assert isinstance(event, GameOver)
-    winners = " and ".join(printable(names[w]) for w in event.winners)
-    return Text(f"Game over — {winners} {'wins' if len(event.winners) == 1 else 'win'}", "bold")
+        elif isinstance(event, TileDiscarded):
+            if event.grand_tour:
+                lines.append(
+                    Text.assemble(
+                        "Left over ", tile_text(board, event.tile), ": a pair in the discard area!"
+                    )
+                )
+            else:
+                lines.append(
+                    Text.assemble("Left over ", tile_text(board, event.tile), " → discard area")
+                )
+        elif isinstance(event, GameOver):
+            winners = " and ".join(printable(names[w]) for w in event.winners)
+            verb = "wins" if len(event.winners) == 1 else "win"
+            lines.append(Text(f"Game over — {winners} {verb}", "bold"))
+    return lines
+
+
+def _points(names: tuple[str, ...], values: tuple[int, ...], width: int | None) -> Text:
+    """``● Ann +2, ▲ Bob +5`` (names cut to ``width`` cells; ``0``: symbols only, ``●+2 ▲+5``)."""
+    text = Text()
+    scored = [(seat, pts) for seat, pts in enumerate(values) if pts]
+    if not scored:
+        return Text("nobody scores", style="dim")
+    for j, (seat, pts) in enumerate(scored):
+        style = player_style(seat)
+        if width == 0:
+            if j:
+                text.append(" ")
+            text.append(style.symbol, style=f"bold {style.colour}")
+        else:
+            if j:
+                text.append(", ")
+            text.append_text(seat_label(names, seat, width=width))
+            text.append(" ")
+        text.append(f"+{pts}", style="bold")
+    return text
+
+
+def preview_text(board: Board, names: tuple[str, ...], preview: LeftoverPreview) -> Fit:
+    """The left-over preview in one line, as full as the width allows; every number kept.
+
+    ``If left over: small tour: ● Ann +1, ▲ Bob +2 · grand tour [B] Blue
+    line: ● Ann +3``; where the bar has two lines, the grand tour may go on
+    the second; then with names cut shorter and shorter, then with symbols
+    only (``Left over: small ●+1 ▲+2 · grand [B] ●+3``).
+    """
+    line = None
+    if preview.grand_tour_line is not None:
+        line = next((ln for ln in board.lines if ln.name == preview.grand_tour_line), None)
+
+    def variant(width: int | None, terse: bool = False, two_lines: bool = False) -> Text:
+        text = Text("Left over: " if terse else "If left over: ", style="bold")
+        text.append("small " if terse else "small tour: ")
+        text.append_text(_points(names, preview.small_tour, width))
+        if preview.grand_tour_line is not None:
+            if two_lines:
+                text.append("\n" + " " * cell_len("If left over: ") + "grand tour ")
+            else:
+                text.append(" · grand " if terse else " · grand tour ")
+            if line is None:
+                text.append(f"({preview.grand_tour_line})")
+            elif terse or (width is not None and not two_lines):
+                text.append(f"[{line.letter}]", style=f"bold {LINE_COLOURS.get(line.id, '')}")
+            else:
+                text.append_text(line_label(board, line.id))
+            text.append(" " if terse or width == 0 else ": ")
+            text.append_text(_points(names, preview.grand_tour, width))
+        return text
+
+    variants: list[Text] = []
+    for width in (None, 12, 10, 8, 6, 5, 4, 0):
+        variants.append(variant(width))
+        if preview.grand_tour_line is not None:
+            variants.append(variant(width, two_lines=True))
+        variants.append(variant(width, terse=True))
+    return Fit(variants)

@@ -20,10 +20,20 @@ from textual.timer import Timer
 from textual.widgets import Footer, Static
 from textual.worker import Worker, WorkerState
 
-from ...core import BusinessRemoved, IllegalMoveError, Move, SeatView
+from ...core import (
+    BusinessRemoved,
+    Event,
+    GameOver,
+    IllegalMoveError,
+    Move,
+    ScoreEvent,
+    SeatView,
+    TourEvent,
+)
 from ...core.analysis import LeftoverPreview, leftover_previews
 from ...core.sampling import Determinizer
-from ..describe import printable, seat_label, stop_name
+from ..describe import preview_text, printable, seat_label, stop_name
+from ..fit import Fit
 from ..frames import Frame, build_frames
 from ..session import Bot, Session
 from ..widgets.map_view import BoardMap, MapOverlay
@@ -43,11 +53,30 @@ from .end import EndScreen
 from .handoff import HandoffScreen
 from .takeover import TakeoverDialog
 
-__all__ = ["GameScreen"]
+__all__ = ["GameScreen", "reveal_chunks"]
 
 
 def _stop_of(tile: str) -> str:
     return tile.split("/", 1)[0]
+
+
+def reveal_chunks(events: list[Event]) -> list[list[Event]]:
+    """A move's events cut where the log may pause: before each tour, the sack, the end.
+
+    A tour's chunk holds its points; what follows a tour (the left-over tile,
+    the next round) starts a chunk of its own, shown once that tour is.
+    """
+    chunks: list[list[Event]] = [[]]
+    after_tour = False
+    for event in events:
+        starts = isinstance(event, TourEvent | GameOver) or (
+            isinstance(event, ScoreEvent) and event.kind == "sack"
+        )
+        if starts or (after_tour and not isinstance(event, ScoreEvent)):
+            chunks.append([])
+            after_tour = starts and not isinstance(event, GameOver)
+        chunks[-1].append(event)
+    return [chunk for chunk in chunks if chunk]
 
 
 class GameScreen(ParisScreen):
@@ -68,6 +97,8 @@ class GameScreen(ParisScreen):
         Binding("question_mark,f1", "app.help", "Help", key_display="?"),
         Binding("t", "app.toggle_theme", "Theme", show=False),
         Binding("q", "app.quit", "Quit"),
+        Binding("pageup", "scroll_log(-1)", "Log", key_display="PgUp/Dn", priority=True),
+        Binding("pagedown", "scroll_log(1)", "Log", show=False, priority=True),
     ]
 
     def __init__(
@@ -98,6 +129,12 @@ class GameScreen(ParisScreen):
         self._previews: tuple[int, dict[str, LeftoverPreview]] | None = None
         self.ended = False
         self._keys_state: tuple[bool, bool, bool] | None = None
+        # A move's events in the order they are shown: the log and the scores
+        # follow the tours' animation (the game end's result comes last).
+        self.shown_scores: tuple[int, ...] | None = None
+        self._staged: list[list[Event]] = []
+        self._shown_chunks = 0
+        self._reveal_with: dict[int, int] = {}  # id(frame) -> chunks shown with it
 
     # --- layout ------------------------------------------------------------------
 
@@ -105,17 +142,18 @@ class GameScreen(ParisScreen):
         yield from compose_table(Static("", id="status"))
         yield PreviewBar("", id="preview")
         yield ScoreTrack("", id="track")
-        yield GameLog(id="log", wrap=True, markup=False, min_width=20)
+        log = GameLog(id="log", wrap=True, markup=False, min_width=20)
+        log.can_focus = False  # PgUp/PgDn scroll it from anywhere (see BINDINGS)
+        yield log
         yield Footer()
 
     def on_mount(self) -> None:
         if not self.query(GameLog):
             return  # mounted while the app shuts down: nothing to show
         log = self.query_one(GameLog)
-        log.can_focus = False
         public = self.session.view(None)
         if self.session.events:
-            log.write(Text(f"Resumed after {self.session.move_count} moves.", style="dim"))
+            log.write_entry(Text(f"Resumed after {self.session.move_count} moves.", style="dim"))
         log.add_events(public, self.session.events)
         self.refresh_all()
         self.advance()  # at once: a hand-off then shows before the game screen is laid out
@@ -144,8 +182,7 @@ class GameScreen(ParisScreen):
     def refresh_all(self) -> None:
         self.view = self.session.view(self.viewer)
         view = self.view
-        narrow = self.has_class("-narrow")
-        self.query_one(PlayersPanel).show(view, compact=narrow)
+        self.query_one(PlayersPanel).show(view, scores=self.shown_scores)
         self.query_one(RoutePanel).show(
             view,
             reveal=self.viewer is not None and not self.route_hidden,
@@ -153,7 +190,7 @@ class GameScreen(ParisScreen):
         )
         self.query_one(TilePanel).show(view, self.active_tile, active=self.active_tile is not None)
         self.query_one(DiscardPanel).show(view)
-        self.query_one(ScoreTrack).show(view)
+        self.query_one(ScoreTrack).show(view, scores=self.shown_scores)
         self._show_status()
         self._show_map()
         self._show_preview()
@@ -167,26 +204,25 @@ class GameScreen(ParisScreen):
             self.refresh_bindings()
 
     def _show_status(self) -> None:
+        """One line: whose turn, or what is happening (shorter wordings where it is narrow)."""
         view = self.view
-        text = Text()
-        if view.is_over:
-            text.append("Game over", style="bold")
+        if self.frame is not None:
+            status = Fit([Text("Tour… (Space skips)"), Text("Tour…")])
+        elif view.is_over:
+            status = Fit([Text("Game over", style="bold")])
         elif self.thinking is not None or self.ai_choice is not None:
             seat = view.to_move
             assert seat is not None
-            text.append_text(seat_label(view.names, seat))
-            text.append(" is thinking…" if self.ai_choice is None else " chooses:")
+            label = seat_label(view.names, seat)
+            words = (" is thinking…", " thinks…") if self.ai_choice is None else (" chooses:",)
+            status = Fit([label + word for word in words] + [label])
         elif self.turn_seat is not None:
-            text.append_text(seat_label(view.names, self.turn_seat))
-            text.append(": choose a tile")
-        elif self.frame is not None:
-            text.append("Tour… (Space skips)")
+            label = seat_label(view.names, self.turn_seat)
+            status = Fit([label + ": choose a tile", label + ": your turn", label])
         else:
             seat = view.to_move
-            if seat is not None:
-                text.append_text(seat_label(view.names, seat))
-                text.append(" is next")
-        self.query_one("#status", Static).update(text)
+            status = Fit([] if seat is None else [seat_label(view.names, seat) + " is next"])
+        self.query_one("#status", Static).update(status)
 
     def _overlay(self) -> MapOverlay:
         frame = self.frame
@@ -219,10 +255,10 @@ class GameScreen(ParisScreen):
             return
         tile = self.view.face_up[active]
         preview = self.previews().get(tile)
-        text = Text("If left over: ", style="bold")
-        if preview is not None:
-            text.append(printable(preview.summary(self.view.names)))
-        bar.update(text)
+        if preview is None:
+            bar.update("")
+            return
+        bar.update(preview_text(self.view.board, self.view.names, preview))
 
     # --- keys -----------------------------------------------------------------------
 
@@ -235,6 +271,13 @@ class GameScreen(ParisScreen):
         if action == "toggle_route":
             return self.viewer is not None
         return True
+
+    def action_scroll_log(self, pages: int) -> None:
+        log = self.query_one(GameLog)
+        if pages < 0:
+            log.scroll_page_up(animate=False)
+        else:
+            log.scroll_page_down(animate=False)
 
     def action_step(self, delta: int) -> None:
         if self.turn_seat is None or not self.view.face_up:
@@ -376,7 +419,7 @@ class GameScreen(ParisScreen):
 
     @staticmethod
     def _destinations(view: SeatView, moves: list[Move]) -> dict[int, str]:
-        """Where each removed business would go, as the core says (R4)."""
+        """Where each removed business would go, as the core says (R4): "sack" or "supply"."""
         base = Determinizer(view).base
         out: dict[int, str] = {}
         for move in moves:
@@ -384,7 +427,7 @@ class GameScreen(ParisScreen):
             probe = base.copy()
             for event in probe.play(move):
                 if isinstance(event, BusinessRemoved):
-                    out[move.evict] = "the sack" if event.to == "sack" else "their supply"
+                    out[move.evict] = event.to
         return out
 
     def commit(self, move: Move) -> None:
@@ -402,15 +445,60 @@ class GameScreen(ParisScreen):
                 severity="error",
                 markup=False,
             )
-        self.query_one(GameLog).add_events(public, events)
         self.turn_seat = None
         self.ai_choice = None
         self.thinking = None
         if self.session.hot_seat:
             self.viewer = None
-        frames = build_frames(public.board, public.names, events) if self.anim > 0 else []
+        frames = self._stage(public, events)
         self.refresh_all()
-        self.play_frames(frames, self.advance)
+        self.play_frames(frames, self._tours_done)
+
+    # --- showing a move's events in order ----------------------------------------------
+
+    def _stage(self, before: SeatView, events: list[Event]) -> list[Frame]:
+        """Log what happens before the first tour; keep the rest for the tours' frames.
+
+        Each tour's lines and points are shown when its animation starts; the
+        game end's special tours, the sack and "Game over" come last, so the
+        result is never given away before it is shown (the end screen follows).
+        """
+        chunks = reveal_chunks(events)
+        self._staged = chunks
+        self._shown_chunks = 0
+        self._reveal_with = {}
+        self.shown_scores = before.scores
+        frames: list[Frame] = []
+        if self.anim > 0:
+            for k, chunk in enumerate(chunks):
+                for frame in build_frames(before.board, before.names, chunk):
+                    self._reveal_with[id(frame)] = k + 1
+                    frames.append(frame)
+        first = self._reveal_with[id(frames[0])] - 1 if frames else len(chunks)
+        self._reveal(first)
+        return frames
+
+    def _reveal(self, count: int) -> None:
+        """Show the staged chunks up to the ``count``-th (log lines, then points)."""
+        log = self.query_one(GameLog)
+        public = self.session.view(None)
+        scores = list(self.shown_scores or public.scores)
+        while self._shown_chunks < min(count, len(self._staged)):
+            chunk = self._staged[self._shown_chunks]
+            self._shown_chunks += 1
+            log.add_events(public, chunk)
+            for event in chunk:
+                if isinstance(event, ScoreEvent):
+                    scores[event.seat] += event.points
+        done = self._shown_chunks >= len(self._staged)
+        self.shown_scores = None if done else tuple(scores)
+        self.query_one(PlayersPanel).show(self.view, scores=self.shown_scores)
+        self.query_one(ScoreTrack).show(self.view, scores=self.shown_scores)
+
+    def _tours_done(self) -> None:
+        self._reveal(10**9)
+        self.refresh_all()
+        self.advance()
 
     # --- AI ----------------------------------------------------------------------------
 
@@ -491,6 +579,7 @@ class GameScreen(ParisScreen):
                 then()
             return
         self.frame = self.frames.pop(0)
+        self._reveal(self._reveal_with.get(id(self.frame), 0))
         self._show_status()
         self._show_map()
         self._show_preview()

@@ -49,15 +49,11 @@ class HandoffScreen(ParisScreen):
             title = Text("Pass to ", style="bold")
             title.append_text(seat_label(self.names, self.seat))
             yield Static(title, id="handoff-title")
+            # Two lines of their own: a long name never leaves "now." alone on a line.
             name = plain(self.names[self.seat])
-            yield Static(
-                Text.assemble(
-                    f"Round {self.round_no} of {self.rounds}. Only ",
-                    name,
-                    " should look at the screen now.",
-                ),
-                id="handoff-info",
-            )
+            info = Text(f"Round {self.round_no} of {self.rounds}\n")
+            info.append_text(Text.assemble("Only ", name, " should see the screen now."))
+            yield Static(info, id="handoff-info")
             scores = Text()
             for seat, score in enumerate(self.scores):
                 if seat:

@@ -69,10 +69,12 @@ class NameInput(Input):
 
 
 class NewGameScreen(ParisScreen):
+    # A name field takes 'q' as a letter here: Ctrl+Q quits (and the footer says so).
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back"),
         Binding("f5", "start", "Start"),
         Binding("f1", "app.help", "Help"),
+        Binding("ctrl+q", "app.quit", "Quit", key_display="^q", priority=True),
     ]
 
     def __init__(self, seats: list[SeatSpec] | None = None, *, cursor_blink: bool = True) -> None:
@@ -175,8 +177,17 @@ class NewGameScreen(ParisScreen):
         if event.button.id == "start":
             self.action_start()
 
+    def _can_go_back(self) -> bool:
+        """A game (or another screen) lies under this one: Escape goes back to it."""
+        return len(self.app.screen_stack) > 2
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "back":
+            return self._can_go_back()  # hidden from the footer when there is nowhere to go
+        return True
+
     def action_back(self) -> None:
-        if len(self.app.screen_stack) > 2:
+        if self._can_go_back():
             self.app.pop_screen()
 
     def _value(self, selector: str) -> Any:

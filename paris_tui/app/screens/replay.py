@@ -71,7 +71,7 @@ class ReplayScreen(ParisScreen):
         if view.is_over:
             pos.append("\nGame over", style="bold")
         self.query_one("#replay-position", Static).update(pos)
-        self.query_one(PlayersPanel).show(view, compact=self.has_class("-narrow"))
+        self.query_one(PlayersPanel).show(view)
         self.query_one(RoutePanel).show(view, reveal=False, hidden_hint=False)
         self.query_one(TilePanel).show(view, None, active=False)
         self.query_one(DiscardPanel).show(view)
@@ -81,7 +81,7 @@ class ReplayScreen(ParisScreen):
         log.clear()
         start = max(0, k - 60)
         if start:
-            log.write(Text(f"… {start} earlier moves", style="dim"))
+            log.write_entry(Text(f"… {start} earlier moves", style="dim"))
         for events in self.events[start:k]:
             log.add_events(view, events)
 

@@ -13,13 +13,19 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from ...core import Move
-from ..describe import printable, seat_label
+from ..describe import printable
+from ..fit import cut
 
 __all__ = ["TakeoverDialog"]
 
 
 class TakeoverDialog(ModalScreen[Move | None]):
-    """One button per business that may be removed; Escape goes back to the tiles."""
+    """One button per business that may be removed; Escape goes back to the tiles.
+
+    Opponents' businesses come first (focus starts on one), the player's own
+    last; each button says whose business and where it goes, in the second
+    person: "Remove Bob's business (into the sack)".
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Back"),
@@ -41,7 +47,8 @@ class TakeoverDialog(ModalScreen[Move | None]):
         self.stop_name = stop_name
         self.names = names
         self.mover = mover
-        self.moves = moves
+        # The choice a player usually wants first: an opponent's business; one's own last.
+        self.moves = sorted(moves, key=lambda m: (m.evict == mover, moves.index(m)))
         self.destination = destination
         self.on_choose = on_choose
 
@@ -51,15 +58,17 @@ class TakeoverDialog(ModalScreen[Move | None]):
             yield Static("Which business do you remove?", id="takeover-question")
             for i, move in enumerate(self.moves):
                 assert move.evict is not None
-                label = seat_label(self.names, move.evict)
-                owner = (
-                    "your own"
-                    if move.evict == self.mover
-                    else f"{printable(self.names[move.evict])}'s"
-                )
-                label.append(f"  remove {owner} → {self.destination[move.evict]}", style="")
-                yield Button(label, id=f"evict-{i}", classes="evict")
-            yield Static("Enter chooses · Esc goes back", id="takeover-hint")
+                yield Button(self.label(move.evict), id=f"evict-{i}", classes="evict")
+            yield Static("↑↓ choose · Enter removes · Esc goes back", id="takeover-hint")
+
+    def label(self, owner: int) -> Text:
+        """``Remove Bob's business (into the sack)``: whose, and where it goes (R4)."""
+        to = self.destination.get(owner)
+        if owner == self.mover:
+            where = " (back to your supply)" if to == "supply" else " (into the sack)"
+            return Text(f"Remove your own business{where}")
+        where = " (into the sack)" if to == "sack" else " (back to their supply)"
+        return Text(f"Remove {cut(printable(self.names[owner]), 12)}'s business{where}")
 
     def on_mount(self) -> None:
         for button in self.query("#evict-0"):

@@ -7,17 +7,20 @@ state of its own beyond what it was last given.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any, Self
 
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import RichLog, Static
 
 from ...core import Board, Event, SeatView
-from ..describe import describe_event, seat_label, tile_text
+from ..describe import describe_events, seat_label, tile_text
+from ..fit import Fit
 from ..palette import LINE_COLOURS, player_style
 
 __all__ = [
@@ -54,55 +57,56 @@ class TileRow(Static):
 
 
 class TilePanel(Vertical):
-    """This round's face-up tiles, numbered, with the highlighted one marked ``▶``."""
+    """This round's face-up tiles, numbered, with the highlighted one marked ``▶``.
+
+    A row at 80x24 has about 25 cells: the stop's name gives way (cut with
+    ``…``), never the business markers nor "full" on the right.
+    """
 
     def compose(self) -> ComposeResult:
-        yield Static("", id="tiles-title")
         for i in range(MAX_TILES):
             yield TileRow(i)
 
     def show(self, view: SeatView, highlighted: int | None, *, active: bool) -> None:
-        board = view.board
+        # The title sits in the panel's top border: one row more for the log at 80x24.
         title = f"Tiles · round {min(view.round + 1, view.rounds_total)}/{view.rounds_total}"
-        self.query_one("#tiles-title", Static).update(Text(title, style="bold"))
+        self.border_title = Text(title, style="bold")
         for i in range(MAX_TILES):
             row = self.query_one(f"#tile-{i}", TileRow)
             if i >= len(view.face_up):
                 row.display = False
                 continue
             row.display = True
-            selected = active and i == highlighted
-            text = Text("▶ " if selected else "  ")
-            text.append(f"{i + 1} ")
-            text.append_text(tile_text(board, view.face_up[i]))
-            stop = view.face_up[i].split("/")[0]
-            owners = view.businesses_at(stop)
-            cap = board.capacity[board.stop_index[stop]]
-            if owners:
-                text.append(" " + "".join(player_style(p).symbol for p in owners))
-            if len(owners) >= cap:
-                text.append(" full", style="italic")
-            row.update(text, layout=False)
-            row.set_class(selected, "-selected")
+            self._show_row(view, row, i, active and i == highlighted)
 
     def update_highlight(self, view: SeatView, old: int | None, new: int | None) -> None:
         """Repaint only the two rows whose mark changed (the fast path)."""
         for i in (old, new):
             if i is None or i >= len(view.face_up):
                 continue
-            row = self.query_one(f"#tile-{i}", TileRow)
-            selected = i == new
-            text = Text("▶ " if selected else "  ")
-            text.append(f"{i + 1} ")
-            text.append_text(tile_text(view.board, view.face_up[i]))
-            stop = view.face_up[i].split("/")[0]
-            owners = view.businesses_at(stop)
-            if owners:
-                text.append(" " + "".join(player_style(p).symbol for p in owners))
-            if len(owners) >= view.board.capacity[view.board.stop_index[stop]]:
-                text.append(" full", style="italic")
-            row.update(text, layout=False)
-            row.set_class(selected, "-selected")
+            self._show_row(view, self.query_one(f"#tile-{i}", TileRow), i, i == new)
+
+    @staticmethod
+    def _show_row(view: SeatView, row: TileRow, i: int, selected: bool) -> None:
+        board = view.board
+        stop = view.face_up[i].split("/")[0]
+        owners = view.businesses_at(stop)
+        marks = Text("".join(player_style(p).symbol for p in owners))
+        if len(owners) >= board.capacity[board.stop_index[stop]]:
+            marks.append(" full", style="italic")
+        # Only the middle column gives way when the row is too narrow; its text is cut, not
+        # wrapped, so the markers follow the name, whole.
+        grid = Table.grid()
+        grid.add_column(no_wrap=True)
+        grid.add_column()
+        grid.add_column(no_wrap=True)
+        prefix = Text(f"{'▶' if selected else ' '} {i + 1} ")
+        name = tile_text(board, view.face_up[i])
+        name.no_wrap = True
+        name.overflow = "ellipsis"
+        grid.add_row(prefix, name, Text(" ") + marks if marks else "")
+        row.update(grid, layout=False)
+        row.set_class(selected, "-selected")
 
 
 def track_position(score: int) -> tuple[int, int]:
@@ -124,30 +128,41 @@ def score_with_laps(score: int) -> Text:
 
 
 class PlayersPanel(Static):
-    """Each seat: symbol and name, score, supply; whose turn, who holds the bus; sack total."""
+    """Each seat: symbol and name, score, supply; whose turn, who holds the bus; sack total.
 
-    def show(self, view: SeatView, *, compact: bool = False) -> None:
+    Names are cut (with ``…``) only as far as the panel's width needs, at
+    whatever width it is drawn: a resize shows them whole again. ``scores``
+    overrides the view's while the game end's tours are still being shown.
+    """
+
+    def show(self, view: SeatView, *, scores: tuple[int, ...] | None = None) -> None:
+        shown = view.scores if scores is None else scores
         table = Table.grid(padding=(0, 1), expand=True)
         table.add_column(width=1)
-        table.add_column(ratio=1, no_wrap=True)
-        table.add_column(justify="right")
-        table.add_column(justify="right")
+        table.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
+        table.add_column(no_wrap=True)
+        table.add_column(justify="right", no_wrap=True)
+        table.add_column(justify="right", no_wrap=True)
         table.add_row(
-            "", Text("Player", style="dim"), Text("Pts", style="dim"), Text("Sup", style="dim")
+            "", Text("Player", style="dim"), "", Text("Pts", style="dim"), Text("Sup", style="dim")
         )
-        width = 8 if compact else 14
         for seat in range(view.players):
             turn = "▶" if view.to_move == seat else ""
-            name = seat_label(view.names, seat, width=width)
-            if view.starter == seat and not view.is_over:
-                name.append(" BUS", style="reverse")
-            table.add_row(turn, name, score_with_laps(view.scores[seat]), str(view.supply[seat]))
+            bus = Text("BUS", style="reverse") if view.starter == seat and not view.is_over else ""
+            table.add_row(
+                turn,
+                seat_label(view.names, seat),
+                bus,
+                score_with_laps(shown[seat]),
+                str(view.supply[seat]),
+            )
+        parts: list[Table | Text] = [table]
         if view.players > 2:
-            table.add_row("", Text(f"In the sack: {view.sack_total}", style="dim"), "", "")
-        if any(track_position(score)[0] for score in view.scores):
-            self.update(Group(table, Text(LAPS_LEGEND, style="dim")))
-        else:
-            self.update(table)
+            sack = Text(f"  In the sack: {view.sack_total}", style="dim", no_wrap=True)
+            parts.append(sack)
+        if any(track_position(score)[0] for score in shown):
+            parts.append(Text(f"  {LAPS_LEGEND}", style="dim", no_wrap=True))
+        self.update(Group(*parts))
 
 
 def track_text(scores: Sequence[int], width: int, *, dark: bool = True) -> Text:
@@ -191,15 +206,18 @@ class ScoreTrack(Static):
     """The scoring track 0..45 with each seat's symbol; laps past 45 are counted."""
 
     _view: SeatView | None = None
+    _scores: tuple[int, ...] | None = None
 
     def on_resize(self) -> None:
         if self._view is not None:
-            self.show(self._view)
+            self.show(self._view, scores=self._scores)
 
-    def show(self, view: SeatView) -> None:
+    def show(self, view: SeatView, *, scores: tuple[int, ...] | None = None) -> None:
         self._view = view
+        self._scores = scores
+        shown = view.scores if scores is None else scores
         width = self.size.width or 50
-        self.update(track_text(view.scores, width, dark=self.app.current_theme.dark))
+        self.update(track_text(shown, width, dark=self.app.current_theme.dark))
 
 
 class DiscardPanel(Static):
@@ -221,38 +239,77 @@ class DiscardPanel(Static):
 
 
 class RoutePanel(Static):
-    """The public route (2 players) and, when allowed and not hidden, the seat's own route."""
+    """The public route (2 players) and, when allowed and not hidden, the seat's own route.
+
+    Each on one line: "Your route: Green line (G)", or tersely where that
+    does not fit ("Your route: Green (G)", "Route: Green (G)").
+    """
 
     def show(self, view: SeatView, *, reveal: bool, hidden_hint: bool) -> None:
-        text = Text()
+        lines: list[Fit] = []
         board = view.board
         if reveal and view.own_route is not None:
-            text.append("Your route: ")
-            text.append_text(_route_words(board, view.own_route))
+            lines.append(_route_line(board, view.own_route, ("Your route: ", "Route: ")))
         elif hidden_hint:
-            text.append("Route hidden (r shows it)", style="dim")
+            hint = ("Route hidden (r shows it)", "Route hidden (r)")
+            lines.append(Fit(Text(h, style="dim") for h in hint))
         if view.public_route is not None:
-            if text:
-                text.append("\n")
-            text.append("Public route: ")
-            text.append_text(_route_words(board, view.public_route))
-        self.update(text)
+            lines.append(_route_line(board, view.public_route, ("Public route: ", "Public: ")))
+        self.update(Group(*lines) if lines else "")
 
 
-def _route_words(board: Board, line: str) -> Text:
+def _route_line(board: Board, line: str, labels: tuple[str, str]) -> Fit:
     ln = board.lines[board.line_index[line]]
-    return Text(f"{ln.name} ({ln.letter})", style=f"bold {LINE_COLOURS.get(line, '')}")
+    style = f"bold {LINE_COLOURS.get(line, '')}"
+    short = ln.name.removesuffix(" line")
+    variants = [Text.assemble(labels[0], (f"{ln.name} ({ln.letter})", style))]
+    variants += [Text.assemble(label, (f"{short} ({ln.letter})", style)) for label in labels]
+    return Fit(variants)
 
 
 class PreviewBar(Static):
-    """What the highlighted tile would do if it were left over."""
+    """What the highlighted tile would do if it were left over (or the tour being shown).
+
+    One line at 80x24, two fixed lines on taller terminals (so the map never
+    moves as the highlight does); its texts fit themselves to it.
+    """
 
 
 class GameLog(RichLog):
-    """Every move and every score event with its reason."""
+    """Every move and every score event with its reason.
+
+    Keeps what it was given and writes it again when its width changes, so
+    a resize re-wraps every line as a fresh start at that size would.
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.entries: list[Text] = []
+        self._wrapped_at = 0
+
+    def write_entry(self, text: Text) -> None:
+        self.entries.append(text)
+        self.write(text)
 
     def add_events(self, view: SeatView, events: list[Event]) -> None:
-        for event in events:
-            line = describe_event(view.board, view.names, event)
-            if line is not None:
-                self.write(line)
+        for line in describe_events(view.board, view.names, events):
+            self.write_entry(line)
+
+    def clear(self) -> Self:
+        self.entries = []
+        return super().clear()
+
+    def on_resize(self, event: events.Resize) -> None:
+        width = self.scrollable_content_region.width
+        if not self._size_known or width == self._wrapped_at:
+            self._wrapped_at = width  # the first size: RichLog writes what waited, at it
+            return
+        self._wrapped_at = width
+        at_end = self.scroll_y >= self.max_scroll_y
+        entries = self.entries
+        super().clear()
+        self.entries = entries
+        for entry in entries:
+            self.write(entry, scroll_end=False)
+        if at_end:
+            self.scroll_end(animate=False, immediate=False, x_axis=False)
