@@ -25,9 +25,9 @@ def fits(text: Text, width: int) -> bool:
     return all(cell_len(line) <= width for line in text.plain.split("\n"))
 
 
-def cut(text: str, width: int) -> str:
-    """``text`` cut to at most ``width`` cells, with ``…`` when something was cut."""
-    if cell_len(text) <= width:
+def cut(text: str, width: int | None) -> str:
+    """``text`` cut to at most ``width`` cells (``None``: whole), with ``…`` if it was cut."""
+    if width is None or cell_len(text) <= width:
         return text
     if width <= 0:
         return ""

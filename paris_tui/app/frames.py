@@ -14,13 +14,15 @@ from rich.text import Text
 
 from ..core import Board, Event, ScoreEvent, TourEvent
 from .describe import line_label, printable, seat_label, stop_name
+from .fit import Fit
+from .palette import LINE_COLOURS, player_style
 
 __all__ = ["Frame", "build_frames"]
 
 
 @dataclass(frozen=True, slots=True)
 class Frame:
-    caption: Text
+    caption: Fit  # fits the bar under the map: shorter wordings, never a cut number
     weight: float = 1.0
     small_tour_origin: str | None = None
     tour_line: str | None = None
@@ -28,17 +30,40 @@ class Frame:
     scoring: tuple[tuple[str, str], ...] = ()
 
 
-def _points_text(names: tuple[str, ...], points: dict[int, int]) -> Text:
+NAME_WIDTHS: tuple[int | None, ...] = (None, 12, 10, 8, 6, 4, 0)  # 0: symbols only
+
+
+def _points_text(names: tuple[str, ...], points: dict[int, int], width: int | None = None) -> Text:
+    """``● Ann +3, ▲ Bob +1`` (names cut to ``width`` cells; ``0``: ``●+3 ▲+1``)."""
     text = Text()
     scored = [(s, p) for s, p in sorted(points.items()) if p]
     if not scored:
         return Text("nobody scores", style="dim")
     for i, (seat, pts) in enumerate(scored):
-        if i:
-            text.append(", ")
-        text.append_text(seat_label(names, seat))
-        text.append(f" +{pts}", style="bold")
+        if width == 0:
+            style = player_style(seat)
+            if i:
+                text.append(" ")
+            text.append(style.symbol, style=f"bold {style.colour}")
+        else:
+            if i:
+                text.append(", ")
+            text.append_text(seat_label(names, seat, width=width))
+            text.append(" ")
+        text.append(f"+{pts}", style="bold")
     return text
+
+
+def _caption(heads: list[Text], names: tuple[str, ...], points: dict[int, int]) -> Fit:
+    """``head: points`` in one line, or two (where the bar has two), from the fullest head
+    and whole names to the tersest head and symbols only."""
+    variants: list[Text] = []
+    for width in NAME_WIDTHS:
+        pts = _points_text(names, points, width)
+        for head in heads:
+            variants.append(Text.assemble(head, ": ", pts))
+            variants.append(Text.assemble(head, ":\n  ", pts))
+    return Fit(variants)
 
 
 def build_frames(board: Board, names: tuple[str, ...], events: list[Event]) -> list[Frame]:
@@ -49,8 +74,7 @@ def build_frames(board: Board, names: tuple[str, ...], events: list[Event]) -> l
         event = events[i]
         i += 1
         if isinstance(event, ScoreEvent) and event.kind == "sack":
-            caption = Text("Sack: ")
-            caption.append_text(_points_text(names, {event.seat: event.points}))
+            caption = _caption([Text("Sack")], names, {event.seat: event.points})
             frames.append(Frame(caption, 2.0))
             continue
         if not isinstance(event, TourEvent):
@@ -72,32 +96,34 @@ def build_frames(board: Board, names: tuple[str, ...], events: list[Event]) -> l
             totals: dict[int, int] = defaultdict(int)
             for score in scores:
                 totals[score.seat] += score.points
-            caption = Text(f"Small tour from {stop_name(board, event.stop)}: ")
-            caption.append_text(_points_text(names, totals))
+            head = Text(f"Small tour from {stop_name(board, event.stop)}")
+            caption = _caption([head], names, totals)
             frames.append(Frame(caption, 2.0, small_tour_origin=event.stop, scoring=labels))
             continue
         assert event.line is not None
         title = "Grand tour" if event.kind == "grand_tour" else "Special tour"
-        head = Text(f"{title} ")
-        head.append_text(line_label(board, event.line))
+        line = board.lines[board.line_index[event.line]]
+        letter = Text(f"[{line.letter}]", style=f"bold {LINE_COLOURS.get(event.line, '')}")
+        whose = ""
         if event.kind == "special_tour" and event.seat is not None:
-            head.append(f" ({printable(names[event.seat])}'s route)")
+            whose = f" ({printable(names[event.seat])}'s route)"
         shown: list[tuple[str, str]] = []
         totals = defaultdict(int)
+
+        full = Text.assemble(f"{title} ", line_label(board, event.line), f"{whose} — ")
+        terse = Text.assemble(f"{title} ", letter, " ")
+
         for stop in event.stops:
             here = by_stop.get(stop, {})
             if here:
                 shown.append((stop, f"+{sum(here.values())}"))
             for seat, pts in here.items():
                 totals[seat] += pts
-            caption = head.copy()
-            caption.append(f" — at {stop_name(board, stop)}: ")
-            caption.append_text(_points_text(names, dict(here)))
+            where = f"at {stop_name(board, stop)}"
+            caption = _caption([full + where, terse + where], names, dict(here))
             frames.append(
                 Frame(caption, 1.0, tour_line=event.line, bus_at=stop, scoring=tuple(shown))
             )
-        caption = head.copy()
-        caption.append(" — in all: ")
-        caption.append_text(_points_text(names, dict(totals)))
+        caption = _caption([full + "in all", terse + "in all"], names, dict(totals))
         frames.append(Frame(caption, 1.5, tour_line=event.line, scoring=tuple(shown)))
     return frames

@@ -23,6 +23,7 @@ from textual.widgets import Button, Footer
 
 from paris_tui.app.describe import describe_events, preview_text
 from paris_tui.app.fit import Fit
+from paris_tui.app.frames import build_frames
 from paris_tui.app.palette import player_style
 from paris_tui.app.screens.end import EndScreen
 from paris_tui.app.screens.game import GameScreen
@@ -248,6 +249,50 @@ async def test_side_panel_fits_at_80x24_with_two_three_and_four_players() -> Non
             assert side.max_scroll_y == 0, players  # nothing hidden below the fold
             tiles = game.query_one(TilePanel)
             assert tiles.region.bottom <= side.region.bottom
+
+
+def test_tour_captions_keep_every_number_in_one_line_at_80_columns() -> None:
+    session = build_session("Annabelle,Bartholomew-Jon,Cyprian,Dorothea", 11)
+    frames = []
+    while not session.view(None).is_over:
+        frames += build_frames(
+            session.view(None).board, session.names, session.play(_policy(session))
+        )
+    assert any(f.caption.plain.startswith("Special tour") for f in frames)
+    for frame in frames:
+        expected = NUMBERS.findall(frame.caption.plain)
+        (line,) = render(frame.caption, 78, 1)
+        assert cell_len(line.rstrip()) <= 78
+        assert NUMBERS.findall(line) == expected, (frame.caption.plain, line)
+        full = render(frame.caption, 118, 2)
+        assert NUMBERS.findall(" ".join(full)) == expected
+
+
+async def test_game_end_screen_fits_80x24_with_four_long_names() -> None:
+    session = build_session("Annabelle,Bartholomew-Jon,Cyprian,Dorothea", 4)
+    while not session.view(None).is_over:
+        session.play(_policy(session))
+    app = make_app(session, anim=0.01)
+    async with app.run_test(size=SMALL) as pilot:
+        for _ in range(100):
+            await pilot.pause(0.05)
+            end = app.screen
+            if isinstance(end, EndScreen) and end.shown == len(end.items):
+                break
+        assert isinstance(end, EndScreen)
+        await pilot.pause(0.1)
+        text = screen_text(app)
+        assert "Game over" in text.split("\n")[1]  # the top is not scrolled away
+        assert "wins" in text or "share" in text
+        assert "Play again" in text
+        for tour in end.tours:
+            row = next(r for r in text.split("\n") if r.strip().startswith("Special tour"))
+            assert row
+            numbers = [str(p) for p in tour.points if p]
+            rows = [r for r in text.split("\n") if NUMBERS.findall(r) == numbers]
+            assert rows, (numbers, text)
+        footer = await footer_text(pilot)
+        assert "Show all" not in footer and "Play again" in footer
 
 
 # --- awkward wraps ------------------------------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from rich import box
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -14,6 +15,8 @@ from textual.widgets import Button, Footer, Static
 
 from ...core import Event, ScoreEvent, SeatView, TourEvent
 from ..describe import line_label, printable, seat_label
+from ..fit import Fit, cut
+from ..palette import LINE_COLOURS, player_style
 from .base import ParisScreen
 
 __all__ = ["EndScreen", "SpecialTour", "special_tours"]
@@ -48,6 +51,14 @@ def special_tours(events: list[Event], players: int) -> tuple[list[SpecialTour],
     if current is not None:
         tours.append(SpecialTour(current[0], current[1], tuple(points)))
     return tours, sack
+
+
+NAME_WIDTHS: tuple[int | None, ...] = (None, 12, 10, 8, 6, 4, 0)  # 0: symbols only
+
+
+def _symbol(seat: int) -> Text:
+    style = player_style(seat)
+    return Text(style.symbol, style=f"bold {style.colour}")
 
 
 KIND_COLUMNS = (
@@ -109,54 +120,94 @@ class EndScreen(ParisScreen):
             self.shown += 1
             self._render_steps()
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "reveal_all":
+            return self.shown < len(self.items)  # the footer offers it only while it does something
+        return True
+
     def action_reveal_all(self) -> None:
         self.shown = len(self.items)
         self._render_steps()
 
-    def _items(self) -> list[Text | Table]:
+    def _items(self) -> list[Fit | Text | Table]:
         view = self.view
         names = view.names
         outcome = view.outcome
         assert outcome is not None
-        items: list[Text | Table] = []
+        items: list[Fit | Text | Table] = []
         for i, tour in enumerate(self.tours, 1):
-            text = Text(f"Special tour {i}: ")
-            text.append_text(line_label(view.board, tour.line))
-            if tour.seat is not None:
-                text.append(f" — {printable(names[tour.seat])}'s route")
-            elif view.players == 2 and view.options.final_tours == "secret":
-                text.append(" — the public route")
-            text.append(": ")
-            scored = [(s, p) for s, p in enumerate(tour.points) if p]
-            if not scored:
-                text.append("nobody scores", style="dim")
-            for j, (seat, pts) in enumerate(scored):
-                if j:
-                    text.append(", ")
-                text.append_text(seat_label(names, seat))
-                text.append(f" +{pts}", style="bold")
-            items.append(text)
+            items.append(self._tour_line(i, tour))
         if view.players > 2:
-            text = Text("Sack: ")
-            text.append(
-                "  ".join(f"{printable(names[s])} {outcome.sack[s]}" for s in range(view.players))
-            )
-            if self.sack is not None:
-                text.append(" → ")
-                text.append_text(seat_label(names, self.sack.seat))
-                text.append(f" +{self.sack.points}", style="bold")
-            else:
-                text.append(" → no single player has the most: nobody scores")
-            items.append(text)
+            variants = []
+            for width in NAME_WIDTHS:
+                text = Text("Sack: ")
+                for seat in range(view.players):
+                    if seat:
+                        text.append(" " if width == 0 else "  ")
+                    if width == 0:
+                        text.append_text(_symbol(seat))
+                    else:
+                        text.append(cut(printable(names[seat]), width) + " ")
+                    text.append(str(outcome.sack[seat]))
+                if self.sack is not None:
+                    text.append(" → ")
+                    text.append_text(seat_label(names, self.sack.seat))
+                    text.append(f" +{self.sack.points}", style="bold")
+                else:
+                    text.append(" → a tie for the most: nobody scores")
+                variants.append(text)
+            items.append(Fit(variants))
         items.append(self._table())
         items.append(self._winner())
         return items
+
+    def _tour_line(self, number: int, tour: SpecialTour) -> Fit:
+        """``Special tour 1: [B] Blue line — Ann's route: ● Ann +3, ▲ Bob +1`` on one line.
+
+        Where that is too wide, shorter: the route's owner in brackets, then
+        names cut shorter, then symbols only; every number kept.
+        """
+        view = self.view
+        names = view.names
+        scored = [(s, p) for s, p in enumerate(tour.points) if p]
+        public = view.players == 2 and view.options.final_tours == "secret"
+        variants: list[Text] = []
+        for width in NAME_WIDTHS:
+            for terse in (False, True):
+                text = Text(f"Special tour {number}{' ' if terse else ': '}")
+                if terse:
+                    letter = view.board.lines[view.board.line_index[tour.line]].letter
+                    text.append(f"[{letter}]", style=f"bold {LINE_COLOURS.get(tour.line, '')}")
+                else:
+                    text.append_text(line_label(view.board, tour.line))
+                owner = None
+                if tour.seat is not None:
+                    owner = f"{cut(printable(names[tour.seat]), 4 if width == 0 else width)}'s"
+                elif public:
+                    owner = "public"
+                if owner is not None:
+                    text.append(f" {owner} route" if terse else f" — {owner} route")
+                text.append(": ")
+                if not scored:
+                    text.append("nobody scores", style="dim")
+                for j, (seat, pts) in enumerate(scored):
+                    if j:
+                        text.append(" " if width == 0 else ", ")
+                    if width == 0:
+                        text.append_text(_symbol(seat))
+                    else:
+                        text.append_text(seat_label(names, seat, width=width))
+                        text.append(" ")
+                    text.append(f"+{pts}", style="bold")
+                variants.append(text)
+        return Fit(variants)
 
     def _table(self) -> Table:
         view = self.view
         outcome = view.outcome
         assert outcome is not None
-        table = Table(title="Final scores", expand=False, show_edge=True)
+        # A simple head (no outer box): four players, the table and the winner fit 80x24.
+        table = Table(title="Final scores", expand=False, box=box.SIMPLE_HEAD, show_edge=False)
         table.add_column("Player")
         for _, title in KIND_COLUMNS:
             table.add_column(title, justify="right")
@@ -197,7 +248,7 @@ class EndScreen(ParisScreen):
 
         parts = self.items[: self.shown]
         waiting = self.shown < len(self.items)
-        renderables: list[Text | Table] = []
+        renderables: list[Fit | Text | Table] = []
         for part in parts:
             if isinstance(part, Table) or part is self.items[-1]:
                 renderables.append(Text(""))
@@ -209,6 +260,7 @@ class EndScreen(ParisScreen):
             steps.update(Group(*renderables))
         for buttons in self.query("#end-buttons"):
             buttons.display = not waiting
+        self.refresh_bindings()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

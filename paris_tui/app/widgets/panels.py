@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Self
 
+from rich.cells import cell_len
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
@@ -19,7 +20,7 @@ from textual.message import Message
 from textual.widgets import RichLog, Static
 
 from ...core import Board, Event, SeatView
-from ..describe import describe_events, seat_label, tile_text
+from ..describe import describe_events, printable, seat_label, tile_text
 from ..fit import Fit
 from ..palette import LINE_COLOURS, player_style
 
@@ -139,20 +140,18 @@ class PlayersPanel(Static):
         shown = view.scores if scores is None else scores
         table = Table.grid(padding=(0, 1), expand=True)
         table.add_column(width=1)
-        table.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
-        table.add_column(no_wrap=True)
+        table.add_column(ratio=1, no_wrap=True)
         table.add_column(justify="right", no_wrap=True)
         table.add_column(justify="right", no_wrap=True)
         table.add_row(
-            "", Text("Player", style="dim"), "", Text("Pts", style="dim"), Text("Sup", style="dim")
+            "", Text("Player", style="dim"), Text("Pts", style="dim"), Text("Sup", style="dim")
         )
         for seat in range(view.players):
             turn = "▶" if view.to_move == seat else ""
-            bus = Text("BUS", style="reverse") if view.starter == seat and not view.is_over else ""
+            bus = view.starter == seat and not view.is_over
             table.add_row(
                 turn,
-                seat_label(view.names, seat),
-                bus,
+                _name_cell(view.names, seat, bus=bus),
                 score_with_laps(shown[seat]),
                 str(view.supply[seat]),
             )
@@ -200,6 +199,16 @@ def track_text(scores: Sequence[int], width: int, *, dark: bool = True) -> Text:
     text.append("45")
     text.append_text(suffix)
     return text
+
+
+def _name_cell(names: tuple[str, ...], seat: int, *, bus: bool) -> Fit:
+    """``● Ann BUS``: the name cut by cells only as far as the column needs, BUS kept whole."""
+    label = seat_label(names, seat)
+    tail = Text.assemble(" ", ("BUS", "reverse")) if bus else Text()
+    variants = [label + tail]
+    for width in range(cell_len(printable(names[seat])) - 1, 2, -1):
+        variants.append(seat_label(names, seat, width=width) + tail)
+    return Fit(variants)
 
 
 class ScoreTrack(Static):
