@@ -26,8 +26,16 @@ def test_new_game_screen(snap_compare: SnapCompare) -> None:
     assert snap_compare(make_app(None), terminal_size=(100, 32))
 
 
+def test_new_game_screen_80x24(snap_compare: SnapCompare) -> None:
+    assert snap_compare(make_app(None), terminal_size=(80, 24))
+
+
 def test_hand_off_screen(snap_compare: SnapCompare) -> None:
     assert snap_compare(make_app(build_session("Ann,Bob", 3, 6)), terminal_size=(100, 32))
+
+
+def test_hand_off_screen_80x24(snap_compare: SnapCompare) -> None:
+    assert snap_compare(make_app(build_session("Ann,Bob", 3, 6)), terminal_size=(80, 24))
 
 
 def test_turn_with_preview_80x24(snap_compare: SnapCompare) -> None:
@@ -46,9 +54,20 @@ def test_takeover_dialog(snap_compare: SnapCompare) -> None:
     assert snap_compare(app, press=["enter", str(index + 1), "enter"], terminal_size=(120, 40))
 
 
+def test_takeover_dialog_80x24(snap_compare: SnapCompare) -> None:
+    session, index = takeover_position()
+    app = make_app(session)
+    assert snap_compare(app, press=["enter", str(index + 1), "enter"], terminal_size=(80, 24))
+
+
 def test_game_end_screen(snap_compare: SnapCompare) -> None:
     session = build_session("Ann,Bob,Cy", 4, 44)
     assert snap_compare(make_app(session), press=["enter", "enter"], terminal_size=(100, 32))
+
+
+def test_game_end_screen_80x24(snap_compare: SnapCompare) -> None:
+    session = build_session("Ann,Bob,Cy", 4, 44)
+    assert snap_compare(make_app(session), press=["enter", "enter"], terminal_size=(80, 24))
 
 
 def test_help_screen(snap_compare: SnapCompare) -> None:
