@@ -139,7 +139,7 @@ async def test_markup_names_from_the_command_line_are_drawn_literally_and_run_no
         await shows(
             pilot,
             "Pass to ● [red]x[/]",
-            "Only [red]x[/] should look",
+            "Only [red]x[/] should see",
             "I am [red]x[/] — press Enter",
             "▲ [@click=app.quit]go 0",
             "■ [b 0",
