@@ -1,0 +1,239 @@
+"""``paris-tui host``: open tables and serve them until Ctrl-C or SIGTERM.
+
+Added to the command line by :func:`add_host_parser` (as ``arena`` is), so
+``cli.py`` stays thin. This module imports nothing heavy at import time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from pathlib import Path
+from typing import Any
+
+__all__ = ["add_host_parser", "cmd_host"]
+
+EXIT_OK = 0
+EXIT_ERROR = 1
+EXIT_USAGE = 2
+
+
+def add_host_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Add the ``host`` subcommand to ``paris-tui``'s subparsers."""
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "host",
+        help="host tables that players join from their own terminals",
+        description="Open a table (--table) and serve it, and every unfinished table of the "
+        "data directory, to players who join from their own terminals. Prints how to join; "
+        "serves until Ctrl-C or SIGTERM, which save every table and exit 0. Each player sees "
+        "only their own route; the host alone holds the game.",
+    )
+    parser.add_argument(
+        "--bind",
+        metavar="ADDR",
+        default="127.0.0.1",
+        help="address to listen on (default 127.0.0.1: this machine only; "
+        "0.0.0.0 for every network)",
+    )
+    parser.add_argument("--port", metavar="N", default="7337", help="TCP port (default 7337)")
+    parser.add_argument(
+        "--data-dir",
+        metavar="DIR",
+        default=None,
+        help="where tables are saved (default: the paris-tui data directory)",
+    )
+    parser.add_argument(
+        "--table",
+        metavar="SEATS",
+        action="append",
+        default=[],
+        help='open a table, e.g. "ann,bob,ai:strong": human seats reserved for those names, '
+        "AI seats by level (random, greedy, strong); may be given several times",
+    )
+    parser.add_argument("--seed", metavar="N", default=None, help="deal seed of the new table(s)")
+    parser.add_argument(
+        "--small-tour",
+        metavar="MODE",
+        default="both-lines",
+        help="small tour variant: both-lines (default) or tile-line (rules R5)",
+    )
+    parser.add_argument(
+        "--final-tours",
+        metavar="MODE",
+        default="secret",
+        help="final special tours variant: secret (default) or all-lines (rules R7)",
+    )
+    parser.add_argument(
+        "--ai-delay",
+        metavar="S",
+        default="0.8",
+        help="an AI's move is played no sooner than S seconds after its turn began (default 0.8)",
+    )
+    parser.add_argument(
+        "--ai-takeover",
+        metavar="S",
+        default=None,
+        help="an AI plays for a player away S seconds, and hands the seat back on return",
+    )
+    parser.add_argument(
+        "--max-connections", metavar="N", default="256", help="connections at once (default 256)"
+    )
+    parser.add_argument(
+        "--max-per-address",
+        metavar="N",
+        default="32",
+        help="connections at once from one address (default 32)",
+    )
+    parser.add_argument(
+        "--max-tables", metavar="N", default="64", help="unfinished tables at once (default 64)"
+    )
+    parser.set_defaults(func=cmd_host)
+    return parser
+
+
+class _UsageError(Exception):
+    pass
+
+
+def _int(name: str, text: str, low: int, high: int) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise _UsageError(f"{name} must be a whole number, not {text[:20]!r}") from None
+    if not low <= value <= high:
+        raise _UsageError(f"{name} must be between {low} and {high}")
+    return value
+
+
+def _seconds(name: str, text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise _UsageError(f"{name} must be a number of seconds, not {text[:20]!r}") from None
+    if not (math.isfinite(value) and 0 <= value <= 86400):
+        raise _UsageError(f"{name} must be between 0 and 86400 seconds")
+    return value
+
+
+def _fail(message: str, status: int) -> int:
+    print(f"paris-tui host: {message}", file=sys.stderr)
+    return status
+
+
+def cmd_host(args: argparse.Namespace) -> int:
+    from ..core import Options
+    from ..core.text import printable
+    from .referee import SeatSpec, parse_seats
+    from .server import HostConfig, Limits
+    from .store import default_data_dir
+
+    try:
+        port = _int("--port", args.port, 0, 65535)
+        seed = None if args.seed is None else _int("--seed", args.seed, 0, 2**63 - 1)
+        ai_delay = _seconds("--ai-delay", args.ai_delay)
+        takeover = None if args.ai_takeover is None else _seconds("--ai-takeover", args.ai_takeover)
+        limits = Limits(
+            max_connections=_int("--max-connections", args.max_connections, 1, 100_000),
+            max_per_address=_int("--max-per-address", args.max_per_address, 1, 100_000),
+            max_tables=_int("--max-tables", args.max_tables, 1, 100_000),
+        )
+        try:
+            options = Options(small_tour=args.small_tour, final_tours=args.final_tours)
+        except ValueError as exc:
+            raise _UsageError(str(exc)) from None
+        tables: list[list[SeatSpec]] = []
+        for text in args.table:
+            try:
+                tables.append(parse_seats(text))
+            except ValueError as exc:
+                raise _UsageError(f"--table {printable(text[:60])!s}: {exc}") from None
+    except _UsageError as exc:
+        return _fail(str(exc), EXIT_USAGE)
+    data_dir = Path(args.data_dir) if args.data_dir else default_data_dir()
+    config = HostConfig(
+        data_dir=data_dir,
+        bind=args.bind,
+        port=port,
+        ai_delay=ai_delay,
+        ai_takeover=takeover,
+        limits=limits,
+    )
+    import asyncio
+
+    return asyncio.run(_serve(config, tables, seed, options))
+
+
+def _join_address(bind: str, port: int) -> str:
+    if bind in ("0.0.0.0", "::", ""):
+        return f"<this host>:{port}"
+    return f"[{bind}]:{port}" if ":" in bind else f"{bind}:{port}"
+
+
+async def _serve(config: Any, tables: list[Any], seed: int | None, options: Any) -> int:
+    import asyncio
+    import logging
+    import shlex
+    import signal
+
+    from ..core.text import printable
+    from .server import Host, TableConflictError
+    from .store import HostBusyError
+
+    logging.basicConfig(
+        stream=sys.stderr, level=logging.INFO, format="paris-tui host: %(message)s", force=True
+    )
+    host = Host(config)
+    try:
+        notes = host.load()
+    except HostBusyError as exc:
+        return _fail(str(exc), EXIT_ERROR)
+    except OSError as exc:
+        where = printable(str(config.data_dir))
+        return _fail(f"cannot use the data directory {where}: {exc.strerror or exc}", EXIT_ERROR)
+    for note in notes:
+        print(f"paris-tui host: {note}", file=sys.stderr)
+    for i, seats in enumerate(tables):
+        try:
+            host.open_table(seats, seed=None if seed is None else seed + i, options=options)
+        except TableConflictError as exc:
+            print(f"paris-tui host: {exc}", file=sys.stderr)
+        except (ValueError, OSError) as exc:
+            await host.close()
+            return _fail(str(exc), EXIT_ERROR)
+    try:
+        address, port = await host.start()
+    except OSError as exc:
+        await host.close()
+        return _fail(
+            f"cannot listen on {printable(config.bind)} port {config.port}: {exc.strerror or exc}",
+            EXIT_ERROR,
+        )
+    join = _join_address(config.bind, port)
+    lines = [
+        f"paris-tui host: listening on {address}:{port} (protocol 1); "
+        f"tables saved in {printable(str(host.store.tables_dir))}"
+    ]
+    rooms = host.unfinished()
+    if not rooms:
+        lines.append('No table is open: start the host with --table "ann,bob" to open one.')
+    for room in rooms:
+        ref = room.referee
+        names = ", ".join(ref.names)
+        lines.append(f"Table {room.id}: {names} (move {ref.move_count} of {ref.total_moves})")
+        for seat in ref.human_seats:
+            lines.append(f"  paris-tui join {join} --name {shlex.quote(ref.names[seat])}")
+    print("\n".join(lines), flush=True)
+
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    try:
+        await stop.wait()
+    finally:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.remove_signal_handler(sig)
+        await host.close()
+    print("paris-tui host: stopped; every table is saved", flush=True)
+    return EXIT_OK

@@ -1,0 +1,335 @@
+"""The referee of one table: the only holder of its :class:`~paris_tui.core.Game`.
+
+A networked game has exactly one :class:`Game`, here, on the host. Players
+(and their clients, and the AI seats) see it only through
+:meth:`Referee.view` (a :class:`~paris_tui.core.SeatView`, R8) and the public
+events of the moves made, and change it only through :meth:`Referee.submit`,
+which refuses, with a code and a reason and leaving the game intact, a move
+after the game's end (``game_over``), out of turn (``not_your_turn``), made
+on a position the sender had not seen (``stale``: the ``move_count`` it
+names is not the game's) or against the rules (``illegal``). This is
+boardgame.io's ``Master.onUpdate`` with paris-tui's core as the rules.
+
+Every move is saved at once, atomically, as an ordinary
+``paris-paris-record`` (``paris-tui replay`` reads it) whose ``"app"`` key
+holds the deal seed and each AI seat's seed, as the app's own saves do, so a
+restarted host, like a resumed app, replays the same AI choices.
+
+>>> from paris_tui.core import Move
+>>> ref = Referee.new("t1", parse_seats("Ann,Bob"), seed=3)
+>>> ref.submit(1, Move(ref.view(0).face_up[0]), 0)
+Traceback (most recent call last):
+...
+paris_tui.host.referee.Refusal: not_your_turn: it is Ann's turn, not Bob's
+>>> events = ref.submit(0, ref.view(0).legal_moves[0], 0)
+>>> ref.move_count
+1
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from ..core import Event, Game, Move, Options, ParisError, SeatView
+from ..core.record import Player, Record, replay, save_record
+from ..core.text import InvalidNameError, check_table_names, normalize_name
+from ..net.protocol import ErrorCode
+
+__all__ = [
+    "APP_KEY",
+    "TAKEOVER_LEVEL",
+    "Bot",
+    "Referee",
+    "Refusal",
+    "SeatSpec",
+    "ai_seed",
+    "parse_seats",
+]
+
+APP_KEY = "app"
+# The level of the AI that plays for a player who is away (``--ai-takeover``).
+TAKEOVER_LEVEL = "greedy"
+
+
+class Bot(Protocol):
+    def choose(self, view: SeatView) -> Move: ...
+
+
+class Refusal(ParisError):
+    """A request the referee (or the host) refuses; ``code`` is the protocol's error code."""
+
+    def __init__(self, code: ErrorCode, message: str) -> None:
+        self.code: ErrorCode = code
+        self.message = message
+        super().__init__(f"{code}: {message}")
+
+
+def ai_seed(game_seed: int | str, seat: int) -> int:
+    """A deterministic seed for the AI in ``seat`` (the app's derivation, so a
+    record moves between the app and the host with the same AI choices)."""
+    digest = hashlib.sha256(f"paris-tui:{game_seed}:{seat}".encode()).digest()
+    return int.from_bytes(digest[:4], "big")
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSpec:
+    """A seat to open: a name and ``"human"`` or ``"ai:<level>"``."""
+
+    name: str
+    kind: str = "human"
+
+    @property
+    def level(self) -> str | None:
+        return self.kind[3:] if self.kind.startswith("ai:") else None
+
+
+def _levels() -> tuple[str, ...]:
+    from ..ai import LEVELS
+
+    return LEVELS
+
+
+def parse_seats(text: str) -> list[SeatSpec]:
+    """``"ann,bob,ai:strong"`` as seats (humans by name, AI seats by level).
+
+    Names follow the core's one rule for names; AI seats are named after
+    their level (``Strong AI``). Raises ``ValueError`` with one clear line.
+    """
+    if len(text) > 1000:
+        raise ValueError("the seat list is too long")
+    parts = [p.strip() for p in text.split(",")]
+    if not 2 <= len(parts) <= 4:
+        raise ValueError(f"Paris Paris is for 2 to 4 players, the table names {len(parts)}")
+    levels = _levels()
+    raw: list[tuple[str, str]] = []
+    for part in parts:
+        if part.lower().startswith("ai:"):
+            level = part[3:].strip().lower()
+            if level not in levels:
+                raise ValueError(f"unknown AI level {level[:20]!r} (known: {', '.join(levels)})")
+            raw.append(("", f"ai:{level}"))
+        else:
+            raw.append((part, "human"))
+    taken: set[str] = set()
+    for name, _ in raw:
+        if name:
+            with contextlib.suppress(InvalidNameError):  # reported below, with its seat
+                taken.add(normalize_name(name).casefold())
+    names: list[str] = []
+    for name, kind in raw:
+        if kind == "human":
+            names.append(name)
+            continue
+        base = f"{kind[3:].capitalize()} AI"
+        candidate, n = base, 2
+        while candidate.casefold() in taken:
+            candidate = f"{base} {n}"
+            n += 1
+        taken.add(candidate.casefold())
+        names.append(candidate)
+    try:
+        checked = check_table_names(names)
+    except InvalidNameError as exc:
+        raise ValueError(str(exc)) from None
+    return [SeatSpec(name, kind) for name, (_, kind) in zip(checked, raw, strict=True)]
+
+
+class Referee:
+    """One table: its game (secret), its seats, its public events, its autosave."""
+
+    def __init__(
+        self,
+        table_id: str,
+        game: Game,
+        players: Sequence[Player],
+        *,
+        events: list[Event] | None = None,
+        meta: dict[str, Any] | None = None,
+        extra: dict[str, Any] | None = None,
+        path: Path | None = None,
+    ) -> None:
+        self.table_id = table_id
+        self._game = game
+        self.players: tuple[Player, ...] = tuple(players)
+        self._events: list[Event] = events if events is not None else []
+        self.meta: dict[str, Any] = dict(meta or {})
+        self._extra: dict[str, Any] = dict(extra or {})
+        self.path = path
+        self.save_error: str | None = None
+        self._bots: dict[int, Bot] = {}
+
+    # --- construction ----------------------------------------------------------
+
+    @classmethod
+    def new(
+        cls,
+        table_id: str,
+        seats: Sequence[SeatSpec],
+        *,
+        seed: int | None = None,
+        options: Options | None = None,
+        path: Path | None = None,
+    ) -> Referee:
+        """A new table dealt from ``seed`` (random if ``None``), saved at once."""
+        if seed is None:
+            seed = secrets.randbelow(2**31)
+        game = Game.new([s.name for s in seats], seed=seed, options=options)
+        meta = {
+            "seed": seed,
+            "ai_seeds": [ai_seed(seed, i) if s.level else None for i, s in enumerate(seats)],
+        }
+        referee = cls(table_id, game, [Player(s.name, s.kind) for s in seats], meta=meta, path=path)
+        referee.save()
+        return referee
+
+    @classmethod
+    def from_record(cls, table_id: str, record: Record, path: Path | None = None) -> Referee:
+        """Resume a table from its record (its moves replayed, every event kept)."""
+        game = replay(record, upto=0)
+        events: list[Event] = []
+        for move in record.moves:
+            events.extend(game.play(move))
+        extra = dict(record.extra)
+        meta = extra.pop(APP_KEY, None)
+        return cls(
+            table_id,
+            game,
+            record.players,
+            events=events,
+            meta=dict(meta) if isinstance(meta, dict) else {},
+            extra=extra,
+            path=path,
+        )
+
+    # --- reading ---------------------------------------------------------------
+
+    def view(self, seat: int | None) -> SeatView:
+        """What ``seat`` may know (``None``: a watcher's public view)."""
+        return self._game.view(seat)
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """Every event so far: all public (R8), routes only in the game end's tours."""
+        return tuple(self._events)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(p.name for p in self.players)
+
+    @property
+    def move_count(self) -> int:
+        return self._game.move_count
+
+    @property
+    def total_moves(self) -> int:
+        return self._game.total_moves
+
+    @property
+    def is_over(self) -> bool:
+        return self._game.is_over
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to move, ``None`` once the game is over."""
+        return None if self._game.is_over else self._game.to_move
+
+    def is_ai(self, seat: int) -> bool:
+        return self.players[seat].is_ai
+
+    @property
+    def human_seats(self) -> tuple[int, ...]:
+        return tuple(i for i, p in enumerate(self.players) if not p.is_ai)
+
+    def seat_of(self, name: str) -> int | None:
+        """The human seat called ``name`` (ignoring case), or ``None``."""
+        key = name.casefold()
+        for i, player in enumerate(self.players):
+            if not player.is_ai and player.name.casefold() == key:
+                return i
+        return None
+
+    # --- moving ----------------------------------------------------------------
+
+    def check(self, seat: int, move: Move, move_count: int) -> None:
+        """Raise the :class:`Refusal` that :meth:`submit` would, without moving."""
+        game = self._game
+        if game.is_over:
+            raise Refusal("game_over", "the game is over")
+        if seat != game.to_move:
+            raise Refusal(
+                "not_your_turn",
+                f"it is {self.players[game.to_move].name}'s turn, not {self.players[seat].name}'s"
+                if 0 <= seat < len(self.players)
+                else "it is not your turn",
+            )
+        if move_count != game.move_count:
+            raise Refusal(
+                "stale",
+                f"the game is at move {game.move_count}, the move was chosen at move {move_count}",
+            )
+        reason = game.why_illegal(move)
+        if reason is not None:
+            raise Refusal("illegal", reason)
+
+    def submit(self, seat: int, move: Move, move_count: int) -> list[Event]:
+        """Make ``seat``'s ``move``, chosen at ``move_count`` moves; save; return its events.
+
+        Raises :class:`Refusal` (the game unchanged) when it is refused.
+        """
+        self.check(seat, move, move_count)
+        events = self._game.play(move)
+        self._events.extend(events)
+        self.save()
+        return events
+
+    # --- AI --------------------------------------------------------------------
+
+    def ai_seed_for(self, seat: int) -> int:
+        seeds = self.meta.get("ai_seeds")
+        if isinstance(seeds, list) and seat < len(seeds):
+            value = seeds[seat]
+            if type(value) is int and 0 <= value < 2**63:
+                return value
+        # A seat that was human (a takeover) or a record from elsewhere:
+        # derived from the deal, still deterministic.
+        seed = self.meta.get("seed")
+        if type(seed) is not int or not 0 <= seed < 2**63:
+            seed = "|".join(",".join(s) for s in self._game.setup.stacks[:2])
+        return ai_seed(seed, seat)
+
+    def bot(self, seat: int) -> Bot:
+        """The AI that plays ``seat``: its own level for an AI seat, else the takeover AI."""
+        if seat not in self._bots:
+            from ..ai import make_ai
+
+            level = self.players[seat].ai_level or TAKEOVER_LEVEL
+            bot: Bot = make_ai(level, seed=self.ai_seed_for(seat))
+            self._bots[seat] = bot
+        return self._bots[seat]
+
+    # --- saving ----------------------------------------------------------------
+
+    def record(self) -> Record:
+        extra = dict(self._extra)
+        extra[APP_KEY] = self.meta
+        return Record.from_game(self._game, self.players, extra)
+
+    def save(self) -> bool:
+        """Autosave to :attr:`path` (atomic). A failure is kept in :attr:`save_error`."""
+        if self.path is None:
+            return True
+        try:
+            save_record(self.record(), self.path)
+        except (OSError, ValueError, RecursionError) as exc:
+            self.save_error = (
+                f"could not save table {self.table_id}: {getattr(exc, 'strerror', None) or exc}"
+            )
+            return False
+        self.save_error = None
+        return True

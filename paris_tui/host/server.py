@@ -1,0 +1,688 @@
+"""The host: tables, their referees and AI seats, served over TCP (asyncio streams).
+
+One :class:`Host` process holds every table of its data directory. Each
+table is a :class:`Room`: its :class:`~paris_tui.host.referee.Referee` (the
+only :class:`~paris_tui.core.Game`), the connections seated at it, its
+watchers, and the AI that plays its AI seats and, with ``ai_takeover``, the
+seats of players who are away. A connection speaks the protocol of
+:mod:`paris_tui.net.protocol` (``docs/protocol.md``): newline-delimited
+JSON, the client's :class:`~paris_tui.net.protocol.Hello` first.
+
+What each connection receives is cut to its seat at send time, as
+boardgame.io's ``filter-player-view`` does, with the core's
+:class:`~paris_tui.core.SeatView` as the filter: a seated connection gets
+its seat's view, a watcher the public view, both the public events. Nothing
+else about a game is ever encoded for a connection.
+
+Defences, each cutting off only the connection concerned (other tables
+never notice): a line limit (:data:`~paris_tui.net.protocol.MAX_CLIENT_LINE`),
+a message rate limit (token bucket), a hello deadline, pings to a silent
+client and a cut-off when it stays silent (half-open connections), a cap on
+bytes queued for a client that does not read, and caps on connections (in
+all and per address) and tables. Seat tokens are compared in constant time
+and never logged; every name from a client passes the core's name rule.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+import secrets
+from collections import Counter
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .. import __version__
+from ..core import Event, Move, Options
+from ..core.text import InvalidNameError, normalize_name, printable
+from ..net.protocol import MAX_CLIENT_LINE as _MAX_LINE
+from ..net.protocol import (
+    PROTOCOL_VERSION,
+    Bye,
+    ClientMessage,
+    Hello,
+    HostMessage,
+    Join,
+    ListTables,
+    Ping,
+    Play,
+    Pong,
+    Presence,
+    ProtocolError,
+    Seated,
+    SeatInfo,
+    SeatStatus,
+    TableInfo,
+    Tables,
+    Update,
+    Watch,
+    Watching,
+    Welcome,
+    decode_client,
+    encode,
+    refusal,
+)
+from .referee import Referee, Refusal, SeatSpec
+from .store import HostStore, token_hash, token_matches
+
+__all__ = ["Host", "HostConfig", "Limits", "Room", "TableConflictError"]
+
+log = logging.getLogger("paris_tui.host")
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """What one host allows. Every limit cuts off only the connection that breaks it."""
+
+    max_connections: int = 256
+    max_per_address: int = 32
+    max_tables: int = 64
+    line_bytes: int = _MAX_LINE
+    rate: float = 20.0  # messages per second a client may send, sustained
+    burst: int = 40  # ... and in a burst
+    hello_timeout: float = 10.0  # the first line must come this soon
+    ping_interval: float = 15.0  # a silent client is pinged this often
+    idle_timeout: float = 45.0  # a client silent this long (no pong) is cut off
+    send_buffer: int = 4 * 1024 * 1024  # bytes queued for a client that does not read
+
+
+@dataclass(slots=True)
+class HostConfig:
+    data_dir: Path
+    bind: str = "127.0.0.1"
+    port: int = 7337
+    ai_delay: float = 0.8  # an AI's move is played no sooner than this after its turn began
+    ai_takeover: float | None = None  # seconds away before an AI plays for a player
+    limits: Limits = field(default_factory=Limits)
+    ai_threads: int = 2
+
+
+class TableConflictError(ValueError):
+    """A new table's players already sit at an unfinished table."""
+
+    def __init__(self, table_id: str, names: Sequence[str]) -> None:
+        self.table_id = table_id
+        self.names = tuple(names)
+        super().__init__(
+            f"{', '.join(names)} already {'sits' if len(names) == 1 else 'sit'} at unfinished "
+            f"table {table_id}: not opening a second table"
+        )
+
+
+_ids = itertools.count(1)
+
+
+class Connection:
+    """One client connection: where it sits, what it may still send, its socket."""
+
+    def __init__(
+        self, host: Host, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+    ) -> None:
+        self.id = next(_ids)
+        self.host = host
+        self.reader = reader
+        self.writer = writer
+        peer = writer.get_extra_info("peername")
+        self.address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+        self.room: Room | None = None
+        self.seat: int | None = None
+        loop = asyncio.get_running_loop()
+        self.last_heard = loop.time()
+        self._tokens = float(host.config.limits.burst)
+        self._stamp = loop.time()
+        self.closed = False
+        self._nonce = 0
+
+    def __str__(self) -> str:
+        return f"connection {self.id} ({self.address})"
+
+    def send(self, message: HostMessage) -> None:
+        self.send_bytes(encode(message))
+
+    def send_bytes(self, data: bytes) -> None:
+        if self.closed or self.writer.is_closing():
+            return
+        self.writer.write(data)
+        if self.writer.transport.get_write_buffer_size() > self.host.config.limits.send_buffer:
+            log.warning("%s does not read what it is sent: cut off", self)
+            self.abort()
+
+    def ping(self) -> None:
+        self._nonce += 1
+        self.send(Ping(self._nonce))
+
+    def spend(self) -> bool:
+        """Take one message from the rate bucket; ``False`` when it is empty."""
+        limits = self.host.config.limits
+        now = asyncio.get_running_loop().time()
+        self._tokens = min(float(limits.burst), self._tokens + (now - self._stamp) * limits.rate)
+        self._stamp = now
+        if self._tokens < 1.0:
+            return False
+        self._tokens -= 1.0
+        return True
+
+    def abort(self) -> None:
+        self.closed = True
+        self.writer.transport.abort()
+
+    async def hang_up(self, last: HostMessage | None = None) -> None:
+        """Send ``last``, close our side, and drain the peer briefly so that the
+        kernel delivers our last line instead of resetting the connection."""
+        if last is not None:
+            self.send(last)
+        self.closed = True
+        writer = self.writer
+        if writer.is_closing():
+            return
+        with contextlib.suppress(OSError, RuntimeError):
+            if writer.can_write_eof():
+                writer.write_eof()
+        with contextlib.suppress(TimeoutError, OSError, asyncio.IncompleteReadError):
+            async with asyncio.timeout(1.0):
+                drained = 0
+                while drained < 1024 * 1024:
+                    chunk = await self.reader.read(65536)
+                    if not chunk:
+                        break
+                    drained += len(chunk)
+        writer.close()
+
+
+class Room:
+    """A table being served: its referee, who sits where, who watches, its AI."""
+
+    def __init__(self, host: Host, referee: Referee, owners: dict[int, str]) -> None:
+        self.host = host
+        self.referee = referee
+        self.id = referee.table_id
+        self.owners = owners  # seat -> token hash, for the seats already claimed
+        self.seated: dict[int, Connection] = {}
+        self.watchers: set[Connection] = set()
+        self.takeover: set[int] = set()
+        self._timers: dict[int, asyncio.TimerHandle] = {}
+        self._ai_task: asyncio.Task[None] | None = None
+        self._ai_job: tuple[int, int] | None = None
+
+    # --- who is here ----------------------------------------------------------------
+
+    def status(self, seat: int) -> SeatStatus:
+        if self.referee.is_ai(seat):
+            return "ai"
+        if seat in self.seated:
+            return "present"
+        return "takeover" if seat in self.takeover else "away"
+
+    def seat_infos(self) -> tuple[SeatInfo, ...]:
+        return tuple(
+            SeatInfo(p.name, p.kind, self.status(i)) for i, p in enumerate(self.referee.players)
+        )
+
+    def info(self) -> TableInfo:
+        ref = self.referee
+        return TableInfo(self.id, self.seat_infos(), ref.move_count, ref.total_moves, ref.is_over)
+
+    def start(self) -> None:
+        """Begin serving: away seats' takeover clocks run, the AI moves if it is its turn."""
+        for seat in self.referee.human_seats:
+            if seat not in self.seated:
+                self._start_clock(seat)
+        self.kick()
+
+    def arrive(self, seat: int, conn: Connection) -> None:
+        """``conn`` sits in ``seat``: a takeover ends, the player's own moves count again.
+
+        The caller announces it (:meth:`broadcast_presence`) once the newcomer has
+        been told where it sits."""
+        self.seated[seat] = conn
+        timer = self._timers.pop(seat, None)
+        if timer is not None:
+            timer.cancel()
+        if seat in self.takeover:
+            self.takeover.discard(seat)
+            log.info("table %s: seat %d is back, the AI hands it back", self.id, seat)
+        if self._ai_job is not None and self._ai_job[0] == seat:
+            self._cancel_ai()
+
+    def depart(self, conn: Connection) -> None:
+        """``conn`` leaves (hung up, cut off, or joined elsewhere)."""
+        self.watchers.discard(conn)
+        seat = conn.seat
+        if seat is not None and self.seated.get(seat) is conn:
+            del self.seated[seat]
+            self._start_clock(seat)
+            self.broadcast_presence()
+
+    def _start_clock(self, seat: int) -> None:
+        delay = self.host.config.ai_takeover
+        if delay is None or self.referee.is_over or seat in self._timers:
+            return
+        loop = asyncio.get_running_loop()
+        self._timers[seat] = loop.call_later(delay, self._take_over, seat)
+
+    def _take_over(self, seat: int) -> None:
+        self._timers.pop(seat, None)
+        if seat in self.seated or self.referee.is_over:
+            return
+        self.takeover.add(seat)
+        log.info("table %s: seat %d away, the AI plays for it", self.id, seat)
+        self.broadcast_presence()
+        self.kick()
+
+    # --- sending ----------------------------------------------------------------------
+
+    def broadcast_presence(self) -> None:
+        data = encode(Presence(self.id, self.seat_infos()))
+        for conn in (*self.seated.values(), *self.watchers):
+            conn.send_bytes(data)
+
+    def broadcast_update(self, events: Sequence[Event]) -> None:
+        """Each seated connection gets its own seat's view; watchers the public one."""
+        ref = self.referee
+        batch = tuple(events)
+        for seat, conn in list(self.seated.items()):
+            conn.send(Update(self.id, ref.view(seat), batch))
+        if self.watchers:
+            data = encode(Update(self.id, ref.view(None), batch))
+            for conn in list(self.watchers):
+                conn.send_bytes(data)
+
+    # --- moves ------------------------------------------------------------------------
+
+    def play(self, seat: int, move: Move, move_count: int) -> None:
+        """Submit to the referee (raises :class:`Refusal`), then tell everyone."""
+        events = self.referee.submit(seat, move, move_count)
+        if self.referee.save_error:
+            log.error("%s", self.referee.save_error)
+        self.broadcast_update(events)
+        if self.referee.is_over:
+            self._game_over()
+        self.kick()
+
+    def _game_over(self) -> None:
+        for timer in self._timers.values():
+            timer.cancel()
+        self._timers.clear()
+        self.takeover.clear()
+        log.info("table %s: game over", self.id)
+
+    def kick(self) -> None:
+        """Start the AI if the seat to move is an AI seat or taken over."""
+        ref = self.referee
+        seat = ref.to_move
+        if seat is None:
+            return
+        job = (seat, ref.move_count)
+        if self._ai_job == job:
+            return
+        self._cancel_ai()
+        if ref.is_ai(seat) or seat in self.takeover:
+            self._ai_job = job
+            self._ai_task = asyncio.get_running_loop().create_task(self._ai_turn(*job))
+
+    def _cancel_ai(self) -> None:
+        if self._ai_task is not None and not self._ai_task.done():
+            self._ai_task.cancel()
+        self._ai_task = None
+        self._ai_job = None
+
+    async def _ai_turn(self, seat: int, count: int) -> None:
+        ref = self.referee
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        view = ref.view(seat)
+        bot = ref.bot(seat)
+        try:
+            move = await loop.run_in_executor(self.host.ai_pool, bot.choose, view)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception(
+                "table %s: the AI of seat %d failed; it plays a legal move", self.id, seat
+            )
+            move = view.legal_moves[0]
+        delay = self.host.config.ai_delay - (loop.time() - started)
+        if delay > 0:
+            await asyncio.sleep(delay)
+        if self._ai_job != (seat, count):
+            return
+        self._ai_job = None
+        self._ai_task = None
+        if not (ref.is_ai(seat) or seat in self.takeover):
+            return
+        try:
+            self.play(seat, move, count)
+        except Refusal as exc:  # pragma: no cover - the AI chooses from the legal moves
+            log.error("table %s: the AI's move was refused: %s", self.id, exc)
+
+    def close(self) -> None:
+        for timer in self._timers.values():
+            timer.cancel()
+        self._timers.clear()
+        self._cancel_ai()
+        self.referee.save()
+
+
+class Host:
+    """Every table of a data directory, served on one TCP port."""
+
+    def __init__(self, config: HostConfig) -> None:
+        self.config = config
+        self.store = HostStore(config.data_dir)
+        self.rooms: dict[str, Room] = {}
+        self.connections: set[Connection] = set()
+        self._per_address: Counter[str] = Counter()
+        self._handlers: set[asyncio.Task[None]] = set()
+        self._server: asyncio.Server | None = None
+        self._closing = False
+        self.ai_pool = ThreadPoolExecutor(
+            max_workers=max(1, config.ai_threads), thread_name_prefix="paris-ai"
+        )
+        self.server_name = f"paris-tui {__version__}"
+
+    # --- tables -------------------------------------------------------------------------
+
+    def load(self) -> list[str]:
+        """Take the data directory's lock and resume its unfinished tables.
+
+        Returns notes for the operator (files that could not be read, which are
+        left untouched). Raises :class:`~paris_tui.host.store.HostBusyError` or
+        ``OSError``.
+        """
+        self.store.lock()
+        notes: list[str] = []
+        tables, problems = self.store.load_tables()
+        for name, problem in problems:
+            notes.append(f"skipped {printable(name)}: {problem}")
+        for table_id, record in tables:
+            if len(record.moves) >= len(record.setup.stacks) * len(record.players):
+                continue  # finished: kept on disk for replay, not served
+            try:
+                referee = Referee.from_record(
+                    table_id, record, path=self.store.record_path(table_id)
+                )
+            except ValueError as exc:  # pragma: no cover - load_record replayed it already
+                notes.append(f"skipped table {table_id}: {exc}")
+                continue
+            self.rooms[table_id] = Room(self, referee, self.store.load_seats(table_id))
+            log.info("resumed table %s at move %d", table_id, referee.move_count)
+        return notes
+
+    def unfinished(self) -> list[Room]:
+        return [r for r in self.rooms.values() if not r.referee.is_over]
+
+    def open_table(
+        self, seats: Sequence[SeatSpec], *, seed: int | None = None, options: Options | None = None
+    ) -> Room:
+        """Open a new table (saved at once). Raises :class:`TableConflictError` when
+        its players sit at an unfinished table, ``ValueError`` over the table limit,
+        ``OSError`` if it cannot be saved."""
+        for room in self.unfinished():
+            clash = [
+                s.name
+                for s in seats
+                if s.level is None and room.referee.seat_of(s.name) is not None
+            ]
+            if clash:
+                raise TableConflictError(room.id, clash)
+        if len(self.unfinished()) >= self.config.limits.max_tables:
+            raise ValueError(f"the host serves {self.config.limits.max_tables} tables at most")
+        table_id = self.store.new_table_id()
+        referee = Referee.new(
+            table_id, seats, seed=seed, options=options, path=self.store.record_path(table_id)
+        )
+        if referee.save_error:
+            raise OSError(referee.save_error)
+        room = Room(self, referee, {})
+        self.rooms[table_id] = room
+        if self._server is not None:
+            room.start()
+        log.info("opened table %s", table_id)
+        return room
+
+    def table_infos(self) -> tuple[TableInfo, ...]:
+        return tuple(room.info() for room in self.rooms.values())
+
+    # --- serving ------------------------------------------------------------------------
+
+    async def start(self) -> tuple[str, int]:
+        """Listen; returns the address and port actually bound (``port=0`` picks one)."""
+        self._server = await asyncio.start_server(
+            self._handle,
+            self.config.bind,
+            self.config.port,
+            limit=self.config.limits.line_bytes,
+        )
+        for room in self.rooms.values():
+            room.start()
+        sock = self._server.sockets[0].getsockname()
+        return str(sock[0]), int(sock[1])
+
+    async def close(self) -> None:
+        """Stop: say goodbye to every client, save every table, release the lock."""
+        if self._closing:
+            return
+        self._closing = True
+        if self._server is not None:
+            self._server.close()
+        for conn in list(self.connections):
+            conn.send(Bye("shutdown"))
+            conn.closed = True
+            conn.writer.close()
+        for room in self.rooms.values():
+            room.close()
+        if self._handlers:
+            await asyncio.wait(list(self._handlers), timeout=2.0)
+        for task in list(self._handlers):
+            task.cancel()
+        if self._server is not None:
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(2.0):
+                    await self._server.wait_closed()
+        self.ai_pool.shutdown(wait=False, cancel_futures=True)
+        self.store.unlock()
+        log.info("host closed")
+
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        conn = Connection(self, reader, writer)
+        limits = self.config.limits
+        if self._closing:
+            writer.close()
+            return
+        if (
+            len(self.connections) >= limits.max_connections
+            or self._per_address[conn.address] >= limits.max_per_address
+        ):
+            log.warning("%s refused: too many connections", conn)
+            await conn.hang_up(refusal("host_full", "the host has too many connections"))
+            return
+        self.connections.add(conn)
+        self._per_address[conn.address] += 1
+        if task is not None:
+            self._handlers.add(task)
+        try:
+            await self._serve(conn)
+        except (ConnectionError, OSError):
+            pass
+        except asyncio.CancelledError:
+            pass
+        except Exception:  # a bug must cut off this connection, never the host
+            log.exception("%s: internal error, connection closed", conn)
+        finally:
+            self._drop(conn)
+            if task is not None:
+                self._handlers.discard(task)
+            if not writer.is_closing():
+                writer.close()
+
+    def _drop(self, conn: Connection) -> None:
+        if conn in self.connections:
+            self.connections.discard(conn)
+            self._per_address[conn.address] -= 1
+            if self._per_address[conn.address] <= 0:
+                del self._per_address[conn.address]
+        self._leave(conn)
+
+    def _leave(self, conn: Connection) -> None:
+        if conn.room is not None:
+            conn.room.depart(conn)
+        conn.room = None
+        conn.seat = None
+
+    async def _read(self, conn: Connection, first: bool) -> ClientMessage | None:
+        """The next message, or ``None`` once the connection is over (closed or cut off)."""
+        limits = self.config.limits
+        loop = asyncio.get_running_loop()
+        while not conn.closed:
+            wait = limits.hello_timeout if first else limits.ping_interval
+            try:
+                async with asyncio.timeout(wait):
+                    line = await conn.reader.readuntil(b"\n")
+            except TimeoutError:
+                if first or loop.time() - conn.last_heard >= limits.idle_timeout:
+                    log.info("%s silent too long: cut off", conn)
+                    await conn.hang_up(Bye("idle"))
+                    return None
+                conn.ping()
+                continue
+            except asyncio.IncompleteReadError:
+                return None
+            except asyncio.LimitOverrunError:
+                log.warning("%s sent a line over %d bytes: cut off", conn, limits.line_bytes)
+                await conn.hang_up(
+                    refusal("too_large", f"a line is limited to {limits.line_bytes} bytes")
+                )
+                return None
+            conn.last_heard = loop.time()
+            if not conn.spend():
+                log.warning("%s sends too fast: cut off", conn)
+                await conn.hang_up(refusal("rate_limited", "too many messages"))
+                return None
+            try:
+                return decode_client(line)
+            except ProtocolError as exc:
+                log.warning("%s sent a bad message (%s): cut off", conn, exc.code)
+                await conn.hang_up(refusal(exc.code, exc.message))
+                return None
+        return None
+
+    async def _serve(self, conn: Connection) -> None:
+        hello = await self._read(conn, first=True)
+        if hello is None:
+            return
+        if not isinstance(hello, Hello):
+            await conn.hang_up(refusal("bad_message", "the first message must be a hello"))
+            return
+        if hello.protocol != PROTOCOL_VERSION:
+            await conn.hang_up(
+                refusal(
+                    "unsupported_protocol",
+                    f"this host speaks protocol {PROTOCOL_VERSION}, not {hello.protocol}",
+                )
+            )
+            return
+        try:
+            client = normalize_name(hello.client)
+        except InvalidNameError as exc:
+            await conn.hang_up(refusal("bad_message", f"client name: {exc.problem}"))
+            return
+        log.info("%s: %s", conn, printable(client))
+        # The host's own words are English; codes are the contract (docs/protocol.md).
+        conn.send(Welcome(PROTOCOL_VERSION, self.server_name, "en"))
+        while True:
+            message = await self._read(conn, first=False)
+            if message is None:
+                return
+            try:
+                self._dispatch(conn, message)
+            except Refusal as exc:
+                answer = refusal(exc.code, exc.message)
+                if answer.fatal:
+                    log.warning("%s refused (%s): cut off", conn, exc.code)
+                    await conn.hang_up(answer)
+                    return
+                conn.send(answer)
+
+    def _dispatch(self, conn: Connection, message: ClientMessage) -> None:
+        match message:
+            case Ping():
+                conn.send(Pong(message.nonce))
+            case Pong():
+                pass
+            case Hello():
+                raise Refusal("bad_message", "hello was already sent")
+            case ListTables():
+                conn.send(Tables(self.table_infos()))
+            case Join():
+                self._join(conn, message)
+            case Watch():
+                room = self.rooms.get(message.table)
+                if room is None:
+                    raise Refusal("no_such_table", f"there is no table {message.table}")
+                self._leave(conn)
+                room.watchers.add(conn)
+                conn.room = room
+                ref = room.referee
+                conn.send(Watching(room.id, ref.view(None), ref.events, room.seat_infos()))
+            case Play():
+                room, seat = conn.room, conn.seat
+                if room is None or seat is None:
+                    raise Refusal("not_seated", "join a seat before playing")
+                room.play(seat, message.move, message.move_count)
+
+    def _find_seat(self, name: str, table: str | None) -> tuple[Room, int]:
+        if table is not None:
+            room = self.rooms.get(table)
+            if room is None:
+                raise Refusal("no_such_table", f"there is no table {table}")
+            seat = room.referee.seat_of(name)
+            if seat is None:
+                raise Refusal("no_such_seat", f"no seat at table {table} is reserved for {name}")
+            return room, seat
+        for rooms in (self.unfinished(), list(self.rooms.values())):
+            for room in rooms:
+                seat = room.referee.seat_of(name)
+                if seat is not None:
+                    return room, seat
+        raise Refusal("no_such_seat", f"no table has a seat reserved for {name}")
+
+    def _join(self, conn: Connection, message: Join) -> None:
+        try:
+            name = normalize_name(message.name)
+        except InvalidNameError as exc:
+            raise Refusal("bad_name", exc.problem) from None
+        room, seat = self._find_seat(name, message.table)
+        stored = room.owners.get(seat)
+        issued: str | None = None
+        if stored is None:
+            issued = secrets.token_urlsafe(32)
+            room.owners[seat] = token_hash(issued)
+            try:
+                self.store.save_seats(room.id, room.owners)
+            except OSError as exc:
+                log.error("table %s: could not save seat owners: %s", room.id, exc.strerror)
+        elif message.token is None:
+            raise Refusal(
+                "seat_taken", f"{name}'s seat is already claimed: join with the seat's token"
+            )
+        elif not token_matches(message.token, stored):
+            log.warning("%s: wrong token for table %s seat %d", conn, room.id, seat)
+            raise Refusal("bad_token", f"wrong token for {name}'s seat")
+        self._leave(conn)
+        old = room.seated.get(seat)
+        if old is not None and old is not conn:
+            old.room = None
+            old.seat = None
+            asyncio.get_running_loop().create_task(old.hang_up(Bye("replaced")))
+        conn.room, conn.seat = room, seat
+        room.arrive(seat, conn)
+        ref = room.referee
+        conn.send(Seated(room.id, seat, issued, ref.view(seat), ref.events, room.seat_infos()))
+        room.broadcast_presence()
+        log.info("%s sits at table %s, seat %d (%s)", conn, room.id, seat, printable(name))
+        room.kick()

@@ -1,0 +1,236 @@
+"""A client's connection to a host, and the seat tokens a client keeps.
+
+:class:`HostClient` speaks the protocol of :mod:`paris_tui.net.protocol`
+over asyncio streams: it says hello, answers the host's pings by itself,
+and turns every line the host sends into a typed message (a line it cannot
+read is a :class:`~paris_tui.net.protocol.ProtocolError`, never a crash).
+:class:`TokenStore` keeps the secret token a host issues on a seat's first
+join, in the client's data directory (mode 0600), so the player comes back
+to the same seat.
+
+>>> import asyncio
+>>> async def demo(port: int) -> None:  # doctest: +SKIP
+...     client = await HostClient.connect("127.0.0.1", port)
+...     seated = await client.join("Ann")
+...     print(seated.view.own_route)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from .. import __version__
+from ..core import Move
+from .protocol import (
+    MAX_HOST_LINE,
+    PROTOCOL_VERSION,
+    Bye,
+    ClientMessage,
+    Hello,
+    HostMessage,
+    Join,
+    ListTables,
+    Ping,
+    Play,
+    Pong,
+    ProtocolError,
+    Refused,
+    Seated,
+    TableInfo,
+    Tables,
+    Watch,
+    Watching,
+    Welcome,
+    decode_host,
+    encode,
+)
+
+__all__ = ["HostClient", "HostClosedError", "RefusedError", "TokenStore"]
+
+CLIENT_NAME = f"paris-tui {__version__}"
+
+
+class HostClosedError(ConnectionError):
+    """The host closed the connection (``reason``: ``shutdown``, ``replaced``, ``idle``,
+    or ``closed`` when it just hung up)."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(f"the host closed the connection ({reason})")
+
+
+class RefusedError(Exception):
+    """The host refused a request; ``code`` is the protocol's error code."""
+
+    def __init__(self, refused: Refused) -> None:
+        self.code = refused.code
+        self.refused = refused
+        super().__init__(f"{refused.code}: {refused.message}")
+
+
+class HostClient:
+    """One connection to a host (asyncio). Build it with :meth:`connect`."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader = reader
+        self.writer = writer
+        self.welcome: Welcome | None = None
+
+    @classmethod
+    async def connect(
+        cls,
+        host: str,
+        port: int,
+        *,
+        client: str = CLIENT_NAME,
+        language: str = "en",
+        timeout: float = 10.0,
+    ) -> HostClient:
+        """Connect, say hello, and wait for the host's welcome.
+
+        Raises ``OSError`` (cannot connect), ``TimeoutError``,
+        :class:`RefusedError` (e.g. ``host_full``), :class:`HostClosedError`
+        or :class:`~paris_tui.net.protocol.ProtocolError`.
+        """
+        async with asyncio.timeout(timeout):
+            reader, writer = await asyncio.open_connection(host, port, limit=MAX_HOST_LINE)
+        self = cls(reader, writer)
+        try:
+            self.send(Hello(PROTOCOL_VERSION, client, language))
+            answer = await self.receive(timeout)
+            if isinstance(answer, Refused):
+                raise RefusedError(answer)
+            if not isinstance(answer, Welcome):
+                raise ProtocolError("bad_message", "the host did not answer hello with welcome")
+        except BaseException:
+            self.abort()
+            raise
+        self.welcome = answer
+        return self
+
+    # --- lines ----------------------------------------------------------------------
+
+    def send(self, message: ClientMessage) -> None:
+        """Queue one message (the transport sends it; no waiting)."""
+        if not self.writer.is_closing():
+            self.writer.write(encode(message))
+
+    async def receive(self, timeout: float | None = None) -> HostMessage:
+        """The next message from the host (pings are answered here and not returned).
+
+        Raises :class:`HostClosedError` when the host hangs up, ``TimeoutError``,
+        or :class:`~paris_tui.net.protocol.ProtocolError` on a line it cannot read.
+        """
+        async with asyncio.timeout(timeout):
+            while True:
+                try:
+                    line = await self.reader.readuntil(b"\n")
+                except asyncio.IncompleteReadError:
+                    raise HostClosedError("closed") from None
+                except asyncio.LimitOverrunError:
+                    raise ProtocolError("too_large", "the host sent a line too long") from None
+                message = decode_host(line)
+                if isinstance(message, Ping):
+                    self.send(Pong(message.nonce))
+                    continue
+                if isinstance(message, Bye):
+                    raise HostClosedError(message.reason)
+                return message
+
+    async def _answer(self, timeout: float, *kinds: type[Any]) -> Any:
+        while True:
+            message = await self.receive(timeout)
+            if isinstance(message, Refused):
+                raise RefusedError(message)
+            if isinstance(message, kinds):
+                return message
+
+    # --- requests ---------------------------------------------------------------------
+
+    async def join(
+        self, name: str, token: str | None = None, table: str | None = None, timeout: float = 10.0
+    ) -> Seated:
+        """Take the seat reserved for ``name``. Raises :class:`RefusedError`."""
+        self.send(Join(name, token, table))
+        seated: Seated = await self._answer(timeout, Seated)
+        return seated
+
+    async def watch(self, table: str, timeout: float = 10.0) -> Watching:
+        self.send(Watch(table))
+        watching: Watching = await self._answer(timeout, Watching)
+        return watching
+
+    async def tables(self, timeout: float = 10.0) -> tuple[TableInfo, ...]:
+        self.send(ListTables())
+        answer: Tables = await self._answer(timeout, Tables)
+        return answer.tables
+
+    def play(self, move: Move, move_count: int) -> None:
+        """Send a move for the joined seat (the answer comes as an update or a refusal)."""
+        self.send(Play(move, move_count))
+
+    # --- closing ----------------------------------------------------------------------
+
+    async def close(self) -> None:
+        self.writer.close()
+        with contextlib.suppress(OSError, asyncio.CancelledError):
+            await self.writer.wait_closed()
+
+    def abort(self) -> None:
+        self.writer.transport.abort()
+
+
+class TokenStore:
+    """The seat tokens this client was issued, one JSON file (mode 0600).
+
+    Keyed by the host's address and the seat's name (ignoring case): a host
+    seats a name at one unfinished table at a time.
+    """
+
+    FORMAT = "paris-tui-tokens"
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+
+    def _load(self) -> dict[str, dict[str, str]]:
+        try:
+            data: Any = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        tokens = data.get("tokens") if isinstance(data, dict) else None
+        if not isinstance(tokens, dict):
+            return {}
+        return {
+            str(k): {str(n): str(t) for n, t in v.items() if isinstance(t, str)}
+            for k, v in tokens.items()
+            if isinstance(v, dict)
+        }
+
+    def get(self, address: str, name: str) -> str | None:
+        return self._load().get(address, {}).get(name.casefold())
+
+    def put(self, address: str, name: str, token: str) -> None:
+        """Remember ``token`` (written atomically, readable by this user only)."""
+        tokens = self._load()
+        tokens.setdefault(address, {})[name.casefold()] = token
+        text = json.dumps({"format": self.FORMAT, "version": 1, "tokens": tokens}, indent=2)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(
+            prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent
+        )
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(text + "\n")
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(tmp, self.path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise

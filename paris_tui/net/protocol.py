@@ -1,0 +1,575 @@
+"""The host protocol's messages: a typed union each way, and their one-line JSON form.
+
+A connection carries UTF-8 lines, one JSON object per line, each with a
+``"type"``. The client speaks first (:class:`Hello`, naming the protocol
+version it speaks); ``docs/protocol.md`` is the contract for other clients.
+This module holds the messages as frozen dataclasses and the strict readers
+that turn a line into one (:func:`decode_client`, :func:`decode_host`); it
+does no input or output and knows no rules beyond the shape of the values.
+
+>>> line = encode(Play(Move("louvre/yellow"), move_count=3))
+>>> line
+b'{"type":"play","move":{"tile":"louvre/yellow"},"move_count":3}\\n'
+>>> decode_client(line)
+Play(move=Move(tile='louvre/yellow', evict=None), move_count=3)
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any, Literal, cast, get_args
+
+from ..core import Event, Move, SeatView
+from .wire import (
+    WireError,
+    boolean,
+    choice,
+    events_from_json,
+    events_to_json,
+    field,
+    integer,
+    items,
+    move_from_json,
+    move_to_json,
+    obj,
+    text,
+    view_from_json,
+    view_to_json,
+)
+
+__all__ = [
+    "ERROR_CODES",
+    "FATAL_CODES",
+    "MAX_CLIENT_LINE",
+    "MAX_HOST_LINE",
+    "PROTOCOL_VERSION",
+    "Bye",
+    "ByeReason",
+    "ClientMessage",
+    "ErrorCode",
+    "Hello",
+    "HostMessage",
+    "Join",
+    "ListTables",
+    "Ping",
+    "Play",
+    "Pong",
+    "Presence",
+    "ProtocolError",
+    "Refused",
+    "SeatInfo",
+    "SeatStatus",
+    "Seated",
+    "TableInfo",
+    "Tables",
+    "Update",
+    "Watch",
+    "Watching",
+    "Welcome",
+    "decode_client",
+    "decode_host",
+    "encode",
+    "refusal",
+    "to_json",
+]
+
+PROTOCOL_VERSION = 1
+# A client's line, newline included: its longest message (a join) is under 400 bytes.
+MAX_CLIENT_LINE = 4096
+# A host's line: a view with the whole game's events is about 150 KB.
+MAX_HOST_LINE = 4 * 1024 * 1024
+
+ErrorCode = Literal[
+    # a move refused by the referee; the game is intact
+    "not_your_turn",
+    "illegal",
+    "stale",
+    "game_over",
+    "not_seated",
+    # a seat or table request refused
+    "seat_taken",
+    "bad_token",
+    "no_such_seat",
+    "no_such_table",
+    "bad_name",
+    # the connection misbehaved (fatal: the host closes it)
+    "bad_message",
+    "too_large",
+    "rate_limited",
+    "unsupported_protocol",
+    "host_full",
+]
+ERROR_CODES: tuple[str, ...] = get_args(ErrorCode)
+# After these the host closes the connection.
+FATAL_CODES = frozenset(
+    {"bad_message", "too_large", "rate_limited", "unsupported_protocol", "host_full", "bad_token"}
+)
+
+SeatStatus = Literal["present", "away", "takeover", "ai"]
+SEAT_STATUSES: tuple[str, ...] = get_args(SeatStatus)
+ByeReason = Literal["shutdown", "replaced", "idle"]
+BYE_REASONS: tuple[str, ...] = get_args(ByeReason)
+
+_TABLE_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,31}")
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
+_LANGUAGE = re.compile(r"[a-z]{2,3}(?:[-_][A-Za-z0-9]{1,8}){0,3}")
+
+
+class ProtocolError(ValueError):
+    """A line that is not a valid message; ``code`` is the refusal to send back."""
+
+    def __init__(self, code: ErrorCode, message: str) -> None:
+        self.code = code
+        self.message = message
+        super().__init__(message)
+
+
+# --- values inside messages ---------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """A seat as everyone at the table sees it.
+
+    ``status``: ``present`` (a human connected), ``away`` (a human not
+    connected), ``takeover`` (away, and an AI plays for them until they
+    return), ``ai`` (an AI seat).
+    """
+
+    name: str
+    kind: str
+    status: SeatStatus
+
+
+@dataclass(frozen=True, slots=True)
+class TableInfo:
+    """A table in the host's list: who sits there and how far the game is."""
+
+    table: str
+    seats: tuple[SeatInfo, ...]
+    move_count: int
+    total_moves: int
+    finished: bool
+
+
+# --- client to host ----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Hello:
+    """The first line of every connection: the protocol it speaks, who it is, its language."""
+
+    protocol: int
+    client: str
+    language: str = "en"
+
+
+@dataclass(frozen=True, slots=True)
+class Join:
+    """Take the seat reserved for ``name`` (at ``table``, or the one table where it sits).
+
+    ``token`` is the seat's secret from the first join; ``None`` on the first.
+    """
+
+    name: str
+    token: str | None = None
+    table: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Watch:
+    """Watch ``table``: its public view, no seat."""
+
+    table: str
+
+
+@dataclass(frozen=True, slots=True)
+class ListTables:
+    """Ask for the host's tables (answered by :class:`Tables`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """Make ``move`` for the joined seat; ``move_count`` is how many moves the client has seen."""
+
+    move: Move
+    move_count: int
+
+
+@dataclass(frozen=True, slots=True)
+class Ping:
+    """Either side: are you there? Answered by a :class:`Pong` with the same ``nonce``."""
+
+    nonce: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Pong:
+    nonce: int = 0
+
+
+ClientMessage = Hello | Join | Watch | ListTables | Play | Ping | Pong
+
+
+# --- host to client -----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Welcome:
+    """The answer to :class:`Hello`: the version the host speaks and the language it uses."""
+
+    protocol: int
+    server: str
+    language: str
+
+
+@dataclass(frozen=True, slots=True)
+class Seated:
+    """You sit at ``table`` in ``seat``. ``token`` is given once, on the first join: keep it."""
+
+    table: str
+    seat: int
+    token: str | None
+    view: SeatView
+    events: tuple[Event, ...]
+    seats: tuple[SeatInfo, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Watching:
+    """You watch ``table``: the public view and every event so far."""
+
+    table: str
+    view: SeatView
+    events: tuple[Event, ...]
+    seats: tuple[SeatInfo, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Update:
+    """A move was made: the new view for your seat and the events it caused."""
+
+    table: str
+    view: SeatView
+    events: tuple[Event, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Presence:
+    """Someone arrived, left, or an AI took over or handed back a seat."""
+
+    table: str
+    seats: tuple[SeatInfo, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """A request refused (``"type": "error"`` on the wire); ``fatal``: the host hangs up."""
+
+    code: ErrorCode
+    message: str
+    fatal: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Tables:
+    tables: tuple[TableInfo, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Bye:
+    """The host closes the connection: it shuts down, your seat was taken by your
+    own newer connection (``replaced``), or you were silent too long (``idle``)."""
+
+    reason: ByeReason
+
+
+HostMessage = Welcome | Seated | Watching | Update | Presence | Refused | Tables | Bye | Ping | Pong
+
+
+# --- writing ------------------------------------------------------------------------
+
+
+def _seat_info(info: SeatInfo) -> dict[str, Any]:
+    return {"name": info.name, "kind": info.kind, "status": info.status}
+
+
+def to_json(message: ClientMessage | HostMessage) -> dict[str, Any]:
+    """The JSON object of a message."""
+    match message:
+        case Hello():
+            return {
+                "type": "hello",
+                "protocol": message.protocol,
+                "client": message.client,
+                "language": message.language,
+            }
+        case Join():
+            return {
+                "type": "join",
+                "name": message.name,
+                "token": message.token,
+                "table": message.table,
+            }
+        case Watch():
+            return {"type": "watch", "table": message.table}
+        case ListTables():
+            return {"type": "list_tables"}
+        case Play():
+            return {
+                "type": "play",
+                "move": move_to_json(message.move),
+                "move_count": message.move_count,
+            }
+        case Ping():
+            return {"type": "ping", "nonce": message.nonce}
+        case Pong():
+            return {"type": "pong", "nonce": message.nonce}
+        case Welcome():
+            return {
+                "type": "welcome",
+                "protocol": message.protocol,
+                "server": message.server,
+                "language": message.language,
+            }
+        case Seated():
+            return {
+                "type": "seated",
+                "table": message.table,
+                "seat": message.seat,
+                "token": message.token,
+                "view": view_to_json(message.view),
+                "events": events_to_json(message.events),
+                "seats": [_seat_info(s) for s in message.seats],
+            }
+        case Watching():
+            return {
+                "type": "watching",
+                "table": message.table,
+                "view": view_to_json(message.view),
+                "events": events_to_json(message.events),
+                "seats": [_seat_info(s) for s in message.seats],
+            }
+        case Update():
+            return {
+                "type": "update",
+                "table": message.table,
+                "view": view_to_json(message.view),
+                "events": events_to_json(message.events),
+            }
+        case Presence():
+            return {
+                "type": "presence",
+                "table": message.table,
+                "seats": [_seat_info(s) for s in message.seats],
+            }
+        case Refused():
+            return {
+                "type": "error",
+                "code": message.code,
+                "message": message.message,
+                "fatal": message.fatal,
+            }
+        case Tables():
+            return {
+                "type": "tables",
+                "tables": [
+                    {
+                        "table": t.table,
+                        "seats": [_seat_info(s) for s in t.seats],
+                        "move_count": t.move_count,
+                        "total_moves": t.total_moves,
+                        "finished": t.finished,
+                    }
+                    for t in message.tables
+                ],
+            }
+        case Bye():
+            return {"type": "bye", "reason": message.reason}
+    raise TypeError(f"not a protocol message: {type(message).__name__}")  # pragma: no cover
+
+
+def dumps(data: dict[str, Any]) -> bytes:
+    """One line: compact JSON, ASCII only (so no byte of it is a terminal control), newline."""
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=True).encode("ascii") + b"\n"
+
+
+def encode(message: ClientMessage | HostMessage) -> bytes:
+    """The message as one line of bytes, newline included."""
+    return dumps(to_json(message))
+
+
+# --- reading ------------------------------------------------------------------------
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def parse_line(line: bytes, limit: int) -> dict[str, Any]:
+    """A line's JSON object, or a :class:`ProtocolError` (never another exception)."""
+    if len(line) > limit:
+        raise ProtocolError("too_large", f"a line is limited to {limit} bytes")
+    try:
+        data = json.loads(line.decode("utf-8"), parse_constant=_reject_constant)
+    except UnicodeDecodeError:
+        raise ProtocolError("bad_message", "a line must be UTF-8 text") from None
+    except RecursionError:
+        raise ProtocolError("bad_message", "JSON nested too deeply") from None
+    except ValueError as exc:  # JSONDecodeError, huge integers, NaN
+        raise ProtocolError("bad_message", f"not JSON: {str(exc)[:80]}") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_message", "a message is a JSON object")
+    return cast(dict[str, Any], data)
+
+
+def _table_id(value: object, where: str) -> str:
+    table = text(value, where, limit=32)
+    if not _TABLE_ID.fullmatch(table):
+        raise WireError(where, "is not a table id")
+    return table
+
+
+def _opt_table_id(value: object, where: str) -> str | None:
+    return None if value is None else _table_id(value, where)
+
+
+def _token(value: object, where: str) -> str | None:
+    if value is None:
+        return None
+    token = text(value, where, limit=64)
+    if not _TOKEN.fullmatch(token):
+        raise WireError(where, "is not a seat token")
+    return token
+
+
+def decode_client(line: bytes) -> ClientMessage:
+    """A client's line as a message. Raises :class:`ProtocolError` (``bad_message``,
+    ``too_large``). Names are checked for type and size only: the host applies
+    the core's name rule."""
+    data = parse_line(line, MAX_CLIENT_LINE)
+    try:
+        kind = text(field(data, "type", "message"), "type", limit=32)
+        if kind == "hello":
+            language = text(data.get("language", "en"), "language", limit=35)
+            if not _LANGUAGE.fullmatch(language):
+                raise WireError("language", "is not a language tag such as en or fr-CA")
+            return Hello(
+                integer(field(data, "protocol", kind), "protocol", 0, 2**16),
+                text(field(data, "client", kind), "client", limit=100),
+                language,
+            )
+        if kind == "join":
+            return Join(
+                text(field(data, "name", kind), "name", limit=100),
+                _token(data.get("token"), "token"),
+                _opt_table_id(data.get("table"), "table"),
+            )
+        if kind == "watch":
+            return Watch(_table_id(field(data, "table", kind), "table"))
+        if kind == "list_tables":
+            return ListTables()
+        if kind == "play":
+            return Play(
+                move_from_json(field(data, "move", kind)),
+                integer(field(data, "move_count", kind), "move_count", 0, 10_000),
+            )
+        if kind == "ping":
+            return Ping(integer(data.get("nonce", 0), "nonce"))
+        if kind == "pong":
+            return Pong(integer(data.get("nonce", 0), "nonce"))
+    except WireError as exc:
+        raise ProtocolError("bad_message", str(exc)) from None
+    raise ProtocolError("bad_message", f"unknown message type {kind[:32]!r}")
+
+
+def _seat_info_item(value: object, where: str) -> SeatInfo:
+    data = obj(value, where)
+    return SeatInfo(
+        text(field(data, "name", where), f"{where}.name"),
+        text(field(data, "kind", where), f"{where}.kind", limit=32),
+        cast(SeatStatus, choice(field(data, "status", where), f"{where}.status", SEAT_STATUSES)),
+    )
+
+
+def _seats(value: object, where: str = "seats") -> tuple[SeatInfo, ...]:
+    return items(value, where, _seat_info_item, limit=4)
+
+
+def _table_info_item(value: object, where: str) -> TableInfo:
+    data = obj(value, where)
+    return TableInfo(
+        _table_id(field(data, "table", where), f"{where}.table"),
+        _seats(field(data, "seats", where), f"{where}.seats"),
+        integer(field(data, "move_count", where), f"{where}.move_count", 0, 10_000),
+        integer(field(data, "total_moves", where), f"{where}.total_moves", 0, 10_000),
+        boolean(field(data, "finished", where), f"{where}.finished"),
+    )
+
+
+def decode_host(line: bytes) -> HostMessage:
+    """A host's line as a message. Raises :class:`ProtocolError` (a client shows one
+    line and hangs up; it never crashes on what a host sends)."""
+    data = parse_line(line, MAX_HOST_LINE)
+    try:
+        kind = text(field(data, "type", "message"), "type", limit=32)
+        if kind == "welcome":
+            return Welcome(
+                integer(field(data, "protocol", kind), "protocol", 0, 2**16),
+                text(field(data, "server", kind), "server"),
+                text(field(data, "language", kind), "language", limit=35),
+            )
+        if kind == "seated":
+            return Seated(
+                _table_id(field(data, "table", kind), "table"),
+                integer(field(data, "seat", kind), "seat", 0, 3),
+                _token(data.get("token"), "token"),
+                view_from_json(field(data, "view", kind)),
+                events_from_json(field(data, "events", kind)),
+                _seats(field(data, "seats", kind)),
+            )
+        if kind == "watching":
+            return Watching(
+                _table_id(field(data, "table", kind), "table"),
+                view_from_json(field(data, "view", kind)),
+                events_from_json(field(data, "events", kind)),
+                _seats(field(data, "seats", kind)),
+            )
+        if kind == "update":
+            return Update(
+                _table_id(field(data, "table", kind), "table"),
+                view_from_json(field(data, "view", kind)),
+                events_from_json(field(data, "events", kind)),
+            )
+        if kind == "presence":
+            return Presence(
+                _table_id(field(data, "table", kind), "table"),
+                _seats(field(data, "seats", kind)),
+            )
+        if kind == "error":
+            code = choice(field(data, "code", kind), "code", ERROR_CODES)
+            return Refused(
+                cast(ErrorCode, code),
+                text(field(data, "message", kind), "message", limit=500),
+                boolean(data.get("fatal", False), "fatal"),
+            )
+        if kind == "tables":
+            return Tables(
+                items(field(data, "tables", kind), "tables", _table_info_item, limit=10_000)
+            )
+        if kind == "bye":
+            return Bye(cast(ByeReason, choice(field(data, "reason", kind), "reason", BYE_REASONS)))
+        if kind == "ping":
+            return Ping(integer(data.get("nonce", 0), "nonce"))
+        if kind == "pong":
+            return Pong(integer(data.get("nonce", 0), "nonce"))
+    except WireError as exc:
+        raise ProtocolError("bad_message", str(exc)) from None
+    raise ProtocolError("bad_message", f"unknown message type {kind[:32]!r}")
+
+
+def refusal(code: ErrorCode, message: str) -> Refused:
+    """A :class:`Refused` whose ``fatal`` flag follows :data:`FATAL_CODES`."""
+    return Refused(code, message, code in FATAL_CODES)

@@ -1,0 +1,179 @@
+"""The one interface a game screen talks to: a :class:`Table`, local or remote.
+
+boardgame.io runs the same master in process (``LocalMaster``) and behind a
+socket; paris-tui does the same. A :class:`Table` offers the views of the
+seats this terminal may see, the public events, the seats' presence, and
+:meth:`Table.submit`; what happens comes back through a
+:class:`TableListener`. :class:`RemoteTable` is a table on a host (one
+seat, or none for a watcher); ``paris_tui.host.local.LocalTable`` is a
+referee in this process (hot-seat: every human seat is local).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import replace
+from typing import Protocol
+
+from ..core import Event, Move, SeatView
+from .client import HostClient, HostClosedError
+from .protocol import (
+    ErrorCode,
+    Presence,
+    ProtocolError,
+    Refused,
+    Seated,
+    SeatInfo,
+    Update,
+    Watching,
+)
+
+__all__ = ["RemoteTable", "Table", "TableListener", "public_view"]
+
+
+class TableListener(Protocol):
+    """What a table tells its screen. Called on the event loop's thread."""
+
+    def table_changed(self, table: Table, events: tuple[Event, ...]) -> None:
+        """A move was made: ``events`` it caused; :meth:`Table.view` is already new."""
+
+    def table_refused(self, table: Table, code: ErrorCode, message: str) -> None:
+        """A move of ours was refused (the game is unchanged)."""
+
+    def table_presence(self, table: Table) -> None:
+        """:attr:`Table.seats` changed (someone came, left, or an AI took over)."""
+
+    def table_closed(self, table: Table, reason: str) -> None:
+        """The table is gone for this terminal (the host hung up, or shut down)."""
+
+
+class Table(Protocol):
+    """A game as one terminal takes part in it."""
+
+    @property
+    def table_id(self) -> str: ...
+
+    @property
+    def seats(self) -> tuple[SeatInfo, ...]: ...
+
+    @property
+    def local_seats(self) -> tuple[int, ...]:
+        """The seats this terminal plays (empty for a watcher)."""
+        ...
+
+    def view(self, seat: int | None) -> SeatView:
+        """The view of a local seat, or with ``None`` the public view."""
+        ...
+
+    @property
+    def events(self) -> tuple[Event, ...]: ...
+
+    @property
+    def move_count(self) -> int: ...
+
+    def submit(self, seat: int, move: Move, move_count: int) -> None:
+        """Play ``move`` for local ``seat``, chosen when ``move_count`` moves were made.
+
+        The answer comes to the listeners: :meth:`TableListener.table_changed`
+        or :meth:`TableListener.table_refused`.
+        """
+        ...
+
+    def add_listener(self, listener: TableListener) -> None: ...
+
+
+def public_view(view: SeatView) -> SeatView:
+    """The public view a seat's view contains: what a watcher sees of the same moment."""
+    if view.seat is None:
+        return view
+    return replace(view, seat=None, own_route=None, legal_moves=())
+
+
+class RemoteTable:
+    """A table on a host, through a :class:`HostClient` that has joined or watches it.
+
+    Call :meth:`run` (a task) to follow the host; it returns when the
+    connection ends, after telling the listeners.
+    """
+
+    def __init__(self, client: HostClient, joined: Seated | Watching) -> None:
+        self.client = client
+        self._table_id = joined.table
+        self._seat = joined.seat if isinstance(joined, Seated) else None
+        self._view = joined.view
+        self._events: list[Event] = list(joined.events)
+        self._seats = joined.seats
+        self._listeners: list[TableListener] = []
+        self.closed_reason: str | None = None
+
+    @property
+    def table_id(self) -> str:
+        return self._table_id
+
+    @property
+    def seats(self) -> tuple[SeatInfo, ...]:
+        return self._seats
+
+    @property
+    def local_seats(self) -> tuple[int, ...]:
+        return () if self._seat is None else (self._seat,)
+
+    def view(self, seat: int | None) -> SeatView:
+        if seat is None:
+            return public_view(self._view)
+        if seat != self._seat:
+            raise ValueError(f"seat {seat} is not played from this terminal")
+        return self._view
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        return tuple(self._events)
+
+    @property
+    def move_count(self) -> int:
+        return len(self._view.moves)
+
+    def submit(self, seat: int, move: Move, move_count: int) -> None:
+        if seat != self._seat:
+            raise ValueError(f"seat {seat} is not played from this terminal")
+        self.client.play(move, move_count)
+
+    def add_listener(self, listener: TableListener) -> None:
+        self._listeners.append(listener)
+
+    async def run(self) -> None:
+        """Follow the host until the connection ends."""
+        reason = "closed"
+        try:
+            while True:
+                message = await self.client.receive()
+                if isinstance(message, Update) and message.table == self._table_id:
+                    self._view = message.view
+                    self._events.extend(message.events)
+                    for listener in list(self._listeners):
+                        listener.table_changed(self, message.events)
+                elif isinstance(message, Presence) and message.table == self._table_id:
+                    self._seats = message.seats
+                    for listener in list(self._listeners):
+                        listener.table_presence(self)
+                elif isinstance(message, Refused):
+                    for listener in list(self._listeners):
+                        listener.table_refused(self, message.code, message.message)
+                    if message.fatal:
+                        reason = message.code
+                        break
+        except HostClosedError as exc:
+            reason = exc.reason
+        except ProtocolError as exc:
+            reason = exc.code
+        except OSError:
+            reason = "closed"
+        finally:
+            with contextlib.suppress(OSError):
+                self.client.abort()
+        self.closed_reason = reason
+        for listener in list(self._listeners):
+            listener.table_closed(self, reason)
+
+    async def close(self) -> None:
+        await self.client.close()
