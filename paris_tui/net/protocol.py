@@ -463,7 +463,8 @@ def decode_client(line: bytes) -> ClientMessage:
             )
         if kind == "join":
             return Join(
-                text(field(data, "name", kind), "name", limit=100),
+                # The core's name rule decides (the host applies it); this bounds the work.
+                text(field(data, "name", kind), "name", limit=1000),
                 _token(data.get("token"), "token"),
                 _opt_table_id(data.get("table"), "table"),
             )

@@ -1,0 +1,179 @@
+"""Helpers of the host tests: a host on a loopback port, bot clients, raw sockets.
+
+Every wait is bounded: a receive has a timeout and every loop a step limit,
+so a broken host fails a test instead of hanging it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from paris_tui.core import Move, SeatView
+from paris_tui.host.referee import parse_seats
+from paris_tui.host.server import Host, HostConfig, Limits
+from paris_tui.net.client import HostClient
+from paris_tui.net.protocol import (
+    HostMessage,
+    Presence,
+    Refused,
+    Seated,
+    Update,
+    decode_host,
+)
+
+TIMEOUT = 10.0
+MAX_STEPS = 2000
+
+
+@asynccontextmanager
+async def running_host(
+    data_dir: Path,
+    tables: Sequence[str] = (),
+    *,
+    seed: int = 1,
+    limits: Limits | None = None,
+    ai_delay: float = 0.0,
+    ai_takeover: float | None = None,
+) -> AsyncIterator[tuple[Host, int]]:
+    """A host serving ``tables`` (and the data directory's unfinished ones) on 127.0.0.1."""
+    host = Host(
+        HostConfig(
+            data_dir=data_dir,
+            port=0,
+            ai_delay=ai_delay,
+            ai_takeover=ai_takeover,
+            limits=limits or Limits(),
+        )
+    )
+    host.load()
+    for i, text in enumerate(tables):
+        host.open_table(parse_seats(text), seed=seed + i)
+    _, port = await host.start()
+    try:
+        yield host, port
+    finally:
+        await host.close()
+
+
+def first_legal(view: SeatView) -> Move:
+    return view.legal_moves[0]
+
+
+def random_player(seed: int) -> Callable[[SeatView], Move]:
+    rng = random.Random(seed)
+    return lambda view: rng.choice(view.legal_moves)
+
+
+@dataclass
+class Bot:
+    """A remote player driven by the test: it moves when the view says it is its turn."""
+
+    client: HostClient
+    seated: Seated
+    choose: Callable[[SeatView], Move] = first_legal
+    view: SeatView = field(init=False)
+    received: list[HostMessage] = field(default_factory=list)
+    sent_at: int = -1
+
+    def __post_init__(self) -> None:
+        self.view = self.seated.view
+
+    def _maybe_move(self) -> None:
+        view = self.view
+        if view.my_turn and self.sent_at != len(view.moves):
+            self.sent_at = len(view.moves)
+            self.client.play(self.choose(view), len(view.moves))
+
+    async def step(self) -> HostMessage:
+        self._maybe_move()
+        message = await self.client.receive(TIMEOUT)
+        self.received.append(message)
+        if isinstance(message, Update):
+            self.view = message.view
+        elif isinstance(message, Refused):
+            raise AssertionError(f"refused: {message}")
+        return message
+
+    async def play_until(self, done: Callable[[SeatView], bool]) -> SeatView:
+        for _ in range(MAX_STEPS):
+            if done(self.view):
+                return self.view
+            await self.step()
+        raise AssertionError("the game did not get there")
+
+    async def play_to_end(self) -> SeatView:
+        return await self.play_until(lambda v: v.is_over)
+
+
+async def join_bot(
+    port: int, name: str, choose: Callable[[SeatView], Move] = first_legal, **join: Any
+) -> Bot:
+    client = await HostClient.connect("127.0.0.1", port)
+    seated = await client.join(name, **join)
+    return Bot(client, seated, choose)
+
+
+async def wait_presence(bot: Bot, seat: int, status: str) -> None:
+    """Read (and play) until a presence message shows ``seat`` as ``status``."""
+    for _ in range(MAX_STEPS):
+        message = await bot.step()
+        if isinstance(message, Presence) and message.seats[seat].status == status:
+            return
+    raise AssertionError(f"seat {seat} never became {status}")
+
+
+class RawClient:
+    """A socket speaking bytes, for hostile clients and for recording what the host sends."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader = reader
+        self.writer = writer
+        self.lines: list[bytes] = []
+
+    @classmethod
+    async def open(cls, port: int) -> RawClient:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=1 << 23)
+        return cls(reader, writer)
+
+    def send(self, data: bytes) -> None:
+        self.writer.write(data)
+
+    async def line(self, timeout: float = TIMEOUT) -> bytes:
+        """The next line, or ``b""`` once the host closed the connection."""
+        async with asyncio.timeout(timeout):
+            try:
+                data = await self.reader.readuntil(b"\n")
+            except asyncio.IncompleteReadError as exc:
+                data = exc.partial
+        if data:
+            self.lines.append(data)
+        return data
+
+    async def message(self, timeout: float = TIMEOUT) -> HostMessage | None:
+        data = await self.line(timeout)
+        return decode_host(data) if data else None
+
+    async def closed(self, timeout: float = TIMEOUT) -> list[HostMessage]:
+        """Every message until the host closes the connection (bounded)."""
+        out: list[HostMessage] = []
+        for _ in range(MAX_STEPS):
+            try:
+                message = await self.message(timeout)
+            except ConnectionResetError:
+                return out
+            if message is None:
+                return out
+            out.append(message)
+        raise AssertionError("the host never closed the connection")
+
+    def close(self) -> None:
+        self.writer.transport.abort()
+
+
+HELLO = b'{"type":"hello","protocol":1,"client":"test"}\n'
