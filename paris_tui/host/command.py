@@ -173,16 +173,32 @@ def _join_address(bind: str, port: int) -> str:
 async def _serve(config: Any, tables: list[Any], seed: int | None, options: Any) -> int:
     import asyncio
     import logging
-    import shlex
     import signal
+
+    logging.basicConfig(
+        stream=sys.stderr, level=logging.INFO, format="paris-tui host: %(message)s", force=True
+    )
+    # Ctrl-C and SIGTERM stop the host cleanly from the first moment on.
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    try:
+        return await _run_host(config, tables, seed, options, stop)
+    finally:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.remove_signal_handler(sig)
+
+
+async def _run_host(
+    config: Any, tables: list[Any], seed: int | None, options: Any, stop: Any
+) -> int:
+    import shlex
 
     from ..core.text import printable
     from .server import Host, TableConflictError
     from .store import HostBusyError
 
-    logging.basicConfig(
-        stream=sys.stderr, level=logging.INFO, format="paris-tui host: %(message)s", force=True
-    )
     host = Host(config)
     try:
         notes = host.load()
@@ -225,15 +241,9 @@ async def _serve(config: Any, tables: list[Any], seed: int | None, options: Any)
             lines.append(f"  paris-tui join {join} --name {shlex.quote(ref.names[seat])}")
     print("\n".join(lines), flush=True)
 
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
     try:
         await stop.wait()
     finally:
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.remove_signal_handler(sig)
         await host.close()
     print("paris-tui host: stopped; every table is saved", flush=True)
     return EXIT_OK

@@ -1,0 +1,189 @@
+"""``paris-tui host`` as a real process: killed mid-game and restarted, stopped by
+SIGTERM, and its one-line refusals (issue 9). Every wait is bounded."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from paris_tui.core.record import load_record
+
+from .helpers import TIMEOUT, join_bot, random_player
+
+HOST = [sys.executable, "-m", "paris_tui.cli", "host", "--port", "0"]
+
+
+class HostProcess:
+    def __init__(self, proc: asyncio.subprocess.Process) -> None:
+        self.proc = proc
+        self.out: list[str] = []
+
+    @classmethod
+    async def start(cls, data_dir: Path, *args: str) -> HostProcess:
+        proc = await asyncio.create_subprocess_exec(
+            *HOST,
+            "--data-dir",
+            str(data_dir),
+            *args,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        return cls(proc)
+
+    async def port(self) -> int:
+        assert self.proc.stdout is not None
+        async with asyncio.timeout(30):
+            while True:
+                line = (await self.proc.stdout.readline()).decode()
+                assert line, f"the host exited: {await self.stderr()}"
+                self.out.append(line)
+                if "listening on" in line:
+                    return int(line.split("listening on ", 1)[1].split(" ")[0].rsplit(":", 1)[1])
+
+    async def stdout_rest(self) -> str:
+        assert self.proc.stdout is not None
+        async with asyncio.timeout(30):
+            return "".join(self.out) + (await self.proc.stdout.read()).decode()
+
+    async def stderr(self) -> str:
+        assert self.proc.stderr is not None
+        async with asyncio.timeout(30):
+            return (await self.proc.stderr.read()).decode()
+
+    async def wait(self) -> int:
+        async with asyncio.timeout(30):
+            return await self.proc.wait()
+
+
+TABLE = ["--table", "ann,bob,ai:random", "--seed", "3", "--ai-delay", "0"]
+
+
+async def test_killed_host_restarts_and_the_game_continues(tmp_path: Path) -> None:
+    first = await HostProcess.start(tmp_path, *TABLE)
+    port = await first.port()
+    ann = await join_bot(port, "ann", random_player(1))
+    bob = await join_bot(port, "bob", random_player(2))
+    tokens = [ann.seated.token, bob.seated.token]
+    assert all(tokens)
+    await asyncio.gather(*(b.play_until(lambda v: len(v.moves) >= 10) for b in (ann, bob)))
+    seen = max(len(ann.view.moves), len(bob.view.moves))
+    first.proc.send_signal(signal.SIGKILL)
+    assert await first.wait() == -signal.SIGKILL
+    # Saved before it was sent: the record holds every move a player saw.
+    saved = load_record(tmp_path / "host" / "tables" / "t1.json")
+    assert len(saved.moves) >= seen
+
+    # The same command again: the table is resumed, not opened twice.
+    second = await HostProcess.start(tmp_path, *TABLE)
+    port = await second.port()
+    ann = await join_bot(port, "ann", random_player(3), token=tokens[0])
+    bob = await join_bot(port, "bob", random_player(4), token=tokens[1])
+    assert len(ann.view.moves) == len(saved.moves)
+    assert ann.view.moves == saved.moves
+    end, _ = await asyncio.gather(ann.play_to_end(), bob.play_to_end())
+    second.proc.send_signal(signal.SIGTERM)
+    assert await second.wait() == 0
+    out, err = await second.stdout_rest(), await second.stderr()
+    assert "Table t1: ann, bob, Random AI (move" in out and "--name ann" in out
+    assert "already sit at unfinished table t1" in err
+    assert "stopped" in out
+    assert not (tmp_path / "host" / "tables" / "t2.json").exists()
+    # The players' final scores are those of `paris-tui replay --json` of the host's record.
+    replay = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "paris_tui.cli",
+            "replay",
+            "--json",
+            str(tmp_path / "host/tables/t1.json"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    final = json.loads(replay.stdout)["final"]
+    assert end.outcome is not None
+    assert list(end.outcome.scores) == final["scores"]
+    assert list(end.outcome.winners) == final["winners"]
+    # Tokens are secrets: never in the host's output or its log.
+    for token in tokens:
+        assert token is not None and token not in out and token not in err
+    assert "Traceback" not in err
+
+
+async def test_sigterm_saves_and_exits_zero(tmp_path: Path) -> None:
+    host = await HostProcess.start(tmp_path, "--table", "ann,bob")
+    await host.port()
+    host.proc.send_signal(signal.SIGTERM)
+    assert await host.wait() == 0
+    assert load_record(tmp_path / "host" / "tables" / "t1.json").moves == ()
+    # The data directory is free again.
+    again = await HostProcess.start(tmp_path)
+    port = await again.port()
+    assert port > 0
+    again.proc.send_signal(signal.SIGINT)
+    assert await again.wait() == 0
+    assert "No table is open" not in await again.stdout_rest()
+
+
+async def test_a_second_host_on_the_same_data_directory_is_refused(tmp_path: Path) -> None:
+    host = await HostProcess.start(tmp_path, "--table", "ann,bob")
+    port = await host.port()
+    try:
+        other = _run(["--data-dir", str(tmp_path)])
+        assert other.returncode == 1
+        assert other.stderr.startswith("paris-tui host: another paris-tui host is serving")
+        busy = _run(["--data-dir", str(tmp_path / "x"), "--port", str(port)])
+        assert busy.returncode == 1 and "cannot listen" in busy.stderr
+    finally:
+        host.proc.send_signal(signal.SIGTERM)
+        assert await host.wait() == 0
+
+
+def _run(args: Sequence[str]) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ)
+    return subprocess.run(
+        [*HOST, *args], capture_output=True, text=True, timeout=60, env=env, check=False
+    )
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--port", "http"],
+        ["--port", "70000"],
+        ["--table", "ann"],
+        ["--table", "ann,ann"],
+        ["--table", "ann,ai:bogus"],
+        ["--table", "ann,\x1b]2;pwned\x07"],
+        ["--table", "ann,\u202eevil"],
+        ["--table", "a,b,c,d,e"],
+        ["--ai-delay", "nan"],
+        ["--ai-takeover", "-1"],
+        ["--seed", "x"],
+        ["--small-tour", "fast"],
+        ["--max-tables", "0"],
+    ],
+)
+def test_bad_options_get_one_line_and_exit_2(tmp_path: Path, args: list[str]) -> None:
+    result = _run(["--data-dir", str(tmp_path), *args])
+    assert result.returncode == 2, result
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("paris-tui host: "), result.stderr
+    assert "\x1b" not in result.stderr and "\u202e" not in result.stderr
+    assert not (tmp_path / "host").exists()
+
+
+def test_timeout_constant_is_sane() -> None:
+    assert 1 <= TIMEOUT <= 60
