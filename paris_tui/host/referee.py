@@ -30,9 +30,10 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import secrets
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -277,14 +278,20 @@ class Referee:
         if reason is not None:
             raise Refusal("illegal", reason)
 
-    def submit(self, seat: int, move: Move, move_count: int) -> list[Event]:
-        """Make ``seat``'s ``move``, chosen at ``move_count`` moves; save; return its events.
+    def play(self, seat: int, move: Move, move_count: int) -> list[Event]:
+        """Make ``seat``'s ``move``, chosen at ``move_count`` moves; return its events.
 
-        Raises :class:`Refusal` (the game unchanged) when it is refused.
+        Raises :class:`Refusal` (the game unchanged) when it is refused. Does not
+        save: :meth:`submit` does, or the caller writes :meth:`record_text`.
         """
         self.check(seat, move, move_count)
         events = self._game.play(move)
         self._events.extend(events)
+        return events
+
+    def submit(self, seat: int, move: Move, move_count: int) -> list[Event]:
+        """:meth:`play`, then :meth:`save` at once."""
+        events = self.play(seat, move, move_count)
         self.save()
         return events
 
@@ -319,6 +326,39 @@ class Referee:
         extra = dict(self._extra)
         extra[APP_KEY] = self.meta
         return Record.from_game(self._game, self.players, extra)
+
+    def record_text(self) -> str:
+        """The record as its file's text: one line of JSON, a few times faster to
+        make than :func:`~paris_tui.core.record.dumps_record`'s layout (the host
+        writes one per move); any record reader reads it."""
+        data = self.record().to_json_dict()
+        text = json.dumps(data, ensure_ascii=False)
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate in an extra: keep it, escaped
+            text = json.dumps(data)
+        return text + "\n"
+
+    def views(self, seats: Iterable[int]) -> dict[int, SeatView]:
+        """The views of several seats at once, each equal to :meth:`view` of it.
+
+        The public part is built once: a seat's view differs from a watcher's
+        only in ``seat``, ``own_route`` and ``legal_moves`` (R8; a test holds the
+        two ways equal in every position it tries).
+        """
+        game = self._game
+        public = game.view(None)
+        over = game.is_over
+        legal = () if over else tuple(game.legal_moves())
+        return {
+            seat: replace(
+                public,
+                seat=seat,
+                own_route=game.route(seat),
+                legal_moves=legal if not over and seat == game.to_move else (),
+            )
+            for seat in seats
+        }
 
     def save(self) -> bool:
         """Autosave to :attr:`path` (atomic). A failure is kept in :attr:`save_error`."""

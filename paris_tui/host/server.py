@@ -67,7 +67,7 @@ from ..net.protocol import (
     refusal,
 )
 from .referee import Referee, Refusal, SeatSpec
-from .store import HostStore, token_hash, token_matches
+from .store import HostStore, token_hash, token_matches, write_atomic
 
 __all__ = ["Host", "HostConfig", "Limits", "Room", "TableConflictError"]
 
@@ -207,6 +207,7 @@ class Room:
         self._timers: dict[int, asyncio.TimerHandle] = {}
         self._ai_task: asyncio.Task[None] | None = None
         self._ai_job: tuple[int, int] | None = None
+        self.moving = asyncio.Lock()  # held while a move is made, saved and sent
 
     # --- who is here ----------------------------------------------------------------
 
@@ -284,8 +285,10 @@ class Room:
         """Each seated connection gets its own seat's view; watchers the public one."""
         ref = self.referee
         batch = tuple(events)
-        for seat, conn in list(self.seated.items()):
-            conn.send(Update(self.id, ref.view(seat), batch))
+        seated = list(self.seated.items())
+        views = ref.views(seat for seat, _ in seated)
+        for seat, conn in seated:
+            conn.send(Update(self.id, views[seat], batch))
         if self.watchers:
             data = encode(Update(self.id, ref.view(None), batch))
             for conn in list(self.watchers):
@@ -293,14 +296,29 @@ class Room:
 
     # --- moves ------------------------------------------------------------------------
 
-    def play(self, seat: int, move: Move, move_count: int) -> None:
-        """Submit to the referee (raises :class:`Refusal`), then tell everyone."""
-        events = self.referee.submit(seat, move, move_count)
-        if self.referee.save_error:
-            log.error("%s", self.referee.save_error)
-        self.broadcast_update(events)
-        if self.referee.is_over:
-            self._game_over()
+    async def play(self, seat: int, move: Move, move_count: int) -> None:
+        """Submit to the referee (raises :class:`Refusal`), save, then tell everyone.
+
+        One move at a time per table: the record is written (in an I/O thread,
+        so no table waits for another's disk) before anyone hears of the move,
+        so a move a player has seen is a move on disk.
+        """
+        ref = self.referee
+        async with self.moving:
+            events = ref.play(seat, move, move_count)
+            if ref.path is not None:
+                text = ref.record_text()
+                loop = asyncio.get_running_loop()
+                try:
+                    await loop.run_in_executor(self.host.io_pool, write_atomic, ref.path, text)
+                except OSError as exc:
+                    ref.save_error = f"could not save table {self.id}: {exc.strerror or exc}"
+                    log.error("%s", ref.save_error)
+                else:
+                    ref.save_error = None
+            self.broadcast_update(events)
+            if ref.is_over:
+                self._game_over()
         self.kick()
 
     def _game_over(self) -> None:
@@ -355,16 +373,16 @@ class Room:
         if not (ref.is_ai(seat) or seat in self.takeover):
             return
         try:
-            self.play(seat, move, count)
-        except Refusal as exc:  # pragma: no cover - the AI chooses from the legal moves
-            log.error("table %s: the AI's move was refused: %s", self.id, exc)
+            await self.play(seat, move, count)
+        except Refusal as exc:  # a player's own move came first
+            log.info("table %s: the AI's move was refused: %s", self.id, exc)
 
-    def close(self) -> None:
+    def stop(self) -> None:
+        """No more AI moves or takeovers (the host is closing)."""
         for timer in self._timers.values():
             timer.cancel()
         self._timers.clear()
         self._cancel_ai()
-        self.referee.save()
 
 
 class Host:
@@ -382,6 +400,7 @@ class Host:
         self.ai_pool = ThreadPoolExecutor(
             max_workers=max(1, config.ai_threads), thread_name_prefix="paris-ai"
         )
+        self.io_pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="paris-io")
         self.server_name = f"paris-tui {__version__}"
 
     # --- tables -------------------------------------------------------------------------
@@ -474,16 +493,20 @@ class Host:
             conn.closed = True
             conn.writer.close()
         for room in self.rooms.values():
-            room.close()
+            room.stop()
         if self._handlers:
             await asyncio.wait(list(self._handlers), timeout=2.0)
         for task in list(self._handlers):
             task.cancel()
+        for room in self.rooms.values():
+            async with room.moving:  # a move being saved is saved first
+                room.referee.save()
         if self._server is not None:
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(2.0):
                     await self._server.wait_closed()
         self.ai_pool.shutdown(wait=False, cancel_futures=True)
+        self.io_pool.shutdown(wait=True)
         self.store.unlock()
         log.info("host closed")
 
@@ -596,10 +619,10 @@ class Host:
         conn.send(Welcome(PROTOCOL_VERSION, self.server_name, "en"))
         while True:
             message = await self._read(conn, first=False)
-            if message is None:
+            if message is None or self._closing:
                 return
             try:
-                self._dispatch(conn, message)
+                await self._dispatch(conn, message)
             except Refusal as exc:
                 answer = refusal(exc.code, exc.message)
                 if answer.fatal:
@@ -608,7 +631,7 @@ class Host:
                     return
                 conn.send(answer)
 
-    def _dispatch(self, conn: Connection, message: ClientMessage) -> None:
+    async def _dispatch(self, conn: Connection, message: ClientMessage) -> None:
         match message:
             case Ping():
                 conn.send(Pong(message.nonce))
@@ -633,7 +656,7 @@ class Host:
                 room, seat = conn.room, conn.seat
                 if room is None or seat is None:
                     raise Refusal("not_seated", "join a seat before playing")
-                room.play(seat, message.move, message.move_count)
+                await room.play(seat, message.move, message.move_count)
 
     def _find_seat(self, name: str, table: str | None) -> tuple[Room, int]:
         if table is not None:

@@ -35,6 +35,7 @@ __all__ = [
     "default_data_dir",
     "token_hash",
     "token_matches",
+    "write_atomic",
 ]
 
 ENV_DATA_DIR = "PARIS_TUI_DATA_DIR"
@@ -65,7 +66,8 @@ class HostBusyError(OSError):
     """Another host process holds this data directory."""
 
 
-def _write_atomic(path: Path, text: str) -> None:
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` atomically (temporary file, fsync, rename; mode 0600)."""
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
@@ -184,4 +186,4 @@ class HostStore:
             "version": 1,
             "seats": {str(seat): digest for seat, digest in sorted(seats.items())},
         }
-        _write_atomic(self.seats_path(table_id), json.dumps(data, indent=2) + "\n")
+        write_atomic(self.seats_path(table_id), json.dumps(data, indent=2) + "\n")

@@ -160,11 +160,27 @@ def _str_item(value: object, where: str) -> str:
     return text(value, where)
 
 
+_LOW, _HIGH = -(2**31), 2**31
+
+
 def ints(value: object, where: str, limit: int = MAX_ITEMS) -> tuple[int, ...]:
+    # The common case in one pass; the item by item reading names what is wrong.
+    if (
+        type(value) is list
+        and len(value) <= limit
+        and all(type(v) is int and _LOW <= v <= _HIGH for v in value)
+    ):
+        return tuple(value)
     return items(value, where, _int_item, limit)
 
 
 def strs(value: object, where: str, limit: int = MAX_ITEMS) -> tuple[str, ...]:
+    if (
+        type(value) is list
+        and len(value) <= limit
+        and all(type(v) is str and len(v) <= MAX_TEXT for v in value)
+    ):
+        return tuple(value)
     return items(value, where, _str_item, limit)
 
 
@@ -186,6 +202,10 @@ def move_to_json(move: Move) -> dict[str, Any]:
 
 def move_from_json(value: object, where: str = "move") -> Move:
     """A :class:`Move` from its JSON form (form only: legality is the referee's)."""
+    if type(value) is dict and len(value) == 1:  # the common case: {"tile": "..."}
+        tile = value.get("tile")
+        if type(tile) is str and len(tile) <= 64:
+            return Move(tile)
     data = obj(value, where)
     unknown = set(data) - {"tile", "evict"}
     if unknown:

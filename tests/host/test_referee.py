@@ -145,3 +145,23 @@ def test_store_seat_owners_and_tokens(tmp_path: Path) -> None:
     assert (store.tables_dir / "t9.json").read_text() == "{}"  # left untouched
     assert stat.S_IMODE(os.stat(store.root).st_mode) == 0o700
     store.unlock()
+
+
+def test_views_at_once_equal_each_seats_own_view() -> None:
+    """The host builds the public part once per move (Referee.views); every seat's
+    view must be exactly what the core's view(seat) holds, in every kind of position."""
+    import random
+
+    for players in (2, 3, 4):
+        for options in (Options(), Options(final_tours="all-lines")):
+            rng = random.Random(players)
+            names = ",".join(f"p{i}" for i in range(players))
+            ref = Referee.new("t1", parse_seats(names), seed=players, options=options)
+            while True:
+                seats = range(players)
+                assert ref.views(seats) == {s: ref.view(s) for s in seats}
+                if ref.is_over:
+                    break
+                seat = ref.to_move
+                assert seat is not None
+                ref.submit(seat, rng.choice(ref.view(seat).legal_moves), ref.move_count)

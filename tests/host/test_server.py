@@ -214,8 +214,10 @@ async def test_takeover_plays_for_an_away_player_and_hands_back(tmp_path: Path) 
         await ann.play_until(lambda v: len(v.moves) >= 6)
         bob = await join_bot(port, "bob", random_player(2))
         await wait_presence(ann, 1, "present")
-        # Back in his seat, nobody plays for Bob: his turn waits for him.
-        await ann.play_until(lambda v: v.to_move == 1)
+        # Back in his seat, nobody plays for Bob: his turn waits for him. (A move the
+        # AI was already saving for him when he came back still lands: wait for it.)
+        referee = host.rooms["t1"].referee
+        await ann.play_until(lambda v: v.to_move == 1 and len(v.moves) == referee.move_count)
         count = len(ann.view.moves)
         await asyncio.sleep(0.6)
         assert host.rooms["t1"].referee.move_count == count
