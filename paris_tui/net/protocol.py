@@ -78,7 +78,7 @@ __all__ = [
 PROTOCOL_VERSION = 1
 # A client's line, newline included: its longest message (a join) is under 400 bytes.
 MAX_CLIENT_LINE = 4096
-# A host's line: a view with the whole game's events is about 150 KB.
+# A host's line: a ``seated`` with a whole game's events is about 30 KB.
 MAX_HOST_LINE = 4 * 1024 * 1024
 
 ErrorCode = Literal[

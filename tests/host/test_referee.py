@@ -165,3 +165,21 @@ def test_views_at_once_equal_each_seats_own_view() -> None:
                 seat = ref.to_move
                 assert seat is not None
                 ref.submit(seat, rng.choice(ref.view(seat).legal_moves), ref.move_count)
+
+
+def test_the_client_token_store(tmp_path: Path) -> None:
+    from paris_tui.net.client import TokenStore
+
+    store = TokenStore(tmp_path / "deep" / "tokens.json")
+    assert store.get("h:1", "Ann") is None
+    store.put("h:1", "Ann", "a" * 43)
+    store.put("h:2", "ann", "b" * 43)
+    store.put("h:1", "Bob", "c" * 43)
+    assert store.get("h:1", "ANN") == "a" * 43
+    assert store.get("h:2", "Ann") == "b" * 43
+    assert store.get("h:1", "bob") == "c" * 43
+    assert stat.S_IMODE(os.stat(store.path).st_mode) == 0o600
+    store.path.write_text("[1, 2")
+    assert store.get("h:1", "Ann") is None
+    store.put("h:1", "Ann", "d" * 43)
+    assert store.get("h:1", "Ann") == "d" * 43
