@@ -170,6 +170,13 @@ class Connection:
         self.closed = True
         self.writer.transport.abort()
 
+    def dismiss(self, last: HostMessage) -> None:
+        """Send ``last`` and close, from outside this connection's own task (which
+        then sees the end of its input and finishes)."""
+        self.send(last)
+        self.closed = True
+        self.writer.close()
+
     async def hang_up(self, last: HostMessage | None = None) -> None:
         """Send ``last``, close our side, and drain the peer briefly so that the
         kernel delivers our last line instead of resetting the connection."""
@@ -489,9 +496,7 @@ class Host:
         if self._server is not None:
             self._server.close()
         for conn in list(self.connections):
-            conn.send(Bye("shutdown"))
-            conn.closed = True
-            conn.writer.close()
+            conn.dismiss(Bye("shutdown"))
         for room in self.rooms.values():
             room.stop()
         if self._handlers:
@@ -701,7 +706,7 @@ class Host:
         if old is not None and old is not conn:
             old.room = None
             old.seat = None
-            asyncio.get_running_loop().create_task(old.hang_up(Bye("replaced")))
+            old.dismiss(Bye("replaced"))
         conn.room, conn.seat = room, seat
         room.arrive(seat, conn)
         ref = room.referee

@@ -17,7 +17,7 @@ from paris_tui.host.referee import parse_seats
 from paris_tui.host.server import Host, HostConfig, Limits, TableConflictError
 from paris_tui.host.store import HostBusyError
 from paris_tui.net.client import HostClient, HostClosedError, RefusedError
-from paris_tui.net.protocol import Presence, Refused, Update, Watching
+from paris_tui.net.protocol import Bye, Presence, Refused, Seated, Update, Watching
 
 from .helpers import (
     HELLO,
@@ -362,3 +362,21 @@ def test_table_limit(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="1 tables at most"):
         host.open_table(parse_seats("c,d"))
     host.store.unlock()
+
+
+async def test_a_replaced_connection_is_closed_at_once(tmp_path: Path) -> None:
+    async with running_host(tmp_path, ["ann,bob"]) as (host, port):
+        old = await RawClient.open(port)
+        old.send(HELLO + b'{"type":"join","name":"ann"}\n')
+        seated = None
+        while seated is None:
+            message = await old.message()
+            seated = message if isinstance(message, Seated) else None
+        new = await HostClient.connect("127.0.0.1", port)
+        await new.join("ann", token=seated.token)
+        # The old connection hears why, then the host hangs up (long before any ping).
+        messages = await old.closed(timeout=3.0)
+        assert isinstance(messages[-1], Bye) and messages[-1].reason == "replaced"
+        assert len(host.connections) == 1
+        old.close()
+        await new.close()
