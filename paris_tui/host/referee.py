@@ -41,6 +41,7 @@ from ..core import Event, Game, Move, Options, ParisError, SeatView
 from ..core.record import Player, Record, replay, save_record
 from ..core.text import InvalidNameError, check_table_names, normalize_name
 from ..net.protocol import ErrorCode
+from ..net.wire import move_to_json
 
 __all__ = [
     "APP_KEY",
@@ -164,6 +165,7 @@ class Referee:
         self.path = path
         self.save_error: str | None = None
         self._bots: dict[int, Bot] = {}
+        self._record_json: dict[str, Any] | None = None
 
     # --- construction ----------------------------------------------------------
 
@@ -287,6 +289,8 @@ class Referee:
         self.check(seat, move, move_count)
         events = self._game.play(move)
         self._events.extend(events)
+        if self._record_json is not None:
+            self._record_json["moves"].append(move_to_json(move))
         return events
 
     def submit(self, seat: int, move: Move, move_count: int) -> list[Event]:
@@ -330,8 +334,13 @@ class Referee:
     def record_text(self) -> str:
         """The record as its file's text: one line of JSON, a few times faster to
         make than :func:`~paris_tui.core.record.dumps_record`'s layout (the host
-        writes one per move); any record reader reads it."""
-        data = self.record().to_json_dict()
+        writes one per move); any record reader reads it.
+
+        The record's JSON object is built once and each move appended as it is
+        made (a test holds it equal to :meth:`record`'s, move after move)."""
+        if self._record_json is None:
+            self._record_json = self.record().to_json_dict()
+        data = self._record_json
         text = json.dumps(data, ensure_ascii=False)
         try:
             text.encode("utf-8")
@@ -339,8 +348,8 @@ class Referee:
             text = json.dumps(data)
         return text + "\n"
 
-    def views(self, seats: Iterable[int]) -> dict[int, SeatView]:
-        """The views of several seats at once, each equal to :meth:`view` of it.
+    def views(self, seats: Iterable[int]) -> tuple[SeatView, dict[int, SeatView]]:
+        """The public view and several seats' views at once, each equal to :meth:`view`.
 
         The public part is built once: a seat's view differs from a watcher's
         only in ``seat``, ``own_route`` and ``legal_moves`` (R8; a test holds the
@@ -350,7 +359,7 @@ class Referee:
         public = game.view(None)
         over = game.is_over
         legal = () if over else tuple(game.legal_moves())
-        return {
+        return public, {
             seat: replace(
                 public,
                 seat=seat,

@@ -58,12 +58,12 @@ from ..net.protocol import (
     SeatStatus,
     TableInfo,
     Tables,
-    Update,
     Watch,
     Watching,
     Welcome,
     decode_client,
     encode,
+    encode_updates,
     refusal,
 )
 from .referee import Referee, Refusal, SeatSpec
@@ -215,6 +215,7 @@ class Room:
         self._ai_task: asyncio.Task[None] | None = None
         self._ai_job: tuple[int, int] | None = None
         self.moving = asyncio.Lock()  # held while a move is made, saved and sent
+        self.owners_saving = asyncio.Lock()
 
     # --- who is here ----------------------------------------------------------------
 
@@ -291,15 +292,13 @@ class Room:
     def broadcast_update(self, events: Sequence[Event]) -> None:
         """Each seated connection gets its own seat's view; watchers the public one."""
         ref = self.referee
-        batch = tuple(events)
         seated = list(self.seated.items())
-        views = ref.views(seat for seat, _ in seated)
+        public, views = ref.views(seat for seat, _ in seated)
+        lines, public_line = encode_updates(self.id, public, views, tuple(events))
         for seat, conn in seated:
-            conn.send(Update(self.id, views[seat], batch))
-        if self.watchers:
-            data = encode(Update(self.id, ref.view(None), batch))
-            for conn in list(self.watchers):
-                conn.send_bytes(data)
+            conn.send_bytes(lines[seat])
+        for conn in list(self.watchers):
+            conn.send_bytes(public_line)
 
     # --- moves ------------------------------------------------------------------------
 
@@ -647,7 +646,7 @@ class Host:
             case ListTables():
                 conn.send(Tables(self.table_infos()))
             case Join():
-                self._join(conn, message)
+                await self._join(conn, message)
             case Watch():
                 room = self.rooms.get(message.table)
                 if room is None:
@@ -679,7 +678,7 @@ class Host:
                     return room, seat
         raise Refusal("no_such_seat", f"no table has a seat reserved for {name}")
 
-    def _join(self, conn: Connection, message: Join) -> None:
+    async def _join(self, conn: Connection, message: Join) -> None:
         try:
             name = normalize_name(message.name)
         except InvalidNameError as exc:
@@ -690,10 +689,15 @@ class Host:
         if stored is None:
             issued = secrets.token_urlsafe(32)
             room.owners[seat] = token_hash(issued)
-            try:
-                self.store.save_seats(room.id, room.owners)
-            except OSError as exc:
-                log.error("table %s: could not save seat owners: %s", room.id, exc.strerror)
+            loop = asyncio.get_running_loop()
+            # On disk before the token is sent, so a restart keeps the seat's owner;
+            # one write at a time per table, each with every owner known by then.
+            async with room.owners_saving:
+                owners = dict(room.owners)
+                try:
+                    await loop.run_in_executor(self.io_pool, self.store.save_seats, room.id, owners)
+                except OSError as exc:
+                    log.error("table %s: could not save seat owners: %s", room.id, exc.strerror)
         elif message.token is None:
             raise Refusal(
                 "seat_taken", f"{name}'s seat is already claimed: join with the seat's token"

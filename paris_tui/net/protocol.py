@@ -71,6 +71,7 @@ __all__ = [
     "decode_client",
     "decode_host",
     "encode",
+    "encode_updates",
     "refusal",
     "to_json",
 ]
@@ -389,6 +390,47 @@ def to_json(message: ClientMessage | HostMessage) -> dict[str, Any]:
         case Bye():
             return {"type": "bye", "reason": message.reason}
     raise TypeError(f"not a protocol message: {type(message).__name__}")  # pragma: no cover
+
+
+def encode_updates(
+    table: str, public: SeatView, views: dict[int, SeatView], events: tuple[Event, ...]
+) -> tuple[dict[int, bytes], bytes]:
+    """The :class:`Update` line for each seat in ``views`` and for watchers, the
+    public part of the view and the events encoded once.
+
+    Each seat's line decodes to ``Update(table, views[seat], events)`` and the
+    watchers' to ``Update(table, public, events)``, provided each seat's view
+    differs from ``public`` only in ``seat``, ``own_route`` and ``legal_moves``
+    (as :meth:`paris_tui.host.referee.Referee.views` builds them; a test holds
+    both equal to the one-by-one encoding). The three fields come last in the
+    view object.
+    """
+    shared = view_to_json(public)
+    for key in _SEAT_FIELDS:
+        del shared[key]
+    head = (
+        '{"type":"update","table":'
+        + _text(table)
+        + ',"view":'
+        + json.dumps(shared, separators=(",", ":"), ensure_ascii=True)[:-1]
+    )
+    tail = ('},"events":' + _text(events_to_json(events)) + "}\n").encode("ascii")
+
+    def line(view: SeatView) -> bytes:
+        own = (
+            f',"seat":{_text(view.seat)},"own_route":{_text(view.own_route)}'
+            f',"legal_moves":{_text([move_to_json(m) for m in view.legal_moves])}'
+        )
+        return (head + own).encode("ascii") + tail
+
+    return {seat: line(view) for seat, view in views.items()}, line(public)
+
+
+_SEAT_FIELDS = ("seat", "own_route", "legal_moves")
+
+
+def _text(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=True)
 
 
 def dumps(data: dict[str, Any]) -> bytes:

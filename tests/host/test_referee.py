@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 from pathlib import Path
@@ -14,6 +15,7 @@ from paris_tui.core.record import load_record, replay_summary
 from paris_tui.core.text import InvalidNameError, normalize_name
 from paris_tui.host.referee import Referee, Refusal, SeatSpec, ai_seed, parse_seats
 from paris_tui.host.store import HostStore, token_hash, token_matches
+from paris_tui.net.protocol import Update, decode_host, encode_updates
 
 
 def _refused(ref: Referee, seat: int, move: Move, count: int) -> str:
@@ -159,7 +161,18 @@ def test_views_at_once_equal_each_seats_own_view() -> None:
             ref = Referee.new("t1", parse_seats(names), seed=players, options=options)
             while True:
                 seats = range(players)
-                assert ref.views(seats) == {s: ref.view(s) for s in seats}
+                public, views = ref.views(seats)
+                assert public == ref.view(None)
+                assert views == {s: ref.view(s) for s in seats}
+                # One line per seat, the public part encoded once: each decodes to
+                # exactly the update that seat's own view would make.
+                events = ref.events[-5:]
+                lines, public_line = encode_updates("t1", public, views, events)
+                for s in seats:
+                    assert decode_host(lines[s]) == Update("t1", ref.view(s), events)
+                assert decode_host(public_line) == Update("t1", ref.view(None), events)
+                # The record built move by move is the record.
+                assert json.loads(ref.record_text()) == ref.record().to_json_dict()
                 if ref.is_over:
                     break
                 seat = ref.to_move

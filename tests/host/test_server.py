@@ -380,3 +380,17 @@ async def test_a_replaced_connection_is_closed_at_once(tmp_path: Path) -> None:
         assert len(host.connections) == 1
         old.close()
         await new.close()
+
+
+async def test_seats_claimed_at_once_are_all_kept(tmp_path: Path) -> None:
+    names = ("ann", "bob", "cy", "dee")
+    async with running_host(tmp_path, [",".join(names)]) as (_, port):
+        clients = [await HostClient.connect("127.0.0.1", port) for _ in names]
+        seated = await asyncio.gather(*(c.join(n) for c, n in zip(clients, names, strict=True)))
+        for client in clients:
+            await client.close()
+    async with running_host(tmp_path) as (_, port):
+        for name, seat in zip(names, seated, strict=True):
+            client = await HostClient.connect("127.0.0.1", port)
+            assert (await client.join(name, token=seat.token)).seat == seat.seat
+            await client.close()
