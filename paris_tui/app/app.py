@@ -13,8 +13,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, Literal
 
+from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.command import CommandPalette
 from textual.screen import Screen
 
 if TYPE_CHECKING:
@@ -22,8 +24,11 @@ if TYPE_CHECKING:
 
 from ..core import Options
 from ..core.record import Record
+from .commands import SafeCommandPalette
 from .describe import printable
+from .keygate import Gate, KeyStamp
 from .resources import css_paths
+from .screens.base import MIN_HEIGHT, MIN_WIDTH
 from .session import SeatSpec, Session
 from .storage import SaveInfo, data_dir
 
@@ -32,6 +37,8 @@ __all__ = ["DEFAULT_AI_DELAY", "DEFAULT_ANIM", "ParisApp"]
 DEFAULT_AI_DELAY = 0.8
 DEFAULT_ANIM = 0.6
 DARK, LIGHT = "textual-dark", "textual-light"
+# Keys that always work, even behind the too-small notice: quitting (every move is saved).
+ALWAYS_KEYS = frozenset({"ctrl+c", "ctrl+q"})
 
 
 class ParisApp(App[int]):
@@ -58,7 +65,10 @@ class ParisApp(App[int]):
         anim: float = DEFAULT_ANIM,
         ai_delay: float = DEFAULT_AI_DELAY,
         cursor_blink: bool = True,
+        deliberate_keys: bool = True,
     ) -> None:
+        """``deliberate_keys=False`` lets scripted drivers (tests, screenshots) press keys
+        at machine speed: the screens' key gates (:mod:`~paris_tui.app.keygate`) are off."""
         super().__init__()
         self.session = session
         self.replay = replay
@@ -69,9 +79,14 @@ class ParisApp(App[int]):
         self.ai_delay = ai_delay
         self.cursor_blink = cursor_blink
         self.show_preview = True
+        self.deliberate_keys = deliberate_keys
+        self.too_small = False  # the "please enlarge" notice shows: no input, the game waits
+        self._last_key: KeyStamp | None = None
+        self._mouse_down_admitted = True
 
     def on_mount(self) -> None:
         self.theme = DARK
+        self._set_too_small(self.size.width, self.size.height)
         if self.session is not None:
             self.open_game(self.session)
         elif self.replay is not None:
@@ -91,6 +106,72 @@ class ParisApp(App[int]):
                 timeout=12,
                 markup=False,
             )
+
+    # --- input: gates and the too-small pause ----------------------------------------------
+
+    async def on_event(self, event: events.Event) -> None:
+        if not getattr(event, "is_forwarded", False) and not self._admit(event):
+            return  # dropped before Textual routes it to any binding or widget
+        await super().on_event(event)
+
+    def _admit(self, event: events.Event) -> bool:
+        """May this input event reach the screens? Every other event passes."""
+        if isinstance(event, events.Key):
+            stamp = KeyStamp(event.key, event.time)
+            previous = self._last_key
+            if previous is None or stamp.time >= previous.time:
+                self._last_key = stamp  # a dropped key still restarts every wait
+            if event.key in ALWAYS_KEYS:
+                return True
+            if self.too_small:
+                return False
+            gate = self._gate()
+            return gate is None or gate.admit(stamp, previous)
+        if isinstance(event, events.MouseEvent):
+            if self.too_small:
+                self._mouse_down_admitted = False
+                return False
+            if isinstance(event, events.MouseDown):
+                gate = self._gate()
+                self._mouse_down_admitted = gate is None or gate.admit_click(event.time)
+                return self._mouse_down_admitted
+            if isinstance(event, events.MouseUp):
+                return self._mouse_down_admitted  # no click out of a dropped press
+            return True
+        if isinstance(event, events.Paste):
+            return not self.too_small
+        return True
+
+    def _gate(self) -> Gate | None:
+        if not self.deliberate_keys:
+            return None
+        gate = getattr(self.screen, "key_gate", None)
+        return gate if isinstance(gate, Gate) else None
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._set_too_small(event.size.width, event.size.height)
+
+    def _set_too_small(self, width: int, height: int) -> None:
+        """Below 80x24 the notice shows: input stops, AI moves and animations wait."""
+        small = width < MIN_WIDTH or height < MIN_HEIGHT
+        if small == self.too_small:
+            return
+        self.too_small = small
+        for screen in self.screen_stack:
+            set_paused = getattr(screen, "set_paused", None)
+            if callable(set_paused):
+                set_paused(small)
+
+    def action_command_palette(self) -> None:
+        """Textual's palette, guarded against key races (see :mod:`~paris_tui.app.commands`).
+
+        Textual checks only the active screen for an open palette; a second Ctrl+P
+        before the first palette is active pushed a second one (``DuplicateIds``).
+        """
+        if self.use_command_palette and not any(
+            isinstance(screen, CommandPalette) for screen in self.screen_stack
+        ):
+            self.push_screen(SafeCommandPalette(id="--command-palette"))
 
     # --- games -------------------------------------------------------------------------
 

@@ -41,7 +41,9 @@ def build_session(players: str, seed: int, moves: int = 0) -> Session:
 
 
 def _app(session: Session | None = None, anim: float = 0.0) -> ParisApp:
-    return ParisApp(session=session, anim=anim, ai_delay=0.0, cursor_blink=False)
+    return ParisApp(
+        session=session, anim=anim, ai_delay=0.0, cursor_blink=False, deliberate_keys=False
+    )
 
 
 def _game(app: ParisApp) -> GameScreen:
@@ -112,7 +114,7 @@ async def grand_tour(out: Path) -> Path:
     move = _policy(session)
     app = _app(session, anim=100.0)  # frames stay until stepped on below
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause(0.5)  # the hand-off ignores Enter for a moment
+        await pilot.pause()
         await pilot.press("enter")
         game = _game(app)
         index = game.view.face_up.index(move.tile)

@@ -28,6 +28,7 @@ def make_app(session: Session | None = None, **kwargs: object) -> ParisApp:
     kwargs.setdefault("anim", 0.0)
     kwargs.setdefault("ai_delay", 0.0)
     kwargs.setdefault("cursor_blink", False)
+    kwargs.setdefault("deliberate_keys", False)  # keys at machine speed (test_held_keys: on)
     return ParisApp(session=session, **kwargs)  # type: ignore[arg-type]
 
 

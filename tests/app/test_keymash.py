@@ -7,6 +7,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
+from textual import events
 from textual.pilot import Pilot
 
 from paris_tui.app.app import ParisApp
@@ -78,3 +79,60 @@ async def test_key_mash_and_resizes_do_not_break_anything(name: str, data_dir: P
         await mash(pilot)
         assert app.is_running
         assert app.screen is not None
+
+
+# The command palette's key races (issue 7): Ctrl+P and then keys at once, before the
+# palette is laid out. Textual 8.2.8 raised KeyError (PageUp/PageDown), NoMatches
+# 'CommandList' and DuplicateIds (a second Ctrl+P); see paris_tui/app/commands.py.
+# Enter is left out: it would run a palette command (one of them quits).
+PALETTE_KEYS = [
+    "pageup", "pagedown", "home", "end", "ctrl+home", "ctrl+end", "shift+home", "shift+end",
+    "up", "down", "escape", "ctrl+p", "tab", "a", "x", "backspace", "f1", "question_mark",
+]  # fmt: skip
+PALETTE_BURSTS = [
+    ["pageup"],
+    ["pagedown"],
+    ["pageup", "pagedown", "home", "end"],
+    ["ctrl+end", "pagedown"],
+    ["ctrl+home", "pageup", "pageup"],
+    ["ctrl+p", "pageup"],
+    ["escape", "escape", "pageup"],
+    ["down", "escape", "pagedown"],
+    ["a", "up", "ctrl+p", "backspace"],
+]
+
+
+def send_at_once(app: ParisApp, keys: list[str]) -> None:
+    """Keys as a fast typist or a pasted burst sends them: all queued before any is handled."""
+    driver = app._driver
+    assert driver is not None
+    for key in keys:
+        event = events.Key(key, key if len(key) == 1 else None)
+        event.set_sender(app)
+        driver.send_message(event)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+async def test_command_palette_key_races_do_not_crash(seed: int) -> None:
+    rng = random.Random(seed)
+    app = make_app(new_session("Ann,Bob", seed, None))
+    bursts = PALETTE_BURSTS + [
+        [rng.choice(PALETTE_KEYS) for _ in range(rng.randint(1, 6))] for _ in range(20)
+    ]
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        game = app.screen
+        for burst in bursts:
+            send_at_once(app, ["ctrl+p", *burst])
+            await pilot.pause()
+            await pilot.pause(rng.choice([0.0, 0.02, 0.06]))
+            for _ in range(10):  # close the palette (and help) again
+                if app.screen is game or not app.is_running:
+                    break
+                await press(pilot, "escape")
+                await pilot.pause()
+            assert app.is_running
+            assert app.screen is game, f"{burst}: {app.screen_stack}"
+        send_at_once(app, ["ctrl+p"])
+        await pilot.pause()
+        assert "CommandPalette" in type(app.screen).__name__  # the palette still opens

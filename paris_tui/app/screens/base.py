@@ -20,9 +20,17 @@ class TooSmallNotice(Static):
 
 
 class ParisScreen(Screen[Any]):
-    """A full screen that shows a clear notice instead of a squashed layout when too small."""
+    """A screen that shows a clear notice instead of a squashed layout when too small.
+
+    Dialogs take it as a first base too (``class D(ParisScreen, ModalScreen[T])``),
+    so the notice covers whatever screen is on top.
+    """
 
     def on_mount(self) -> None:
+        self._check_size(self.app.size.width, self.app.size.height)
+
+    def on_screen_resume(self) -> None:
+        # It may have been hidden under another screen while the terminal was resized.
         self._check_size(self.app.size.width, self.app.size.height)
 
     def on_resize(self, event: events.Resize) -> None:

@@ -16,6 +16,7 @@ from textual.widgets import Button, Footer, Static
 from ...core import Event, ScoreEvent, SeatView, TourEvent
 from ..describe import line_label, printable, seat_label
 from ..fit import Fit, cut
+from ..keygate import KeyGate
 from ..palette import LINE_COLOURS, player_style
 from .base import ParisScreen
 
@@ -95,6 +96,8 @@ class EndScreen(ParisScreen):
         self.items = self._items()
         self.shown = 0
         self.scores = view.outcome.scores
+        # The last move's Enter, held, must not press "Play again" (keygate.py).
+        self.key_gate = KeyGate()
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="end-box"):
@@ -116,6 +119,8 @@ class EndScreen(ParisScreen):
             button.focus()
 
     def _tick(self) -> None:
+        if getattr(self.app, "too_small", False):
+            return  # behind the "please enlarge" notice the reveal waits
         if self.shown < len(self.items):
             self.shown += 1
             self._render_steps()

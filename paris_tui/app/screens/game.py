@@ -2,7 +2,9 @@
 
 The screen drives the turns: a hand-off before each human turn in a
 hot-seat game, the AI's moves in a thread worker, the tour animations after
-a round. Everything it draws comes from a :class:`SeatView`: the seat whose
+a round. While the terminal is too small (the app's "please enlarge" notice)
+the screen is paused: AI moves and animations wait and go on where they were.
+Everything it draws comes from a :class:`SeatView`: the seat whose
 turn it is (after the hand-off), or the public view ``view(None)`` between
 turns, so no screen shows a seat's route to anyone else (R8).
 """
@@ -35,6 +37,7 @@ from ...core.sampling import Determinizer
 from ..describe import preview_text, printable, seat_label, stop_name
 from ..fit import Fit
 from ..frames import Frame, build_frames
+from ..keygate import TurnGate
 from ..session import Bot, Session
 from ..widgets.map_view import BoardMap, MapOverlay
 from ..widgets.panels import (
@@ -135,6 +138,11 @@ class GameScreen(ParisScreen):
         self._staged: list[list[Event]] = []
         self._shown_chunks = 0
         self._reveal_with: dict[int, int] = {}  # id(frame) -> chunks shown with it
+        # A turn drops keys stamped before it began, and a held or hasty Enter (keygate.py).
+        self.key_gate = TurnGate()
+        self.ai_timer: Timer | None = None
+        # What waits while the game is paused (too small a terminal), run on resume.
+        self._waiting: dict[str, Callable[[], None]] = {}
 
     # --- layout ------------------------------------------------------------------
 
@@ -340,11 +348,49 @@ class GameScreen(ParisScreen):
         else:
             self.action_pick(index)
 
+    # --- pause (the terminal is too small) --------------------------------------------
+
+    @property
+    def paused(self) -> bool:
+        return bool(getattr(self.app, "too_small", False))
+
+    def _wait(self, name: str, then: Callable[[], None]) -> None:
+        """Run ``then`` once the game is no longer paused (one of each name)."""
+        self._waiting[name] = then
+
+    def set_paused(self, paused: bool) -> None:
+        """Called by the app: stop the clocks (timers) while paused, restart them after."""
+        if paused:
+            if self.frame_timer is not None:  # the frame shows again in full afterwards
+                self.frame_timer.stop()
+                self.frame_timer = None
+                self._wait("frame", self._restart_frame)
+            if self.ai_timer is not None:
+                self.ai_timer.stop()
+                self.ai_timer = None
+                self._wait("ai", self._restart_ai)
+            return
+        waiting, self._waiting = self._waiting, {}
+        for then in waiting.values():
+            then()
+
+    def _restart_frame(self) -> None:
+        if self.frame is not None and self.frame_timer is None:
+            self.frame_timer = self.set_timer(self.frame.weight * self.anim, self._next_frame)
+
+    def _restart_ai(self) -> None:
+        move = self.ai_choice
+        if move is not None:
+            self._schedule_ai(move, self.session.move_count)
+
     # --- turns ----------------------------------------------------------------------
 
     def advance(self) -> None:
         """Start whatever comes next: a hand-off, a human turn, an AI turn, or the end."""
         if self.ended:
+            return
+        if self.paused:
+            self._wait("advance", self.advance)
             return
         if self.app.screen is not self:
             # A dialog (or help) is still on top: go on once this screen is back.
@@ -373,7 +419,6 @@ class GameScreen(ParisScreen):
                     min(public.round + 1, public.rounds_total),
                     public.rounds_total,
                     public.scores,
-                    guard=0.4 if self.anim > 0 else 0.0,
                 ),
                 callback=lambda _: self.begin_turn(seat),
             )
@@ -386,6 +431,7 @@ class GameScreen(ParisScreen):
         self.last_human = seat
         self.route_hidden = False
         self.highlight = 0
+        self.key_gate.begin()
         self.refresh_all()
 
     def action_take(self) -> None:
@@ -446,6 +492,7 @@ class GameScreen(ParisScreen):
                 markup=False,
             )
         self.turn_seat = None
+        self.key_gate.end()
         self.ai_choice = None
         self.thinking = None
         if self.session.hot_seat:
@@ -551,13 +598,23 @@ class GameScreen(ParisScreen):
         self.ai_choice = move
         self.highlight = view.face_up.index(move.tile)
         self.refresh_all()
-        if self.ai_delay > 0:
-            self.set_timer(self.ai_delay, partial(self._ai_play, move, self.session.move_count))
+        self._schedule_ai(move, self.session.move_count)
+
+    def _schedule_ai(self, move: Move, count: int) -> None:
+        """Play the AI's choice after showing it for ``ai_delay`` (once not paused)."""
+        if self.paused:
+            self._wait("ai", self._restart_ai)
+        elif self.ai_delay > 0:
+            self.ai_timer = self.set_timer(self.ai_delay, partial(self._ai_play, move, count))
         else:
-            self._ai_play(move, self.session.move_count)
+            self._ai_play(move, count)
 
     def _ai_play(self, move: Move, count: int) -> None:
+        self.ai_timer = None
         if self.session.move_count != count or self.ended:
+            return
+        if self.paused:
+            self._wait("ai", self._restart_ai)
             return
         self.commit(move)
 
@@ -570,6 +627,9 @@ class GameScreen(ParisScreen):
 
     def _next_frame(self) -> None:
         self.frame_timer = None
+        if self.paused and self.frame is not None:
+            self._wait("frame", self._restart_frame)
+            return
         if not self.frames:
             had_frame, self.frame = self.frame is not None, None
             then, self.after_frames = self.after_frames, None

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import ClassVar
 
@@ -13,13 +12,20 @@ from textual.containers import Center, Middle
 from textual.widgets import Button, Footer, Static
 
 from ..describe import plain, seat_label
+from ..keygate import KeyGate
 from .base import ParisScreen
 
-__all__ = ["HandoffScreen"]
+__all__ = ["HELD_KEYS_HINT", "HandoffScreen"]
+
+HELD_KEYS_HINT = "Keys are still coming in: let go, wait a moment, then press Enter."
 
 
 class HandoffScreen(ParisScreen):
-    """ "Pass to Ann — press Enter": public facts only (names, round, scores)."""
+    """ "Pass to Ann — press Enter": public facts only (names, round, scores).
+
+    Its :class:`KeyGate` drops every key until a deliberate press: a held or
+    buffered Enter meant for the last turn never shows the next player's screen.
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "ready", "Ready", priority=True)]
 
@@ -31,13 +37,12 @@ class HandoffScreen(ParisScreen):
         rounds: int,
         scores: tuple[int, ...],
         *,
-        guard: float = 0.0,
         on_ready: Callable[[int], None] | None = None,
     ) -> None:
         super().__init__()
         self.on_ready = on_ready  # instead of closing: e.g. replace this screen by the game
-        self.guard = guard  # ignore Enter this long: a double Enter must not skip the hand-off
-        self.shown_at = 0.0
+        # The app applies the gate to every key and click (keygate.py).
+        self.key_gate = KeyGate(on_drop=self.key_dropped)
         self.names = names
         self.seat = seat
         self.round_no = round_no
@@ -62,16 +67,27 @@ class HandoffScreen(ParisScreen):
                 scores.append(f" {score}")
             yield Static(scores, id="handoff-scores")
             yield Button(Text.assemble("I am ", name, " — press Enter"), id="handoff-ready")
+            hint = Static(HELD_KEYS_HINT, id="handoff-hint")
+            hint.display = False  # shown once the gate drops a key
+            yield hint
         yield Footer()
 
     def on_mount(self) -> None:
-        self.shown_at = time.monotonic()
         for button in self.query("#handoff-ready"):
             button.focus()
+        if self.key_gate.dropped:
+            self.key_dropped()
+
+    def on_screen_resume(self) -> None:
+        if not self.key_gate.passed:  # shown again (after help, the palette): wait afresh
+            self.key_gate.rearm()
+
+    def key_dropped(self) -> None:
+        """Say why nothing happens (for each key the gate drops)."""
+        for hint in self.query("#handoff-hint"):
+            hint.display = True
 
     def action_ready(self) -> None:
-        if time.monotonic() - self.shown_at < self.guard:
-            return
         if self.on_ready is not None:
             on_ready, self.on_ready = self.on_ready, None
             on_ready(self.seat)

@@ -15,16 +15,21 @@ from textual.widgets import Button, Static
 from ...core import Move
 from ..describe import printable
 from ..fit import cut
+from ..keygate import KeyGate
+from .base import ParisScreen
 
 __all__ = ["TakeoverDialog"]
 
 
-class TakeoverDialog(ModalScreen[Move | None]):
+class TakeoverDialog(ParisScreen, ModalScreen[Move | None]):
     """One button per business that may be removed; Escape goes back to the tiles.
 
     Opponents' businesses come first (focus starts on one), the player's own
     last; each button says whose business and where it goes, in the second
     person: "Remove Bob's business (into the sack)".
+
+    It opens on the Enter that took the tile: its :class:`KeyGate` drops keys
+    until a deliberate press, so that Enter held down chooses nothing.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -51,6 +56,7 @@ class TakeoverDialog(ModalScreen[Move | None]):
         self.moves = sorted(moves, key=lambda m: (m.evict == mover, moves.index(m)))
         self.destination = destination
         self.on_choose = on_choose
+        self.key_gate = KeyGate()  # the app applies it to every key and click (keygate.py)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="takeover-box"):
@@ -73,6 +79,10 @@ class TakeoverDialog(ModalScreen[Move | None]):
     def on_mount(self) -> None:
         for button in self.query("#evict-0"):
             button.focus()
+
+    def on_screen_resume(self) -> None:
+        if not self.key_gate.passed:  # shown again (after help, the palette): wait afresh
+            self.key_gate.rearm()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
