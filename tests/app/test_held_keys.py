@@ -284,6 +284,7 @@ async def test_a_key_held_through_a_tour_passes_nothing_that_comes_next(key: str
         moves = session.move_count
         events_before = len(session.events)
         send_now(pilot, str(game.view.face_up.index(move.tile) + 1))
+        await pilot.pause(QUIET_GAP + 0.05)  # a look at the tiles first
         send_now(pilot, "enter")  # ends the round: the tours start
         await pilot.pause()
         if isinstance(app.screen, TakeoverDialog):

@@ -17,7 +17,7 @@ from .base import ParisScreen
 
 __all__ = ["HELD_KEYS_HINT", "HandoffScreen"]
 
-HELD_KEYS_HINT = "Keys are still coming in: let go, wait a moment, then press Enter."
+HELD_KEYS_HINT = "Let go of the keys, wait a moment, then press Enter."
 
 
 class HandoffScreen(ParisScreen):
