@@ -27,6 +27,7 @@ from paris_tui import cli
 from paris_tui.app import launch
 from paris_tui.app.app import ParisApp
 from paris_tui.app.describe import short_name
+from paris_tui.app.keygate import QUIET_GAP
 from paris_tui.app.palette import player_style
 from paris_tui.app.screens.handoff import HandoffScreen
 from paris_tui.app.screens.resume import ResumeDialog
@@ -57,7 +58,8 @@ def open_via_cli(
 
     def capture(app: object) -> int:
         assert isinstance(app, ParisApp)
-        app.anim = 0.0  # no tour animations or hand-off guard in tests
+        app.anim = 0.0  # no tour animations in tests
+        app.deliberate_keys = False  # keys at machine speed (the real gates: test_held_keys)
         app.ai_delay = 0.0
         app.cursor_blink = False
         built.append(app)
@@ -434,7 +436,7 @@ EVIL_FILE = "rec\x1b]2;fname\x07\x9b31m"  # file names are outside text too
 def test_terminal_play(data_dir: Path) -> None:
     app = PtyApp(["play", "--players", ",".join(MARKUP)], {"PARIS_TUI_DATA_DIR": str(data_dir)})
     app.wait_for(f"I am {MARKUP[0]} — press Enter", f"▲ {MARKUP[1]} 0", MARKUP[2])
-    app.settle()
+    app.settle(quiet=QUIET_GAP + 0.1)  # the hand-off takes a press after a quiet moment
     app.send(Key.ENTER)
     app.wait_for(f"● {MARKUP[0]}: choose a tile")
     app.send(Key.CTRL_C)
@@ -459,7 +461,7 @@ def test_terminal_replay_and_resume(data_dir: Path, tmp_path: Path) -> None:
     mover = f"{player_style(seat).symbol} {MARKUP[seat]}"
     app = PtyApp(["resume", str(good)], {"PARIS_TUI_DATA_DIR": str(data_dir)})
     app.wait_for(f"I am {MARKUP[seat]} — press Enter", f"Pass to {mover}")
-    app.settle()
+    app.settle(quiet=QUIET_GAP + 0.1)  # the hand-off takes a press after a quiet moment
     app.send(Key.ENTER)
     app.wait_for(f"{mover}: choose a tile", "Resumed after 3 moves")
     app.send(Key.CTRL_C)
