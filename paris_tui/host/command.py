@@ -237,8 +237,10 @@ async def _run_host(
         ref = room.referee
         names = ", ".join(ref.names)
         lines.append(f"Table {room.id}: {names} (move {ref.move_count} of {ref.total_moves})")
-        for seat in ref.human_seats:
-            lines.append(f"  paris-tui join {join} --name {shlex.quote(ref.names[seat])}")
+        seats = ", ".join(shlex.quote(ref.names[seat]) for seat in ref.human_seats)
+        # The `join` command and the SSH and browser doors are not built yet: say only
+        # what works today, a protocol-1 client (docs/protocol.md) at this address.
+        lines.append(f"  seats {seats}: a protocol-1 client joins at {join}")
     print("\n".join(lines), flush=True)
 
     try:

@@ -92,7 +92,10 @@ async def test_killed_host_restarts_and_the_game_continues(tmp_path: Path) -> No
     second.proc.send_signal(signal.SIGTERM)
     assert await second.wait() == 0
     out, err = await second.stdout_rest(), await second.stderr()
-    assert "Table t1: ann, bob, Random AI (move" in out and "--name ann" in out
+    assert (
+        "Table t1: ann, bob, Random AI (move" in out
+        and "seats ann, bob: a protocol-1 client joins at" in out
+    )
     assert "already sit at unfinished table t1" in err
     assert "stopped" in out
     assert not (tmp_path / "host" / "tables" / "t2.json").exists()
