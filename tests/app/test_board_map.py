@@ -20,7 +20,7 @@ from textual.color import Color
 from textual.containers import Container
 from textual.geometry import Region
 
-from paris_tui.app.map.layout import SHORT_NAMES, MapOverlay
+from paris_tui.app.map.layout import LETTER, SHORT_NAMES, MapOverlay
 from paris_tui.app.map.legend import map_legend
 from paris_tui.app.palette import (
     LINE_COLOURS,
@@ -307,6 +307,53 @@ async def test_no_color(monkeypatch: pytest.MonkeyPatch) -> None:
         assert selected.reverse and selected.bold
         screenshot = pilot.app.export_screenshot()
         assert "Montmartre" in screenshot
+
+
+@pytest.mark.parametrize(
+    ("size", "layout_name"),
+    [((54, 19), "compact"), ((80, 18), "wide"), (COMFORTABLE, "comfortable")],
+)
+@pytest.mark.parametrize("tour", [None, "green", "red"])
+async def test_no_color_tells_lines_and_players_apart(
+    monkeypatch: pytest.MonkeyPatch, size: tuple[int, int], layout_name: str, tour: str | None
+) -> None:
+    """Issue 8, NO_COLOR=1: every line's letter drawn on its own track (during a tour
+    too), every business as its owner's own symbol, scoring labels in reverse video."""
+    monkeypatch.setenv("NO_COLOR", "1")
+    view = played_game(players=4, moves=40, seed=5).view(0)
+    board = view.board
+    scoring = tuple((board.stop_ids[s], "+12") for s in board.line_crossings[0])
+    overlay = MapOverlay(tour_line=tour, scoring=scoring if tour else ())
+    async with MapApp(view, overlay).run_test(size=size) as pilot:
+        assert pilot.app.no_color
+        board_map = pilot.app.query_one(BoardMap)
+        layout = board_map.map_layout
+        assert layout is not None and layout.name == layout_name
+        ox, oy = board_map.map_offset
+        drawn = rows(board_map)
+        for line in board.lines:
+            letters = [
+                (r, c)
+                for r in range(layout.height)
+                for c in range(layout.width)
+                if layout.kind[r][c] == LETTER and layout.ref[r][c] == line.index
+            ]
+            assert letters, line.id
+            assert all(drawn[oy + r][ox + c] == line.letter for r, c in letters), line.id
+        symbols = [player_style(seat).symbol for seat in range(4)]
+        assert len(set(symbols)) == 4
+        for stop in board.stops:
+            region = board_map.token_region(stop.id)
+            assert region is not None
+            slots = drawn[region.y][region.x + 1 : region.right - 1]
+            owners = view.occupancy[stop.index]
+            assert slots == "".join(symbols[p] for p in owners).ljust(stop.capacity, "·")
+        for sid, label in overlay.scoring:
+            spot = layout.label_spots[board.stop_index[sid]]
+            row, col = spot.cells(len(label))[0]
+            shown = cells(board_map, Region(ox + col, oy + row, len(label), 1))
+            assert "".join(ch for ch, _ in shown) == label
+            assert all(style.reverse for _, style in shown)
 
 
 async def test_light_theme_uses_the_light_palette() -> None:

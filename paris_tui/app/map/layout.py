@@ -19,10 +19,10 @@ The first that fits wins:
 
 * ``comfortable``: hand-made, 76 x 25 cells, full names, roomy (from 76 x 25,
   e.g. the ~80 x 30 the game screen gives it in a 120 x 40 terminal);
-* ``wide``: hand-made, 78 x 15 cells, full names on the compact plan (from
-  78 x 15, e.g. a wide but short area such as 80 x 18);
-* ``compact``: hand-made, 50 x 15 cells, 3-5 letter names (from 50 x 15,
-  e.g. the ~54 x 18 in an 80 x 24 terminal);
+* ``wide``: hand-made, 78 x 16 cells, full names on the compact plan (from
+  78 x 16, e.g. a wide but short area such as 80 x 18);
+* ``compact``: hand-made, 50 x 16 cells, 3-5 letter names (from 50 x 16,
+  e.g. the 54 x 19 in an 80 x 24 terminal);
 * ``generic``: placed from the board file's schematic ``xy``, for boards
   other than the classic one (names shortened or left out where they collide);
 * ``notice``: a one-line notice when nothing fits (down to 1 x 1).
@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import pairwise
@@ -50,12 +51,15 @@ __all__ = [
     "BRACKET",
     "EMPTY",
     "JUNCTION",
+    "LABEL_WIDTH",
     "LAYOUTS",
     "LETTER",
     "LINE",
     "NAME",
     "SHORT_NAMES",
     "SLOT",
+    "Cell",
+    "LabelSpot",
     "LayoutError",
     "LayoutSpec",
     "MapLayout",
@@ -151,6 +155,41 @@ def _glyph(a: _Dir, b: _Dir) -> tuple[str, str]:
     return ("┼", "╋")
 
 
+Cell = tuple[int, int]  # (row, column)
+
+LABEL_WIDTH: Final = 3
+"""Cells kept for each stop's scoring label: "+18" at most (two owners at a crossing)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LabelSpot:
+    """Where a stop's scoring label goes: :data:`LABEL_WIDTH` cells from (row, col).
+
+    Chosen so that a label reads as its stop's: it touches the stop's token or
+    name (a shorter label keeps to the side that touches: ``right`` aligns it to
+    the right), keeps at least one cell from every other stop's token and name
+    and from every other label, and lies only on empty ground or plain track
+    (never a name, a token, a line letter or a cell where the bus stops).
+    """
+
+    row: int
+    col: int
+    right: bool = False
+
+    def cells(self, length: int = LABEL_WIDTH) -> list[Cell]:
+        """The cells a label of ``length`` cells (at most :data:`LABEL_WIDTH`) takes."""
+        length = min(length, LABEL_WIDTH)
+        start = self.col + (LABEL_WIDTH - length if self.right else 0)
+        return [(self.row, start + i) for i in range(length)]
+
+    def apart(self, other: LabelSpot) -> bool:
+        """Far enough from another spot not to read as one label: a free cell
+        between them (a row or a column), two free columns on one row."""
+        rows = abs(self.row - other.row)
+        gap = abs(self.col - other.col) - LABEL_WIDTH
+        return rows >= 2 or gap >= (1 if rows else 2)
+
+
 class LayoutError(ValueError):
     """A hand-made layout does not fit together (overlapping cells)."""
 
@@ -171,8 +210,10 @@ class MapLayout:
     name_cells: dict[int, tuple[int, int, int]]  # stop -> (row, col, length)
     bus_spot: dict[int, tuple[int, int]]
     bus_on_line: dict[tuple[int, int], tuple[int, int]]  # (stop, line) -> track cell next to it
-    score_spot: dict[int, tuple[int, int]]
+    label_spots: dict[int, LabelSpot]  # stop -> where its scoring label goes
     hits: dict[tuple[int, int], int]
+    # (line, k) -> the cells of the track from the line's k-th stop to the next, in order
+    tracks: dict[tuple[int, int], list[tuple[int, int]]] = field(default_factory=dict)
     notice: str = ""
     problems: list[str] = field(default_factory=list)
     row_stops: list[tuple[int, ...]] = field(default_factory=list)  # stops drawn in each row
@@ -209,6 +250,7 @@ class _Canvas:
         self.name_cells: dict[int, tuple[int, int, int]] = {}
         self.anchor: dict[int, tuple[int, int]] = {}
         self.hits: dict[tuple[int, int], int] = {}
+        self.tracks: dict[tuple[int, int], list[tuple[int, int]]] = {}
         self.problems: list[str] = []
 
     def inside(self, r: int, c: int) -> bool:
@@ -278,6 +320,7 @@ class _Canvas:
                     path.append((y, x))
         lid = self.board.line_ids[line]
         free: list[tuple[int, int]] = []
+        drawn = self.tracks.setdefault((line, k), [])
         for i in range(1, len(path) - 1):
             y, x = path[i]
             if not self.inside(y, x):
@@ -299,8 +342,10 @@ class _Canvas:
                 old = self.glyph[y][x]
                 if {old, glyph} == {"─", "│"}:
                     self.set(y, x, JUNCTION, self.ref[y][x], line, "┼", "╋")
+                    drawn.append((y, x))
                 elif {old, glyph} == {"╱", "╲"}:
                     self.set(y, x, JUNCTION, self.ref[y][x], line, "╳", "╳")
+                    drawn.append((y, x))
                 else:
                     self.fail(f"lines {lid} and another overlap at row {y}, col {x}")
                 continue
@@ -309,23 +354,72 @@ class _Canvas:
                 continue
             self.set(y, x, LINE, line, 0, glyph, heavy)
             free.append((y, x))
+            drawn.append((y, x))
         return free
 
     def stop_at(self, point: tuple[int, int]) -> int:
         return self.hits.get(point, -1)
 
-    def letter(self, line: int, cells: list[tuple[int, int]]) -> None:
-        """Write the line's letter into the middle of a track (keeps a track cell each side)."""
+    def letter(self, line: int, cells: list[Cell]) -> bool:
+        """Write the line's letter on a track (``cells``: its own cells, in order).
+
+        On its diagonal part when it has one of two cells or more (crossing
+        diagonals are then told apart without colour), else in the middle of a
+        straight track of four cells or more, keeping a track cell each side.
+        Returns whether a letter was written.
+        """
+        runs: list[list[int]] = []
+        for i, (y, x) in enumerate(cells):
+            if self.glyph[y][x] not in ("╱", "╲"):
+                continue
+            if runs and runs[-1][-1] == i - 1:
+                (py, px) = cells[i - 1]
+                if abs(py - y) == 1 and abs(px - x) == 1:
+                    runs[-1].append(i)
+                    continue
+            runs.append([i])
+        run = max(runs, key=len, default=[])
+        if len(run) >= 2:
+            mid = (run[0] + run[-1]) / 2
+            best = min(run, key=lambda i: (self.by_token(cells[i]), abs(i - mid), i))
+            self.put_letter(line, cells[best])
+            return True
         if len(cells) < 4:
-            return
+            return False
         mid = len(cells) // 2
         order = sorted(range(1, len(cells) - 1), key=lambda i: (abs(i - mid), i))
         for i in order:
             y, x = cells[i]
             if self.glyph[y][x] in ("─", "│"):
-                letter = self.board.lines[line].letter
-                self.set(y, x, LETTER, line, 0, letter)
-                return
+                self.put_letter(line, (y, x))
+                return True
+        return False
+
+    def any_letter(self, line: int, tracks: Sequence[list[Cell]]) -> None:
+        """Give a line with no letter yet one, on its longest track, even a short one."""
+        best: tuple[tuple[float, ...], Cell] | None = None
+        for cells in tracks:
+            mid = (len(cells) - 1) / 2
+            for i, (y, x) in enumerate(cells):
+                if self.glyph[y][x] in ("─", "│", "╱", "╲"):
+                    key = (self.by_token((y, x)), -len(cells), abs(i - mid))
+                    if best is None or key < best[0]:
+                        best = (key, (y, x))
+        if best is not None:
+            self.put_letter(line, best[1])
+
+    def by_token(self, cell: Cell) -> bool:
+        """Whether a cell touches a stop's token (a letter there crowds the stop)."""
+        y, x = cell
+        return any(
+            self.inside(y + dy, x + dx) and self.kind[y + dy][x + dx] in (BRACKET, SLOT)
+            for dy in (-1, 0, 1)
+            for dx in (-1, 0, 1)
+        )
+
+    def put_letter(self, line: int, cell: Cell) -> None:
+        y, x = cell
+        self.set(y, x, LETTER, line, 0, self.board.lines[line].letter)
 
     # names ----------------------------------------------------------------
 
@@ -364,16 +458,12 @@ class _Canvas:
 
     # finishing ------------------------------------------------------------
 
-    def spots(
+    def bus_spots(
         self,
-    ) -> tuple[
-        dict[int, tuple[int, int]],
-        dict[tuple[int, int], tuple[int, int]],
-        dict[int, tuple[int, int]],
-    ]:
-        bus: dict[int, tuple[int, int]] = {}
-        on_line: dict[tuple[int, int], tuple[int, int]] = {}
-        score: dict[int, tuple[int, int]] = {}
+    ) -> tuple[dict[int, Cell], dict[tuple[int, int], Cell]]:
+        """Where the bus goes at each stop: any free cell by it, and on each line's track."""
+        bus: dict[int, Cell] = {}
+        on_line: dict[tuple[int, int], Cell] = {}
         for stop, cells in self.stop_cells.items():
             (r, t0), (_, t1) = cells[0], cells[-1]
             _, c = self.anchor[stop]
@@ -389,21 +479,96 @@ class _Canvas:
                     break
             else:
                 bus[stop] = (r, t0)
-            candidates: list[tuple[int, int]] = []
-            if stop in self.name_cells:
-                nr, nc, n = self.name_cells[stop]
-                candidates += [(nr, nc + n + 1), (nr, nc - 4)]
-            candidates += [(r, t1 + 2), (r, t0 - 4), (r - 1, t0), (r + 1, t0)]
-            for y, x in candidates:
-                if self.inside(y, x) and self.name_free(y, x, 3):
-                    score[stop] = (y, x)
-                    break
+        return bus, on_line
+
+    def drawing(self, stop: int) -> AbstractSet[Cell]:
+        """The cells of a stop's token and name."""
+        cells = set(self.stop_cells.get(stop, ()))
+        if stop in self.name_cells:
+            row, col, length = self.name_cells[stop]
+            cells.update((row, col + i) for i in range(length))
+        return cells
+
+    def label_candidates(
+        self, stop: int, owner: _Owners, avoid: AbstractSet[Cell]
+    ) -> list[LabelSpot]:
+        """Spots for ``stop``'s label, best first (see :class:`LabelSpot` for the rules)."""
+        mine = self.drawing(stop)
+        rows = [r for r, _ in mine]
+        cols = [c for _, c in mine]
+        name_row = self.name_cells[stop][0] if stop in self.name_cells else -1
+        found: list[tuple[tuple[int, ...], LabelSpot]] = []
+        for row in range(min(rows) - 1, max(rows) + 2):
+            for col in range(min(cols) - LABEL_WIDTH, max(cols) + 2):
+                span = [(row, col + i) for i in range(LABEL_WIDTH)]
+                if not all(
+                    self.inside(y, x) and self.kind[y][x] in (EMPTY, LINE) and (y, x) not in avoid
+                    for y, x in span
+                ):
+                    continue
+                full = owner.reading(row, col, LABEL_WIDTH, stop)
+                if not full:
+                    continue
+                for right in (False, True):  # a shorter label keeps to the side that reads
+                    spot = LabelSpot(row, col, right)
+                    narrow = owner.reading(row, spot.cells(2)[0][1], 2, stop)
+                    if narrow:
+                        break
+                else:
+                    continue
+                track = sum(self.kind[y][x] == LINE for y, x in span)
+                key = (track, max(full, narrow), row != name_row, int(right))
+                found.append(((*key, abs(col - min(cols))), spot))
+        found.sort(key=lambda item: item[0])
+        return [spot for _, spot in found]
+
+    def label_spots(self, avoid: AbstractSet[Cell]) -> dict[int, LabelSpot]:
+        """One spot for every stop's label, all at once, each apart from the others.
+
+        A depth-first search over each stop's candidates (stops with fewest first);
+        a stop left without a spot is a problem (an error for a strict layout).
+        """
+        owner = _Owners(self.width, self.height)
+        for stop in self.stop_cells:
+            for y, x in self.drawing(stop):
+                owner.set(y, x, stop)
+        options = {stop: self.label_candidates(stop, owner, avoid) for stop in self.stop_cells}
+        order = sorted(options, key=lambda stop: (len(options[stop]), stop))
+        chosen: dict[int, LabelSpot] = {}
+        budget = [20_000]
+
+        def free(spot: LabelSpot) -> bool:
+            return all(spot.apart(other) for other in chosen.values())
+
+        def place(i: int) -> bool:
+            if i == len(order):
+                return True
+            budget[0] -= 1
+            if budget[0] < 0:
+                return False
+            stop = order[i]
+            for spot in options[stop]:
+                if free(spot):
+                    chosen[stop] = spot
+                    if place(i + 1):
+                        return True
+                    del chosen[stop]
+            return False
+
+        if place(0):
+            return chosen
+        chosen.clear()  # no full solution: each stop its first free spot, if any
+        for stop in order:
+            spot = next((s for s in options[stop] if free(s)), None)
+            if spot is None:
+                self.fail(f"no room for the score label of {self.board.stop_ids[stop]}")
             else:
-                score[stop] = self.name_cells.get(stop, (r, t0, 0))[:2]
-        return bus, on_line, score
+                chosen[stop] = spot
+        return chosen
 
     def freeze(self, name: str) -> MapLayout:
-        bus, on_line, score = self.spots()
+        bus, on_line = self.bus_spots()
+        labels = self.label_spots(set(on_line.values()))
         return MapLayout(
             name=name,
             width=self.width,
@@ -417,9 +582,52 @@ class _Canvas:
             name_cells=self.name_cells,
             bus_spot=bus,
             bus_on_line=on_line,
-            score_spot=score,
+            label_spots=labels,
             hits=self.hits,
+            tracks=self.tracks,
         )
+
+
+class _Owners:
+    """Which stop's token or name each cell shows (-1: none), on a grid padded all round."""
+
+    PAD: Final = 4
+
+    def __init__(self, width: int, height: int) -> None:
+        pad = self.PAD
+        self.rows = [[-1] * (width + 2 * pad) for _ in range(height + 2 * pad)]
+
+    def set(self, y: int, x: int, stop: int) -> None:
+        self.rows[y + self.PAD][x + self.PAD] = stop
+
+    def reading(self, row: int, col: int, length: int, stop: int) -> int:
+        """How plainly a label on ``length`` cells from (row, col) reads as ``stop``'s.
+
+        1 beside the stop, 2 above or under it; 0 when it does not: it must share
+        an edge with the stop's token or name and touch no other stop's (not even
+        at a corner); and another stop's cell on the label's own row must be
+        farther than its own stop: two columns away from a label beside its stop,
+        four from one above or under it (a label reads with the text on its own
+        row before the one over or under it).
+        """
+        pad = self.PAD
+        y, c0, c1 = row + pad, col + pad, col + pad + length - 1
+        here, above, below = self.rows[y], self.rows[y - 1], self.rows[y + 1]
+        if stop in (here[c0 - 1], here[c1 + 1]):
+            own = 1
+        elif stop in above[c0 : c1 + 1] or stop in below[c0 : c1 + 1]:
+            own = 2
+        else:
+            return 0
+        reach = 1 if own == 1 else 3
+        for cells in (
+            above[c0 - 1 : c1 + 2],
+            below[c0 - 1 : c1 + 2],
+            here[c0 - reach : c1 + reach + 1],
+        ):
+            if any(v not in (-1, stop) for v in cells):
+                return 0
+        return own
 
 
 def compile_spec(spec: LayoutSpec, board: Board, strict: bool = True) -> MapLayout:
@@ -436,9 +644,15 @@ def compile_spec(spec: LayoutSpec, board: Board, strict: bool = True) -> MapLayo
         text = short_name(board, stop) if spec.short else _nfc(board.stops[stop].name)
         row, col = canvas.label_position(stop, text, label)
         canvas.put_name(stop, row, col, text)
+    lettered: set[int] = set()
     for li, k, cells in tracks:
-        if (board.line_ids[li], k) not in spec.no_letter:
-            canvas.letter(li, cells)
+        if (board.line_ids[li], k) not in spec.no_letter and canvas.letter(li, cells):
+            lettered.add(li)
+    for line in board.lines:
+        if line.index not in lettered:
+            own = [(k, cells) for li, k, cells in tracks if li == line.index]
+            allowed = [cells for k, cells in own if (line.id, k) not in spec.no_letter]
+            canvas.any_letter(line.index, allowed or [cells for _, cells in own])
     layout = canvas.freeze(spec.name)
     layout.problems = canvas.problems
     return layout
@@ -473,7 +687,7 @@ def generic_layout(board: Board, width: int, height: int) -> MapLayout:
                 break
     tracks: list[tuple[int, list[tuple[int, int]]]] = []
     for line in board.lines:
-        for a, b in zip(line.stops, line.stops[1:], strict=False):
+        for k, (a, b) in enumerate(zip(line.stops, line.stops[1:], strict=False)):
             if a in canvas.anchor and b in canvas.anchor:
                 ra, ca = canvas.anchor[a]
                 rb, cb = canvas.anchor[b]
@@ -484,7 +698,7 @@ def generic_layout(board: Board, width: int, height: int) -> MapLayout:
                 if diag:
                     points.append((ra + sr * diag, ca + sc * diag))
                 points.append((rb, cb))
-                tracks.append((line.index, canvas.track(line.index, 0, points)))
+                tracks.append((line.index, canvas.track(line.index, k, points)))
     for stop in board.stops:
         if stop.index not in canvas.anchor:
             continue
@@ -502,8 +716,13 @@ def generic_layout(board: Board, width: int, height: int) -> MapLayout:
                     break
             if done:
                 break
+    lettered: set[int] = set()
     for li, cells in tracks:
-        canvas.letter(li, cells)
+        if canvas.letter(li, cells):
+            lettered.add(li)
+    for line in board.lines:
+        if line.index not in lettered:
+            canvas.any_letter(line.index, [cells for li, cells in tracks if li == line.index])
     return canvas.freeze("generic")
 
 
@@ -565,15 +784,20 @@ def layout_text(layout: MapLayout) -> str:
 
 def label_cells(
     layout: MapLayout, board: Board, scoring: Sequence[tuple[str, str]]
-) -> dict[tuple[int, int], str]:
-    """Where the scoring labels (stop id, label) are drawn: (row, col) -> character."""
+) -> dict[Cell, str]:
+    """Where the scoring labels (stop id, label) are drawn: (row, col) -> character.
+
+    Each stop has its own :class:`LabelSpot`, so labels never cover names or
+    each other; a label is cut to :data:`LABEL_WIDTH` cells (no score gets wider).
+    """
     index = board.stop_index
-    cells: dict[tuple[int, int], str] = {}
+    cells: dict[Cell, str] = {}
     for sid, label in scoring:
-        if sid in index and label and index[sid] in layout.score_spot:
-            r, c = layout.score_spot[index[sid]]
-            for i, ch in enumerate(label[: max(0, layout.width - c)]):
-                cells[(r, c + i)] = ch
+        spot = layout.label_spots.get(index[sid]) if sid in index else None
+        if spot is None or not label:
+            continue
+        text = label[:LABEL_WIDTH]
+        cells.update(zip(spot.cells(len(text)), text, strict=True))
     return cells
 
 

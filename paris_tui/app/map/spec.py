@@ -19,6 +19,14 @@ class LayoutSpec:
     (``"r,1"``). ``routes`` gives bend points of the track from a line's stop k
     to stop k+1 (key ``(line id, k)``); without them a track is straight, a 45°
     diagonal, or an L going along the row first.
+
+    Each track carries its line's letter: on its diagonal part when it has
+    one of two cells or more, else mid-track when it has four cells or more;
+    ``no_letter`` lists tracks (line id, k) left without, and a line left with
+    no letter at all gets one on its longest track, however short. Names must
+    leave every stop room for a scoring label beside it
+    (:class:`~paris_tui.app.map.layout.LabelSpot`): the layout does not compile
+    otherwise.
     """
 
     name: str

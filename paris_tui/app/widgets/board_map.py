@@ -196,9 +196,21 @@ class BoardMap(Widget):
 
     @property
     def layout_name(self) -> str:
-        """``comfortable``, ``compact``, ``generic``, ``notice``; ``""`` with no view yet."""
-        layout = self._current_layout()
+        """``comfortable``, ``wide``, ``compact``, ``generic``, ``notice``; ``""`` with no view."""
+        layout = self.map_layout
         return layout.name if layout else ""
+
+    @property
+    def map_layout(self) -> MapLayout | None:
+        """The layout drawn at the current size (None with no view yet)."""
+        placed = self._placement()
+        return None if placed is None else placed[0]
+
+    @property
+    def map_offset(self) -> tuple[int, int]:
+        """Where the layout's top-left cell is drawn in the widget, as (x, y)."""
+        placed = self._placement()
+        return (0, 0) if placed is None else (placed[1], placed[2])
 
     def update_map(self, view: SeatView, overlay: MapOverlay = _NO_OVERLAY) -> None:
         """Show ``view``'s board with ``overlay`` on top (cheap: re-styles the cells)."""
@@ -301,10 +313,6 @@ class BoardMap(Widget):
             if 0 <= p < len(self._view.names)
         )
         return f"{board.stops[index].name} ({kind}, line {lines}): {held or 'empty'}"
-
-    def _current_layout(self) -> MapLayout | None:
-        placed = self._placement()
-        return None if placed is None else placed[0]
 
     def _placement(self) -> tuple[MapLayout, int, int] | None:
         """The layout for the current size and where its top-left corner goes."""
