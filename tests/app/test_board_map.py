@@ -31,6 +31,7 @@ from paris_tui.app.palette import (
 from paris_tui.app.widgets.board_map import BoardMap
 from paris_tui.core import Game, SeatView
 
+from .helpers import find_game, make_app, new_session
 from .test_map_layout import other_board
 
 MAP_CSS = Path(__file__).resolve().parents[2] / "styles" / "map.tcss"
@@ -435,6 +436,25 @@ def test_map_legend_names_lines_and_players() -> None:
     for seat, name in enumerate(view.names):
         assert f"{player_style(seat).symbol} {name}" in plain
     assert "(·) stop" in plain and "[··] crossing" in plain
+
+
+@pytest.mark.parametrize(
+    ("size", "layout_name"), [((80, 24), "compact"), ((120, 40), "comfortable")]
+)
+async def test_the_game_screen_gives_the_map_room_for_its_layout(
+    size: tuple[int, int], layout_name: str
+) -> None:
+    """The map area of the game screen holds the hand-made layout meant for the terminal
+    (at 80x24 the compact one: a few rows fewer and the map would be a notice)."""
+    app = make_app(new_session("Ann,Bob,Cy", 3, None))
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        await pilot.press("enter")  # past the hand-off
+        await pilot.pause()
+        game = find_game(app)
+        assert game is not None
+        board_map = game.query_one(BoardMap)
+        assert board_map.layout_name == layout_name, board_map.size
 
 
 # --- snapshots (look at them after --snapshot-update) ------------------------------
