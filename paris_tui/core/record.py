@@ -23,8 +23,10 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import re
+import stat
 import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -34,14 +36,17 @@ from typing import Any
 from .board import BOARDS, Board
 from .errors import RecordError, brief
 from .game import Game, Move, Options, Setup
-from .text import InvalidNameError, check_table_names
+from .text import InvalidNameError, check_table_names, printable
 
 __all__ = [
     "FORMAT",
+    "MAX_EXTRA_BYTES",
+    "MAX_EXTRA_DEPTH",
     "MAX_RECORD_BYTES",
     "VERSION",
     "Player",
     "Record",
+    "check_extra",
     "dumps_record",
     "load_record",
     "parse_record",
@@ -55,6 +60,11 @@ FORMAT = "paris-paris-record"
 VERSION = 1
 # A complete record is about 10 KB; anything this large is not a record.
 MAX_RECORD_BYTES = 4 * 1024 * 1024
+# Extra top-level keys (a UI's metadata, a comment) are kept and written back
+# with every save: bounded, so a record that loads can always be saved again
+# (no RecursionError on a deeply nested key, no megabytes rewritten each move).
+MAX_EXTRA_DEPTH = 32
+MAX_EXTRA_BYTES = 64 * 1024
 # An AI level is a short plain word; which levels exist is the app's business.
 _AI_KIND = re.compile(r"ai:[A-Za-z0-9_-]{1,32}")
 _KNOWN_KEYS = ("format", "version", "board", "players", "options", "setup", "moves")
@@ -135,11 +145,59 @@ class Record:
         return data
 
 
+# --- extra keys -------------------------------------------------------------
+
+
+def _check_extra_value(key: str, value: Any) -> None:
+    """Depth and numbers of one extra key's value, walked without recursion."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    seen = 0
+    while stack:
+        item, depth = stack.pop()
+        seen += 1
+        if seen > MAX_EXTRA_BYTES:  # each value takes a byte at least once written
+            raise RecordError(key, f"too large (a record keeps at most {MAX_EXTRA_BYTES} bytes)")
+        if isinstance(item, dict | list):
+            if depth >= MAX_EXTRA_DEPTH and item:
+                raise RecordError(key, f"nested deeper than {MAX_EXTRA_DEPTH} levels")
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children)
+            if isinstance(item, dict) and not all(isinstance(k, str) for k in item):
+                raise RecordError(key, "an object with a key that is not a string")
+        elif isinstance(item, float):
+            if not math.isfinite(item):
+                raise RecordError(key, "holds a number that is not finite")
+        elif item is not None and not isinstance(item, str | int):
+            raise RecordError(key, f"holds a value that is not JSON ({type(item).__name__})")
+
+
+def check_extra(extra: Mapping[str, Any]) -> None:
+    """Refuse extra keys nested deeper than :data:`MAX_EXTRA_DEPTH` levels or larger
+    than :data:`MAX_EXTRA_BYTES` once written (a :class:`RecordError` naming the key)."""
+    if not extra:
+        return
+    for key, value in extra.items():
+        _check_extra_value(printable(key if len(key) <= 40 else key[:37] + "..."), value)
+    try:
+        size = len(json.dumps(dict(extra), ensure_ascii=False).encode("utf-8", "surrogatepass"))
+    except ValueError as exc:  # an int too long to write as decimal digits
+        raise RecordError("record", f"the extra keys cannot be written: {exc}") from None
+    if size > MAX_EXTRA_BYTES:
+        raise RecordError(
+            "record", f"the extra keys take {size} bytes; a record keeps at most {MAX_EXTRA_BYTES}"
+        )
+
+
 # --- writing --------------------------------------------------------------
 
 
 def dumps_record(record: Record) -> str:
-    """The record as UTF-8 JSON text: one key per line, one stack or move per line."""
+    """The record as UTF-8 JSON text: one key per line, one stack or move per line.
+
+    Extra keys beyond the bounds a reader accepts raise :class:`RecordError`
+    (never ``RecursionError``): what is written can always be read back.
+    """
+    check_extra(record.extra)
     data = record.to_json_dict()
 
     def compact(value: Any) -> str:
@@ -226,16 +284,45 @@ def read_record_text(text: str) -> Any:
         raise RecordError("file", f"not valid JSON: {exc}") from None
 
 
-def load_record(path: str | Path) -> Record:
-    """Read, parse and validate a record file. Every problem is a :class:`RecordError`."""
-    path = Path(path)
+def _read_regular_file(path: Path, limit: int) -> bytes:
+    """At most ``limit`` bytes of a regular file; a :class:`RecordError` for anything else.
+
+    Opened without blocking and checked on the open descriptor: a FIFO with no
+    writer, a device or a directory is refused at once, never waited on.
+    """
+    name = printable(str(path))
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     try:
-        with path.open("rb") as handle:
-            raw = handle.read(MAX_RECORD_BYTES + 1)
+        fd = os.open(path, flags)
     except IsADirectoryError:
-        raise RecordError("file", f"{path} is a directory") from None
+        raise RecordError("file", f"{name} is a directory") from None
     except OSError as exc:
-        raise RecordError("file", f"cannot read {path}: {exc.strerror or exc}") from None
+        raise RecordError("file", f"cannot read {name}: {exc.strerror or exc}") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise RecordError("file", f"{name} is a directory")
+        if not stat.S_ISREG(mode):
+            raise RecordError("file", f"{name} is not a regular file")
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        with os.fdopen(fd, "rb") as handle:
+            fd = -1
+            return handle.read(limit)
+    except OSError as exc:
+        raise RecordError("file", f"cannot read {name}: {exc.strerror or exc}") from None
+    finally:
+        if fd >= 0:
+            os.close(fd)
+
+
+def load_record(path: str | Path) -> Record:
+    """Read, parse and validate a record file. Every problem is a :class:`RecordError`.
+
+    Only a regular file is read (a FIFO, a device or a directory is refused at once).
+    """
+    path = Path(path)
+    raw = _read_regular_file(path, MAX_RECORD_BYTES + 1)
     if len(raw) > MAX_RECORD_BYTES:
         raise RecordError("file", f"too large to be a record (over {MAX_RECORD_BYTES} bytes)")
     try:
@@ -337,6 +424,7 @@ def parse_record(data: Any) -> Record:
     raw_moves = _list(top["moves"], "moves")
     moves = _replay_moves(game, raw_moves)
     extra = {k: v for k, v in top.items() if k not in _KNOWN_KEYS}
+    check_extra(extra)
     return Record(tuple(players), game.setup, moves, options, board_id, extra)
 
 

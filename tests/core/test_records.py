@@ -303,7 +303,7 @@ def test_record_atomic_save_unserialisable_leaves_the_old_file(
 ) -> None:
     path, text, newer = _old_file(tmp_path, mid3)
     bad = Record(newer.players, newer.setup, extra={"x": object()})
-    with pytest.raises(TypeError):
+    with pytest.raises(RecordError, match="x: holds a value that is not JSON"):
         save_record(bad, path)
     _only(tmp_path, path, text)
 
