@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from . import __version__
-from .core import Game, Options, ParisError
+from .core import Game, Options, ParisError, printable
 from .core.record import load_record, replay_summary
 
 EXIT_OK = 0
@@ -30,12 +30,6 @@ def _fail(message: str, status: int = EXIT_USAGE) -> int:
     return status
 
 
-def _printable(path: Path) -> str:
-    """A file name safe on one terminal line (escaped if it holds control characters)."""
-    text = str(path)
-    return text if text.isprintable() else repr(text)
-
-
 # --- subcommands --------------------------------------------------------------
 
 
@@ -44,7 +38,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     try:
         record = load_record(path)
     except ParisError as exc:
-        return _fail(f"invalid record {_printable(path)}: {exc}")
+        return _fail(f"invalid record {printable(str(path))}: {exc}")
     if args.json:
         summary = replay_summary(record)
         sys.stdout.write(json.dumps(summary) + "\n")
@@ -79,6 +73,16 @@ def cmd_bench(args: argparse.Namespace) -> int:
             f"{rate:,.0f} games/s"
         )
     return EXIT_OK
+
+
+def _seed_arg(text: str) -> int:
+    """``--seed``: a whole number, refused in a few words however long the text is."""
+    if len(text) > 40:
+        raise argparse.ArgumentTypeError(f"too long for a seed ({len(text)} characters)")
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {printable(text)}") from None
 
 
 def _options(args: argparse.Namespace) -> Options:
@@ -150,7 +154,9 @@ def build_parser() -> argparse.ArgumentParser:
         '(random, greedy, strong), e.g. --players "Ann,Bob" or "Ann,ai:strong,ai:greedy".',
     )
     play.add_argument("--players", required=True, help='comma-separated seats, e.g. "Ann,Bob"')
-    play.add_argument("--seed", type=int, default=None, help="deal seed (same seed, same deal)")
+    play.add_argument(
+        "--seed", type=_seed_arg, default=None, help="deal seed (same seed, same deal)"
+    )
     _add_variants(play)
     _add_ai_delay(play)
     play.set_defaults(func=cmd_play)

@@ -29,7 +29,7 @@ from .describe import printable
 from .keygate import Gate, KeyStamp
 from .resources import css_paths
 from .screens.base import MIN_HEIGHT, MIN_WIDTH
-from .session import SeatSpec, Session
+from .session import SeatSpec, Session, next_seed
 from .storage import SaveInfo, data_dir
 
 __all__ = ["DEFAULT_AI_DELAY", "DEFAULT_ANIM", "ParisApp"]
@@ -281,7 +281,7 @@ class ParisApp(App[int]):
             self.open_new_game()
             return
         seats = [SeatSpec(p.name, p.kind) for p in old.players]
-        seed = old.seed + 1 if old.seed is not None else None
+        seed = next_seed(old.seed) if old.seed is not None else None
         try:
             self.start_new(seats, seed=seed, options=old.view(None).options)
         except OSError as exc:

@@ -32,6 +32,25 @@ def _delay(ai_delay: float | None) -> float:
     return max(0.0, ai_delay)
 
 
+def _terminal_problem() -> str | None:
+    """Why the app cannot run here, or None: it reads keys from standard input and
+    draws on standard error (as Textual does), so both must be a terminal.
+
+    Without this, ``paris-tui play ... </dev/null`` spun at 99% CPU for ever.
+    """
+    for name, stream in (("input", sys.__stdin__), ("error", sys.__stderr__)):
+        try:
+            ok = stream is not None and stream.isatty()
+        except (OSError, ValueError):  # closed or detached
+            ok = False
+        if not ok:
+            return (
+                f"this command opens the game, which needs a terminal: standard {name} "
+                "is not one (for scripts: paris-tui replay FILE --json)"
+            )
+    return None
+
+
 def _run(app: object) -> int:
     from .app import ParisApp
     from .storage import clean_saves
@@ -53,14 +72,19 @@ def _app_class() -> type:
 
 def run_play(players: str, *, seed: int | None, options: Options, ai_delay: float | None) -> int:
     """``paris-tui play --players "Ann,Bob"``: a new game, straight to the first turn."""
-    from .session import Session, parse_players
+    from .session import Session, check_seed, parse_players
 
     if ai_delay is not None and ai_delay < 0:
         return _fail("--ai-delay must be 0 or more")
     try:
         seats = parse_players(players)
+        if seed is not None:
+            check_seed(seed, "--seed")
     except ValueError as exc:
-        return _fail(str(exc))
+        return _fail(f"--players: {exc}" if str(exc).startswith("seat ") else str(exc))
+    problem = _terminal_problem()
+    if problem:
+        return _fail(problem)
     app_class = _app_class()
     try:
         session = Session.new_saved(seats, seed=seed, options=options)
@@ -88,7 +112,12 @@ def run_resume(path: Path | None, *, ai_delay: float | None) -> int:
         try:
             info = read_save(path)
         except RecordError as exc:
-            return _fail(f"cannot resume {path}: {exc} (the file was left untouched)")
+            return _fail(
+                f"cannot resume {printable(str(path))}: {exc} (the file was left untouched)"
+            )
+    problem = _terminal_problem()
+    if problem:
+        return _fail(problem)
     app_class = _app_class()
     try:
         info, lock = open_save(info.path)
@@ -106,6 +135,9 @@ def run_resume(path: Path | None, *, ai_delay: float | None) -> int:
 
 def run_replay(record: Record, path: Path) -> int:
     """``paris-tui replay FILE``: step through a recorded game."""
+    problem = _terminal_problem()
+    if problem:
+        return _fail(problem)
     app_class = _app_class()
     return _run(app_class(replay=(record, path)))
 
@@ -114,7 +146,10 @@ def run_default(*, ai_delay: float | None) -> int:
     """``paris-tui``: the new-game screen, offering to resume an unfinished game."""
     from .storage import find_unfinished
 
+    problem = _terminal_problem()
+    if problem:
+        return _fail(problem)
     info, problems = find_unfinished()
-    notes = [f"{p.name}: {why}" for p, why in problems]
+    notes = [f"{printable(p.name)}: {why}" for p, why in problems]
     app_class = _app_class()
     return _run(app_class(resume_offer=info, problems=notes, ai_delay=_delay(ai_delay)))

@@ -20,26 +20,43 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeGuard
 
-from ..core import Event, Game, Move, Options, RecordError, ScoreEvent, SeatView
+from ..core import (
+    Event,
+    Game,
+    InvalidNameError,
+    Move,
+    Options,
+    RecordError,
+    ScoreEvent,
+    SeatView,
+    check_table_names,
+    printable,
+)
 from ..core.record import Player as RecordPlayer
 from ..core.record import Record, load_record, replay, save_record
 from .locks import GameLock, acquire
 
 __all__ = [
+    "MAX_SEED",
     "SCORE_KINDS",
     "Bot",
     "SeatSpec",
     "Session",
     "ai_levels",
     "ai_seed",
+    "check_app_record",
+    "check_seed",
     "make_bot",
+    "next_seed",
     "parse_players",
 ]
 
 SCORE_KINDS = ("small_tour", "grand_tour", "special_tour", "sack")
 APP_KEY = "app"
+MAX_SEED = 2**63 - 1
+"""Deal and AI seeds are whole numbers from 0 to this (checked on every way in)."""
 
 
 class Bot(Protocol):
@@ -83,40 +100,61 @@ class SeatSpec:
 def _ai_name(level: str, taken: set[str]) -> str:
     base = f"{level.capitalize()} AI"
     name, n = base, 2
-    while name in taken:
+    while name.casefold() in taken:
         name = f"{base} {n}"
         n += 1
     return name
 
 
+def _level_problem(level: str, levels: tuple[str, ...]) -> str | None:
+    """Why ``level`` is not an AI level of this installation, or None."""
+    if not levels:
+        return "AI opponents are not available in this installation"
+    if level not in levels:
+        shown = printable(level if len(level) <= 20 else level[:20] + "...")
+        return f"unknown AI level '{shown}' (known: {', '.join(levels)})"
+    return None
+
+
 def parse_players(text: str) -> list[SeatSpec]:
-    """``"Ann,ai:strong,Bob"`` as seats. Raises ``ValueError`` with a clear message."""
-    parts = [p.strip() for p in text.split(",")]
+    """``"Ann,ai:strong,Bob"`` as seats. Raises ``ValueError`` with a clear message.
+
+    Names follow the core's one rule for names (:func:`check_table_names`): the
+    message is the same as the new-game screen's and a record's (``seat 2: the
+    name holds a control character (U+001B)``). A comma separates seats, so a
+    name given here holds none.
+    """
+    parts = text.split(",")
     if not 2 <= len(parts) <= 4:
         raise ValueError(f"Paris Paris is for 2 to 4 players, --players names {len(parts)}")
     levels = ai_levels()
-    seats: list[SeatSpec] = []
-    taken: set[str] = set()
-    for i, part in enumerate(parts, 1):
-        if not part:
-            raise ValueError(f"player {i} has an empty name")
-        if part.lower().startswith("ai:"):
-            level = part[3:].strip().lower()
-            if not levels:
-                raise ValueError("AI opponents are not available in this installation")
-            if level not in levels:
-                raise ValueError(f"unknown AI level {level!r} (known: {', '.join(levels)})")
-            name = _ai_name(level, taken)
-            seats.append(SeatSpec(name, f"ai:{level}"))
+    kinds: list[str | None] = []  # None: a human, named by the part itself
+    for i, part in enumerate(parts):
+        word = part.strip()
+        if word[:3].lower() == "ai:":
+            level = word[3:].strip().lower()
+            problem = _level_problem(level, levels)
+            if problem is not None:
+                raise ValueError(f"seat {i + 1}: {problem}")
+            kinds.append(f"ai:{level}")
         else:
-            if len(part) > 20:
-                raise ValueError(
-                    f"player name {part[:20]!r}... is too long (20 characters at most)"
-                )
-            if part in taken:
-                raise ValueError(f"two players are called {part!r}")
-            seats.append(SeatSpec(part))
-        taken.add(seats[-1].name)
+            kinds.append(None)
+    humans = [i for i, kind in enumerate(kinds) if kind is None]
+    try:
+        names = check_table_names(parts[i] for i in humans)
+    except InvalidNameError as exc:
+        seat = humans[exc.seat] if exc.seat is not None else 0
+        raise ValueError(f"seat {seat + 1}: {exc.problem}") from None
+    human_name = dict(zip(humans, names, strict=True))
+    taken = {name.casefold() for name in names}
+    seats: list[SeatSpec] = []
+    for i, kind in enumerate(kinds):
+        if kind is None:
+            seats.append(SeatSpec(human_name[i]))
+        else:
+            name = _ai_name(kind[3:], taken)
+            taken.add(name.casefold())
+            seats.append(SeatSpec(name, kind))
     return seats
 
 
@@ -126,6 +164,55 @@ def _discard(path: Path, lock: GameLock) -> None:
         if path.stat().st_size == 0:
             path.unlink()
     lock.release()
+
+
+_SEED_RULE = f"must be a whole number from 0 to {MAX_SEED}"
+
+
+def _is_seed(seed: object) -> TypeGuard[int]:
+    return type(seed) is int and 0 <= seed <= MAX_SEED
+
+
+def check_seed(seed: object, what: str = "the seed") -> int:
+    """``seed`` if it is a deal seed (a whole number from 0 to :data:`MAX_SEED`),
+    else ``ValueError``."""
+    if not _is_seed(seed):
+        raise ValueError(f"{what} {_SEED_RULE}")
+    return seed
+
+
+def next_seed(seed: int) -> int:
+    """The deal seed of "Play again" after a game dealt from ``seed`` (wraps at the top)."""
+    return 0 if seed >= MAX_SEED else seed + 1
+
+
+def check_app_record(record: Record) -> None:
+    """What the app needs of a record beyond the rules: every AI level known here, and
+    the ``"app"`` metadata (deal seed, AI seeds) well formed. A :class:`RecordError`
+    naming the field (``players[1].kind``, ``app.seed``) otherwise."""
+    levels = ai_levels()
+    for i, player in enumerate(record.players):
+        level = player.ai_level
+        if level is not None:
+            problem = _level_problem(level, levels)
+            if problem is not None:
+                raise RecordError(f"players[{i}].kind", problem)
+    meta = record.extra.get(APP_KEY)
+    if meta is None:
+        return
+    if not isinstance(meta, dict):
+        raise RecordError(APP_KEY, "must be an object")
+    seed = meta.get("seed")
+    if seed is not None and not _is_seed(seed):
+        raise RecordError(f"{APP_KEY}.seed", f"{_SEED_RULE} (or null)")
+    seeds = meta.get("ai_seeds")
+    if seeds is not None:
+        where = f"{APP_KEY}.ai_seeds"
+        if not isinstance(seeds, list) or len(seeds) != len(record.players):
+            raise RecordError(where, f"must be a list of {len(record.players)} seeds (or nulls)")
+        for i, seed in enumerate(seeds):
+            if seed is not None and not _is_seed(seed):
+                raise RecordError(f"{where}[{i}]", f"{_SEED_RULE} (or null)")
 
 
 class Session:
@@ -168,14 +255,13 @@ class Session:
         lock: GameLock | None = None,
     ) -> Session:
         """A new game, saved at once to ``path`` (locked with ``lock``, or locked here)."""
-        if seed is None:
-            seed = secrets.randbelow(2**31)
+        seed = secrets.randbelow(2**31) if seed is None else check_seed(seed)
         game = Game.new([s.name for s in seats], seed=seed, options=options)
         meta = {
             "seed": seed,
             "ai_seeds": [ai_seed(seed, i) if s.level else None for i, s in enumerate(seats)],
         }
-        players = [RecordPlayer(s.name, s.kind) for s in seats]
+        players = [RecordPlayer(name, s.kind) for name, s in zip(game.names, seats, strict=True)]
         session = cls(game, players, path=path, app_meta=meta, lock=lock)
         session.save()
         return session
@@ -249,7 +335,7 @@ class Session:
     @property
     def seed(self) -> int | None:
         seed = self.app_meta.get("seed")
-        return seed if isinstance(seed, int) else None
+        return seed if _is_seed(seed) else None
 
     def is_ai(self, seat: int) -> bool:
         return self.players[seat].is_ai
@@ -279,8 +365,10 @@ class Session:
 
     def ai_seed_for(self, seat: int) -> int:
         seeds = self.app_meta.get("ai_seeds")
-        if isinstance(seeds, list) and seat < len(seeds) and isinstance(seeds[seat], int):
-            return int(seeds[seat])
+        if isinstance(seeds, list) and seat < len(seeds):
+            seed = seeds[seat]
+            if _is_seed(seed):
+                return seed
         # A record from elsewhere: derive from the deal itself, still deterministic.
         deal = "|".join(",".join(s) for s in self._game.setup.stacks[:2])
         return ai_seed(deal, seat)

@@ -188,8 +188,17 @@ class SaveInfo:
 
 
 def read_save(path: Path) -> SaveInfo:
-    """Read and validate a save. Raises :class:`RecordError` (the file is untouched)."""
+    """Read and validate a save. Raises :class:`RecordError` (the file is untouched).
+
+    Beyond the record format, the app's own needs are checked here, once, for
+    every way a save comes in (``resume FILE``, the resume offer): each AI
+    level must exist in this installation and the ``"app"`` metadata must be
+    well formed (:func:`~paris_tui.app.session.check_app_record`).
+    """
+    from .session import check_app_record
+
     record = load_record(path)
+    check_app_record(record)
     stacks = len(record.setup.stacks)
     total = stacks * len(record.players)
     return SaveInfo(path, record, len(record.moves) >= total, len(record.moves), total)

@@ -164,8 +164,8 @@ def test_resume_without_a_game_says_so(data_dir: Path, capsys: pytest.CaptureFix
     [
         ("Ann", "2 to 4 players"),
         ("Ann,Bob,Cy,Dee,Eve", "2 to 4 players"),
-        ("Ann,,Bob", "empty name"),
-        ("Ann,Ann", "two players are called"),
+        ("Ann,,Bob", "--players: seat 2: the name is blank"),
+        ("Ann,Ann", "--players: seat 2: two seats are called Ann"),
         ("Ann,ai:genius", "unknown AI level"),
     ],
 )

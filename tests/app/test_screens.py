@@ -147,7 +147,7 @@ async def test_new_game_form_refuses_duplicate_names() -> None:
         app.screen.query_one("#name-1").value = "Ann"  # type: ignore[attr-defined]
         await pilot.press("f5")
         assert isinstance(app.screen, NewGameScreen)
-        assert "Two seats are called Ann" in screen_text(app)
+        assert "Seat 2: two seats are called Ann." in screen_text(app)
 
 
 async def test_replay_viewer_steps_forward_and_back(data_dir: Path) -> None:

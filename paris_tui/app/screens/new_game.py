@@ -12,17 +12,25 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.widgets import Button, Footer, Input, Label, Select, Static
 
-from ...core import Options
-from ...core.text import InvalidNameError, normalize_name
+from ...core import MAX_NAME_CELLS, InvalidNameError, Options, check_table_names, normalize_name
 from ..describe import plain, printable
 from ..palette import player_style
-from ..session import SeatSpec, ai_levels
+from ..session import SeatSpec, ai_levels, check_seed
 from .base import ParisScreen
 
 __all__ = ["NewGameScreen"]
 
 DEFAULT_NAMES = ("Ann", "Bob", "Cy", "Dee")
-MAX_NAME = 20
+MAX_NAME = MAX_NAME_CELLS
+
+
+def _seed(text: str) -> int | None:
+    """The seed field's value: None when empty, else a seed (``ValueError`` says why not)."""
+    if not text:
+        return None
+    if len(text) > 20 or not (text.isascii() and text.isdigit()):  # int() of 5,000 digits raises
+        return check_seed(-1, "The seed")
+    return check_seed(int(text), "The seed")
 
 
 class NameInput(Input):
@@ -197,19 +205,21 @@ class NewGameScreen(ParisScreen):
         error = self.query_one("#new-error", Static)
         count = self._value("#count")
         assert isinstance(count, int)
-        seats: list[SeatSpec] = []
-        for i in range(count):
-            name = self.query_one(f"#name-{i}", Input).value.strip()
-            kind = str(self._value(f"#kind-{i}"))
-            if not name:
-                error.update(plain(f"Seat {i + 1} needs a name."))
-                return
-            if any(s.name == name for s in seats):
-                error.update(plain(f"Two seats are called {name}: give each a different name."))
-                return
-            seats.append(SeatSpec(name, kind))
+        # The core's one rule for names: the same words as the command line and records.
+        try:
+            names = check_table_names(
+                self.query_one(f"#name-{i}", Input).value for i in range(count)
+            )
+        except InvalidNameError as exc:
+            error.update(plain(f"Seat {(exc.seat or 0) + 1}: {exc.problem}."))
+            return
+        seats = [SeatSpec(name, str(self._value(f"#kind-{i}"))) for i, name in enumerate(names)]
         seed_text = self.query_one("#seed", Input).value.strip()
-        seed = int(seed_text) if seed_text else None
+        try:
+            seed = _seed(seed_text)
+        except ValueError as exc:
+            error.update(plain(f"{exc}."))
+            return
         options = Options(
             small_tour=self._value("#small-tour"), final_tours=self._value("#final-tours")
         )
