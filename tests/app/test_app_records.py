@@ -261,3 +261,41 @@ async def test_the_form_starts_a_game_with_the_largest_seed(data_dir: Path) -> N
         assert isinstance(app.screen, HandoffScreen)
         assert app.session is not None and app.session.seed == MAX_SEED
         assert "Seat one" in all_text(app)
+
+
+# --- the resume offer meets hostile saves -------------------------------------------------------
+
+
+def test_the_resume_offer_refuses_every_save_with_a_hostile_name(data_dir: Path) -> None:
+    folder = saves_dir()
+    folder.mkdir(parents=True)
+    game = Game.new(["Ann", "Bob"], seed=4)
+    good = json.loads(dumps_record(Record.from_game(game)))
+    for i, case in enumerate(REFUSED):
+        good["players"][1]["name"] = case.text
+        (folder / f"game-{i}.json").write_text(json.dumps(good), encoding="utf-8")
+    info, problems = find_unfinished()
+    assert info is None
+    assert len(problems) == len(REFUSED)
+    for _path, why in problems:
+        assert why.startswith("players[1].name: "), why
+        assert "\x1b" not in why and "\x9b" not in why and "\u202e" not in why
+
+
+def test_the_resume_offer_notes_escape_hostile_file_names(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = saves_dir()
+    folder.mkdir(parents=True)
+    (folder / "evil\x1b]2;pwned\x07.json").write_text("{broken", encoding="utf-8")
+    (folder / "c1\x9b2J.json").write_text("[]", encoding="utf-8")
+    apps: list[Any] = []
+    monkeypatch.setattr(launch, "_terminal_problem", lambda: None)
+    monkeypatch.setattr(launch, "_run", lambda app: apps.append(app) or 0)
+    assert launch.run_default(ai_delay=0) == 0
+    (app,) = apps
+    notes = sorted(app.problems)
+    assert len(notes) == 2
+    assert notes[0].startswith("c1\\x9b2J.json: ")
+    assert notes[1].startswith("evil\\x1b]2;pwned\\x07.json: ")
+    assert not any(ch in "".join(notes) for ch in "\x1b\x07\x9b")
