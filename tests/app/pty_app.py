@@ -136,8 +136,9 @@ class PtyApp:
     def type(self, *keys: bytes, pause: float = 0.03) -> None:
         """Send each key on its own, ``pause`` seconds apart, as a person types.
 
-        (A burst of several keys in one write is not typing: Textual 8.2.8 may
-        take only part of it into an input field.)
+        (A burst of keys in one write is not typing, and Textual 8.2.8 handles it
+        out of order: in an input field, "ab<backspace>cd" in one write leaves
+        "abc", the backspace applied after the characters that followed it.)
         """
         for key in keys:
             for char in key.decode("utf-8", "surrogatepass"):
