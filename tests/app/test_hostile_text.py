@@ -20,8 +20,9 @@ from pathlib import Path
 import pytest
 from hostile_corpus import ESCAPE_MARKERS, REFUSED, SHOWN, Case
 from rich.cells import cell_len
+from textual import events
 from textual.pilot import Pilot
-from textual.widgets import Button
+from textual.widgets import Button, Select, Static
 
 from paris_tui import cli
 from paris_tui.app import launch
@@ -30,6 +31,7 @@ from paris_tui.app.describe import short_name
 from paris_tui.app.keygate import QUIET_GAP
 from paris_tui.app.palette import player_style
 from paris_tui.app.screens.handoff import HandoffScreen
+from paris_tui.app.screens.new_game import NameInput, NewGameScreen
 from paris_tui.app.screens.resume import ResumeDialog
 from paris_tui.app.session import SeatSpec, Session
 from paris_tui.app.storage import find_unfinished, saves_dir
@@ -66,8 +68,6 @@ def open_via_cli(
         return 0
 
     monkeypatch.setattr(launch, "_run", capture)
-    # Pytest's standard input is no terminal: the app itself is run by Pilot here.
-    monkeypatch.setattr(launch, "_terminal_problem", lambda: None, raising=False)
     err = io.StringIO()
     with contextlib.redirect_stderr(err):
         status = cli.main(argv)
@@ -287,6 +287,14 @@ def assert_refusal(status: int, err: str, app: ParisApp | None, where: str = "")
 
 
 @pytest.mark.parametrize("case", REFUSED, ids=lambda c: c.label)
+def test_refused_names_on_the_command_line_never_open_the_app(
+    case: Case, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    argv = ["play", "--players", f"{case.text},{FILLER}"]
+    assert_refusal(*open_via_cli(argv, monkeypatch), "seat 1")
+
+
+@pytest.mark.parametrize("case", REFUSED, ids=lambda c: c.label)
 def test_refused_names_in_records_never_open_the_app(
     case: Case, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -402,6 +410,79 @@ async def test_saves_met_by_the_resume_offer_are_refused_or_shown_literally(
     assert {p: p.read_bytes() for p in bad} == before
 
 
+async def _paste_name(pilot: Pilot[object], seat: int, text: str) -> NameInput:
+    """Empty seat ``seat``'s name field and paste ``text`` into it (as a terminal pastes)."""
+    field = pilot.app.screen.query_one(f"#name-{seat}", NameInput)
+    field.focus()
+    field.clear()
+    await pilot.pause()
+    pilot.app.post_message(events.Paste(text))
+    await pilot.pause()
+    return field
+
+
+async def open_form(pilot: Pilot[object]) -> NewGameScreen:
+    app = pilot.app
+    await wait_for(pilot, lambda: isinstance(app.screen, NewGameScreen), "the new-game form")
+    assert isinstance(app.screen, NewGameScreen)
+    return app.screen
+
+
+async def test_refused_names_are_refused_by_the_new_game_form(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, _, app = open_via_cli([], monkeypatch)
+    assert app is not None
+    async with app.run_test(size=SIZE) as pilot:
+        form = await open_form(pilot)
+        error = form.query_one("#new-error", Static)
+        for case in REFUSED:
+            error.update("")
+            field = await _paste_name(pilot, 0, case.text)
+            if not str(error.content):  # taken in: the form must refuse it at Start
+                assert field.value == case.text, case.label
+                await pilot.press("f5")
+            message = str(error.content)
+            assert message, f"{case.label}: no refusal"
+            assert app.session is None and app.screen is form, f"{case.label}: a game started"
+            assert printable(message) == message and len(message) < 200, case.label
+            assert_printable(await shows(pilot, message[:40]))
+
+
+async def test_accepted_names_from_the_new_game_form_are_shown_literally(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each table typed into one form: the fields show the text as pasted, the game gets
+    the names the rule makes of it; the last table starts its game for real."""
+    _, _, app = open_via_cli([], monkeypatch)
+    assert app is not None
+    real_start = app.start_new
+    started: list[list[str]] = []
+    monkeypatch.setattr(
+        app, "start_new", lambda seats, **_: started.append([s.name for s in seats])
+    )
+    async with app.run_test(size=SIZE) as pilot:
+        form = await open_form(pilot)
+        for i, table in enumerate(TABLES):
+            raw, shown = _seats(table)
+            form.query_one("#count", Select).value = len(raw)
+            for seat, text in enumerate(raw):
+                field = await _paste_name(pilot, seat, text)
+                assert field.value == text
+            await shows(pilot, *raw)
+            if i == len(TABLES) - 1:
+                monkeypatch.setattr(app, "start_new", real_start)
+            await pilot.press("f5")
+        await wait_for(pilot, lambda: handoff_for(app, 0), "the hand-off")
+        assert app.session is not None and app.session.names == tuple(shown)
+        await shows(
+            pilot,
+            f"I am {shown[0]} — press Enter",
+            *(f"{player_style(i).symbol} {name} 0" for i, name in enumerate(shown)),
+        )
+    assert started == [_seats(t)[1] for t in TABLES[:-1]]
+
+
 # --- the bytes on the terminal: the real paris-tui on a pseudo-terminal -----------------
 #
 # A handful of the worst cases per door, run as a user runs them: keys in,
@@ -431,6 +512,29 @@ def assert_clean(output: bytes) -> None:
 
 
 EVIL_FILE = "rec\x1b]2;fname\x07\x9b31m"  # file names are outside text too
+
+
+def run_refused(args: list[str], data_dir: Path) -> bytes:
+    """A command that must refuse: exit 2 with one line, and nothing else on the terminal."""
+    app = PtyApp(args, {"PARIS_TUI_DATA_DIR": str(data_dir)})
+    status = app.finish()
+    out = bytes(app.output)
+    assert status == 2, out
+    assert out.startswith(b"paris-tui: ") and out.count(b"\n") == 1, out
+    assert_clean(out)
+    return out
+
+
+def test_terminal_refusals_on_the_command_line_and_for_records(
+    data_dir: Path, tmp_path: Path
+) -> None:
+    """Refused: exit 2, one line, the file name escaped, nothing of the input raw."""
+    for label in WORST:
+        run_refused(["play", "--players", f"{worst(label)},Bob"], data_dir)
+    refused = write_record(tmp_path / f"{EVIL_FILE}.json", [worst("OSC 52 clipboard"), "Bob"])
+    for command in ("resume", "replay"):
+        out = run_refused([command, str(refused)], data_dir)
+        assert printable(refused.name).encode() in out and b"players[0].name" in out
 
 
 def test_terminal_play(data_dir: Path) -> None:
