@@ -30,6 +30,7 @@ import contextlib
 import itertools
 import logging
 import secrets
+import time
 from collections import Counter
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -69,9 +70,12 @@ from ..net.protocol import (
 from .referee import Referee, Refusal, SeatSpec
 from .store import HostStore, token_hash, token_matches, write_atomic
 
-__all__ = ["Host", "HostConfig", "Limits", "Room", "TableConflictError"]
+__all__ = ["TICKET_SECONDS", "Host", "HostConfig", "Limits", "Room", "TableConflictError"]
 
 log = logging.getLogger("paris_tui.host")
+
+TICKET_SECONDS = 60.0
+"""How long a door's one-time ticket (:meth:`Host.issue_ticket`) stays good."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -408,6 +412,8 @@ class Host:
         )
         self.io_pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="paris-io")
         self.server_name = f"paris-tui {__version__}"
+        # A door's one-time tickets: hash -> (name folded, deadline on time.monotonic()).
+        self._tickets: dict[str, tuple[str, float]] = {}
 
     # --- tables -------------------------------------------------------------------------
 
@@ -471,6 +477,44 @@ class Host:
 
     def table_infos(self) -> tuple[TableInfo, ...]:
         return tuple(room.info() for room in self.rooms.values())
+
+    # --- doors --------------------------------------------------------------------------
+
+    def issue_ticket(self, name: str) -> str:
+        """A one-time ticket for ``name``, good for :data:`TICKET_SECONDS`.
+
+        A door (SSH, browser) that has said who a person is gives the ticket
+        to the app it starts for them (:mod:`paris_tui.host.child`); a
+        ``join`` for that name that presents it as its ``token`` takes the
+        name's seat as its owner would. A join that finds no seat for the
+        name leaves the ticket unused. Only the ticket's hash is kept; it is
+        never logged. Raises :class:`~paris_tui.core.text.InvalidNameError`.
+        """
+        key = normalize_name(name).casefold()
+        now = time.monotonic()
+        for digest, (_, deadline) in list(self._tickets.items()):
+            if deadline <= now:
+                del self._tickets[digest]
+        ticket = secrets.token_urlsafe(32)
+        self._tickets[token_hash(ticket)] = (key, now + TICKET_SECONDS)
+        return ticket
+
+    def _take_ticket(self, token: str | None, name: str) -> bool:
+        """Whether ``token`` is a live ticket for ``name``; if so it is used up."""
+        if token is None or not self._tickets:
+            return False
+        digest = token_hash(token)
+        entry = self._tickets.get(digest)
+        if entry is None:
+            return False
+        key, deadline = entry
+        if deadline <= time.monotonic():
+            del self._tickets[digest]
+            return False
+        if key != name.casefold():
+            return False
+        del self._tickets[digest]
+        return True
 
     # --- serving ------------------------------------------------------------------------
 
@@ -686,6 +730,7 @@ class Host:
         room, seat = self._find_seat(name, message.table)
         stored = room.owners.get(seat)
         issued: str | None = None
+        by_ticket = self._take_ticket(message.token, name)
         if stored is None:
             issued = secrets.token_urlsafe(32)
             room.owners[seat] = token_hash(issued)
@@ -698,6 +743,8 @@ class Host:
                     await loop.run_in_executor(self.io_pool, self.store.save_seats, room.id, owners)
                 except OSError as exc:
                     log.error("table %s: could not save seat owners: %s", room.id, exc.strerror)
+        elif by_ticket:
+            pass  # a door vouches for this person: the seat's owner
         elif message.token is None:
             raise Refusal(
                 "seat_taken", f"{name}'s seat is already claimed: join with the seat's token"
