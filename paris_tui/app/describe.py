@@ -41,6 +41,7 @@ __all__ = [
     "plain",
     "preview_text",
     "printable",
+    "score_detail",
     "seat_label",
     "short_name",
     "stop_name",
@@ -113,20 +114,29 @@ def describe_event(board: Board, names: tuple[str, ...], event: Event) -> Text |
     return lines[0] if lines else None
 
 
-def _score_detail(event: ScoreEvent, origin: str | None) -> str:
-    """The core's reason without what the tour's heading line already says.
+def _businesses(n: int) -> str:
+    return "1 business" if n == 1 else f"{n} businesses"
 
-    ``small tour: 1 business at Louvre, 1 stop from Opéra`` under "Small tour
-    from Opéra" becomes ``1 business at Louvre, 1 stop away``; ``grand tour
-    (Blue line): …`` under "Grand tour: [B] Blue line" loses its label.
+
+def score_detail(board: Board, event: ScoreEvent) -> str:
+    """Why ``event`` scores, in words, as a line under its tour's heading.
+
+    The core gives numbers and ids (R5-R7); the words are made here:
+    ``1 business at Louvre, 2 stops away`` (a small tour), ``2 businesses at
+    Pompidou + 2 next to it`` (a grand or special tour), ``the most
+    businesses in the sack (3)``.
     """
-    reason = event.reason
-    label, sep, detail = reason.partition(": ")
-    if not sep or label.split(" (")[0] != event.kind.replace("_", " "):
-        return reason
-    if origin is not None and detail.endswith(f" from {origin}"):
-        detail = detail.removesuffix(f" from {origin}") + " away"
-    return detail
+    if event.kind == "sack":
+        return f"the most businesses in the sack ({event.here})"
+    where = stop_name(board, event.stop) if event.stop is not None else "?"
+    text = f"{_businesses(event.here)} at {where}"
+    if event.kind == "small_tour":
+        if event.distance:
+            away = "1 stop" if event.distance == 1 else f"{event.distance} stops"
+            text += f", {away} away"
+    elif event.near:
+        text += f" + {event.near} next to it"
+    return text
 
 
 def describe_events(board: Board, names: tuple[str, ...], events: list[Event]) -> list[Text]:
@@ -141,7 +151,6 @@ def describe_events(board: Board, names: tuple[str, ...], events: list[Event]) -
         return seat_label(names, seat)
 
     lines: list[Text] = []
-    origin: str | None = None
     for i, event in enumerate(events):
         if isinstance(event, RoundStarted):
             lines.append(
@@ -175,11 +184,9 @@ def describe_events(board: Board, names: tuple[str, ...], events: list[Event]) -
         elif isinstance(event, TourEvent):
             nxt = events[i + 1] if i + 1 < len(events) else None
             scored = isinstance(nxt, ScoreEvent) and nxt.kind == event.kind
-            origin = None
             if event.kind == "small_tour":
                 assert event.stop is not None
-                origin = stop_name(board, event.stop)
-                line = Text(f"Small tour from {origin}", style="bold")
+                line = Text(f"Small tour from {stop_name(board, event.stop)}", style="bold")
             else:
                 assert event.line is not None
                 label = "Grand tour" if event.kind == "grand_tour" else "Special tour"
@@ -200,7 +207,7 @@ def describe_events(board: Board, names: tuple[str, ...], events: list[Event]) -
                         ("Sack: ", "bold"),
                         who(event.seat),
                         (f" +{event.points}", "bold"),
-                        f": the most businesses in the sack ({event.points})",
+                        f": {score_detail(board, event)}",
                     )
                 )
                 continue
@@ -209,7 +216,7 @@ def describe_events(board: Board, names: tuple[str, ...], events: list[Event]) -
                     "  ",
                     who(event.seat),
                     (f" +{event.points}", "bold"),
-                    f": {_score_detail(event, origin)}",
+                    f": {score_detail(board, event)}",
                 )
             )
         elif isinstance(event, TileDiscarded):

@@ -5,7 +5,15 @@ and the AI build on this package's public API only.
 """
 
 from .board import Board, Line, Stop, TileKind, classic_board, load_board, parse_board
-from .errors import BoardError, IllegalMoveError, ParisError, RecordError
+from .errors import (
+    BoardError,
+    DecidedBy,
+    Illegal,
+    IllegalCode,
+    IllegalMoveError,
+    ParisError,
+    RecordError,
+)
 from .events import (
     BusinessOpened,
     BusinessRemoved,
@@ -35,9 +43,12 @@ __all__ = [
     "BoardError",
     "BusinessOpened",
     "BusinessRemoved",
+    "DecidedBy",
     "Event",
     "Game",
     "GameOver",
+    "Illegal",
+    "IllegalCode",
     "IllegalMoveError",
     "InvalidNameError",
     "Line",

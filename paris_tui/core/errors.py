@@ -2,7 +2,34 @@
 
 from __future__ import annotations
 
-__all__ = ["BoardError", "IllegalMoveError", "ParisError", "RecordError"]
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from .board import Board
+
+__all__ = [
+    "BoardError",
+    "DecidedBy",
+    "Illegal",
+    "IllegalCode",
+    "IllegalMoveError",
+    "ParisError",
+    "RecordError",
+]
+
+DecidedBy = Literal["score", "fewest_businesses", "shared"]
+"""How a game's winner was found (R7): the score, the tie-break, or a shared win."""
+
+IllegalCode = Literal[
+    "game_over",
+    "unknown_tile",
+    "not_face_up",
+    "supply_empty",
+    "not_full",
+    "must_remove",
+    "no_such_business",
+]
 
 
 class ParisError(Exception):
@@ -13,8 +40,53 @@ class BoardError(ParisError):
     """A board file is malformed."""
 
 
+@dataclass(frozen=True, slots=True)
+class Illegal:
+    """Why a move is not legal, as a code and the ids it concerns (no words).
+
+    ``code``: ``game_over``; ``unknown_tile`` (``tile`` is not a tile of the
+    board; shown briefly); ``not_face_up`` (``face_up`` lists the tiles that
+    are); ``supply_empty`` (C1: the seat has no business left, so it removes
+    none); ``not_full`` (``stop`` has room: nothing to remove); ``must_remove``
+    (``stop`` is full: the move must name whose business goes, one of
+    ``seats``); ``no_such_business`` (``evict`` has no business at ``stop``).
+    """
+
+    code: IllegalCode
+    tile: str | None = None
+    stop: str | None = None
+    seats: tuple[int, ...] = ()
+    face_up: tuple[str, ...] = ()
+    evict: str | None = None
+
+    def explain(self, board: Board) -> str:
+        """One English line for developers and logs (the app makes its own words)."""
+        name = board.stop_name(self.stop) if self.stop is not None else ""
+        match self.code:
+            case "game_over":
+                return "the game is over"
+            case "unknown_tile":
+                return f"{self.tile} is not a tile of this board"
+            case "not_face_up":
+                return f"{self.tile} is not face up this round (face up: {', '.join(self.face_up)})"
+            case "supply_empty":
+                return "the seat's supply is empty: nothing is opened or removed (C1)"
+            case "not_full":
+                return f"{name} is not full: there is nothing to remove"
+            case "must_remove":
+                owners = ", ".join(f"seat {p}" for p in self.seats)
+                return f"{name} is full: choose whose business to remove ({owners})"
+            case "no_such_business":
+                return f"seat {self.evict} has no business at {name}"
+
+
 class IllegalMoveError(ParisError, ValueError):
-    """A move is not legal in the current position; the message says why."""
+    """A move is not legal in the current position; the message says why in
+    English, :attr:`illegal` as a code."""
+
+    def __init__(self, message: str, illegal: Illegal | None = None) -> None:
+        super().__init__(message)
+        self.illegal = illegal
 
 
 class RecordError(ParisError, ValueError):

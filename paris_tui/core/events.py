@@ -1,7 +1,7 @@
 """What happened: the events a move produces, each point explained.
 
 :meth:`paris_tui.core.Game.play` returns a list of these. Every point scored
-is one :class:`ScoreEvent` with a human reason, so a log (or a test) can
+is one :class:`ScoreEvent` with its reason as numbers, so a log (or a test) can
 account for the whole score. Events carry only public information: a
 removal into the sack is public as it happens (R8), routes appear only in
 the special tours at the game end.
@@ -79,10 +79,19 @@ class TourEvent:
 
 @dataclass(frozen=True, slots=True)
 class ScoreEvent:
-    """Points for one seat, with where and why.
+    """Points for one seat, with where and why, as numbers and ids (no words).
 
     ``stop`` is where the scoring business stands (the crossing for a grand
-    tour), ``line`` the tour's line, ``reason`` a sentence for the game log.
+    or special tour), ``line`` the tour's line. Why, by ``kind``:
+
+    - ``small_tour``: ``here`` businesses of the seat at ``stop``, which is
+      ``distance`` stops from ``origin``, the left-over tile's stop (R5);
+    - ``grand_tour``/``special_tour``: ``here`` businesses at the crossing
+      ``stop`` plus ``near`` next to it (R6);
+    - ``sack``: ``here`` businesses in the seat's sack, more than anyone's (R7).
+
+    ``points`` is what they are worth. The words are made where they are
+    shown (``paris_tui.app.describe``), in the reader's language.
     """
 
     round: int
@@ -91,7 +100,10 @@ class ScoreEvent:
     points: int
     stop: str | None
     line: str | None
-    reason: str
+    here: int
+    near: int = 0
+    distance: int = 0
+    origin: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,7 +32,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Literal
 
 from .board import Board, classic_board
-from .errors import IllegalMoveError, RecordError, brief
+from .errors import DecidedBy, Illegal, IllegalMoveError, RecordError, brief
 from .events import (
     BusinessOpened,
     BusinessRemoved,
@@ -111,16 +111,16 @@ class Move:
 class Outcome:
     """The end of the game (R7): final scores, sack and board counts, the winners.
 
-    ``decided_by`` says how the winner was found: ``"score"``, ``"fewest
-    businesses on the board"`` (the tie-break), or ``"shared"`` when the
-    tie-break left several winners.
+    ``decided_by`` says how the winner was found: ``"score"``,
+    ``"fewest_businesses"`` (the tie-break: fewest businesses on the board),
+    or ``"shared"`` when the tie-break left several winners.
     """
 
     scores: tuple[int, ...]
     sack: tuple[int, ...]
     on_board: tuple[int, ...]
     winners: tuple[int, ...]
-    decided_by: Literal["score", "fewest businesses on the board", "shared"]
+    decided_by: DecidedBy
 
 
 def _shuffled(items: Iterable[int], rng: random.Random) -> list[int]:
@@ -214,10 +214,6 @@ def _tables(board: Board, players: int) -> _Tables:
         for kind in board.tile_kinds
     )
     return _Tables(tuple(states), add, remove, moves)
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}es" if word.endswith("s") else f"{n} {word}s"
 
 
 class Game:
@@ -548,35 +544,43 @@ class Game:
         """The legal moves of the seat to move, one per distinct (tile, evict)."""
         return [self.decode(c) for c in self.legal_codes()]
 
-    def why_illegal(self, move: Move) -> str | None:
-        """``None`` if ``move`` is legal, else the reason it is not."""
+    def check(self, move: Move) -> Illegal | None:
+        """``None`` if ``move`` is legal, else why not, as a code (:class:`Illegal`)."""
         if self._outcome is not None:
-            return "the game is over"
+            return Illegal("game_over")
         b = self.board
         t = b.tile_index.get(move.tile) if isinstance(move.tile, str) else None
         if t is None:
-            return f"{brief(move.tile)} is not a tile of this board"
+            return Illegal("unknown_tile", tile=brief(move.tile))
         if t not in self._faceup:
-            up = ", ".join(self.face_up)
-            return f"{move.tile} is not face up this round (face up: {up})"
+            return Illegal("not_face_up", tile=move.tile, face_up=tuple(self.face_up))
         stop = b.tile_stop[t]
         occ = self.businesses_at(stop)
-        stop_name = b.stops[stop].name
+        stop_id = b.stop_ids[stop]
         if self.supply[self.to_move] == 0:
             if move.evict is not None:
-                return "the seat's supply is empty: nothing is opened or removed (C1)"
+                return Illegal("supply_empty", tile=move.tile, stop=stop_id)
             return None
         full = len(occ) >= b.capacity[stop]
         if not full:
             if move.evict is not None:
-                return f"{stop_name} is not full: there is nothing to remove"
+                return Illegal("not_full", tile=move.tile, stop=stop_id)
             return None
         if move.evict is None:
-            owners = ", ".join(f"seat {p}" for p in sorted(set(occ)))
-            return f"{stop_name} is full: choose whose business to remove ({owners})"
+            return Illegal(
+                "must_remove", tile=move.tile, stop=stop_id, seats=tuple(sorted(set(occ)))
+            )
         if type(move.evict) is not int or move.evict not in occ:
-            return f"seat {move.evict} has no business at {stop_name}"
+            return Illegal(
+                "no_such_business", tile=move.tile, stop=stop_id, evict=brief(move.evict)
+            )
         return None
+
+    def why_illegal(self, move: Move) -> str | None:
+        """``None`` if ``move`` is legal, else why not in one English line (for
+        developers and logs; players see words made from :meth:`check`)."""
+        illegal = self.check(move)
+        return None if illegal is None else illegal.explain(self.board)
 
     def is_legal(self, move: Move) -> bool:
         return self.why_illegal(move) is None
@@ -586,9 +590,11 @@ class Game:
 
         Raises :class:`IllegalMoveError` with the reason when it is illegal.
         """
-        reason = self.why_illegal(move)
-        if reason is not None:
-            raise IllegalMoveError(f"seat {self.to_move} cannot play {move}: {reason}")
+        illegal = self.check(move)
+        if illegal is not None:
+            raise IllegalMoveError(
+                f"seat {self.to_move} cannot play {move}: {illegal.explain(self.board)}", illegal
+            )
         events: list[Event] = []
         self._ev = events
         try:
@@ -726,18 +732,8 @@ class Game:
             owners = self.businesses_at(s)
             for p in sorted(set(owners)):
                 k = owners.count(p)
-                if d == 0:
-                    reason = f"{_plural(k, 'business')} at {b.stops[s].name}"
-                else:
-                    away = "1 stop" if d == 1 else f"{d} stops"
-                    reason = (
-                        f"{_plural(k, 'business')} at {b.stops[s].name}, "
-                        f"{away} from {b.stops[origin].name}"
-                    )
                 self._ev.append(
-                    ScoreEvent(
-                        self.round, "small_tour", p, k, ids[s], None, f"small tour: {reason}"
-                    )
+                    ScoreEvent(self.round, "small_tour", p, k, ids[s], None, k, 0, d, ids[origin])
                 )
 
     def _grand_tour(
@@ -791,20 +787,9 @@ class Game:
     ) -> None:
         assert self._ev is not None
         b = self.board
-        name = b.stops[c].name
-        reason = f"{_plural(here, 'business')} at {name}"
-        if near:
-            reason += f" + {near} next to it"
-        label = "grand tour" if kind == "grand_tour" else "special tour"
         self._ev.append(
             ScoreEvent(
-                self.round,
-                kind,
-                p,
-                here + near,
-                b.stop_ids[c],
-                b.line_ids[line],
-                f"{label} ({b.lines[line].name}): {reason}",
+                self.round, kind, p, here + near, b.stop_ids[c], b.line_ids[line], here, near
             )
         )
 
@@ -835,17 +820,17 @@ class Game:
                             best,
                             None,
                             None,
-                            f"sack: {_plural(best, 'business')} in the sack, more than anyone else",
+                            best,
                         )
                     )
         on_board = self.on_board()
         top = max(self.scores)
         tied = [p for p in range(n) if self.scores[p] == top]
-        decided: Literal["score", "fewest businesses on the board", "shared"] = "score"
+        decided: DecidedBy = "score"
         if len(tied) > 1:
             fewest = min(on_board[p] for p in tied)
             tied = [p for p in tied if on_board[p] == fewest]
-            decided = "fewest businesses on the board" if len(tied) == 1 else "shared"
+            decided = "fewest_businesses" if len(tied) == 1 else "shared"
         self._outcome = Outcome(
             tuple(self.scores), tuple(self.sack), tuple(on_board), tuple(tied), decided
         )

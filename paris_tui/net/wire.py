@@ -43,7 +43,7 @@ from ..core import (
     TourEvent,
 )
 from ..core.board import BOARDS
-from ..core.errors import ParisError
+from ..core.errors import DecidedBy, ParisError
 
 __all__ = [
     "MAX_TEXT",
@@ -60,8 +60,8 @@ __all__ = [
     "view_to_json",
 ]
 
-# No string in a view, a move or an event is longer than this (the longest
-# score reason is under 100 characters); a longer one is not ours.
+# No string in a view, a move or an event is longer than this (ids and tile
+# names are short); a longer one is not ours.
 MAX_TEXT = 200
 # A list in a view holds at most the 60 tiles of the board (or 25 stops, 15 rounds).
 MAX_ITEMS = 64
@@ -221,7 +221,7 @@ def _move_item(value: object, where: str) -> Move:
 
 # --- outcomes ------------------------------------------------------------------
 
-_DECIDED_BY = ("score", "fewest businesses on the board", "shared")
+_DECIDED_BY = ("score", "fewest_businesses", "shared")
 
 
 def outcome_to_json(outcome: Outcome) -> dict[str, Any]:
@@ -242,7 +242,7 @@ def outcome_from_json(value: object, where: str = "outcome") -> Outcome:
         sack=ints(field(data, "sack", where), f"{where}.sack"),
         on_board=ints(field(data, "on_board", where), f"{where}.on_board"),
         winners=ints(field(data, "winners", where), f"{where}.winners"),
-        decided_by=cast(Literal["score", "fewest businesses on the board", "shared"], decided),
+        decided_by=cast(DecidedBy, decided),
     )
 
 
@@ -424,7 +424,10 @@ def event_from_json(value: object, where: str = "event") -> Event:
             integer(get("points"), at("points"), 0, 1000),
             opt_text(get("stop"), at("stop")),
             opt_text(get("line"), at("line")),
-            text(get("reason"), at("reason")),
+            integer(get("here"), at("here"), 0, 100),
+            integer(get("near"), at("near"), 0, 100),
+            integer(get("distance"), at("distance"), 0, 100),
+            opt_text(get("origin"), at("origin")),
         )
     if kind == "tile_discarded":
         return TileDiscarded(

@@ -82,8 +82,8 @@ def test_c2_two_businesses_of_one_owner_count_the_neighbours_once(ref_board: Any
     assert game.businesses_at("pompidou") == (1, 1)
     assert points(events, 2, "grand_tour") == [0, 4]
     (event,) = grand_events(events)
-    assert event.stop == "pompidou" and "2 businesses" in event.reason
-    assert "2 next to it" in event.reason
+    assert event.stop == "pompidou" and event.here == 2
+    assert event.near == 2
     check_against_reference(game, ref_board)
 
 

@@ -239,7 +239,7 @@ class EndScreen(ParisScreen):
         text.append(verb, style="bold")
         top = outcome.scores[outcome.winners[0]]
         text.append(f" with {top} points.")
-        if outcome.decided_by == "fewest businesses on the board":
+        if outcome.decided_by == "fewest_businesses":
             text.append(
                 f"\nTie on points, decided by the tie-break: fewest businesses on the board "
                 f"({outcome.on_board[outcome.winners[0]]})."
