@@ -29,7 +29,7 @@ from .describe import printable
 from .keygate import Gate, KeyStamp
 from .resources import css_paths
 from .screens.base import MIN_HEIGHT, MIN_WIDTH
-from .session import SeatSpec, Session, next_seed
+from .session import SeatSpec, Session, SessionTable, next_seed
 from .storage import SaveInfo, data_dir
 
 __all__ = ["DEFAULT_AI_DELAY", "DEFAULT_ANIM", "ParisApp"]
@@ -246,17 +246,18 @@ class ParisApp(App[int]):
         """
         public = session.view(None)
         seat = public.to_move
+        table = SessionTable(session)
         if seat is None or not session.hot_seat or session.is_ai(seat):
             from .screens.game import GameScreen
 
-            self.push_screen(GameScreen(session, anim=self.anim, ai_delay=self.ai_delay))
+            self.push_screen(GameScreen(table, anim=self.anim, ai_delay=self.ai_delay))
             return
         from .screens.handoff import HandoffScreen
 
         def ready(seat: int) -> None:
             from .screens.game import GameScreen  # imported late: the hand-off shows first
 
-            screen = GameScreen(session, anim=self.anim, ai_delay=self.ai_delay, ready_seat=seat)
+            screen = GameScreen(table, anim=self.anim, ai_delay=self.ai_delay, ready_seat=seat)
             self.switch_screen(screen)  # in place of the hand-off: no empty frame between
 
         handoff = HandoffScreen(

@@ -25,6 +25,7 @@ from typing import Any, Protocol, TypeGuard
 from ..core import (
     Event,
     Game,
+    IllegalMoveError,
     InvalidNameError,
     Move,
     Options,
@@ -36,6 +37,8 @@ from ..core import (
 )
 from ..core.record import Player as RecordPlayer
 from ..core.record import Record, load_record, replay, save_record
+from ..net.protocol import ErrorCode, SeatInfo
+from ..net.table import Table, TableListener
 from .locks import GameLock, acquire
 
 __all__ = [
@@ -44,6 +47,7 @@ __all__ = [
     "Bot",
     "SeatSpec",
     "Session",
+    "SessionTable",
     "ai_levels",
     "ai_seed",
     "check_app_record",
@@ -51,6 +55,7 @@ __all__ = [
     "make_bot",
     "next_seed",
     "parse_players",
+    "points_by_kind",
 ]
 
 SCORE_KINDS = ("small_tour", "grand_tour", "special_tour", "sack")
@@ -215,6 +220,15 @@ def check_app_record(record: Record) -> None:
                 raise RecordError(f"{where}[{i}]", f"{_SEED_RULE} (or null)")
 
 
+def points_by_kind(players: int, events: Sequence[Event]) -> list[dict[str, int]]:
+    """Per seat, the points scored of each kind (small, grand, special tours, sack)."""
+    table = [dict.fromkeys(SCORE_KINDS, 0) for _ in range(players)]
+    for event in events:
+        if isinstance(event, ScoreEvent):
+            table[event.seat][event.kind] += event.points
+    return table
+
+
 class Session:
     """A game in progress (or finished) with its seats, events and autosave file."""
 
@@ -355,11 +369,7 @@ class Session:
 
     def points_by_kind(self) -> list[dict[str, int]]:
         """Per seat, the points scored of each kind (small, grand, special tours, sack)."""
-        table = [dict.fromkeys(SCORE_KINDS, 0) for _ in self.players]
-        for event in self.events:
-            if isinstance(event, ScoreEvent):
-                table[event.seat][event.kind] += event.points
-        return table
+        return points_by_kind(len(self.players), self.events)
 
     # --- AI ------------------------------------------------------------------
 
@@ -421,3 +431,89 @@ class Session:
         """Stop being the file's writer: release its lock (idempotent)."""
         if self.lock is not None:
             self.lock.release()
+
+
+class SessionTable:
+    """A :class:`Session` behind the :class:`~paris_tui.net.table.Table` interface:
+    the game screen's table for a game on this terminal (hot-seat, or against AI).
+
+    Every human seat is local; a move's answer reaches the listeners before
+    :meth:`submit` returns. The AI seats are played here too, by the screen,
+    through :meth:`local_bot` (a remote table has no such method: its host
+    plays them). :attr:`save_error` says when the autosave failed.
+    """
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self._listeners: list[TableListener] = []
+
+    @property
+    def table_id(self) -> str:
+        path = self.session.path
+        return path.stem if path is not None else "local"
+
+    @property
+    def seats(self) -> tuple[SeatInfo, ...]:
+        return tuple(
+            SeatInfo(p.name, p.kind, "ai" if p.is_ai else "present") for p in self.session.players
+        )
+
+    @property
+    def local_seats(self) -> tuple[int, ...]:
+        return self.session.human_seats
+
+    def view(self, seat: int | None) -> SeatView:
+        return self.session.view(seat)
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        return tuple(self.session.events)
+
+    @property
+    def move_count(self) -> int:
+        return self.session.move_count
+
+    @property
+    def save_error(self) -> str | None:
+        return self.session.save_error
+
+    def local_bot(self, seat: int) -> Bot | None:
+        """The AI that plays ``seat`` in this process, or None for a human seat.
+
+        Raises ``ImportError`` or ``ValueError`` when the AI cannot be made."""
+        return self.session.bot(seat) if self.session.is_ai(seat) else None
+
+    def submit(self, seat: int, move: Move, move_count: int) -> None:
+        session = self.session
+        to_move = session.view(None).to_move
+        if to_move is None:
+            self._refuse("game_over", "the game is over")
+            return
+        if seat != to_move:
+            self._refuse("not_your_turn", f"it is {session.names[to_move]}'s turn")
+            return
+        if move_count != session.move_count:
+            self._refuse("stale", "the position changed since the move was chosen")
+            return
+        try:
+            events = tuple(session.play(move))
+        except IllegalMoveError as exc:
+            self._refuse("illegal", str(exc))
+            return
+        for listener in list(self._listeners):
+            listener.table_changed(self, events)
+
+    def _refuse(self, code: ErrorCode, message: str) -> None:
+        for listener in list(self._listeners):
+            listener.table_refused(self, code, message)
+
+    def add_listener(self, listener: TableListener) -> None:
+        self._listeners.append(listener)
+
+    def remove_listener(self, listener: TableListener) -> None:
+        if listener in self._listeners:
+            self._listeners.remove(listener)
+
+
+def _is_table(table: SessionTable) -> Table:  # mypy: a SessionTable is a Table
+    return table

@@ -88,7 +88,7 @@ async def test_paris_tui_offers_to_resume_the_unfinished_game(data_dir: Path) ->
         await pilot.press("enter")
         await pilot.pause()
         game = find_game(app)
-        assert game is not None and game.session.move_count == 3
+        assert game is not None and game.table.move_count == 3
         assert not any(isinstance(s, NewGameScreen) for s in app.screen_stack)
 
 

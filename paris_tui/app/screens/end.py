@@ -86,9 +86,12 @@ class EndScreen(ParisScreen):
         by_kind: list[dict[str, int]],
         *,
         step: float = 0.8,
+        play_again: bool = True,
     ) -> None:
+        """``play_again=False``: no "Play again" (a host's table: the host deals games)."""
         super().__init__()
         assert view.outcome is not None
+        self.can_play_again = play_again
         self.view = view
         self.by_kind = by_kind
         self.tours, self.sack = special_tours(events, view.players)
@@ -104,7 +107,8 @@ class EndScreen(ParisScreen):
             yield Static(Text("Game over", style="bold"), id="end-title")
             yield Static("", id="end-steps")
             with Horizontal(id="end-buttons"):
-                yield Button("Play again", id="play-again", variant="primary")
+                if self.can_play_again:
+                    yield Button("Play again", id="play-again", variant="primary")
                 yield Button("Quit", id="end-quit")
         yield Footer()
 
@@ -115,7 +119,7 @@ class EndScreen(ParisScreen):
             self.set_interval(self.step, self._tick, name="end-reveal")
             self.shown = 1
         self._render_steps()
-        for button in self.query("#play-again"):
+        for button in self.query("#play-again" if self.can_play_again else "#end-quit"):
             button.focus()
 
     def _tick(self) -> None:
@@ -128,6 +132,8 @@ class EndScreen(ParisScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "reveal_all":
             return self.shown < len(self.items)  # the footer offers it only while it does something
+        if action == "play_again":
+            return self.can_play_again
         return True
 
     def action_reveal_all(self) -> None:
@@ -275,6 +281,8 @@ class EndScreen(ParisScreen):
             self.app.exit()
 
     def action_play_again(self) -> None:
+        if not self.can_play_again:
+            return
         play_again = getattr(self.app, "play_again", None)
         if play_again is not None:
             play_again()

@@ -1,19 +1,32 @@
 """The main game screen: map, tiles, players, route, discard area, preview, log.
 
+The screen shows one :class:`~paris_tui.net.table.Table`: a game on this
+terminal (:class:`~paris_tui.app.session.SessionTable`: hot-seat, or against
+AI) or a seat or a watcher at a host's table
+(:class:`~paris_tui.net.table.RemoteTable`). It sends moves with
+:meth:`Table.submit` and learns what happened as the table's listener: each
+update (a move's events and the views after it) is kept as it came and shown
+in order, its tours animated before the next one is shown, so no later state
+shows under an earlier animation.
+
 The screen drives the turns: a hand-off before each human turn in a
-hot-seat game, the AI's moves in a thread worker, the tour animations after
-a round. While the terminal is too small (the app's "please enlarge" notice)
-the screen is paused: AI moves and animations wait and go on where they were.
-Everything it draws comes from a :class:`SeatView`: the seat whose
-turn it is (after the hand-off), or the public view ``view(None)`` between
-turns, so no screen shows a seat's route to anyone else (R8).
+hot-seat game, the AI's moves in a thread worker (only a local table has
+local AIs: a host plays its own), the tour animations after a round; on a
+remote table, the other players' turns are waited for. While the terminal
+is too small (the app's "please enlarge" notice) the screen is paused: AI
+moves and animations wait and go on where they were. Everything it draws
+comes from a :class:`SeatView`: the seat whose turn it is (after the
+hand-off), a networked player's own seat, or the public view ``view(None)``,
+so no screen shows a seat's route to anyone else (R8).
 """
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
-from typing import ClassVar, cast
+from typing import ClassVar, Protocol, cast, runtime_checkable
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -26,7 +39,6 @@ from ...core import (
     BusinessRemoved,
     Event,
     GameOver,
-    IllegalMoveError,
     Move,
     ScoreEvent,
     SeatView,
@@ -34,11 +46,13 @@ from ...core import (
 )
 from ...core.analysis import LeftoverPreview, leftover_previews
 from ...core.sampling import Determinizer
+from ...net.protocol import ErrorCode, SeatInfo
+from ...net.table import Table
 from ..describe import preview_text, printable, seat_label, stop_name
 from ..fit import Fit
 from ..frames import Frame, build_frames
 from ..keygate import TurnGate
-from ..session import Bot, Session
+from ..session import Bot, points_by_kind
 from ..widgets.map_view import BoardMap, MapOverlay
 from ..widgets.panels import (
     DiscardPanel,
@@ -56,7 +70,23 @@ from .end import EndScreen
 from .handoff import HandoffScreen
 from .takeover import TakeoverDialog
 
-__all__ = ["GameScreen", "reveal_chunks"]
+__all__ = ["GameScreen", "LocalBots", "reveal_chunks"]
+
+
+@runtime_checkable
+class LocalBots(Protocol):
+    """A table whose AI seats are played in this process (a local table)."""
+
+    def local_bot(self, seat: int) -> Bot | None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class _Update:
+    """One move as the table told it: its events and the views just after it."""
+
+    events: tuple[Event, ...]
+    public: SeatView
+    views: dict[int, SeatView]
 
 
 def _stop_of(tile: str) -> str:
@@ -106,14 +136,17 @@ class GameScreen(ParisScreen):
 
     def __init__(
         self,
-        session: Session,
+        table: Table,
         *,
         anim: float = 0.6,
         ai_delay: float = 0.8,
         ready_seat: int | None = None,
     ) -> None:
         super().__init__()
-        self.session = session
+        self.table = table
+        # A table that plays its AI seats here is this terminal's own game; any other
+        # is a host's, where this terminal is one seat (or watches).
+        self.networked = not isinstance(table, LocalBots)
         self.anim = anim
         self.ai_delay = ai_delay
         self.viewer: int | None = None
@@ -128,7 +161,17 @@ class GameScreen(ParisScreen):
         self.frame: Frame | None = None
         self.frame_timer: Timer | None = None
         self.after_frames: Callable[[], None] | None = None
-        self.view: SeatView = session.view(None)
+        # What is shown: the views and events of the updates shown so far (snapshots).
+        self._public: SeatView = table.view(None)
+        self._views: dict[int, SeatView] = {s: table.view(s) for s in table.local_seats}
+        self._events: list[Event] = list(table.events)
+        self.seats: tuple[SeatInfo, ...] = table.seats
+        self._pending: deque[_Update] = deque()  # updates that came, not shown yet
+        self._showing = False  # an update's tours are being shown
+        self._sent = False  # a move was submitted and its answer has not come
+        self.waiting_for: int | None = None  # another terminal's seat whose move is awaited
+        self.connection: str | None = None  # why the table cannot be reached, while so
+        self.view: SeatView = self._public
         self._previews: tuple[int, dict[str, LeftoverPreview]] | None = None
         self.ended = False
         self._keys_state: tuple[bool, bool, bool] | None = None
@@ -143,6 +186,58 @@ class GameScreen(ParisScreen):
         self.ai_timer: Timer | None = None
         # What waits while the game is paused (too small a terminal), run on resume.
         self._waiting: dict[str, Callable[[], None]] = {}
+        table.add_listener(self)
+
+    # --- the table -------------------------------------------------------------------
+
+    @property
+    def move_count(self) -> int:
+        """The moves of the position shown (the table may be ahead while tours show)."""
+        return len(self._public.moves)
+
+    @property
+    def hot_seat(self) -> bool:
+        """Two or more humans share this keyboard: hand-offs, no secrets between turns."""
+        return len(self.table.local_seats) > 1
+
+    def seat_view(self, seat: int | None) -> SeatView:
+        """The shown view of a local ``seat`` (``None``: the public view)."""
+        if seat is None:
+            return self._public
+        view = self._views.get(seat)
+        if view is None:  # a local AI seat: its view is asked of the table when it moves
+            view = self.table.view(seat)
+        return view
+
+    def table_changed(self, table: Table, events: tuple[Event, ...]) -> None:
+        views = {s: table.view(s) for s in table.local_seats}
+        self._pending.append(_Update(tuple(events), table.view(None), views))
+        self._sent = False
+        if self.is_mounted and not self._showing and not self.ended:
+            self._show_next()
+
+    def table_refused(self, table: Table, code: ErrorCode, message: str) -> None:
+        self._sent = False
+        self.notify(printable(message), title="Move refused", severity="warning", markup=False)
+        if self.turn_seat is None and self.thinking is None and not self._showing:
+            self.advance()  # the game goes on: it may still be this seat's turn
+
+    def table_presence(self, table: Table) -> None:
+        self.seats = table.seats
+        if self.is_mounted and self.query(PlayersPanel):
+            self.refresh_all()
+
+    def table_closed(self, table: Table, reason: str) -> None:
+        self._sent = False
+
+    def set_connection(self, problem: str | None) -> None:
+        """Say the table cannot be reached (keys make no move meanwhile), or that it can."""
+        self.connection = problem
+        if problem is not None and self.turn_seat is not None:
+            self.turn_seat = None
+            self.key_gate.end()
+        if self.is_mounted and self.query(PlayersPanel):
+            self.refresh_all()
 
     # --- layout ------------------------------------------------------------------
 
@@ -159,10 +254,10 @@ class GameScreen(ParisScreen):
         if not self.query(GameLog):
             return  # mounted while the app shuts down: nothing to show
         log = self.query_one(GameLog)
-        public = self.session.view(None)
-        if self.session.events:
-            log.write_entry(Text(f"Resumed after {self.session.move_count} moves.", style="dim"))
-        log.add_events(public, self.session.events)
+        public = self._public
+        if self._events:
+            log.write_entry(Text(f"Resumed after {self.move_count} moves.", style="dim"))
+        log.add_events(public, self._events)
         self.refresh_all()
         self.advance()  # at once: a hand-off then shows before the game screen is laid out
 
@@ -182,15 +277,21 @@ class GameScreen(ParisScreen):
         return min(self.highlight, len(self.view.face_up) - 1)
 
     def previews(self) -> dict[str, LeftoverPreview]:
-        public = self.session.view(None)
-        if self._previews is None or self._previews[0] != self.session.move_count:
-            self._previews = (self.session.move_count, leftover_previews(public))
+        public = self._public
+        if self._previews is None or self._previews[0] != self.move_count:
+            self._previews = (self.move_count, leftover_previews(public))
         return self._previews[1]
 
+    def _presence(self) -> tuple[str, ...] | None:
+        """Each seat's presence, for a host's table (a local one has everyone here)."""
+        if not self.networked:
+            return None
+        return tuple(info.status for info in self.seats)
+
     def refresh_all(self) -> None:
-        self.view = self.session.view(self.viewer)
+        self.view = self.seat_view(self.viewer)
         view = self.view
-        self.query_one(PlayersPanel).show(view, scores=self.shown_scores)
+        self.query_one(PlayersPanel).show(view, scores=self.shown_scores, presence=self._presence())
         self.query_one(RoutePanel).show(
             view,
             reveal=self.viewer is not None and not self.route_hidden,
@@ -216,6 +317,8 @@ class GameScreen(ParisScreen):
         view = self.view
         if self.frame is not None:
             status = Fit([Text("Tour… (Space skips)"), Text("Tour…")])
+        elif self.connection is not None and not view.is_over:
+            status = Fit([Text(self.connection, style="bold")])
         elif view.is_over:
             status = Fit([Text("Game over", style="bold")])
         elif self.thinking is not None or self.ai_choice is not None:
@@ -224,13 +327,34 @@ class GameScreen(ParisScreen):
             label = seat_label(view.names, seat)
             words = (" is thinking…", " thinks…") if self.ai_choice is None else (" chooses:",)
             status = Fit([label + word for word in words] + [label])
+        elif self.turn_seat is not None and self.networked:
+            status = Fit([Text("Your turn: choose a tile"), Text("Your turn")])
         elif self.turn_seat is not None:
             label = seat_label(view.names, self.turn_seat)
             status = Fit([label + ": choose a tile", label + ": your turn", label])
+        elif self._sent:
+            status = Fit([Text("Your move is on its way…"), Text("Sending…")])
+        elif self.networked and view.to_move is not None:
+            status = self._waiting_status(view.to_move)
         else:
             seat = view.to_move
             status = Fit([] if seat is None else [seat_label(view.names, seat) + " is next"])
         self.query_one("#status", Static).update(status)
+
+    def _waiting_status(self, seat: int) -> Fit:
+        """Whose turn it is at a host's table, and that this terminal waits for them."""
+        label = seat_label(self.view.names, seat)
+        status = self.seats[seat].status if seat < len(self.seats) else "present"
+        watching = Text("Watching: ") if not self.table.local_seats else Text()
+        if status in ("ai", "takeover"):
+            words = [" is thinking…", " thinks…"]
+            if status == "takeover":
+                words.insert(0, " is away: an AI plays for them…")
+        elif status == "away":
+            words = [" is away: waiting for them…", " is away…"]
+        else:
+            words = ["'s turn: waiting…", " to move…"]
+        return Fit([watching + label + word for word in words] + [label + words[-1], label])
 
     def _overlay(self) -> MapOverlay:
         frame = self.frame
@@ -381,7 +505,7 @@ class GameScreen(ParisScreen):
     def _restart_ai(self) -> None:
         move = self.ai_choice
         if move is not None:
-            self._schedule_ai(move, self.session.move_count)
+            self._schedule_ai(move, self.move_count)
 
     # --- turns ----------------------------------------------------------------------
 
@@ -392,23 +516,38 @@ class GameScreen(ParisScreen):
         if self.paused:
             self._wait("advance", self.advance)
             return
+        if self._showing:
+            return  # the tours being shown go on here when they are done
+        if self._pending:
+            self._show_next()
+            return
         if self.app.screen is not self:
             # A dialog (or help) is still on top: go on once this screen is back.
             self.set_timer(0.05, self.advance)
             return
-        session = self.session
-        public = session.view(None)
+        public = self._public
         if public.is_over:
             self.show_end()
             return
         seat = public.to_move
         assert seat is not None
-        if session.is_ai(seat):
-            humans = session.human_seats
-            self.viewer = humans[0] if len(humans) == 1 else None
-            self.start_ai(seat)
+        local = self.table.local_seats
+        self.waiting_for = None
+        if seat not in local:
+            self.viewer = local[0] if len(local) == 1 else None
+            bots = self.table if isinstance(self.table, LocalBots) else None
+            if bots is not None:
+                self.start_ai(seat, bots)
+                return
+            self.turn_seat = None  # another terminal's turn (or the host's AI's)
+            self.waiting_for = seat
+            self.refresh_all()
             return
-        if session.hot_seat and self.last_human != seat:
+        if self.connection is not None:
+            self.viewer = seat
+            self.refresh_all()  # no turn while the table cannot be reached
+            return
+        if self.hot_seat and self.last_human != seat:
             self.viewer = None
             self.turn_seat = None
             self.refresh_all()
@@ -439,13 +578,13 @@ class GameScreen(ParisScreen):
         active = self.active_tile
         if seat is None or active is None:
             return
-        view = self.session.view(seat)
+        view = self.seat_view(seat)
         tile = view.face_up[active]
         moves = [m for m in view.legal_moves if m.tile == tile]
         if not moves:
             return
         if len(moves) == 1:
-            self.commit(moves[0])
+            self.commit(moves[0], seat)
             return
         destination = self._destinations(view, moves)
         dialog = TakeoverDialog(
@@ -461,7 +600,7 @@ class GameScreen(ParisScreen):
     def _takeover_chosen(self, move: Move) -> None:
         """Called by the dialog before it closes, so no key can reach a stale turn."""
         if self.turn_seat is not None:
-            self.commit(move)
+            self.commit(move, self.turn_seat)
 
     @staticmethod
     def _destinations(view: SeatView, moves: list[Move]) -> dict[int, str]:
@@ -476,28 +615,40 @@ class GameScreen(ParisScreen):
                     out[move.evict] = event.to
         return out
 
-    def commit(self, move: Move) -> None:
-        """Make a move through the session (the core checks it), log it, animate tours."""
-        public = self.session.view(None)
-        try:
-            events = self.session.play(move)
-        except IllegalMoveError as exc:  # pragma: no cover - the screen offers legal moves only
-            self.notify(printable(str(exc)), severity="error", markup=False)
-            return
-        if self.session.save_error:
+    def commit(self, move: Move, seat: int) -> None:
+        """Submit ``seat``'s move to the table (whose referee checks it).
+
+        The answer comes to the listener methods: from a local table before
+        this returns, from a host when it answers; meanwhile no key moves.
+        """
+        self._sent = True
+        self.table.submit(seat, move, self.move_count)
+        save_error = getattr(self.table, "save_error", None)
+        if save_error:
             self.notify(
-                printable(self.session.save_error),
-                title="Autosave failed",
-                severity="error",
-                markup=False,
+                printable(save_error), title="Autosave failed", severity="error", markup=False
             )
+        if self._sent:  # no answer yet: the host has it
+            self.turn_seat = None
+            self.key_gate.end()
+            self.refresh_all()
+
+    def _show_next(self) -> None:
+        """Show the next update that came: log it, animate its tours, then go on."""
+        update = self._pending.popleft()
+        before = self._public
+        self._public = update.public
+        self._views = update.views
+        self._events.extend(update.events)
+        self._showing = True
         self.turn_seat = None
+        self.waiting_for = None
         self.key_gate.end()
         self.ai_choice = None
         self.thinking = None
-        if self.session.hot_seat:
+        if self.hot_seat:
             self.viewer = None
-        frames = self._stage(public, events)
+        frames = self._stage(before, list(update.events))
         self.refresh_all()
         self.play_frames(frames, self._tours_done)
 
@@ -528,7 +679,7 @@ class GameScreen(ParisScreen):
     def _reveal(self, count: int) -> None:
         """Show the staged chunks up to the ``count``-th (log lines, then points)."""
         log = self.query_one(GameLog)
-        public = self.session.view(None)
+        public = self._public
         scores = list(self.shown_scores or public.scores)
         while self._shown_chunks < min(count, len(self._staged)):
             chunk = self._staged[self._shown_chunks]
@@ -539,33 +690,38 @@ class GameScreen(ParisScreen):
                     scores[event.seat] += event.points
         done = self._shown_chunks >= len(self._staged)
         self.shown_scores = None if done else tuple(scores)
-        self.query_one(PlayersPanel).show(self.view, scores=self.shown_scores)
+        self.query_one(PlayersPanel).show(
+            self.view, scores=self.shown_scores, presence=self._presence()
+        )
         self.query_one(ScoreTrack).show(self.view, scores=self.shown_scores)
 
     def _tours_done(self) -> None:
         self._reveal(10**9)
+        self._showing = False
         self.refresh_all()
         self.advance()
 
     # --- AI ----------------------------------------------------------------------------
 
-    def start_ai(self, seat: int) -> None:
+    def start_ai(self, seat: int, bots: LocalBots) -> None:
         self.thinking = seat
         self.turn_seat = None
         self.refresh_all()
         try:
-            bot = self.session.bot(seat)
+            bot = bots.local_bot(seat)
+            if bot is None:
+                raise ValueError(f"seat {seat} is not an AI")
         except (ImportError, ValueError) as exc:
             self.notify(printable(f"AI unavailable: {exc}"), severity="error", markup=False)
             self.thinking = None
             return
-        view = self.session.view(seat)
+        view = self.table.view(seat)
         self.run_worker(
             partial(self._think, bot, view),
             thread=True,
             exclusive=True,
             group="ai",
-            name=f"ai-{seat}-{self.session.move_count}",
+            name=f"ai-{seat}-{self.move_count}",
         )
 
     @staticmethod
@@ -587,18 +743,18 @@ class GameScreen(ParisScreen):
                 markup=False,
             )
             if seat is not None:
-                self._ai_chose(self.session.view(seat).legal_moves[0], worker.name)
+                self._ai_chose(self.table.view(seat).legal_moves[0], worker.name)
 
     def _ai_chose(self, move: Move, name: str) -> None:
-        if name != f"ai-{self.thinking}-{self.session.move_count}":
+        if name != f"ai-{self.thinking}-{self.move_count}":
             return  # a stale answer
-        view = self.session.view(None)
+        view = self._public
         if move.tile not in view.face_up:
             return
         self.ai_choice = move
         self.highlight = view.face_up.index(move.tile)
         self.refresh_all()
-        self._schedule_ai(move, self.session.move_count)
+        self._schedule_ai(move, self.move_count)
 
     def _schedule_ai(self, move: Move, count: int) -> None:
         """Play the AI's choice after showing it for ``ai_delay`` (once not paused)."""
@@ -611,12 +767,14 @@ class GameScreen(ParisScreen):
 
     def _ai_play(self, move: Move, count: int) -> None:
         self.ai_timer = None
-        if self.session.move_count != count or self.ended:
+        if self.move_count != count or self.ended or self._pending:
             return
         if self.paused:
             self._wait("ai", self._restart_ai)
             return
-        self.commit(move)
+        seat = self._public.to_move
+        if seat is not None:
+            self.commit(move, seat)
 
     # --- animation ----------------------------------------------------------------------
 
@@ -652,11 +810,13 @@ class GameScreen(ParisScreen):
         self.ended = True
         self.viewer = None
         self.refresh_all()
+        public = self._public
         self.app.push_screen(
             EndScreen(
-                self.session.view(None),
-                self.session.events,
-                self.session.points_by_kind(),
+                public,
+                self._events,
+                points_by_kind(public.players, self._events),
                 step=self.anim,
+                play_again=not self.networked,
             )
         )

@@ -136,7 +136,14 @@ class PlayersPanel(Static):
     overrides the view's while the game end's tours are still being shown.
     """
 
-    def show(self, view: SeatView, *, scores: tuple[int, ...] | None = None) -> None:
+    def show(
+        self,
+        view: SeatView,
+        *,
+        scores: tuple[int, ...] | None = None,
+        presence: Sequence[str] | None = None,
+    ) -> None:
+        """``presence``: each seat's status at a host's table (``away``, ``takeover``...)."""
         shown = view.scores if scores is None else scores
         table = Table.grid(padding=(0, 1), expand=True)
         table.add_column(width=1)
@@ -151,7 +158,12 @@ class PlayersPanel(Static):
             bus = view.starter == seat and not view.is_over
             table.add_row(
                 turn,
-                _name_cell(view.names, seat, bus=bus),
+                _name_cell(
+                    view.names,
+                    seat,
+                    bus=bus,
+                    presence=presence[seat] if presence is not None else None,
+                ),
                 score_with_laps(shown[seat]),
                 str(view.supply[seat]),
             )
@@ -201,13 +213,21 @@ def track_text(scores: Sequence[int], width: int, *, dark: bool = True) -> Text:
     return text
 
 
-def _name_cell(names: tuple[str, ...], seat: int, *, bus: bool) -> Fit:
-    """``● Ann BUS``: the name cut by cells only as far as the column needs, BUS kept whole."""
+PRESENCE_MARKS = {"away": ("away", "away"), "takeover": ("away, AI plays", "AI")}
+
+
+def _name_cell(names: tuple[str, ...], seat: int, *, bus: bool, presence: str | None = None) -> Fit:
+    """``● Ann BUS``: the name cut by cells only as far as the column needs, BUS kept whole.
+
+    At a host's table a seat whose player is away says so (``● Bob away``,
+    ``● Bob away, AI plays`` while an AI plays for them)."""
     label = seat_label(names, seat)
     tail = Text.assemble(" ", ("BUS", "reverse")) if bus else Text()
-    variants = [label + tail]
+    marks = PRESENCE_MARKS.get(presence or "")
+    tails = [tail] if marks is None else [Text(f" ({m})", style="italic") + tail for m in marks]
+    variants = [label + t for t in tails]
     for width in range(cell_len(printable(names[seat])) - 1, 2, -1):
-        variants.append(seat_label(names, seat, width=width) + tail)
+        variants.append(seat_label(names, seat, width=width) + tails[-1])
     return Fit(variants)
 
 
