@@ -38,6 +38,21 @@ def add_host_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     parser.add_argument("--port", metavar="N", default="7337", help="TCP port (default 7337)")
     parser.add_argument(
+        "--ssh-port",
+        metavar="N",
+        default="2222",
+        help="SSH port: players type ssh -p N NAME@this-host (default 2222; 0 picks a free "
+        "port; off: no SSH)",
+    )
+    parser.add_argument(
+        "--authorized-keys",
+        metavar="FILE",
+        default=None,
+        help="admit over SSH only the public keys listed in FILE (OpenSSH authorized_keys "
+        "format); without it any key may log in, and the first key to log in as a name "
+        "keeps it",
+    )
+    parser.add_argument(
         "--data-dir",
         metavar="DIR",
         default=None,
@@ -130,6 +145,7 @@ def cmd_host(args: argparse.Namespace) -> int:
 
     try:
         port = _int("--port", args.port, 0, 65535)
+        ssh_port = None if args.ssh_port == "off" else _int("--ssh-port", args.ssh_port, 0, 65535)
         seed = None if args.seed is None else _int("--seed", args.seed, 0, 2**63 - 1)
         ai_delay = _seconds("--ai-delay", args.ai_delay)
         takeover = None if args.ai_takeover is None else _seconds("--ai-takeover", args.ai_takeover)
@@ -159,9 +175,17 @@ def cmd_host(args: argparse.Namespace) -> int:
         ai_takeover=takeover,
         limits=limits,
     )
+    ssh = None
+    if ssh_port is not None:
+        from .ssh import SSHConfig
+
+        keys = Path(args.authorized_keys) if args.authorized_keys else None
+        ssh = SSHConfig(port=ssh_port, bind=args.bind, authorized_keys=keys)
+    elif args.authorized_keys:
+        return _fail("--authorized-keys is for SSH, which --ssh-port off turns off", EXIT_USAGE)
     import asyncio
 
-    return asyncio.run(_serve(config, tables, seed, options))
+    return asyncio.run(_serve(config, tables, seed, options, ssh))
 
 
 def _join_address(bind: str, port: int) -> str:
@@ -170,7 +194,18 @@ def _join_address(bind: str, port: int) -> str:
     return f"[{bind}]:{port}" if ":" in bind else f"{bind}:{port}"
 
 
-async def _serve(config: Any, tables: list[Any], seed: int | None, options: Any) -> int:
+def _ssh_args(port: int, name: str, bind: str) -> str:
+    import shlex
+
+    from .ssh import ssh_join_line
+
+    who = name if name == "NAME" else shlex.quote(name)
+    return ssh_join_line(port, who, bind)
+
+
+async def _serve(
+    config: Any, tables: list[Any], seed: int | None, options: Any, ssh: Any = None
+) -> int:
     import asyncio
     import logging
     import signal
@@ -184,14 +219,14 @@ async def _serve(config: Any, tables: list[Any], seed: int | None, options: Any)
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     try:
-        return await _run_host(config, tables, seed, options, stop)
+        return await _run_host(config, tables, seed, options, stop, ssh)
     finally:
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.remove_signal_handler(sig)
 
 
 async def _run_host(
-    config: Any, tables: list[Any], seed: int | None, options: Any, stop: Any
+    config: Any, tables: list[Any], seed: int | None, options: Any, stop: Any, ssh: Any = None
 ) -> int:
     import shlex
 
@@ -225,11 +260,27 @@ async def _run_host(
             f"cannot listen on {printable(config.bind)} port {config.port}: {exc.strerror or exc}",
             EXIT_ERROR,
         )
+    door = None
+    if ssh is not None:
+        from .ssh import SSHDoor, SSHDoorError
+
+        door = SSHDoor(host, ssh, app_port=port)
+        try:
+            ssh_address, ssh_port = await door.start()
+        except SSHDoorError as exc:
+            await door.close()
+            await host.close()
+            return _fail(str(exc), EXIT_ERROR)
     join = _join_address(config.bind, port)
     lines = [
         f"paris-tui host: listening on {address}:{port} (protocol 1); "
         f"tables saved in {printable(str(host.store.tables_dir))}"
     ]
+    if door is not None:
+        lines.append(
+            f"paris-tui host: SSH on {ssh_address}:{ssh_port}; "
+            f"host key {door.fingerprint} (players may check it)"
+        )
     rooms = host.unfinished()
     if not rooms:
         lines.append('No table is open: start the host with --table "ann,bob" to open one.')
@@ -238,14 +289,26 @@ async def _run_host(
         names = ", ".join(ref.names)
         lines.append(f"Table {room.id}: {names} (move {ref.move_count} of {ref.total_moves})")
         seats = ", ".join(shlex.quote(ref.names[seat]) for seat in ref.human_seats)
-        # The `join` command and the SSH and browser doors are not built yet: say only
+        # The `join` command and the browser door are not built yet: say only
         # what works today, a protocol-1 client (docs/protocol.md) at this address.
         lines.append(f"  seats {seats}: a protocol-1 client joins at {join}")
+        if door is not None:
+            lines.extend(
+                f"  ssh {_ssh_args(door.port, ref.names[seat], config.bind)}"
+                for seat in ref.human_seats
+            )
+    if door is not None:
+        lines.append(
+            f"Anyone: ssh {_ssh_args(door.port, 'NAME', config.bind)} "
+            "(a name with no seat opens the lobby)"
+        )
     print("\n".join(lines), flush=True)
 
     try:
         await stop.wait()
     finally:
+        if door is not None:
+            await door.close()
         await host.close()
     print("paris-tui host: stopped; every table is saved", flush=True)
     return EXIT_OK

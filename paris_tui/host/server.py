@@ -414,6 +414,9 @@ class Host:
         self.server_name = f"paris-tui {__version__}"
         # A door's one-time tickets: hash -> (name folded, deadline on time.monotonic()).
         self._tickets: dict[str, tuple[str, float]] = {}
+        # Connections over the per-address limit allowed from an address where a
+        # door's apps come from: one per live door session (reserve_door_slot).
+        self._door_slots: Counter[str] = Counter()
 
     # --- tables -------------------------------------------------------------------------
 
@@ -499,6 +502,19 @@ class Host:
         self._tickets[token_hash(ticket)] = (key, now + TICKET_SECONDS)
         return ticket
 
+    def reserve_door_slot(self, address: str) -> None:
+        """A door started a session whose app connects from ``address``: allow one
+        more connection from there than ``max_per_address``. The door caps its
+        sessions per *person's* address itself, so many players over one door
+        never trip the limit meant for one address."""
+        self._door_slots[address] += 1
+
+    def release_door_slot(self, address: str) -> None:
+        """That session is over (called once per :meth:`reserve_door_slot`)."""
+        self._door_slots[address] -= 1
+        if self._door_slots[address] <= 0:
+            del self._door_slots[address]
+
     def _take_ticket(self, token: str | None, name: str) -> bool:
         """Whether ``token`` is a live ticket for ``name``; if so it is used up."""
         if token is None or not self._tickets:
@@ -565,10 +581,9 @@ class Host:
         if self._closing:
             writer.close()
             return
-        if (
-            len(self.connections) >= limits.max_connections
-            or self._per_address[conn.address] >= limits.max_per_address
-        ):
+        if len(self.connections) >= limits.max_connections or self._per_address[
+            conn.address
+        ] >= limits.max_per_address + self._door_slots.get(conn.address, 0):
             log.warning("%s refused: too many connections", conn)
             await conn.hang_up(refusal("host_full", "the host has too many connections"))
             return

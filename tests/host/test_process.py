@@ -18,7 +18,7 @@ from paris_tui.core.record import load_record
 
 from .helpers import TIMEOUT, join_bot, random_player
 
-HOST = [sys.executable, "-m", "paris_tui.cli", "host", "--port", "0"]
+HOST = [sys.executable, "-m", "paris_tui.cli", "host", "--port", "0", "--ssh-port", "0"]
 
 
 class HostProcess:
@@ -176,6 +176,9 @@ def _run(args: Sequence[str]) -> subprocess.CompletedProcess[str]:
         ["--seed", "x"],
         ["--small-tour", "fast"],
         ["--max-tables", "0"],
+        ["--ssh-port", "ssh"],
+        ["--ssh-port", "-1"],
+        ["--ssh-port", "off", "--authorized-keys", "keys"],
     ],
 )
 def test_bad_options_get_one_line_and_exit_2(tmp_path: Path, args: list[str]) -> None:

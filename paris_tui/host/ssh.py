@@ -1,0 +1,914 @@
+"""The SSH door of ``paris-tui host``: ``ssh -p 2222 ann@host`` plays Ann's seat.
+
+An :mod:`asyncssh` server runs in the host's own event loop. Each SSH
+session that asks for a terminal gets ONE app process of its own, the same
+client app a player runs on their own machine (:mod:`paris_tui.host.child`):
+``paris-tui join`` against this host over loopback, on a new pseudo-terminal
+of the session's size, with a one-time ticket for the SSH user's name
+(:meth:`~paris_tui.host.server.Host.issue_ticket`) so that it takes that
+name's seat, or opens the lobby when the name has none. Bytes are copied
+both ways; every window resize reaches the pty (and so the app, as
+``SIGWINCH``); when the SSH channel closes the app is hung up (pty closed,
+``SIGHUP``, ``SIGKILL`` after a grace period) and reaped; when the app exits
+the channel closes with its exit status.
+
+Identity is the SSH user name, which must pass the core's name rule, and
+access is by public key only (no passwords, no keyboard-interactive). The
+first key that logs in as a name is pinned to it (``ssh_keys.json`` in the
+host's data directory, written atomically, mode 0600); ``--authorized-keys``
+admits only the keys it lists (OpenSSH format, re-read when it changes).
+
+A login as a pinned name with another key is refused *after*
+authentication, on the terminal: the session opens, prints one line saying
+why, and closes with status 1. A refusal during authentication would give
+the person nothing but ``Permission denied (publickey)``, which reads as a
+broken key or a typo, not as "that name is someone else's". The door starts
+no app for such a session and issues no ticket, so nothing is given away by
+letting the session open. Keys that ``--authorized-keys`` does not list are
+refused during authentication as OpenSSH does: the operator has said those
+people may not come in at all.
+
+Bounded: connections in all and per address (over the cap a connection is
+dropped before authentication), one app session per connection, a login
+grace time, keep-alives for dead peers. Each app's loopback connection to
+the host counts against the host's per-address limit as one connection of
+the door (:meth:`~paris_tui.host.server.Host.reserve_door_slot`), so many
+SSH players never trip the limit meant for one address.
+
+The host key, ``ssh_host_ed25519_key``, is created once (mode 0600) in the
+host's data directory and reused; its fingerprint is printed at start so
+players can check it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import fcntl
+import json
+import logging
+import os
+import re
+import shlex
+import signal
+import stat
+import struct
+import subprocess
+import termios
+from collections import Counter
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import asyncssh
+
+from ..core.text import InvalidNameError, normalize_name, printable
+from .child import client_command, client_env
+from .server import Host
+from .store import write_atomic
+
+__all__ = [
+    "HOST_KEY_FILE",
+    "KEYS_FILE",
+    "AppCommand",
+    "SSHConfig",
+    "SSHDoor",
+    "SSHDoorError",
+    "ssh_join_line",
+]
+
+log = logging.getLogger("paris_tui.host.ssh")
+
+HOST_KEY_FILE = "ssh_host_ed25519_key"
+KEYS_FILE = "ssh_keys.json"
+KEYS_FORMAT = "paris-tui-ssh-keys"
+
+AppCommand = Callable[[int, "str | None", str], list[str]]
+"""``(host port, name, host address) -> argv`` of the app a session runs."""
+
+
+def _client_app(port: int, name: str | None, address: str) -> list[str]:
+    return client_command(port, name, address=address)
+
+
+@dataclass(frozen=True, slots=True)
+class SSHConfig:
+    """What the SSH door listens on and allows."""
+
+    port: int = 2222
+    bind: str = "127.0.0.1"
+    authorized_keys: Path | None = None
+    max_sessions: int = 64  # SSH connections (each runs at most one app) at once
+    max_per_address: int = 16  # ... from one address
+    login_timeout: float = 30.0  # seconds to authenticate
+    keepalive: float = 30.0  # a silent peer is probed this often; 3 unanswered: cut off
+    hangup_grace: float = 3.0  # seconds between SIGHUP and SIGKILL of a hung-up app
+    command: AppCommand = _client_app
+
+
+class SSHDoorError(Exception):
+    """The door cannot start (its files, its port): one line for the operator."""
+
+
+# --- the host key and the key pins ---------------------------------------------------
+
+
+def load_host_key(path: Path) -> asyncssh.SSHKey:
+    """The host key at ``path``, created (ed25519, mode 0600) if there is none.
+
+    Raises :class:`SSHDoorError` if it cannot be read or others may read it.
+    """
+    where = printable(str(path))
+    try:
+        info = path.lstat()
+    except FileNotFoundError:
+        key = asyncssh.generate_private_key("ssh-ed25519")
+        text = key.export_private_key("openssh").decode("ascii")
+        try:
+            write_atomic(path, text)  # a temporary file of mode 0600, then renamed
+        except OSError as exc:
+            raise SSHDoorError(f"cannot write the SSH host key {where}: {exc.strerror}") from None
+        log.info("created the SSH host key %s", where)
+        return key
+    except OSError as exc:
+        raise SSHDoorError(f"cannot read the SSH host key {where}: {exc.strerror}") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise SSHDoorError(f"the SSH host key {where} is not a regular file")
+    if info.st_mode & 0o077:
+        raise SSHDoorError(
+            f"the SSH host key {where} may be read by others (mode "
+            f"{stat.S_IMODE(info.st_mode):04o}): chmod 600 it"
+        )
+    try:
+        return asyncssh.read_private_key(path)
+    except (OSError, ValueError, asyncssh.KeyImportError) as exc:
+        raise SSHDoorError(f"cannot read the SSH host key {where}: {exc}") from None
+
+
+def _key_text(key: asyncssh.SSHKey) -> str:
+    """A public key as one OpenSSH line, without its comment."""
+    data = key.export_public_key("openssh").decode("ascii").split()
+    return " ".join(data[:2])
+
+
+class KeyPins:
+    """Which public key each name belongs to: the first key that logged in as it."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.pins: dict[str, str] = {}  # name folded -> "ssh-ed25519 AAAA..."
+        self._saving = asyncio.Lock()
+
+    def load(self) -> None:
+        """Read the pins. A file that cannot be read stops the door (raises
+        :class:`SSHDoorError`): starting with no pins would give every name away."""
+        where = printable(str(self.path))
+        try:
+            text = self.path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return
+        except (OSError, UnicodeDecodeError) as exc:
+            raise SSHDoorError(f"cannot read {where}: {exc}") from None
+        try:
+            data: Any = json.loads(text)
+        except ValueError:
+            raise SSHDoorError(f"{where} is not JSON: repair or remove it") from None
+        keys = data.get("keys") if isinstance(data, dict) else None
+        if data.get("format") != KEYS_FORMAT or not isinstance(keys, dict):
+            raise SSHDoorError(f"{where} is not a {KEYS_FORMAT} file: repair or remove it")
+        for name, line in keys.items():
+            if not (
+                isinstance(name, str)
+                and isinstance(line, str)
+                and re.fullmatch(r"[a-z0-9@.-]{1,64} [A-Za-z0-9+/=]{1,16384}", line)
+            ):
+                raise SSHDoorError(f"{where} has a bad entry: repair or remove it")
+            self.pins[name] = line
+
+    def check(self, name: str, key: asyncssh.SSHKey) -> bool | None:
+        """``True`` if ``key`` is ``name``'s key, ``False`` if another key is,
+        ``None`` if the name has no key yet."""
+        pinned = self.pins.get(name.casefold())
+        if pinned is None:
+            return None
+        return pinned == _key_text(key)
+
+    async def pin(self, name: str, key: asyncssh.SSHKey, pool: Any) -> bool:
+        """Pin ``key`` to ``name`` unless another key already has it (then ``False``).
+
+        Decided at once (two first logins with different keys: the first wins)
+        and written before the caller goes on, so a restart keeps it.
+        """
+        folded = name.casefold()
+        line = _key_text(key)
+        if folded in self.pins:
+            return self.pins[folded] == line
+        self.pins[folded] = line
+        async with self._saving:
+            data = {"format": KEYS_FORMAT, "version": 1, "keys": dict(sorted(self.pins.items()))}
+            text = json.dumps(data, indent=2) + "\n"
+            loop = asyncio.get_running_loop()
+            try:
+                await loop.run_in_executor(pool, write_atomic, self.path, text)
+            except OSError as exc:
+                log.error("could not save the SSH key pins: %s", exc.strerror or exc)
+        return True
+
+
+class AuthorizedKeys:
+    """``--authorized-keys FILE``: read at start, read again whenever it changes."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._stamp: tuple[int, int, int] | None = None
+        self._keys: asyncssh.SSHAuthorizedKeys | None = None
+        self._read(initial=True)
+
+    def _read(self, *, initial: bool = False) -> None:
+        where = printable(str(self.path))
+        try:
+            info = self.path.stat()
+            stamp = (info.st_mtime_ns, info.st_size, info.st_ino)
+            if stamp == self._stamp:
+                return
+            keys = asyncssh.read_authorized_keys(str(self.path))
+        except (OSError, ValueError, asyncssh.KeyImportError) as exc:
+            why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            if initial:
+                raise SSHDoorError(f"cannot read --authorized-keys {where}: {why}") from None
+            log.error("cannot read %s (%s): the keys read before still count", where, why)
+            return
+        self._stamp, self._keys = stamp, keys
+
+    def admits(self, key: asyncssh.SSHKey, address: str) -> bool:
+        self._read()
+        if self._keys is None:
+            return False
+        return self._keys.validate(key, address, address) is not None
+
+
+# --- the app on a pty -------------------------------------------------------------------
+
+
+def _take_terminal() -> None:  # pragma: no cover - runs in the child, before exec
+    """Make the pty (stdin) the app's controlling terminal, so that resizes
+    reach it as ``SIGWINCH`` and a hang-up as ``SIGHUP``."""
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+
+def _set_size(fd: int, columns: int, rows: int) -> None:
+    columns = min(max(columns, 1), 4096) if columns else 80
+    rows = min(max(rows, 1), 4096) if rows else 24
+    with contextlib.suppress(OSError):
+        fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+
+
+_TRUECOLOR_TERMS = re.compile(
+    r"(.*-direct|xterm-kitty|xterm-ghostty|wezterm|alacritty|foot(-extra)?|contour|iterm2?)"
+)
+_PASSED_ENV = ("LANG", "LC_ALL", "LC_CTYPE", "NO_COLOR", "COLORTERM")
+_DROPPED_ENV = ("TERM", "COLORTERM", "NO_COLOR", "COLUMNS", "LINES")
+
+
+def app_environment(
+    ticket: str | None, term: str | None, client_env_vars: Mapping[str, str]
+) -> dict[str, str]:
+    """The environment of a session's app: the host's, with the session's
+    terminal type, the few variables a client may send (``SendEnv``: locale,
+    ``NO_COLOR``, ``COLORTERM``) and ``TEXTUAL_COLOR_SYSTEM=truecolor`` when
+    the client's terminal says it has true colour (``COLORTERM`` is not
+    forwarded by default, so the terminal type counts too)."""
+    base = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in _DROPPED_ENV and not k.startswith(("TEXTUAL", "SSH_"))
+    }
+    if term and re.fullmatch(r"[A-Za-z0-9._+-]{1,64}", term):
+        base["TERM"] = term
+    else:
+        base["TERM"] = "xterm-256color"
+    for name in _PASSED_ENV:
+        value = client_env_vars.get(name)
+        if value is not None and re.fullmatch(r"[A-Za-z0-9._@=+-]{0,64}", value):
+            base[name] = value
+    if base.get("COLORTERM", "").lower() in ("truecolor", "24bit") or _TRUECOLOR_TERMS.fullmatch(
+        base["TERM"]
+    ):
+        base["TEXTUAL_COLOR_SYSTEM"] = "truecolor"
+    return client_env(ticket, base)
+
+
+class AppProcess:
+    """One app on a new pty, its output copied to ``write``; ``on_exit(status)`` once
+    it is gone (reaped) and its last output copied."""
+
+    def __init__(
+        self,
+        argv: list[str],
+        env: dict[str, str],
+        size: tuple[int, int],
+        write: Callable[[bytes], None],
+        on_exit: Callable[[int], None],
+    ) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._write = write
+        self._on_exit = on_exit
+        self._pending = bytearray()
+        self._reading = False
+        self._paused = False
+        self._output_done = False
+        self._status: int | None = None
+        self._kill_timer: asyncio.TimerHandle | None = None
+        self._finish_timer: asyncio.TimerHandle | None = None
+        self.done: asyncio.Future[int] = self._loop.create_future()
+        master, slave = os.openpty()
+        try:
+            _set_size(master, *size)
+            self.proc = subprocess.Popen(
+                argv,
+                stdin=slave,
+                stdout=slave,
+                stderr=slave,
+                env=env,
+                start_new_session=True,
+                preexec_fn=_take_terminal,  # noqa: PLW1509 - one ioctl, no lock, before exec
+                close_fds=True,
+            )
+        except BaseException:
+            os.close(master)
+            raise
+        finally:
+            os.close(slave)
+        self.pid = self.proc.pid
+        self._master: int | None = master
+        os.set_blocking(master, False)
+        self._start_reading()
+        self._pidfd: int | None = None
+        try:
+            self._pidfd = os.pidfd_open(self.pid)
+        except (AttributeError, OSError):  # not Linux 5.3+: look every so often
+            self._loop.call_later(0.2, self._poll)
+        else:
+            self._loop.add_reader(self._pidfd, self._reap)
+
+    # --- output -----------------------------------------------------------------------
+
+    def _start_reading(self) -> None:
+        if self._master is not None and not self._reading and not self._output_done:
+            self._loop.add_reader(self._master, self._read)
+            self._reading = True
+
+    def _stop_reading(self) -> None:
+        if self._master is not None and self._reading:
+            self._loop.remove_reader(self._master)
+        self._reading = False
+
+    def pause_output(self) -> None:
+        """The SSH side is not keeping up: stop reading the app's output for now."""
+        self._paused = True
+        self._stop_reading()
+
+    def resume_output(self) -> None:
+        self._paused = False
+        self._start_reading()
+
+    def _read(self) -> None:
+        if self._master is None:
+            return
+        try:
+            data = os.read(self._master, 65536)
+        except BlockingIOError:
+            return
+        except OSError:  # EIO: every copy of the pty's other side is closed
+            data = b""
+        if not data:
+            self._output_done = True
+            self._stop_reading()
+            self._maybe_finish()
+            return
+        self._write(data)
+
+    # --- input ------------------------------------------------------------------------
+
+    @property
+    def input_backlog(self) -> int:
+        return len(self._pending)
+
+    def send(self, data: bytes) -> None:
+        """Keys for the app; held here while the pty does not take them."""
+        if self._master is None or self._status is not None:
+            return
+        had = bool(self._pending)
+        self._pending += data
+        if not had:
+            self._flush()
+
+    def _flush(self) -> None:
+        if self._master is None:
+            self._pending.clear()
+            return
+        while self._pending:
+            try:
+                written = os.write(self._master, self._pending)
+            except BlockingIOError:
+                break
+            except OSError:
+                self._pending.clear()
+                break
+            del self._pending[:written]
+        if self._pending:
+            self._loop.add_writer(self._master, self._flush)
+        else:
+            self._loop.remove_writer(self._master)
+
+    def resize(self, columns: int, rows: int) -> None:
+        if self._master is not None:
+            _set_size(self._master, columns, rows)
+
+    # --- the end ----------------------------------------------------------------------
+
+    def _poll(self) -> None:
+        if self.proc.poll() is None:
+            self._loop.call_later(0.2, self._poll)
+        else:
+            self._exited()
+
+    def _reap(self) -> None:
+        if self.proc.poll() is not None:
+            self._exited()
+
+    def _exited(self) -> None:
+        if self._pidfd is not None:
+            self._loop.remove_reader(self._pidfd)
+            os.close(self._pidfd)
+            self._pidfd = None
+        if self._kill_timer is not None:
+            self._kill_timer.cancel()
+        code = self.proc.returncode
+        self._status = code if code >= 0 else 128 - code
+        if not self._paused:
+            self._read()
+        # The last output is read (EIO) unless something else holds the pty open:
+        # then the session ends a moment later anyway.
+        self._finish_timer = self._loop.call_later(1.0, self._finish)
+        self._maybe_finish()
+
+    def _maybe_finish(self) -> None:
+        if self._status is not None and (self._output_done or self._master is None):
+            self._finish()
+
+    def _finish(self) -> None:
+        if self.done.done() or self._status is None:
+            return
+        if self._finish_timer is not None:
+            self._finish_timer.cancel()
+        self._close_master()
+        self.done.set_result(self._status)
+        self._on_exit(self._status)
+
+    def _close_master(self) -> None:
+        master, self._master = self._master, None
+        if master is None:
+            return
+        self._loop.remove_reader(master)
+        self._loop.remove_writer(master)
+        self._reading = False
+        self._pending.clear()
+        os.close(master)
+
+    def _signal(self, sig: int) -> None:
+        if self.proc.returncode is None and self.proc.poll() is None:  # not reaped: pid is ours
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.pid, sig)
+
+    def hang_up(self, grace: float) -> None:
+        """The terminal is gone: close the pty (the kernel sends ``SIGHUP``), send
+        ``SIGHUP`` ourselves, and ``SIGKILL`` if it is still there after ``grace``."""
+        self._close_master()
+        if self._status is not None:
+            return
+        self._signal(signal.SIGHUP)
+        if self._kill_timer is None:
+            self._kill_timer = self._loop.call_later(grace, self._signal, signal.SIGKILL)
+
+
+# --- the SSH server ------------------------------------------------------------------------
+
+
+def _line(text: str, pty: bool) -> bytes:
+    return (text + ("\r\n" if pty else "\n")).encode("utf-8", "replace")
+
+
+class _Session(asyncssh.SSHServerSession[bytes]):
+    """One SSH session: a line and exit 1, or the app on a pty."""
+
+    def __init__(self, conn: _Connection) -> None:
+        self.conn = conn
+        self.door = conn.door
+        self.chan: asyncssh.SSHServerChannel[bytes] | None = None
+        self.term: str | None = None
+        self.size = (80, 24)
+        self.pty = False
+        self.app: AppProcess | None = None
+        self._early: bytearray = bytearray()
+        self._task: asyncio.Task[None] | None = None
+        self._gone = False
+
+    def connection_made(self, chan: Any) -> None:
+        self.chan = chan
+
+    def pty_requested(
+        self, term_type: str, term_size: tuple[int, int, int, int], term_modes: Mapping[int, int]
+    ) -> bool:
+        self.pty = True
+        self.term = term_type
+        self.size = (term_size[0], term_size[1])
+        return True
+
+    def shell_requested(self) -> bool:
+        return True
+
+    def exec_requested(self, command: str) -> bool:
+        return True  # the command is not run: the session gets the app or one line
+
+    def subsystem_requested(self, subsystem: str) -> bool:
+        return False  # no sftp, no anything else
+
+    def session_started(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._start())
+        self.door._tasks.add(self._task)
+        self._task.add_done_callback(self.door._tasks.discard)
+
+    async def _start(self) -> None:
+        try:
+            await self._begin()
+        except Exception:  # a bug ends this session, never the host
+            log.exception("SSH session of %s: internal error", self.conn)
+            self._refuse("paris-tui: something went wrong on the host; try again")
+
+    def _refuse(self, text: str) -> None:
+        chan = self.chan
+        if chan is None or self._gone:
+            return
+        with contextlib.suppress(OSError, asyncssh.Error):
+            chan.write_stderr(_line(text, self.pty))
+            chan.exit(1)
+
+    async def _begin(self) -> None:
+        door, conn = self.door, self.conn
+        user = conn.username or ""
+        if not self.pty:
+            self._refuse(f"paris-tui needs a terminal: ssh -t {door.login_hint(user, conn)}")
+            return
+        try:
+            name = normalize_name(user)
+        except InvalidNameError as exc:
+            self._refuse(
+                f"paris-tui: the user name {printable(user[:80])} cannot be a player's name "
+                f"({exc.problem}); log in as your name, e.g. ssh {door.login_hint('ann', conn)}"
+            )
+            return
+        key = conn.key
+        if key is None:  # pragma: no cover - public keys are the only way in
+            self._refuse("paris-tui: log in with a public key")
+            return
+        if not await door.pins.pin(name, key, door.host.io_pool):
+            log.warning("SSH %s: %s with a key not pinned to the name: refused", conn, name)
+            self._refuse(
+                f"paris-tui: the name {name} belongs to another key (this key is "
+                f"{key.get_fingerprint()}): log in with {name}'s key, or as another name"
+            )
+            return
+        if self._gone:
+            return
+        if not door.admit(conn):
+            log.warning("SSH %s: too many SSH players: refused", conn)
+            self._refuse("paris-tui: the host has too many players over SSH; try again later")
+            return
+        ticket = door.host.issue_ticket(name)
+        env = app_environment(ticket, self.term, self._client_env())
+        argv = door.config.command(door.app_port, name, door.app_address)
+        try:
+            self.app = AppProcess(argv, env, self.size, self._output, self._app_exited)
+        except OSError as exc:
+            door.release(conn)
+            log.error("SSH %s: cannot start the app: %s", conn, exc)
+            self._refuse("paris-tui: the host cannot start the game right now; try again later")
+            return
+        door._apps.add(self.app)
+        log.info("SSH %s: %s plays (app %d)", conn, name, self.app.pid)
+        if self._early:
+            self.app.send(bytes(self._early))
+            self._early.clear()
+
+    def _client_env(self) -> Mapping[str, str]:
+        if self.chan is None:
+            return {}
+        with contextlib.suppress(Exception):
+            return dict(self.chan.get_environment())
+        return {}
+
+    def _output(self, data: bytes) -> None:
+        if self.chan is not None and not self._gone:
+            self.chan.write(data)
+
+    def _app_exited(self, status: int) -> None:
+        if self.app is not None:
+            self.door._apps.discard(self.app)
+        self.door.release(self.conn)
+        if self.chan is not None and not self._gone:
+            with contextlib.suppress(OSError, asyncssh.Error):
+                self.chan.exit(status)
+
+    def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
+        if self.app is not None:
+            self.app.send(data)
+            if self.app.input_backlog > 65536 and self.chan is not None:
+                self.chan.pause_reading()
+                self._loop_resume()
+        elif len(self._early) < 4096:
+            self._early += data
+
+    def _loop_resume(self) -> None:
+        def check() -> None:
+            if self.app is None or self.chan is None or self._gone:
+                return
+            if self.app.input_backlog <= 16384:
+                self.chan.resume_reading()
+            else:
+                asyncio.get_running_loop().call_later(0.05, check)
+
+        asyncio.get_running_loop().call_later(0.05, check)
+
+    def eof_received(self) -> bool:
+        # The terminal's input is over: the app goes as when a terminal closes.
+        self.hang_up()
+        return True
+
+    def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
+        self.size = (width, height)
+        if self.app is not None:
+            self.app.resize(width, height)
+
+    def pause_writing(self) -> None:
+        if self.app is not None:
+            self.app.pause_output()
+
+    def resume_writing(self) -> None:
+        if self.app is not None:
+            self.app.resume_output()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._gone = True
+        self.conn.session_ended(self)
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+        self.hang_up()
+
+    def hang_up(self) -> None:
+        if self.app is not None:
+            self.app.hang_up(self.door.config.hangup_grace)
+
+
+class _Connection(asyncssh.SSHServer):
+    """One SSH connection: who logs in, with which key; at most one app session."""
+
+    def __init__(self, door: SSHDoor) -> None:
+        self.door = door
+        self.ssh: asyncssh.SSHServerConnection | None = None
+        self.address = "?"
+        self.username: str | None = None
+        self.key: asyncssh.SSHKey | None = None
+        self._offered: asyncssh.SSHKey | None = None
+        self.counted = False
+        self.admitted = False  # runs an app (counted in the session caps)
+        self.session: _Session | None = None
+
+    def __str__(self) -> str:
+        return f"connection from {self.address}"
+
+    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        self.ssh = conn
+        peer = conn.get_extra_info("peername")
+        self.address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+        if not self.door.connect(self):
+            log.warning("SSH %s refused: too many connections", self)
+            conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, "too many connections")
+            return
+        self.counted = True
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.door.disconnect(self)
+
+    # --- authentication: public keys only ---------------------------------------------
+
+    def begin_auth(self, username: str) -> bool:
+        self.username = username
+        return True
+
+    def password_auth_supported(self) -> bool:
+        return False
+
+    def kbdint_auth_supported(self) -> bool:
+        return False
+
+    def public_key_auth_supported(self) -> bool:
+        return True
+
+    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        admitted = self.door.authorized is None or self.door.authorized.admits(key, self.address)
+        if admitted:
+            # asyncssh verifies the signature right after this answer; the key it
+            # verifies last before auth_completed is the one that logged in.
+            self._offered = key
+        return admitted
+
+    def auth_completed(self) -> None:
+        self.key = self._offered
+
+    # --- sessions -----------------------------------------------------------------------
+
+    def session_requested(self) -> _Session | bool:
+        if self.session is not None or self.door.closing:
+            return False  # one session at a time per connection
+        self.session = _Session(self)
+        return self.session
+
+    def session_ended(self, session: _Session) -> None:
+        if self.session is session:
+            self.session = None
+
+
+class SSHDoor:
+    """The SSH server of a :class:`~paris_tui.host.server.Host` (already started)."""
+
+    def __init__(
+        self, host: Host, config: SSHConfig, *, app_port: int, app_address: str | None = None
+    ) -> None:
+        self.host = host
+        self.config = config
+        self.app_port = app_port
+        self.app_address = app_address or _loopback_for(host.config.bind)
+        root = host.store.root
+        self.host_key_path = root / HOST_KEY_FILE
+        self.pins = KeyPins(root / KEYS_FILE)
+        self.authorized: AuthorizedKeys | None = None
+        self.fingerprint = ""
+        self.port = 0
+        self.closing = False
+        self._server: asyncssh.SSHAcceptor | None = None
+        self._connections: set[_Connection] = set()
+        self._per_address: Counter[str] = Counter()  # connections, authenticated or not
+        self._sessions: Counter[str] = Counter()  # apps running
+        self._apps: set[AppProcess] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    async def start(self) -> tuple[str, int]:
+        """Read or create the host key, read the pins and authorized keys, listen.
+
+        Raises :class:`SSHDoorError` with one line for the operator."""
+        # asyncssh says a dozen lines per connection at INFO: its warnings are enough.
+        logging.getLogger("asyncssh").setLevel(logging.WARNING)
+        key = load_host_key(self.host_key_path)
+        self.fingerprint = key.get_fingerprint("sha256")
+        self.pins.load()
+        if self.config.authorized_keys is not None:
+            self.authorized = AuthorizedKeys(self.config.authorized_keys)
+        cfg = self.config
+        try:
+            self._server = await asyncssh.create_server(
+                lambda: _Connection(self),
+                cfg.bind,
+                cfg.port,
+                server_host_keys=[key],
+                encoding=None,
+                line_editor=False,
+                login_timeout=cfg.login_timeout,
+                keepalive_interval=cfg.keepalive,
+                keepalive_count_max=3,
+                agent_forwarding=False,
+                x11_forwarding=False,
+                allow_scp=False,
+                config=None,
+            )
+        except OSError as exc:
+            raise SSHDoorError(
+                f"cannot listen for SSH on {printable(cfg.bind)} port {cfg.port}: "
+                f"{exc.strerror or exc} (--ssh-port off: no SSH)"
+            ) from None
+        address = self._server.get_addresses()[0]
+        self.port = int(address[1])
+        log.info("SSH door on %s:%d, host key %s", address[0], self.port, self.fingerprint)
+        return str(address[0]), self.port
+
+    # --- bounds ---------------------------------------------------------------------------
+
+    def connect(self, conn: _Connection) -> bool:
+        """Count a new connection; ``False`` (drop it) over twice the session caps:
+        room for people who are still logging in, none for a flood."""
+        if self.closing:
+            return False
+        cfg = self.config
+        if (
+            len(self._connections) >= 2 * cfg.max_sessions
+            or self._per_address[conn.address] >= 2 * cfg.max_per_address
+        ):
+            return False
+        self._connections.add(conn)
+        self._per_address[conn.address] += 1
+        return True
+
+    def disconnect(self, conn: _Connection) -> None:
+        self.release(conn)
+        if conn in self._connections:
+            self._connections.discard(conn)
+            self._per_address[conn.address] -= 1
+            if self._per_address[conn.address] <= 0:
+                del self._per_address[conn.address]
+
+    def admit(self, conn: _Connection) -> bool:
+        """Count an app session for ``conn``; ``False`` over the caps.
+
+        Each admitted session's app connects to the host from :attr:`app_address`:
+        the host lets one more connection from there for it."""
+        cfg = self.config
+        if (
+            self.closing
+            or not conn.counted
+            or sum(self._sessions.values()) >= cfg.max_sessions
+            or self._sessions[conn.address] >= cfg.max_per_address
+        ):
+            return False
+        self._sessions[conn.address] += 1
+        conn.admitted = True
+        self.host.reserve_door_slot(self.app_address)
+        return True
+
+    def release(self, conn: _Connection) -> None:
+        """``conn``'s app session is over (once)."""
+        if not conn.admitted:
+            return
+        conn.admitted = False
+        self._sessions[conn.address] -= 1
+        if self._sessions[conn.address] <= 0:
+            del self._sessions[conn.address]
+        self.host.release_door_slot(self.app_address)
+
+    def login_hint(self, user: str, conn: _Connection) -> str:
+        """``-p PORT USER@ADDRESS`` as the person would type it."""
+        where = "<this host>"
+        if conn.ssh is not None:
+            sock = conn.ssh.get_extra_info("sockname")
+            if isinstance(sock, tuple) and sock:
+                where = str(sock[0])
+        try:
+            who = shlex.quote(normalize_name(user))
+        except InvalidNameError:
+            who = "NAME"
+        return ssh_join_line(self.port, who, where)
+
+    # --- the end --------------------------------------------------------------------------
+
+    async def close(self) -> None:
+        """Stop listening, hang up every app and reap it, close every connection."""
+        if self.closing:
+            return
+        self.closing = True
+        if self._server is not None:
+            self._server.close()
+        for task in list(self._tasks):
+            task.cancel()
+        for app in list(self._apps):
+            app.hang_up(self.config.hangup_grace)
+        waits = [app.done for app in self._apps]
+        if waits:
+            await asyncio.wait(waits, timeout=self.config.hangup_grace + 5.0)
+        for conn in list(self._connections):
+            if conn.ssh is not None:
+                conn.ssh.close()
+        for app in list(self._apps):  # pragma: no cover - only if SIGKILL did not reap it
+            with contextlib.suppress(OSError):
+                app.proc.kill()
+                app.proc.wait(1.0)
+        if self._server is not None:
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(2.0):
+                    await self._server.wait_closed()
+        log.info("SSH door closed")
+
+
+def _loopback_for(bind: str) -> str:
+    """Where a door's app reaches a host bound to ``bind``."""
+    if bind in ("", "0.0.0.0", "127.0.0.1", "localhost"):
+        return "127.0.0.1"
+    if bind in ("::", "::1"):
+        return "::1"
+    return bind
+
+
+def ssh_join_line(port: int, user: str, address: str) -> str:
+    """``-p PORT USER@ADDRESS`` (no ``-p`` for port 22): the arguments of ``ssh``."""
+    if address in ("0.0.0.0", "::", ""):
+        address = "<this host>"
+    return f"{user}@{address}" if port == 22 else f"-p {port} {user}@{address}"

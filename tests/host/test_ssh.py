@@ -1,0 +1,415 @@
+"""The SSH door (paris_tui/host/ssh.py) over loopback, with asyncssh as the client.
+
+The door runs a stand-in app here (tests/host/ssh_helpers.py): it joins the
+host with the ticket it was given, says its name, seat, terminal type and
+size, and echoes keys, so each test sees what the door gave the app.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import asyncssh
+import pytest
+
+from paris_tui.host.server import Limits
+from paris_tui.host.ssh import (
+    HOST_KEY_FILE,
+    KEYS_FILE,
+    SSHDoorError,
+    app_environment,
+    load_host_key,
+)
+
+from .ssh_helpers import (
+    STAND_IN,
+    STUBBORN_ENV,
+    TIMEOUT,
+    Terminal,
+    connect,
+    gone,
+    new_key,
+    running_door,
+)
+
+
+async def test_a_key_logs_in_and_the_app_gets_the_seat_the_size_and_the_keys(
+    tmp_path: Path,
+) -> None:
+    async with running_door(tmp_path) as (_host, door):
+        key = new_key(tmp_path, "ann")
+        async with await connect(door.port, "ann", key) as conn:
+            term = await Terminal.open(conn, size=(100, 30))
+            shown = await term.wait_for("ready")
+            # The ticket took Ann's seat (0) as its owner would; the pty is the app's
+            # controlling terminal, of the session's type and size.
+            assert "name=ann seat=0 ticket=yes term=xterm-256color" in shown
+            assert term.field("size") == "100x30" and term.field("ctty") == "True"
+            assert term.field("color") == "-"  # xterm-256color says nothing of true colour
+            # A resize reaches the app (SIGWINCH with the new size).
+            term.process.change_terminal_size(132, 43)
+            await term.wait_for("size=132x43")
+            # Keys reach it byte for byte.
+            term.process.stdin.write(b"\x1b[A")
+            await term.wait_for("key=1b5b41")
+            term.process.stdin.write(b"q")  # the stand-in exits with status 3
+            assert await term.finish() == 3
+        assert not door._apps
+
+
+async def test_a_name_without_a_seat_gets_the_app_too(tmp_path: Path) -> None:
+    async with (
+        running_door(tmp_path) as (_host, door),
+        await connect(door.port, "carol", new_key(tmp_path, "c")) as conn,
+    ):
+        term = await Terminal.open(conn, term="xterm-kitty")
+        shown = await term.wait_for("ready")
+        # No seat for Carol: the app goes on to the lobby (the join app's part).
+        assert "name=carol seat=no_such_seat ticket=yes" in shown
+        assert term.field("color") == "truecolor"  # kitty says true colour
+
+
+async def test_a_session_without_a_pty_gets_one_line_and_status_1(tmp_path: Path) -> None:
+    async with running_door(tmp_path) as (_host, door):
+        async with await connect(door.port, "ann", new_key(tmp_path, "ann")) as conn:
+            result = await asyncio.wait_for(conn.run("play", encoding="utf-8"), TIMEOUT)
+            assert result.exit_status == 1
+            assert result.stdout == ""
+            hint = f"ssh -t -p {door.port} ann@127.0.0.1"
+            assert result.stderr == f"paris-tui needs a terminal: {hint}\n"
+            # A shell without a pty (ssh -T) too.
+            process = await conn.create_process(encoding="utf-8")
+            async with asyncio.timeout(TIMEOUT):
+                await process.wait_closed()
+            assert process.exit_status == 1
+            assert "paris-tui needs a terminal" in await process.stderr.read()
+        assert not door._apps
+
+
+async def test_passwords_and_keyboard_interactive_are_refused(tmp_path: Path) -> None:
+    async with running_door(tmp_path) as (host, door):
+        for method in ("password", "keyboard-interactive"):
+            with pytest.raises(asyncssh.PermissionDenied):
+                await connect(door.port, "ann", None, password="secret", preferred_auth=method)
+        # Nothing was pinned or started.
+        assert not (host.store.root / KEYS_FILE).exists()
+        assert not door._apps
+
+
+async def test_the_first_key_keeps_the_name(tmp_path: Path) -> None:
+    first, second = new_key(tmp_path, "one"), new_key(tmp_path, "two")
+    async with running_door(tmp_path) as (host, door):
+        async with await connect(door.port, "ann", first) as conn:
+            term = await Terminal.open(conn)
+            await term.wait_for("ready name=ann seat=0")
+        pins = host.store.root / KEYS_FILE
+        assert stat.S_IMODE(pins.stat().st_mode) == 0o600
+        # Another key as Ann (in another case): one line on the terminal, no app, no ticket.
+        async with await connect(door.port, "Ann", second) as conn:
+            term = await Terminal.open(conn)
+            status = await term.finish()
+            assert status == 1
+            assert term.output.decode() == (
+                f"paris-tui: the name Ann belongs to another key (this key is "
+                f"{second.get_fingerprint()}): log in with Ann's key, or as another name\r\n"
+            )
+            assert not host._tickets
+        # The second key may be someone else by another name.
+        async with await connect(door.port, "bob", second) as conn:
+            term = await Terminal.open(conn)
+            await term.wait_for("ready name=bob seat=1")
+    # The pin survives a restart.
+    async with running_door(tmp_path, ()) as (host, door):
+        async with await connect(door.port, "ann", second) as conn:
+            term = await Terminal.open(conn)
+            assert await term.finish() == 1
+            assert b"belongs to another key" in term.output
+        async with await connect(door.port, "ann", first) as conn:
+            term = await Terminal.open(conn)
+            await term.wait_for("ready name=ann seat=0")
+    data = json.loads(pins.read_text())
+    assert set(data["keys"]) == {"ann", "bob"}
+
+
+async def test_a_name_that_breaks_the_rule_is_refused_in_one_line(tmp_path: Path) -> None:
+    # (asyncssh itself refuses user names with control characters: SASLprep.)
+    key = new_key(tmp_path, "k")
+    async with running_door(tmp_path) as (host, door):
+        for user, problem in (("a" * 70, "the name is too long"), ("   ", "the name is blank")):
+            async with await connect(door.port, user, key) as conn:
+                term = await Terminal.open(conn)
+                assert await term.finish() == 1
+                text = term.output.decode()
+                assert text.count("\r\n") == 1 and text.endswith("\r\n")
+                assert text.startswith(f"paris-tui: the user name {user} cannot be a player's name")
+                assert problem in text
+                assert f"log in as your name, e.g. ssh -p {door.port} ann@127.0.0.1" in text
+        assert not door._apps and not (host.store.root / KEYS_FILE).exists()
+
+
+async def test_authorized_keys_admits_only_the_listed_keys(tmp_path: Path) -> None:
+    listed, other = new_key(tmp_path, "listed"), new_key(tmp_path, "other")
+    allowed = tmp_path / "authorized_keys"
+    allowed.write_bytes(listed.export_public_key("openssh"))
+    async with running_door(tmp_path, authorized_keys=allowed) as (_host, door):
+        with pytest.raises(asyncssh.PermissionDenied):
+            await connect(door.port, "ann", other)
+        async with await connect(door.port, "ann", listed) as conn:
+            term = await Terminal.open(conn)
+            await term.wait_for("ready name=ann seat=0")
+        # The file is read again when it changes: the other key is now admitted.
+        allowed.write_bytes(
+            listed.export_public_key("openssh") + other.export_public_key("openssh")
+        )
+        async with await connect(door.port, "bob", other) as conn:
+            term = await Terminal.open(conn)
+            await term.wait_for("ready name=bob seat=1")
+
+
+async def test_an_unreadable_authorized_keys_file_stops_the_door(tmp_path: Path) -> None:
+    bad = tmp_path / "keys"
+    bad.write_text("this is not a key\n")
+    with pytest.raises(SSHDoorError, match="cannot read --authorized-keys"):
+        async with running_door(tmp_path, authorized_keys=bad):
+            pass
+    with pytest.raises(SSHDoorError, match=r"cannot read --authorized-keys .*missing"):
+        async with running_door(tmp_path, (), authorized_keys=tmp_path / "missing"):
+            pass
+
+
+async def test_the_host_key_is_made_once_private_and_kept(tmp_path: Path) -> None:
+    async with running_door(tmp_path) as (host, door):
+        path = host.store.root / HOST_KEY_FILE
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600
+        fingerprint = door.fingerprint
+        assert fingerprint.startswith("SHA256:")
+        # The client sees that key.
+        known = asyncssh.import_known_hosts(
+            f"[127.0.0.1]:{door.port} "
+            + asyncssh.read_private_key(path).export_public_key("openssh").decode()
+        )
+        async with await connect(door.port, "ann", new_key(tmp_path, "k"), known_hosts=known):
+            pass
+    async with running_door(tmp_path, ()) as (host, door):
+        assert door.fingerprint == fingerprint
+    path.chmod(0o644)
+    with pytest.raises(SSHDoorError, match=r"may be read by others \(mode 0644\): chmod 600"):
+        load_host_key(path)
+
+
+async def test_hanging_up_ends_the_app(tmp_path: Path) -> None:
+    async with running_door(tmp_path) as (host, door):
+        conn = await connect(door.port, "ann", new_key(tmp_path, "ann"))
+        term = await Terminal.open(conn)
+        await term.wait_for("ready")
+        pid = int(term.field("pid"))
+        conn.abort()  # the network goes away: no goodbye
+        assert await gone(pid), "the app outlived its SSH session"
+        async with asyncio.timeout(TIMEOUT):
+            while door._apps or host._door_slots:
+                await asyncio.sleep(0.05)
+
+
+async def test_an_app_that_ignores_the_hang_up_is_killed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(STUBBORN_ENV, "1")
+    async with running_door(tmp_path, hangup_grace=1.0) as (_host, door):
+        conn = await connect(door.port, "ann", new_key(tmp_path, "ann"))
+        term = await Terminal.open(conn)
+        await term.wait_for("ready")
+        pid = int(term.field("pid"))
+        conn.close()
+        assert await gone(pid), "the app outlived its SSH session"
+        async with asyncio.timeout(TIMEOUT):
+            while door._apps:
+                await asyncio.sleep(0.05)
+
+
+async def test_closing_the_door_ends_every_app(tmp_path: Path) -> None:
+    pids = []
+    async with running_door(tmp_path) as (_host, door):
+        conns = []
+        for name in ("ann", "bob"):
+            conn = await connect(door.port, name, new_key(tmp_path, name))
+            conns.append(conn)
+            term = await Terminal.open(conn)
+            await term.wait_for("ready")
+            pids.append(int(term.field("pid")))
+    for pid in pids:
+        assert await gone(pid, timeout=1.0)
+    for conn in conns:
+        conn.close()
+
+
+async def test_sessions_are_capped_with_a_clear_line(tmp_path: Path) -> None:
+    async with running_door(tmp_path, max_sessions=2, max_per_address=1) as (_host, door):
+        key = new_key(tmp_path, "ann")
+        async with await connect(door.port, "ann", key) as first:
+            term = await Terminal.open(first)
+            await term.wait_for("ready")
+            async with await connect(door.port, "ann", key) as second:
+                other = await Terminal.open(second)
+                assert await other.finish() == 1
+                assert b"too many players over SSH; try again later" in other.output
+            # One session at a time per connection.
+            with pytest.raises(asyncssh.ChannelOpenError):
+                await Terminal.open(first)
+        # Over twice the caps, connections are dropped before they log in.
+        conns = [await connect(door.port, "ann", key) for _ in range(2)]
+        with pytest.raises((asyncssh.DisconnectError, ConnectionError)):
+            await connect(door.port, "ann", key)
+        for conn in conns:
+            conn.close()
+
+
+async def test_many_ssh_players_do_not_trip_the_hosts_per_address_limit(tmp_path: Path) -> None:
+    # The host allows 2 connections per address; 4 SSH players' apps all connect
+    # from 127.0.0.1 and all get their seats.
+    tables = ("ann,bob", "cy,dee")
+    limits = Limits(max_per_address=2)
+    async with running_door(tmp_path, tables, limits=limits) as (host, door):
+        conns, terms = [], []
+        for name in ("ann", "bob", "cy", "dee"):
+            conn = await connect(door.port, name, new_key(tmp_path, name))
+            conns.append(conn)
+            terms.append(await Terminal.open(conn))
+        for term in terms:
+            await term.wait_for("ready")
+        assert [term.field("seat") for term in terms] == ["0", "1", "0", "1"]
+        assert host._door_slots["127.0.0.1"] == 4
+        for conn in conns:
+            conn.close()
+        async with asyncio.timeout(TIMEOUT):
+            while host._door_slots:
+                await asyncio.sleep(0.05)
+
+
+def test_the_apps_environment() -> None:
+    env = app_environment("t", "xterm-256color", {"COLORTERM": "truecolor", "LANG": "fr_FR.UTF-8"})
+    assert env["TERM"] == "xterm-256color" and env["TEXTUAL_COLOR_SYSTEM"] == "truecolor"
+    assert env["LANG"] == "fr_FR.UTF-8" and env["PARIS_TUI_TICKET"] == "t"
+    env = app_environment(None, "xterm\x1b[2J", {"COLORTERM": "\x1b]52;c;x\x07", "EVIL": "1"})
+    assert env["TERM"] == "xterm-256color" and "EVIL" not in env
+    assert "TEXTUAL_COLOR_SYSTEM" not in env and env.get("COLORTERM") != "\x1b]52;c;x\x07"
+    assert app_environment(None, "tmux-direct", {})["TEXTUAL_COLOR_SYSTEM"] == "truecolor"
+
+
+_HOST_SCRIPT = """
+import asyncio, sys
+from pathlib import Path
+from paris_tui.host.referee import parse_seats
+from paris_tui.host.server import Host, HostConfig
+from paris_tui.host.ssh import SSHConfig, SSHDoor
+
+STAND_IN = sys.argv[2]
+
+
+def stand_in(port, name, address):
+    return [sys.executable, "-c", STAND_IN, str(port), name or "-", address]
+
+
+async def main():
+    host = Host(HostConfig(data_dir=Path(sys.argv[1]), port=0))
+    host.load()
+    host.open_table(parse_seats("ann,bob"), seed=1)
+    _, port = await host.start()
+    door = SSHDoor(host, SSHConfig(port=0, command=stand_in), app_port=port)
+    await door.start()
+    print(door.port, flush=True)
+    await asyncio.sleep(600)
+
+
+asyncio.run(main())
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+async def test_kill_9_of_the_host_leaves_no_app(tmp_path: Path) -> None:
+    # The app ignores SIGHUP and the end of its input: only die_with_parent ends it.
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-c",
+        _HOST_SCRIPT,
+        str(tmp_path),
+        STAND_IN,
+        stdout=asyncio.subprocess.PIPE,
+        env=dict(os.environ, **{STUBBORN_ENV: "1"}),
+    )
+    try:
+        assert proc.stdout is not None
+        async with asyncio.timeout(TIMEOUT * 2):
+            port = int(await proc.stdout.readline())
+        async with await connect(port, "ann", new_key(tmp_path, "ann")) as conn:
+            term = await Terminal.open(conn)
+            await term.wait_for("ready name=ann seat=0")
+            pid = int(term.field("pid"))
+            proc.kill()  # the host dies without a word
+            assert await gone(pid), f"the app {pid} outlived its host"
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+        await proc.wait()
+
+
+def _host(*args: str) -> list[str]:
+    return [sys.executable, "-m", "paris_tui.cli", "host", "--port", "0", *args]
+
+
+async def test_the_host_command_opens_the_door_and_says_how_to_join(tmp_path: Path) -> None:
+    proc = await asyncio.create_subprocess_exec(
+        *_host("--data-dir", str(tmp_path), "--ssh-port", "0", "--table", "ann,bob"),
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    try:
+        lines: list[str] = []
+        async with asyncio.timeout(TIMEOUT * 2):
+            while not lines or not lines[-1].startswith("Anyone: ssh"):
+                line = (await proc.stdout.readline()).decode()
+                assert line, f"the host exited: {lines}"
+                lines.append(line.rstrip("\n"))
+        text = "\n".join(lines)
+        port = int(text.split("SSH on 127.0.0.1:", 1)[1].split(";")[0])
+        key = asyncssh.read_private_key(tmp_path / "host" / HOST_KEY_FILE)
+        assert f"host key {key.get_fingerprint()} (players may check it)" in text
+        assert f"  ssh -p {port} ann@127.0.0.1\n  ssh -p {port} bob@127.0.0.1\n" in text
+        assert text.endswith(
+            f"Anyone: ssh -p {port} NAME@127.0.0.1 (a name with no seat opens the lobby)"
+        )
+        # Its SSH port is taken: another host says so in one line.
+        busy = subprocess.run(
+            _host("--data-dir", str(tmp_path / "other"), "--ssh-port", str(port)),
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT * 3,
+            check=False,
+        )
+        assert busy.returncode == 1
+        assert busy.stderr.splitlines()[-1].startswith(
+            f"paris-tui host: cannot listen for SSH on 127.0.0.1 port {port}: "
+        )
+        assert "Traceback" not in busy.stderr
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        async with asyncio.timeout(TIMEOUT * 2):
+            assert await proc.wait() == 0
+    missing = subprocess.run(
+        _host("--data-dir", str(tmp_path), "--ssh-port", "0", "--authorized-keys", "nope"),
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT * 3,
+        check=False,
+    )
+    assert missing.returncode == 1
+    assert missing.stderr.splitlines()[-1] == (
+        "paris-tui host: cannot read --authorized-keys nope: No such file or directory"
+    )
