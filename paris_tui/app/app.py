@@ -17,6 +17,7 @@ from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.command import CommandPalette
+from textual.driver import Driver
 from textual.screen import Screen
 
 if TYPE_CHECKING:
@@ -83,6 +84,13 @@ class ParisApp(App[int]):
         self.too_small = False  # the "please enlarge" notice shows: no input, the game waits
         self._last_key: KeyStamp | None = None
         self._mouse_down_admitted = True
+
+    def get_driver_class(self) -> type[Driver]:
+        """Textual's driver, with the fix that ends the app when its terminal goes away
+        (:mod:`~paris_tui.app.driver`)."""
+        from .driver import driver_class
+
+        return driver_class(super().get_driver_class())
 
     def on_mount(self) -> None:
         self.theme = DARK

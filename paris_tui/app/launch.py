@@ -8,6 +8,7 @@ changed.
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -17,6 +18,8 @@ from ..core.record import Record
 __all__ = ["run_default", "run_play", "run_replay", "run_resume"]
 
 EXIT_USAGE = 2
+WEB_DRIVER = "textual.drivers.web_driver:WebDriver"
+"""The ``TEXTUAL_DRIVER`` that textual-serve sets for the apps it runs."""
 
 
 def _fail(message: str) -> int:
@@ -37,7 +40,11 @@ def _terminal_problem() -> str | None:
     draws on standard error (as Textual does), so both must be a terminal.
 
     Without this, ``paris-tui play ... </dev/null`` spun at 99% CPU for ever.
+    A browser door (textual-serve) runs the app with Textual's web driver, which
+    reads keys from and draws to pipes: no terminal is needed there.
     """
+    if os.environ.get("TEXTUAL_DRIVER", "").strip() == WEB_DRIVER:
+        return None
     for name, stream in (("input", sys.__stdin__), ("error", sys.__stderr__)):
         try:
             ok = stream is not None and stream.isatty()

@@ -1,0 +1,214 @@
+"""Textual drivers that end the app when its terminal goes away.
+
+A terminal can go away without a hang-up signal: the pseudo-terminal closed
+under the app (an SSH server or a test that holds the pty's other end and
+does not make it the app's controlling terminal), standard input at end of
+file, or a browser door's pipe closed. Textual 8.2.8 does not notice:
+
+- ``LinuxDriver.run_input_thread`` reads standard input in a loop; a read
+  that returns no bytes (end of file) only ends that pass of the loop, and
+  the next ``select`` is ready at once, so the input thread spins at ~90% of
+  a core for ever. A read that fails (``OSError``) ends the thread through
+  ``App.panic``.
+- Its ``WriterThread`` dies on the first failed write (``EIO`` on a closed
+  pty); its queue then fills (30 writes) and the app's own thread blocks on
+  the next frame, so even ``App.exit`` cannot finish.
+- ``WebDriver`` (what textual-serve runs the app with) ends its input thread
+  at end of file and leaves the app running with no one to see it.
+
+:class:`TerminalDriver` and :class:`WebDoorDriver` are those drivers with
+exactly that fixed: when input ends or fails, or output fails, they ask the
+app to exit with status :data:`TERMINAL_GONE` (the app saves: every move is
+already saved, and closing the session releases the save's lock). Everything
+else is Textual's own code. :func:`driver_class` picks one of them for what
+Textual would have picked (``ParisApp.get_driver_class``).
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import selectors
+import sys
+import threading
+from codecs import getincrementaldecoder
+from functools import partial
+from typing import IO, Any, cast
+
+from textual._loop import loop_last
+from textual._parser import ParseError
+from textual._xterm_parser import XTermParser
+from textual.driver import Driver
+from textual.drivers.linux_driver import LinuxDriver
+from textual.drivers.web_driver import WebDriver
+
+__all__ = [
+    "TERMINAL_GONE",
+    "TerminalDriver",
+    "WebDoorDriver",
+    "driver_class",
+]
+
+TERMINAL_GONE = 129
+"""The app's exit status when its terminal went away (128 + SIGHUP, as a shell says)."""
+
+
+class _Gone:
+    """Tells the app once, from any thread, that its terminal went away."""
+
+    def __init__(self, driver: Driver) -> None:
+        self._driver = driver
+        self._lock = threading.Lock()
+        self.gone = False
+
+    def __call__(self) -> None:
+        with self._lock:
+            if self.gone:
+                return
+            self.gone = True
+        app = self._driver._app
+        # Thread-safe: post_message hands the callback to the app's loop.
+        app.call_later(app.exit, None, TERMINAL_GONE)
+
+
+class _TerminalFile:
+    """The terminal output file for ``WriterThread``: a failed write or flush marks
+    the terminal gone and drops the text, so the writer thread never dies and the
+    app's thread never blocks on its full queue."""
+
+    def __init__(self, file: IO[str], gone: _Gone) -> None:
+        self._file = file
+        self._gone = gone
+
+    def write(self, text: str) -> int:
+        if self._gone.gone:
+            return len(text)
+        try:
+            return self._file.write(text)
+        except (OSError, ValueError):  # EIO on a closed pty, EPIPE, a closed file
+            self._gone()
+            return len(text)
+
+    def flush(self) -> None:
+        if self._gone.gone:
+            return
+        try:
+            self._file.flush()
+        except (OSError, ValueError):
+            self._gone()
+
+    def fileno(self) -> int:
+        return self._file.fileno()
+
+    def isatty(self) -> bool:
+        try:
+            return self._file.isatty()
+        except (OSError, ValueError):
+            return False
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._file, name)
+
+
+class _InputEnded(Exception):
+    """Standard input is at end of file or failing."""
+
+
+class TerminalDriver(LinuxDriver):
+    """Textual's ``LinuxDriver`` that exits the app when the terminal goes away."""
+
+    def __init__(self, app: Any, **kwargs: Any) -> None:
+        super().__init__(app, **kwargs)
+        self._gone = _Gone(self)
+        if self._file is not None:
+            # Duck-typed: WriterThread only calls write, flush and fileno.
+            self._file = cast("io.TextIOWrapper", _TerminalFile(self._file, self._gone))
+
+    def run_input_thread(self) -> None:
+        """Textual 8.2.8's ``LinuxDriver.run_input_thread``, except that a read that
+        returns no bytes or fails ends the loop and the app (upstream: the loop spins
+        on end of file, and a failed read panics)."""
+        selector = selectors.SelectSelector()
+        selector.register(self.fileno, selectors.EVENT_READ)
+
+        fileno = self.fileno
+        event_read = selectors.EVENT_READ
+
+        parser = XTermParser(self._debug)
+        feed = parser.feed
+        tick = parser.tick
+
+        decode = getincrementaldecoder("utf-8")().decode
+
+        def read() -> bytes:
+            try:
+                data = os.read(fileno, 1024 * 4)
+            except OSError:  # EIO and the like: the terminal is gone
+                data = b""
+            if not data:
+                raise _InputEnded
+            return data
+
+        def process_selector_events(
+            selector_events: list[tuple[selectors.SelectorKey, int]], final: bool = False
+        ) -> None:
+            for last, (_selector_key, mask) in loop_last(selector_events):
+                if mask & event_read:
+                    unicode_data = decode(read(), final=final and last)
+                    if not unicode_data:
+                        break  # part of a character: the rest comes with the next read
+                    for event in feed(unicode_data):
+                        self.process_message(event)
+            for event in tick():
+                self.process_message(event)
+
+        try:
+            while not self.exit_event.is_set():
+                process_selector_events(selector.select(0.1))
+            selector.unregister(self.fileno)
+            process_selector_events(selector.select(0.1), final=True)
+        except _InputEnded:
+            self._gone()
+        finally:
+            selector.close()
+            try:
+                for _event in feed(""):
+                    pass
+            except (EOFError, ParseError):
+                pass
+
+
+class WebDoorDriver(WebDriver):
+    """Textual's ``WebDriver`` that exits the app when its input pipe ends or its
+    output pipe breaks (the door that ran it is gone)."""
+
+    def __init__(self, app: Any, **kwargs: Any) -> None:
+        super().__init__(app, **kwargs)
+        self._gone = _Gone(self)
+        self._write = partial(self._guarded_write)  # upstream: partial(os.write, fileno)
+
+    def _guarded_write(self, data: bytes) -> int:
+        if self._gone.gone:
+            return len(data)
+        try:
+            return os.write(self.fileno, data)
+        except OSError:  # EPIPE: nobody reads our output any more
+            self._gone()
+            return len(data)
+
+    def run_input_thread(self) -> None:
+        super().run_input_thread()
+        # Upstream returns here when the door says "exit" (stop_application_mode
+        # sets exit_event first) and when standard input ends: only the latter is news.
+        if not self.exit_event.is_set():
+            self._gone()
+
+
+def driver_class(chosen: type[Driver]) -> type[Driver]:
+    """Our driver for the one Textual chose (``TEXTUAL_DRIVER`` or the platform's):
+    its fixed subclass where there is one, else Textual's choice unchanged."""
+    if chosen is LinuxDriver and sys.platform != "win32":
+        return TerminalDriver
+    if chosen is WebDriver:
+        return WebDoorDriver
+    return chosen
