@@ -103,6 +103,19 @@ def add_host_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument(
         "--max-tables", metavar="N", default="64", help="unfinished tables at once (default 64)"
     )
+    parser.add_argument(
+        "--web-port",
+        metavar="N",
+        default=None,
+        help="also serve the game to web browsers on this TCP port, at --bind "
+        "(default: off; 0 picks a free port)",
+    )
+    parser.add_argument(
+        "--max-web-sessions",
+        metavar="N",
+        default="16",
+        help="browser players at once, each one app process (default 16)",
+    )
     parser.set_defaults(func=cmd_host)
     return parser
 
@@ -146,6 +159,8 @@ def cmd_host(args: argparse.Namespace) -> int:
     try:
         port = _int("--port", args.port, 0, 65535)
         ssh_port = None if args.ssh_port == "off" else _int("--ssh-port", args.ssh_port, 0, 65535)
+        web_port = None if args.web_port is None else _int("--web-port", args.web_port, 0, 65535)
+        web_sessions = _int("--max-web-sessions", args.max_web_sessions, 1, 1000)
         seed = None if args.seed is None else _int("--seed", args.seed, 0, 2**63 - 1)
         ai_delay = _seconds("--ai-delay", args.ai_delay)
         takeover = None if args.ai_takeover is None else _seconds("--ai-takeover", args.ai_takeover)
@@ -185,7 +200,8 @@ def cmd_host(args: argparse.Namespace) -> int:
         return _fail("--authorized-keys is for SSH, which --ssh-port off turns off", EXIT_USAGE)
     import asyncio
 
-    return asyncio.run(_serve(config, tables, seed, options, ssh))
+    web = None if web_port is None else (web_port, web_sessions)
+    return asyncio.run(_serve(config, tables, seed, options, ssh, web))
 
 
 def _join_address(bind: str, port: int) -> str:
@@ -204,7 +220,12 @@ def _ssh_args(port: int, name: str, bind: str) -> str:
 
 
 async def _serve(
-    config: Any, tables: list[Any], seed: int | None, options: Any, ssh: Any = None
+    config: Any,
+    tables: list[Any],
+    seed: int | None,
+    options: Any,
+    ssh: Any = None,
+    web: Any = None,
 ) -> int:
     import asyncio
     import logging
@@ -219,14 +240,20 @@ async def _serve(
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     try:
-        return await _run_host(config, tables, seed, options, stop, ssh)
+        return await _run_host(config, tables, seed, options, stop, ssh, web)
     finally:
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.remove_signal_handler(sig)
 
 
 async def _run_host(
-    config: Any, tables: list[Any], seed: int | None, options: Any, stop: Any, ssh: Any = None
+    config: Any,
+    tables: list[Any],
+    seed: int | None,
+    options: Any,
+    stop: Any,
+    ssh: Any = None,
+    web: Any = None,
 ) -> int:
     import shlex
 
@@ -271,6 +298,27 @@ async def _run_host(
             await door.close()
             await host.close()
             return _fail(str(exc), EXIT_ERROR)
+    web_door = None
+    if web is not None:
+        from .web import WebDoor
+
+        web_port, web_sessions = web
+        web_door = WebDoor(
+            host=host,
+            host_port=port,
+            data_dir=host.store.root,
+            bind=config.bind,
+            port=web_port,
+            max_sessions=web_sessions,
+        )
+        try:
+            _, web_port = await web_door.start()
+        except OSError as exc:
+            if door is not None:
+                await door.close()
+            await host.close()
+            where = f"{printable(config.bind)} port {web_port}"
+            return _fail(f"cannot listen on {where}: {exc.strerror or exc}", EXIT_ERROR)
     join = _join_address(config.bind, port)
     lines = [
         f"paris-tui host: listening on {address}:{port} (protocol 1); "
@@ -302,11 +350,19 @@ async def _run_host(
             f"Anyone: ssh {_ssh_args(door.port, 'NAME', config.bind)} "
             "(a name with no seat opens the lobby)"
         )
+    if web_door is not None:
+        url = f"http://{_join_address(config.bind, web_port)}"
+        lines.append(
+            f"In a browser: {url} (the lobby: type your name; "
+            f"{web_door.max_sessions} browser players at most)"
+        )
     print("\n".join(lines), flush=True)
 
     try:
         await stop.wait()
     finally:
+        if web_door is not None:
+            await web_door.close()  # each browser's app quits (or is killed) first
         if door is not None:
             await door.close()
         await host.close()

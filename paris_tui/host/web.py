@@ -1,0 +1,340 @@
+"""The browser door: ``paris-tui host --web-port N``.
+
+A page at ``http://HOST:N/`` runs the game in the browser. It is served by
+textual-serve (pinned: this module uses a little of its inside, marked where
+it does), in the host's own event loop, on the host's ``--bind`` address. Each
+browser connection (a tab) gets its own app process: the same client app as
+every door, ``paris-tui join`` against this host over loopback
+(:func:`paris_tui.host.child.client_command`) with no name, so it opens the
+lobby and the person types a name there. textual-serve carries the app's
+screen to the browser (xterm.js) and the browser's keys to the app.
+
+Who may take a seat: the host's own rule for ``join`` applies unchanged. A
+seat nobody has claimed yet goes to whoever joins with its name first, and the
+seat's secret token is kept in that app's data directory; a claimed seat
+needs its token. No browser session gets a door ticket (the browser proves no
+identity). Each browser gets a random cookie (``paris_tui_browser``,
+HttpOnly, SameSite=Strict) and its sessions a data directory of their own,
+named by a hash of the cookie, under ``<data-dir>/browsers/``: so the same
+browser comes back to its seat (a reload, a dropped connection), and no other
+browser can sit in it. A browser without cookies gets a throwaway directory
+per session (it can take a free seat but not come back to it).
+
+No orphans: the app is started with :func:`~paris_tui.host.child.client_env`
+(the host as the parent it dies with, even on ``kill -9``); a session whose
+browser goes away is asked to quit, then killed after
+:data:`STOP_SECONDS`; closing the door ends every session the same way.
+Sessions at once are bounded (``--max-web-sessions``); a browser over the
+bound is told so and sent away. A WebSocket from a page of another site
+(``Origin`` not this host) is refused.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import re
+import secrets
+import shutil
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from aiohttp import WSCloseCode, web
+from textual_serve.app_service import AppService
+from textual_serve.server import Server, to_int
+
+from .child import client_command, client_env
+
+__all__ = ["COOKIE", "DEFAULT_MAX_SESSIONS", "STOP_SECONDS", "WebDoor", "loopback_for"]
+
+log = logging.getLogger("paris_tui.host.web")
+
+DEFAULT_MAX_SESSIONS = 16
+"""Browser sessions (app processes) at once, unless ``--max-web-sessions`` says otherwise."""
+
+STOP_SECONDS = 3.0
+"""How long a session's app has to quit (it saves) before it is killed."""
+
+COOKIE = "paris_tui_browser"
+_COOKIE_RE = re.compile(r"[A-Za-z0-9_-]{43}")  # secrets.token_urlsafe(32)
+_COOKIE_AGE = 400 * 24 * 3600  # the most browsers keep a cookie
+
+Command = Callable[[Path], Sequence[str]]
+"""The argv of a session's app, given the session's data directory."""
+
+
+def loopback_for(bind: str) -> str:
+    """The address a door's app dials to reach a host bound to ``bind``."""
+    if bind in ("", "0.0.0.0"):
+        return "127.0.0.1"
+    if bind == "::":
+        return "::1"
+    return bind
+
+
+_PAGE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>Paris Paris</title>
+<link rel="stylesheet" href="/static/css/xterm.css">
+<script src="/static/js/textual.js"></script>
+<style>
+  body { background: #0c181f; margin: 0; }
+  .textual-terminal { width: 100vw; height: 100vh; }
+  .closed { display: none; position: absolute; inset: 0; z-index: 10;
+            align-items: center; justify-content: center; flex-direction: column;
+            background: rgba(12, 24, 31, 0.92); color: #eee;
+            font: 16px menlo, monospace; }
+  body.-closed .closed { display: flex; }
+  .closed button { margin: 16px; padding: 12px 28px; font: inherit; cursor: pointer; }
+</style>
+</head>
+<body>
+<div class="closed"><p>Session ended.</p>
+<button type="button" onclick="location.reload()">Play again</button></div>
+<div id="terminal" class="textual-terminal" data-font-size="%(font_size)d"></div>
+<script>
+  // The WebSocket goes back to the address this page came from.
+  document.getElementById("terminal").dataset.sessionWebsocketUrl =
+    (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws";
+</script>
+</body>
+</html>
+"""
+
+
+class _Session(AppService):
+    """One browser tab's app process (textual-serve's ``AppService``).
+
+    Changed from upstream: the app is started from an argv, not through a
+    shell (``_open_app_process``: a shell between the host and the app would be
+    the parent the app dies with), with the door's environment on top of
+    textual-serve's; and stopping it is bounded (``stop``: upstream waits for the
+    app for ever).
+    """
+
+    def __init__(self, argv: Sequence[str], env: dict[str, str], **kwargs: Any) -> None:
+        super().__init__(argv[0], **kwargs)
+        self.argv = list(argv)
+        self.env = env
+
+    async def _open_app_process(self, width: int = 80, height: int = 24) -> Any:
+        environment = self._build_environment(width=width, height=height)
+        environment.update(self.env)
+        self._process = process = await asyncio.create_subprocess_exec(
+            *self.argv,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            env=client_env(None, base=environment),
+        )
+        assert process.stdin is not None
+        self._stdin = process.stdin
+        return process
+
+    @property
+    def pid(self) -> int | None:
+        return None if self._process is None else self._process.pid
+
+    async def stop(self) -> None:
+        task, self._task = self._task, None
+        process = self._process
+        if task is not None:
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(STOP_SECONDS):
+                    await self._download_manager.cancel_app_downloads(
+                        app_service_id=self.app_service_id
+                    )
+                    await self.send_meta({"type": "quit"})  # the app saves and exits
+                    await asyncio.shield(task)
+        if process is not None and process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                process.kill()
+            await process.wait()
+        if task is not None and not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+
+class _Server(Server):
+    """textual-serve's ``Server`` with the door's page, bounds and sessions."""
+
+    def __init__(self, door: WebDoor) -> None:
+        super().__init__("paris-tui join", host=door.bind, port=door.port, title="Paris Paris")
+        self.door = door
+
+    async def on_startup(self, app: web.Application) -> None:
+        """Upstream prints a banner on the console here; the host prints its own lines."""
+
+    async def handle_index(self, request: web.Request) -> web.StreamResponse:
+        if self.door.full:
+            return web.Response(status=503, text=self.door.full_message())
+        font_size = max(8, min(40, to_int(request.query.get("fontsize", "16"), 16)))
+        response = web.Response(text=_PAGE % {"font_size": font_size}, content_type="text/html")
+        response.headers["Cache-Control"] = "no-store"
+        if _browser_cookie(request) is None:
+            response.set_cookie(
+                COOKIE,
+                secrets.token_urlsafe(32),
+                max_age=_COOKIE_AGE,
+                httponly=True,
+                samesite="Strict",
+                secure=request.secure,
+            )
+        return response
+
+    async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
+        """Upstream's ``handle_websocket`` with the checks of this door added."""
+        if not _same_origin(request):
+            raise web.HTTPForbidden(text="paris-tui: a page of another site cannot open a game")
+        websocket = web.WebSocketResponse(heartbeat=15)
+        await websocket.prepare(request)
+        if self.door.full:
+            await websocket.send_bytes(("\r\n  " + self.door.full_message() + "\r\n").encode())
+            await websocket.close(code=WSCloseCode.TRY_AGAIN_LATER)
+            return websocket
+        width = max(1, min(1000, to_int(request.query.get("width", "80"), 80)))
+        height = max(1, min(1000, to_int(request.query.get("height", "24"), 24)))
+        cookie = _browser_cookie(request)
+        with self.door.session_dir(cookie) as data_dir:
+            session = _Session(
+                self.door.command(data_dir),
+                {"PARIS_TUI_DATA_DIR": str(data_dir)},
+                write_bytes=websocket.send_bytes,
+                write_str=websocket.send_str,
+                close=websocket.close,
+                download_manager=self.download_manager,
+            )
+            self.door.sessions.add(session)
+            self.door.sockets.add(websocket)
+            try:
+                await session.start(width, height)
+                log.info("browser session started (app pid %s)", session.pid)
+                await self._process_messages(websocket, session)
+            except (asyncio.CancelledError, ConnectionError):
+                pass
+            except Exception:  # a broken message from the browser: end this session only
+                log.exception("browser session failed")
+            finally:
+                await session.stop()
+                self.door.sessions.discard(session)
+                self.door.sockets.discard(websocket)
+                with contextlib.suppress(Exception):
+                    await websocket.close()
+                log.info("browser session ended (app pid %s)", session.pid)
+        return websocket
+
+
+def _browser_cookie(request: web.Request) -> str | None:
+    value = request.cookies.get(COOKIE)
+    return value if value is not None and _COOKIE_RE.fullmatch(value) else None
+
+
+def _same_origin(request: web.Request) -> bool:
+    origin = request.headers.get("Origin")
+    if origin is None:
+        return True  # not a browser page (browsers always send Origin on a WebSocket)
+    return urlsplit(origin).netloc.lower() == request.host.lower()
+
+
+class WebDoor:
+    """The browser door of a host: an HTTP server in the host's event loop.
+
+    ``command`` gives a session's app argv from its data directory; by default
+    ``paris-tui join`` at the host's port (tests pass a stand-in).
+    """
+
+    def __init__(
+        self,
+        *,
+        host_port: int,
+        data_dir: Path,
+        bind: str = "127.0.0.1",
+        port: int = 8080,
+        max_sessions: int = DEFAULT_MAX_SESSIONS,
+        command: Command | None = None,
+    ) -> None:
+        self.bind = bind
+        self.port = port
+        self.max_sessions = max_sessions
+        self.browsers_dir = data_dir / "browsers"
+        self._host_port = host_port
+        self._command = command
+        self.sessions: set[_Session] = set()
+        self.sockets: set[web.WebSocketResponse] = set()
+        self._runner: web.AppRunner | None = None
+        self._server = _Server(self)
+
+    @property
+    def full(self) -> bool:
+        return len(self.sessions) >= self.max_sessions
+
+    def full_message(self) -> str:
+        return (
+            f"paris-tui: {self.max_sessions} browser players are here already, "
+            "the most this host allows; try again later."
+        )
+
+    def command(self, data_dir: Path) -> list[str]:
+        if self._command is not None:
+            return list(self._command(data_dir))
+        address = loopback_for(self.bind)
+        return [*client_command(self._host_port, address=address), f"--data-dir={data_dir}"]
+
+    @contextlib.contextmanager
+    def session_dir(self, cookie: str | None) -> Iterator[Path]:
+        """The data directory of a session: its browser's own, or a throwaway one."""
+        if cookie is None:
+            folder = Path(tempfile.mkdtemp(prefix="paris-tui-browser-"))
+            try:
+                yield folder
+            finally:
+                shutil.rmtree(folder, ignore_errors=True)
+            return
+        digest = hashlib.sha256(cookie.encode("ascii")).hexdigest()[:32]
+        self.browsers_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+        folder = self.browsers_dir / digest
+        folder.mkdir(mode=0o700, exist_ok=True)
+        yield folder
+
+    async def start(self) -> tuple[str, int]:
+        """Listen; returns the address and port bound (``port=0`` picks one)."""
+        # Upstream's Server.serve() runs its own loop (web.run_app); the door runs
+        # upstream's aiohttp application (Server._make_app: its page, WebSocket,
+        # download and static routes) in the host's loop instead.
+        app = await self._server._make_app()
+        runner = web.AppRunner(app, handle_signals=False, shutdown_timeout=2.0, access_log=None)
+        await runner.setup()
+        site = web.TCPSite(runner, self.bind, self.port)
+        try:
+            await site.start()
+        except BaseException:
+            await runner.cleanup()
+            raise
+        self._runner = runner
+        server = site._server
+        assert isinstance(server, asyncio.Server)
+        name = server.sockets[0].getsockname()
+        return str(name[0]), int(name[1])
+
+    async def close(self) -> None:
+        """End every session (each app asked to quit, then killed) and stop listening."""
+        runner, self._runner = self._runner, None
+        if runner is None:
+            return
+        await asyncio.gather(*(s.stop() for s in list(self.sessions)), return_exceptions=True)
+        for websocket in list(self.sockets):
+            with contextlib.suppress(Exception):
+                await websocket.close(code=WSCloseCode.GOING_AWAY, message=b"host stopped")
+        await runner.cleanup()
+
+    def app_pids(self) -> list[int]:
+        """The process ids of the sessions' apps (for tests and measurements)."""
+        return [pid for s in self.sessions if (pid := s.pid) is not None]

@@ -1,0 +1,243 @@
+"""The browser door (paris_tui/host/web.py): a real headless chromium plays through it;
+its bounds, its origin check, and no app process outlives the host, even on kill -9.
+
+Loopback only; every wait is bounded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import aiohttp
+import pytest
+
+from paris_tui.host.child import PARENT_ENV
+from paris_tui.host.web import COOKIE, WebDoor
+
+from .browser import chromium, open_browser
+
+TIMEOUT = 60.0  # seconds, for a loaded 2-core machine; each wait ends as soon as it can
+
+# Stand-ins for the door's app (tests of the door itself; the real app is paris-tui join).
+# A hot-seat game against an AI, as the door's app, dying with the door's process.
+GAME_APP = [
+    sys.executable,
+    "-c",
+    "from paris_tui.host.child import die_with_parent; die_with_parent(); "
+    "from paris_tui.cli import main; "
+    "raise SystemExit(main(['play', '--players', 'Ann,ai:random', '--seed', '3', "
+    "'--ai-delay', '0']))",
+]
+# A tiny app speaking textual-serve's protocol: says hello, reports its parent
+# variable, and quits when asked (as Textual's web driver does); it ignores the end
+# of its input, so only dying with its parent ends it when the door is killed.
+ECHO_APP = textwrap.dedent(
+    """
+    import json, os, sys
+    from paris_tui.host.child import PARENT_ENV
+    parent = os.environ.get(PARENT_ENV, "")
+    from paris_tui.host.child import die_with_parent
+    die_with_parent()
+    out = sys.stdout.buffer
+    out.write(b"__GANGLION__\\n")
+    text = ("hello from " + str(os.getpid()) + " parent " + parent).encode()
+    out.write(b"D" + len(text).to_bytes(4, "big") + text)
+    out.flush()
+    data = b""
+    while b'"quit"' not in data:
+        chunk = os.read(0, 4096)
+        if not chunk:  # the door is gone: stay, as a stuck app would (only the kernel ends it)
+            import time
+            time.sleep(600)
+        data += chunk
+    """
+)
+
+
+def _echo_app(_data_dir: Path) -> list[str]:
+    return [sys.executable, "-c", ECHO_APP]
+
+
+@asynccontextmanager
+async def _door(
+    tmp_path: Path, command: Sequence[str] | None, **kwargs: int
+) -> AsyncIterator[WebDoor]:
+    door = WebDoor(
+        host_port=7337,
+        data_dir=tmp_path,
+        port=0,
+        command=(lambda _d: list(command)) if command is not None else _echo_app,
+        **kwargs,
+    )
+    _, door.port = await door.start()
+    try:
+        yield door
+    finally:
+        await door.close()
+
+
+async def _receive_text(ws: aiohttp.ClientWebSocketResponse, want: str) -> str:
+    seen = b""
+    async with asyncio.timeout(TIMEOUT):
+        while want.encode() not in seen:
+            message = await ws.receive()
+            if message.type == aiohttp.WSMsgType.BINARY:
+                seen += message.data
+            elif message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED):
+                break
+    return seen.decode("utf-8", "replace")
+
+
+def _saved_moves(folder: Path) -> int:
+    best = 0
+    for path in folder.glob("browsers/*/saves/game-*.json"):
+        try:
+            best = max(best, len(json.loads(path.read_text(encoding="utf-8"))["moves"]))
+        except (OSError, ValueError, KeyError):
+            continue
+    return best
+
+
+def _need_chromium() -> None:
+    if chromium() is not None:
+        return
+    how = "install Debian's chromium (apt-get install chromium; .ci/run does it in CI)"
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"no chromium on this CI machine: {how}")
+    pytest.skip(f"no chromium here: {how}")
+
+
+async def test_a_browser_sees_the_game_and_plays_by_keys(tmp_path: Path) -> None:
+    _need_chromium()
+    async with _door(tmp_path, GAME_APP) as door:
+        async with open_browser(f"http://127.0.0.1:{door.port}/") as page:
+            shown = await page.wait_for("Ann: choose a tile", "Your route", timeout=TIMEOUT)
+            assert "Tiles" in shown and "Random AI" in shown
+            # xterm.js drew it (it marks the page once it has written the app's first bytes).
+            assert "-first-byte" in await page.evaluate("document.body.className")
+            assert len(door.sessions) == 1
+            # A key pressed in the page reaches the app: Enter takes the highlighted tile
+            # (after a quiet moment, as a deliberate press must come).
+            await asyncio.sleep(1.0)
+            await page.press("Enter")
+            deadline = time.monotonic() + TIMEOUT
+            while _saved_moves(tmp_path) < 1:
+                assert time.monotonic() < deadline, "the move typed in the browser was not played"
+                await asyncio.sleep(0.1)
+            cookie = await page.call("Network.getCookies", urls=[f"http://127.0.0.1:{door.port}/"])
+            assert [c["name"] for c in cookie["cookies"]] == [COOKIE]
+            assert cookie["cookies"][0]["httpOnly"]
+        # The tab is gone: its app quits and the session ends.
+        deadline = time.monotonic() + TIMEOUT
+        while door.sessions:
+            assert time.monotonic() < deadline, "the session outlived its browser"
+            await asyncio.sleep(0.1)
+
+
+async def test_sessions_are_bounded_and_other_sites_refused(tmp_path: Path) -> None:
+    async with _door(tmp_path, None, max_sessions=1) as door, aiohttp.ClientSession() as http:
+        url = f"http://127.0.0.1:{door.port}"
+        page = await http.get(f"{url}/")
+        assert page.status == 200
+        assert "textual.js" in await page.text()
+        first = await http.ws_connect(f"{url}/ws?width=80&height=24")
+        hello = await _receive_text(first, "hello from")
+        assert f"parent {os.getpid()}" in hello  # the app is told to die with this process
+        # A second browser while the one seat of this door is taken: told so, sent away.
+        full = await http.get(f"{url}/")
+        assert full.status == 503
+        second = await http.ws_connect(f"{url}/ws")
+        said = await _receive_text(second, "try again later")
+        assert "1 browser players are here already" in said
+        await second.close()
+        # A page of another site cannot open a game in the player's browser.
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            await http.ws_connect(f"{url}/ws", headers={"Origin": "http://evil.example"})
+        assert refused.value.status == 403
+        assert len(door.sessions) == 1
+        await first.close()
+        deadline = time.monotonic() + TIMEOUT
+        while door.sessions:
+            assert time.monotonic() < deadline
+            await asyncio.sleep(0.05)
+        again = await http.ws_connect(f"{url}/ws")
+        assert "hello from" in await _receive_text(again, "hello from")
+        await again.close()
+
+
+HOST_SCRIPT = textwrap.dedent(
+    """
+    import asyncio, sys
+    from pathlib import Path
+    from paris_tui.host.web import WebDoor
+
+    async def main():
+        door = WebDoor(host_port=7337, data_dir=Path(sys.argv[1]), port=0,
+                       command=lambda d: [sys.executable, "-c", sys.argv[2]])
+        _, port = await door.start()
+        print(port, flush=True)
+        await asyncio.sleep(600)
+
+    asyncio.run(main())
+    """
+)
+
+
+def _children(pid: int) -> list[int]:
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*/children"):
+        found += [int(p) for p in task.read_text().split()]
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return False
+    return fields[0] != "Z"  # a zombie has ended; only its exit status is left
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc; PDEATHSIG")
+async def test_browser_apps_die_with_the_host_even_on_kill_9(tmp_path: Path) -> None:
+    host = subprocess.Popen(
+        [sys.executable, "-c", HOST_SCRIPT, str(tmp_path), ECHO_APP],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    apps: list[int] = []
+    try:
+        assert host.stdout is not None
+        line = await asyncio.wait_for(asyncio.to_thread(host.stdout.readline), TIMEOUT)
+        port = int(line)
+        async with aiohttp.ClientSession() as http:
+            sockets = [await http.ws_connect(f"http://127.0.0.1:{port}/ws") for _ in range(2)]
+            for ws in sockets:
+                assert f"parent {host.pid}" in await _receive_text(ws, "hello from")
+            apps = _children(host.pid)
+            assert len(apps) == 2 and all(_alive(pid) for pid in apps)
+            os.kill(host.pid, signal.SIGKILL)
+            host.wait(TIMEOUT)
+            deadline = time.monotonic() + TIMEOUT
+            while any(_alive(pid) for pid in apps):
+                assert time.monotonic() < deadline, "a browser's app outlived its host"
+                await asyncio.sleep(0.05)
+    finally:
+        if host.poll() is None:
+            os.killpg(host.pid, signal.SIGKILL)
+            host.wait(10)
+        for pid in apps:
+            if _alive(pid):
+                os.kill(pid, signal.SIGKILL)
+    assert PARENT_ENV  # the variable the door sets (checked in the apps' hello above)
