@@ -15,7 +15,7 @@ seat's secret token is kept in that app's data directory; a claimed seat
 needs its token. No browser session gets a door ticket (the browser proves no
 identity). Each browser gets a random cookie (``paris_tui_browser``,
 HttpOnly, SameSite=Strict) and its sessions a data directory of their own,
-named by a hash of the cookie, under ``<data-dir>/browsers/``: so the same
+named by a hash of the cookie, under ``<data-dir>/host/browsers/``: so the same
 browser comes back to its seat (a reload, a dropped connection), and no other
 browser can sit in it. A browser without cookies gets a throwaway directory
 per session (it can take a free seat but not come back to it).

@@ -241,3 +241,45 @@ async def test_browser_apps_die_with_the_host_even_on_kill_9(tmp_path: Path) -> 
             if _alive(pid):
                 os.kill(pid, signal.SIGKILL)
     assert PARENT_ENV  # the variable the door sets (checked in the apps' hello above)
+
+
+async def test_host_command_opens_the_browser_door_and_closes_it(tmp_path: Path) -> None:
+    proc = await asyncio.create_subprocess_exec(
+        *[sys.executable, "-m", "paris_tui.cli", "host", "--port", "0", "--web-port", "0"],
+        *["--data-dir", str(tmp_path), "--table", "ann,bob"],
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    try:
+        async with asyncio.timeout(TIMEOUT):
+            lines = []
+            while not lines or not lines[-1].startswith("In a browser: "):
+                line = (await proc.stdout.readline()).decode()
+                assert line, f"the host exited: {(await proc.stderr.read()).decode()}"
+                lines.append(line)
+        url = lines[-1].split()[3]
+        assert url.startswith("http://127.0.0.1:")
+        async with aiohttp.ClientSession() as http, http.get(url) as page:
+            assert page.status == 200 and "textual.js" in await page.text()
+        proc.send_signal(signal.SIGTERM)
+        async with asyncio.timeout(TIMEOUT):
+            assert await proc.wait() == 0
+            assert "every table is saved" in (await proc.stdout.read()).decode()
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+
+
+def test_a_bad_web_port_is_one_line(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "paris_tui.cli", "host", "--web-port", "99999"],
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        check=False,
+        env={**os.environ, "PARIS_TUI_DATA_DIR": str(tmp_path)},
+    )
+    assert result.returncode == 2
+    assert result.stderr == "paris-tui host: --web-port must be between 0 and 65535\n"
