@@ -123,6 +123,7 @@ class _Session(AppService):
         super().__init__(argv[0], **kwargs)
         self.argv = list(argv)
         self.env = env
+        self._stopping: asyncio.Future[None] | None = None
 
     async def _open_app_process(self, width: int = 80, height: int = 24) -> Any:
         environment = self._build_environment(width=width, height=height)
@@ -143,6 +144,13 @@ class _Session(AppService):
         return None if self._process is None else self._process.pid
 
     async def stop(self) -> None:
+        """Ask the app to quit (it saves), kill it after :data:`STOP_SECONDS`; every
+        caller (the session's own handler, the door's close) waits for the same end."""
+        if self._stopping is None:
+            self._stopping = asyncio.ensure_future(self._stop())
+        await asyncio.shield(self._stopping)
+
+    async def _stop(self) -> None:
         task, self._task = self._task, None
         process = self._process
         if task is not None:
@@ -153,6 +161,10 @@ class _Session(AppService):
                     )
                     await self.send_meta({"type": "quit"})  # the app saves and exits
                     await asyncio.shield(task)
+                    if process is not None:
+                        # Reaped by asyncio's child watcher: a kill() now would reap it
+                        # first (Popen.send_signal polls) and the watcher would complain.
+                        await process.wait()
         if process is not None and process.returncode is None:
             with contextlib.suppress(ProcessLookupError):
                 process.kill()
