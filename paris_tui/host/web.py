@@ -41,7 +41,7 @@ import shutil
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from aiohttp import WSCloseCode, web
@@ -49,6 +49,9 @@ from textual_serve.app_service import AppService
 from textual_serve.server import Server, to_int
 
 from .child import client_command, client_env
+
+if TYPE_CHECKING:
+    from .server import Host
 
 __all__ = ["COOKIE", "DEFAULT_MAX_SESSIONS", "STOP_SECONDS", "WebDoor", "loopback_for"]
 
@@ -208,6 +211,9 @@ class _Server(Server):
             raise web.HTTPForbidden(text="paris-tui: a page of another site cannot open a game")
         websocket = web.WebSocketResponse(heartbeat=15)
         await websocket.prepare(request)
+        if self.door.closing:
+            await websocket.close(code=WSCloseCode.GOING_AWAY, message=b"host stopping")
+            return websocket
         if self.door.full:
             await websocket.send_bytes(("\r\n  " + self.door.full_message() + "\r\n").encode())
             await websocket.close(code=WSCloseCode.TRY_AGAIN_LATER)
@@ -226,6 +232,11 @@ class _Server(Server):
             )
             self.door.sessions.add(session)
             self.door.sockets.add(websocket)
+            # The app connects to the host from this door's address: one more
+            # connection from there than --max-per-address allows, per session.
+            slot = loopback_for(self.door.bind)
+            if self.door.host is not None:
+                self.door.host.reserve_door_slot(slot)
             try:
                 await session.start(width, height)
                 log.info("browser session started (app pid %s)", session.pid)
@@ -238,6 +249,8 @@ class _Server(Server):
                 await session.stop()
                 self.door.sessions.discard(session)
                 self.door.sockets.discard(websocket)
+                if self.door.host is not None:
+                    self.door.host.release_door_slot(slot)
                 with contextlib.suppress(Exception):
                     await websocket.close()
                 log.info("browser session ended (app pid %s)", session.pid)
@@ -266,6 +279,7 @@ class WebDoor:
     def __init__(
         self,
         *,
+        host: Host | None = None,
         host_port: int,
         data_dir: Path,
         bind: str = "127.0.0.1",
@@ -273,8 +287,10 @@ class WebDoor:
         max_sessions: int = DEFAULT_MAX_SESSIONS,
         command: Command | None = None,
     ) -> None:
+        self.host = host
         self.bind = bind
         self.port = port
+        self.closing = False
         self.max_sessions = max_sessions
         self.browsers_dir = data_dir / "browsers"
         self._host_port = host_port
@@ -341,6 +357,7 @@ class WebDoor:
         runner, self._runner = self._runner, None
         if runner is None:
             return
+        self.closing = True  # no new sessions from here on
         await asyncio.gather(*(s.stop() for s in list(self.sessions)), return_exceptions=True)
         for websocket in list(self.sockets):
             with contextlib.suppress(Exception):
