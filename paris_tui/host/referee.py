@@ -51,6 +51,7 @@ __all__ = [
     "Refusal",
     "SeatSpec",
     "ai_seed",
+    "name_ai_seats",
     "parse_seats",
 ]
 
@@ -97,6 +98,30 @@ def _levels() -> tuple[str, ...]:
     return LEVELS
 
 
+def name_ai_seats(raw: Sequence[tuple[str, str]]) -> list[str]:
+    """The seats' names, given ``(name, kind)`` pairs: AI seats (``kind``
+    ``"ai:<level>"``, name ignored) are named after their level (``Strong AI``,
+    ``Strong AI 2``), apart from every other seat's name, ignoring case."""
+    taken: set[str] = set()
+    for name, kind in raw:
+        if name and not kind.startswith("ai:"):
+            with contextlib.suppress(InvalidNameError):  # reported by the caller, with its seat
+                taken.add(normalize_name(name).casefold())
+    names: list[str] = []
+    for name, kind in raw:
+        if not kind.startswith("ai:"):
+            names.append(name)
+            continue
+        base = f"{kind[3:].capitalize()} AI"
+        candidate, n = base, 2
+        while candidate.casefold() in taken:
+            candidate = f"{base} {n}"
+            n += 1
+        taken.add(candidate.casefold())
+        names.append(candidate)
+    return names
+
+
 def parse_seats(text: str) -> list[SeatSpec]:
     """``"ann,bob,ai:strong"`` as seats (humans by name, AI seats by level).
 
@@ -118,23 +143,7 @@ def parse_seats(text: str) -> list[SeatSpec]:
             raw.append(("", f"ai:{level}"))
         else:
             raw.append((part, "human"))
-    taken: set[str] = set()
-    for name, _ in raw:
-        if name:
-            with contextlib.suppress(InvalidNameError):  # reported below, with its seat
-                taken.add(normalize_name(name).casefold())
-    names: list[str] = []
-    for name, kind in raw:
-        if kind == "human":
-            names.append(name)
-            continue
-        base = f"{kind[3:].capitalize()} AI"
-        candidate, n = base, 2
-        while candidate.casefold() in taken:
-            candidate = f"{base} {n}"
-            n += 1
-        taken.add(candidate.casefold())
-        names.append(candidate)
+    names = name_ai_seats(raw)
     try:
         checked = check_table_names(names)
     except InvalidNameError as exc:

@@ -43,12 +43,16 @@ from ..core.text import InvalidNameError, normalize_name, printable
 from ..net.protocol import MAX_CLIENT_LINE as _MAX_LINE
 from ..net.protocol import (
     PROTOCOL_VERSION,
+    PROTOCOL_VERSIONS,
     Bye,
     ClientMessage,
     Hello,
     HostMessage,
     Join,
+    Leave,
+    Left,
     ListTables,
+    OpenTable,
     Ping,
     Play,
     Pong,
@@ -59,6 +63,7 @@ from ..net.protocol import (
     SeatStatus,
     TableInfo,
     Tables,
+    Waiting,
     Watch,
     Watching,
     Welcome,
@@ -69,6 +74,7 @@ from ..net.protocol import (
 )
 from .referee import Referee, Refusal, SeatSpec
 from .store import HostStore, token_hash, token_matches, write_atomic
+from .waiting import WaitingTable, plan_seats, table_options
 
 __all__ = ["TICKET_SECONDS", "Host", "HostConfig", "Limits", "Room", "TableConflictError"]
 
@@ -84,7 +90,8 @@ class Limits:
 
     max_connections: int = 256
     max_per_address: int = 32
-    max_tables: int = 64
+    max_tables: int = 64  # unfinished tables and tables waiting for players, together
+    max_opens: int = 8  # tables one connection may open (open_table, protocol 2)
     line_bytes: int = _MAX_LINE
     rate: float = 20.0  # messages per second a client may send, sustained
     burst: int = 40  # ... and in a burst
@@ -134,6 +141,9 @@ class Connection:
         self.address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
         self.room: Room | None = None
         self.seat: int | None = None
+        self.protocol = PROTOCOL_VERSION  # the hello's version, once said
+        self.waiting: WaitingTable | None = None  # a waiting table where it holds a seat
+        self.opened = 0  # tables it opened
         loop = asyncio.get_running_loop()
         self.last_heard = loop.time()
         self._tokens = float(host.config.limits.burst)
@@ -402,6 +412,9 @@ class Host:
         self.config = config
         self.store = HostStore(config.data_dir)
         self.rooms: dict[str, Room] = {}
+        # Tables opened by clients whose seats are not all taken (in memory only).
+        self.waiting: dict[str, WaitingTable] = {}
+        self._next_id = 1
         self.connections: set[Connection] = set()
         self._per_address: Counter[str] = Counter()
         self._handlers: set[asyncio.Task[None]] = set()
@@ -463,9 +476,9 @@ class Host:
             ]
             if clash:
                 raise TableConflictError(room.id, clash)
-        if len(self.unfinished()) >= self.config.limits.max_tables:
+        if self._tables_full():
             raise ValueError(f"the host serves {self.config.limits.max_tables} tables at most")
-        table_id = self.store.new_table_id()
+        table_id = self._new_table_id()
         referee = Referee.new(
             table_id, seats, seed=seed, options=options, path=self.store.record_path(table_id)
         )
@@ -478,8 +491,123 @@ class Host:
         log.info("opened table %s", table_id)
         return room
 
-    def table_infos(self) -> tuple[TableInfo, ...]:
-        return tuple(room.info() for room in self.rooms.values())
+    def _tables_full(self) -> bool:
+        return len(self.unfinished()) + len(self.waiting) >= self.config.limits.max_tables
+
+    def _new_table_id(self) -> str:
+        """An id no record and no table of this run has had (a waiting table's id is
+        its record's name once its game starts)."""
+        number = max(int(self.store.new_table_id()[1:]), self._next_id)
+        self._next_id = number + 1
+        return f"t{number}"
+
+    def table_infos(self, *, waiting: bool = True) -> tuple[TableInfo, ...]:
+        """Every table, in id order; ``waiting=False`` leaves out the tables that
+        wait for players (a protocol-1 connection does not know them)."""
+        infos = [room.info() for room in self.rooms.values()]
+        if waiting:
+            infos += [table.info() for table in self.waiting.values()]
+        return tuple(sorted(infos, key=lambda t: (len(t.table), t.table)))
+
+    # --- tables opened by clients (protocol 2) -----------------------------------------
+
+    def _check_name_free(self, name: str, conn: Connection) -> None:
+        """A name sits at one table at a time: refuse one seated at an unfinished
+        table, or waiting at another table than ``conn``'s own."""
+        for room in self.unfinished():
+            if room.referee.seat_of(name) is not None:
+                raise Refusal("name_in_use", f"{name} sits at unfinished table {room.id}: join it")
+        key = name.casefold()
+        for table in self.waiting.values():
+            if table is conn.waiting:
+                continue
+            for slot in table.slots:
+                if slot.conn is not None and slot.name is not None and slot.name.casefold() == key:
+                    raise Refusal("name_in_use", f"{name} already waits at table {table.id}")
+
+    def _open(self, conn: Connection, message: OpenTable) -> None:
+        try:
+            name = normalize_name(message.name)
+        except InvalidNameError as exc:
+            raise Refusal("bad_name", exc.problem) from None
+        mine, slots = plan_seats(message.seats, name)
+        options = table_options(message.small_tour, message.final_tours)
+        self._check_name_free(name, conn)
+        limits = self.config.limits
+        if conn.opened >= limits.max_opens:
+            raise Refusal(
+                "too_many_tables", f"a connection opens {limits.max_opens} tables at most"
+            )
+        if self._tables_full():
+            raise Refusal("too_many_tables", f"the host serves {limits.max_tables} tables at most")
+        conn.opened += 1
+        self._leave(conn)
+        table = WaitingTable(self._new_table_id(), slots, options)
+        self.waiting[table.id] = table
+        table.take(name, conn, mine)
+        conn.waiting = table
+        log.info("%s opened table %s, %d seats free", conn, table.id, table.free_seats)
+        self._filled(table)
+
+    def _join_waiting(self, conn: Connection, name: str, table: WaitingTable) -> None:
+        mine = table.seat_of(conn)
+        if mine is not None and (table.slots[mine].name or "").casefold() == name.casefold():
+            self._announce(table)  # already there: say so again
+            return
+        if table.name_taken(name):
+            raise Refusal("name_in_use", f"someone called {name} already sits at table {table.id}")
+        self._check_name_free(name, conn)
+        if table.free_seats == 0 and mine is None:
+            raise Refusal("no_such_seat", f"table {table.id} has no free seat")
+        if mine is not None:  # the same connection, another name: its seat is taken again
+            table.release(conn)
+            conn.waiting = None
+        self._leave(conn)
+        table.take(name, conn)
+        conn.waiting = table
+        log.info("%s waits at table %s (%s)", conn, table.id, printable(name))
+        self._filled(table)
+
+    def _announce(self, table: WaitingTable) -> None:
+        seats = table.seat_infos()
+        for seat, conn in table.holders:
+            conn.send(Waiting(table.id, seat, seats))
+
+    def _filled(self, table: WaitingTable) -> None:
+        """Start the game if no seat is free, else tell everyone at the table."""
+        if table.free_seats:
+            self._announce(table)
+            return
+        # Every seat is held: deal, save the record and the owners, then seat everyone.
+        del self.waiting[table.id]
+        holders = table.holders
+        referee = Referee.new(
+            table.id, table.specs(), options=table.options, path=self.store.record_path(table.id)
+        )
+        if referee.save_error:
+            log.error("%s", referee.save_error)  # the game goes on; the next move saves again
+        room = Room(self, referee, {})
+        tokens = {seat: secrets.token_urlsafe(32) for seat, _ in holders}
+        room.owners.update({seat: token_hash(token) for seat, token in tokens.items()})
+        try:
+            self.store.save_seats(room.id, dict(room.owners))
+        except OSError as exc:
+            log.error("table %s: could not save seat owners: %s", room.id, exc.strerror)
+        self.rooms[room.id] = room
+        for seat, conn in holders:
+            conn.waiting = None
+            conn.room, conn.seat = room, seat
+            room.arrive(seat, conn)
+        seats = room.seat_infos()
+        for seat, conn in holders:
+            view = referee.view(seat)
+            conn.send(Seated(room.id, seat, tokens[seat], view, referee.events, seats))
+        log.info("table %s: every seat is taken, the game starts", room.id)
+        room.start()
+
+    def _close_waiting(self, table: WaitingTable) -> None:
+        self.waiting.pop(table.id, None)
+        log.info("table %s closed: nobody waits at it", table.id)
 
     # --- doors --------------------------------------------------------------------------
 
@@ -558,6 +686,9 @@ class Host:
             conn.dismiss(Bye("shutdown"))
         for room in self.rooms.values():
             room.stop()
+        if self.waiting:  # no game began: nothing of them is on disk
+            log.info("dropped the tables waiting for players: %s", ", ".join(self.waiting))
+            self.waiting.clear()
         if self._handlers:
             await asyncio.wait(list(self._handlers), timeout=2.0)
         for task in list(self._handlers):
@@ -619,6 +750,13 @@ class Host:
             conn.room.depart(conn)
         conn.room = None
         conn.seat = None
+        table = conn.waiting
+        if table is not None:
+            conn.waiting = None
+            if table.release(conn):
+                self._announce(table)
+            elif self.waiting.get(table.id) is table:
+                self._close_waiting(table)
 
     async def _read(self, conn: Connection, first: bool) -> ClientMessage | None:
         """The next message, or ``None`` once the connection is over (closed or cut off)."""
@@ -664,14 +802,16 @@ class Host:
         if not isinstance(hello, Hello):
             await conn.hang_up(refusal("bad_message", "the first message must be a hello"))
             return
-        if hello.protocol != PROTOCOL_VERSION:
+        if hello.protocol not in PROTOCOL_VERSIONS:
+            spoken = " and ".join(str(v) for v in PROTOCOL_VERSIONS)
             await conn.hang_up(
                 refusal(
                     "unsupported_protocol",
-                    f"this host speaks protocol {PROTOCOL_VERSION}, not {hello.protocol}",
+                    f"this host speaks protocols {spoken}, not {hello.protocol}",
                 )
             )
             return
+        conn.protocol = hello.protocol
         try:
             client = normalize_name(hello.client)
         except InvalidNameError as exc:
@@ -679,7 +819,7 @@ class Host:
             return
         log.info("%s: %s", conn, printable(client))
         # The host's own words are English; codes are the contract (docs/protocol.md).
-        conn.send(Welcome(PROTOCOL_VERSION, self.server_name, "en"))
+        conn.send(Welcome(conn.protocol, self.server_name, "en"))
         while True:
             message = await self._read(conn, first=False)
             if message is None or self._closing:
@@ -695,6 +835,9 @@ class Host:
                 conn.send(answer)
 
     async def _dispatch(self, conn: Connection, message: ClientMessage) -> None:
+        if conn.protocol < 2 and isinstance(message, OpenTable | Leave):
+            kind = "open_table" if isinstance(message, OpenTable) else "leave"
+            raise Refusal("bad_message", f"unknown message type {kind!r} in protocol 1")
         match message:
             case Ping():
                 conn.send(Pong(message.nonce))
@@ -703,10 +846,22 @@ class Host:
             case Hello():
                 raise Refusal("bad_message", "hello was already sent")
             case ListTables():
-                conn.send(Tables(self.table_infos()))
+                conn.send(Tables(self.table_infos(waiting=conn.protocol >= 2)))
+            case OpenTable():
+                self._open(conn, message)
+            case Leave():
+                room = conn.room or conn.waiting
+                self._leave(conn)
+                conn.send(Left(None if room is None else room.id))
             case Join():
                 await self._join(conn, message)
             case Watch():
+                table = self.waiting.get(message.table)
+                if table is not None and conn.protocol >= 2:
+                    raise Refusal(
+                        "not_started",
+                        f"table {table.id} has not started: {table.free_seats} seats are free",
+                    )
                 room = self.rooms.get(message.table)
                 if room is None:
                     raise Refusal("no_such_table", f"there is no table {message.table}")
@@ -742,6 +897,10 @@ class Host:
             name = normalize_name(message.name)
         except InvalidNameError as exc:
             raise Refusal("bad_name", exc.problem) from None
+        waiting = None if message.table is None else self.waiting.get(message.table)
+        if waiting is not None and conn.protocol >= 2:
+            self._join_waiting(conn, name, waiting)
+            return
         room, seat = self._find_seat(name, message.table)
         stored = room.owners.get(seat)
         issued: str | None = None

@@ -35,7 +35,10 @@ from .protocol import (
     Hello,
     HostMessage,
     Join,
+    Leave,
+    Left,
     ListTables,
+    OpenTable,
     Ping,
     Play,
     Pong,
@@ -44,6 +47,7 @@ from .protocol import (
     Seated,
     TableInfo,
     Tables,
+    Waiting,
     Watch,
     Watching,
     Welcome,
@@ -170,6 +174,36 @@ class HostClient:
         self.send(ListTables())
         answer: Tables = await self._answer(timeout, Tables)
         return answer.tables
+
+    async def open_table(
+        self,
+        name: str,
+        seats: tuple[str, ...],
+        *,
+        small_tour: str = "both-lines",
+        final_tours: str = "secret",
+        timeout: float = 10.0,
+    ) -> Waiting | Seated:
+        """Protocol 2: open a table (seats ``"me"``, ``"open"``, ``"ai:<level>"``).
+
+        :class:`Waiting` while seats are free; :class:`Seated` when the game starts at
+        once (no seat is ``open``). Raises :class:`RefusedError`."""
+        self.send(OpenTable(name, seats, small_tour, final_tours))
+        answer: Waiting | Seated = await self._answer(timeout, Waiting, Seated)
+        return answer
+
+    async def sit(self, name: str, table: str, timeout: float = 10.0) -> Waiting | Seated:
+        """Protocol 2: take a free seat of a waiting ``table`` as ``name`` (or a seat
+        reserved for ``name`` there): :class:`Waiting` until the game starts."""
+        self.send(Join(name, None, table))
+        answer: Waiting | Seated = await self._answer(timeout, Waiting, Seated)
+        return answer
+
+    async def leave(self, timeout: float = 10.0) -> str | None:
+        """Protocol 2: leave the seat held or the table watched; the table left."""
+        self.send(Leave())
+        answer: Left = await self._answer(timeout, Left)
+        return answer.table
 
     def play(self, move: Move, move_count: int) -> None:
         """Send a move for the joined seat (the answer comes as an update or a refusal)."""

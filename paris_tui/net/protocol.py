@@ -45,6 +45,7 @@ __all__ = [
     "MAX_CLIENT_LINE",
     "MAX_HOST_LINE",
     "PROTOCOL_VERSION",
+    "PROTOCOL_VERSIONS",
     "Bye",
     "ByeReason",
     "ClientMessage",
@@ -52,7 +53,10 @@ __all__ = [
     "Hello",
     "HostMessage",
     "Join",
+    "Leave",
+    "Left",
     "ListTables",
+    "OpenTable",
     "Ping",
     "Play",
     "Pong",
@@ -65,6 +69,7 @@ __all__ = [
     "TableInfo",
     "Tables",
     "Update",
+    "Waiting",
     "Watch",
     "Watching",
     "Welcome",
@@ -76,7 +81,13 @@ __all__ = [
     "to_json",
 ]
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
+"""The version this code speaks by default (a client's :class:`Hello`)."""
+PROTOCOL_VERSIONS: tuple[int, ...] = (1, 2)
+"""Every version a host speaks. Version 2 is version 1 plus tables with free
+seats: :class:`OpenTable`, :class:`Leave`, :class:`Waiting`, :class:`Left`,
+the ``free`` seat status and the error codes marked below; a version-1
+connection never sees any of them (nor a table that waits for players)."""
 # A client's line, newline included: its longest message (a join) is under 400 bytes.
 MAX_CLIENT_LINE = 4096
 # A host's line: a ``seated`` with a whole game's events is about 30 KB.
@@ -95,6 +106,11 @@ ErrorCode = Literal[
     "no_such_seat",
     "no_such_table",
     "bad_name",
+    # protocol 2: opening a table, taking a free seat
+    "bad_table",
+    "too_many_tables",
+    "name_in_use",
+    "not_started",
     # the connection misbehaved (fatal: the host closes it)
     "bad_message",
     "too_large",
@@ -108,7 +124,7 @@ FATAL_CODES = frozenset(
     {"bad_message", "too_large", "rate_limited", "unsupported_protocol", "host_full", "bad_token"}
 )
 
-SeatStatus = Literal["present", "away", "takeover", "ai"]
+SeatStatus = Literal["present", "away", "takeover", "ai", "free"]
 SEAT_STATUSES: tuple[str, ...] = get_args(SeatStatus)
 ByeReason = Literal["shutdown", "replaced", "idle"]
 BYE_REASONS: tuple[str, ...] = get_args(ByeReason)
@@ -136,7 +152,8 @@ class SeatInfo:
 
     ``status``: ``present`` (a human connected), ``away`` (a human not
     connected), ``takeover`` (away, and an AI plays for them until they
-    return), ``ai`` (an AI seat).
+    return), ``ai`` (an AI seat), ``free`` (protocol 2: a seat of a table
+    that waits for players, held by nobody yet; its ``name`` is ``""``).
     """
 
     name: str
@@ -146,13 +163,19 @@ class SeatInfo:
 
 @dataclass(frozen=True, slots=True)
 class TableInfo:
-    """A table in the host's list: who sits there and how far the game is."""
+    """A table in the host's list: who sits there and how far the game is.
+
+    ``waiting`` (protocol 2): the table waits for players to fill its
+    ``free_seats``; its game starts when the last one is taken (until then
+    ``move_count`` and ``total_moves`` are 0)."""
 
     table: str
     seats: tuple[SeatInfo, ...]
     move_count: int
     total_moves: int
     finished: bool
+    waiting: bool = False
+    free_seats: int = 0
 
 
 # --- client to host ----------------------------------------------------------------
@@ -187,6 +210,25 @@ class Watch:
 
 
 @dataclass(frozen=True, slots=True)
+class OpenTable:
+    """Protocol 2: open a table whose seats are ``seats``, in order: ``"me"`` (the
+    sender's seat, taken by ``name``), ``"open"`` (a free seat anyone may join)
+    or ``"ai:<level>"``. Answered by :class:`Waiting` while seats are free, by
+    :class:`Seated` once the game starts (at once when no seat is ``open``)."""
+
+    name: str
+    seats: tuple[str, ...]
+    small_tour: str = "both-lines"
+    final_tours: str = "secret"
+
+
+@dataclass(frozen=True, slots=True)
+class Leave:
+    """Protocol 2: leave the seat held or the table watched (a waiting table's seat
+    becomes free again). Answered by :class:`Left`."""
+
+
+@dataclass(frozen=True, slots=True)
 class ListTables:
     """Ask for the host's tables (answered by :class:`Tables`)."""
 
@@ -211,7 +253,7 @@ class Pong:
     nonce: int = 0
 
 
-ClientMessage = Hello | Join | Watch | ListTables | Play | Ping | Pong
+ClientMessage = Hello | Join | Watch | ListTables | Play | Ping | Pong | OpenTable | Leave
 
 
 # --- host to client -----------------------------------------------------------------
@@ -266,6 +308,24 @@ class Presence:
 
 
 @dataclass(frozen=True, slots=True)
+class Waiting:
+    """Protocol 2: you hold ``seat`` at ``table``, which waits for its free seats to be
+    taken. Sent again to everyone there whenever a seat is taken or freed; the
+    game starts (a :class:`Seated` to each, with its token) when none is free."""
+
+    table: str
+    seat: int
+    seats: tuple[SeatInfo, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Left:
+    """Protocol 2: the answer to :class:`Leave`: the table left (``None``: none)."""
+
+    table: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class Refused:
     """A request refused (``"type": "error"`` on the wire); ``fatal``: the host hangs up."""
 
@@ -287,7 +347,20 @@ class Bye:
     reason: ByeReason
 
 
-HostMessage = Welcome | Seated | Watching | Update | Presence | Refused | Tables | Bye | Ping | Pong
+HostMessage = (
+    Welcome
+    | Seated
+    | Watching
+    | Update
+    | Presence
+    | Refused
+    | Tables
+    | Bye
+    | Ping
+    | Pong
+    | Waiting
+    | Left
+)
 
 
 # --- writing ------------------------------------------------------------------------
@@ -318,6 +391,16 @@ def to_json(message: ClientMessage | HostMessage) -> dict[str, Any]:
             return {"type": "watch", "table": message.table}
         case ListTables():
             return {"type": "list_tables"}
+        case OpenTable():
+            return {
+                "type": "open_table",
+                "name": message.name,
+                "seats": list(message.seats),
+                "small_tour": message.small_tour,
+                "final_tours": message.final_tours,
+            }
+        case Leave():
+            return {"type": "leave"}
         case Play():
             return {
                 "type": "play",
@@ -383,12 +466,23 @@ def to_json(message: ClientMessage | HostMessage) -> dict[str, Any]:
                         "move_count": t.move_count,
                         "total_moves": t.total_moves,
                         "finished": t.finished,
+                        "waiting": t.waiting,
+                        "free_seats": t.free_seats,
                     }
                     for t in message.tables
                 ],
             }
         case Bye():
             return {"type": "bye", "reason": message.reason}
+        case Waiting():
+            return {
+                "type": "waiting",
+                "table": message.table,
+                "seat": message.seat,
+                "seats": [_seat_info(s) for s in message.seats],
+            }
+        case Left():
+            return {"type": "left", "table": message.table}
     raise TypeError(f"not a protocol message: {type(message).__name__}")  # pragma: no cover
 
 
@@ -487,6 +581,11 @@ def _token(value: object, where: str) -> str | None:
     return token
 
 
+def _seat_word(value: object, where: str) -> str:
+    # "me", "open" or "ai:<level>": the host says which words it takes (bad_table).
+    return text(value, where, limit=32)
+
+
 def decode_client(line: bytes) -> ClientMessage:
     """A client's line as a message. Raises :class:`ProtocolError` (``bad_message``,
     ``too_large``). Names are checked for type and size only: the host applies
@@ -514,6 +613,15 @@ def decode_client(line: bytes) -> ClientMessage:
             return Watch(_table_id(field(data, "table", kind), "table"))
         if kind == "list_tables":
             return ListTables()
+        if kind == "open_table":
+            return OpenTable(
+                text(field(data, "name", kind), "name", limit=1000),
+                items(field(data, "seats", kind), "seats", _seat_word, limit=8),
+                text(data.get("small_tour", "both-lines"), "small_tour", limit=32),
+                text(data.get("final_tours", "secret"), "final_tours", limit=32),
+            )
+        if kind == "leave":
+            return Leave()
         if kind == "play":
             return Play(
                 move_from_json(field(data, "move", kind)),
@@ -549,6 +657,9 @@ def _table_info_item(value: object, where: str) -> TableInfo:
         integer(field(data, "move_count", where), f"{where}.move_count", 0, 10_000),
         integer(field(data, "total_moves", where), f"{where}.total_moves", 0, 10_000),
         boolean(field(data, "finished", where), f"{where}.finished"),
+        # Protocol 2's fields; a version-1 host sends neither.
+        boolean(data.get("waiting", False), f"{where}.waiting"),
+        integer(data.get("free_seats", 0), f"{where}.free_seats", 0, 4),
     )
 
 
@@ -604,6 +715,14 @@ def decode_host(line: bytes) -> HostMessage:
             )
         if kind == "bye":
             return Bye(cast(ByeReason, choice(field(data, "reason", kind), "reason", BYE_REASONS)))
+        if kind == "waiting":
+            return Waiting(
+                _table_id(field(data, "table", kind), "table"),
+                integer(field(data, "seat", kind), "seat", 0, 3),
+                _seats(field(data, "seats", kind)),
+            )
+        if kind == "left":
+            return Left(_opt_table_id(data.get("table"), "table"))
         if kind == "ping":
             return Ping(integer(data.get("nonce", 0), "nonce"))
         if kind == "pong":

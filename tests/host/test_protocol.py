@@ -17,7 +17,10 @@ from paris_tui.net.protocol import (
     Bye,
     Hello,
     Join,
+    Leave,
+    Left,
     ListTables,
+    OpenTable,
     Ping,
     Play,
     Pong,
@@ -29,6 +32,7 @@ from paris_tui.net.protocol import (
     TableInfo,
     Tables,
     Update,
+    Waiting,
     Watch,
     Watching,
     Welcome,
@@ -49,6 +53,12 @@ def _host_messages() -> list[object]:
         SeatInfo("Bob", "human", "away"),
         SeatInfo("Cy", "ai:greedy", "ai"),
     )
+    free = (
+        SeatInfo("Zoë", "human", "present"),
+        SeatInfo("", "human", "free"),
+        SeatInfo("Greedy AI", "ai:greedy", "ai"),
+        SeatInfo("", "human", "free"),
+    )
     return [
         Welcome(1, "paris-tui 0.1.0", "en"),
         Seated("t1", 1, TOKEN, game.view(1), events, seats),
@@ -58,6 +68,15 @@ def _host_messages() -> list[object]:
         Presence("t1", seats),
         Refused("illegal", "no", False),
         Tables((TableInfo("t1", seats, 1, 45, False),)),
+        Tables(
+            (
+                TableInfo("t1", seats, 1, 45, False),
+                TableInfo("t2", free, 0, 0, False, waiting=True, free_seats=2),
+            )
+        ),
+        Waiting("t2", 0, free),
+        Left("t2"),
+        Left(None),
         Bye("shutdown"),
         Ping(3),
         Pong(4),
@@ -71,6 +90,9 @@ CLIENT = [
     Watch("t1"),
     ListTables(),
     Play(Move("louvre/yellow", 1), 12),
+    OpenTable("Zoë", ("me", "open", "ai:greedy"), "tile-line", "all-lines"),
+    OpenTable("Ann", ("open", "me")),
+    Leave(),
     Ping(1),
     Pong(2),
 ]
@@ -89,6 +111,18 @@ def test_host_messages_round_trip(message: object) -> None:
     assert line.endswith(b"\n") and line.count(b"\n") == 1
     assert line.isascii()  # no byte of a line can be a terminal control
     assert decode_host(line) == message
+
+
+def test_a_version_1_host_s_table_list_reads_as_no_table_waiting() -> None:
+    line = (
+        b'{"type":"tables","tables":[{"table":"t1","seats":[{"name":"Ann","kind":"human",'
+        b'"status":"away"},{"name":"Bob","kind":"human","status":"present"}],'
+        b'"move_count":3,"total_moves":30,"finished":false}]}\n'
+    )
+    message = decode_host(line)
+    assert isinstance(message, Tables)
+    (info,) = message.tables
+    assert (info.waiting, info.free_seats, info.move_count) == (False, 0, 3)
 
 
 def test_fatal_codes_are_codes() -> None:
@@ -120,6 +154,17 @@ def test_non_ascii_text_is_escaped_on_the_wire() -> None:
         (b'{"type":"hello","protocol":1,"client":"x","language":"\\u001b[2J"}\n', "bad_message"),
         (b'{"type":"hello","protocol":true,"client":"x"}\n', "bad_message"),
         (b" " * (MAX_CLIENT_LINE + 1), "too_large"),
+        (
+            b'{"type":"open_table","name":"Ann","seats":["me"' + b',"open"' * 8 + b"]}\n",
+            "bad_message",
+        ),
+        (b'{"type":"open_table","name":"Ann","seats":"me,open"}\n', "bad_message"),
+        (b'{"type":"open_table","name":"Ann","seats":["me",3]}\n', "bad_message"),
+        (b'{"type":"open_table","seats":["me","open"]}\n', "bad_message"),
+        (
+            b'{"type":"open_table","name":"Ann","seats":["me","' + b"x" * 40 + b'"]}\n',
+            "bad_message",
+        ),
     ],
 )
 def test_bad_client_lines_are_refused_with_a_code(line: bytes, code: str) -> None:
@@ -139,12 +184,17 @@ def test_any_bytes_decode_or_raise_protocol_error(line: bytes) -> None:
 @settings(max_examples=300, deadline=None)
 @given(
     st.dictionaries(
-        st.sampled_from(["type", "name", "token", "table", "move", "move_count", "protocol"]),
+        st.sampled_from(
+            ["type", "name", "token", "table", "move", "move_count", "protocol", "seats"]
+        ),
         st.none()
         | st.integers()
         | st.text(max_size=20)
-        | st.sampled_from(["hello", "join", "play", "watch", "list_tables", "ping"])
-        | st.dictionaries(st.text(max_size=5), st.integers() | st.text(max_size=5), max_size=3),
+        | st.sampled_from(
+            ["hello", "join", "play", "watch", "list_tables", "ping", "open_table", "leave"]
+        )
+        | st.dictionaries(st.text(max_size=5), st.integers() | st.text(max_size=5), max_size=3)
+        | st.lists(st.text(max_size=6) | st.sampled_from(["me", "open", "ai:greedy"]), max_size=9),
         max_size=5,
     )
 )
