@@ -1,0 +1,581 @@
+"""The lobby: a player with no seat lists the host's tables, sits, watches or opens one.
+
+``paris-tui join`` shows it when no ``--name`` is given or the host has no
+seat for the name (issue 9). It speaks to the host through the connection
+it is given (:class:`~paris_tui.net.client.HostClient`, after ``welcome``):
+one reading task turns what the host sends into the screen, and the table
+list is asked for again every :data:`POLL` seconds. The screen dismisses
+with the host's :class:`~paris_tui.net.protocol.Seated` (the player sits:
+the game screen takes the connection over from the very next line),
+:class:`~paris_tui.net.protocol.Watching`, or ``None`` (quit).
+
+Keys: ``Enter`` on a table sits there (at a free seat, or at the seat
+reserved for your name) or else watches it; ``w`` watches; ``n`` opens a
+new table (:class:`NewTableScreen`: seats as you, open or AI, and the rule
+variants); ``Esc`` leaves a table you wait at; ``q`` quits.
+
+Everything the host sends (names, messages) is outside text: it is drawn
+through :class:`rich.text.Text` after :func:`~paris_tui.core.printable`,
+never as markup; names the player types pass the core's rule as they are
+typed (:class:`~paris_tui.app.screens.new_game.NameInput`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import ClassVar
+
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.widgets import DataTable, Footer, Input, Label, Static
+
+from ...core import MAX_NAME_CELLS, InvalidNameError, normalize_name, printable
+from ...net.client import HostClient, HostClosedError
+from ...net.protocol import (
+    Join,
+    Leave,
+    Left,
+    ListTables,
+    OpenTable,
+    ProtocolError,
+    Refused,
+    Seated,
+    SeatInfo,
+    TableInfo,
+    Tables,
+    Waiting,
+    Watch,
+    Watching,
+)
+from .base import ParisScreen
+from .new_game import NameInput
+
+__all__ = ["POLL", "LobbyScreen", "NewTableScreen", "table_game_text", "table_players_text"]
+
+POLL = 2.0  # seconds between two asks for the table list
+
+AI_LEVELS = ("random", "greedy", "strong")
+
+
+def _levels() -> tuple[str, ...]:
+    try:
+        from ...ai import LEVELS
+    except ImportError:  # pragma: no cover - the AI package is part of paris-tui
+        return AI_LEVELS
+    return LEVELS
+
+
+# --- how a table is drawn -------------------------------------------------------------
+
+
+def _seat_text(seat: SeatInfo, me: str | None) -> Text:
+    if seat.status == "free":
+        return Text("free seat", style="italic green")
+    text = Text(printable(seat.name), style="bold" if seat.status == "present" else "")
+    if me is not None and seat.kind == "human" and seat.name.casefold() == me.casefold():
+        text.stylize("underline")
+    if seat.status == "away":
+        text.append(" (away)", style="dim")
+    elif seat.status == "takeover":
+        text.append(" (AI plays)", style="dim")
+    elif seat.status == "ai":
+        text.stylize("dim")
+    return text
+
+
+def table_players_text(info: TableInfo, me: str | None = None) -> Text:
+    """The table's seats in one line: names as text, each with its status."""
+    return Text(", ").join(_seat_text(seat, me) for seat in info.seats)
+
+
+def table_game_text(info: TableInfo) -> Text:
+    """How far the table's game is: waiting for players, move n of N, or finished."""
+    if info.waiting:
+        n = info.free_seats
+        return Text(f"waiting: {n} free seat{'s' if n != 1 else ''}", style="green")
+    if info.finished:
+        return Text("finished", style="dim")
+    return Text(f"move {info.move_count} of {info.total_moves}")
+
+
+def _holds_seat(info: TableInfo, name: str | None) -> bool:
+    """Whether a (non-free, human) seat of the table is called ``name``."""
+    if name is None:
+        return False
+    key = name.casefold()
+    return any(
+        s.status != "free" and s.kind == "human" and s.name.casefold() == key for s in info.seats
+    )
+
+
+# --- the new-table form -------------------------------------------------------------------
+
+
+class Cycler(Static, can_focus=True):
+    """One choice among a few, changed with ← → (or Space): a seat's kind, a variant."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "step(-1)", "Previous", show=False),
+        Binding("right", "step(1)", "Next", show=False),
+        Binding("space", "step(1)", "Next", show=False),
+    ]
+
+    def __init__(self, choices: list[tuple[str, str]], *, id: str) -> None:
+        super().__init__("", id=id, classes="cycler")
+        self.choices = choices
+        self.index = 0
+
+    @property
+    def value(self) -> str:
+        return self.choices[self.index][1]
+
+    def on_mount(self) -> None:
+        self._draw()
+
+    def action_step(self, delta: int) -> None:
+        self.index = (self.index + delta) % len(self.choices)
+        self._draw()
+
+    def on_click(self, event: events.Click) -> None:
+        self.action_step(1)
+
+    def _draw(self) -> None:
+        self.update(Text.assemble("◀ ", (self.choices[self.index][0], "bold"), " ▶"))
+
+
+class NewTableScreen(ParisScreen):
+    """Seats of a new table (you, then open seats or AI seats) and the rule variants.
+
+    Dismisses with an :class:`~paris_tui.net.protocol.OpenTable` for ``name``,
+    or ``None`` (Esc)."""
+
+    DEFAULT_CSS = """
+    NewTableScreen #table-form { padding: 0 2; }
+    NewTableScreen #table-title { text-style: bold; margin: 1 0; }
+    NewTableScreen .form-row { height: 1; margin-bottom: 1; }
+    NewTableScreen .form-label { width: 14; }
+    NewTableScreen .cycler { width: 30; padding: 0 1; }
+    NewTableScreen .cycler:focus { background: $boost; text-style: bold; }
+    NewTableScreen #table-help { color: $text-muted; height: auto; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "open", "Open the table"),
+        Binding("escape", "back", "Back"),
+        Binding("down", "app.focus_next", "Next", show=False),
+        Binding("up", "app.focus_previous", "Previous", show=False),
+    ]
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.player = name
+
+    def compose(self) -> ComposeResult:
+        levels = _levels()
+        ai = [(f"AI: {level}", f"ai:{level}") for level in levels]
+        with Vertical(id="table-form"):
+            yield Static(Text("A new table", style="bold"), id="table-title")
+            with Horizontal(classes="form-row"):
+                yield Label("Seat 1", classes="form-label")
+                yield Static(Text.assemble("you (", (printable(self.player), "bold"), ")"))
+            for i in range(1, 4):
+                choices = [("open seat", "open"), *ai]
+                if i >= 2:
+                    choices.append(("no seat", "none"))
+                with Horizontal(classes="form-row"):
+                    yield Label(f"Seat {i + 1}", classes="form-label")
+                    yield Cycler(choices, id=f"seat-{i}")
+            with Horizontal(classes="form-row"):
+                yield Label("Small tour", classes="form-label")
+                yield Cycler(
+                    [("both lines (rulebook)", "both-lines"), ("tile's line only", "tile-line")],
+                    id="small-tour",
+                )
+            with Horizontal(classes="form-row"):
+                yield Label("Final tours", classes="form-label")
+                yield Cycler(
+                    [("secret routes (rulebook)", "secret"), ("all five lines", "all-lines")],
+                    id="final-tours",
+                )
+            yield Static(
+                Text(
+                    "← → change a seat, ↑ ↓ move. Open seats are taken by players from "
+                    "the lobby; the game starts when every seat is taken.\n"
+                    "Enter opens the table, Esc goes back."
+                ),
+                id="table-help",
+            )
+        yield Footer()
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.query_one("#seat-1", Cycler).focus()
+
+    def request(self) -> OpenTable:
+        """The ``open_table`` the form describes now."""
+        seats = ["me"]
+        for i in range(1, 4):
+            value = self.query_one(f"#seat-{i}", Cycler).value
+            if value != "none":
+                seats.append(value)
+        return OpenTable(
+            self.player,
+            tuple(seats),
+            self.query_one("#small-tour", Cycler).value,
+            self.query_one("#final-tours", Cycler).value,
+        )
+
+    def action_open(self) -> None:
+        self.dismiss(self.request())
+
+    def action_back(self) -> None:
+        self.dismiss(None)
+
+
+# --- the lobby ------------------------------------------------------------------------------
+
+
+class TablesGrid(DataTable[Text]):
+    """The list of tables: one row per table; Enter sits or watches (said in the footer)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "select_cursor", "Sit or watch"),
+    ]
+
+
+class LobbyScreen(ParisScreen):
+    """The host's tables: sit, watch, or open a new one. See the module's docstring."""
+
+    DEFAULT_CSS = """
+    LobbyScreen #lobby-title { text-style: bold; padding: 0 1; height: 1; }
+    LobbyScreen #lobby-name-row { height: 1; padding: 0 1; margin-top: 1; }
+    LobbyScreen #lobby-name-row Label { width: 11; }
+    LobbyScreen #lobby-name-row Input { border: none; height: 1; padding: 0 1; width: 26; }
+    LobbyScreen #lobby-name-row Input:focus { background: $boost; text-style: bold; }
+    LobbyScreen #lobby-you { padding: 0 1; margin-top: 1; height: 1; }
+    LobbyScreen #lobby-tables { height: 1fr; margin-top: 1; }
+    LobbyScreen #lobby-status { padding: 0 1; height: 3; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("w", "watch", "Watch"),
+        Binding("n", "new_table", "New table"),
+        Binding("r", "refresh", "Refresh", show=False),
+        Binding("escape", "leave", "Leave the table"),
+        Binding("q", "quit", "Quit"),
+        Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
+    ]
+
+    def __init__(self, client: HostClient, name: str | None, *, poll: float = POLL) -> None:
+        super().__init__()
+        self.client = client
+        self.player: str | None = None
+        self.given_name = name
+        if name is not None:
+            with contextlib.suppress(InvalidNameError):
+                self.player = normalize_name(name)
+        self.poll_every = poll
+        self.tables: tuple[TableInfo, ...] = ()
+        self.waiting: Waiting | None = None
+        self.ended: str | None = None  # why the connection is over, once it is
+        self.done = False  # dismissed (or about to be): nothing more is read
+        self._reader: asyncio.Task[None] | None = None
+        self._drawn = False  # the list was drawn once (an empty list is drawn too)
+
+    # --- layout ------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text("Paris Paris — the tables of this host"), id="lobby-title")
+        if self.player is None:
+            with Horizontal(id="lobby-name-row"):
+                yield Label("Your name")
+                yield NameInput(
+                    self.given_name or "",
+                    placeholder="type it, then Enter",
+                    max_length=MAX_NAME_CELLS,
+                    id="lobby-name",
+                )
+        yield Static("", id="lobby-you")
+        table = TablesGrid(id="lobby-tables", cursor_type="row", zebra_stripes=True)
+        table.add_column(Text("Table"), width=5, key="table")
+        table.add_column(Text("Players"), width=44, key="players")
+        table.add_column(Text("Game"), width=21, key="game")
+        yield table
+        yield Static("", id="lobby-status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self._show_you()
+        if self.player is None:
+            self.query_one("#lobby-name", Input).focus()
+            self._say(
+                "Type your name to sit at a table or open one; Tab goes to the tables, "
+                "Ctrl+Q quits."
+            )
+        else:
+            self.query_one("#lobby-tables", DataTable).focus()
+            if self.given_name is not None:
+                self._say("No seat waits for you here: sit at a free seat, watch, or open a table.")
+        self._reader = asyncio.get_running_loop().create_task(self._read())
+        self.action_refresh()
+        self.set_interval(self.poll_every, self.action_refresh)
+
+    def on_unmount(self) -> None:
+        self._stop_reading()
+
+    def _stop_reading(self) -> None:
+        self.done = True
+        reader = self._reader
+        if reader is not None and not reader.done() and reader is not asyncio.current_task():
+            reader.cancel()
+
+    def _say(self, message: str | Text, *, problem: bool = False) -> None:
+        text = Text(message) if isinstance(message, str) else message
+        if problem:
+            text.stylize("bold")
+        for status in self.query("#lobby-status"):
+            assert isinstance(status, Static)
+            status.update(text)
+
+    def _show_you(self) -> None:
+        you = self.query_one("#lobby-you", Static)
+        if self.player is None:
+            you.display = False
+            return
+        you.display = True
+        you.update(Text.assemble("You are ", (printable(self.player), "bold"), "."))
+
+    # --- the name ------------------------------------------------------------------------
+
+    def on_name_input_refused(self, event: NameInput.Refused) -> None:
+        event.stop()
+        self._say(event.reason, problem=True)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        try:
+            name = normalize_name(event.value)
+        except InvalidNameError as exc:
+            self._say(f"Your name: {exc.problem}.", problem=True)
+            return
+        self.player = name
+        for row in self.query("#lobby-name-row"):
+            row.remove()
+        self._show_you()
+        self.query_one("#lobby-tables", DataTable).focus()
+        self._say("Enter sits at a table (or watches it), n opens a new one.")
+        self._draw_tables()
+
+    def _need_name(self) -> str | None:
+        if self.player is None:
+            self._say("Type your name first (and press Enter).", problem=True)
+            for field in self.query("#lobby-name"):
+                field.focus()
+        return self.player
+
+    # --- what the host says ---------------------------------------------------------------
+
+    async def _read(self) -> None:
+        """Every line the host sends, until a seat or a watch is ours (or the end)."""
+        while not self.done:
+            try:
+                message = await self.client.receive()
+            except HostClosedError as exc:
+                self._connection_over(f"The host closed the connection ({exc.reason}).")
+                return
+            except ProtocolError as exc:
+                self._connection_over(f"The host sent what this client cannot read: {exc.message}")
+                return
+            except OSError as exc:
+                self._connection_over(f"The connection to the host failed: {exc.strerror or exc}")
+                return
+            if isinstance(message, Seated | Watching):
+                # The game screen reads on from the very next line.
+                self._finish(message)
+                return
+            self._heard(message)
+
+    def _heard(self, message: object) -> None:
+        match message:
+            case Tables():
+                if message.tables != self.tables or not self._drawn:
+                    self.tables = message.tables
+                    self._draw_tables()
+            case Waiting():
+                first = self.waiting is None or self.waiting.table != message.table
+                self.waiting = message
+                self._show_waiting()
+                self._update_row(message.table, message.seats)
+                if first:  # the cursor goes to the table you sit at
+                    ids = [info.table for info in self.tables]
+                    grid = self.query_one("#lobby-tables", DataTable)
+                    grid.move_cursor(row=ids.index(message.table), animate=False)
+            case Left():
+                self.waiting = None
+                self._say("You left the table.")
+                self.action_refresh()
+            case Refused():
+                self._say(printable(message.message).rstrip(".") + ".", problem=True)
+            case _:
+                pass  # presence and updates belong to a table we no longer sit at
+
+    def _connection_over(self, why: str) -> None:
+        self.ended = why
+        self.done = True
+        self._say(f"{why} Press q to quit.", problem=True)
+
+    def _finish(self, result: Seated | Watching | None) -> None:
+        self._stop_reading()
+        app = self.app
+        while app.screen is not self and len(app.screen_stack) > 1:
+            app.pop_screen()  # the new-table form, say: the game has begun
+        self.dismiss(result)
+
+    def _show_waiting(self) -> None:
+        waiting = self.waiting
+        if waiting is None:
+            return
+        free = sum(1 for s in waiting.seats if s.status == "free")
+        self._say(
+            Text.assemble(
+                "You sit at table ",
+                (waiting.table, "bold"),
+                f", seat {waiting.seat + 1}. Waiting for {free} more player"
+                f"{'s' if free != 1 else ''}: the game starts when every seat is taken. "
+                "Esc leaves the table.",
+            )
+        )
+
+    # --- the list ---------------------------------------------------------------------------
+
+    def _update_row(self, table_id: str, seats: tuple[SeatInfo, ...]) -> None:
+        tables = list(self.tables)
+        for i, info in enumerate(tables):
+            if info.table == table_id:
+                free = sum(1 for s in seats if s.status == "free")
+                tables[i] = TableInfo(table_id, seats, 0, 0, False, True, free)
+                break
+        else:
+            free = sum(1 for s in seats if s.status == "free")
+            tables.append(TableInfo(table_id, seats, 0, 0, False, True, free))
+        self.tables = tuple(tables)
+        self._draw_tables()
+
+    def _draw_tables(self) -> None:
+        grid = self.query_one("#lobby-tables", DataTable)
+        current = self._current()
+        keep = None if current is None else current.table
+        grid.clear()
+        self._drawn = True
+        for info in self.tables:
+            grid.add_row(
+                Text(info.table),
+                table_players_text(info, self.player),
+                table_game_text(info),
+                key=info.table,
+                height=None,  # as many lines as the players take: no name is cut
+            )
+        ids = [info.table for info in self.tables]
+        if keep in ids:
+            grid.move_cursor(row=ids.index(keep), animate=False)
+        if not self.tables and self.ended is None and self.waiting is None:
+            self._say("No table is open on this host yet: n opens one.")
+
+    def _current(self) -> TableInfo | None:
+        grid = self.query_one("#lobby-tables", DataTable)
+        if not self.tables or grid.row_count == 0:
+            return None
+        row = grid.cursor_row
+        if 0 <= row < len(self.tables):
+            return self.tables[row]
+        return None
+
+    # --- keys ---------------------------------------------------------------------------------
+
+    def _can_send(self) -> bool:
+        if self.ended is not None:
+            self._say(f"{self.ended} Press q to quit.", problem=True)
+            return False
+        return not self.done
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "leave":
+            return self.waiting is not None  # shown in the footer only while waiting
+        return True
+
+    def action_refresh(self) -> None:
+        if self.ended is None and not self.done:
+            self.client.send(ListTables())
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self.action_sit()
+
+    def action_sit(self) -> None:
+        info = self._current()
+        if info is None or not self._can_send():
+            return
+        waiting = self.waiting
+        if info.waiting:
+            if waiting is not None and waiting.table == info.table:
+                self._show_waiting()
+                return
+            name = self._need_name()
+            if name is None:
+                return
+            if not info.free_seats:
+                self._say(f"Table {info.table} has no free seat left.", problem=True)
+                return
+            self._say(f"Taking a seat at table {info.table}…")
+            self.client.send(Join(name, None, info.table))
+            return
+        if _holds_seat(info, self.player) and not info.finished and self.player is not None:
+            self._say(f"Sitting at table {info.table}…")
+            self.client.send(Join(self.player, None, info.table))
+            return
+        self.action_watch()
+
+    def action_watch(self) -> None:
+        info = self._current()
+        if info is None or not self._can_send():
+            return
+        if info.waiting:
+            self._say(
+                f"Table {info.table} has not started: nothing to watch yet. "
+                "Enter takes one of its free seats.",
+                problem=True,
+            )
+            return
+        self._say(f"Watching table {info.table}…")
+        self.client.send(Watch(info.table))
+
+    def action_new_table(self) -> None:
+        if not self._can_send():
+            return
+        name = self._need_name()
+        if name is None:
+            return
+        welcome = self.client.welcome
+        if welcome is not None and welcome.protocol < 2:
+            self._say("This host cannot open a table for a client (it speaks protocol 1).")
+            return
+
+        def opened(request: OpenTable | None) -> None:
+            if request is None or not self._can_send():
+                return
+            self._say("Opening a table…")
+            self.client.send(request)
+
+        self.app.push_screen(NewTableScreen(name), opened)
+
+    def action_leave(self) -> None:
+        if self.waiting is not None and self._can_send():
+            self.client.send(Leave())
+
+    def action_quit(self) -> None:
+        self._finish(None)

@@ -1,0 +1,282 @@
+"""The lobby screen against a real host on loopback, in the same event loop (issue 9).
+
+A test app pushes :class:`LobbyScreen` on a :class:`HostClient` connected to a
+:class:`Host` started in the test's own loop; keys go through Textual's pilot,
+and other players are test clients. Every wait is bounded (``_until``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from hostile_corpus import REFUSED, SHOWN
+from textual import events
+from textual.app import App
+from textual.pilot import Pilot
+from textual.widgets import DataTable
+
+from paris_tui.app.resources import css_paths
+from paris_tui.app.screens.lobby import LobbyScreen, NewTableScreen
+from paris_tui.core.record import load_record
+from paris_tui.host.referee import parse_seats
+from paris_tui.host.server import Host, HostConfig
+from paris_tui.net.client import HostClient
+from paris_tui.net.protocol import Seated, Update, Waiting, Watching
+
+from .helpers import screen_text, widgets_text
+
+TIMEOUT = 15.0
+UNSET = object()
+
+
+class LobbyApp(App[None]):
+    """Shows the lobby and keeps what it dismissed with."""
+
+    CSS_PATH = css_paths()
+
+    def __init__(self, client: HostClient, name: str | None) -> None:
+        super().__init__()
+        self.client = client
+        self.player = name
+        self.result: object = UNSET
+
+    def on_mount(self) -> None:
+        self.theme = "textual-dark"
+        self.push_screen(LobbyScreen(self.client, self.player, poll=0.3), self._done)
+
+    def _done(self, result: object) -> None:
+        self.result = result
+
+
+@asynccontextmanager
+async def hosting(tmp_path: Path, *tables: str) -> AsyncIterator[tuple[Host, int]]:
+    host = Host(HostConfig(data_dir=tmp_path / "host-data", port=0, ai_delay=0.0))
+    host.load()
+    for i, seats in enumerate(tables):
+        host.open_table(parse_seats(seats), seed=7 + i)
+    _, port = await host.start()
+    try:
+        yield host, port
+    finally:
+        await host.close()
+
+
+async def _until(pilot: Pilot[None], done: Callable[[], bool], what: str) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + TIMEOUT
+    for _ in range(5000):
+        if done():
+            return
+        if loop.time() > deadline:
+            break
+        await pilot.pause(0.02)
+    raise AssertionError(f"never happened: {what}\n{screen_text(pilot.app)}")
+
+
+def _rows(app: App[None]) -> int:
+    screen = app.screen
+    if not isinstance(screen, LobbyScreen):
+        return -1
+    return screen.query_one("#lobby-tables", DataTable).row_count
+
+
+async def _client(port: int) -> HostClient:
+    return await HostClient.connect("127.0.0.1", port)
+
+
+async def test_the_lobby_lists_tables_and_watches_one(tmp_path: Path) -> None:
+    async with hosting(tmp_path, "ann,bob,ai:strong") as (_, port):
+        dee = await _client(port)
+        assert isinstance(await dee.open_table("Dee", ("me", "open", "open")), Waiting)
+        client = await _client(port)
+        app = LobbyApp(client, None)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await _until(pilot, lambda: "waiting: 2" in screen_text(app), "two tables listed")
+            text = screen_text(app)
+            assert "ann (away), bob (away), Strong AI" in text
+            assert "move 0 of" in text
+            assert "Dee, free seat, free seat" in text and "waiting: 2 free seats" in text
+            assert "Your name" in text  # no name known: the field is shown
+            await pilot.press("tab")  # from the name to the tables
+            await pilot.press("w")
+            await _until(pilot, lambda: app.result is not UNSET, "watching")
+        watching = app.result
+        assert isinstance(watching, Watching) and watching.table == "t1"
+        assert watching.view.seat is None and watching.view.own_route is None
+        await client.close()
+        await dee.close()
+
+
+async def test_enter_takes_a_free_seat_and_the_game_starts(tmp_path: Path) -> None:
+    async with hosting(tmp_path) as (host, port):
+        dee = await _client(port)
+        await dee.open_table("Dee", ("me", "open"))
+        client = await _client(port)
+        app = LobbyApp(client, "Carol")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await _until(pilot, lambda: _rows(app) == 1, "the table listed")
+            assert "You are Carol." in screen_text(app)
+            assert "Your name" not in screen_text(app)
+            await pilot.press("enter")
+            await _until(pilot, lambda: app.result is not UNSET, "seated")
+        seated = app.result
+        assert isinstance(seated, Seated) and seated.seat == 1 and seated.token
+        assert [s.name for s in seated.seats] == ["Dee", "Carol"]
+        # Dee is seated too, and the connection the lobby hands over reads on from
+        # the very next line: the first move reaches both.
+        dee_seated = await dee.receive(TIMEOUT)
+        while not isinstance(dee_seated, Seated):
+            dee_seated = await dee.receive(TIMEOUT)
+        mover, view = (dee, dee_seated.view) if dee_seated.view.my_turn else (client, seated.view)
+        mover.play(view.legal_moves[0], 0)
+        for player in (client, dee):
+            message = await player.receive(TIMEOUT)
+            while not isinstance(message, Update):
+                message = await player.receive(TIMEOUT)
+            assert len(message.view.moves) == 1
+        assert "t1" in host.rooms
+        await client.close()
+        await dee.close()
+
+
+async def test_n_opens_a_table_that_another_player_fills(tmp_path: Path) -> None:
+    async with hosting(tmp_path) as (host, port):
+        client = await _client(port)
+        app = LobbyApp(client, None)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await _until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            await pilot.press("n")  # a letter of the name field, not the key
+            assert not isinstance(app.screen, NewTableScreen)
+            await pilot.press("backspace", *"Carol", "enter")
+            assert "You are Carol." in screen_text(app)
+            await pilot.press("n")
+            await _until(pilot, lambda: isinstance(app.screen, NewTableScreen), "the form")
+            assert "you (Carol)" in screen_text(app)
+            # Seat 2 open; seat 3 a greedy AI; seat 4 none.
+            await pilot.press("down", "right", "right", "down", "left", "enter")
+            await _until(pilot, lambda: bool(host.waiting), "a waiting table")
+            await _until(pilot, lambda: "Waiting for 1 more player" in widgets_text(app), "waits")
+            assert "Esc leaves the table" in widgets_text(app)
+            dee = await _client(port)
+            assert isinstance(await dee.sit("Dee", "t1"), Seated)
+            await _until(pilot, lambda: app.result is not UNSET, "seated")
+        seated = app.result
+        assert isinstance(seated, Seated) and seated.seat == 0 and seated.token
+        record = load_record(host.store.record_path("t1"))
+        assert [(p.name, p.kind) for p in record.players] == [
+            ("Carol", "human"),
+            ("Dee", "human"),
+            ("Greedy AI", "ai:greedy"),
+        ]
+        await client.close()
+        await dee.close()
+
+
+async def test_escape_leaves_a_waiting_table_and_q_quits(tmp_path: Path) -> None:
+    async with hosting(tmp_path) as (host, port):
+        client = await _client(port)
+        app = LobbyApp(client, "Carol")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await _until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            await pilot.press("n")
+            await _until(pilot, lambda: isinstance(app.screen, NewTableScreen), "the form")
+            await pilot.press("escape")  # back, nothing opened
+            assert isinstance(app.screen, LobbyScreen) and not host.waiting
+            await pilot.press("n", "enter")
+            await _until(pilot, lambda: bool(host.waiting), "a waiting table")
+            await _until(pilot, lambda: _rows(app) == 1, "listed")
+            await pilot.press("w")  # nothing to watch yet
+            assert "has not started" in widgets_text(app)
+            await pilot.press("escape")
+            await _until(pilot, lambda: not host.waiting, "the table closed")
+            await _until(pilot, lambda: _rows(app) == 0, "the list emptied")
+            await pilot.press("q")
+            await _until(pilot, lambda: app.result is not UNSET, "quit")
+        assert app.result is None
+        await client.close()
+
+
+async def test_outside_text_is_drawn_as_text(tmp_path: Path) -> None:
+    shown = [c for c in SHOWN if "[" in c.text][:4]
+    names = ",".join(c.text for c in shown)
+    async with hosting(tmp_path, names) as (_, port):
+        client = await _client(port)
+        app = LobbyApp(client, None)
+        async with app.run_test(size=(120, 30)) as pilot:
+            await _until(pilot, lambda: shown[-1].text in screen_text(app), "listed")
+            text = screen_text(app)
+            for case in shown:
+                assert case.shown in text, case.label
+            # A refused name is never taken in, with the core's reason.
+            field = app.screen.query_one("#lobby-name")
+            for case in REFUSED[:8]:
+                field.post_message(events.Paste(case.text))
+                await pilot.pause()
+                assert "Not pasted" in widgets_text(app) or "at most" in widgets_text(app)
+            await pilot.press("enter")  # blank: refused with the rule's words
+            assert "Your name:" in widgets_text(app)
+            assert app.result is UNSET
+        await client.close()
+
+
+async def test_the_host_going_away_is_one_clear_line(tmp_path: Path) -> None:
+    async with hosting(tmp_path, "ann,bob") as (host, port):
+        client = await _client(port)
+        app = LobbyApp(client, "Carol")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await _until(pilot, lambda: _rows(app) == 1, "listed")
+            await host.close()
+            await _until(
+                pilot, lambda: "The host closed the connection" in widgets_text(app), "told"
+            )
+            await pilot.press("enter")  # nothing to send to
+            await pilot.press("q")
+            await _until(pilot, lambda: app.result is not UNSET, "quit")
+        assert app.result is None
+
+
+class _SnapApp(App[None]):
+    """The lobby snapshot's app: the host lives in the app's own event loop."""
+
+    CSS_PATH = css_paths()
+    host: Host | None = None
+
+    def on_mount(self) -> None:
+        self.theme = "textual-dark"
+
+    async def on_unmount(self) -> None:
+        if self.host is not None:
+            await self.host.close()
+
+
+def test_lobby_snapshot_80x24(snap_compare: Any, tmp_path: Path) -> None:
+    """A game in progress, a finished one, one waiting for players; no name known yet."""
+
+    async def run_before(pilot: Pilot[None]) -> None:
+        app = pilot.app
+        assert isinstance(app, _SnapApp)
+        host = Host(HostConfig(data_dir=tmp_path / "host-data", port=0, ai_delay=3600.0))
+        host.load()
+        playing = host.open_table(parse_seats("Ann,Bob,ai:strong"), seed=3).referee
+        for _ in range(7):
+            seat = playing.to_move or 0
+            playing.play(seat, playing.view(seat).legal_moves[0], playing.move_count)
+        done = host.open_table(parse_seats("Eve,ai:random"), seed=4).referee
+        while not done.is_over:
+            seat = done.to_move or 0
+            done.play(seat, done.view(seat).legal_moves[0], done.move_count)
+        _, port = await host.start()
+        app.host = host
+        dee = await _client(port)
+        await dee.open_table("Dee", ("me", "open", "ai:greedy", "open"))
+        client = await _client(port)
+        app.push_screen(LobbyScreen(client, None, poll=3600.0))
+        await _until(pilot, lambda: "waiting: 2" in screen_text(app), "three tables")
+        await pilot.press("tab")
+        await pilot.pause()
+
+    assert snap_compare(_SnapApp(), run_before=run_before, terminal_size=(80, 24))
