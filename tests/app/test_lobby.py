@@ -17,7 +17,7 @@ from hostile_corpus import REFUSED, SHOWN
 from textual import events
 from textual.app import App
 from textual.pilot import Pilot
-from textual.widgets import DataTable
+from textual.widgets import DataTable, Input
 
 from paris_tui.app.resources import css_paths
 from paris_tui.app.screens.lobby import LobbyScreen, NewTableScreen
@@ -220,6 +220,18 @@ async def test_outside_text_is_drawn_as_text(tmp_path: Path) -> None:
             await pilot.press("enter")  # blank: refused with the rule's words
             assert "Your name:" in widgets_text(app)
             assert app.result is UNSET
+        await client.close()
+
+
+async def test_a_given_name_that_breaks_the_rule_is_never_shown(tmp_path: Path) -> None:
+    async with hosting(tmp_path) as (_, port):
+        client = await _client(port)
+        app = LobbyApp(client, "Ann\x1b]52;c;eA==\x07")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await _until(pilot, lambda: "cannot be used" in widgets_text(app), "told")
+            assert app.screen.query_one("#lobby-name", Input).value == ""
+            assert "\x1b" not in widgets_text(app) and "\x1b" not in screen_text(app)
+            assert "control character" in widgets_text(app)
         await client.close()
 
 

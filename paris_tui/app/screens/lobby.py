@@ -23,7 +23,6 @@ typed (:class:`~paris_tui.app.screens.new_game.NameInput`).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from typing import ClassVar
 
 from rich.text import Text
@@ -275,9 +274,12 @@ class LobbyScreen(ParisScreen):
         self.client = client
         self.player: str | None = None
         self.given_name = name
+        self.name_problem: str | None = None
         if name is not None:
-            with contextlib.suppress(InvalidNameError):
+            try:
                 self.player = normalize_name(name)
+            except InvalidNameError as exc:
+                self.name_problem = exc.problem
         self.poll_every = poll
         self.tables: tuple[TableInfo, ...] = ()
         self.waiting: Waiting | None = None
@@ -285,6 +287,7 @@ class LobbyScreen(ParisScreen):
         self.done = False  # dismissed (or about to be): nothing more is read
         self._reader: asyncio.Task[None] | None = None
         self._drawn = False  # the list was drawn once (an empty list is drawn too)
+        self._problem_shown = False  # the status line says what went wrong: keep it
 
     # --- layout ------------------------------------------------------------------------
 
@@ -294,7 +297,7 @@ class LobbyScreen(ParisScreen):
             with Horizontal(id="lobby-name-row"):
                 yield Label("Your name")
                 yield NameInput(
-                    self.given_name or "",
+                    "",  # a given name that breaks the rule is never put in the field
                     placeholder="type it, then Enter",
                     max_length=MAX_NAME_CELLS,
                     id="lobby-name",
@@ -316,6 +319,9 @@ class LobbyScreen(ParisScreen):
             self._say(
                 "Type your name to sit at a table or open one; Tab goes to the tables, "
                 "Ctrl+Q quits."
+                if self.name_problem is None
+                else f"The name given cannot be used: {self.name_problem}. Type another one.",
+                problem=self.name_problem is not None,
             )
         else:
             self.query_one("#lobby-tables", DataTable).focus()
@@ -336,6 +342,7 @@ class LobbyScreen(ParisScreen):
 
     def _say(self, message: str | Text, *, problem: bool = False) -> None:
         text = Text(message) if isinstance(message, str) else message
+        self._problem_shown = problem
         if problem:
             text.stylize("bold")
         for status in self.query("#lobby-status"):
@@ -483,7 +490,7 @@ class LobbyScreen(ParisScreen):
         ids = [info.table for info in self.tables]
         if keep in ids:
             grid.move_cursor(row=ids.index(keep), animate=False)
-        if not self.tables and self.ended is None and self.waiting is None:
+        if not self.tables and self.ended is None and not self._problem_shown:
             self._say("No table is open on this host yet: n opens one.")
 
     def _current(self) -> TableInfo | None:
