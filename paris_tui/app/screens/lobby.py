@@ -186,7 +186,7 @@ class NewTableScreen(ParisScreen):
                 if i >= 2:
                     choices.append(("no seat", "none"))
                 with Horizontal(classes="form-row"):
-                    yield Label(f"Seat {i + 1}", classes="form-label")
+                    yield Label(Text(f"Seat {i + 1}"), classes="form-label")
                     yield Cycler(choices, id=f"seat-{i}")
             with Horizontal(classes="form-row"):
                 yield Label("Small tour", classes="form-label")
