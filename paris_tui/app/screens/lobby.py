@@ -396,10 +396,14 @@ class LobbyScreen(ParisScreen):
                 self._connection_over(f"The host closed the connection ({exc.reason}).")
                 return
             except ProtocolError as exc:
-                self._connection_over(f"The host sent what this client cannot read: {exc.message}")
+                self._connection_over(
+                    printable(f"The host sent what this client cannot read: {exc.message}")
+                )
                 return
             except OSError as exc:
-                self._connection_over(f"The connection to the host failed: {exc.strerror or exc}")
+                self._connection_over(
+                    printable(f"The connection to the host failed: {exc.strerror or exc}")
+                )
                 return
             if isinstance(message, Seated | Watching):
                 # The game screen reads on from the very next line.
