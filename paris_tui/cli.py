@@ -48,6 +48,37 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return run_replay(record, path)
 
 
+def cmd_stats(args: argparse.Namespace) -> int:
+    from .app.history import History, HistoryError
+    from .app.storage import data_dir
+
+    folder = Path(args.data_dir) if args.data_dir else data_dir()
+    try:
+        stats = History.in_data_dir(folder).stats()
+    except HistoryError as exc:
+        return _fail(str(exc), EXIT_ERROR)
+    if args.json:
+        sys.stdout.write(json.dumps(stats, ensure_ascii=True) + "\n")
+        return EXIT_OK
+    print(f"{stats['games']} finished games in {printable(str(folder))}")
+    if stats["players"]:
+        print("player                games  wins  mean  small  grand  special  sack")
+    from .core import cell_width
+
+    for p in stats["players"]:
+        by = p["mean_by_source"]
+        name = printable(p["name"])
+        name += " " * max(0, 20 - cell_width(name))  # names are 20 cells at most
+        print(
+            f"{name}  {p['games']:>5}  {p['wins']:>4}  "
+            f"{p['mean_score']:>4.1f}  {by['small_tour']:>5.1f}  {by['grand_tour']:>5.1f}  "
+            f"{by['special_tour']:>7.1f}  {by['sack']:>4.1f}"
+        )
+    for level in stats["vs_ai"]:
+        print(f"against ai:{level['level']}: {level['wins']} won of {level['games']}")
+    return EXIT_OK
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     if args.players not in (2, 3, 4):
         return _fail("--players must be 2, 3 or 4")
@@ -177,6 +208,17 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("file", help="a game record (JSON)")
     rep.add_argument("--json", action="store_true", help="print the summary as JSON and exit")
     rep.set_defaults(func=cmd_replay)
+
+    stats = sub.add_parser(
+        "stats",
+        help="your history: games, wins and mean points",
+        description="Print the statistics of every finished game kept in the history "
+        "(history.sqlite3 in the data directory): games, wins and mean points by source "
+        "per player played from this terminal, and results against each AI level.",
+    )
+    stats.add_argument("--json", action="store_true", help="print one JSON object")
+    stats.add_argument("--data-dir", help="the data directory (default: the app's)")
+    stats.set_defaults(func=cmd_stats)
 
     bench = sub.add_parser(
         "bench",
