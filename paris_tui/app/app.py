@@ -27,6 +27,7 @@ from ..core import Options
 from ..core.record import Record
 from .commands import SafeCommandPalette
 from .describe import printable
+from .history import History
 from .keygate import Gate, KeyStamp
 from .resources import css_paths
 from .screens.base import MIN_HEIGHT, MIN_WIDTH
@@ -67,6 +68,7 @@ class ParisApp(App[int]):
         ai_delay: float = DEFAULT_AI_DELAY,
         cursor_blink: bool = True,
         deliberate_keys: bool = True,
+        history: History | None = None,
     ) -> None:
         """``deliberate_keys=False`` lets scripted drivers (tests, screenshots) press keys
         at machine speed: the screens' key gates (:mod:`~paris_tui.app.keygate`) are off."""
@@ -81,6 +83,8 @@ class ParisApp(App[int]):
         self.cursor_blink = cursor_blink
         self.show_preview = True
         self.deliberate_keys = deliberate_keys
+        # Where finished games are kept (app/history.py); the data directory's by default.
+        self.history = history if history is not None else History.in_data_dir(data_dir())
         self.too_small = False  # the "please enlarge" notice shows: no input, the game waits
         self._last_key: KeyStamp | None = None
         self._mouse_down_admitted = True

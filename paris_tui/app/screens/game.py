@@ -22,6 +22,7 @@ so no screen shows a seat's route to anyone else (R8).
 
 from __future__ import annotations
 
+import asyncio
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -51,6 +52,7 @@ from ...net.table import Table
 from ..describe import preview_text, printable, seat_label, stop_name
 from ..fit import Fit
 from ..frames import Frame, build_frames
+from ..history import GameMode, History, HistoryError
 from ..keygate import TurnGate
 from ..session import Bot, points_by_kind
 from ..widgets.map_view import BoardMap, MapOverlay
@@ -820,3 +822,30 @@ class GameScreen(ParisScreen):
                 play_again=not self.networked,
             )
         )
+        self._remember()
+
+    def _remember(self) -> None:
+        """Keep the finished game in the player's history (in a thread; never fatal)."""
+        history: History | None = getattr(self.app, "history", None)
+        local = tuple(self.table.local_seats)
+        if history is None or not local:
+            return  # a watcher's game is not theirs
+        kinds = [info.kind for info in self.table.seats]
+        mode: GameMode = (
+            "network"
+            if self.networked
+            else "ai"
+            if any(k != "human" for k in kinds)
+            else "hot-seat"
+        )
+        public, events = self._public, list(self._events)
+
+        async def remember() -> None:
+            try:
+                await asyncio.to_thread(
+                    history.add, public, events, kinds, mode=mode, local_seats=local
+                )
+            except HistoryError as exc:
+                self.notify(str(exc), title="History not updated", severity="warning", markup=False)
+
+        self.run_worker(remember(), group="history", exit_on_error=False)
