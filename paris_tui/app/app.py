@@ -83,8 +83,9 @@ class ParisApp(App[int]):
         self.cursor_blink = cursor_blink
         self.show_preview = True
         self.deliberate_keys = deliberate_keys
-        # Where finished games are kept (app/history.py); the data directory's by default.
-        self.history = history if history is not None else History.in_data_dir(data_dir())
+        # Where finished games are kept (app/history.py): the launch functions give the
+        # data directory's; None (tests, screenshots) keeps none.
+        self.history = history
         self.too_small = False  # the "please enlarge" notice shows: no input, the game waits
         self._last_key: KeyStamp | None = None
         self._mouse_down_admitted = True

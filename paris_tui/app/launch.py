@@ -64,6 +64,11 @@ def _run(app: object) -> int:
 
     assert isinstance(app, ParisApp)
     clean_saves()  # temporary and lock files that killed copies left in saves/
+    if app.history is None:
+        from .history import History
+        from .storage import data_dir
+
+        app.history = History.in_data_dir(data_dir())
     app.run()
     code = app.return_code
     return 0 if code is None else int(code)

@@ -101,3 +101,16 @@ def test_stats_command_prints_json_and_a_table(tmp_path: Path) -> None:
     bad = subprocess.run([*run, "--json"], capture_output=True, text=True, check=False, timeout=60)
     assert bad.returncode == 1 and bad.stdout == ""
     assert bad.stderr.count("\n") == 1 and "damaged" in bad.stderr
+
+
+def test_the_real_app_keeps_its_history_in_the_data_directory(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from paris_tui.app import launch
+    from paris_tui.app.app import ParisApp
+
+    monkeypatch.setattr(ParisApp, "run", lambda self: None)
+    app = ParisApp()
+    assert app.history is None  # tests and screenshots keep no history
+    assert launch._run(app) == 0
+    assert app.history is not None and app.history.path == data_dir / "history.sqlite3"
