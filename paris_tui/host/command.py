@@ -342,7 +342,7 @@ async def _run_host(
         lines.append(f"  seats {seats}: a protocol-1 client joins at {join}")
         if door is not None:
             lines.extend(
-                f"  ssh {_ssh_args(door.port, ref.names[seat], config.bind)}"
+                f"  {ref.names[seat]}: ssh {_ssh_args(door.port, ref.names[seat], config.bind)}"
                 for seat in ref.human_seats
             )
     if door is not None:

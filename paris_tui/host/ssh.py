@@ -310,6 +310,7 @@ class AppProcess:
         size: tuple[int, int],
         write: Callable[[bytes], None],
         on_exit: Callable[[int], None],
+        cwd: Path | None = None,
     ) -> None:
         self._loop = asyncio.get_running_loop()
         self._write = write
@@ -331,6 +332,7 @@ class AppProcess:
                 stdout=slave,
                 stderr=slave,
                 env=env,
+                cwd=cwd,
                 start_new_session=True,
                 preexec_fn=_take_terminal,  # noqa: PLW1509 - one ioctl, no lock, before exec
                 close_fds=True,
@@ -590,7 +592,11 @@ class _Session(asyncssh.SSHServerSession[bytes]):
         env = app_environment(ticket, self.term, self._client_env())
         argv = door.config.command(door.app_port, name, door.app_address)
         try:
-            self.app = AppProcess(argv, env, self.size, self._output, self._app_exited)
+            # In the host's own 0700 directory: ``python -m`` looks for modules in
+            # the working directory first, and the host's may be anyone's (/tmp).
+            self.app = AppProcess(
+                argv, env, self.size, self._output, self._app_exited, cwd=door.host.store.root
+            )
         except OSError as exc:
             door.release(conn)
             log.error("SSH %s: cannot start the app: %s", conn, exc)

@@ -82,7 +82,7 @@ async def main():
     say(
         f"ready name={name} seat={seat} ticket={'yes' if ticket else 'no'} "
         f"term={os.environ.get('TERM')} color={color} size={size()} pid={os.getpid()} "
-        f"ctty={os.tcgetpgrp(0) == os.getpgrp()}"
+        f"ctty={os.tcgetpgrp(0) == os.getpgrp()} cwd={os.getcwd()}"
     )
     await done
     await client.close()

@@ -43,7 +43,7 @@ from .ssh_helpers import (
 async def test_a_key_logs_in_and_the_app_gets_the_seat_the_size_and_the_keys(
     tmp_path: Path,
 ) -> None:
-    async with running_door(tmp_path) as (_host, door):
+    async with running_door(tmp_path) as (host, door):
         key = new_key(tmp_path, "ann")
         async with await connect(door.port, "ann", key) as conn:
             term = await Terminal.open(conn, size=(100, 30))
@@ -52,6 +52,8 @@ async def test_a_key_logs_in_and_the_app_gets_the_seat_the_size_and_the_keys(
             # controlling terminal, of the session's type and size.
             assert "name=ann seat=0 ticket=yes term=xterm-256color" in shown
             assert term.field("size") == "100x30" and term.field("ctty") == "True"
+            # It runs in the host's own directory (python -m looks there for modules).
+            assert term.field("cwd") == str(host.store.root)
             assert term.field("color") == "-"  # xterm-256color says nothing of true colour
             # A resize reaches the app (SIGWINCH with the new size).
             term.process.change_terminal_size(132, 43)
@@ -292,6 +294,19 @@ async def test_many_ssh_players_do_not_trip_the_hosts_per_address_limit(tmp_path
                 await asyncio.sleep(0.05)
 
 
+async def test_a_connection_that_does_not_log_in_is_cut_off(tmp_path: Path) -> None:
+    async with running_door(tmp_path, login_timeout=1.0) as (_host, door):
+        reader, writer = await asyncio.open_connection("127.0.0.1", door.port)
+        try:
+            async with asyncio.timeout(TIMEOUT):
+                banner = await reader.readline()
+                assert banner.startswith(b"SSH-2.0-")
+                while await reader.read(65536):  # says nothing more: the door hangs up
+                    pass
+        finally:
+            writer.close()
+
+
 def test_the_apps_environment() -> None:
     env = app_environment("t", "xterm-256color", {"COLORTERM": "truecolor", "LANG": "fr_FR.UTF-8"})
     assert env["TERM"] == "xterm-256color" and env["TEXTUAL_COLOR_SYSTEM"] == "truecolor"
@@ -381,7 +396,7 @@ async def test_the_host_command_opens_the_door_and_says_how_to_join(tmp_path: Pa
         port = int(text.split("SSH on 127.0.0.1:", 1)[1].split(";")[0])
         key = asyncssh.read_private_key(tmp_path / "host" / HOST_KEY_FILE)
         assert f"host key {key.get_fingerprint()} (players may check it)" in text
-        assert f"  ssh -p {port} ann@127.0.0.1\n  ssh -p {port} bob@127.0.0.1\n" in text
+        assert f"  ann: ssh -p {port} ann@127.0.0.1\n  bob: ssh -p {port} bob@127.0.0.1\n" in text
         assert text.endswith(
             f"Anyone: ssh -p {port} NAME@127.0.0.1 (a name with no seat opens the lobby)"
         )
