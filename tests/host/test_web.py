@@ -246,6 +246,7 @@ async def test_browser_apps_die_with_the_host_even_on_kill_9(tmp_path: Path) -> 
 async def test_host_command_opens_the_browser_door_and_closes_it(tmp_path: Path) -> None:
     proc = await asyncio.create_subprocess_exec(
         *[sys.executable, "-m", "paris_tui.cli", "host", "--port", "0", "--web-port", "0"],
+        *["--ssh-port", "off"],
         *["--data-dir", str(tmp_path), "--table", "ann,bob"],
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
