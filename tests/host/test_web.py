@@ -50,7 +50,8 @@ ECHO_APP = textwrap.dedent(
     die_with_parent()
     out = sys.stdout.buffer
     out.write(b"__GANGLION__\\n")
-    text = ("hello from " + str(os.getpid()) + " parent " + parent).encode()
+    folder = os.environ.get("PARIS_TUI_DATA_DIR", "")
+    text = ("hello from " + str(os.getpid()) + " parent " + parent + " dir " + folder).encode()
     out.write(b"D" + len(text).to_bytes(4, "big") + text)
     out.flush()
     data = b""
@@ -284,3 +285,35 @@ def test_a_bad_web_port_is_one_line(tmp_path: Path) -> None:
     )
     assert result.returncode == 2
     assert result.stderr == "paris-tui host: --web-port must be between 0 and 65535\n"
+
+
+async def test_a_browser_comes_back_to_its_own_data_directory(tmp_path: Path) -> None:
+    """Where a session's app keeps its seat tokens: the same for one browser (its
+    cookie) every time, another for another browser, a throwaway one without cookies."""
+
+    async def data_dir(http: aiohttp.ClientSession, url: str) -> str:
+        async with http.get(f"{url}/") as page:
+            assert page.status == 200
+        ws = await http.ws_connect(f"{url}/ws")
+        said = await _receive_text(ws, "dir ")
+        await ws.close()
+        return said.split(" dir ", 1)[1].strip()
+
+    async with _door(tmp_path, None) as door:
+        url = f"http://127.0.0.1:{door.port}"
+        jar = aiohttp.CookieJar(unsafe=True)  # keeps cookies of an IP address, as browsers do
+        async with aiohttp.ClientSession(cookie_jar=jar) as ann:
+            first = await data_dir(ann, url)
+            assert await data_dir(ann, url) == first
+            cookie = next(c.value for c in jar if c.key == COOKIE)
+        assert Path(first).parent == tmp_path / "browsers"
+        assert cookie not in first  # named by a hash of the cookie, not the cookie
+        async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as bob:
+            assert await data_dir(bob, url) != first
+        async with aiohttp.ClientSession(cookie_jar=aiohttp.DummyCookieJar()) as no_cookies:
+            throwaway = await data_dir(no_cookies, url)
+            assert Path(throwaway).parent != tmp_path / "browsers"
+        deadline = time.monotonic() + TIMEOUT
+        while Path(throwaway).exists():  # removed when its session ends
+            assert time.monotonic() < deadline
+            await asyncio.sleep(0.05)
