@@ -48,6 +48,7 @@ from aiohttp import WSCloseCode, web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server, to_int
 
+from ..core.text import printable
 from .child import client_command, client_env
 
 if TYPE_CHECKING:
@@ -66,6 +67,8 @@ STOP_SECONDS = 3.0
 COOKIE = "paris_tui_browser"
 _COOKIE_RE = re.compile(r"[A-Za-z0-9_-]{43}")  # secrets.token_urlsafe(32)
 _COOKIE_AGE = 400 * 24 * 3600  # the most browsers keep a cookie
+
+_STDERR_KEPT = 4096  # bytes of an app's standard error kept, to say why it did not start
 
 Command = Callable[[Path], Sequence[str]]
 """The argv of a session's app, given the session's data directory."""
@@ -90,10 +93,9 @@ _PAGE = """<!DOCTYPE html>
 <style>
   body { background: #0c181f; margin: 0; }
   .textual-terminal { width: 100vw; height: 100vh; }
-  .closed { display: none; position: absolute; inset: 0; z-index: 10;
-            align-items: center; justify-content: center; flex-direction: column;
-            background: rgba(12, 24, 31, 0.92); color: #eee;
-            font: 16px menlo, monospace; }
+  .closed { display: none; position: fixed; left: 0; right: 0; bottom: 0; z-index: 10;
+            align-items: center; justify-content: center; gap: 16px;
+            background: #12232d; color: #eee; font: 16px menlo, monospace; }
   body.-closed .closed { display: flex; }
   .closed button { margin: 16px; padding: 12px 28px; font: inherit; cursor: pointer; }
 </style>
@@ -118,8 +120,10 @@ class _Session(AppService):
     Changed from upstream: the app is started from an argv, not through a
     shell (``_open_app_process``: a shell between the host and the app would be
     the parent the app dies with), with the door's environment on top of
-    textual-serve's; and stopping it is bounded (``stop``: upstream waits for the
-    app for ever).
+    textual-serve's; stopping it is bounded (``stop``: upstream waits for the
+    app for ever); and the app's standard error stays out of the host's output
+    (``run``: upstream copies it there), but an app that could not start says
+    why in the page.
     """
 
     def __init__(self, argv: Sequence[str], env: dict[str, str], **kwargs: Any) -> None:
@@ -141,6 +145,54 @@ class _Session(AppService):
         assert process.stdin is not None
         self._stdin = process.stdin
         return process
+
+    async def run(self) -> None:
+        """Upstream's ``run``: pass the app's packets to the browser until it ends."""
+        process = self._process
+        assert process is not None
+        stdout, stderr = process.stdout, process.stderr
+        assert stdout is not None and stderr is not None
+        tail = bytearray()  # the end of the app's standard error
+
+        async def read_stderr() -> None:
+            with contextlib.suppress(asyncio.CancelledError):
+                while data := await stderr.read(4096):
+                    tail.extend(data)
+                    del tail[:-_STDERR_KEPT]
+
+        stderr_task = asyncio.create_task(read_stderr())
+        started = False
+        try:
+            for _ in range(10):  # a Textual app says this first (upstream: the same)
+                line = await stdout.readline()
+                if not line or line == b"__GANGLION__\n":
+                    started = bool(line)
+                    break
+            while started:
+                kind = await stdout.readexactly(1)
+                size = int.from_bytes(await stdout.readexactly(4), "big")
+                payload = await stdout.readexactly(size)
+                if kind == b"D":
+                    await self.on_data(payload)
+                elif kind == b"M":
+                    await self.on_meta(payload)
+                elif kind == b"P":
+                    await self.on_packed(payload)
+        except (asyncio.IncompleteReadError, ConnectionResetError, asyncio.CancelledError):
+            pass
+        finally:
+            if not started:  # its last words, as it exits
+                with contextlib.suppress(TimeoutError, asyncio.CancelledError):
+                    await asyncio.wait_for(asyncio.shield(stderr_task), 2.0)
+            stderr_task.cancel()
+            await stderr_task
+        if not started:
+            lines = [printable(x) for x in tail.decode("utf-8", "replace").splitlines()[-4:]]
+            text = "\r\n  ".join(x for x in lines if x.strip()) or "the game did not start"
+            log.warning("a browser's app did not start: %s", " / ".join(lines)[-300:])
+            with contextlib.suppress(Exception):
+                await self.remote_write_bytes(f"\r\n  {text}\r\n".encode())
+                await self.remote_close()
 
     @property
     def pid(self) -> int | None:

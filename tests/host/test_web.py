@@ -317,3 +317,20 @@ async def test_a_browser_comes_back_to_its_own_data_directory(tmp_path: Path) ->
         while Path(throwaway).exists():  # removed when its session ends
             assert time.monotonic() < deadline
             await asyncio.sleep(0.05)
+
+
+async def test_an_app_that_cannot_start_says_why_in_the_page(tmp_path: Path) -> None:
+    failing = [
+        sys.executable,
+        "-c",
+        "import sys; sys.stderr.write('paris-tui: the host refused \\x1b[2J\\x07ann\\n'); "
+        "sys.exit(4)",
+    ]
+    async with _door(tmp_path, failing) as door, aiohttp.ClientSession() as http:
+        ws = await http.ws_connect(f"http://127.0.0.1:{door.port}/ws")
+        said = await _receive_text(ws, "ann")
+        assert "paris-tui: the host refused \\x1b[2J\\x07ann" in said  # escaped, one line
+        assert "\x1b" not in said and "\x07" not in said
+        async with asyncio.timeout(TIMEOUT):
+            while not ws.closed:  # and the session ends
+                await ws.receive()
