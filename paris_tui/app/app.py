@@ -9,6 +9,7 @@ offers to resume an unfinished game), or the replay viewer.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, Literal
@@ -93,9 +94,12 @@ class ParisApp(App[int]):
     def get_driver_class(self) -> type[Driver]:
         """Textual's driver, with the fix that ends the app when its terminal goes away
         (:mod:`~paris_tui.app.driver`)."""
+        chosen = super().get_driver_class()
+        if sys.platform == "win32":
+            return chosen  # app/driver.py fixes Textual's POSIX and web drivers only
         from .driver import driver_class
 
-        return driver_class(super().get_driver_class())
+        return driver_class(chosen)
 
     def on_mount(self) -> None:
         self.theme = DARK

@@ -21,7 +21,8 @@ exactly that fixed: when input ends or fails, or output fails, they ask the
 app to exit with status :data:`TERMINAL_GONE` (the app saves: every move is
 already saved, and closing the session releases the save's lock). Everything
 else is Textual's own code. :func:`driver_class` picks one of them for what
-Textual would have picked (``ParisApp.get_driver_class``).
+Textual would have picked (``ParisApp.get_driver_class``). POSIX only: Textual's
+Linux driver needs ``termios``, so on Windows the app keeps Textual's drivers.
 """
 
 from __future__ import annotations
@@ -29,7 +30,6 @@ from __future__ import annotations
 import io
 import os
 import selectors
-import sys
 import threading
 from codecs import getincrementaldecoder
 from functools import partial
@@ -207,7 +207,7 @@ class WebDoorDriver(WebDriver):
 def driver_class(chosen: type[Driver]) -> type[Driver]:
     """Our driver for the one Textual chose (``TEXTUAL_DRIVER`` or the platform's):
     its fixed subclass where there is one, else Textual's choice unchanged."""
-    if chosen is LinuxDriver and sys.platform != "win32":
+    if chosen is LinuxDriver:
         return TerminalDriver
     if chosen is WebDriver:
         return WebDoorDriver
