@@ -126,10 +126,11 @@ class _Session(AppService):
     why in the page.
     """
 
-    def __init__(self, argv: Sequence[str], env: dict[str, str], **kwargs: Any) -> None:
+    def __init__(self, argv: Sequence[str], env: dict[str, str], cwd: Path, **kwargs: Any) -> None:
         super().__init__(argv[0], **kwargs)
         self.argv = list(argv)
         self.env = env
+        self.cwd = cwd
         self._stopping: asyncio.Future[None] | None = None
 
     async def _open_app_process(self, width: int = 80, height: int = 24) -> Any:
@@ -141,6 +142,9 @@ class _Session(AppService):
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
             env=client_env(None, base=environment),
+            # Its own 0700 directory: ``python -m`` looks for modules in the working
+            # directory first, and the host's may be anyone's (/tmp).
+            cwd=self.cwd,
         )
         assert process.stdin is not None
         self._stdin = process.stdin
@@ -277,6 +281,7 @@ class _Server(Server):
             session = _Session(
                 self.door.command(data_dir),
                 {"PARIS_TUI_DATA_DIR": str(data_dir)},
+                data_dir,
                 write_bytes=websocket.send_bytes,
                 write_str=websocket.send_str,
                 close=websocket.close,
@@ -372,7 +377,7 @@ class WebDoor:
     def session_dir(self, cookie: str | None) -> Iterator[Path]:
         """The data directory of a session: its browser's own, or a throwaway one."""
         if cookie is None:
-            folder = Path(tempfile.mkdtemp(prefix="paris-tui-browser-"))
+            folder = Path(tempfile.mkdtemp(prefix="paris-tui-browser-"))  # mode 0700
             try:
                 yield folder
             finally:

@@ -51,7 +51,8 @@ ECHO_APP = textwrap.dedent(
     out = sys.stdout.buffer
     out.write(b"__GANGLION__\\n")
     folder = os.environ.get("PARIS_TUI_DATA_DIR", "")
-    text = ("hello from " + str(os.getpid()) + " parent " + parent + " dir " + folder).encode()
+    where = " cwd " + os.getcwd() + " dir " + folder
+    text = ("hello from " + str(os.getpid()) + " parent " + parent + where).encode()
     out.write(b"D" + len(text).to_bytes(4, "big") + text)
     out.flush()
     data = b""
@@ -297,7 +298,10 @@ async def test_a_browser_comes_back_to_its_own_data_directory(tmp_path: Path) ->
         ws = await http.ws_connect(f"{url}/ws")
         said = await _receive_text(ws, "dir ")
         await ws.close()
-        return said.split(" dir ", 1)[1].strip()
+        cwd, folder = said.split(" cwd ", 1)[1].split(" dir ")
+        assert cwd == folder.strip()  # the app runs there (python -m imports from its cwd)
+        assert Path(cwd).stat().st_mode & 0o777 == 0o700
+        return folder.strip()
 
     async with _door(tmp_path, None) as door:
         url = f"http://127.0.0.1:{door.port}"
