@@ -24,7 +24,7 @@ from paris_tui.app.screens.lobby import LobbyScreen, NewTableScreen
 from paris_tui.core.record import load_record
 from paris_tui.host.referee import parse_seats
 from paris_tui.host.server import Host, HostConfig
-from paris_tui.net.client import HostClient
+from paris_tui.net.client import HostClient, TokenStore
 from paris_tui.net.protocol import Seated, Update, Waiting, Watching
 
 from .helpers import screen_text, widgets_text
@@ -38,15 +38,17 @@ class LobbyApp(App[None]):
 
     CSS_PATH = css_paths()
 
-    def __init__(self, client: HostClient, name: str | None) -> None:
+    def __init__(self, client: HostClient, name: str | None, **lobby: Any) -> None:
         super().__init__()
         self.client = client
         self.player = name
+        self.lobby = lobby
         self.result: object = UNSET
 
     def on_mount(self) -> None:
         self.theme = "textual-dark"
-        self.push_screen(LobbyScreen(self.client, self.player, poll=0.3), self._done)
+        screen = LobbyScreen(self.client, self.player, poll=0.3, **self.lobby)
+        self.push_screen(screen, self._done)
 
     def _done(self, result: object) -> None:
         self.result = result
@@ -141,6 +143,36 @@ async def test_enter_takes_a_free_seat_and_the_game_starts(tmp_path: Path) -> No
         assert "t1" in host.rooms
         await client.close()
         await dee.close()
+
+
+async def test_a_reserved_seat_is_joined_with_the_token_kept_for_it(tmp_path: Path) -> None:
+    tokens = TokenStore(tmp_path / "client" / "tokens.json")
+    async with hosting(tmp_path, "ann,bob") as (_, port):
+        address = f"127.0.0.1:{port}"
+
+        async def sit(**lobby: Any) -> object:
+            client = await _client(port)
+            app = LobbyApp(client, "Ann", **lobby)
+            async with app.run_test(size=(80, 24)) as pilot:
+                await _until(pilot, lambda: "move 0 of" in screen_text(app), "listed")
+                await pilot.press("enter")
+                await _until(
+                    pilot,
+                    lambda: app.result is not UNSET or "already claimed" in widgets_text(app),
+                    "an answer",
+                )
+                await pilot.press("q")
+            await client.close()
+            return app.result
+
+        first = await sit(tokens=tokens, address=address)
+        assert isinstance(first, Seated) and first.seat == 0 and first.token
+        assert tokens.get(address, "ann") == first.token  # kept, as paris-tui join keeps it
+        # Without the token the claimed seat is refused (the lobby says so and stays) ...
+        assert await sit() is None
+        # ... with it, Ann is back in her seat.
+        again = await sit(tokens=tokens, address=address)
+        assert isinstance(again, Seated) and again.seat == 0 and again.token is None
 
 
 async def test_n_opens_a_table_that_another_player_fills(tmp_path: Path) -> None:

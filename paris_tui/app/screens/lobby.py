@@ -23,6 +23,7 @@ typed (:class:`~paris_tui.app.screens.new_game.NameInput`).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import ClassVar
 
 from rich.text import Text
@@ -33,7 +34,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Footer, Input, Label, Static
 
 from ...core import MAX_NAME_CELLS, InvalidNameError, normalize_name, printable
-from ...net.client import HostClient, HostClosedError
+from ...net.client import HostClient, HostClosedError, TokenStore
 from ...net.protocol import (
     Join,
     Leave,
@@ -269,9 +270,22 @@ class LobbyScreen(ParisScreen):
         Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
     ]
 
-    def __init__(self, client: HostClient, name: str | None, *, poll: float = POLL) -> None:
+    def __init__(
+        self,
+        client: HostClient,
+        name: str | None,
+        *,
+        poll: float = POLL,
+        tokens: TokenStore | None = None,
+        address: str | None = None,
+    ) -> None:
+        """``tokens`` and ``address`` (the host as the token store knows it): a seat
+        reserved for the player's name is joined with the token kept for it, and a
+        token the host issues here is kept (as ``paris-tui join`` does)."""
         super().__init__()
         self.client = client
+        self.tokens = tokens
+        self.address = address
         self.player: str | None = None
         self.given_name = name
         self.name_problem: str | None = None
@@ -406,10 +420,27 @@ class LobbyScreen(ParisScreen):
                 )
                 return
             if isinstance(message, Seated | Watching):
+                if isinstance(message, Seated) and message.token is not None:
+                    self._keep_token(message.token)
                 # The game screen reads on from the very next line.
                 self._finish(message)
                 return
             self._heard(message)
+
+    def _token(self) -> str | None:
+        if self.tokens is None or self.address is None or self.player is None:
+            return None
+        try:
+            return self.tokens.get(self.address, self.player)
+        except OSError:
+            return None
+
+    def _keep_token(self, token: str) -> None:
+        if self.tokens is None or self.address is None or self.player is None:
+            return
+        # A read-only data directory: the seat is still ours for this run.
+        with contextlib.suppress(OSError):
+            self.tokens.put(self.address, self.player, token)
 
     def _heard(self, message: object) -> None:
         match message:
@@ -547,7 +578,7 @@ class LobbyScreen(ParisScreen):
             return
         if _holds_seat(info, self.player) and not info.finished and self.player is not None:
             self._say(f"Sitting at table {info.table}…")
-            self.client.send(Join(self.player, None, info.table))
+            self.client.send(Join(self.player, self._token(), info.table))
             return
         self.action_watch()
 
