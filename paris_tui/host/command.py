@@ -258,6 +258,7 @@ async def _run_host(
     import shlex
 
     from ..core.text import printable
+    from ..net.protocol import PROTOCOL_VERSIONS
     from .server import Host, TableConflictError
     from .store import HostBusyError
 
@@ -321,7 +322,8 @@ async def _run_host(
             return _fail(f"cannot listen on {where}: {exc.strerror or exc}", EXIT_ERROR)
     join = _join_address(config.bind, port)
     lines = [
-        f"paris-tui host: listening on {address}:{port} (protocol 1); "
+        f"paris-tui host: listening on {address}:{port} "
+        f"(protocols {' and '.join(str(v) for v in PROTOCOL_VERSIONS)}); "
         f"tables saved in {printable(str(host.store.tables_dir))}"
     ]
     if door is not None:
