@@ -132,6 +132,18 @@ def cmd_resume(args: argparse.Namespace) -> int:
     return run_resume(Path(args.file) if args.file else None, ai_delay=args.ai_delay)
 
 
+def cmd_join(args: argparse.Namespace) -> int:
+    from .app.launch import run_join
+
+    return run_join(
+        args.address,
+        name=args.name,
+        table=args.table,
+        watch=args.watch,
+        data_dir=Path(args.data_dir) if args.data_dir else None,
+    )
+
+
 def cmd_default(args: argparse.Namespace) -> int:
     from .app.launch import run_default
 
@@ -240,7 +252,31 @@ def build_parser() -> argparse.ArgumentParser:
     from .host.command import add_host_parser
 
     add_host_parser(sub)
+    _add_join_parser(sub)
     return parser
+
+
+def _add_join_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    join = sub.add_parser(
+        "join",
+        help="take your seat at a paris-tui host's table (or watch one)",
+        description="Connect to a paris-tui host and play your seat from this terminal: "
+        "your own view, your own route, the other players' moves as they happen. The seat's "
+        "secret token is kept in the data directory, so you come back to the same seat.",
+        epilog="Exit status: 2 bad arguments, 3 the host cannot be reached, "
+        "4 the host refused (seat_taken, bad_token, no_such_table, ...).",
+    )
+    join.add_argument("address", metavar="HOST:PORT", help="the host, e.g. 127.0.0.1:7337")
+    join.add_argument("--name", default=None, help="your name: the seat reserved for it")
+    join.add_argument("--table", default=None, metavar="ID", help="the table (when several)")
+    join.add_argument("--watch", default=None, metavar="ID", help="watch table ID (public view)")
+    join.add_argument(
+        "--data-dir",
+        default=None,
+        metavar="DIR",
+        help="where seat tokens are kept (default: the app's data directory)",
+    )
+    join.set_defaults(func=cmd_join)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -22,6 +22,8 @@ from textual.driver import Driver
 from textual.screen import Screen
 
 if TYPE_CHECKING:
+    from ..net.table import RemoteTable
+    from .remote import Link
     from .screens.game import GameScreen
 
 from ..core import Options
@@ -62,6 +64,7 @@ class ParisApp(App[int]):
         *,
         session: Session | None = None,
         replay: tuple[Record, Path] | None = None,
+        link: Link | None = None,
         resume_offer: SaveInfo | None = None,
         locked: SaveInfo | None = None,
         problems: Iterable[str] = (),
@@ -76,6 +79,7 @@ class ParisApp(App[int]):
         super().__init__()
         self.session = session
         self.replay = replay
+        self.link = link  # a seat (or a watcher) at a host's table: paris-tui join
         self.resume_offer = resume_offer
         self.locked = locked  # a game another copy holds: offer to watch it, or quit
         self.problems = list(problems)
@@ -106,6 +110,8 @@ class ParisApp(App[int]):
         self._set_too_small(self.size.width, self.size.height)
         if self.session is not None:
             self.open_game(self.session)
+        elif self.link is not None:
+            self.open_remote(self.link)
         elif self.replay is not None:
             from .screens.replay import ReplayScreen
 
@@ -245,6 +251,47 @@ class ParisApp(App[int]):
     def on_unmount(self) -> None:
         if self.session is not None:
             self.session.close()  # the OS would drop the lock at exit anyway
+        if self.link is not None:
+            self.link.closed = True
+
+    # --- a host's table -----------------------------------------------------------------
+
+    def open_remote(self, link: Link) -> None:
+        """Show the host's table, and follow it (reconnecting) while the app runs."""
+        from .screens.game import GameScreen
+
+        self.push_screen(GameScreen(link.table, anim=self.anim, ai_delay=self.ai_delay))
+        self.run_worker(self._follow(link), group="link", exclusive=True, exit_on_error=False)
+
+    async def _follow(self, link: Link) -> None:
+        from .screens.connection import ConnectionDialog
+
+        def lost(reason: str, attempt: int) -> None:
+            if reason == "replaced":
+                problem = "Your seat was joined from another terminal: this one left it"
+            elif attempt == 0:
+                problem = f"The host closed the connection ({reason})"
+            else:
+                what = "The host stopped" if reason == "shutdown" else "Connection lost"
+                problem = f"{what}: joining again (try {attempt})…"
+            screen = self._game_screen()
+            if screen is not None:
+                screen.set_connection(problem)
+
+        def back(table: RemoteTable) -> None:
+            screen = self._game_screen()
+            if screen is not None:
+                screen.set_connection(None)
+                screen.rebind(table)
+            self.notify("Connected again", timeout=3, markup=False)
+
+        async def ask(problem: str) -> bool:
+            retry = await self.push_screen_wait(ConnectionDialog(problem))
+            if not retry:
+                self.exit()
+            return bool(retry)
+
+        await link.follow(lost, back, ask)
 
     def start_session(self, session: Session) -> None:
         """Show ``session`` on a fresh game screen, dropping every other screen."""
@@ -363,9 +410,10 @@ class ParisApp(App[int]):
         return None
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
-        yield SystemCommand(
-            "New game", "Set up a new game (this one stays saved)", self.action_new_game
-        )
+        if self.link is None:
+            yield SystemCommand(
+                "New game", "Set up a new game (this one stays saved)", self.action_new_game
+            )
         yield SystemCommand("Help", "Rules in brief and keys", self.action_help)
         yield SystemCommand(
             "Toggle left-over preview",
@@ -379,7 +427,8 @@ class ParisApp(App[int]):
             self.action_toggle_theme,
         )
         yield SystemCommand("Theme", "Choose any theme", self.action_change_theme)
-        yield SystemCommand(
-            "Save a copy", "Save a copy of this game's record", self.action_save_copy
-        )
+        if self.link is None:
+            yield SystemCommand(
+                "Save a copy", "Save a copy of this game's record", self.action_save_copy
+            )
         yield SystemCommand("Quit", "Quit (the game is saved after every move)", self.action_quit)

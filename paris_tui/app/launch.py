@@ -15,16 +15,16 @@ from pathlib import Path
 from ..core import Options, RecordError, printable
 from ..core.record import Record
 
-__all__ = ["run_default", "run_play", "run_replay", "run_resume"]
+__all__ = ["run_default", "run_join", "run_play", "run_replay", "run_resume"]
 
 EXIT_USAGE = 2
 WEB_DRIVER = "textual.drivers.web_driver:WebDriver"
 """The ``TEXTUAL_DRIVER`` that textual-serve sets for the apps it runs."""
 
 
-def _fail(message: str) -> int:
+def _fail(message: str, status: int = EXIT_USAGE) -> int:
     print(f"paris-tui: {message}", file=sys.stderr)
-    return EXIT_USAGE
+    return status
 
 
 def _delay(ai_delay: float | None) -> float:
@@ -165,3 +165,74 @@ def run_default(*, ai_delay: float | None) -> int:
     notes = [f"{printable(p.name)}: {why}" for p, why in problems]
     app_class = _app_class()
     return _run(app_class(resume_offer=info, problems=notes, ai_delay=_delay(ai_delay)))
+
+
+def run_join(
+    address: str,
+    *,
+    name: str | None,
+    table: str | None,
+    watch: str | None,
+    data_dir: Path | None,
+    ai_delay: float | None = None,
+) -> int:
+    """``paris-tui join HOST:PORT --name NAME``: a seat at a host's table (or ``--watch``).
+
+    Exit status: 0 after playing, 2 for bad arguments, 3 when the host cannot
+    be reached, 4 when it refuses (bad_token, seat_taken, no_such_table...),
+    each with one line on standard error.
+    """
+    import asyncio
+    import os
+
+    from ..host.child import TICKET_ENV, die_with_parent
+    from ..net.client import TokenStore
+    from .remote import EXIT_USAGE as USAGE
+    from .remote import JoinError, JoinTarget, open_link, parse_address
+
+    die_with_parent()
+    ticket = os.environ.pop(TICKET_ENV, None) or None  # used once, kept nowhere
+    try:
+        host, port = parse_address(address)
+    except ValueError as exc:
+        return _fail(str(exc))
+    if watch is not None and (name is not None or table is not None):
+        return _fail("--watch watches a table: give it without --name and --table")
+    if name is None and watch is None:
+        return _fail(
+            "join needs --name NAME (your seat) or --watch TABLE; "
+            "the lobby (tables with free seats) is not in this version yet"
+        )
+    if ai_delay is not None and ai_delay < 0:
+        return _fail("--ai-delay must be 0 or more")
+    target = JoinTarget(host, port, name, table, watch)
+    try:
+        target = target.checked()
+    except JoinError as exc:
+        return _fail(exc.message, exc.status)
+    problem = _terminal_problem()
+    if problem:
+        return _fail(problem)
+    app_class = _app_class()
+    if data_dir is None:
+        from .storage import data_dir as default_data_dir
+
+        data_dir = default_data_dir()
+    tokens = TokenStore(data_dir / "tokens.json") if ticket is None else None
+
+    async def main() -> int:
+        try:
+            link = await open_link(target, tokens, ticket)
+        except JoinError as exc:
+            if exc.code == "no_such_seat":
+                return _fail(f"{exc.message}; the lobby is not in this version yet", USAGE)
+            return _fail(exc.message, exc.status)
+        app = app_class(link=link, ai_delay=_delay(ai_delay))
+        try:
+            await app.run_async()
+        finally:
+            await link.close()
+        code = app.return_code
+        return 0 if code is None else int(code)
+
+    return asyncio.run(main())

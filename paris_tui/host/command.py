@@ -338,10 +338,9 @@ async def _run_host(
         ref = room.referee
         names = ", ".join(ref.names)
         lines.append(f"Table {room.id}: {names} (move {ref.move_count} of {ref.total_moves})")
-        seats = ", ".join(shlex.quote(ref.names[seat]) for seat in ref.human_seats)
-        # The `join` command and the browser door are not built yet: say only
-        # what works today, a protocol-1 client (docs/protocol.md) at this address.
-        lines.append(f"  seats {seats}: a protocol-1 client joins at {join}")
+        for seat in ref.human_seats:
+            name = shlex.quote(ref.names[seat])
+            lines.append(f"  {ref.names[seat]}: paris-tui join {join} --name {name}")
         if door is not None:
             lines.extend(
                 f"  {ref.names[seat]}: ssh {_ssh_args(door.port, ref.names[seat], config.bind)}"

@@ -78,3 +78,33 @@ def test_help_screen(snap_compare: SnapCompare) -> None:
 def test_too_small_notice(snap_compare: SnapCompare) -> None:
     app = make_app(build_session("Ann,Bob", 3, 2))
     assert snap_compare(app, press=["enter"], terminal_size=(60, 20))
+
+
+class _StillLink:
+    """A host's table that does not change: a seat's screen as a join shows it, no socket."""
+
+    def __init__(self, table: object) -> None:
+        self.table = table
+        self.closed = False
+
+    async def follow(self, *_: object) -> None:
+        return None
+
+
+def test_networked_seat_waiting_80x24(snap_compare: SnapCompare) -> None:
+    """Bob at a host's table, Cy to move and away: Bob's own route, a waiting status."""
+    from paris_tui.app.app import ParisApp
+    from paris_tui.net.protocol import Seated, SeatInfo
+    from paris_tui.net.table import RemoteTable
+
+    session = build_session("Ann,Bob,Cy", 3, 20)
+    assert session.view(None).to_move == 2
+    seats = (
+        SeatInfo("Ann", "human", "present"),
+        SeatInfo("Bob", "human", "present"),
+        SeatInfo("Cy", "human", "away"),
+    )
+    seated = Seated("t1", 1, None, session.view(1), tuple(session.events), seats)
+    link = _StillLink(RemoteTable(None, seated))  # type: ignore[arg-type]
+    app = ParisApp(link=link, anim=0.0, ai_delay=0.0, cursor_blink=False)  # type: ignore[arg-type]
+    assert snap_compare(app, terminal_size=(80, 24))

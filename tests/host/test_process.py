@@ -94,7 +94,8 @@ async def test_killed_host_restarts_and_the_game_continues(tmp_path: Path) -> No
     out, err = await second.stdout_rest(), await second.stderr()
     assert (
         "Table t1: ann, bob, Random AI (move" in out
-        and "seats ann, bob: a protocol-1 client joins at" in out
+        and "ann: paris-tui join 127.0.0.1:" in out
+        and "--name bob" in out
     )
     assert "already sit at unfinished table t1" in err
     assert "stopped" in out

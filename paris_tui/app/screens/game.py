@@ -232,6 +232,25 @@ class GameScreen(ParisScreen):
     def table_closed(self, table: Table, reason: str) -> None:
         self._sent = False
 
+    def rebind(self, table: Table) -> None:
+        """Go on with ``table``, the same game on a new connection (after a drop).
+
+        What happened meanwhile comes as one more update, shown like any other.
+        """
+        known = list(self._events)
+        for update in self._pending:
+            known.extend(update.events)
+        events = table.events
+        if list(events[: len(known)]) != known:
+            raise ValueError("the table's events do not continue the game shown")
+        self.table = table
+        self.seats = table.seats
+        table.add_listener(self)
+        views = {s: table.view(s) for s in table.local_seats}
+        self._pending.append(_Update(tuple(events[len(known) :]), table.view(None), views))
+        if self.is_mounted and not self._showing and not self.ended:
+            self._show_next()
+
     def set_connection(self, problem: str | None) -> None:
         """Say the table cannot be reached (keys make no move meanwhile), or that it can."""
         self.connection = problem

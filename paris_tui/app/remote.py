@@ -1,0 +1,277 @@
+"""A seat (or a watcher) at a host's table: connecting, joining, following, reconnecting.
+
+``paris-tui join HOST:PORT --name NAME`` opens the app on a
+:class:`~paris_tui.net.table.RemoteTable`; this module connects and joins
+(:func:`open_link`, before the app starts, so a refusal is one line on the
+terminal), keeps the seat's token (:class:`~paris_tui.net.client.TokenStore`
+in the data directory; a door's one-time ticket is used once and never
+kept), and, once the app runs, follows the table (:meth:`Link.follow`):
+when the connection drops, the game screen says so and the link joins the
+same seat again with the same token, with a growing pause between tries,
+for a while; then it asks whether to go on trying or quit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from ..core import printable
+from ..core.text import InvalidNameError, normalize_name
+from ..net.client import HostClient, HostClosedError, RefusedError, TokenStore
+from ..net.protocol import ProtocolError, Seated, Watching
+from ..net.table import RemoteTable
+
+__all__ = [
+    "EXIT_CONNECT",
+    "EXIT_REFUSED",
+    "EXIT_USAGE",
+    "RECONNECT_DELAYS",
+    "JoinError",
+    "JoinTarget",
+    "Link",
+    "open_link",
+    "parse_address",
+]
+
+EXIT_USAGE = 2
+"""Bad arguments: HOST:PORT, --name, --table with --watch; no lobby yet."""
+EXIT_CONNECT = 3
+"""The host cannot be reached (refused, no route, timed out, hung up at once)."""
+EXIT_REFUSED = 4
+"""The host answered and refused (bad_token, seat_taken, no_such_table, ...)."""
+
+RECONNECT_DELAYS: tuple[float, ...] = (0.5, 1.0, 2.0, 4.0, 8.0, 8.0, 8.0, 8.0, 8.0)
+"""Pauses before each try to join again after a drop (about 48 s in all)."""
+
+CONNECT_TIMEOUT = 10.0
+# The reasons a table ends for good for this terminal: no second try.
+FINAL_REASONS = frozenset({"replaced", "bad_token", "bad_message", "too_large", "rate_limited"})
+
+_PORT = re.compile(r"[0-9]{1,5}")
+
+
+class JoinError(Exception):
+    """A join that cannot go on: ``message`` (one line) and the exit ``status``."""
+
+    def __init__(self, message: str, status: int, code: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+        self.code = code
+
+
+def parse_address(text: str) -> tuple[str, int]:
+    """``HOST:PORT`` (``[::1]:7337`` for an IPv6 address) as ``(host, port)``.
+
+    Raises ``ValueError`` with a message that shows the text escaped.
+    """
+    shown = printable(text if len(text) <= 80 else text[:80] + "...")
+    problem = f"'{shown}' is not HOST:PORT (e.g. 127.0.0.1:7337)"
+    if text.startswith("["):
+        host, sep, port = text[1:].partition("]:")
+        if not sep or not host or ":" not in host:
+            raise ValueError(problem)
+    else:
+        host, sep, port = text.rpartition(":")
+        if not sep or not host or ":" in host:
+            raise ValueError(problem)
+    if not _PORT.fullmatch(port) or not 0 < int(port) < 65536:
+        raise ValueError(f"{problem}: the port must be a number from 1 to 65535")
+    if any(not (c.isalnum() or c in ".-_:%") for c in host) or len(host) > 253:
+        raise ValueError(problem)
+    return host, int(port)
+
+
+@dataclass(frozen=True, slots=True)
+class JoinTarget:
+    """Where to sit: a host, and a name (with a table, maybe) or a table to watch."""
+
+    host: str
+    port: int
+    name: str | None = None
+    table: str | None = None
+    watch: str | None = None
+
+    @property
+    def address(self) -> str:
+        return f"[{self.host}]:{self.port}" if ":" in self.host else f"{self.host}:{self.port}"
+
+    def checked(self) -> JoinTarget:
+        """The target with its name normalized (``JoinError`` if it breaks the name rule)."""
+        if self.name is None:
+            return self
+        try:
+            name = normalize_name(self.name)
+        except InvalidNameError as exc:
+            raise JoinError(f"--name: {exc.problem}", EXIT_USAGE) from None
+        return JoinTarget(self.host, self.port, name, self.table, self.watch)
+
+
+REFUSAL_HINTS = {
+    "bad_token": "the token kept in this data directory is not that seat's",
+    "seat_taken": "the seat is claimed and this data directory holds no token for it",
+    "unsupported_protocol": "this paris-tui and the host speak different protocol versions",
+    "host_full": "the host has too many connections; try again later",
+}
+
+
+def _refusal_message(target: JoinTarget, exc: RefusedError) -> str:
+    hint = REFUSAL_HINTS.get(exc.code)
+    text = f"{target.address} refused ({exc.code}): {exc.refused.message}"
+    return printable(text + (f" ({hint})" if hint else ""))
+
+
+class Link:
+    """This terminal's connection to one table of a host, kept up while the app runs."""
+
+    def __init__(
+        self,
+        target: JoinTarget,
+        client: HostClient,
+        joined: Seated | Watching,
+        *,
+        tokens: TokenStore | None,
+        token: str | None,
+    ) -> None:
+        self.target = target
+        self.tokens = tokens
+        self.token = token  # the seat's token (from the store, or issued to a ticket's join)
+        self.table = RemoteTable(client, joined)
+        self.reconnects = 0
+        self.closed = False
+        self.delays = RECONNECT_DELAYS  # the pauses before each try to join again
+
+    # --- joining ---------------------------------------------------------------------
+
+    @classmethod
+    async def open(
+        cls,
+        target: JoinTarget,
+        tokens: TokenStore | None,
+        ticket: str | None = None,
+        *,
+        timeout: float = CONNECT_TIMEOUT,
+    ) -> Link:
+        """Connect and join (or watch). Raises :class:`JoinError`."""
+        token = ticket
+        if token is None and tokens is not None and target.name is not None:
+            token = tokens.get(target.address, target.name)
+        client, joined = await _join(target, token, timeout)
+        kept = token if ticket is None else None
+        if isinstance(joined, Seated) and joined.token is not None:
+            kept = joined.token
+            if ticket is None and tokens is not None and target.name is not None:
+                # Not written (a read-only data directory): kept in memory for this run.
+                with contextlib.suppress(OSError):
+                    tokens.put(target.address, target.name, joined.token)
+        return cls(target, client, joined, tokens=tokens, token=kept)
+
+    async def rejoin(self, timeout: float = CONNECT_TIMEOUT) -> RemoteTable:
+        """Join the same seat (or watch the same table) again on a new connection."""
+        client, joined = await _join(self.target, self.token, timeout)
+        self.table = RemoteTable(client, joined)
+        return self.table
+
+    # --- following ---------------------------------------------------------------------
+
+    async def follow(
+        self,
+        on_lost: Callable[[str, int], None],
+        on_back: Callable[[RemoteTable], None],
+        ask_retry: Callable[[str], Awaitable[bool]],
+    ) -> None:
+        """Follow the table until it is over or the user gives up; reconnect on drops.
+
+        ``on_lost(reason, attempt)`` is told before each try, ``on_back`` the
+        new table, ``ask_retry(message)`` whether to try again once the tries
+        ran out (False: stop).
+        """
+        while not self.closed:
+            table = self.table
+            await table.run()
+            if self.closed or table.view(None).is_over:
+                return
+            reason = table.closed_reason or "closed"
+            if reason in FINAL_REASONS:
+                on_lost(reason, 0)
+                return
+            while not self.closed:
+                problem = await self._reconnect(on_lost, reason, self.delays)
+                if problem is None:
+                    on_back(self.table)
+                    break
+                if not await ask_retry(problem):
+                    return
+
+    async def _reconnect(
+        self, on_lost: Callable[[str, int], None], reason: str, delays: tuple[float, ...]
+    ) -> str | None:
+        """Try to join again after each of ``delays``: None once back, else why not."""
+        problem = "the host cannot be reached"
+        for attempt, delay in enumerate(delays, start=1):
+            on_lost(reason, attempt)
+            await asyncio.sleep(delay)
+            if self.closed:
+                return problem
+            try:
+                await self.rejoin()
+            except JoinError as exc:
+                problem = exc.message
+                if exc.status == EXIT_REFUSED:
+                    return problem  # the host answered no: trying again will not change it
+                continue
+            self.reconnects += 1
+            return None
+        return problem
+
+    async def close(self) -> None:
+        self.closed = True
+        with contextlib.suppress(OSError, RuntimeError):
+            await self.table.close()
+
+
+async def _join(
+    target: JoinTarget, token: str | None, timeout: float
+) -> tuple[HostClient, Seated | Watching]:
+    where = target.address
+    try:
+        client = await HostClient.connect(target.host, target.port, timeout=timeout)
+    except RefusedError as exc:
+        raise JoinError(_refusal_message(target, exc), EXIT_REFUSED, exc.code) from None
+    except TimeoutError:
+        raise JoinError(f"cannot connect to {where}: no answer (timed out)", EXIT_CONNECT) from None
+    except HostClosedError:
+        raise JoinError(f"cannot connect to {where}: the host hung up", EXIT_CONNECT) from None
+    except ProtocolError as exc:
+        message = printable(f"cannot connect to {where}: {exc}")
+        raise JoinError(message, EXIT_CONNECT) from None
+    except OSError as exc:
+        why = printable(exc.strerror or str(exc) or type(exc).__name__)
+        message = f"cannot connect to {where}: {why} (is paris-tui host running there?)"
+        raise JoinError(message, EXIT_CONNECT) from None
+    try:
+        joined: Seated | Watching
+        if target.watch is not None:
+            joined = await client.watch(target.watch, timeout=timeout)
+        else:
+            assert target.name is not None
+            joined = await client.join(target.name, token, target.table, timeout=timeout)
+    except RefusedError as exc:
+        client.abort()
+        raise JoinError(_refusal_message(target, exc), EXIT_REFUSED, exc.code) from None
+    except (TimeoutError, HostClosedError, ProtocolError, OSError) as exc:
+        client.abort()
+        why = "no answer (timed out)" if isinstance(exc, TimeoutError) else str(exc)
+        raise JoinError(printable(f"{where}: {why}"), EXIT_CONNECT) from None
+    return client, joined
+
+
+async def open_link(
+    target: JoinTarget, tokens: TokenStore | None, ticket: str | None = None
+) -> Link:
+    """:meth:`Link.open`: connect and join, or raise :class:`JoinError`."""
+    return await Link.open(target.checked(), tokens, ticket)

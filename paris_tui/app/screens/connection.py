@@ -1,0 +1,80 @@
+"""The connection to a host's table is lost and the tries to join again ran out.
+
+Try again, or quit (the seat stays the player's: ``paris-tui join`` again later).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
+
+from ...core import printable
+
+__all__ = ["ConnectionDialog"]
+
+
+class ConnectionDialog(ModalScreen[bool]):
+    """Dismissed with ``True`` to try again, ``False`` to quit."""
+
+    DEFAULT_CSS = """
+    ConnectionDialog {
+        align: center middle;
+        background: $background 60%;
+    }
+    #connection-box {
+        width: 64;
+        height: auto;
+        padding: 1 2;
+        border: heavy $error;
+        background: $panel;
+    }
+    #connection-box > Static {
+        margin-bottom: 1;
+    }
+    #connection-buttons {
+        height: auto;
+    }
+    #connection-buttons Button {
+        margin-right: 2;
+    }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r,enter", "retry", "Try again"),
+        Binding("escape,q", "quit_game", "Quit"),
+        Binding("left", "app.focus_previous", show=False),
+        Binding("right", "app.focus_next", show=False),
+    ]
+
+    def __init__(self, problem: str) -> None:
+        super().__init__()
+        self.problem = problem
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="connection-box"):
+            yield Static(Text("The connection to the host is lost.", style="bold"))
+            yield Static(Text(printable(self.problem)))  # the host's words: plain text
+            yield Static("Your seat stays yours: try again now, or quit and join later.")
+            with Horizontal(id="connection-buttons"):
+                yield Button("Try again (r)", id="retry", variant="primary")
+                yield Button("Quit (q)", id="quit")
+
+    def on_mount(self) -> None:
+        for button in self.query("#retry"):
+            button.focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(event.button.id == "retry")
+
+    def action_retry(self) -> None:
+        self.dismiss(True)
+
+    def action_quit_game(self) -> None:
+        self.dismiss(False)

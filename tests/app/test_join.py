@@ -1,0 +1,354 @@
+"""``paris-tui join``: the app at a host's table, over real loopback sockets (issue 9).
+
+A real :class:`~paris_tui.host.server.Host` runs in the test's event loop;
+each player is a whole :class:`ParisApp` driven by keys (Pilot), in a task
+of its own. Every wait is bounded in steps and in time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+
+from paris_tui import cli
+from paris_tui.app.app import ParisApp
+from paris_tui.app.remote import (
+    EXIT_CONNECT,
+    EXIT_REFUSED,
+    EXIT_USAGE,
+    JoinError,
+    JoinTarget,
+    Link,
+    open_link,
+    parse_address,
+)
+from paris_tui.app.screens.connection import ConnectionDialog
+from paris_tui.app.screens.end import EndScreen
+from paris_tui.app.screens.game import GameScreen
+from paris_tui.app.screens.takeover import TakeoverDialog
+from paris_tui.core.board import classic_board
+from paris_tui.host.server import Host
+from paris_tui.net.client import TokenStore
+from paris_tui.net.protocol import Play
+from tests.host.helpers import join_bot, random_player, running_host
+
+from .helpers import all_text, find_game, press, screen_text
+
+LINES = {line.id: line for line in classic_board().lines}
+DEADLINE = 120.0  # seconds for a whole game of two apps on a loaded machine
+MAX_STEPS = 4000
+
+
+def route_phrases(line: str) -> list[str]:
+    """Every way the route panel can name ``line`` as a seat's route."""
+    ln = LINES[line]
+    short = ln.name.removesuffix(" line")
+    return [f"route: {ln.name}", f"route: {short} ({ln.letter})"]
+
+
+def make_app(link: Link) -> ParisApp:
+    return ParisApp(link=link, anim=0.0, ai_delay=0.0, cursor_blink=False, deliberate_keys=False)
+
+
+async def seat(port: int, name: str, data: Path) -> Link:
+    tokens = TokenStore(data / name / "tokens.json")
+    return await open_link(JoinTarget("127.0.0.1", port, name), tokens)
+
+
+def routes_of(host: Host, table: str = "t1") -> tuple[str, ...]:
+    return host.rooms[table].referee.record().setup.routes
+
+
+def no_other_route(text: str, routes: tuple[str, ...], own: int | None) -> None:
+    for seat_no, line in enumerate(routes):
+        if seat_no == own:
+            continue
+        for phrase in route_phrases(line):
+            assert phrase not in text, f"seat {seat_no}'s route shows: {phrase!r}"
+
+
+async def play_app(
+    app: ParisApp,
+    size: tuple[int, int],
+    routes: tuple[str, ...],
+    seed: int,
+    *,
+    on_wait: object = None,
+    hold: asyncio.Event | None = None,
+) -> tuple[int, ...]:
+    """Play ``app``'s seat by keys to the end screen; check every frame for secrets."""
+    rng = random.Random(seed)
+    own = app.link.table.local_seats[0] if app.link and app.link.table.local_seats else None
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + DEADLINE
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        for _ in range(MAX_STEPS):
+            assert loop.time() < deadline, "the game does not progress"
+            screen = app.screen
+            if isinstance(screen, EndScreen):
+                return tuple(screen.scores)
+            no_other_route(screen_text(app), routes, own)
+            game = find_game(app)
+            if hold is not None and not hold.is_set():
+                await asyncio.sleep(0.01)  # another driver checks something: no key now
+                continue
+            if isinstance(screen, TakeoverDialog):
+                await press(pilot, rng.choice(["down", "up"]), "enter")
+                while app.screen is screen and loop.time() < deadline:
+                    await pilot.pause()
+            elif game is not None and screen is game and game.turn_seat is not None:
+                count = len(game.view.face_up)
+                keys = [str(rng.randint(1, count))] if rng.random() < 0.5 else []
+                await press(pilot, *keys, "enter")
+            else:
+                if callable(on_wait) and game is not None and game.waiting_for is not None:
+                    await on_wait(pilot, game)
+                await asyncio.sleep(0.01)
+        raise AssertionError("too many steps")
+
+
+async def test_two_remote_players_and_an_ai_play_a_whole_game_by_keys(tmp_path: Path) -> None:
+    async with running_host(tmp_path / "host", ["ann,bob,ai:greedy"], seed=5) as (host, port):
+        routes = routes_of(host)
+        ann, bob = await seat(port, "ann", tmp_path), await seat(port, "bob", tmp_path)
+        assert ann.table.local_seats == (0,) and bob.table.local_seats == (1,)
+        ann_app, bob_app = make_app(ann), make_app(bob)
+        idle_checked: list[int] = []
+
+        sent: list[object] = []
+        client = bob.table.client
+        send = client.send
+
+        def spy(message: object) -> None:
+            sent.append(message)
+            send(message)  # type: ignore[arg-type]
+
+        client.send = spy  # type: ignore[method-assign]
+
+        ann_may_move = asyncio.Event()
+        ann_may_move.set()
+
+        async def keys_while_waiting(pilot: Pilot[object], game: GameScreen) -> None:
+            """Keys on Ann's turn in Bob's app: nothing is sent, no refusal, no turn."""
+            if idle_checked or game.waiting_for != 0 or game._showing:
+                return
+            ann_may_move.clear()  # Ann's driver holds still meanwhile
+            try:
+                await asyncio.sleep(0.3)
+                referee = host.rooms["t1"].referee
+                if referee.to_move != 0 or game.waiting_for != 0 or game._showing:
+                    return  # Ann had already moved: another time
+                plays, moves = sum(isinstance(m, Play) for m in sent), referee.move_count
+                await press(pilot, "1", "right", "enter", "enter", "space", "2", "enter")
+                await asyncio.sleep(0.1)
+                assert sum(isinstance(m, Play) for m in sent) == plays
+                assert referee.move_count == moves and game.turn_seat is None
+                assert "Move refused" not in all_text(bob_app)
+                text = screen_text(bob_app)
+                assert "ann's turn: waiting" in text, text
+                idle_checked.append(moves)
+            finally:
+                ann_may_move.set()
+
+        # Each app redirects sys.stdout while it runs; two at once end in either order.
+        streams = sys.stdout, sys.stderr
+        try:
+            ann_scores, bob_scores = await asyncio.gather(
+                play_app(ann_app, (80, 24), routes, 1, hold=ann_may_move),
+                play_app(bob_app, (120, 40), routes, 2, on_wait=keys_while_waiting),
+            )
+        finally:
+            sys.stdout, sys.stderr = streams
+        assert idle_checked, "bob never waited for ann"
+        path = tmp_path / "host" / "host" / "tables" / "t1.json"
+    assert ann_scores == bob_scores
+    replay = subprocess.run(
+        [sys.executable, "-m", "paris_tui.cli", "replay", str(path), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    summary = json.loads(replay.stdout)
+    assert summary["finished"]
+    assert list(ann_scores) == summary["final"]["scores"]
+
+
+async def test_a_dropped_seat_comes_back_to_the_same_seat_and_view(tmp_path: Path) -> None:
+    async with running_host(tmp_path / "host", ["ann,bob"], seed=9) as (host, port):
+        ann = await seat(port, "ann", tmp_path)
+        bob = await join_bot(port, "bob", random_player(3))
+        bob_task = asyncio.create_task(bob.play_until(lambda v: v.is_over))
+        ann.delays = (1.5, 0.5, 0.5)
+        app = make_app(ann)
+        loop = asyncio.get_running_loop()
+        async with app.run_test(size=(100, 30)) as pilot:
+            game = find_game(app)
+            assert game is not None
+            for _ in range(MAX_STEPS):  # a few moves first
+                if host.rooms["t1"].referee.move_count >= 6:
+                    break
+                if game.turn_seat is not None:
+                    await press(pilot, "enter")
+                await asyncio.sleep(0.01)
+            while game.turn_seat is None:  # until it is Ann's turn
+                await asyncio.sleep(0.01)
+            old_table = ann.table
+            ann.table.client.abort()  # the connection drops under the app
+            seen_lost = False
+            deadline = loop.time() + 30
+            while ann.table is old_table and loop.time() < deadline:
+                if game.connection is not None:
+                    seen_lost = True
+                    assert "Connection lost" in screen_text(app)
+                    assert game.turn_seat is None  # no move while the table is out of reach
+                    await press(pilot, "enter")
+                await asyncio.sleep(0.02)
+            assert seen_lost and ann.table is not old_table and ann.reconnects == 1
+            while game.connection is not None or game.turn_seat is None:
+                assert loop.time() < deadline
+                await asyncio.sleep(0.02)
+            assert ann.table.local_seats == (0,)
+            assert game.view == host.rooms["t1"].referee.view(0)
+            assert host.rooms["t1"].status(0) == "present"
+            before = host.rooms["t1"].referee.move_count
+            await press(pilot, "enter")  # and the game goes on
+            while host.rooms["t1"].referee.move_count == before and loop.time() < deadline:
+                await asyncio.sleep(0.02)
+            assert host.rooms["t1"].referee.move_count == before + 1
+        bob_task.cancel()
+
+
+async def test_when_the_host_is_gone_the_app_offers_to_try_again_or_quit(tmp_path: Path) -> None:
+    async with running_host(tmp_path / "host", ["ann,bob"], seed=2) as (host, port):
+        ann = await seat(port, "ann", tmp_path)
+        ann.delays = (0.05, 0.05)
+        app = make_app(ann)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            await host.close()
+            for _ in range(MAX_STEPS):
+                if isinstance(app.screen, ConnectionDialog):
+                    break
+                await asyncio.sleep(0.02)
+            assert isinstance(app.screen, ConnectionDialog)
+            assert "cannot connect" in all_text(app)
+            await press(pilot, "q")
+            for _ in range(500):
+                if app._exit:
+                    break
+                await asyncio.sleep(0.01)
+            assert app._exit  # quit: the app ends
+
+
+async def test_a_watcher_sees_the_public_view_and_no_route(tmp_path: Path) -> None:
+    async with running_host(tmp_path / "host", ["ann,bob,cy"], seed=4) as (host, port):
+        routes = routes_of(host)
+        bots = [
+            await join_bot(port, n, random_player(i)) for i, n in enumerate(["ann", "bob", "cy"])
+        ]
+        link = await open_link(JoinTarget("127.0.0.1", port, watch="t1"), None)
+        assert link.table.local_seats == ()
+        app = make_app(link)
+        tasks = [asyncio.create_task(b.play_until(lambda v: len(v.moves) >= 20)) for b in bots]
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            for _ in range(MAX_STEPS):
+                game = find_game(app)
+                assert game is not None and game.turn_seat is None
+                text = screen_text(app)
+                assert "Your route" not in text
+                no_other_route(text, routes, None)
+                if game.move_count >= 20:
+                    break
+                await asyncio.sleep(0.01)
+            assert game.move_count >= 20
+            assert "Watching" in screen_text(app) or game._showing
+            await press(pilot, "enter", "1")  # nothing to take
+            assert host.rooms["t1"].referee.move_count == 20 or game.move_count >= 20
+        for task in tasks:
+            await task
+
+
+# --- arguments, refusals, exit codes ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("127.0.0.1:7337", ("127.0.0.1", 7337)),
+        ("gameserver:1", ("gameserver", 1)),
+        ("[::1]:7337", ("::1", 7337)),
+    ],
+)
+def test_host_port_is_read(text: str, expected: tuple[str, int]) -> None:
+    assert parse_address(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["7337", "host:", ":7337", "host:0", "host:65536", "host:x", "::1:7", "a b:1", "h\x1b:1"],
+)
+def test_a_bad_host_port_is_one_line_and_exit_2(
+    text: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(ValueError):
+        parse_address(text)
+    assert cli.main(["join", text, "--name", "ann"]) == EXIT_USAGE
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "HOST:PORT" in err and "\x1b" not in err
+
+
+def test_join_without_a_name_or_with_a_bad_one_is_exit_2(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert cli.main(["join", "127.0.0.1:9"]) == EXIT_USAGE
+    assert "--name" in capsys.readouterr().err
+    assert cli.main(["join", "127.0.0.1:9", "--name", "a\x1bb"]) == EXIT_USAGE
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "\x1b" not in err
+
+
+def test_nothing_listening_is_exit_3(capsys: pytest.CaptureFixture[str]) -> None:
+    import socket
+
+    with socket.socket() as probe:  # a port that was free a moment ago
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    assert cli.main(["join", f"127.0.0.1:{port}", "--name", "ann"]) == EXIT_CONNECT
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot connect" in err
+
+
+async def test_refusals_are_one_line_with_the_code(tmp_path: Path) -> None:
+    async with running_host(tmp_path / "host", ["ann,bob"], seed=2) as (_, port):
+        first = await seat(port, "ann", tmp_path)  # claims Ann's seat, token kept
+        await first.close()
+        cases = [
+            (JoinTarget("127.0.0.1", port, "ann"), None, "seat_taken"),  # no token here
+            (JoinTarget("127.0.0.1", port, "zed"), None, "no_such_seat"),
+            (JoinTarget("127.0.0.1", port, watch="t9"), None, "no_such_table"),
+            (JoinTarget("127.0.0.1", port, "ann", table="t9"), None, "no_such_table"),
+        ]
+        for target, tokens, code in cases:
+            with pytest.raises(JoinError) as caught:
+                await open_link(target, tokens)
+            assert caught.value.status == EXIT_REFUSED and caught.value.code == code
+            assert code in caught.value.message and "\n" not in caught.value.message
+        stolen = TokenStore(tmp_path / "thief" / "tokens.json")
+        stolen.put(f"127.0.0.1:{port}", "bob", "x" * 43)
+        await seat(port, "bob", tmp_path)  # Bob's seat claimed by Bob
+        with pytest.raises(JoinError) as caught:
+            await open_link(JoinTarget("127.0.0.1", port, "bob"), stolen)
+        assert caught.value.code == "bad_token" and caught.value.status == EXIT_REFUSED
+        again = await seat(port, "ann", tmp_path)  # the kept token takes the seat again
+        assert again.table.local_seats == (0,)
+        assert (tmp_path / "ann" / "tokens.json").stat().st_mode & 0o777 == 0o600

@@ -1,0 +1,73 @@
+"""The real ``paris-tui join`` on a pseudo-terminal against a real ``paris-tui host``
+process: the map is drawn, the player's own turn and route show, a move made by keys
+reaches the host's record. Every wait is bounded."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from paris_tui.core import ParisError
+from paris_tui.core.record import load_record
+
+from .pty_app import Key, PtyApp
+
+HOST = [sys.executable, "-m", "paris_tui.cli", "host", "--port", "0", "--ai-delay", "0"]
+
+
+def start_host(data_dir: Path, table: str) -> tuple[subprocess.Popen[str], int]:
+    proc = subprocess.Popen(
+        [*HOST, "--data-dir", str(data_dir), "--table", table, "--seed", "3"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        start_new_session=True,
+    )
+    assert proc.stdout is not None
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        assert line, "the host exited"
+        if "listening on" in line:
+            port = int(line.split("listening on ", 1)[1].split(" ")[0].rsplit(":", 1)[1])
+            return proc, port
+    proc.kill()
+    raise AssertionError("the host did not start")
+
+
+def moves_in(path: Path) -> int:
+    try:
+        return len(load_record(path).moves)
+    except (OSError, ParisError):  # not written yet
+        return 0
+
+
+def test_paris_tui_join_on_a_pty_plays_a_move_by_keys(tmp_path: Path) -> None:
+    host, port = start_host(tmp_path / "host", "ann,ai:random")
+    record = tmp_path / "host" / "host" / "tables" / "t1.json"
+    try:
+        args = ["join", f"127.0.0.1:{port}", "--name", "ann", "--data-dir", str(tmp_path / "c")]
+        app = PtyApp(args, {"PARIS_TUI_DATA_DIR": str(tmp_path / "c")}, size=(100, 30))
+        try:
+            shown = app.wait_for("Your turn", "Your route", "Tiles", timeout=30)
+            assert "Louvre" in shown or "Opéra" in shown or "Bastille" in shown  # the map
+            app.settle()
+            time.sleep(0.6)  # a quiet moment: the turn takes only a deliberate Enter
+            before = moves_in(record)
+            app.send(Key.ENTER)
+            deadline = time.monotonic() + 30
+            while moves_in(record) <= before and time.monotonic() < deadline:
+                app.settle(quiet=0.1, timeout=0.5)
+            assert moves_in(record) > before, app.display()
+            assert (tmp_path / "c" / "tokens.json").stat().st_mode & 0o777 == 0o600
+            app.send(b"q")
+            assert app.finish(timeout=20) == 0
+        finally:
+            app.kill()
+    finally:
+        os.killpg(host.pid, signal.SIGTERM)
+        host.wait(20)
