@@ -339,7 +339,8 @@ class GameScreen(ParisScreen):
         if self.frame is not None:
             status = Fit([Text("Tour… (Space skips)"), Text("Tour…")])
         elif self.connection is not None and not view.is_over:
-            status = Fit([Text(self.connection, style="bold")])
+            short = self.connection.split(":", 1)[0]  # "Connection lost"
+            status = Fit([Text(self.connection, style="bold"), Text(short, style="bold")])
         elif view.is_over:
             status = Fit([Text("Game over", style="bold")])
         elif self.thinking is not None or self.ai_choice is not None:

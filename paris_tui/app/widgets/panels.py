@@ -213,7 +213,10 @@ def track_text(scores: Sequence[int], width: int, *, dark: bool = True) -> Text:
     return text
 
 
-PRESENCE_MARKS = {"away": ("away", "away"), "takeover": ("away, AI plays", "AI")}
+PRESENCE_MARKS = {
+    "away": (" (away)", " away"),
+    "takeover": (" (away, AI plays)", " (AI plays)", " AI"),
+}
 
 
 def _name_cell(names: tuple[str, ...], seat: int, *, bus: bool, presence: str | None = None) -> Fit:
@@ -224,7 +227,7 @@ def _name_cell(names: tuple[str, ...], seat: int, *, bus: bool, presence: str | 
     label = seat_label(names, seat)
     tail = Text.assemble(" ", ("BUS", "reverse")) if bus else Text()
     marks = PRESENCE_MARKS.get(presence or "")
-    tails = [tail] if marks is None else [Text(f" ({m})", style="italic") + tail for m in marks]
+    tails = [tail] if marks is None else [Text(m, style="italic") + tail for m in marks]
     variants = [label + t for t in tails]
     for width in range(cell_len(printable(names[seat])) - 1, 2, -1):
         variants.append(seat_label(names, seat, width=width) + tails[-1])
