@@ -161,14 +161,27 @@ class Link:
         if token is None and tokens is not None and target.name is not None:
             token = tokens.get(target.address, target.name)
         client, joined = await _join(target, token, timeout)
-        kept = token if ticket is None else None
+        return cls.joined(target, client, joined, tokens, token if ticket is None else None)
+
+    @classmethod
+    def joined(
+        cls,
+        target: JoinTarget,
+        client: HostClient,
+        joined: Seated | Watching,
+        tokens: TokenStore | None,
+        token: str | None = None,
+    ) -> Link:
+        """The link of a connection that has joined (or watches) already, e.g. from the
+        lobby: a token the host issued is kept (in ``tokens`` when given, else in memory
+        for this run). ``target`` says how to join again: the name and the table."""
         if isinstance(joined, Seated) and joined.token is not None:
-            kept = joined.token
-            if ticket is None and tokens is not None and target.name is not None:
+            token = joined.token
+            if tokens is not None and target.name is not None:
                 # Not written (a read-only data directory): kept in memory for this run.
                 with contextlib.suppress(OSError):
                     tokens.put(target.address, target.name, joined.token)
-        return cls(target, client, joined, tokens=tokens, token=kept)
+        return cls(target, client, joined, tokens=tokens, token=token)
 
     async def rejoin(self, timeout: float = CONNECT_TIMEOUT) -> RemoteTable:
         """Join the same seat (or watch the same table) again on a new connection."""

@@ -1,0 +1,163 @@
+"""The game screen at a host's table, without a socket: updates come when the test says.
+
+Moves of other players that arrive while an earlier move's tours still play are
+queued and shown in order, each from the views it came with (never a later state
+under an earlier animation); a refusal is a toast and the turn goes on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from paris_tui.app.app import ParisApp
+from paris_tui.app.describe import describe_events
+from paris_tui.app.screenshots import build_session
+from paris_tui.app.session import Session
+from paris_tui.app.widgets.panels import GameLog
+from paris_tui.core import Event, Move, SeatView, TourEvent
+from paris_tui.net.protocol import ErrorCode, SeatInfo
+from paris_tui.net.table import TableListener, public_view
+
+from .helpers import all_text, find_game, press
+
+
+class PushedTable:
+    """A host's table as one seat sees it; the test makes the others' moves arrive."""
+
+    def __init__(self, session: Session, seat: int) -> None:
+        self.session = session
+        self.seat = seat
+        self.listeners: list[TableListener] = []
+        self.submitted: list[tuple[int, Move, int]] = []
+
+    table_id = "t1"
+
+    @property
+    def seats(self) -> tuple[SeatInfo, ...]:
+        return tuple(SeatInfo(n, "human", "present") for n in self.session.names)
+
+    @property
+    def local_seats(self) -> tuple[int, ...]:
+        return (self.seat,)
+
+    def view(self, seat: int | None) -> SeatView:
+        if seat is None:
+            return public_view(self.session.view(self.seat))
+        assert seat == self.seat, "a remote seat's screen asked for another seat's view"
+        return self.session.view(seat)
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        return tuple(self.session.events)
+
+    @property
+    def move_count(self) -> int:
+        return self.session.move_count
+
+    def submit(self, seat: int, move: Move, move_count: int) -> None:
+        self.submitted.append((seat, move, move_count))  # the test answers, later
+
+    def add_listener(self, listener: TableListener) -> None:
+        self.listeners.append(listener)
+
+    def push(self, move: Move | None = None) -> tuple[Event, ...]:
+        """The next move (the mover's first legal one) as the host announces it."""
+        seat = self.session.view(None).to_move
+        assert seat is not None
+        events = tuple(self.session.play(move or self.session.view(seat).legal_moves[0]))
+        for listener in self.listeners:
+            listener.table_changed(self, events)
+        return events
+
+    def refuse(self, code: ErrorCode, message: str) -> None:
+        for listener in self.listeners:
+            listener.table_refused(self, code, message)
+
+
+class StillLink:
+    def __init__(self, table: PushedTable) -> None:
+        self.table = table
+        self.closed = False
+
+    async def follow(self, *_: object) -> None:
+        return None
+
+
+def _position() -> tuple[Session, int]:
+    """Ann,Bob: the next move ends a round with a tour and its mover moves again
+    next; the other seat is the one at this terminal."""
+    for moves in range(40):
+        probe = build_session("Ann,Bob", 8, moves)
+        seat = probe.view(None).to_move
+        assert seat is not None
+        events = probe.play(probe.view(seat).legal_moves[0])
+        if any(isinstance(e, TourEvent) for e in events) and probe.view(None).to_move == seat:
+            return build_session("Ann,Bob", 8, moves), 1 - seat
+    raise AssertionError("no such position")
+
+
+async def test_moves_arriving_during_tours_wait_and_show_in_order() -> None:
+    session, mine = _position()
+    table = PushedTable(session, mine)
+    app = ParisApp(link=StillLink(table), anim=0.08, ai_delay=0.0, cursor_blink=False)  # type: ignore[arg-type]
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        game = find_game(app)
+        assert game is not None and game.turn_seat is None and game.waiting_for == 1 - mine
+        start = game.move_count
+        first = table.push()  # ends the round: tours to show
+        after_first = public_view(session.view(mine))
+        second = table.push()  # arrives while the tours play
+        assert len(game._pending) == 1 and game.frame is not None
+        seen_frames = 0
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 60
+        while game._showing or game._pending:
+            assert loop.time() < deadline
+            if game.frame is not None and game._pending:
+                seen_frames += 1
+                # the first update's state under its own tours, never the second's
+                assert game.move_count == start + 1
+                assert game.view.face_up == after_first.face_up
+                assert game.view.moves == after_first.moves
+            await asyncio.sleep(0.02)
+        assert seen_frames > 0
+        assert game.move_count == start + 2 == session.move_count
+        assert game.view == session.view(mine)
+        view = session.view(None)
+        expected = [t.plain for t in describe_events(view.board, view.names, [*first, *second])]
+        entries = [entry.plain for entry in game.query_one(GameLog).entries]
+        assert entries[-len(expected) :] == expected  # both moves logged, in order
+        assert game._events == list(session.events)
+
+
+async def test_a_refusal_is_a_toast_and_the_turn_goes_on() -> None:
+    session = build_session("Ann,Bob,Cy", 3, 0)
+    table = PushedTable(session, 0)
+    app = ParisApp(
+        link=StillLink(table),  # type: ignore[arg-type]
+        anim=0.0,
+        ai_delay=0.0,
+        cursor_blink=False,
+        deliberate_keys=False,
+    )
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        game = find_game(app)
+        assert game is not None and game.turn_seat == 0
+        assert "Your turn: choose a tile" in all_text(app)
+        await press(pilot, "enter")
+        assert len(table.submitted) == 1 and game.turn_seat is None
+        await press(pilot, "enter", "2", "enter")  # no second move while the first is out
+        assert len(table.submitted) == 1
+        table.refuse("stale", "the position changed [b]since[/b]")
+        await pilot.pause()
+        assert game.turn_seat == 0  # the turn goes on
+        toasts = [n for n in app._notifications if n.title == "Move refused"]
+        assert [n.message for n in toasts] == ["the position changed [b]since[/b]"]
+        assert not toasts[0].markup  # the host's words as typed, never markup
+        await press(pilot, "enter")
+        assert len(table.submitted) == 2
+        table.push(table.submitted[-1][1])
+        await pilot.pause()
+        assert game.move_count == 1 and game.turn_seat is None and game.waiting_for == 1
