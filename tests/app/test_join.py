@@ -271,11 +271,18 @@ async def test_a_watcher_sees_the_public_view_and_no_route(tmp_path: Path) -> No
                     break
                 await asyncio.sleep(0.01)
             assert game.move_count >= 20
-            assert "Watching" in screen_text(app) or game._showing
-            await press(pilot, "enter", "1")  # nothing to take
-            assert host.rooms["t1"].referee.move_count == 20 or game.move_count >= 20
-        for task in tasks:
-            await task
+            for task in tasks:
+                await task  # the players stop at move 20
+            moves = host.rooms["t1"].referee.move_count
+            while game.move_count < moves or game._showing:
+                await asyncio.sleep(0.01)
+            assert "Watching: " in screen_text(app)
+            sent: list[object] = []
+            link.table.client.send = sent.append  # type: ignore[method-assign]
+            await press(pilot, "enter", "1", "enter", "right", "enter")  # nothing to take
+            await asyncio.sleep(0.1)
+            assert not any(isinstance(m, Play) for m in sent)
+            assert host.rooms["t1"].referee.move_count == moves
 
 
 # --- arguments, refusals, exit codes ---------------------------------------------------
