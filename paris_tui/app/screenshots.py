@@ -159,6 +159,47 @@ async def help_screen(out: Path) -> Path:
     )
 
 
+async def at_one_table(out: Path) -> Path:
+    """Two players at one host's table, each in their own terminal (``paris-tui join``):
+    a real host on a loopback port; Ann's turn on Ann's screen, Bob waiting on his."""
+    import tempfile
+
+    from ..host.referee import parse_seats
+    from ..host.server import Host, HostConfig
+    from .remote import JoinTarget, Link
+
+    with tempfile.TemporaryDirectory() as tmp:
+        host = Host(HostConfig(data_dir=Path(tmp), port=0, ai_delay=30.0))
+        host.load()
+        room = host.open_table(parse_seats("Ann,Bob,ai:greedy"), seed=3)
+        referee = room.referee
+        while referee.move_count < 13 or referee.to_move != 0:
+            seat = referee.to_move
+            assert seat is not None
+            moves = referee.view(seat).legal_moves
+            referee.submit(seat, moves[(referee.move_count * 7) % len(moves)], referee.move_count)
+        _, port = await host.start()
+        streams = sys.stdout, sys.stderr
+        try:
+            links = [
+                await Link.open(JoinTarget("127.0.0.1", port, n), None) for n in ("Ann", "Bob")
+            ]
+
+            async def shoot(link: Link, name: str) -> None:
+                app = ParisApp(link=link, anim=0.0, ai_delay=0.0, cursor_blink=False)
+                async with app.run_test(size=(100, 30)) as pilot:
+                    await pilot.pause(0.5)
+                    app.save_screenshot(f"{name}.svg", str(out))
+
+            await asyncio.gather(
+                shoot(links[0], "at-one-table-ann"), shoot(links[1], "at-one-table-bob")
+            )
+        finally:
+            sys.stdout, sys.stderr = streams  # each app redirected them while it ran
+            await host.close()
+    return out / "at-one-table-bob.svg"
+
+
 SCENES: dict[str, Scene] = {
     "new-game": new_game,
     "hand-off": hand_off,
@@ -168,6 +209,7 @@ SCENES: dict[str, Scene] = {
     "grand-tour": grand_tour,
     "game-end": game_end,
     "help": help_screen,
+    "at-one-table": at_one_table,
 }
 
 
