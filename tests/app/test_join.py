@@ -240,7 +240,12 @@ async def test_when_the_host_is_gone_the_app_offers_to_try_again_or_quit(tmp_pat
                 if isinstance(app.screen, ConnectionDialog):
                     break
                 await asyncio.sleep(0.02)
-            assert isinstance(app.screen, ConnectionDialog)
+            dialog = app.screen
+            assert isinstance(dialog, ConnectionDialog) and "cannot connect" in dialog.problem
+            for _ in range(500):  # until it is drawn (a loaded machine takes its time)
+                if "cannot connect" in all_text(app):
+                    break
+                await asyncio.sleep(0.02)
             assert "cannot connect" in all_text(app)
             await press(pilot, "q")
             for _ in range(500):
