@@ -267,7 +267,12 @@ def _add_join_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
         "4 the host refused (seat_taken, bad_token, no_such_table, ...).",
     )
     join.add_argument("address", metavar="HOST:PORT", help="the host, e.g. 127.0.0.1:7337")
-    join.add_argument("--name", default=None, help="your name: the seat reserved for it")
+    join.add_argument(
+        "--name",
+        default=None,
+        help="your name: the seat reserved for it (without it, or with no seat for it: "
+        "the lobby, where you sit at a free seat, watch, or open a table)",
+    )
     join.add_argument("--table", default=None, metavar="ID", help="the table (when several)")
     join.add_argument("--watch", default=None, metavar="ID", help="watch table ID (public view)")
     join.add_argument(

@@ -23,7 +23,7 @@ from textual.screen import Screen
 
 if TYPE_CHECKING:
     from ..net.table import RemoteTable
-    from .remote import Link
+    from .remote import Link, LobbyStart
     from .screens.game import GameScreen
 
 from ..core import Options
@@ -65,6 +65,7 @@ class ParisApp(App[int]):
         session: Session | None = None,
         replay: tuple[Record, Path] | None = None,
         link: Link | None = None,
+        lobby: LobbyStart | None = None,
         resume_offer: SaveInfo | None = None,
         locked: SaveInfo | None = None,
         problems: Iterable[str] = (),
@@ -80,6 +81,7 @@ class ParisApp(App[int]):
         self.session = session
         self.replay = replay
         self.link = link  # a seat (or a watcher) at a host's table: paris-tui join
+        self.lobby = lobby  # ... or the host's lobby first, which leads to one
         self.resume_offer = resume_offer
         self.locked = locked  # a game another copy holds: offer to watch it, or quit
         self.problems = list(problems)
@@ -112,6 +114,8 @@ class ParisApp(App[int]):
             self.open_game(self.session)
         elif self.link is not None:
             self.open_remote(self.link)
+        elif self.lobby is not None:
+            self.open_lobby(self.lobby)
         elif self.replay is not None:
             from .screens.replay import ReplayScreen
 
@@ -255,6 +259,23 @@ class ParisApp(App[int]):
             self.link.closed = True
 
     # --- a host's table -----------------------------------------------------------------
+
+    def open_lobby(self, lobby: LobbyStart) -> None:
+        """The host's tables: sit, watch or open one; then its game screen (or quit)."""
+        from ..net.protocol import Seated, Watching
+        from .screens.lobby import LobbyScreen
+
+        target = lobby.target
+        screen = LobbyScreen(lobby.client, target.name, tokens=lobby.tokens, address=target.address)
+
+        def left(result: Seated | Watching | None) -> None:
+            if result is None:
+                self.exit()
+                return
+            self.link = lobby.link(result, screen.player)
+            self.open_remote(self.link)
+
+        self.push_screen(screen, left)
 
     def open_remote(self, link: Link) -> None:
         """Show the host's table, and follow it (reconnecting) while the app runs."""
@@ -410,7 +431,7 @@ class ParisApp(App[int]):
         return None
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
-        if self.link is None:
+        if self.link is None and self.lobby is None:
             yield SystemCommand(
                 "New game", "Set up a new game (this one stays saved)", self.action_new_game
             )
@@ -427,7 +448,7 @@ class ParisApp(App[int]):
             self.action_toggle_theme,
         )
         yield SystemCommand("Theme", "Choose any theme", self.action_change_theme)
-        if self.link is None:
+        if self.link is None and self.lobby is None:
             yield SystemCommand(
                 "Save a copy", "Save a copy of this game's record", self.action_save_copy
             )

@@ -176,7 +176,8 @@ def run_join(
     data_dir: Path | None,
     ai_delay: float | None = None,
 ) -> int:
-    """``paris-tui join HOST:PORT --name NAME``: a seat at a host's table (or ``--watch``).
+    """``paris-tui join HOST:PORT --name NAME``: a seat at a host's table (or ``--watch``);
+    without ``--name``, or when the host has no seat for it, the lobby.
 
     Exit status: 0 after playing, 2 for bad arguments, 3 when the host cannot
     be reached, 4 when it refuses (bad_token, seat_taken, no_such_table...),
@@ -187,8 +188,8 @@ def run_join(
 
     from ..host.child import TICKET_ENV, die_with_parent
     from ..net.client import TokenStore
-    from .remote import EXIT_USAGE as USAGE
-    from .remote import JoinError, JoinTarget, open_link, parse_address
+    from .history import History
+    from .remote import JoinError, JoinTarget, Link, LobbyStart, connect, open_link, parse_address
 
     die_with_parent()
     ticket = os.environ.pop(TICKET_ENV, None) or None  # used once, kept nowhere
@@ -198,11 +199,6 @@ def run_join(
         return _fail(str(exc))
     if watch is not None and (name is not None or table is not None):
         return _fail("--watch watches a table: give it without --name and --table")
-    if name is None and watch is None:
-        return _fail(
-            "join needs --name NAME (your seat) or --watch TABLE; "
-            "the lobby (tables with free seats) is not in this version yet"
-        )
     if ai_delay is not None and ai_delay < 0:
         return _fail("--ai-delay must be 0 or more")
     target = JoinTarget(host, port, name, table, watch)
@@ -221,17 +217,30 @@ def run_join(
     tokens = TokenStore(data_dir / "tokens.json") if ticket is None else None
 
     async def main() -> int:
+        # No name, or no seat for it: the lobby (tables with free seats, watch, open one).
+        link: Link | None = None
+        lobby: LobbyStart | None = None
         try:
-            link = await open_link(target, tokens, ticket)
+            if name is None and watch is None:
+                lobby = LobbyStart(target, await connect(target), tokens)
+            else:
+                try:
+                    link = await open_link(target, tokens, ticket)
+                except JoinError as exc:
+                    if exc.code != "no_such_seat":
+                        raise
+                    lobby = LobbyStart(target, await connect(target), tokens)
         except JoinError as exc:
-            if exc.code == "no_such_seat":
-                return _fail(f"{exc.message}; the lobby is not in this version yet", USAGE)
             return _fail(exc.message, exc.status)
-        app = app_class(link=link, ai_delay=_delay(ai_delay))
+        history = History.in_data_dir(data_dir)
+        app = app_class(link=link, lobby=lobby, ai_delay=_delay(ai_delay), history=history)
         try:
             await app.run_async()
         finally:
-            await link.close()
+            if app.link is not None:
+                await app.link.close()
+            elif lobby is not None:
+                lobby.client.abort()
         code = app.return_code
         return 0 if code is None else int(code)
 

@@ -33,12 +33,14 @@ __all__ = [
     "JoinError",
     "JoinTarget",
     "Link",
+    "LobbyStart",
+    "connect",
     "open_link",
     "parse_address",
 ]
 
 EXIT_USAGE = 2
-"""Bad arguments: HOST:PORT, --name, --table with --watch; no lobby yet."""
+"""Bad arguments: HOST:PORT, --name, --watch with --name or --table."""
 EXIT_CONNECT = 3
 """The host cannot be reached (refused, no route, timed out, hung up at once)."""
 EXIT_REFUSED = 4
@@ -247,12 +249,30 @@ class Link:
             await self.table.close()
 
 
-async def _join(
-    target: JoinTarget, token: str | None, timeout: float
-) -> tuple[HostClient, Seated | Watching]:
+@dataclass(frozen=True, slots=True)
+class LobbyStart:
+    """A connection that has said hello and sits nowhere yet: the lobby shows the tables
+    (``target.name`` may be None: the lobby asks for it)."""
+
+    target: JoinTarget
+    client: HostClient
+    tokens: TokenStore | None
+
+    def link(self, joined: Seated | Watching, name: str | None) -> Link:
+        """The link of the seat (or table) the lobby was left for, to follow and rejoin."""
+        host, port = self.target.host, self.target.port
+        if isinstance(joined, Watching):
+            target = JoinTarget(host, port, watch=joined.table)
+        else:
+            target = JoinTarget(host, port, name or self.target.name, joined.table)
+        return Link.joined(target, self.client, joined, self.tokens)
+
+
+async def connect(target: JoinTarget, timeout: float = CONNECT_TIMEOUT) -> HostClient:
+    """A connection to the host (hello said), or :class:`JoinError`."""
     where = target.address
     try:
-        client = await HostClient.connect(target.host, target.port, timeout=timeout)
+        return await HostClient.connect(target.host, target.port, timeout=timeout)
     except RefusedError as exc:
         raise JoinError(_refusal_message(target, exc), EXIT_REFUSED, exc.code) from None
     except TimeoutError:
@@ -266,6 +286,13 @@ async def _join(
         why = printable(exc.strerror or str(exc) or type(exc).__name__)
         message = f"cannot connect to {where}: {why} (is paris-tui host running there?)"
         raise JoinError(message, EXIT_CONNECT) from None
+
+
+async def _join(
+    target: JoinTarget, token: str | None, timeout: float
+) -> tuple[HostClient, Seated | Watching]:
+    where = target.address
+    client = await connect(target, timeout)
     try:
         joined: Seated | Watching
         if target.watch is not None:

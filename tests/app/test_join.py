@@ -26,6 +26,8 @@ from paris_tui.app.remote import (
     JoinError,
     JoinTarget,
     Link,
+    LobbyStart,
+    connect,
     open_link,
     parse_address,
 )
@@ -320,23 +322,24 @@ def test_a_bad_host_port_is_one_line_and_exit_2(
     assert err.count("\n") == 1 and "HOST:PORT" in err and "\x1b" not in err
 
 
-def test_join_without_a_name_or_with_a_bad_one_is_exit_2(
+def test_join_with_a_bad_name_or_watch_with_a_name_is_exit_2(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    assert cli.main(["join", "127.0.0.1:9"]) == EXIT_USAGE
-    assert "--name" in capsys.readouterr().err
     assert cli.main(["join", "127.0.0.1:9", "--name", "a\x1bb"]) == EXIT_USAGE
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "\x1b" not in err
+    assert err.count("\n") == 1 and "--name" in err and "\x1b" not in err
+    assert cli.main(["join", "127.0.0.1:9", "--name", "ann", "--watch", "t1"]) == EXIT_USAGE
+    assert "--watch" in capsys.readouterr().err
 
 
-def test_nothing_listening_is_exit_3(capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("name", [["--name", "ann"], []])  # a seat, or the lobby
+def test_nothing_listening_is_exit_3(name: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     import socket
 
     with socket.socket() as probe:  # a port that was free a moment ago
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    assert cli.main(["join", f"127.0.0.1:{port}", "--name", "ann"]) == EXIT_CONNECT
+    assert cli.main(["join", f"127.0.0.1:{port}", *name]) == EXIT_CONNECT
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "cannot connect" in err
 
@@ -365,3 +368,55 @@ async def test_refusals_are_one_line_with_the_code(tmp_path: Path) -> None:
         again = await seat(port, "ann", tmp_path)  # the kept token takes the seat again
         assert again.table.local_seats == (0,)
         assert (tmp_path / "ann" / "tokens.json").stat().st_mode & 0o777 == 0o600
+
+
+# --- the lobby (no --name, or no seat for it) -------------------------------------------
+
+
+async def _lobby_app(port: int, name: str | None, data: Path) -> tuple[ParisApp, TokenStore]:
+    target = JoinTarget("127.0.0.1", port, name)
+    tokens = TokenStore(data / "tokens.json")
+    return make_app_lobby(LobbyStart(target, await connect(target), tokens)), tokens
+
+
+def make_app_lobby(lobby: LobbyStart) -> ParisApp:
+    return ParisApp(lobby=lobby, anim=0.0, ai_delay=0.0, cursor_blink=False, deliberate_keys=False)
+
+
+async def _until(done: object, what: str) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 60
+    while not done():  # type: ignore[operator]
+        assert loop.time() < deadline, f"never happened: {what}"
+        await asyncio.sleep(0.02)
+
+
+async def test_from_the_lobby_to_the_seat_and_its_game(tmp_path: Path) -> None:
+    async with running_host(tmp_path / "host", ["ann,bob"], seed=6) as (host, port):
+        app, tokens = await _lobby_app(port, "ann", tmp_path)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await _until(lambda: "ann (away)" in screen_text(app), "the table listed")
+            await press(pilot, "enter")  # sit at the seat reserved for ann
+            await _until(lambda: find_game(app) is not None, "the game screen")
+            game = find_game(app)
+            assert game is not None and app.link is not None
+            assert app.link.table.local_seats == (0,) and app.link.target.table == "t1"
+            await _until(lambda: "Your route" in screen_text(app), "ann's own route")
+            assert tokens.get(f"127.0.0.1:{port}", "ann") is not None  # kept for a rejoin
+            assert host.rooms["t1"].referee.to_move == 0  # ann begins (seed 6)
+            await _until(lambda: game.turn_seat == 0, "ann's turn")
+            await press(pilot, "enter")
+            await _until(lambda: host.rooms["t1"].referee.move_count == 1, "ann's move")
+
+
+async def test_from_the_lobby_to_watching_a_table(tmp_path: Path) -> None:
+    async with running_host(tmp_path / "host", ["ann,bob"], seed=6) as (_, port):
+        app, _ = await _lobby_app(port, "zed", tmp_path)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await _until(lambda: "ann (away)" in screen_text(app), "the table listed")
+            await press(pilot, "w")
+            await _until(lambda: find_game(app) is not None, "the game screen")
+            assert app.link is not None and app.link.table.local_seats == ()
+            assert app.link.target.watch == "t1"
+            await _until(lambda: "Watching: " in screen_text(app), "the watcher's status")
+            assert "Your route" not in screen_text(app)
