@@ -420,3 +420,30 @@ async def test_from_the_lobby_to_watching_a_table(tmp_path: Path) -> None:
             assert app.link.target.watch == "t1"
             await _until(lambda: "Watching: " in screen_text(app), "the watcher's status")
             assert "Your route" not in screen_text(app)
+
+
+async def test_presence_shows_who_is_away_and_when_an_ai_plays_for_them(tmp_path: Path) -> None:
+    async with running_host(tmp_path / "host", ["ann,bob"], seed=6, ai_takeover=0.5) as (
+        host,
+        port,
+    ):
+        app = make_app(await seat(port, "ann", tmp_path))  # bob never comes
+        async with app.run_test(size=(120, 40)) as pilot:
+            await _until(lambda: "bob (away, AI plays)" in screen_text(app), "the takeover")
+            game = find_game(app)
+            assert game is not None and game.seats[1].status == "takeover"
+            for _ in range(MAX_STEPS):  # ann plays; an AI plays bob's moves
+                if host.rooms["t1"].referee.move_count >= 4:
+                    break
+                if game.turn_seat is not None:
+                    await press(pilot, "enter")
+                await asyncio.sleep(0.02)
+            assert host.rooms["t1"].referee.move_count >= 4
+            referee = host.rooms["t1"].referee
+
+            def settled() -> bool:  # ann to move, every move shown
+                shown = game.move_count == referee.move_count
+                return referee.to_move == 0 and shown and not game._showing
+
+            await _until(settled, "ann's turn again, every move shown")
+            assert game.view == referee.view(0) and game.turn_seat == 0
