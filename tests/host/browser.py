@@ -102,7 +102,8 @@ class Browser:
                 if response.get("opcode") == 2:  # binary: the app's terminal output
                     self._stream.feed(base64.b64decode(response["payloadData"]))
                     self.frames += 1
-            elif method == "Network.webSocketCreated":
+            elif method == "Network.webSocketCreated":  # a new session: a new screen
+                self.screen.reset()
                 query = parse_qs(urlsplit(params["url"]).query)
                 with contextlib.suppress(KeyError, ValueError, IndexError):
                     self._resize(int(query["width"][0]), int(query["height"][0]))

@@ -338,3 +338,61 @@ async def test_an_app_that_cannot_start_says_why_in_the_page(tmp_path: Path) -> 
         async with asyncio.timeout(TIMEOUT):
             while not ws.closed:  # and the session ends
                 await ws.receive()
+
+
+async def test_a_browser_joins_a_real_host_from_the_lobby(tmp_path: Path) -> None:
+    """The door as shipped: paris-tui host --web-port runs paris-tui join for the tab;
+    the lobby asks for a name, the browser player sits at Ann's seat and sees her
+    route, and comes back to it after a reload; the host stopped, no app of it is left."""
+    _need_chromium()
+    proc = subprocess.Popen(
+        [
+            *[sys.executable, "-m", "paris_tui.cli", "host", "--port", "0", "--web-port", "0"],
+            *["--ssh-port", "off", "--data-dir", str(tmp_path), "--table", "ann,ai:random"],
+            *["--seed", "3", "--ai-delay", "0"],
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        start_new_session=True,
+    )
+    apps: list[int] = []
+    try:
+        assert proc.stdout is not None
+        url = ""
+        async with asyncio.timeout(TIMEOUT):
+            while not url:
+                line = await asyncio.to_thread(proc.stdout.readline)
+                assert line, "the host exited"
+                if line.startswith("In a browser: "):
+                    url = line.split()[3]
+        async with open_browser(url) as page:
+            await page.wait_for("Your name", timeout=TIMEOUT)
+            apps = _children(proc.pid)
+            assert len(apps) == 1
+            await page.type_text("ann")
+            await page.press("Enter")  # the name
+            await asyncio.sleep(0.5)
+            await page.press("Enter")  # sit at the table that holds Ann's seat
+            shown = await page.wait_for("Your route", timeout=TIMEOUT)
+            assert "ann" in shown.lower()
+            # The same browser comes back to its seat (now claimed) after a reload: the
+            # seat's token waits in this browser's own data directory on the host.
+            await page.call("Page.reload")
+            await page.wait_for("Your name", timeout=TIMEOUT)
+            await page.type_text("ann")
+            await page.press("Enter")
+            await asyncio.sleep(0.5)
+            await page.press("Enter")
+            await page.wait_for("Your route", timeout=TIMEOUT)
+            apps = sorted(set(apps) | set(_children(proc.pid)))
+        proc.send_signal(signal.SIGTERM)
+        assert await asyncio.to_thread(proc.wait, TIMEOUT) == 0
+        deadline = time.monotonic() + TIMEOUT
+        while any(_alive(pid) for pid in apps):
+            assert time.monotonic() < deadline, "a browser's app outlived the host"
+            await asyncio.sleep(0.05)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(10)
