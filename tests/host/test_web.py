@@ -396,3 +396,27 @@ async def test_a_browser_joins_a_real_host_from_the_lobby(tmp_path: Path) -> Non
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait(10)
+
+
+async def test_browser_apps_are_not_held_to_the_per_address_limit(tmp_path: Path) -> None:
+    """Every browser's app reaches the host from the door's own address: each session
+    reserves a door slot there, so two browsers pass a limit of one per address."""
+    from paris_tui.host.server import Limits
+
+    from .helpers import running_host
+
+    limits = Limits(max_per_address=1)
+    async with running_host(tmp_path / "host", ["ann,bob"], limits=limits) as (host, port):
+        door = WebDoor(host=host, host_port=port, data_dir=host.store.root, port=0)
+        _, door.port = await door.start()
+        try:
+            async with aiohttp.ClientSession() as http:
+                url = f"http://127.0.0.1:{door.port}/ws?width=100&height=30"
+                sockets = [await http.ws_connect(url) for _ in range(2)]
+                for ws in sockets:  # each app (paris-tui join) is in the lobby: it got in
+                    said = await _receive_text(ws, "tables of this host")
+                    assert "tables of this host" in said, said[-500:]
+                for ws in sockets:
+                    await ws.close()
+        finally:
+            await door.close()
