@@ -71,11 +71,13 @@ async def test_a_name_without_a_seat_gets_the_app_too(tmp_path: Path) -> None:
         running_door(tmp_path) as (_host, door),
         await connect(door.port, "carol", new_key(tmp_path, "c")) as conn,
     ):
-        term = await Terminal.open(conn, term="xterm-kitty")
+        # ssh -o SetEnv=COLORTERM=truecolor: the client's word for true colour.
+        term = await Terminal.open(conn, env={"COLORTERM": "truecolor", "PATH": "/evil"})
         shown = await term.wait_for("ready")
         # No seat for Carol: the app goes on to the lobby (the join app's part).
         assert "name=carol seat=no_such_seat ticket=yes" in shown
-        assert term.field("color") == "truecolor"  # kitty says true colour
+        assert term.field("color") == "truecolor"
+        assert term.field("path") != "/evil"  # only a few variables are taken from a client
 
 
 async def test_a_session_without_a_pty_gets_one_line_and_status_1(tmp_path: Path) -> None:
@@ -314,7 +316,8 @@ def test_the_apps_environment() -> None:
     env = app_environment(None, "xterm\x1b[2J", {"COLORTERM": "\x1b]52;c;x\x07", "EVIL": "1"})
     assert env["TERM"] == "xterm-256color" and "EVIL" not in env
     assert "TEXTUAL_COLOR_SYSTEM" not in env and env.get("COLORTERM") != "\x1b]52;c;x\x07"
-    assert app_environment(None, "tmux-direct", {})["TEXTUAL_COLOR_SYSTEM"] == "truecolor"
+    for term in ("tmux-direct", "xterm-kitty"):
+        assert app_environment(None, term, {})["TEXTUAL_COLOR_SYSTEM"] == "truecolor"
 
 
 _HOST_SCRIPT = """
