@@ -333,7 +333,10 @@ async def _run_host(
         )
     rooms = host.unfinished()
     if not rooms:
-        lines.append('No table is open: start the host with --table "ann,bob" to open one.')
+        lines.append(
+            "No table is open: players open tables from the lobby, "
+            'or start the host with --table "ann,bob".'
+        )
     for room in rooms:
         ref = room.referee
         names = ", ".join(ref.names)
@@ -346,6 +349,9 @@ async def _run_host(
                 f"  {ref.names[seat]}: ssh {_ssh_args(door.port, ref.names[seat], config.bind)}"
                 for seat in ref.human_seats
             )
+    lines.append(
+        f"Anyone: paris-tui join {join} (the lobby: take a free seat, watch, open a table)"
+    )
     if door is not None:
         lines.append(
             f"Anyone: ssh {_ssh_args(door.port, 'NAME', config.bind)} "

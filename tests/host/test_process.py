@@ -137,7 +137,9 @@ async def test_sigterm_saves_and_exits_zero(tmp_path: Path) -> None:
     assert port > 0
     again.proc.send_signal(signal.SIGINT)
     assert await again.wait() == 0
-    assert "No table is open" not in await again.stdout_rest()
+    rest = await again.stdout_rest()
+    assert "No table is open" not in rest
+    assert f"Anyone: paris-tui join 127.0.0.1:{port} (the lobby" in rest
 
 
 async def test_a_second_host_on_the_same_data_directory_is_refused(tmp_path: Path) -> None:
