@@ -223,9 +223,11 @@ async def test_escape_leaves_a_waiting_table_and_q_quits(tmp_path: Path) -> None
             await _until(pilot, lambda: _rows(app) == 1, "listed")
             await pilot.press("w")  # nothing to watch yet
             assert "has not started" in widgets_text(app)
+            await _until(pilot, lambda: "Leave the table" in screen_text(app), "Esc in the footer")
             await pilot.press("escape")
             await _until(pilot, lambda: not host.waiting, "the table closed")
             await _until(pilot, lambda: _rows(app) == 0, "the list emptied")
+            await _until(pilot, lambda: "Leave the table" not in screen_text(app), "Esc gone")
             await pilot.press("q")
             await _until(pilot, lambda: app.result is not UNSET, "quit")
         assert app.result is None

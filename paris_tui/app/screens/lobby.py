@@ -451,6 +451,7 @@ class LobbyScreen(ParisScreen):
             case Waiting():
                 first = self.waiting is None or self.waiting.table != message.table
                 self.waiting = message
+                self.refresh_bindings()  # Esc leaves the table
                 self._show_waiting()
                 self._update_row(message.table, message.seats)
                 if first:  # the cursor goes to the table you sit at
@@ -459,6 +460,7 @@ class LobbyScreen(ParisScreen):
                     grid.move_cursor(row=ids.index(message.table), animate=False)
             case Left():
                 self.waiting = None
+                self.refresh_bindings()  # Esc leaves no table now
                 self._say("You left the table.")
                 self.action_refresh()
             case Refused():
