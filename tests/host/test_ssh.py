@@ -142,6 +142,25 @@ async def test_the_first_key_keeps_the_name(tmp_path: Path) -> None:
     assert set(data["keys"]) == {"ann", "bob"}
 
 
+async def test_two_first_logins_with_two_keys_one_keeps_the_name(tmp_path: Path) -> None:
+    keys = [new_key(tmp_path, "one"), new_key(tmp_path, "two")]
+    async with running_door(tmp_path) as (host, door):
+        conns = [await connect(door.port, "ann", key) for key in keys]
+        terms = await asyncio.gather(*(Terminal.open(conn) for conn in conns))
+        ends = await asyncio.gather(
+            *(term.wait_for("ready") for term in terms), return_exceptions=True
+        )
+        played = [i for i, end in enumerate(ends) if isinstance(end, str)]
+        assert len(played) == 1, ends
+        loser = terms[1 - played[0]]
+        assert await loser.finish() == 1
+        assert b"the name ann belongs to another key" in loser.output
+        pinned = json.loads((host.store.root / KEYS_FILE).read_text())["keys"]["ann"]
+        assert pinned.split()[1] in keys[played[0]].export_public_key("openssh").decode()
+        for conn in conns:
+            conn.close()
+
+
 async def test_a_name_that_breaks_the_rule_is_refused_in_one_line(tmp_path: Path) -> None:
     # (asyncssh itself refuses user names with control characters: SASLprep.)
     key = new_key(tmp_path, "k")
