@@ -43,7 +43,9 @@ def client_command(port: int, name: str | None = None, *, address: str = "127.0.
     if not 0 < port < 65536:
         raise ValueError(f"port {port} is not a TCP port")
     where = f"[{address}]:{port}" if ":" in address else f"{address}:{port}"
-    argv = [sys.executable, "-m", "paris_tui", "join", where]
+    # -P: the working directory is not put first on the module path, so a door
+    # started from a folder others can write to never imports their "paris_tui".
+    argv = [sys.executable, "-P", "-m", "paris_tui", "join", where]
     if name is not None:
         argv.append(f"--name={normalize_name(name)}")
     return argv

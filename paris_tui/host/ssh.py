@@ -805,7 +805,7 @@ class SSHDoor:
             ) from None
         address = self._server.get_addresses()[0]
         self.port = int(address[1])
-        log.info("SSH door on %s:%d, host key %s", address[0], self.port, self.fingerprint)
+        log.debug("SSH door on %s:%d, host key %s", address[0], self.port, self.fingerprint)
         return str(address[0]), self.port
 
     # --- bounds ---------------------------------------------------------------------------

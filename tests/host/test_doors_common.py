@@ -93,9 +93,9 @@ def test_tickets_are_for_valid_names_only(tmp_path: Path) -> None:
 
 def test_the_client_command_keeps_a_name_a_name() -> None:
     argv = client_command(7337, "-rf")
-    assert argv[:4] == [sys.executable, "-m", "paris_tui", "join"]
-    assert argv[4:] == ["127.0.0.1:7337", "--name=-rf"]
-    assert client_command(1, None, address="::1")[4:] == ["[::1]:1"]
+    assert argv[:5] == [sys.executable, "-P", "-m", "paris_tui", "join"]
+    assert argv[5:] == ["127.0.0.1:7337", "--name=-rf"]
+    assert client_command(1, None, address="::1")[5:] == ["[::1]:1"]
     with pytest.raises(InvalidNameError):
         client_command(7337, "bob\u202e")
     with pytest.raises(ValueError):
