@@ -117,7 +117,7 @@ REFUSAL_HINTS = {
     "bad_token": "the token kept in this data directory is not that seat's",
     "seat_taken": "the seat is claimed and this data directory holds no token for it",
     "unsupported_protocol": "this paris-tui and the host speak different protocol versions",
-    "host_full": "the host has too many connections; try again later",
+    "host_full": "try again later",
 }
 
 

@@ -36,7 +36,7 @@ from paris_tui.app.screens.end import EndScreen
 from paris_tui.app.screens.game import GameScreen
 from paris_tui.app.screens.takeover import TakeoverDialog
 from paris_tui.core.board import classic_board
-from paris_tui.host.server import Host
+from paris_tui.host.server import Host, Limits
 from paris_tui.net.client import TokenStore
 from paris_tui.net.protocol import Play
 from tests.host.helpers import join_bot, random_player, running_host
@@ -383,6 +383,19 @@ async def test_refusals_are_one_line_with_the_code(tmp_path: Path) -> None:
         again = await seat(port, "ann", tmp_path)  # the kept token takes the seat again
         assert again.table.local_seats == (0,)
         assert (tmp_path / "ann" / "tokens.json").stat().st_mode & 0o777 == 0o600
+
+
+async def test_a_full_host_is_one_line_that_says_so_once(tmp_path: Path) -> None:
+    limits = Limits(max_connections=1)
+    async with running_host(tmp_path / "host", ["ann,bob"], seed=2, limits=limits) as (_, port):
+        first = await seat(port, "ann", tmp_path)  # the one connection the host allows
+        with pytest.raises(JoinError) as caught:
+            await open_link(JoinTarget("127.0.0.1", port, "bob"), None)
+        message = caught.value.message
+        assert caught.value.code == "host_full" and caught.value.status == EXIT_REFUSED
+        assert message.count("too many connections") == 1, message
+        assert message.endswith("(try again later)") and "\n" not in message
+        await first.close()
 
 
 # --- the lobby (no --name, or no seat for it) -------------------------------------------
