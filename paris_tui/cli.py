@@ -194,7 +194,7 @@ def build_parser() -> argparse.ArgumentParser:
         "play",
         help="start a game directly",
         description="Start a game. Seats are names (humans) or ai:LEVEL "
-        '(random, greedy, strong), e.g. --players "Ann,Bob" or "Ann,ai:strong,ai:greedy".',
+        '(random, easy, greedy, strong), e.g. --players "Ann,Bob" or "Ann,ai:strong,ai:greedy".',
     )
     play.add_argument("--players", required=True, help='comma-separated seats, e.g. "Ann,Bob"')
     play.add_argument(

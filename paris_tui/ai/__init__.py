@@ -1,4 +1,4 @@
-"""AI opponents: ``random``, ``greedy`` and ``strong`` bots that see only their seat's view.
+"""AI opponents: ``random``, ``easy``, ``greedy`` and ``strong``, seeing only their seat's view.
 
 >>> from paris_tui.core import Game
 >>> game = Game.new(["Ann", "Bot"], seed=1)
@@ -21,7 +21,7 @@ from ..core import Move, SeatView
 
 __all__ = ["LEVELS", "Bot", "make_ai"]
 
-LEVELS: tuple[str, ...] = ("random", "greedy", "strong")
+LEVELS: tuple[str, ...] = ("random", "easy", "greedy", "strong")
 DEFAULT_BUDGET = 1.0  # seconds per move for ``strong``
 
 
@@ -50,7 +50,7 @@ def make_ai(
     simulation count.
     """
     if level not in LEVELS:
-        raise ValueError(f"unknown AI level {level!r} (choose random, greedy or strong)")
+        raise ValueError(f"unknown AI level {level!r} (choose random, easy, greedy or strong)")
     if budget is not None and not budget > 0:
         raise ValueError(f"the time budget must be positive, not {budget}")
     if simulations is not None and simulations < 1:
@@ -59,6 +59,10 @@ def make_ai(
         from .random_bot import RandomBot
 
         return RandomBot(seed)
+    if level == "easy":
+        from .easy import EasyBot
+
+        return EasyBot(seed)
     if level == "greedy":
         from .greedy import GreedyBot
 

@@ -206,7 +206,7 @@ def run_arena(
     """Play ``games`` games between ``levels`` (one entry per seat) and tally them."""
     for level in levels:
         if level not in LEVELS:
-            raise ValueError(f"unknown AI level {level!r} (choose random, greedy or strong)")
+            raise ValueError(f"unknown AI level {level!r} (choose random, easy, greedy or strong)")
     if not 2 <= len(levels) <= 4:
         raise ValueError(f"an arena needs 2 to 4 seats, not {len(levels)}")
     specs = [
@@ -335,7 +335,7 @@ def parse_arena_args(args: argparse.Namespace) -> ArenaArgs:
     levels = tuple(level.strip() for level in str(args.seats).split(","))
     for level in levels:
         if level not in LEVELS:
-            raise UsageError(f"unknown AI level {level!r} (choose random, greedy or strong)")
+            raise UsageError(f"unknown AI level {level!r} (choose random, easy, greedy or strong)")
     if not 2 <= len(levels) <= 4:
         raise UsageError(f"--seats needs 2 to 4 levels, got {len(levels)}")
     # The variants are checked by Options itself; name the flag that is wrong.

@@ -64,7 +64,7 @@ def add_host_parser(subparsers: Any) -> argparse.ArgumentParser:
         action="append",
         default=[],
         help='open a table, e.g. "ann,bob,ai:strong": human seats reserved for those names, '
-        "AI seats by level (random, greedy, strong); may be given several times",
+        "AI seats by level (random, easy, greedy, strong); may be given several times",
     )
     parser.add_argument("--seed", metavar="N", default=None, help="deal seed of the new table(s)")
     parser.add_argument(

@@ -9,7 +9,7 @@ from paris_tui.core import Game
 
 
 def test_levels() -> None:
-    assert LEVELS == ("random", "greedy", "strong")
+    assert LEVELS == ("random", "easy", "greedy", "strong")
 
 
 @pytest.mark.parametrize("level", LEVELS)
@@ -23,7 +23,7 @@ def test_make_ai_gives_the_level(level: str) -> None:
 def test_unknown_level() -> None:
     with pytest.raises(ValueError) as info:
         make_ai("x", seed=1)
-    assert str(info.value) == "unknown AI level 'x' (choose random, greedy or strong)"
+    assert str(info.value) == "unknown AI level 'x' (choose random, easy, greedy or strong)"
 
 
 @pytest.mark.parametrize(

@@ -16,7 +16,7 @@ from .conftest import VARIANTS, random_position
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("options", VARIANTS, ids=lambda o: f"{o.small_tour}-{o.final_tours}")
 def test_legal_moves_in_random_positions(level: str, players: int, options: Options) -> None:
-    count = {"random": 40, "greedy": 40, "strong": 15}[level]
+    count = {"random": 40, "easy": 40, "greedy": 40, "strong": 15}[level]
     for i in range(count):
         seed = players * 1000 + i
         game = random_position(seed, players, options)

@@ -189,7 +189,7 @@ async def test_n_opens_a_table_that_another_player_fills(tmp_path: Path) -> None
             await _until(pilot, lambda: isinstance(app.screen, NewTableScreen), "the form")
             assert "you (Carol)" in screen_text(app)
             # Seat 2 open; seat 3 a greedy AI; seat 4 none.
-            await pilot.press("down", "right", "right", "down", "left", "enter")
+            await pilot.press("down", "right", "right", "right", "down", "left", "enter")
             await _until(pilot, lambda: bool(host.waiting), "a waiting table")
             await _until(pilot, lambda: "Waiting for 1 more player" in widgets_text(app), "waits")
             assert "Esc leaves the table" in widgets_text(app)

@@ -58,7 +58,7 @@ __all__ = ["POLL", "LobbyScreen", "NewTableScreen", "table_game_text", "table_pl
 
 POLL = 2.0  # seconds between two asks for the table list
 
-AI_LEVELS = ("random", "greedy", "strong")
+AI_LEVELS = ("random", "easy", "greedy", "strong")
 
 
 def _levels() -> tuple[str, ...]:
