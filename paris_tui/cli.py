@@ -249,6 +249,9 @@ def build_parser() -> argparse.ArgumentParser:
         pass
     else:
         add_arena_parser(sub)
+        from .ai.review import add_review_parser
+
+        add_review_parser(sub)
     from .host.command import add_host_parser
 
     add_host_parser(sub)

@@ -1,0 +1,79 @@
+"""The post-game review: each move beside the strong AI's choice, and its loss (issue 11)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from paris_tui.ai import make_ai
+from paris_tui.ai.review import review, review_json
+from paris_tui.core import Game
+from paris_tui.core.record import Player, Record, save_record
+
+SIMS = 300
+
+
+def _played(levels: list[str], seed: int) -> Record:
+    bots = [make_ai(level, seed=seed * 10 + k, simulations=200) for k, level in enumerate(levels)]
+    game = Game.new([f"P{k}" for k in range(len(levels))], seed=seed)
+    while not game.is_over:
+        seat = game.to_move
+        game.play(bots[seat].choose(game.view(seat)))
+    return Record.from_game(game, tuple(Player(f"P{k}", f"ai:{lv}") for k, lv in enumerate(levels)))
+
+
+def test_losses_are_never_negative_and_zero_for_the_preferred_move() -> None:
+    record = _played(["random", "greedy"], 3)
+    reviews = review(record, seed=1, simulations=SIMS)
+    assert [r.index for r in reviews] == list(range(len(record.moves)))
+    assert all(r.loss >= 0 for r in reviews)
+    assert all(r.loss == 0 for r in reviews if r.played == r.best)
+    assert any(r.loss > 0 for r in reviews)
+    data = review_json(record, reviews)
+    for player in data["players"]:
+        assert len(player["worst"]) <= 3
+        losses = {m["index"]: m["loss"] for m in data["moves"] if m["seat"] == player["seat"]}
+        assert all(index in losses for index in player["worst"])
+        assert [losses[i] for i in player["worst"]] == sorted(
+            (losses[i] for i in player["worst"]), reverse=True
+        )
+
+
+def test_the_review_is_deterministic_for_its_seed() -> None:
+    record = _played(["greedy", "random", "greedy"], 5)
+    assert review(record, seed=7, simulations=SIMS) == review(record, seed=7, simulations=SIMS)
+
+
+def test_random_play_loses_more_than_strong_play() -> None:
+    random_losses: list[float] = []
+    strong_losses: list[float] = []
+    for seed in range(3):
+        levels = ["random", "strong"] if seed % 2 == 0 else ["strong", "random"]
+        record = _played(levels, seed)
+        for r in review(record, seed=seed, simulations=SIMS):
+            (random_losses if levels[r.seat] == "random" else strong_losses).append(r.loss)
+    mean_random = sum(random_losses) / len(random_losses)
+    mean_strong = sum(strong_losses) / len(strong_losses)
+    assert mean_random > mean_strong, (mean_random, mean_strong)
+
+
+def test_review_json_command(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    save_record(_played(["greedy", "random"], 2), path)
+    run = [sys.executable, "-m", "paris_tui", "review", str(path), "--simulations", "100"]
+    out = subprocess.run([*run, "--json"], capture_output=True, text=True, check=True, timeout=120)
+    data = json.loads(out.stdout)
+    assert set(data) == {"moves", "players"}
+    assert set(data["moves"][0]) == {"index", "seat", "played", "best", "loss"}
+    assert set(data["players"][0]) == {"seat", "name", "mean_loss", "worst"}
+    (tmp_path / "bad.json").write_text("{not json")
+    bad = subprocess.run(
+        [*run[:4], str(tmp_path / "bad.json"), "--json"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert bad.returncode == 2 and bad.stdout == "" and bad.stderr.count("\n") == 1
