@@ -48,12 +48,14 @@ __all__ = [
     "Record",
     "check_extra",
     "dumps_record",
+    "json_kind",
     "load_record",
     "parse_record",
     "read_record_text",
     "replay",
     "replay_summary",
     "save_record",
+    "write_text_atomic",
 ]
 
 FORMAT = "paris-paris-record"
@@ -233,7 +235,13 @@ def save_record(record: Record, path: str | Path) -> None:
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = dumps_record(record)
+    write_text_atomic(path, dumps_record(record))
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` atomically: a temporary file of mode 0600 in the same
+    folder, flushed to disk, then renamed over ``path``. A crash or a kill at any
+    moment leaves either the old file or the new one (records, seat owners, tokens)."""
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
@@ -250,7 +258,8 @@ def save_record(record: Record, path: str | Path) -> None:
 # --- reading --------------------------------------------------------------
 
 
-def _kind(value: Any) -> str:
+def json_kind(value: Any) -> str:
+    """What a JSON value is, in words for an error message ("a list", "null", ...)."""
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -334,19 +343,19 @@ def load_record(path: str | Path) -> Record:
 
 def _obj(value: Any, where: str) -> dict[str, Any]:
     if not isinstance(value, dict):
-        raise RecordError(where, f"must be an object, found {_kind(value)}")
+        raise RecordError(where, f"must be an object, found {json_kind(value)}")
     return value
 
 
 def _list(value: Any, where: str) -> list[Any]:
     if not isinstance(value, list):
-        raise RecordError(where, f"must be a list, found {_kind(value)}")
+        raise RecordError(where, f"must be a list, found {json_kind(value)}")
     return value
 
 
 def _str(value: Any, where: str) -> str:
     if not isinstance(value, str):
-        raise RecordError(where, f"must be a string, found {_kind(value)}")
+        raise RecordError(where, f"must be a string, found {json_kind(value)}")
     return value
 
 
@@ -443,7 +452,7 @@ def _replay_moves(game: Game, raw_moves: list[Any]) -> tuple[Move, ...]:
             raise RecordError(where, 'missing "tile"')
         tile = obj["tile"]
         if not isinstance(tile, str):
-            raise RecordError(f"{where}.tile", f"must be a string, found {_kind(tile)}")
+            raise RecordError(f"{where}.tile", f"must be a string, found {json_kind(tile)}")
         if tile not in board.tile_index:
             raise RecordError(f"{where}.tile", f"{brief(tile)} is not a tile of this board")
         if tile not in game.face_up:
@@ -455,7 +464,7 @@ def _replay_moves(game: Game, raw_moves: list[Any]) -> tuple[Move, ...]:
         evict = obj.get("evict")
         if evict is not None and type(evict) is not int:
             raise RecordError(
-                f"{where}.evict", f"must be a seat number or null, found {_kind(evict)}"
+                f"{where}.evict", f"must be a seat number or null, found {json_kind(evict)}"
             )
         stop = board.tile_kinds[board.tile_index[tile]].stop
         owners = game.businesses_at(stop)

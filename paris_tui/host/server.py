@@ -39,6 +39,7 @@ from pathlib import Path
 
 from .. import __version__
 from ..core import Event, Move, Options
+from ..core.record import write_text_atomic
 from ..core.text import InvalidNameError, normalize_name, printable
 from ..net.protocol import MAX_CLIENT_LINE as _MAX_LINE
 from ..net.protocol import (
@@ -73,7 +74,7 @@ from ..net.protocol import (
     refusal,
 )
 from .referee import Referee, Refusal, SeatSpec
-from .store import HostStore, token_hash, token_matches, write_atomic
+from .store import HostStore, token_hash, token_matches
 from .waiting import WaitingTable, plan_seats, table_options
 
 __all__ = ["TICKET_SECONDS", "Host", "HostConfig", "Limits", "Room", "TableConflictError"]
@@ -330,7 +331,7 @@ class Room:
                 text = ref.record_text()
                 loop = asyncio.get_running_loop()
                 try:
-                    await loop.run_in_executor(self.host.io_pool, write_atomic, ref.path, text)
+                    await loop.run_in_executor(self.host.io_pool, write_text_atomic, ref.path, text)
                 except OSError as exc:
                     ref.save_error = f"could not save table {self.id}: {exc.strerror or exc}"
                     log.error("%s", ref.save_error)

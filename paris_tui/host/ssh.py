@@ -63,10 +63,10 @@ from typing import Any
 
 import asyncssh
 
+from ..core.record import write_text_atomic
 from ..core.text import InvalidNameError, normalize_name, printable
 from .child import client_command, client_env
 from .server import Host
-from .store import write_atomic
 
 __all__ = [
     "HOST_KEY_FILE",
@@ -126,7 +126,7 @@ def load_host_key(path: Path) -> asyncssh.SSHKey:
         key = asyncssh.generate_private_key("ssh-ed25519")
         text = key.export_private_key("openssh").decode("ascii")
         try:
-            write_atomic(path, text)  # a temporary file of mode 0600, then renamed
+            write_text_atomic(path, text)  # a temporary file of mode 0600, then renamed
         except OSError as exc:
             raise SSHDoorError(f"cannot write the SSH host key {where}: {exc.strerror}") from None
         log.info("created the SSH host key %s", where)
@@ -210,7 +210,7 @@ class KeyPins:
             text = json.dumps(data, indent=2) + "\n"
             loop = asyncio.get_running_loop()
             try:
-                await loop.run_in_executor(pool, write_atomic, self.path, text)
+                await loop.run_in_executor(pool, write_text_atomic, self.path, text)
             except OSError as exc:
                 log.error("could not save the SSH key pins: %s", exc.strerror or exc)
         return True

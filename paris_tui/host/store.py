@@ -21,12 +21,11 @@ import hmac
 import json
 import os
 import re
-import tempfile
 from pathlib import Path
 from typing import IO, Any
 
 from ..core import RecordError
-from ..core.record import Record, load_record
+from ..core.record import Record, load_record, write_text_atomic
 from ..core.text import printable
 
 __all__ = [
@@ -35,7 +34,6 @@ __all__ = [
     "default_data_dir",
     "token_hash",
     "token_matches",
-    "write_atomic",
 ]
 
 ENV_DATA_DIR = "PARIS_TUI_DATA_DIR"
@@ -64,21 +62,6 @@ def token_matches(token: str, stored_hash: str) -> bool:
 
 class HostBusyError(OSError):
     """Another host process holds this data directory."""
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` atomically (temporary file, fsync, rename; mode 0600)."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
 
 
 class HostStore:
@@ -186,4 +169,4 @@ class HostStore:
             "version": 1,
             "seats": {str(seat): digest for seat, digest in sorted(seats.items())},
         }
-        write_atomic(self.seats_path(table_id), json.dumps(data, indent=2) + "\n")
+        write_text_atomic(self.seats_path(table_id), json.dumps(data, indent=2) + "\n")

@@ -20,13 +20,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from .. import __version__
 from ..core import Move
+from ..core.record import write_text_atomic
 from .protocol import (
     MAX_HOST_LINE,
     PROTOCOL_VERSION,
@@ -255,16 +254,4 @@ class TokenStore:
         tokens.setdefault(address, {})[name.casefold()] = token
         text = json.dumps({"format": self.FORMAT, "version": 1, "tokens": tokens}, indent=2)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(
-            prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent
-        )
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(text + "\n")
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(tmp, self.path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
+        write_text_atomic(self.path, text + "\n")

@@ -44,6 +44,7 @@ from ..core import (
 )
 from ..core.board import BOARDS
 from ..core.errors import DecidedBy, ParisError
+from ..core.record import json_kind
 
 __all__ = [
     "MAX_TEXT",
@@ -83,24 +84,10 @@ class WireError(ParisError, ValueError):
 # --- readers of plain values -------------------------------------------------
 
 
-def _kind(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "a list"
-    return "an object"
-
-
 def obj(value: object, where: str) -> dict[str, Any]:
     """``value`` as a JSON object, or a :class:`WireError`."""
     if not isinstance(value, dict):
-        raise WireError(where, f"must be an object, found {_kind(value)}")
+        raise WireError(where, f"must be an object, found {json_kind(value)}")
     return cast(dict[str, Any], value)
 
 
@@ -113,7 +100,7 @@ def field(data: dict[str, Any], key: str, where: str) -> Any:
 def integer(value: object, where: str, low: int = -(2**31), high: int = 2**31) -> int:
     # bool is an int in Python and never one on the wire.
     if type(value) is not int:
-        raise WireError(where, f"must be a whole number, found {_kind(value)}")
+        raise WireError(where, f"must be a whole number, found {json_kind(value)}")
     if not low <= value <= high:
         raise WireError(where, f"must be between {low} and {high}")
     return value
@@ -125,7 +112,7 @@ def opt_integer(value: object, where: str, low: int = -(2**31), high: int = 2**3
 
 def text(value: object, where: str, limit: int = MAX_TEXT) -> str:
     if not isinstance(value, str):
-        raise WireError(where, f"must be a string, found {_kind(value)}")
+        raise WireError(where, f"must be a string, found {json_kind(value)}")
     if len(value) > limit:
         raise WireError(where, f"longer than {limit} characters")
     return value
@@ -137,7 +124,7 @@ def opt_text(value: object, where: str, limit: int = MAX_TEXT) -> str | None:
 
 def boolean(value: object, where: str) -> bool:
     if not isinstance(value, bool):
-        raise WireError(where, f"must be true or false, found {_kind(value)}")
+        raise WireError(where, f"must be true or false, found {json_kind(value)}")
     return value
 
 
@@ -146,7 +133,7 @@ def items(
 ) -> tuple[T, ...]:
     """A JSON list of at most ``limit`` items, each read by ``read``."""
     if not isinstance(value, list):
-        raise WireError(where, f"must be a list, found {_kind(value)}")
+        raise WireError(where, f"must be a list, found {json_kind(value)}")
     if len(value) > limit:
         raise WireError(where, f"holds more than {limit} items")
     return tuple(read(v, f"{where}[{i}]") for i, v in enumerate(value))
