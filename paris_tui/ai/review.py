@@ -20,9 +20,7 @@ than the preferred move, 0 for the preferred move itself and never below 0.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
-import random
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +30,7 @@ from ..core import Move, ParisError, printable
 from ..core.record import Record, load_record, replay
 from ..core.sampling import Determinizer
 from .evaluation import Evaluator
+from .seeding import decision_rng
 from .strong import Node, StrongBot
 
 __all__ = ["DEFAULT_SIMULATIONS", "MoveReview", "add_review_parser", "review", "review_json"]
@@ -51,11 +50,6 @@ class MoveReview:
     loss: float
 
 
-def _move_seed(seed: int, index: int) -> int:
-    digest = hashlib.sha256(f"paris-tui:review:{seed}:{index}".encode()).digest()
-    return int.from_bytes(digest[:8], "big")
-
-
 def review(
     record: Record, *, seed: int = 0, simulations: int = DEFAULT_SIMULATIONS
 ) -> list[MoveReview]:
@@ -71,8 +65,8 @@ def review(
             out.append(MoveReview(index, seat, played, played, 0.0))
             game.play(played)
             continue
-        bot = StrongBot(_move_seed(seed, index), simulations=simulations)
-        bot.rng = random.Random(_move_seed(seed, index))
+        bot = StrongBot(seed, simulations=simulations)
+        bot.rng = decision_rng(seed, view)  # one generator per move, as the bots' own
         det = Determinizer(view)
         root = bot.search(det, Evaluator(view), 0.0)
         children = root.children

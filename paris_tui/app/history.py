@@ -30,9 +30,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
-from ..core import Event, ScoreEvent, SeatView
+from ..core import Event, SeatView
 from ..core.record import Record, replay
 from ..core.text import printable
+from .session import SCORE_KINDS, points_by_kind
 
 __all__ = [
     "HISTORY_FILE",
@@ -48,8 +49,6 @@ __all__ = [
 HISTORY_FILE = "history.sqlite3"
 
 GameMode = Literal["hot-seat", "ai", "network"]
-
-SCORE_SOURCES = ("small_tour", "grand_tour", "special_tour", "sack")
 
 MIGRATIONS: tuple[str, ...] = (
     # 1: games, their seats (with points by source) and each round's scores.
@@ -133,14 +132,6 @@ class PlayerStats:
             "mean_score": round(self.mean_score, 2),
             "mean_by_source": {k: round(v, 2) for k, v in self.mean_by_source.items()},
         }
-
-
-def _points_by_source(players: int, events: Sequence[Event]) -> list[dict[str, int]]:
-    table = [dict.fromkeys(SCORE_SOURCES, 0) for _ in range(players)]
-    for event in events:
-        if isinstance(event, ScoreEvent):
-            table[event.seat][event.kind] += event.points
-    return table
 
 
 def _problem(path: Path, exc: BaseException) -> HistoryError:
@@ -235,7 +226,7 @@ class History:
         players = len(view.names)
         if len(kinds) != players:
             raise ValueError("one kind per seat")
-        by_source = _points_by_source(players, events)
+        by_source = points_by_kind(players, events)
         key = game_key(view)
         when = (finished_at or datetime.now(UTC)).isoformat(timespec="seconds")
         with self._connect(create=True) as conn:
@@ -262,7 +253,7 @@ class History:
                             int(seat in local_seats),
                             outcome.scores[seat],
                             int(seat in outcome.winners),
-                            *(points[k] for k in SCORE_SOURCES),
+                            *(points[k] for k in SCORE_KINDS),
                         ),
                     )
                 for rnd, scores in enumerate(view.round_scores):
@@ -303,7 +294,7 @@ class History:
                 games=row[1],
                 wins=row[2],
                 mean_score=row[3],
-                mean_by_source=dict(zip(SCORE_SOURCES, row[4:8], strict=True)),
+                mean_by_source=dict(zip(SCORE_KINDS, row[4:8], strict=True)),
             )
             for row in rows
         ]
