@@ -46,6 +46,11 @@ def test_wheel_ships_styles_and_installed_app_uses_them(tmp_path: Path) -> None:
     with zipfile.ZipFile(wheel) as archive:
         shipped = {n for n in archive.namelist() if n.startswith("paris_tui/styles/")}
     assert {f"paris_tui/styles/{n}" for n in ("app.tcss", "screens.tcss")} <= shipped
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+    # The compiled catalogs ship too (the game reads .mo, not .po).
+    for lang in ("de", "zh_TW"):
+        assert f"paris_tui/locale/{lang}/LC_MESSAGES/paris_tui.mo" in names
 
     target = tmp_path / "site"
     subprocess.run(
@@ -68,6 +73,10 @@ def test_wheel_ships_styles_and_installed_app_uses_them(tmp_path: Path) -> None:
         "import paris_tui.app.resources as r, paris_tui.app.app as a; "
         "print(r.styles_dir()); print(*a.ParisApp.CSS_PATH, sep='\\n')"
     )
+    probe_lang = (
+        "from paris_tui import i18n; i18n.set_language('de'); "
+        "print(i18n._('unknown language {lang!r} (choose from {choices})'))"
+    )
     env = {**os.environ, "PYTHONPATH": str(target)}
     out = subprocess.run(
         [sys.executable, "-c", probe],
@@ -78,6 +87,16 @@ def test_wheel_ships_styles_and_installed_app_uses_them(tmp_path: Path) -> None:
         timeout=120,
         check=True,
     ).stdout.split()
+    translated = subprocess.run(
+        [sys.executable, "-c", probe_lang],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=120,
+        check=True,
+    ).stdout
+    assert translated.startswith("unbekannte Sprache")
     installed = (target / "paris_tui" / "styles").resolve()
     assert Path(out[0]).resolve() == installed
     assert all(Path(p).resolve().parent == installed for p in out[1:])
