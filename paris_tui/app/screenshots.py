@@ -153,6 +153,26 @@ async def game_end(out: Path) -> Path:
     return out / "game-end.svg"
 
 
+async def hint_panel(out: Path, size: tuple[int, int] = (100, 32), name: str = "hint") -> Path:
+    """Ann's turn with the hint shown (h): the strong AI's view of each tile."""
+    from .widgets.hint import HintPanel
+
+    app = _app(build_session("Ann,Bob,Cy", 3, 19))
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("h")
+        panel = _game(app).query_one(HintPanel)
+        for _ in range(600):  # the hint is worked out in a thread (about a second)
+            if "★" in str(panel.content):
+                break
+            await pilot.pause(0.05)
+        await pilot.pause(0.2)
+        app.save_screenshot(f"{name}.svg", str(out))
+    return out / f"{name}.svg"
+
+
 async def help_screen(out: Path) -> Path:
     return await _shoot(
         _app(build_session("Ann,Bob", 3, 2)), out, "help", (100, 32), ["enter", "f1"]
@@ -209,6 +229,7 @@ SCENES: dict[str, Scene] = {
     "grand-tour": grand_tour,
     "game-end": game_end,
     "help": help_screen,
+    "hint": hint_panel,
     "at-one-table": at_one_table,
 }
 

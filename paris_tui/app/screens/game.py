@@ -36,6 +36,7 @@ from textual.timer import Timer
 from textual.widgets import Footer, Static
 from textual.worker import Worker, WorkerState
 
+from ...ai.hint import Hint, hint
 from ...core import (
     BusinessRemoved,
     Event,
@@ -55,6 +56,7 @@ from ..frames import Frame, build_frames
 from ..history import GameMode, History, HistoryError
 from ..keygate import TurnGate
 from ..session import Bot, points_by_kind
+from ..widgets.hint import HintPanel
 from ..widgets.map_view import BoardMap, MapOverlay
 from ..widgets.panels import (
     DiscardPanel,
@@ -129,6 +131,7 @@ class GameScreen(ParisScreen):
         Binding("space", "skip", "Skip tour", priority=True),
         Binding("p", "toggle_preview", "Preview"),
         Binding("r", "toggle_route", "Route"),
+        Binding("h", "hint", "Hint"),
         Binding("question_mark,f1", "app.help", "Help", key_display="?"),
         Binding("t", "app.toggle_theme", "Theme", show=False),
         Binding("q", "app.quit", "Quit"),
@@ -269,6 +272,7 @@ class GameScreen(ParisScreen):
         log = GameLog(id="log", wrap=True, markup=False, min_width=20)
         log.can_focus = False  # PgUp/PgDn scroll it from anywhere (see BINDINGS)
         yield log
+        yield HintPanel(id="hint")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -424,7 +428,56 @@ class GameScreen(ParisScreen):
             return self.frame is not None
         if action == "toggle_route":
             return self.viewer is not None
+        if action == "hint":
+            return self.turn_seat is not None and self.hints_allowed
         return True
+
+    # --- the hint (h) -----------------------------------------------------------------
+
+    @property
+    def hints_allowed(self) -> bool:
+        """Always in a game on this terminal; at a host's table only if the host allows it."""
+        return not self.networked or bool(getattr(self.table, "hints_allowed", False))
+
+    def action_hint(self) -> None:
+        """Show (or hide) the hint for the seat to move, worked out in a thread.
+
+        The turn never waits for it; a move made meanwhile drops it (its
+        result is for a position that is gone).
+        """
+        seat = self.turn_seat
+        panel = self.query_one(HintPanel)
+        if panel.shown:
+            self.hide_hint()
+            return
+        if seat is None or not self.hints_allowed:
+            return
+        view = self.seat_view(seat)
+        if not view.my_turn:
+            return
+        panel.show_thinking()
+        self.run_worker(
+            partial(hint, view),
+            thread=True,
+            exclusive=True,
+            group="hint",
+            name=f"hint-{seat}-{self.move_count}",
+        )
+
+    def hide_hint(self) -> None:
+        """Hide the hint and drop one being worked out (a move, a hand-off)."""
+        self.workers.cancel_group(self, "hint")
+        if self.query(HintPanel):
+            self.query_one(HintPanel).hide()
+
+    def _hint_done(self, result: Hint, name: str) -> None:
+        seat = self.turn_seat
+        if seat is None or name != f"hint-{seat}-{self.move_count}":
+            return  # for a position that is gone
+        panel = self.query_one(HintPanel)
+        if panel.shown:
+            view = self.seat_view(seat)
+            panel.show_hint(view.board, view.names, result)
 
     def action_scroll_log(self, pages: int) -> None:
         log = self.query_one(GameLog)
@@ -587,6 +640,7 @@ class GameScreen(ParisScreen):
         self.begin_turn(seat)
 
     def begin_turn(self, seat: int) -> None:
+        self.hide_hint()
         self.viewer = seat
         self.turn_seat = seat
         self.last_human = seat
@@ -658,6 +712,7 @@ class GameScreen(ParisScreen):
     def _show_next(self) -> None:
         """Show the next update that came: log it, animate its tours, then go on."""
         update = self._pending.popleft()
+        self.hide_hint()
         before = self._public
         self._public = update.public
         self._views = update.views
@@ -752,6 +807,12 @@ class GameScreen(ParisScreen):
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         worker = event.worker
+        if worker.group == "hint":
+            if event.state == WorkerState.SUCCESS and isinstance(worker.result, Hint):
+                self._hint_done(worker.result, worker.name)
+            elif event.state == WorkerState.ERROR:
+                self.hide_hint()
+            return
         if worker.group != "ai":
             return
         if event.state == WorkerState.SUCCESS:

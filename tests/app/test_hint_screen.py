@@ -1,0 +1,98 @@
+"""The hint on the game screen (issue 11): h on your turn, worked out in a thread."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from textual.pilot import Pilot
+
+from paris_tui.ai.hint import hint
+from paris_tui.app.app import ParisApp
+from paris_tui.app.screens.game import GameScreen
+from paris_tui.app.screens.handoff import HandoffScreen
+from paris_tui.app.widgets.hint import HintPanel, margin_text
+
+from .helpers import _plain, find_game, make_app, new_session, press
+
+
+async def _until(pilot: Pilot[object], condition: object, seconds: float = 60.0) -> None:
+    """Wait (bounded) until ``condition()`` holds: the hint's thread may be slow under load."""
+    assert callable(condition)
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        await pilot.pause(0.05)
+
+
+def _panel_text(game: GameScreen) -> str:
+    return _plain(game.query_one(HintPanel).content)
+
+
+async def _game_on_turn(app: ParisApp, pilot: Pilot[object]) -> GameScreen:
+    deadline = time.monotonic() + 60
+    while True:
+        assert time.monotonic() < deadline, "no turn came"
+        game = find_game(app)
+        if game is not None and game.turn_seat is not None and app.screen is game:
+            return game
+        if isinstance(app.screen, HandoffScreen):
+            await press(pilot, "enter")
+        else:
+            await pilot.pause(0.05)
+
+
+async def test_h_shows_the_hint_for_the_seat_to_move_and_h_hides_it(data_dir: Path) -> None:
+    app = make_app(new_session("Ann,Bob", 5, data_dir / "g.json"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        game = await _game_on_turn(app, pilot)
+        seat = game.turn_seat
+        assert seat is not None
+        assert game.check_action("hint", ()) is True  # in the footer on your turn
+        await press(pilot, "h")
+        panel = game.query_one(HintPanel)
+        assert panel.shown
+        await _until(pilot, lambda: "★" in _panel_text(game))
+        expected = hint(game.seat_view(seat))
+        text = _panel_text(game)
+        best_line = next(line for line in text.splitlines() if line.startswith("★"))
+        assert margin_text(expected.for_move(expected.best).margin) in best_line
+        assert "Why:" in text
+        assert len([line for line in text.splitlines() if line[:1] in "★ "]) >= len(expected.moves)
+        await press(pilot, "h")
+        assert not panel.shown
+        # The turn never waited: the tiles still move and take.
+        assert game.turn_seat == seat
+
+
+async def test_a_move_made_meanwhile_drops_the_hint_and_the_hand_off_hides_it(
+    data_dir: Path,
+) -> None:
+    app = make_app(new_session("Ann,Bob", 6, data_dir / "g.json"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        game = await _game_on_turn(app, pilot)
+        first = game.move_count
+        await press(pilot, "h")
+        assert game.query_one(HintPanel).shown
+        await press(pilot, "enter")  # take the tile before the hint is worked out
+        await _until(pilot, lambda: game.move_count > first)
+        assert not game.query_one(HintPanel).shown
+        await _until(pilot, lambda: isinstance(app.screen, HandoffScreen))
+        # Let any hint thread end: its answer is for a position that is gone.
+        await _until(pilot, lambda: not [w for w in game.workers if w.group == "hint"])
+        await pilot.pause(0.2)
+        assert not game.query_one(HintPanel).shown
+        assert "★" not in _panel_text(game)
+
+
+async def test_no_hint_off_turn_nor_at_a_host_that_does_not_allow_it(data_dir: Path) -> None:
+    app = make_app(new_session("Ann,ai:greedy", 7, data_dir / "g.json"), ai_delay=30.0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        game = await _game_on_turn(app, pilot)
+        await press(pilot, "enter")
+        await _until(pilot, lambda: game.turn_seat is None)
+        assert game.check_action("hint", ()) is False
+        await press(pilot, "h")
+        assert not game.query_one(HintPanel).shown
+        game.networked = True  # as at a host's table whose Welcome did not allow hints
+        assert not game.hints_allowed
