@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
 from ..core import Options
 from ..core.record import Record
+from ..i18n import _
 from .commands import SafeCommandPalette
 from .describe import printable
 from .history import History
@@ -404,6 +405,13 @@ class ParisApp(App[int]):
     def action_new_game(self) -> None:
         self.open_new_game()
 
+    def action_statistics(self) -> None:
+        """Your history of finished games (app/screens/stats.py)."""
+        from .screens.stats import StatsScreen
+
+        if not isinstance(self.screen, StatsScreen):
+            self.push_screen(StatsScreen(self.history))
+
     def action_save_copy(self) -> None:
         if self.session is None:
             self.notify("No game to save", severity="warning", markup=False)
@@ -436,6 +444,11 @@ class ParisApp(App[int]):
                 "New game", "Set up a new game (this one stays saved)", self.action_new_game
             )
         yield SystemCommand("Help", "Rules in brief and keys", self.action_help)
+        yield SystemCommand(
+            _("Statistics"),
+            _("Your finished games: wins, points by source, the last game, the trend"),
+            self.action_statistics,
+        )
         yield SystemCommand(
             "Toggle left-over preview",
             "Show or hide what the highlighted tile does if it is left over",

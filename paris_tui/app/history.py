@@ -304,18 +304,26 @@ class History:
 
         ``players``: each name played from this terminal; ``ai_levels``: each
         AI level faced (its own games, wins and means); ``vs_ai``: per level,
-        how this terminal's players did against it; ``last_game``: the most
-        recent game's names, scores after each round and final scores; ``trend``: the local
-        players' score in each game, oldest first.
+        how this terminal's players did against it (games with that level, games
+        a local player won, the local players' mean score and mean points by
+        source); ``last_game``: the most recent game's names, scores after each
+        round and final scores; ``trend``: the local players' score in each
+        game, oldest first.
         """
         with self._connect(create=False) as conn:
             games = int(conn.execute("SELECT COUNT(*) FROM games").fetchone()[0])
             players = self._grouped(conn, "name", "local = 1")
             levels = self._grouped(conn, "kind", "kind LIKE 'ai:%'")
+            # Each local seat once per level it faced (two AIs of one level count once).
             vs_ai = conn.execute(
-                "SELECT ai.kind, COUNT(DISTINCT me.game_id), SUM(me.won) FROM seats AS me"
+                "SELECT kind, COUNT(DISTINCT game_id),"
+                " COUNT(DISTINCT CASE WHEN won = 1 THEN game_id END), AVG(score),"
+                " AVG(small_tour), AVG(grand_tour), AVG(special_tour), AVG(sack) FROM ("
+                " SELECT DISTINCT ai.kind AS kind, me.game_id AS game_id, me.seat, me.won AS won,"
+                " me.score AS score, me.small_tour AS small_tour, me.grand_tour AS grand_tour,"
+                " me.special_tour AS special_tour, me.sack AS sack FROM seats AS me"
                 " JOIN seats AS ai ON ai.game_id = me.game_id AND ai.kind LIKE 'ai:%'"
-                " WHERE me.local = 1 GROUP BY ai.kind ORDER BY ai.kind"
+                " WHERE me.local = 1) GROUP BY kind ORDER BY kind"
             ).fetchall()
             last = conn.execute(
                 "SELECT id, finished_at FROM games ORDER BY id DESC LIMIT 1"
@@ -351,7 +359,16 @@ class History:
             "players": [p.to_json() for p in players],
             "ai_levels": [_level_json(level) for level in levels],
             "vs_ai": [
-                {"level": kind[3:], "games": n, "wins": int(wins or 0)} for kind, n, wins in vs_ai
+                {
+                    "level": row[0][3:],
+                    "games": row[1],
+                    "wins": int(row[2] or 0),
+                    "mean_score": round(row[3], 2),
+                    "mean_by_source": {
+                        k: round(v, 2) for k, v in zip(SCORE_KINDS, row[4:8], strict=True)
+                    },
+                }
+                for row in vs_ai
             ],
             "last_game": last_game,
             "trend": trend,

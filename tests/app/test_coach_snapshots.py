@@ -6,6 +6,7 @@ Update with ``--snapshot-update``; the positions come from the screenshot scenes
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
 from textual.pilot import Pilot
@@ -35,3 +36,31 @@ async def _hint_shown(pilot: Pilot[object]) -> None:
 def test_hint_80x24(snap_compare: SnapCompare) -> None:
     app = make_app(build_session("Ann,Bob,Cy", 3, 19))
     assert snap_compare(app, run_before=_hint_shown, terminal_size=(80, 24))
+
+
+async def _stats_shown(pilot: Pilot[object]) -> None:
+    from paris_tui.app.screens.stats import StatsScreen
+
+    app = pilot.app
+    await pilot.pause()
+    app.action_statistics()  # type: ignore[attr-defined]
+    deadline = time.monotonic() + 60
+    while not (isinstance(app.screen, StatsScreen) and app.screen.stats is not None):
+        assert time.monotonic() < deadline, "no statistics came"
+        await pilot.pause(0.05)
+    await pilot.pause(0.3)
+
+
+def test_statistics_80x24(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    from paris_tui.app.history import History
+
+    from .test_history import finished
+
+    history = History.in_data_dir(tmp_path)
+    for seed in range(4):
+        kinds = ["human", "human" if seed % 2 else "ai:greedy", "ai:strong"]
+        names = ["Ann", "Bob" if seed % 2 else "Greedy AI", "Strong AI"]
+        local = (0, 1) if seed % 2 else (0,)
+        history.add_record(finished(names, seed, kinds), mode="ai", local_seats=local)
+    app = make_app(None, history=history)
+    assert snap_compare(app, run_before=_stats_shown, terminal_size=(80, 24))

@@ -50,14 +50,40 @@ def test_a_game_is_kept_with_its_numbers(tmp_path: Path) -> None:
         assert sum(entry["mean_by_source"].values()) == outcome.scores[seat]
     assert stats["ai_levels"][0]["level"] == "greedy"
     assert stats["ai_levels"][0]["mean_score"] == outcome.scores[2]
+    mine = (outcome.scores[0] + outcome.scores[1]) / 2
     assert stats["vs_ai"] == [
-        {"level": "greedy", "games": 1, "wins": int(bool({0, 1} & set(outcome.winners)))}
+        {
+            "level": "greedy",
+            "games": 1,
+            "wins": int(bool({0, 1} & set(outcome.winners))),
+            "mean_score": round(mine, 2),
+            "mean_by_source": {
+                k: round(
+                    (by_name["Ann"]["mean_by_source"][k] + by_name["Bob"]["mean_by_source"][k]) / 2,
+                    2,
+                )
+                for k in by_name["Ann"]["mean_by_source"]
+            },
+        }
     ]
     last = stats["last_game"]
     assert last["names"] == ["Ann", "Bob", "Cy"]
     assert last["scores"] == list(outcome.scores)
     assert len(last["round_scores"]) == game.view(None).rounds_total
     assert [t["score"] for t in stats["trend"]] == [outcome.scores[0], outcome.scores[1]]
+
+
+def test_two_ais_of_one_level_count_a_game_once(tmp_path: Path) -> None:
+    history = History.in_data_dir(tmp_path)
+    for seed in (3, 4, 5):
+        record = finished(["Ann", "Bot1", "Bot2"], seed, ["human", "ai:easy", "ai:easy"])
+        history.add_record(record, mode="ai", local_seats=(0,))
+    stats = history.stats()
+    ann = stats["players"][0]
+    (easy,) = stats["vs_ai"]
+    assert (easy["level"], easy["games"], easy["wins"]) == ("easy", 3, ann["wins"])
+    assert easy["mean_score"] == ann["mean_score"]
+    assert easy["mean_by_source"] == ann["mean_by_source"]
 
 
 def test_the_same_game_counts_once(tmp_path: Path) -> None:

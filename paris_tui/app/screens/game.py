@@ -48,6 +48,7 @@ from ...core import (
 )
 from ...core.analysis import LeftoverPreview, leftover_previews
 from ...core.sampling import Determinizer
+from ...i18n import N_
 from ...net.protocol import ErrorCode, SeatInfo
 from ...net.table import Table
 from ..describe import preview_text, printable, seat_label, stop_name
@@ -131,7 +132,7 @@ class GameScreen(ParisScreen):
         Binding("space", "skip", "Skip tour", priority=True),
         Binding("p", "toggle_preview", "Preview"),
         Binding("r", "toggle_route", "Route"),
-        Binding("h", "hint", "Hint"),
+        Binding("h", "hint", N_("Hint")),
         Binding("question_mark,f1", "app.help", "Help", key_display="?"),
         Binding("t", "app.toggle_theme", "Theme", show=False),
         Binding("q", "app.quit", "Quit"),

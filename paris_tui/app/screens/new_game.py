@@ -13,6 +13,7 @@ from textual.message import Message
 from textual.widgets import Button, Footer, Input, Label, Select, Static
 
 from ...core import MAX_NAME_CELLS, InvalidNameError, Options, check_table_names, normalize_name
+from ...i18n import N_, _
 from ..describe import plain, printable
 from ..palette import player_style
 from ..session import SeatSpec, ai_levels, check_seed
@@ -82,6 +83,7 @@ class NewGameScreen(ParisScreen):
         Binding("escape", "back", "Back"),
         Binding("f5", "start", "Start"),
         Binding("f1", "app.help", "Help"),
+        Binding("f2", "app.statistics", N_("Statistics")),
         Binding("ctrl+q", "app.quit", "Quit", key_display="^q", priority=True),
     ]
 
@@ -151,6 +153,7 @@ class NewGameScreen(ParisScreen):
             yield Static("", id="new-error")
             with Horizontal(id="new-buttons"):
                 yield Button("Start game", id="start", variant="primary")
+                yield Button(_("Statistics"), id="stats")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -184,6 +187,10 @@ class NewGameScreen(ParisScreen):
         event.stop()
         if event.button.id == "start":
             self.action_start()
+        elif event.button.id == "stats":
+            statistics = getattr(self.app, "action_statistics", None)
+            if statistics is not None:
+                statistics()
 
     def _can_go_back(self) -> bool:
         """A game (or another screen) lies under this one: Escape goes back to it."""
