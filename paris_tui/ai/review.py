@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -33,7 +34,14 @@ from .evaluation import Evaluator
 from .seeding import decision_rng
 from .strong import Node, StrongBot
 
-__all__ = ["DEFAULT_SIMULATIONS", "MoveReview", "add_review_parser", "review", "review_json"]
+__all__ = [
+    "DEFAULT_SIMULATIONS",
+    "MoveReview",
+    "ReviewCancelled",
+    "add_review_parser",
+    "review",
+    "review_json",
+]
 
 DEFAULT_SIMULATIONS = 1500
 """Simulations per move: about a tenth of a second each on one core."""
@@ -50,16 +58,43 @@ class MoveReview:
     loss: float
 
 
+class ReviewCancelled(Exception):
+    """:func:`review` stopped because its ``cancelled`` callback said so."""
+
+
 def review(
-    record: Record, *, seed: int = 0, simulations: int = DEFAULT_SIMULATIONS
+    record: Record,
+    *,
+    seed: int = 0,
+    simulations: int = DEFAULT_SIMULATIONS,
+    seats: Collection[int] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    cancelled: Callable[[], bool] | None = None,
 ) -> list[MoveReview]:
-    """Every move of ``record`` reviewed (the game need not be finished)."""
+    """Every move of ``record`` reviewed (the game need not be finished).
+
+    With ``seats``, only those seats' moves (the others are played, not
+    reviewed). ``progress(done, total)`` is called after each reviewed move;
+    ``cancelled()`` is asked before each, and :class:`ReviewCancelled` is
+    raised when it answers true (a screen's worker stops this way). A move's
+    review depends only on the seed and the position, so a filtered review's
+    moves equal the full review's.
+    """
     if simulations < 1:
         raise ValueError(f"the number of simulations must be at least 1, not {simulations}")
     game = replay(record, 0)
     out: list[MoveReview] = []
+    n = len(record.players)
+    total = sum(1 for i in range(len(record.moves)) if seats is None or _mover(i, n) in seats)
     for index, played in enumerate(record.moves):
         seat = game.to_move
+        if seats is not None and seat not in seats:
+            game.play(played)
+            continue
+        if cancelled is not None and cancelled():
+            raise ReviewCancelled
+        if progress is not None:
+            progress(len(out), total)
         view = game.view(seat)
         if len(view.legal_moves) <= 1:
             out.append(MoveReview(index, seat, played, played, 0.0))
@@ -80,7 +115,15 @@ def review(
             loss = max(0.0, _value(children, best_code) - _value(children, played_code))
         out.append(MoveReview(index, seat, played, best, round(loss, 4)))
         game.play(played)
+    if progress is not None:
+        progress(len(out), total)
     return out
+
+
+def _mover(index: int, players: int) -> int:
+    """The seat that makes move ``index`` (the bus moves on one seat each round, R3)."""
+    rnd, k = divmod(index, players)
+    return (rnd + k) % players
 
 
 def _value(children: dict[int, Node], code: int) -> float:

@@ -77,3 +77,27 @@ def test_review_json_command(tmp_path: Path) -> None:
         timeout=60,
     )
     assert bad.returncode == 2 and bad.stdout == "" and bad.stderr.count("\n") == 1
+
+
+def test_a_review_of_some_seats_equals_the_full_review_of_them() -> None:
+    import pytest
+
+    from paris_tui.ai.review import ReviewCancelled
+
+    record = _played(["random", "greedy", "easy"], 5)
+    full = review(record, seed=2, simulations=60)
+    calls: list[tuple[int, int]] = []
+    mine = review(
+        record, seed=2, simulations=60, seats={1}, progress=lambda d, t: calls.append((d, t))
+    )
+    assert mine == [r for r in full if r.seat == 1]
+    assert calls[0] == (0, len(mine)) and calls[-1] == (len(mine), len(mine))
+    asked: list[int] = []
+
+    def cancel_after_two() -> bool:
+        asked.append(1)
+        return len(asked) > 2
+
+    with pytest.raises(ReviewCancelled):
+        review(record, seed=2, simulations=60, cancelled=cancel_after_two)
+    assert len(asked) == 3
