@@ -16,12 +16,12 @@ from typing import Any
 
 from ..core.record import write_text_atomic
 from ..i18n import LANGUAGES
+from .glyphs import GLYPH_SETS
 from .storage import data_dir
 
 __all__ = ["GLYPH_SETS", "SETTINGS_FILE", "Settings", "load_settings", "save_settings"]
 
 SETTINGS_FILE = "settings.json"
-GLYPH_SETS = ("unicode", "ascii")
 _MAX_BYTES = 4096
 
 

@@ -1,0 +1,154 @@
+"""The glyph sets (issue 10): what each draws, and which one a run picks."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import fields
+
+import pytest
+from rich.cells import cell_len
+
+from paris_tui.app import glyphs
+from paris_tui.app.glyphs import (
+    ASCII,
+    GLYPH_SETS,
+    UNICODE,
+    current_glyphs,
+    glyphs_for,
+    glyphs_from_locale,
+    resolve_glyphs,
+    set_glyphs,
+)
+from paris_tui.app.settings import GLYPH_SETS as SETTINGS_GLYPH_SETS
+from paris_tui.core.board import classic_board
+
+
+@pytest.fixture(autouse=True)
+def unicode_after() -> Iterator[None]:
+    yield
+    set_glyphs("unicode")
+
+
+def _chars(value: object) -> str:
+    return "".join(value) if isinstance(value, tuple) else str(value)
+
+
+def test_the_sets() -> None:
+    assert GLYPH_SETS == ("unicode", "ascii")
+    assert SETTINGS_GLYPH_SETS is GLYPH_SETS  # one list, kept in one place
+    assert glyphs_for("unicode") is UNICODE and glyphs_for("ascii") is ASCII
+    with pytest.raises(ValueError):
+        glyphs_for("emoji")
+
+
+def test_ascii_draws_only_ascii() -> None:
+    for f in fields(ASCII):
+        assert _chars(getattr(ASCII, f.name)).isascii(), f.name
+
+
+def test_unicode_set_is_the_one_drawn_so_far() -> None:
+    assert UNICODE.players == ("●", "▲", "■", "◆")
+    assert (UNICODE.arrow, UNICODE.ellipsis, UNICODE.laps) == ("→", "…", "↻")
+
+
+def test_map_characters_take_one_cell_in_both_sets() -> None:
+    # the layout swaps them cell for cell: each must be one character of one cell
+    for unicode in UNICODE.map_table():
+        assert len(unicode) == 1 and cell_len(unicode) == 1
+    for unicode, other in ASCII.map_table().items():
+        assert len(other) == 1 and other.isascii(), (unicode, other)
+    assert len(ASCII.map_table()) == len(UNICODE.map_table())
+
+
+def test_players_told_apart_without_colour() -> None:
+    for g in (UNICODE, ASCII):
+        assert len(set(g.players)) == len(g.players) == 4
+        assert g.bus not in g.players and g.slot not in g.players
+        # no player looks like a line letter or a track
+        assert not set(g.players) & set("BYRPG")
+        others = {v for k, v in g.map_table().items() if k not in UNICODE.players}
+        assert not set(g.players) & others
+
+
+def test_stop_names_lose_their_accents_in_ascii_only() -> None:
+    assert ASCII.name_of("Opéra") == "Opera"
+    assert ASCII.name_of("Étoile") == "Etoile"
+    assert ASCII.name_of("Gare de l’Est") == "Gare de l'Est"
+    assert ASCII.name_of("Hôtel de Ville") == "Hotel de Ville"
+    assert ASCII.name_of("Straße") == "Strasse"
+    assert ASCII.name_of("東京") == "東京"  # wide everywhere: kept
+    assert ASCII.name_of("a\u0301") == "a"  # decomposed input too
+    assert UNICODE.name_of("Ope\u0301ra") == "Opéra"  # Unicode: NFC, accents kept
+    for stop in classic_board().stops:
+        assert ASCII.name_of(stop.name).isascii()
+
+
+def test_translate_map() -> None:
+    assert ASCII.translate_map("─│╭╮╰╯╱╲┼╳━┃╋·▣●▲■◆(x)") == "-|++++/\\+X=|+.&@*#%(x)"
+    assert UNICODE.translate_map("─╳●") == "─╳●"
+
+
+def test_current_glyphs() -> None:
+    assert current_glyphs() is UNICODE
+    set_glyphs("ascii")
+    assert current_glyphs() is ASCII
+    with pytest.raises(ValueError):
+        set_glyphs("nope")
+    assert current_glyphs() is ASCII
+
+
+@pytest.mark.parametrize(
+    ("environ", "expected"),
+    [
+        ({}, "unicode"),
+        ({"LANG": "en_US.UTF-8"}, "unicode"),
+        ({"LANG": "de_DE.UTF-8"}, "unicode"),
+        ({"LANG": "zh_TW.UTF-8"}, "ascii"),
+        ({"LANG": "zh_CN.UTF-8"}, "ascii"),
+        ({"LANG": "ja_JP.UTF-8"}, "ascii"),
+        ({"LANG": "ko_KR.eucKR"}, "ascii"),
+        ({"LANG": "zh-Hant"}, "ascii"),
+        ({"LANG": "C"}, "unicode"),
+        ({"LC_CTYPE": "ja_JP.UTF-8", "LANG": "en_US.UTF-8"}, "ascii"),
+        ({"LC_ALL": "en_US.UTF-8", "LC_CTYPE": "ja_JP.UTF-8"}, "unicode"),
+        ({"LC_ALL": "", "LC_CTYPE": "", "LANG": "ko_KR"}, "ascii"),
+        # LC_MESSAGES says which words, not how wide characters are
+        ({"LC_MESSAGES": "zh_TW.UTF-8", "LANG": "en_US.UTF-8"}, "unicode"),
+    ],
+)
+def test_glyphs_from_locale(environ: dict[str, str], expected: str) -> None:
+    assert glyphs_from_locale(environ) == expected
+    assert resolve_glyphs(None, environ, None) == expected
+
+
+def test_resolve_order() -> None:
+    cjk = {"LANG": "zh_TW.UTF-8"}
+    # --glyphs beats everything
+    env = {"PARIS_TUI_GLYPHS": "ascii", **cjk}
+    assert resolve_glyphs("unicode", env, "ascii") == "unicode"
+    assert resolve_glyphs("ASCII", {}, "unicode") == "ascii"
+    # then the environment variable, then the settings, then the locale
+    assert resolve_glyphs(None, {"PARIS_TUI_GLYPHS": "unicode", **cjk}, "ascii") == "unicode"
+    assert resolve_glyphs(None, cjk, "unicode") == "unicode"
+    assert resolve_glyphs(None, {"LANG": "en_US.UTF-8"}, "ascii") == "ascii"
+    # names that are no set are passed over
+    assert resolve_glyphs(None, {"PARIS_TUI_GLYPHS": "fancy", **cjk}, "bogus") == "ascii"
+    assert resolve_glyphs(None, {"PARIS_TUI_GLYPHS": ""}, None) == "unicode"
+
+
+def test_resolve_reads_os_environ(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("LC_ALL", "LC_CTYPE", "PARIS_TUI_GLYPHS"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "ko_KR.UTF-8")
+    assert resolve_glyphs() == "ascii"
+
+
+def test_a_bad_request_is_one_line() -> None:
+    with pytest.raises(ValueError) as caught:
+        resolve_glyphs("emoji", {}, None)
+    message = str(caught.value)
+    assert "\n" not in message and "emoji" in message and "unicode, ascii" in message
+
+
+def test_module_state_is_one_set() -> None:
+    assert glyphs.DEFAULT_GLYPHS in GLYPH_SETS
