@@ -9,15 +9,19 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
-from . import __version__
+from . import __version__, i18n
+from .argparse_words import install as install_argparse_words
 from .core import Game, Options, ParisError, printable
 from .core.record import load_record, replay_summary
+from .i18n import _, ngettext, pgettext
 
 EXIT_OK = 0
 EXIT_ERROR = 1
@@ -38,7 +42,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
     try:
         record = load_record(path)
     except ParisError as exc:
-        return _fail(f"invalid record {printable(str(path))}: {exc}")
+        return _fail(
+            _("invalid record {path}: {reason}").format(path=printable(str(path)), reason=exc)
+        )
     if args.json:
         summary = replay_summary(record)
         sys.stdout.write(json.dumps(summary) + "\n")
@@ -60,33 +66,72 @@ def cmd_stats(args: argparse.Namespace) -> int:
     if args.json:
         sys.stdout.write(json.dumps(stats, ensure_ascii=True) + "\n")
         return EXIT_OK
-    print(f"{stats['games']} finished games in {printable(str(folder))}")
-    if stats["players"]:
-        print("player                games  wins  mean  small  grand  special  sack")
+    games = stats["games"]
+    print(
+        ngettext("{n} finished game in {folder}", "{n} finished games in {folder}", games).format(
+            n=games, folder=printable(str(folder))
+        )
+    )
+    for line in _stats_table(stats["players"]):
+        print(line)
+    for level in stats["vs_ai"]:
+        print(
+            ngettext(
+                "against ai:{level}: {wins} won of {n} game",
+                "against ai:{level}: {wins} won of {n} games",
+                level["games"],
+            ).format(level=level["level"], wins=level["wins"], n=level["games"])
+        )
+    return EXIT_OK
+
+
+def _pad(text: str, width: int, right: bool) -> str:
+    """``text`` padded with spaces to ``width`` terminal cells."""
     from .core import cell_width
 
-    for p in stats["players"]:
+    space = " " * max(0, width - cell_width(text))
+    return space + text if right else text + space
+
+
+def _stats_table(players: list[dict[str, Any]]) -> list[str]:
+    """The per-player lines of ``stats``: headings in the current language, columns in cells."""
+    if not players:
+        return []
+    # Translators: headings of the table printed by "paris-tui stats"; keep them short.
+    headings = [pgettext("stats", "player"), pgettext("stats", "games")]
+    headings += [pgettext("stats", "wins"), pgettext("stats", "mean")]
+    headings += [pgettext("stats", "small"), pgettext("stats", "grand")]
+    headings += [pgettext("stats", "special"), pgettext("stats", "sack")]
+    narrowest = (20, 5, 4, 4, 5, 5, 7, 4)  # a name is 20 cells at most
+    rows = []
+    for p in players:
         by = p["mean_by_source"]
-        name = printable(p["name"])
-        name += " " * max(0, 20 - cell_width(name))  # names are 20 cells at most
-        print(
-            f"{name}  {p['games']:>5}  {p['wins']:>4}  "
-            f"{p['mean_score']:>4.1f}  {by['small_tour']:>5.1f}  {by['grand_tour']:>5.1f}  "
-            f"{by['special_tour']:>7.1f}  {by['sack']:>4.1f}"
+        rows.append(
+            [printable(p["name"]), str(p["games"]), str(p["wins"]), f"{p['mean_score']:.1f}"]
+            + [f"{by[kind]:.1f}" for kind in ("small_tour", "grand_tour", "special_tour", "sack")]
         )
-    for level in stats["vs_ai"]:
-        print(f"against ai:{level['level']}: {level['wins']} won of {level['games']}")
-    return EXIT_OK
+    from .core import cell_width
+
+    widths = [max(low, cell_width(h)) for low, h in zip(narrowest, headings, strict=True)]
+
+    def line(cells: list[str]) -> str:
+        # The name column is left-aligned, the numbers right-aligned.
+        return "  ".join(
+            _pad(cell, width, i > 0)
+            for i, (cell, width) in enumerate(zip(cells, widths, strict=True))
+        )
+
+    return [line(headings).rstrip()] + [line(row) for row in rows]
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
     if args.players not in (2, 3, 4):
-        return _fail("--players must be 2, 3 or 4")
+        return _fail(_("{option} must be 2, 3 or 4").format(option="--players"))
     if args.games < 1:
-        return _fail("--games must be at least 1")
+        return _fail(_("{option} must be at least {n}").format(option="--games", n=1))
     rng = random.Random(args.seed)
     start = time.perf_counter()
-    for _ in range(args.games):
+    for _game in range(args.games):
         game = Game.new(args.players, rng=rng)
         game.play_random(rng)
     seconds = time.perf_counter() - start
@@ -100,8 +145,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
         )
     else:
         print(
-            f"{args.games} random {args.players}-player games in {seconds:.3f} s: "
-            f"{rate:,.0f} games/s"
+            ngettext(
+                "{n} random {players}-player game in {seconds} s: {rate} games/s",
+                "{n} random {players}-player games in {seconds} s: {rate} games/s",
+                args.games,
+            ).format(
+                n=args.games, players=args.players, seconds=f"{seconds:.3f}", rate=f"{rate:,.0f}"
+            )
         )
     return EXIT_OK
 
@@ -109,11 +159,19 @@ def cmd_bench(args: argparse.Namespace) -> int:
 def _seed_arg(text: str) -> int:
     """``--seed``: a whole number, refused in a few words however long the text is."""
     if len(text) > 40:
-        raise argparse.ArgumentTypeError(f"too long for a seed ({len(text)} characters)")
+        raise argparse.ArgumentTypeError(
+            ngettext(
+                "too long for a seed ({n} character)",
+                "too long for a seed ({n} characters)",
+                len(text),
+            ).format(n=len(text))
+        )
     try:
         return int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {printable(text)}") from None
+        raise argparse.ArgumentTypeError(
+            _("not a whole number: {text}").format(text=printable(text))
+        ) from None
 
 
 def _options(args: argparse.Namespace) -> Options:
@@ -158,13 +216,15 @@ def _add_variants(parser: argparse.ArgumentParser) -> None:
         "--small-tour",
         choices=("both-lines", "tile-line"),
         default="both-lines",
-        help="small tour variant (rules R5; default: both-lines)",
+        help=_("small tour variant (rules R5; default: {default})").format(default="both-lines"),
     )
     parser.add_argument(
         "--final-tours",
         choices=("secret", "all-lines"),
         default="secret",
-        help="final special tours variant (rules R7; default: secret)",
+        help=_("final special tours variant (rules R7; default: {default})").format(
+            default="secret"
+        ),
     )
 
 
@@ -174,73 +234,92 @@ def _add_ai_delay(parser: argparse.ArgumentParser) -> None:
         type=float,
         default=None,
         metavar="SECONDS",
-        help="pause before an AI move is shown (default 0.8)",
+        help=_("pause before an AI move is shown (default {seconds})").format(seconds=0.8),
     )
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="paris-tui",
-        description="Paris Paris in the terminal: hot-seat, over SSH, or against AI opponents. "
-        "Without a command, opens the new-game screen (offering to resume an unfinished game).",
-        epilog="Over SSH, set TEXTUAL_COLOR_SYSTEM=truecolor for full colours; "
-        "NO_COLOR=1 plays in monochrome.",
+        description=_(
+            "Paris Paris in the terminal: hot-seat, over SSH, or against AI opponents. "
+            "Without a command, opens the new-game screen (offering to resume an unfinished game)."
+        ),
+        epilog=_(
+            "Over SSH, set TEXTUAL_COLOR_SYSTEM=truecolor for full colours; "
+            "NO_COLOR=1 plays in monochrome."
+        ),
     )
-    parser.add_argument("--version", action="version", version=f"paris-tui {__version__}")
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"paris-tui {__version__}",
+        help=_("show program's version number and exit"),
+    )
     _add_ai_delay(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     play = sub.add_parser(
         "play",
-        help="start a game directly",
-        description="Start a game. Seats are names (humans) or ai:LEVEL "
-        '(random, easy, greedy, strong), e.g. --players "Ann,Bob" or "Ann,ai:strong,ai:greedy".',
+        help=_("start a game directly"),
+        description=_(
+            "Start a game. Seats are names (humans) or ai:LEVEL "
+            '(random, easy, greedy, strong), e.g. --players "Ann,Bob" or "Ann,ai:strong,ai:greedy".'
+        ),
     )
-    play.add_argument("--players", required=True, help='comma-separated seats, e.g. "Ann,Bob"')
+    play.add_argument("--players", required=True, help=_('comma-separated seats, e.g. "Ann,Bob"'))
     play.add_argument(
-        "--seed", type=_seed_arg, default=None, help="deal seed (same seed, same deal)"
+        "--seed", type=_seed_arg, default=None, help=_("deal seed (same seed, same deal)")
     )
     _add_variants(play)
     _add_ai_delay(play)
     play.set_defaults(func=cmd_play)
 
     resume = sub.add_parser(
-        "resume", help="resume a saved game", description="Resume the autosaved game, or FILE."
+        "resume",
+        help=_("resume a saved game"),
+        description=_("Resume the autosaved game, or FILE."),
     )
-    resume.add_argument("file", nargs="?", help="a record file (default: the autosave)")
+    resume.add_argument("file", nargs="?", help=_("a record file (default: the autosave)"))
     _add_ai_delay(resume)
     resume.set_defaults(func=cmd_resume)
 
     rep = sub.add_parser(
         "replay",
-        help="view a recorded game, or print its scores as JSON",
-        description="Open a replay viewer stepping through FILE, or with --json print the "
-        "replay summary (record-format.md). An invalid record exits with status 2.",
+        help=_("view a recorded game, or print its scores as JSON"),
+        description=_(
+            "Open a replay viewer stepping through FILE, or with --json print the "
+            "replay summary (record-format.md). An invalid record exits with status 2."
+        ),
     )
-    rep.add_argument("file", help="a game record (JSON)")
-    rep.add_argument("--json", action="store_true", help="print the summary as JSON and exit")
+    rep.add_argument("file", help=_("a game record (JSON)"))
+    rep.add_argument("--json", action="store_true", help=_("print the summary as JSON and exit"))
     rep.set_defaults(func=cmd_replay)
 
     stats = sub.add_parser(
         "stats",
-        help="your history: games, wins and mean points",
-        description="Print the statistics of every finished game kept in the history "
-        "(history.sqlite3 in the data directory): games, wins and mean points by source "
-        "per player played from this terminal, and results against each AI level.",
+        help=_("your history: games, wins and mean points"),
+        description=_(
+            "Print the statistics of every finished game kept in the history "
+            "(history.sqlite3 in the data directory): games, wins and mean points by source "
+            "per player played from this terminal, and results against each AI level."
+        ),
     )
-    stats.add_argument("--json", action="store_true", help="print one JSON object")
-    stats.add_argument("--data-dir", help="the data directory (default: the app's)")
+    stats.add_argument("--json", action="store_true", help=_("print one JSON object"))
+    stats.add_argument("--data-dir", help=_("the data directory (default: the app's)"))
     stats.set_defaults(func=cmd_stats)
 
     bench = sub.add_parser(
         "bench",
-        help="measure the rules engine's speed",
-        description="Play K complete games with uniformly random legal moves and print games/s.",
+        help=_("measure the rules engine's speed"),
+        description=_("Play K complete games with uniformly random legal moves and print games/s."),
     )
-    bench.add_argument("--players", type=int, default=4, help="2, 3 or 4 (default 4)")
-    bench.add_argument("--games", type=int, default=2000, help="number of games (default 2000)")
-    bench.add_argument("--seed", type=int, default=1, help="seed (default 1)")
-    bench.add_argument("--json", action="store_true", help="print one JSON object")
+    bench.add_argument("--players", type=int, default=4, help=_("2, 3 or 4 (default 4)"))
+    bench.add_argument(
+        "--games", type=int, default=2000, help=_("number of games (default {n})").format(n=2000)
+    )
+    bench.add_argument("--seed", type=int, default=1, help=_("seed (default {n})").format(n=1))
+    bench.add_argument("--json", action="store_true", help=_("print one JSON object"))
     bench.set_defaults(func=cmd_bench)
 
     try:
@@ -256,40 +335,116 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_host_parser(sub)
     _add_join_parser(sub)
+    # --lang is taken before or after the command: every parser knows it.
+    for each in (parser, *sub.choices.values()):
+        _add_lang(each)
     return parser
+
+
+def _add_lang(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--lang",
+        metavar="LANG",
+        default=argparse.SUPPRESS,  # a command's parser must not undo the one given before it
+        help=_(
+            "language: {choices} (default: PARIS_TUI_LANG, else the language chosen in the "
+            "app, else the locale, else English)"
+        ).format(choices=", ".join(i18n.LANGUAGES)),
+    )
 
 
 def _add_join_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     join = sub.add_parser(
         "join",
-        help="take your seat at a paris-tui host's table (or watch one)",
-        description="Connect to a paris-tui host and play your seat from this terminal: "
-        "your own view, your own route, the other players' moves as they happen. The seat's "
-        "secret token is kept in the data directory, so you come back to the same seat.",
-        epilog="Exit status: 2 bad arguments, 3 the host cannot be reached, "
-        "4 the host refused (seat_taken, bad_token, no_such_table, ...).",
+        help=_("take your seat at a paris-tui host's table (or watch one)"),
+        description=_(
+            "Connect to a paris-tui host and play your seat from this terminal: "
+            "your own view, your own route, the other players' moves as they happen. The seat's "
+            "secret token is kept in the data directory, so you come back to the same seat."
+        ),
+        epilog=_(
+            "Exit status: 2 bad arguments, 3 the host cannot be reached, "
+            "4 the host refused (seat_taken, bad_token, no_such_table, ...)."
+        ),
     )
-    join.add_argument("address", metavar="HOST:PORT", help="the host, e.g. 127.0.0.1:7337")
+    join.add_argument(
+        "address",
+        metavar="HOST:PORT",
+        help=_("the host, e.g. {example}").format(example="127.0.0.1:7337"),
+    )
     join.add_argument(
         "--name",
         default=None,
-        help="your name: the seat reserved for it (without it, or with no seat for it: "
-        "the lobby, where you sit at a free seat, watch, or open a table)",
+        help=_(
+            "your name: the seat reserved for it (without it, or with no seat for it: "
+            "the lobby, where you sit at a free seat, watch, or open a table)"
+        ),
     )
-    join.add_argument("--table", default=None, metavar="ID", help="the table (when several)")
-    join.add_argument("--watch", default=None, metavar="ID", help="watch table ID (public view)")
+    join.add_argument("--table", default=None, metavar="ID", help=_("the table (when several)"))
+    join.add_argument("--watch", default=None, metavar="ID", help=_("watch table ID (public view)"))
     join.add_argument(
         "--data-dir",
         default=None,
         metavar="DIR",
-        help="where seat tokens are kept (default: the app's data directory)",
+        help=_("where seat tokens are kept (default: the app's data directory)"),
     )
     join.set_defaults(func=cmd_join)
 
 
+def _requested_language(argv: Sequence[str]) -> str | None:
+    """The value of the last ``--lang`` in ``argv`` (before a ``--``), or None.
+
+    Read before parsing, because the parser's own words (its help, its
+    errors) are already in the chosen language.
+    """
+    found = None
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            break
+        if arg == "--lang" and i + 1 < len(argv):
+            found = argv[i + 1]
+        elif arg.startswith("--lang="):
+            found = arg.split("=", 1)[1]
+    return found
+
+
+def _saved_language() -> str | None:
+    """The language chosen in the app (settings.json), or None when none is saved."""
+    from .app.settings import load_settings
+
+    return load_settings().language  # a missing or damaged file gives None
+
+
+def choose_language(requested: str | None, environ: Mapping[str, str] | None = None) -> str:
+    """``--lang``, else ``PARIS_TUI_LANG``, else the saved setting, else the locale, else English.
+
+    Shows every later word in that language (argparse's too) and returns its
+    tag. An unknown ``requested`` raises ValueError with one line, already in
+    the language the rest would have given.
+    """
+    env = os.environ if environ is None else environ
+    install_argparse_words()
+    from_env = i18n.normalize_language(env.get("PARIS_TUI_LANG", ""))
+    saved = None if from_env is not None else _saved_language()
+    i18n.set_language(i18n.resolve_language(None, env, saved))
+    if requested is not None:
+        i18n.set_language(i18n.resolve_language(requested, env, saved))
+    return i18n.current_language()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        choose_language(_requested_language(argv))
+    except ValueError as exc:
+        return _fail(str(exc))
     parser = build_parser()
     args = parser.parse_args(argv)
+    if getattr(args, "lang", None) is not None:  # e.g. an abbreviated --la de
+        try:
+            choose_language(args.lang)
+        except ValueError as exc:
+            return _fail(str(exc))
     func = getattr(args, "func", cmd_default)
     try:
         return int(func(args))
