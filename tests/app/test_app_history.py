@@ -96,7 +96,7 @@ def test_stats_command_prints_json_and_a_table(tmp_path: Path) -> None:
     data = json.loads(out.stdout)
     assert data["games"] == 1 and {p["name"] for p in data["players"]} == {"Zoë", "小明"}
     table = subprocess.run(run, capture_output=True, text=True, check=True, timeout=60).stdout
-    assert "1 finished games" in table and "小明" in table
+    assert "1 finished game in " in table and "小明" in table
     (tmp_path / "history.sqlite3").write_bytes(b"junk" * 100)
     bad = subprocess.run([*run, "--json"], capture_output=True, text=True, check=False, timeout=60)
     assert bad.returncode == 1 and bad.stdout == ""
