@@ -405,6 +405,17 @@ class ParisApp(App[int]):
     def action_new_game(self) -> None:
         self.open_new_game()
 
+    def open_review(self) -> None:
+        """The review of the finished game on the game screen (from the end screen)."""
+        from .screens.review import ReviewScreen
+
+        screen = self._game_screen()
+        if screen is None or isinstance(self.screen, ReviewScreen):
+            return
+        record = screen.finished_record()
+        if record is not None:
+            self.push_screen(ReviewScreen(record))
+
     def action_statistics(self) -> None:
         """Your history of finished games (app/screens/stats.py)."""
         from .screens.stats import StatsScreen

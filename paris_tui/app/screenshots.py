@@ -14,8 +14,12 @@ import asyncio
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
+
+from textual.pilot import Pilot
 
 from ..core import Move, TileDiscarded
+from ..core.record import Record
 from .app import ParisApp
 from .screens.game import GameScreen
 from .session import Session, parse_players
@@ -173,6 +177,77 @@ async def hint_panel(out: Path, size: tuple[int, int] = (100, 32), name: str = "
     return out / f"{name}.svg"
 
 
+def review_record() -> Record:
+    """A finished game of Ann against the greedy AI (the fixed policy plays both)."""
+    session = build_session("Ann,ai:greedy", 3)
+    while not session.view(None).is_over:
+        session.play(_policy(session))
+    return session.record()
+
+
+async def show_review(pilot: Pilot[Any]) -> None:
+    """From the replay viewer, ``v``, then wait for the review (worked out in a thread)."""
+    from .screens.review import ReviewScreen
+
+    app = pilot.app
+    await pilot.pause()
+    await pilot.press("v")
+    for _ in range(2400):
+        screen = app.screen
+        if isinstance(screen, ReviewScreen) and screen.reviews is not None:
+            break
+        await pilot.pause(0.05)
+    await pilot.pause(0.3)
+
+
+async def review_screen(out: Path, size: tuple[int, int] = (100, 32), name: str = "review") -> Path:
+    """The review of a finished game, opened from the replay viewer."""
+    record = review_record()
+    app = ParisApp(
+        replay=(record, Path("ann-vs-greedy.json")),
+        anim=0.0,
+        ai_delay=0.0,
+        cursor_blink=False,
+        deliberate_keys=False,
+    )
+    async with app.run_test(size=size) as pilot:
+        await show_review(pilot)
+        app.save_screenshot(f"{name}.svg", str(out))
+    return out / f"{name}.svg"
+
+
+async def statistics_screen(
+    out: Path, size: tuple[int, int] = (100, 32), name: str = "statistics"
+) -> Path:
+    """The statistics screen over a few finished games (a history in a temporary folder)."""
+    import tempfile
+
+    from .history import History
+    from .screens.stats import StatsScreen
+
+    with tempfile.TemporaryDirectory() as tmp:
+        history = History.in_data_dir(Path(tmp))
+        for seed in range(6):
+            opponent = ("ai:greedy", "ai:strong", "ai:easy")[seed % 3]
+            session = build_session(f"Ann,{opponent}", seed)
+            while not session.view(None).is_over:
+                session.play(_policy(session))
+            history.add_record(session.record(), mode="ai", local_seats=(0,))
+        app = ParisApp(
+            anim=0.0, ai_delay=0.0, cursor_blink=False, deliberate_keys=False, history=history
+        )
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            app.action_statistics()
+            for _ in range(1200):
+                if isinstance(app.screen, StatsScreen) and app.screen.stats is not None:
+                    break
+                await pilot.pause(0.05)
+            await pilot.pause(0.3)
+            app.save_screenshot(f"{name}.svg", str(out))
+    return out / f"{name}.svg"
+
+
 async def help_screen(out: Path) -> Path:
     return await _shoot(
         _app(build_session("Ann,Bob", 3, 2)), out, "help", (100, 32), ["enter", "f1"]
@@ -230,6 +305,8 @@ SCENES: dict[str, Scene] = {
     "game-end": game_end,
     "help": help_screen,
     "hint": hint_panel,
+    "review": review_screen,
+    "statistics": statistics_screen,
     "at-one-table": at_one_table,
 }
 

@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 
 from paris_tui.app.screens.game import GameScreen
@@ -64,3 +65,12 @@ def test_statistics_80x24(snap_compare: SnapCompare, tmp_path: Path) -> None:
         history.add_record(finished(names, seed, kinds), mode="ai", local_seats=local)
     app = make_app(None, history=history)
     assert snap_compare(app, run_before=_stats_shown, terminal_size=(80, 24))
+
+
+def test_review_80x24(snap_compare: SnapCompare, monkeypatch: pytest.MonkeyPatch) -> None:
+    from paris_tui.app.screens import review as review_screen
+    from paris_tui.app.screenshots import review_record, show_review
+
+    monkeypatch.setattr(review_screen, "SIMULATIONS", 200)  # fixed: the numbers are stable
+    app = make_app(None, replay=(review_record(), Path("ann-vs-greedy.json")))
+    assert snap_compare(app, run_before=show_review, terminal_size=(80, 24))

@@ -14,6 +14,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Footer, Static
 
 from ...core import Event, ScoreEvent, SeatView, TourEvent
+from ...i18n import N_
 from ..describe import line_label, printable, seat_label
 from ..fit import Fit, cut
 from ..keygate import KeyGate
@@ -76,6 +77,7 @@ class EndScreen(ParisScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("space", "reveal_all", "Show all"),
         Binding("n", "play_again", "Play again"),
+        Binding("v", "review", N_("Review")),
         Binding("q", "app.quit", "Quit"),
     ]
 
@@ -279,6 +281,12 @@ class EndScreen(ParisScreen):
             self.action_play_again()
         else:
             self.app.exit()
+
+    def action_review(self) -> None:
+        """The strong AI's review of this game's human moves (the game screen has the seats)."""
+        open_review = getattr(self.app, "open_review", None)
+        if open_review is not None:
+            open_review()
 
     def action_play_again(self) -> None:
         if not self.can_play_again:

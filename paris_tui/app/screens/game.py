@@ -47,6 +47,7 @@ from ...core import (
     TourEvent,
 )
 from ...core.analysis import LeftoverPreview, leftover_previews
+from ...core.record import Player, Record
 from ...core.sampling import Determinizer
 from ...i18n import N_
 from ...net.protocol import ErrorCode, SeatInfo
@@ -905,6 +906,19 @@ class GameScreen(ParisScreen):
             )
         )
         self._remember()
+
+    def finished_record(self) -> Record | None:
+        """The finished game as a record, from what every seat knows at the end (the
+        routes are revealed, past stacks are public): what the review screen reads."""
+        public = self._public
+        if not public.is_over:
+            return None
+        game = Determinizer(public).base
+        kinds = [info.kind for info in self.table.seats]
+        if len(kinds) != public.players:
+            kinds = ["human"] * public.players
+        players = tuple(Player(name, kind) for name, kind in zip(public.names, kinds, strict=True))
+        return Record.from_game(game, players)
 
     def _remember(self) -> None:
         """Keep the finished game in the player's history (in a thread; never fatal)."""

@@ -17,6 +17,7 @@ from textual.widgets import Footer, Static
 
 from ...core import Event, Game
 from ...core.record import Record, replay
+from ...i18n import N_
 from ..describe import plain
 from ..widgets.map_view import BoardMap, MapOverlay
 from ..widgets.panels import DiscardPanel, GameLog, PlayersPanel, RoutePanel, TilePanel
@@ -34,6 +35,7 @@ class ReplayScreen(ParisScreen):
         Binding("pagedown", "step(10)", "+10", show=False, priority=True),
         Binding("home", "go(0)", "Start", priority=True),
         Binding("end", "go(-1)", "End", priority=True),
+        Binding("v", "review", N_("Review")),
         Binding("question_mark,f1", "app.help", "Help", key_display="?"),
         Binding("q", "app.quit", "Quit"),
     ]
@@ -84,6 +86,16 @@ class ReplayScreen(ParisScreen):
             log.write_entry(Text(f"… {start} earlier moves", style="dim"))
         for events in self.events[start:k]:
             log.add_events(view, events)
+
+    def action_review(self) -> None:
+        """The strong AI's review of the human moves; Enter on a move shows it here."""
+        from .review import ReviewScreen
+
+        def go(index: int | None) -> None:
+            if index is not None:
+                self.action_go(index)
+
+        self.app.push_screen(ReviewScreen(self.record, can_go=True), callback=go)
 
     def action_step(self, delta: int) -> None:
         self.action_go(max(0, min(self.total, self.position + delta)))
