@@ -12,6 +12,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ..i18n import _
+
 __all__ = ["add_host_parser", "cmd_host"]
 
 EXIT_OK = 0
@@ -116,6 +118,14 @@ def add_host_parser(subparsers: Any) -> argparse.ArgumentParser:
         default="16",
         help="browser players at once, each one app process (default 16)",
     )
+    parser.add_argument(
+        "--hints",
+        action="store_true",
+        help=_(
+            "let players ask for a hint (h) on their turn; each player's own terminal "
+            "works it out from that player's view, so the host spends nothing"
+        ),
+    )
     parser.set_defaults(func=cmd_host)
     return parser
 
@@ -189,6 +199,7 @@ def cmd_host(args: argparse.Namespace) -> int:
         ai_delay=ai_delay,
         ai_takeover=takeover,
         limits=limits,
+        hints=args.hints,
     )
     ssh = None
     if ssh_port is not None:

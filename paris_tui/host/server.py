@@ -111,6 +111,7 @@ class HostConfig:
     ai_takeover: float | None = None  # seconds away before an AI plays for a player
     limits: Limits = field(default_factory=Limits)
     ai_threads: int = 2
+    hints: bool = False  # players may ask for a hint (worked out by their own terminal)
 
 
 class TableConflictError(ValueError):
@@ -820,7 +821,7 @@ class Host:
             return
         log.info("%s: %s", conn, printable(client))
         # The host's own words are English; codes are the contract (docs/protocol.md).
-        conn.send(Welcome(conn.protocol, self.server_name, "en"))
+        conn.send(Welcome(conn.protocol, self.server_name, "en", self.config.hints))
         while True:
             message = await self._read(conn, first=False)
             if message is None or self._closing:

@@ -261,11 +261,17 @@ ClientMessage = Hello | Join | Watch | ListTables | Play | Ping | Pong | OpenTab
 
 @dataclass(frozen=True, slots=True)
 class Welcome:
-    """The answer to :class:`Hello`: the version the host speaks and the language it uses."""
+    """The answer to :class:`Hello`: the version the host speaks and the language it uses.
+
+    ``hints``: the host lets its players ask for a hint on their turn (``paris-tui
+    host --hints``); each client works it out from its own seat's view. Absent
+    (an older host): no hints.
+    """
 
     protocol: int
     server: str
     language: str
+    hints: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -417,6 +423,7 @@ def to_json(message: ClientMessage | HostMessage) -> dict[str, Any]:
                 "protocol": message.protocol,
                 "server": message.server,
                 "language": message.language,
+                "hints": message.hints,
             }
         case Seated():
             return {
@@ -674,6 +681,7 @@ def decode_host(line: bytes) -> HostMessage:
                 integer(field(data, "protocol", kind), "protocol", 0, 2**16),
                 text(field(data, "server", kind), "server"),
                 text(field(data, "language", kind), "language", limit=35),
+                boolean(data.get("hints", False), "hints"),
             )
         if kind == "seated":
             return Seated(

@@ -115,6 +115,12 @@ class RemoteTable:
         return self._seats
 
     @property
+    def hints_allowed(self) -> bool:
+        """The host lets its players ask for a hint (its welcome said so)."""
+        welcome = self.client.welcome
+        return welcome is not None and welcome.hints
+
+    @property
     def local_seats(self) -> tuple[int, ...]:
         return () if self._seat is None else (self._seat,)
 

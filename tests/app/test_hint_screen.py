@@ -96,3 +96,31 @@ async def test_no_hint_off_turn_nor_at_a_host_that_does_not_allow_it(data_dir: P
         assert not game.query_one(HintPanel).shown
         game.networked = True  # as at a host's table whose Welcome did not allow hints
         assert not game.hints_allowed
+
+
+async def test_at_a_host_that_allows_hints_h_works_from_the_seats_own_view() -> None:
+    from paris_tui.app.screenshots import build_session
+
+    from .test_remote_screen import PushedTable, StillLink
+
+    class HintsTable(PushedTable):
+        hints_allowed = True
+
+    session = build_session("Ann,Bob", 3, 0)
+    seat = session.view(None).to_move
+    assert seat is not None
+    for allowed in (True, False):
+        table = HintsTable(session, seat) if allowed else PushedTable(session, seat)
+        app = ParisApp(link=StillLink(table), anim=0.0, ai_delay=0.0, cursor_blink=False)  # type: ignore[arg-type]
+        async with app.run_test(size=(80, 24)) as pilot:
+            game = await _game_on_turn(app, pilot)
+            assert game.networked and game.hints_allowed is allowed
+            assert game.check_action("hint", ()) is allowed
+            await press(pilot, "h")
+            panel = game.query_one(HintPanel)
+            assert panel.shown is allowed
+            if allowed:
+                await _until(pilot, lambda g=game: "★" in _panel_text(g))
+                expected = hint(session.view(seat))  # this seat's own view, nothing else
+                best = next(line for line in _panel_text(game).splitlines() if "★" in line)
+                assert margin_text(expected.for_move(expected.best).margin) in best
