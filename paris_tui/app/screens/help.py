@@ -51,6 +51,7 @@ hot-seat game a hand-off screen comes before each player's turn.
 | p | show/hide what the highlighted tile does if it is left over |
 | r | hide/show your route |
 | h | a hint on your turn: the strong AI's view of each tile (at a host: if it allows) |
+| v | replay viewer, game end: review the moves beside the strong AI's choice |
 | Space | skip a tour animation |
 | t | light/dark theme |
 | ? or F1 | this help |

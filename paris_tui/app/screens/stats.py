@@ -64,6 +64,13 @@ def _name_cell(name: str, width: int) -> str:
     return short + " " * max(0, width - cell_len(short))
 
 
+def _sparkline(values: list[float]) -> Sparkline:
+    """A Sparkline giving every value the same whole number of cells (at most 30 in all)."""
+    line = Sparkline(values, summary_function=max)
+    line.styles.width = len(values) * max(1, 30 // max(1, len(values))) if values else 1
+    return line
+
+
 def _number_cells(entry: dict[str, Any]) -> list[Text]:
     by = entry["mean_by_source"]
     cells = [str(entry["games"]), str(entry["wins"]), f"{entry['mean_score']:.1f}"]
@@ -112,7 +119,6 @@ class StatsScreen(ParisScreen):
         height: 1;
     }
     StatsScreen Sparkline {
-        width: 1fr;
         height: 1;
     }
     StatsScreen .-empty {
@@ -213,7 +219,7 @@ class StatsScreen(ParisScreen):
             # From 0 before the first round: every player's line starts at the same place.
             row = Horizontal(
                 Static(label, classes="chart-label"),
-                Sparkline([0.0] + [float(r[seat]) for r in rounds], summary_function=max),
+                _sparkline([0.0] + [float(r[seat]) for r in rounds]),
                 classes="chart-row",
             )
             box.mount(row)
@@ -236,7 +242,7 @@ class StatsScreen(ParisScreen):
             label = Text(f"{_name_cell(names[key], 7)} {mean:>5.1f}")
             row = Horizontal(
                 Static(label, classes="chart-label"),
-                Sparkline(scores, summary_function=max),
+                _sparkline(scores[-30:]),
                 classes="chart-row",
             )
             box.mount(row)
