@@ -49,7 +49,7 @@ from ..core import (
 from ..core.sampling import Determinizer
 from .evaluation import Evaluator
 from .seeding import decision_rng
-from .strong import CODE_SPACE, Node, StrongBot
+from .strong import CODE_SPACE, Mast, Node, StrongBot
 
 __all__ = ["DEFAULT_SIMULATIONS", "Hint", "HintReason", "MoveHint", "hint"]
 
@@ -126,10 +126,10 @@ class _CountingBot(StrongBot):
         game: Game,
         rng: random.Random,
         evaluator: Evaluator,
-        mast: object,
+        mast: Mast | None,
         trace: list[int],
     ) -> list[float]:
-        rewards = super().playout(game, rng, evaluator, None, trace)
+        rewards = super().playout(game, rng, evaluator, mast, trace)
         if trace:
             code = trace[0] % CODE_SPACE
             outcome = game.outcome()
