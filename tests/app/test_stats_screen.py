@@ -121,3 +121,26 @@ async def test_the_new_game_screen_opens_the_statistics(tmp_path: Path) -> None:
         assert "No finished games yet" in screen_text(app)
         await pilot.press("escape")
         assert isinstance(app.screen, NewGameScreen)
+
+
+async def test_the_command_palette_has_statistics(tmp_path: Path) -> None:
+    from textual.command import CommandPalette
+
+    history = History.in_data_dir(tmp_path)
+    _fill(history)
+    app = make_app(None, history=history)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("ctrl+p")
+        deadline = time.monotonic() + 30
+        while not isinstance(app.screen, CommandPalette):
+            assert time.monotonic() < deadline
+            await pilot.pause(0.05)
+        await pilot.press(*"Statistics")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        deadline = time.monotonic() + 60
+        while not (isinstance(app.screen, StatsScreen) and app.screen.stats is not None):
+            assert time.monotonic() < deadline, f"no statistics ({app.screen})"
+            await pilot.pause(0.05)
+        assert "2 finished games" in screen_text(app)
