@@ -64,7 +64,10 @@ class HintReason:
 
     ``opened`` is the stop where the move opens the mover's business
     (``None`` when the supply is empty) and ``count_there`` how many of the
-    mover's businesses stand there afterwards; ``removed`` the seat whose
+    mover's businesses stand there afterwards; ``next_to`` the neighbouring
+    stops that hold a business of the mover (a grand tour pays a business at a
+    crossing one more for each of its owner's businesses next to it, R6);
+    ``removed`` the seat whose
     business it removes there and ``removed_to`` where that business goes.
     ``leftover`` is the tile left over when this round ends: decided by the
     move itself when ``leftover_certain``, else the search's likeliest line
@@ -75,6 +78,7 @@ class HintReason:
 
     opened: str | None
     count_there: int
+    next_to: tuple[str, ...]
     removed: int | None
     removed_to: Literal["supply", "sack"] | None
     leftover: str | None
@@ -186,6 +190,7 @@ def _reason(base: Game, seat: int, move: Move, node: Node | None) -> HintReason:
     start_round = game.round
     opened: str | None = None
     count_there = 0
+    next_to: tuple[str, ...] = ()
     removed: int | None = None
     removed_to: Literal["supply", "sack"] | None = None
     first = game.play(move)
@@ -193,6 +198,12 @@ def _reason(base: Game, seat: int, move: Move, node: Node | None) -> HintReason:
         if isinstance(event, BusinessOpened):
             opened = event.stop
             count_there = game.businesses_at(event.stop).count(seat)
+            board = game.board
+            next_to = tuple(
+                board.stop_ids[s]
+                for s in board.neighbours[board.stop_index[event.stop]]
+                if seat in game.businesses_at(s)
+            )
         elif isinstance(event, BusinessRemoved):
             removed, removed_to = event.owner, event.to
     events = list(first)
@@ -226,6 +237,7 @@ def _reason(base: Game, seat: int, move: Move, node: Node | None) -> HintReason:
     return HintReason(
         opened=opened,
         count_there=count_there,
+        next_to=next_to,
         removed=removed,
         removed_to=removed_to,
         leftover=leftover,

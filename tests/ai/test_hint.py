@@ -60,6 +60,7 @@ def test_the_hint_is_the_strong_bots_move() -> None:
 def test_the_reason_matches_the_engine() -> None:
     """The opened stop, and on a round's last move the left-over tile and its points."""
     checked = 0
+    next_to_seen: list[bool] = []
     for i in range(30):
         game = random_position(80 + i, 2 + i % 3, VARIANTS[0])
         seat = game.to_move
@@ -72,6 +73,11 @@ def test_the_reason_matches_the_engine() -> None:
             stop = result.best.tile.split("/")[0]
             assert reason.opened == stop
             assert reason.count_there == after.businesses_at(stop).count(seat)
+            board = after.board
+            near = board.neighbours[board.stop_index[stop]]
+            mine = {board.stop_ids[s] for s in near if seat in after.businesses_at(s)}
+            assert set(reason.next_to) == mine
+            next_to_seen.append(bool(mine))
         else:
             assert reason.opened is None
         assert (reason.removed is None) == (result.best.evict is None)
@@ -86,6 +92,7 @@ def test_the_reason_matches_the_engine() -> None:
             assert not reason.leftover_certain
         del events
     assert checked >= 3
+    assert any(next_to_seen) and not all(next_to_seen)  # both cases were checked
 
 
 def test_refuses_a_view_without_the_turn() -> None:

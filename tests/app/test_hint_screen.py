@@ -124,3 +124,39 @@ async def test_at_a_host_that_allows_hints_h_works_from_the_seats_own_view() -> 
                 expected = hint(session.view(seat))  # this seat's own view, nothing else
                 best = next(line for line in _panel_text(game).splitlines() if "★" in line)
                 assert margin_text(expected.for_move(expected.best).margin) in best
+
+
+def test_the_reason_in_words_names_are_data() -> None:
+    from paris_tui.ai.hint import HintReason
+    from paris_tui.app.widgets.hint import reason_text
+    from paris_tui.core import classic_board
+
+    board = classic_board()
+    names = ("Ann", "[bold red]Bob[/]\x1b[2J")
+    reason = HintReason(
+        opened="pompidou",
+        count_there=2,
+        next_to=("marais",),
+        removed=1,
+        removed_to="sack",
+        leftover="opera/blue",
+        leftover_certain=True,
+        small_points=2,
+        grand_line="blue",
+        grand_points=3,
+    )
+    text = reason_text(board, names, 0, reason)
+    assert text.startswith(
+        "opens your second business at Pompidou; next to your business at Marais"
+    )
+    assert "[bold red]Bob[/]" in text and "\x1b" not in text  # shown as it is, escaped
+    assert "goes into the sack" in text
+    assert "the left-over Opéra (B) tile then pays you 2 points" in text
+    assert "its grand tour on the Blue line pays you 3 points" in text
+    guess = reason_text(
+        board, names, 0, HintReason(None, 0, (), None, None, "opera/blue", False, 1, None, 0)
+    )
+    assert guess == (
+        "your supply is empty: the tile opens no business; "
+        "the left-over tile will likely be Opéra (B), paying you 1 point"
+    )

@@ -52,6 +52,19 @@ def reason_text(board: Board, names: tuple[str, ...], seat: int, reason: HintRea
             clauses.append(_("opens your second business at {stop}").format(stop=stop))
         else:
             clauses.append(_("opens a business at {stop}").format(stop=stop))
+        if len(reason.next_to) == 1:
+            clauses.append(
+                _("next to your business at {stop}").format(
+                    stop=stop_name(board, reason.next_to[0])
+                )
+            )
+        elif reason.next_to:
+            n = len(reason.next_to)
+            clauses.append(
+                ngettext(
+                    "next to {n} of your businesses", "next to {n} of your businesses", n
+                ).format(n=n)
+            )
     if reason.removed is not None:
         if reason.removed == seat:
             clauses.append(_("your own business there goes back to your supply"))
