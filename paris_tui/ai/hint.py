@@ -33,6 +33,7 @@ its latency.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -51,7 +52,7 @@ from .evaluation import Evaluator
 from .seeding import decision_rng
 from .strong import CODE_SPACE, Mast, Node, StrongBot
 
-__all__ = ["DEFAULT_SIMULATIONS", "Hint", "HintReason", "MoveHint", "hint"]
+__all__ = ["DEFAULT_SIMULATIONS", "Hint", "HintCancelled", "HintReason", "MoveHint", "hint"]
 
 DEFAULT_SIMULATIONS = 2000
 """Simulations per hint: p95 0.43 s over 60 positions on a loaded 2-core machine
@@ -115,13 +116,30 @@ class Hint:
         raise KeyError(move)
 
 
+class HintCancelled(Exception):
+    """:func:`hint` stopped because its ``cancelled`` callback said so."""
+
+
+CANCEL_CHECK = 64
+"""Simulations between two looks at the ``cancelled`` callback."""
+
+
 class _CountingBot(StrongBot):
     """The strong search that also keeps, per root move, the sums of final scores."""
 
-    def __init__(self, seed: int | str, simulations: int, seat: int, players: int) -> None:
+    def __init__(
+        self,
+        seed: int | str,
+        simulations: int,
+        seat: int,
+        players: int,
+        cancelled: Callable[[], bool] | None = None,
+    ) -> None:
         super().__init__(seed, simulations=simulations)
         self.seat = seat
         self.players = players
+        self.cancelled = cancelled
+        self.playouts = 0
         self.margin_sum: dict[int, float] = {}
         self.points_sum: dict[int, float] = {}
 
@@ -133,6 +151,9 @@ class _CountingBot(StrongBot):
         mast: Mast | None,
         trace: list[int],
     ) -> list[float]:
+        self.playouts += 1
+        if self.cancelled is not None and self.playouts % CANCEL_CHECK == 0 and self.cancelled():
+            raise HintCancelled
         rewards = super().playout(game, rng, evaluator, mast, trace)
         if trace:
             code = trace[0] % CODE_SPACE
@@ -145,11 +166,19 @@ class _CountingBot(StrongBot):
         return rewards
 
 
-def hint(view: SeatView, *, seed: int | str = 0, simulations: int = DEFAULT_SIMULATIONS) -> Hint:
+def hint(
+    view: SeatView,
+    *,
+    seed: int | str = 0,
+    simulations: int = DEFAULT_SIMULATIONS,
+    cancelled: Callable[[], bool] | None = None,
+) -> Hint:
     """The hint for the seat of ``view``, whose turn it must be.
 
-    Raises ``ValueError`` when it is not the view's turn or ``simulations``
-    is below 1.
+    ``cancelled()`` is asked every few dozen simulations; when it answers
+    true the search stops with :class:`HintCancelled` (a screen's worker
+    whose position is gone). Raises ``ValueError`` when it is not the view's
+    turn or ``simulations`` is below 1.
     """
     if simulations < 1:
         raise ValueError(f"the number of simulations must be at least 1, not {simulations}")
@@ -162,7 +191,7 @@ def hint(view: SeatView, *, seed: int | str = 0, simulations: int = DEFAULT_SIMU
         only = view.legal_moves[0]
         entry = MoveHint(only, 0.0, float(view.scores[seat]), 0)
         return Hint(seat, (entry,), only, _reason(base, seat, only, None), 0)
-    bot = _CountingBot(seed, simulations, seat, view.players)
+    bot = _CountingBot(seed, simulations, seat, view.players, cancelled)
     bot.rng = decision_rng(seed, view)
     root = bot.search(det, Evaluator(view), 0.0)
     children = root.children

@@ -103,3 +103,22 @@ def test_refuses_a_view_without_the_turn() -> None:
         hint(game.view(None))
     with pytest.raises(ValueError):
         hint(game.view(game.to_move), simulations=0)
+
+
+def test_cancelled_stops_the_search() -> None:
+    from paris_tui.ai.hint import CANCEL_CHECK, HintCancelled
+
+    game = random_position(9, 2, VARIANTS[0], moves=2)
+    asked: list[int] = []
+
+    def cancelled() -> bool:
+        asked.append(1)
+        return len(asked) >= 3
+
+    with pytest.raises(HintCancelled):
+        hint(game.view(game.to_move), simulations=100_000, cancelled=cancelled)
+    assert len(asked) == 3  # after 3 * CANCEL_CHECK simulations, not 100,000
+    assert CANCEL_CHECK < 1000
+    # Never cancelled: the same hint as without the callback.
+    view = game.view(game.to_move)
+    assert hint(view, simulations=SIMS, cancelled=lambda: False) == hint(view, simulations=SIMS)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import pytest
 from textual.pilot import Pilot
 
 from paris_tui.ai.hint import hint
@@ -160,3 +161,30 @@ def test_the_reason_in_words_names_are_data() -> None:
         "your supply is empty: the tile opens no business; "
         "the left-over tile will likely be Opéra (B), paying you 1 point"
     )
+
+
+async def test_a_move_stops_the_hints_search_in_its_thread(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from paris_tui.ai.hint import HintCancelled
+    from paris_tui.app.screens import game as game_module
+
+    ended: list[str] = []
+
+    def endless_hint(view: object, **kwargs: object) -> object:
+        try:
+            return hint(view, simulations=10**7, **kwargs)  # type: ignore[arg-type]
+        except HintCancelled:
+            ended.append("cancelled")
+            raise
+
+    monkeypatch.setattr(game_module, "hint", endless_hint)
+    app = make_app(new_session("Ann,Bob", 6, data_dir / "g.json"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        game = await _game_on_turn(app, pilot)
+        await press(pilot, "h")
+        await pilot.pause(0.3)  # the search is under way
+        assert not ended
+        await press(pilot, "enter")
+        await _until(pilot, lambda: ended == ["cancelled"])  # 10**7 simulations: hours
+        assert not game.query_one(HintPanel).shown

@@ -34,9 +34,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.timer import Timer
 from textual.widgets import Footer, Static
-from textual.worker import Worker, WorkerState
+from textual.worker import Worker, WorkerState, get_current_worker
 
-from ...ai.hint import Hint, hint
+from ...ai.hint import Hint, HintCancelled, hint
 from ...core import (
     BusinessRemoved,
     Event,
@@ -459,12 +459,22 @@ class GameScreen(ParisScreen):
             return
         panel.show_thinking()
         self.run_worker(
-            partial(hint, view),
+            partial(self._work_out_hint, view),
             thread=True,
             exclusive=True,
             group="hint",
             name=f"hint-{seat}-{self.move_count}",
+            exit_on_error=False,  # a hint that fails is no hint, never the game's end
         )
+
+    @staticmethod
+    def _work_out_hint(view: SeatView) -> Hint | None:
+        """In the worker's thread: stops early (None) once the worker is cancelled (a move)."""
+        worker = get_current_worker()
+        try:
+            return hint(view, cancelled=lambda: worker.is_cancelled)
+        except HintCancelled:
+            return None
 
     def hide_hint(self) -> None:
         """Hide the hint and drop one being worked out (a move, a hand-off)."""
