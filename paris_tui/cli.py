@@ -19,7 +19,7 @@ from typing import Any
 
 from . import __version__, i18n
 from .argparse_words import install as install_argparse_words
-from .core import Game, Options, ParisError, printable
+from .core import Game, Options, ParisError, RecordError, printable
 from .core.record import load_record, replay_summary
 from .i18n import _, ngettext, pgettext
 
@@ -42,8 +42,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
     try:
         record = load_record(path)
     except ParisError as exc:
+        from .wording import record_problem
+
+        reason = record_problem(exc) if isinstance(exc, RecordError) else str(exc)
         return _fail(
-            _("invalid record {path}: {reason}").format(path=printable(str(path)), reason=exc)
+            _("invalid record {path}: {reason}").format(path=printable(str(path)), reason=reason)
         )
     if args.json:
         summary = replay_summary(record)

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from ..core import Game, Options
+from ..i18n import _, ngettext
 from . import LEVELS, Bot, make_ai
 
 __all__ = [
@@ -248,47 +249,57 @@ def add_arena_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add the ``arena`` subcommand to ``paris-tui``'s subparsers."""
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "arena",
-        help="let AI levels play each other and tally the results",
-        description="Play N games between AI levels, one per seat, rotating the seats so that "
-        "every level starts equally often. Each deal is played once per rotation. "
-        "A progress line goes to stderr, a table (or with --json one JSON object) to stdout.",
+        help=_("let AI levels play each other and tally the results"),
+        description=_(
+            "Play N games between AI levels, one per seat, rotating the seats so that "
+            "every level starts equally often. Each deal is played once per rotation. "
+            "A progress line goes to stderr, a table (or with --json one JSON object) to stdout."
+        ),
     )
     parser.add_argument(
         "--seats",
         metavar="LEVELS",
-        help="comma-separated levels, one per seat (2 to 4), e.g. strong,greedy; "
-        f"levels: {', '.join(LEVELS)}",
+        help=_(
+            "comma-separated levels, one per seat (2 to 4), e.g. strong,greedy; levels: {levels}"
+        ).format(levels=", ".join(LEVELS)),
     )
-    parser.add_argument("--games", metavar="N", default="100", help="games to play (default 100)")
-    parser.add_argument("--seed", metavar="S", default="1", help="run seed (default 1)")
     parser.add_argument(
-        "--jobs", metavar="J", default="1", help="games played in parallel processes (default 1)"
+        "--games", metavar="N", default="100", help=_("games to play (default {n})").format(n=100)
+    )
+    parser.add_argument(
+        "--seed", metavar="S", default="1", help=_("run seed (default {n})").format(n=1)
+    )
+    parser.add_argument(
+        "--jobs",
+        metavar="J",
+        default="1",
+        help=_("games played in parallel processes (default {n})").format(n=1),
     )
     parser.add_argument(
         "--budget",
         metavar="SECONDS",
         default=None,
-        help="strong's thinking time per move (default 1.0)",
+        help=_("strong's thinking time per move (default {seconds})").format(seconds="1.0"),
     )
     parser.add_argument(
         "--simulations",
         metavar="N",
         default=None,
-        help="strong's simulations per move, instead of a time budget (deterministic)",
+        help=_("strong's simulations per move, instead of a time budget (deterministic)"),
     )
     parser.add_argument(
         "--small-tour",
         metavar="MODE",
         default="both-lines",
-        help="small tour variant: both-lines (default) or tile-line (rules R5)",
+        help=_("small tour variant: both-lines (default) or tile-line (rules R5)"),
     )
     parser.add_argument(
         "--final-tours",
         metavar="MODE",
         default="secret",
-        help="final special tours variant: secret (default) or all-lines (rules R7)",
+        help=_("final special tours variant: secret (default) or all-lines (rules R7)"),
     )
-    parser.add_argument("--json", action="store_true", help="print one JSON object on stdout")
+    parser.add_argument("--json", action="store_true", help=_("print one JSON object on stdout"))
     parser.set_defaults(func=cmd_arena)
     return parser
 
@@ -301,9 +312,15 @@ def _int(name: str, text: str, minimum: int) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise UsageError(f"{name} must be a whole number, not {text!r}") from None
+        raise UsageError(
+            _("{option} must be a whole number, not {text}").format(option=name, text=repr(text))
+        ) from None
     if value < minimum:
-        raise UsageError(f"{name} must be at least {minimum}, not {value}")
+        raise UsageError(
+            _("{option} must be at least {n}, not {value}").format(
+                option=name, n=minimum, value=value
+            )
+        )
     return value
 
 
@@ -311,9 +328,17 @@ def _positive_float(name: str, text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise UsageError(f"{name} must be a number of seconds, not {text!r}") from None
+        raise UsageError(
+            _("{option} must be a number of seconds, not {text}").format(
+                option=name, text=repr(text)
+            )
+        ) from None
     if not (value > 0 and math.isfinite(value)):
-        raise UsageError(f"{name} must be a positive number of seconds, not {text}")
+        raise UsageError(
+            _("{option} must be a positive number of seconds, not {text}").format(
+                option=name, text=text
+            )
+        )
     return value
 
 
@@ -331,13 +356,23 @@ class ArenaArgs:
 def parse_arena_args(args: argparse.Namespace) -> ArenaArgs:
     """Validate the arena's options; raises :class:`UsageError` with a one-line message."""
     if not args.seats:
-        raise UsageError("arena needs --seats, e.g. --seats strong,greedy")
+        raise UsageError(
+            _("arena needs {option}, e.g. {example}").format(
+                option="--seats", example="--seats strong,greedy"
+            )
+        )
     levels = tuple(level.strip() for level in str(args.seats).split(","))
     for level in levels:
         if level not in LEVELS:
-            raise UsageError(f"unknown AI level {level!r} (choose random, easy, greedy or strong)")
+            raise UsageError(
+                _("unknown AI level {level} (choose {levels})").format(
+                    level=repr(level), levels=", ".join(LEVELS)
+                )
+            )
     if not 2 <= len(levels) <= 4:
-        raise UsageError(f"--seats needs 2 to 4 levels, got {len(levels)}")
+        raise UsageError(
+            _("{option} needs 2 to 4 levels, got {n}").format(option="--seats", n=len(levels))
+        )
     # The variants are checked by Options itself; name the flag that is wrong.
     try:
         Options(small_tour=args.small_tour)
@@ -406,9 +441,19 @@ class ProgressBar:
         wins = "  ".join(f"{lv} {w}" for lv, w in zip(self.levels, tally.wins, strict=True))
         elapsed = time.perf_counter() - self.started
         eta = elapsed / done * (self.total - done) if done else 0.0
+        bar = "#" * filled + "." * (self.WIDTH - filled)
         self.stream.write(
-            f"\rarena [{'#' * filled}{'.' * (self.WIDTH - filled)}] {done}/{self.total} games"
-            f"  wins: {wins}  shared {tally.shared}  eta {eta:4.0f} s "
+            "\r"
+            + _(
+                "arena [{bar}] {done}/{total} games  wins: {wins}  shared {shared}  eta {eta} s "
+            ).format(
+                bar=bar,
+                done=done,
+                total=self.total,
+                wins=wins,
+                shared=tally.shared,
+                eta=f"{eta:4.0f}",
+            )
         )
         self.stream.flush()
 
@@ -417,15 +462,40 @@ class ProgressBar:
         self.stream.flush()
 
 
+def _pad(text: str, width: int, right: bool = True) -> str:
+    """``text`` padded with spaces to ``width`` terminal cells."""
+    from ..core import cell_width
+
+    space = " " * max(0, width - cell_width(text))
+    return space + text if right else text + space
+
+
 def format_table(result: ArenaResult, parsed: ArenaArgs, seconds: float) -> str:
-    """The human-readable summary."""
+    """The human-readable summary (headings in the current language, columns in cells)."""
     n = len(result.seats)
+    # Translators: headings of the arena's table; "#" is the level's place in --seats.
+    headings = ["#", _("level"), _("wins"), _("win %"), _("95% interval")]
+    headings += [_("mean score"), _("move ms"), _("p95 ms")]
+    from ..core import cell_width
+
+    widths = [
+        max(low, cell_width(h)) for low, h in zip((2, 8, 5, 6, 13, 10, 8, 8), headings, strict=True)
+    ]
+    aligned_left = (True, True, False, False, False, False, False, False)
+
+    def row(cells: list[str]) -> str:
+        return " ".join(
+            _pad(c, w, not left) for c, w, left in zip(cells, widths, aligned_left, strict=False)
+        ).rstrip()
+
     lines = [
-        f"{result.games} games, {n} players, seed {parsed.seed}, "
-        f"seats rotated every game ({seconds:.1f} s)",
+        ngettext(
+            "{games} game, {n} players, seed {seed}, seats rotated every game ({seconds} s)",
+            "{games} games, {n} players, seed {seed}, seats rotated every game ({seconds} s)",
+            result.games,
+        ).format(games=result.games, n=n, seed=parsed.seed, seconds=f"{seconds:.1f}"),
         "",
-        f"{'#':<2} {'level':<8} {'wins':>5} {'win %':>6} {'95% interval':>13} "
-        f"{'mean score':>10} {'move ms':>8} {'p95 ms':>8}",
+        row(headings),
     ]
     means, p95s, scores = result.move_ms_mean, result.move_ms_p95, result.mean_score
     for i, level in enumerate(result.seats):
@@ -434,13 +504,25 @@ def format_table(result: ArenaResult, parsed: ArenaArgs, seconds: float) -> str:
         rate = 100 * w / result.games if result.games else 0.0
         interval = f"{100 * lo:.1f}-{100 * hi:.1f}%"
         lines.append(
-            f"{i:<2} {level:<8} {w:>5} {rate:>5.1f}% {interval:>13} "
-            f"{scores[i]:>10.2f} {means[i]:>8.2f} {p95s[i]:>8.2f}"
+            row(
+                [
+                    str(i),
+                    level,
+                    str(w),
+                    f"{rate:.1f}%",
+                    interval,
+                    f"{scores[i]:.2f}",
+                    f"{means[i]:.2f}",
+                    f"{p95s[i]:.2f}",
+                ]
+            )
         )
-    lines.append(f"{'':<2} {'shared':<8} {result.shared:>5}")
+    lines.append(row(["", _("shared"), str(result.shared)]))
     lines.append("")
     lines.append(
-        "wins: games won alone (tie-break applied); # is the level's place in --seats, "
-        "not a seat: seats rotate"
+        _(
+            "wins: games won alone (tie-break applied); # is the level's place in --seats, "
+            "not a seat: seats rotate"
+        )
     )
     return "\n".join(lines) + "\n"

@@ -27,9 +27,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..core import Move, ParisError, printable
+from ..core import Move, ParisError, RecordError, printable
 from ..core.record import Record, load_record, replay
 from ..core.sampling import Determinizer
+from ..i18n import _
 from .evaluation import Evaluator
 from .seeding import decision_rng
 from .strong import Node, StrongBot
@@ -168,19 +169,25 @@ def review_json(record: Record, reviews: list[MoveReview]) -> dict[str, Any]:
 def add_review_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "review",
-        help="review a recorded game: each move beside the strong AI's choice",
-        description="For each move of FILE, the move the strong AI preferred from the mover's "
-        "view at that moment and the estimated loss (0 for the preferred move); per player, "
-        "the mean loss and the three costliest moves. Deterministic for --seed.",
+        help=_("review a recorded game: each move beside the strong AI's choice"),
+        description=_(
+            "For each move of FILE, the move the strong AI preferred from the mover's "
+            "view at that moment and the estimated loss (0 for the preferred move); per player, "
+            "the mean loss and the three costliest moves. Deterministic for --seed."
+        ),
     )
-    parser.add_argument("file", help="a game record (JSON)")
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--seed", type=int, default=0, help="search seed (default 0)")
+    parser.add_argument("file", help=_("a game record (JSON)"))
+    parser.add_argument("--json", action="store_true", help=_("print one JSON object"))
+    parser.add_argument(
+        "--seed", type=int, default=0, help=_("search seed (default {n})").format(n=0)
+    )
     parser.add_argument(
         "--simulations",
         type=int,
         default=DEFAULT_SIMULATIONS,
-        help=f"simulations per move (default {DEFAULT_SIMULATIONS}); more is slower and surer",
+        help=_("simulations per move (default {n}); more is slower and surer").format(
+            n=DEFAULT_SIMULATIONS
+        ),
     )
     parser.set_defaults(func=cmd_review)
     return parser
@@ -189,12 +196,19 @@ def add_review_parser(subparsers: Any) -> argparse.ArgumentParser:
 def cmd_review(args: argparse.Namespace) -> int:
     path = Path(args.file)
     if args.simulations < 1:
-        print("paris-tui: --simulations must be at least 1", file=sys.stderr)
+        problem = _("{option} must be at least {n}").format(option="--simulations", n=1)
+        print(f"paris-tui: {problem}", file=sys.stderr)
         return 2
     try:
         record = load_record(path)
     except ParisError as exc:
-        print(f"paris-tui: invalid record {printable(str(path))}: {exc}", file=sys.stderr)
+        from ..wording import record_problem
+
+        reason = record_problem(exc) if isinstance(exc, RecordError) else str(exc)
+        problem = _("invalid record {path}: {reason}").format(
+            path=printable(str(path)), reason=reason
+        )
+        print(f"paris-tui: {problem}", file=sys.stderr)
         return 2
     reviews = review(record, seed=args.seed, simulations=args.simulations)
     data = review_json(record, reviews)
@@ -202,9 +216,11 @@ def cmd_review(args: argparse.Namespace) -> int:
         sys.stdout.write(json.dumps(data, ensure_ascii=True) + "\n")
         return 0
     for player in data["players"]:
-        worst = ", ".join(str(i + 1) for i in player["worst"]) or "none"
+        # Translators: no move to name (a player with no costly move).
+        worst = ", ".join(str(i + 1) for i in player["worst"]) or _("none")
         print(
-            f"{printable(player['name'])}: mean loss {player['mean_loss']:.3f}; "
-            f"costliest moves: {worst}"
+            _("{name}: mean loss {loss}; costliest moves: {moves}").format(
+                name=printable(player["name"]), loss=f"{player['mean_loss']:.3f}", moves=worst
+            )
         )
     return 0

@@ -33,6 +33,7 @@ from typing import Any, Literal
 from ..core import Event, SeatView
 from ..core.record import Record, replay
 from ..core.text import printable
+from ..i18n import _
 from .session import SCORE_KINDS, points_by_kind
 
 __all__ = [
@@ -137,12 +138,19 @@ class PlayerStats:
 def _problem(path: Path, exc: BaseException) -> HistoryError:
     where = printable(str(path))
     if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
-        return HistoryError(f"the history {where} is busy (another paris-tui is writing it)")
+        return HistoryError(
+            _("the history {path} is busy (another paris-tui is writing it)").format(path=where)
+        )
     if isinstance(exc, sqlite3.DatabaseError):
-        return HistoryError(f"the history {where} is damaged: {printable(str(exc))}")
-    if isinstance(exc, OSError):
-        return HistoryError(f"cannot use the history {where}: {exc.strerror or exc}")
-    return HistoryError(f"cannot use the history {where}: {printable(str(exc))}")
+        return HistoryError(
+            _("the history {path} is damaged: {reason}").format(
+                path=where, reason=printable(str(exc))
+            )
+        )
+    reason = exc.strerror or exc if isinstance(exc, OSError) else printable(str(exc))
+    return HistoryError(
+        _("cannot use the history {path}: {reason}").format(path=where, reason=reason)
+    )
 
 
 class History:
@@ -179,8 +187,10 @@ class History:
         version = int(conn.execute("PRAGMA user_version").fetchone()[0])
         if version > SCHEMA_VERSION:
             raise HistoryError(
-                f"the history {printable(str(self.path))} was written by a newer paris-tui "
-                f"(schema {version}; this one knows {SCHEMA_VERSION}): it is left untouched"
+                _(
+                    "the history {path} was written by a newer paris-tui "
+                    "(schema {version}; this one knows {known}): it is left untouched"
+                ).format(path=printable(str(self.path)), version=version, known=SCHEMA_VERSION)
             )
         if version == SCHEMA_VERSION:
             return

@@ -14,6 +14,8 @@ from pathlib import Path
 
 from ..core import Options, RecordError, printable
 from ..core.record import Record
+from ..i18n import _, ngettext
+from ..wording import record_problem
 
 __all__ = ["run_default", "run_join", "run_play", "run_replay", "run_resume"]
 
@@ -45,16 +47,23 @@ def _terminal_problem() -> str | None:
     """
     if os.environ.get("TEXTUAL_DRIVER", "").strip() == WEB_DRIVER:
         return None
-    for name, stream in (("input", sys.__stdin__), ("error", sys.__stderr__)):
+    problems = (
+        _(
+            "this command opens the game, which needs a terminal: standard input "
+            "is not one (for scripts: {example})"
+        ),
+        _(
+            "this command opens the game, which needs a terminal: standard error "
+            "is not one (for scripts: {example})"
+        ),
+    )
+    for problem, stream in zip(problems, (sys.__stdin__, sys.__stderr__), strict=True):
         try:
             ok = stream is not None and stream.isatty()
         except (OSError, ValueError):  # closed or detached
             ok = False
         if not ok:
-            return (
-                f"this command opens the game, which needs a terminal: standard {name} "
-                "is not one (for scripts: paris-tui replay FILE --json)"
-            )
+            return problem.format(example="paris-tui replay FILE --json")
     return None
 
 
@@ -84,16 +93,16 @@ def _app_class() -> type:
 
 def run_play(players: str, *, seed: int | None, options: Options, ai_delay: float | None) -> int:
     """``paris-tui play --players "Ann,Bob"``: a new game, straight to the first turn."""
-    from .session import Session, check_seed, parse_players
+    from .session import PlayersError, Session, is_seed, parse_players, seed_problem
 
     if ai_delay is not None and ai_delay < 0:
-        return _fail("--ai-delay must be 0 or more")
+        return _fail(_("{option} must be 0 or more").format(option="--ai-delay"))
     try:
         seats = parse_players(players)
-        if seed is not None:
-            check_seed(seed, "--seed")
-    except ValueError as exc:
-        return _fail(f"--players: {exc}" if str(exc).startswith("seat ") else str(exc))
+    except PlayersError as exc:
+        return _fail(f"--players: {exc.words()}" if exc.seat is not None else exc.words())
+    if seed is not None and not is_seed(seed):
+        return _fail(seed_problem("--seed"))
     problem = _terminal_problem()
     if problem:
         return _fail(problem)
@@ -101,7 +110,8 @@ def run_play(players: str, *, seed: int | None, options: Options, ai_delay: floa
     try:
         session = Session.new_saved(seats, seed=seed, options=options)
     except OSError as exc:
-        return _fail(printable(f"cannot write the autosave: {exc.strerror or exc}"))
+        reason = printable(str(exc.strerror or exc))
+        return _fail(_("cannot write the autosave: {reason}").format(reason=reason))
     return _run(app_class(session=session, ai_delay=_delay(ai_delay)))
 
 
@@ -118,15 +128,26 @@ def run_resume(path: Path | None, *, ai_delay: float | None) -> int:
     if path is None:
         info, problems = find_unfinished()
         if info is None:
-            note = f" ({len(problems)} unreadable save file(s) left untouched)" if problems else ""
-            return _fail(f"no unfinished game to resume{note}; start one with: paris-tui play")
+            if not problems:
+                return _fail(
+                    _("no unfinished game to resume; start one with: {command}").format(
+                        command="paris-tui play"
+                    )
+                )
+            return _fail(
+                ngettext(
+                    "no unfinished game to resume ({n} unreadable save file left untouched); "
+                    "start one with: {command}",
+                    "no unfinished game to resume ({n} unreadable save files left untouched); "
+                    "start one with: {command}",
+                    len(problems),
+                ).format(n=len(problems), command="paris-tui play")
+            )
     else:
         try:
             info = read_save(path)
         except RecordError as exc:
-            return _fail(
-                f"cannot resume {printable(str(path))}: {exc} (the file was left untouched)"
-            )
+            return _fail(_untouched(printable(str(path)), record_problem(exc)))
     problem = _terminal_problem()
     if problem:
         return _fail(problem)
@@ -136,13 +157,23 @@ def run_resume(path: Path | None, *, ai_delay: float | None) -> int:
     except GameInUseError:
         return _run(app_class(locked=info, ai_delay=_delay(ai_delay)))
     except RecordError as exc:
-        where = printable(str(info.path))
-        return _fail(f"cannot resume {where}: {exc} (the file was left untouched)")
+        return _fail(_untouched(printable(str(info.path)), record_problem(exc)))
     except OSError as exc:
         where = printable(str(info.path))
-        return _fail(f"cannot resume {where}: cannot write beside it: {exc.strerror or exc}")
+        reason = printable(str(exc.strerror or exc))
+        return _fail(
+            _("cannot resume {path}: cannot write beside it: {reason}").format(
+                path=where, reason=reason
+            )
+        )
     session = Session.from_record(info.record, info.path, lock=lock)
     return _run(app_class(session=session, ai_delay=_delay(ai_delay)))
+
+
+def _untouched(path: str, reason: str) -> str:
+    return _("cannot resume {path}: {reason} (the file was left untouched)").format(
+        path=path, reason=reason
+    )
 
 
 def run_replay(record: Record, path: Path) -> int:
@@ -198,9 +229,13 @@ def run_join(
     except ValueError as exc:
         return _fail(str(exc))
     if watch is not None and (name is not None or table is not None):
-        return _fail("--watch watches a table: give it without --name and --table")
+        return _fail(
+            _("{option} watches a table: give it without {name} and {table}").format(
+                option="--watch", name="--name", table="--table"
+            )
+        )
     if ai_delay is not None and ai_delay < 0:
-        return _fail("--ai-delay must be 0 or more")
+        return _fail(_("{option} must be 0 or more").format(option="--ai-delay"))
     target = JoinTarget(host, port, name, table, watch)
     try:
         target = target.checked()

@@ -38,6 +38,8 @@ import time
 from pathlib import Path
 from types import ModuleType
 
+from ..i18n import _
+
 fcntl: ModuleType | None
 try:
     import fcntl
@@ -113,7 +115,7 @@ def _try_once(save: Path) -> GameLock | None:
     """One attempt. ``None`` if another holder has it; ``OSError`` if it cannot be made."""
     assert fcntl is not None
     path = lock_path(save)
-    for _ in range(_INODE_RACES):
+    for _race in range(_INODE_RACES):
         fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -157,7 +159,7 @@ class GameInUseError(Exception):
     def __init__(self, save: Path) -> None:
         self.save = save
         self.pid = lock_holder(save)
-        super().__init__("the game is open in another copy of paris-tui")
+        super().__init__(_("the game is open in another copy of paris-tui"))
 
 
 def acquire(save: Path) -> GameLock:

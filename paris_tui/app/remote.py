@@ -19,11 +19,14 @@ import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
+from .. import i18n
 from ..core import printable
 from ..core.text import InvalidNameError, normalize_name
+from ..i18n import N_, _
 from ..net.client import HostClient, HostClosedError, RefusedError, TokenStore
 from ..net.protocol import ProtocolError, Seated, Watching
 from ..net.table import RemoteTable
+from ..wording import name_problem, refusal_reason
 
 __all__ = [
     "EXIT_CONNECT",
@@ -72,7 +75,9 @@ def parse_address(text: str) -> tuple[str, int]:
     Raises ``ValueError`` with a message that shows the text escaped.
     """
     shown = printable(text if len(text) <= 80 else text[:80] + "...")
-    problem = f"'{shown}' is not HOST:PORT (e.g. 127.0.0.1:7337)"
+    problem = _("'{text}' is not HOST:PORT (e.g. {example})").format(
+        text=shown, example="127.0.0.1:7337"
+    )
     if text.startswith("["):
         host, sep, port = text[1:].partition("]:")
         if not sep or not host or ":" not in host:
@@ -82,7 +87,9 @@ def parse_address(text: str) -> tuple[str, int]:
         if not sep or not host or ":" in host:
             raise ValueError(problem)
     if not _PORT.fullmatch(port) or not 0 < int(port) < 65536:
-        raise ValueError(f"{problem}: the port must be a number from 1 to 65535")
+        raise ValueError(
+            _("{problem}: the port must be a number from 1 to 65535").format(problem=problem)
+        )
     if any(not (c.isalnum() or c in ".-_:%") for c in host) or len(host) > 253:
         raise ValueError(problem)
     return host, int(port)
@@ -109,22 +116,32 @@ class JoinTarget:
         try:
             name = normalize_name(self.name)
         except InvalidNameError as exc:
-            raise JoinError(f"--name: {exc.problem}", EXIT_USAGE) from None
+            raise JoinError(f"--name: {name_problem(exc)}", EXIT_USAGE) from None
         return JoinTarget(self.host, self.port, name, self.table, self.watch)
 
 
 REFUSAL_HINTS = {
-    "bad_token": "the token kept in this data directory is not that seat's",
-    "seat_taken": "the seat is claimed and this data directory holds no token for it",
-    "unsupported_protocol": "this paris-tui and the host speak different protocol versions",
-    "host_full": "try again later",
+    "bad_token": N_("the token kept in this data directory is not that seat's"),
+    "seat_taken": N_("the seat is claimed and this data directory holds no token for it"),
+    "unsupported_protocol": N_("this paris-tui and the host speak different protocol versions"),
+    "host_full": N_("try again later"),
 }
 
 
 def _refusal_message(target: JoinTarget, exc: RefusedError) -> str:
+    """One line: who refused, the code, why (in this terminal's language), a hint."""
+    reason = printable(refusal_reason(exc.code, exc.refused.message))
     hint = REFUSAL_HINTS.get(exc.code)
-    text = f"{target.address} refused ({exc.code}): {exc.refused.message}"
-    return printable(text + (f" ({hint})" if hint else ""))
+    if hint:
+        # Translators: {code} is a protocol word (seat_taken, bad_token), never translated.
+        text = _("{address} refused ({code}): {reason} ({hint})").format(
+            address=target.address, code=exc.code, reason=reason, hint=_(hint)
+        )
+    else:
+        text = _("{address} refused ({code}): {reason}").format(
+            address=target.address, code=exc.code, reason=reason
+        )
+    return printable(text)
 
 
 class Link:
@@ -226,7 +243,7 @@ class Link:
         self, on_lost: Callable[[str, int], None], reason: str, delays: tuple[float, ...]
     ) -> str | None:
         """Try to join again after each of ``delays``: None once back, else why not."""
-        problem = "the host cannot be reached"
+        problem = _("the host cannot be reached")
         for attempt, delay in enumerate(delays, start=1):
             on_lost(reason, attempt)
             await asyncio.sleep(delay)
@@ -271,20 +288,27 @@ class LobbyStart:
 async def connect(target: JoinTarget, timeout: float = CONNECT_TIMEOUT) -> HostClient:
     """A connection to the host (hello said), or :class:`JoinError`."""
     where = target.address
+    cannot = _("cannot connect to {address}: {reason}")
     try:
-        return await HostClient.connect(target.host, target.port, timeout=timeout)
+        return await HostClient.connect(
+            target.host, target.port, timeout=timeout, language=i18n.current_language()
+        )
     except RefusedError as exc:
         raise JoinError(_refusal_message(target, exc), EXIT_REFUSED, exc.code) from None
     except TimeoutError:
-        raise JoinError(f"cannot connect to {where}: no answer (timed out)", EXIT_CONNECT) from None
+        why = _("no answer (timed out)")
+        raise JoinError(cannot.format(address=where, reason=why), EXIT_CONNECT) from None
     except HostClosedError:
-        raise JoinError(f"cannot connect to {where}: the host hung up", EXIT_CONNECT) from None
+        why = _("the host hung up")
+        raise JoinError(cannot.format(address=where, reason=why), EXIT_CONNECT) from None
     except ProtocolError as exc:
-        message = printable(f"cannot connect to {where}: {exc}")
+        message = printable(cannot.format(address=where, reason=exc))
         raise JoinError(message, EXIT_CONNECT) from None
     except OSError as exc:
         why = printable(exc.strerror or str(exc) or type(exc).__name__)
-        message = f"cannot connect to {where}: {why} (is paris-tui host running there?)"
+        message = _(
+            "cannot connect to {address}: {reason} (is paris-tui host running there?)"
+        ).format(address=where, reason=why)
         raise JoinError(message, EXIT_CONNECT) from None
 
 
@@ -305,7 +329,7 @@ async def _join(
         raise JoinError(_refusal_message(target, exc), EXIT_REFUSED, exc.code) from None
     except (TimeoutError, HostClosedError, ProtocolError, OSError) as exc:
         client.abort()
-        why = "no answer (timed out)" if isinstance(exc, TimeoutError) else str(exc)
+        why = _("no answer (timed out)") if isinstance(exc, TimeoutError) else str(exc)
         raise JoinError(printable(f"{where}: {why}"), EXIT_CONNECT) from None
     return client, joined
 

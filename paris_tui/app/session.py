@@ -37,8 +37,10 @@ from ..core import (
 )
 from ..core.record import Player as RecordPlayer
 from ..core.record import Record, load_record, replay, save_record
+from ..i18n import _
 from ..net.protocol import ErrorCode, SeatInfo
 from ..net.table import Table, TableListener
+from ..wording import name_problem, seat_problem
 from .locks import GameLock, acquire
 
 __all__ = [
@@ -114,11 +116,26 @@ def _ai_name(level: str, taken: set[str]) -> str:
 def _level_problem(level: str, levels: tuple[str, ...]) -> str | None:
     """Why ``level`` is not an AI level of this installation, or None."""
     if not levels:
-        return "AI opponents are not available in this installation"
+        return _("AI opponents are not available in this installation")
     if level not in levels:
         shown = printable(level if len(level) <= 20 else level[:20] + "...")
-        return f"unknown AI level '{shown}' (known: {', '.join(levels)})"
+        return _("unknown AI level '{level}' (known: {levels})").format(
+            level=shown, levels=", ".join(levels)
+        )
     return None
+
+
+class PlayersError(ValueError):
+    """``--players`` cannot be seated: :meth:`words` says why (``seat N:`` first when
+    one seat is at fault, :attr:`seat` counted from 1), in the current language."""
+
+    def __init__(self, problem: str, seat: int | None = None) -> None:
+        self.problem = problem
+        self.seat = seat
+        super().__init__(self.words())
+
+    def words(self) -> str:
+        return self.problem if self.seat is None else seat_problem(self.seat, self.problem)
 
 
 def parse_players(text: str) -> list[SeatSpec]:
@@ -131,7 +148,11 @@ def parse_players(text: str) -> list[SeatSpec]:
     """
     parts = text.split(",")
     if not 2 <= len(parts) <= 4:
-        raise ValueError(f"Paris Paris is for 2 to 4 players, --players names {len(parts)}")
+        raise PlayersError(
+            _("Paris Paris is for 2 to 4 players, {option} names {n}").format(
+                option="--players", n=len(parts)
+            )
+        )
     levels = ai_levels()
     kinds: list[str | None] = []  # None: a human, named by the part itself
     for i, part in enumerate(parts):
@@ -140,7 +161,7 @@ def parse_players(text: str) -> list[SeatSpec]:
             level = word[3:].strip().lower()
             problem = _level_problem(level, levels)
             if problem is not None:
-                raise ValueError(f"seat {i + 1}: {problem}")
+                raise PlayersError(problem, i + 1)
             kinds.append(f"ai:{level}")
         else:
             kinds.append(None)
@@ -149,7 +170,7 @@ def parse_players(text: str) -> list[SeatSpec]:
         names = check_table_names(parts[i] for i in humans)
     except InvalidNameError as exc:
         seat = humans[exc.seat] if exc.seat is not None else 0
-        raise ValueError(f"seat {seat + 1}: {exc.problem}") from None
+        raise PlayersError(name_problem(exc), seat + 1) from None
     human_name = dict(zip(humans, names, strict=True))
     taken = {name.casefold() for name in names}
     seats: list[SeatSpec] = []
@@ -174,15 +195,21 @@ def _discard(path: Path, lock: GameLock) -> None:
 _SEED_RULE = f"must be a whole number from 0 to {MAX_SEED}"
 
 
-def _is_seed(seed: object) -> TypeGuard[int]:
+def is_seed(seed: object) -> TypeGuard[int]:
+    """Whether ``seed`` is a deal seed (a whole number from 0 to :data:`MAX_SEED`)."""
     return type(seed) is int and 0 <= seed <= MAX_SEED
+
+
+def seed_problem(what: str) -> str:
+    """``--seed must be a whole number from 0 to ...``: ``what`` names the seed."""
+    return _("{what} must be a whole number from 0 to {limit}").format(what=what, limit=MAX_SEED)
 
 
 def check_seed(seed: object, what: str = "the seed") -> int:
     """``seed`` if it is a deal seed (a whole number from 0 to :data:`MAX_SEED`),
-    else ``ValueError``."""
-    if not _is_seed(seed):
-        raise ValueError(f"{what} {_SEED_RULE}")
+    else ``ValueError`` (in the current language)."""
+    if not is_seed(seed):
+        raise ValueError(seed_problem(what))
     return seed
 
 
@@ -208,7 +235,7 @@ def check_app_record(record: Record) -> None:
     if not isinstance(meta, dict):
         raise RecordError(APP_KEY, "must be an object")
     seed = meta.get("seed")
-    if seed is not None and not _is_seed(seed):
+    if seed is not None and not is_seed(seed):
         raise RecordError(f"{APP_KEY}.seed", f"{_SEED_RULE} (or null)")
     seeds = meta.get("ai_seeds")
     if seeds is not None:
@@ -216,7 +243,7 @@ def check_app_record(record: Record) -> None:
         if not isinstance(seeds, list) or len(seeds) != len(record.players):
             raise RecordError(where, f"must be a list of {len(record.players)} seeds (or nulls)")
         for i, seed in enumerate(seeds):
-            if seed is not None and not _is_seed(seed):
+            if seed is not None and not is_seed(seed):
                 raise RecordError(f"{where}[{i}]", f"{_SEED_RULE} (or null)")
 
 
@@ -349,7 +376,7 @@ class Session:
     @property
     def seed(self) -> int | None:
         seed = self.app_meta.get("seed")
-        return seed if _is_seed(seed) else None
+        return seed if is_seed(seed) else None
 
     def is_ai(self, seat: int) -> bool:
         return self.players[seat].is_ai
@@ -377,7 +404,7 @@ class Session:
         seeds = self.app_meta.get("ai_seeds")
         if isinstance(seeds, list) and seat < len(seeds):
             seed = seeds[seat]
-            if _is_seed(seed):
+            if is_seed(seed):
                 return seed
         # A record from elsewhere: derive from the deal itself, still deterministic.
         deal = "|".join(",".join(s) for s in self._game.setup.stacks[:2])
@@ -414,12 +441,16 @@ class Session:
         if self.path is None:
             return True
         if self.lock is None or not self.lock.held:
-            self.save_error = f"not saved: {self.path.name} is closed in this copy of the app"
+            self.save_error = _("not saved: {file} is closed in this copy of the app").format(
+                file=self.path.name
+            )
             return False
         try:
             save_record(self.record(), self.path)
         except OSError as exc:
-            self.save_error = f"could not save to {self.path}: {exc.strerror or exc}"
+            self.save_error = _("could not save to {path}: {reason}").format(
+                path=self.path, reason=exc.strerror or exc
+            )
             return False
         self.save_error = None
         return True

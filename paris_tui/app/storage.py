@@ -30,6 +30,7 @@ from pathlib import Path
 
 from ..core import RecordError
 from ..core.record import Record, load_record
+from ..i18n import _
 from .locks import LOCKING, GameInUseError, GameLock, is_locked, lock_path, try_lock
 
 __all__ = [
@@ -115,7 +116,9 @@ def save_problem() -> str | None:
         os.close(fd)
         os.unlink(probe)
     except OSError as exc:
-        return f"games cannot be saved in {folder}: {exc.strerror or exc}"
+        return _("games cannot be saved in {folder}: {reason}").format(
+            folder=folder, reason=exc.strerror or exc
+        )
     return None
 
 

@@ -16,6 +16,7 @@ __all__ = [
     "IllegalMoveError",
     "ParisError",
     "RecordError",
+    "RecordProblem",
 ]
 
 DecidedBy = Literal["score", "fewest_businesses", "shared"]
@@ -30,6 +31,20 @@ IllegalCode = Literal[
     "must_remove",
     "no_such_business",
 ]
+
+
+RecordProblem = Literal[
+    "invalid",  # the content breaks the format at ``where``: ``problem`` says how (English)
+    "directory",  # params: path
+    "not_regular",  # params: path (a FIFO, a device, ...)
+    "unreadable",  # params: path, reason (the system's words)
+    "too_large",  # params: limit (bytes)
+    "not_utf8",  # params: offset
+    "not_json",  # params: detail (the parser's words)
+    "too_deep",
+    "bad_name",  # params: rule (the name rule's code, core.text.NameProblem) and its params
+]
+"""What keeps a record file from being read, as a code (:attr:`RecordError.code`)."""
 
 
 class ParisError(Exception):
@@ -93,12 +108,19 @@ class RecordError(ParisError, ValueError):
     """A game record is unreadable or invalid.
 
     ``where`` names the place: a field path such as ``setup.routes[1]`` or a
-    move such as ``moves[12]``; ``problem`` says what is wrong there.
+    move such as ``moves[12]``; ``problem`` says what is wrong there, in
+    English (the text of record-format.md's errors). ``code`` and ``params``
+    say it for the words a player reads: a file that cannot be read as a
+    record has its own code; any other problem is ``invalid`` at ``where``.
     """
 
-    def __init__(self, where: str, problem: str) -> None:
+    def __init__(
+        self, where: str, problem: str, code: RecordProblem = "invalid", **params: str | int
+    ) -> None:
         self.where = where
         self.problem = problem
+        self.code: RecordProblem = code
+        self.params: dict[str, str | int] = params
         super().__init__(f"{where}: {problem}" if where else problem)
 
 

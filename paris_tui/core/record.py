@@ -284,13 +284,19 @@ def read_record_text(text: str) -> Any:
     try:
         return json.loads(text, parse_constant=_reject_constant)
     except RecursionError:
-        raise RecordError("file", "not a record: JSON nested too deeply") from None
+        raise RecordError("file", "not a record: JSON nested too deeply", "too_deep") from None
     except json.JSONDecodeError as exc:
-        raise RecordError(
-            "file", f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
-        ) from None
+        detail = f"{exc.msg} (line {exc.lineno}, column {exc.colno})"
+        raise RecordError("file", f"not valid JSON: {detail}", "not_json", detail=detail) from None
     except ValueError as exc:
-        raise RecordError("file", f"not valid JSON: {exc}") from None
+        raise RecordError("file", f"not valid JSON: {exc}", "not_json", detail=str(exc)) from None
+
+
+def _unreadable(name: str, exc: OSError) -> RecordError:
+    reason = str(exc.strerror or exc)
+    return RecordError(
+        "file", f"cannot read {name}: {reason}", "unreadable", path=name, reason=reason
+    )
 
 
 def _read_regular_file(path: Path, limit: int) -> bytes:
@@ -304,22 +310,22 @@ def _read_regular_file(path: Path, limit: int) -> bytes:
     try:
         fd = os.open(path, flags)
     except IsADirectoryError:
-        raise RecordError("file", f"{name} is a directory") from None
+        raise RecordError("file", f"{name} is a directory", "directory", path=name) from None
     except OSError as exc:
-        raise RecordError("file", f"cannot read {name}: {exc.strerror or exc}") from None
+        raise _unreadable(name, exc) from None
     try:
         mode = os.fstat(fd).st_mode
         if stat.S_ISDIR(mode):
-            raise RecordError("file", f"{name} is a directory")
+            raise RecordError("file", f"{name} is a directory", "directory", path=name)
         if not stat.S_ISREG(mode):
-            raise RecordError("file", f"{name} is not a regular file")
+            raise RecordError("file", f"{name} is not a regular file", "not_regular", path=name)
         if hasattr(os, "set_blocking"):
             os.set_blocking(fd, True)
         with os.fdopen(fd, "rb") as handle:
             fd = -1
             return handle.read(limit)
     except OSError as exc:
-        raise RecordError("file", f"cannot read {name}: {exc.strerror or exc}") from None
+        raise _unreadable(name, exc) from None
     finally:
         if fd >= 0:
             os.close(fd)
@@ -333,11 +339,18 @@ def load_record(path: str | Path) -> Record:
     path = Path(path)
     raw = _read_regular_file(path, MAX_RECORD_BYTES + 1)
     if len(raw) > MAX_RECORD_BYTES:
-        raise RecordError("file", f"too large to be a record (over {MAX_RECORD_BYTES} bytes)")
+        raise RecordError(
+            "file",
+            f"too large to be a record (over {MAX_RECORD_BYTES} bytes)",
+            "too_large",
+            limit=MAX_RECORD_BYTES,
+        )
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise RecordError("file", f"not UTF-8 text (bad byte at offset {exc.start})") from None
+        raise RecordError(
+            "file", f"not UTF-8 text (bad byte at offset {exc.start})", "not_utf8", offset=exc.start
+        ) from None
     return parse_record(read_record_text(text))
 
 
@@ -393,7 +406,8 @@ def parse_record(data: Any) -> Record:
     try:
         names = check_table_names(raw_names)
     except InvalidNameError as exc:
-        raise RecordError(f"players[{exc.seat}].name", exc.problem) from None
+        where = f"players[{exc.seat}].name"
+        raise RecordError(where, exc.problem, "bad_name", rule=exc.code, **exc.params) from None
     players = [Player(name, kind) for name, kind in zip(names, kinds, strict=True)]
 
     raw_options = top.get("options")

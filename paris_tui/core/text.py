@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable
+from typing import Literal
 
 from .errors import ParisError
 
@@ -45,6 +46,7 @@ __all__ = [
     "MAX_NAME_CELLS",
     "MAX_NAME_CHARS",
     "InvalidNameError",
+    "NameProblem",
     "cell_width",
     "check_table_names",
     "normalize_name",
@@ -61,6 +63,18 @@ no cell, so the cell limit alone would let a name pile up marks without end."""
 # Longer raw input is refused before it is looked at, however it would strip
 # or normalise: a 1 MB "name" costs a length check, nothing more.
 _MAX_RAW_CHARS = 4 * MAX_NAME_CHARS
+
+NameProblem = Literal[
+    "not_text",  # the value is not a string
+    "too_long_input",  # longer than anything normalisation could bring within the rule
+    "blank",
+    "too_long",  # more code points than MAX_NAME_CHARS
+    "too_wide",  # more cells than MAX_NAME_CELLS
+    "nothing_visible",
+    "control",  # a character of a category in _NOT_TEXT, or an invisible filler
+    "duplicate",  # two seats of a table share it (ignoring case)
+]
+"""Why a name breaks the rule, as a code (:attr:`InvalidNameError.code`)."""
 
 # Unicode general categories that are never part of a name (nor printed raw).
 _NOT_TEXT = {
@@ -92,17 +106,68 @@ _VS16 = "\ufe0f"  # emoji presentation: a narrow symbol followed by it takes two
 
 
 class InvalidNameError(ParisError, ValueError):
-    """A name breaks the rule; :attr:`problem` says what is wrong, in plain words.
+    """A name breaks the rule: :attr:`code` and :attr:`params` say what is wrong
+    (the app words it); :attr:`problem` says it in English.
 
     :attr:`seat` is the seat's index (from 0) when the name was checked as one
     of a table's; the message then starts with ``seat N:`` (counted from 1).
     A character is named by its code point (``U+001B``), never echoed raw.
     """
 
-    def __init__(self, problem: str, seat: int | None = None) -> None:
-        self.problem = problem
+    def __init__(self, code: NameProblem, seat: int | None = None, **params: str | int) -> None:
+        self.code: NameProblem = code
+        self.params: dict[str, str | int] = params
         self.seat = seat
+        problem = self.problem
         super().__init__(problem if seat is None else f"seat {seat + 1}: {problem}")
+
+    def at_seat(self, seat: int) -> InvalidNameError:
+        """The same problem, found in the name of seat ``seat`` (from 0)."""
+        return InvalidNameError(self.code, seat, **self.params)
+
+    @property
+    def problem(self) -> str:
+        """What is wrong, in English (developers, logs; players read the app's words).
+
+        ``params`` by code: ``too_long_input``: ``length``, ``limit`` (cells);
+        ``too_long``: ``length``, ``limit``; ``too_wide``: ``cells``, ``limit``;
+        ``control``: ``kind`` (a key of the categories: ``Cc``, ``Cf``, ...,
+        or ``filler``), ``char`` (``U+001B``) and ``label`` (its Unicode name,
+        maybe empty); ``duplicate``: ``name``, ``first`` (the seat's name it
+        clashes with).
+        """
+        p = self.params
+        match self.code:
+            case "not_text":
+                return "a name must be text"
+            case "too_long_input":
+                return (
+                    f"the name is too long ({p['length']} characters; at most {p['limit']} cells)"
+                )
+            case "blank":
+                return "the name is blank"
+            case "too_long":
+                return f"the name is too long ({p['length']} characters; at most {p['limit']})"
+            case "too_wide":
+                return (
+                    f"the name is too long ({p['cells']} cells wide; at most {p['limit']}, "
+                    "wide characters count two)"
+                )
+            case "nothing_visible":
+                return "the name has nothing visible"
+            case "control":
+                if p["kind"] == "Cc" and not p["label"]:
+                    return f"the name holds a control character ({p['char']})"
+                what = _NOT_TEXT.get(str(p["kind"]), "an invisible filler character")
+                described = f"{p['char']} {p['label']}" if p["label"] else str(p["char"])
+                return f"the name holds {what} ({described})"
+            case "duplicate":
+                if p["first"] == p["name"]:
+                    return f"two seats are called {p['name']}"
+                return (
+                    f"two seats are called {p['first']} and {p['name']}: names must differ in "
+                    "more than capitals"
+                )
 
 
 def _code(ch: str) -> str:
@@ -145,24 +210,19 @@ def cell_width(text: str) -> int:
     return total
 
 
-def _bad_character(text: str) -> str | None:
+def _bad_character(text: str) -> InvalidNameError | None:
     """Why ``text`` is not plain text (the first offending character), or None."""
     if text.isascii():
         for ch in text:
             if not " " <= ch < "\x7f":
-                return f"the name holds a control character ({_code(ch)})"
+                return InvalidNameError("control", kind="Cc", char=_code(ch), label="")
         return None
     for ch in text:
         category = unicodedata.category(ch)
-        what = _NOT_TEXT.get(category)
-        if what is None and ch in _INVISIBLE:
-            what = "an invisible filler character"
-        if what is not None:
-            described = _code(ch)
+        kind = category if category in _NOT_TEXT else "filler" if ch in _INVISIBLE else None
+        if kind is not None:
             label = unicodedata.name(ch, "")
-            if label:
-                described += f" {label}"
-            return f"the name holds {what} ({described})"
+            return InvalidNameError("control", kind=kind, char=_code(ch), label=label)
     return None
 
 
@@ -172,29 +232,22 @@ def normalize_name(text: str) -> str:
     Raises :class:`InvalidNameError` saying what is wrong if it breaks the rule.
     """
     if not isinstance(text, str):
-        raise InvalidNameError("a name must be text")
+        raise InvalidNameError("not_text")
     if len(text) > _MAX_RAW_CHARS:
-        raise InvalidNameError(
-            f"the name is too long ({len(text)} characters; at most {MAX_NAME_CELLS} cells)"
-        )
+        raise InvalidNameError("too_long_input", length=len(text), limit=MAX_NAME_CELLS)
     why = _bad_character(text)  # before stripping: a trailing new line is refused too
     if why is not None:
-        raise InvalidNameError(why)
+        raise why
     name = unicodedata.normalize("NFC", text.strip())
     if not name:
-        raise InvalidNameError("the name is blank")
+        raise InvalidNameError("blank")
     if len(name) > MAX_NAME_CHARS:
-        raise InvalidNameError(
-            f"the name is too long ({len(name)} characters; at most {MAX_NAME_CHARS})"
-        )
+        raise InvalidNameError("too_long", length=len(name), limit=MAX_NAME_CHARS)
     width = cell_width(name)
     if width > MAX_NAME_CELLS:
-        raise InvalidNameError(
-            f"the name is too long ({width} cells wide; at most {MAX_NAME_CELLS}, "
-            "wide characters count two)"
-        )
+        raise InvalidNameError("too_wide", cells=width, limit=MAX_NAME_CELLS)
     if width == 0:
-        raise InvalidNameError("the name has nothing visible")
+        raise InvalidNameError("nothing_visible")
     return name
 
 
@@ -209,17 +262,10 @@ def check_table_names(names: Iterable[str]) -> tuple[str, ...]:
         try:
             name = normalize_name(raw)
         except InvalidNameError as exc:
-            raise InvalidNameError(exc.problem, i) from None
+            raise exc.at_seat(i) from None
         key = name.casefold()
         if key in seen:
-            first = out[seen[key]]
-            problem = (
-                f"two seats are called {name}"
-                if first == name
-                else f"two seats are called {first} and {name}: names must differ in more "
-                "than capitals"
-            )
-            raise InvalidNameError(problem, i)
+            raise InvalidNameError("duplicate", i, name=name, first=out[seen[key]])
         seen[key] = i
         out.append(name)
     return tuple(out)

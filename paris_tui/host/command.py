@@ -25,98 +25,121 @@ def add_host_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add the ``host`` subcommand to ``paris-tui``'s subparsers."""
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "host",
-        help="host tables that players join from their own terminals",
-        description="Open a table (--table) and serve it, and every unfinished table of the "
-        "data directory, to players who join from their own terminals. Prints how to join; "
-        "serves until Ctrl-C or SIGTERM, which save every table and exit 0. Each player sees "
-        "only their own route; the host alone holds the game.",
+        help=_("host tables that players join from their own terminals"),
+        description=_(
+            "Open a table (--table) and serve it, and every unfinished table of the "
+            "data directory, to players who join from their own terminals. Prints how to join; "
+            "serves until Ctrl-C or SIGTERM, which save every table and exit 0. Each player sees "
+            "only their own route; the host alone holds the game."
+        ),
     )
     parser.add_argument(
         "--bind",
         metavar="ADDR",
         default="127.0.0.1",
-        help="address to listen on (default 127.0.0.1: this machine only; "
-        "0.0.0.0 for every network)",
+        help=_(
+            "address to listen on (default 127.0.0.1: this machine only; 0.0.0.0 for every network)"
+        ),
     )
-    parser.add_argument("--port", metavar="N", default="7337", help="TCP port (default 7337)")
+    parser.add_argument(
+        "--port", metavar="N", default="7337", help=_("TCP port (default {n})").format(n=7337)
+    )
     parser.add_argument(
         "--ssh-port",
         metavar="N",
         default="2222",
-        help="SSH port: players type ssh -p N NAME@this-host (default 2222; 0 picks a free "
-        "port; off: no SSH)",
+        help=_(
+            "SSH port: players type ssh -p N NAME@this-host (default 2222; 0 picks a free "
+            "port; off: no SSH)"
+        ),
     )
     parser.add_argument(
         "--authorized-keys",
         metavar="FILE",
         default=None,
-        help="admit over SSH only the public keys listed in FILE (OpenSSH authorized_keys "
-        "format); without it any key may log in, and the first key to log in as a name "
-        "keeps it",
+        help=_(
+            "admit over SSH only the public keys listed in FILE (OpenSSH authorized_keys "
+            "format); without it any key may log in, and the first key to log in as a name "
+            "keeps it"
+        ),
     )
     parser.add_argument(
         "--data-dir",
         metavar="DIR",
         default=None,
-        help="where tables are saved (default: the paris-tui data directory)",
+        help=_("where tables are saved (default: the paris-tui data directory)"),
     )
     parser.add_argument(
         "--table",
         metavar="SEATS",
         action="append",
         default=[],
-        help='open a table, e.g. "ann,bob,ai:strong": human seats reserved for those names, '
-        "AI seats by level (random, easy, greedy, strong); may be given several times",
+        help=_(
+            'open a table, e.g. "ann,bob,ai:strong": human seats reserved for those names, '
+            "AI seats by level (random, easy, greedy, strong); may be given several times"
+        ),
     )
-    parser.add_argument("--seed", metavar="N", default=None, help="deal seed of the new table(s)")
+    parser.add_argument(
+        "--seed", metavar="N", default=None, help=_("deal seed of the new table(s)")
+    )
     parser.add_argument(
         "--small-tour",
         metavar="MODE",
         default="both-lines",
-        help="small tour variant: both-lines (default) or tile-line (rules R5)",
+        help=_("small tour variant: both-lines (default) or tile-line (rules R5)"),
     )
     parser.add_argument(
         "--final-tours",
         metavar="MODE",
         default="secret",
-        help="final special tours variant: secret (default) or all-lines (rules R7)",
+        help=_("final special tours variant: secret (default) or all-lines (rules R7)"),
     )
     parser.add_argument(
         "--ai-delay",
         metavar="S",
         default="0.8",
-        help="an AI's move is played no sooner than S seconds after its turn began (default 0.8)",
+        help=_(
+            "an AI's move is played no sooner than S seconds after its turn began (default {n})"
+        ).format(n=0.8),
     )
     parser.add_argument(
         "--ai-takeover",
         metavar="S",
         default=None,
-        help="an AI plays for a player away S seconds, and hands the seat back on return",
+        help=_("an AI plays for a player away S seconds, and hands the seat back on return"),
     )
     parser.add_argument(
-        "--max-connections", metavar="N", default="256", help="connections at once (default 256)"
+        "--max-connections",
+        metavar="N",
+        default="256",
+        help=_("connections at once (default {n})").format(n=256),
     )
     parser.add_argument(
         "--max-per-address",
         metavar="N",
         default="32",
-        help="connections at once from one address (default 32)",
+        help=_("connections at once from one address (default {n})").format(n=32),
     )
     parser.add_argument(
-        "--max-tables", metavar="N", default="64", help="unfinished tables at once (default 64)"
+        "--max-tables",
+        metavar="N",
+        default="64",
+        help=_("unfinished tables at once (default {n})").format(n=64),
     )
     parser.add_argument(
         "--web-port",
         metavar="N",
         default=None,
-        help="also serve the game to web browsers on this TCP port, at --bind "
-        "(default: off; 0 picks a free port)",
+        help=_(
+            "also serve the game to web browsers on this TCP port, at --bind "
+            "(default: off; 0 picks a free port)"
+        ),
     )
     parser.add_argument(
         "--max-web-sessions",
         metavar="N",
         default="16",
-        help="browser players at once, each one app process (default 16)",
+        help=_("browser players at once, each one app process (default {n})").format(n=16),
     )
     parser.add_argument(
         "--hints",
@@ -138,9 +161,15 @@ def _int(name: str, text: str, low: int, high: int) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise _UsageError(f"{name} must be a whole number, not {text[:20]!r}") from None
+        raise _UsageError(
+            _("{option} must be a whole number, not {text}").format(
+                option=name, text=repr(text[:20])
+            )
+        ) from None
     if not low <= value <= high:
-        raise _UsageError(f"{name} must be between {low} and {high}")
+        raise _UsageError(
+            _("{option} must be between {low} and {high}").format(option=name, low=low, high=high)
+        )
     return value
 
 
@@ -148,9 +177,17 @@ def _seconds(name: str, text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise _UsageError(f"{name} must be a number of seconds, not {text[:20]!r}") from None
+        raise _UsageError(
+            _("{option} must be a number of seconds, not {text}").format(
+                option=name, text=repr(text[:20])
+            )
+        ) from None
     if not (math.isfinite(value) and 0 <= value <= 86400):
-        raise _UsageError(f"{name} must be between 0 and 86400 seconds")
+        raise _UsageError(
+            _("{option} must be between {low} and {high} seconds").format(
+                option=name, low=0, high=86400
+            )
+        )
     return value
 
 
@@ -208,7 +245,12 @@ def cmd_host(args: argparse.Namespace) -> int:
         keys = Path(args.authorized_keys) if args.authorized_keys else None
         ssh = SSHConfig(port=ssh_port, bind=args.bind, authorized_keys=keys)
     elif args.authorized_keys:
-        return _fail("--authorized-keys is for SSH, which --ssh-port off turns off", EXIT_USAGE)
+        return _fail(
+            _("{option} is for SSH, which {off} turns off").format(
+                option="--authorized-keys", off="--ssh-port off"
+            ),
+            EXIT_USAGE,
+        )
     import asyncio
 
     web = None if web_port is None else (web_port, web_sessions)
@@ -280,7 +322,12 @@ async def _run_host(
         return _fail(str(exc), EXIT_ERROR)
     except OSError as exc:
         where = printable(str(config.data_dir))
-        return _fail(f"cannot use the data directory {where}: {exc.strerror or exc}", EXIT_ERROR)
+        return _fail(
+            _("cannot use the data directory {path}: {reason}").format(
+                path=where, reason=exc.strerror or exc
+            ),
+            EXIT_ERROR,
+        )
     for note in notes:
         print(f"paris-tui host: {note}", file=sys.stderr)
     for i, seats in enumerate(tables):
@@ -296,7 +343,9 @@ async def _run_host(
     except OSError as exc:
         await host.close()
         return _fail(
-            f"cannot listen on {printable(config.bind)} port {config.port}: {exc.strerror or exc}",
+            _("cannot listen on {address} port {port}: {reason}").format(
+                address=printable(config.bind), port=config.port, reason=exc.strerror or exc
+            ),
             EXIT_ERROR,
         )
     door = None
@@ -324,13 +373,17 @@ async def _run_host(
             max_sessions=web_sessions,
         )
         try:
-            _, web_port = await web_door.start()
+            _address, web_port = await web_door.start()
         except OSError as exc:
             if door is not None:
                 await door.close()
             await host.close()
-            where = f"{printable(config.bind)} port {web_port}"
-            return _fail(f"cannot listen on {where}: {exc.strerror or exc}", EXIT_ERROR)
+            return _fail(
+                _("cannot listen on {address} port {port}: {reason}").format(
+                    address=printable(config.bind), port=web_port, reason=exc.strerror or exc
+                ),
+                EXIT_ERROR,
+            )
     join = _join_address(config.bind, port)
     lines = [
         f"paris-tui host: listening on {address}:{port} "
@@ -345,13 +398,19 @@ async def _run_host(
     rooms = host.unfinished()
     if not rooms:
         lines.append(
-            "No table is open: players open tables from the lobby, "
-            'or start the host with --table "ann,bob".'
+            _(
+                "No table is open: players open tables from the lobby, "
+                "or start the host with {example}."
+            ).format(example='--table "ann,bob"')
         )
     for room in rooms:
         ref = room.referee
         names = ", ".join(ref.names)
-        lines.append(f"Table {room.id}: {names} (move {ref.move_count} of {ref.total_moves})")
+        lines.append(
+            _("Table {table}: {names} (move {move} of {total})").format(
+                table=room.id, names=names, move=ref.move_count, total=ref.total_moves
+            )
+        )
         for seat in ref.human_seats:
             name = shlex.quote(ref.names[seat])
             lines.append(f"  {ref.names[seat]}: paris-tui join {join} --name {name}")
@@ -361,18 +420,22 @@ async def _run_host(
                 for seat in ref.human_seats
             )
     lines.append(
-        f"Anyone: paris-tui join {join} (the lobby: take a free seat, watch, open a table)"
+        _("Anyone: {command} (the lobby: take a free seat, watch, open a table)").format(
+            command=f"paris-tui join {join}"
+        )
     )
     if door is not None:
         lines.append(
-            f"Anyone: ssh {_ssh_args(door.port, 'NAME', config.bind)} "
-            "(a name with no seat opens the lobby)"
+            _("Anyone: {command} (a name with no seat opens the lobby)").format(
+                command=f"ssh {_ssh_args(door.port, 'NAME', config.bind)}"
+            )
         )
     if web_door is not None:
         url = f"http://{_join_address(config.bind, web_port)}"
         lines.append(
-            f"In a browser: {url} (the lobby: type your name; "
-            f"{web_door.max_sessions} browser players at most)"
+            _(
+                "In a browser: {url} (the lobby: type your name; {n} browser players at most)"
+            ).format(url=url, n=web_door.max_sessions)
         )
     print("\n".join(lines), flush=True)
 

@@ -65,6 +65,8 @@ import asyncssh
 
 from ..core.record import write_text_atomic
 from ..core.text import InvalidNameError, normalize_name, printable
+from ..i18n import _
+from ..wording import in_language, language_of, name_problem
 from .child import client_command, client_env
 from .server import Host
 
@@ -267,18 +269,25 @@ def _set_size(fd: int, columns: int, rows: int) -> None:
 _TRUECOLOR_TERMS = re.compile(
     r"(.*-direct|xterm-kitty|xterm-ghostty|wezterm|alacritty|foot(-extra)?|contour|iterm2?)"
 )
-_PASSED_ENV = ("LANG", "LC_ALL", "LC_CTYPE", "NO_COLOR", "COLORTERM")
-_DROPPED_ENV = ("TERM", "COLORTERM", "NO_COLOR", "COLUMNS", "LINES")
+_PASSED_ENV = ("LANG", "LC_ALL", "LC_CTYPE", "LC_MESSAGES", "NO_COLOR", "COLORTERM")
+# The host's own language never reaches a player's app (PARIS_TUI_LANG is set anew).
+_DROPPED_ENV = ("TERM", "COLORTERM", "NO_COLOR", "COLUMNS", "LINES", "LC_MESSAGES", "LANGUAGE")
 
 
 def app_environment(
-    ticket: str | None, term: str | None, client_env_vars: Mapping[str, str]
+    ticket: str | None,
+    term: str | None,
+    client_env_vars: Mapping[str, str],
+    language: str | None = None,
 ) -> dict[str, str]:
     """The environment of a session's app: the host's, with the session's
     terminal type, the few variables a client may send (``SendEnv``: locale,
     ``NO_COLOR``, ``COLORTERM``) and ``TEXTUAL_COLOR_SYSTEM=truecolor`` when
     the client's terminal says it has true colour (``COLORTERM`` is not
-    forwarded by default, so the terminal type counts too)."""
+    forwarded by default, so the terminal type counts too).
+
+    ``language`` (the session's, from what the client sent) becomes the app's
+    ``PARIS_TUI_LANG``: never the host's own language, settings or locale."""
     base = {
         k: v
         for k, v in os.environ.items()
@@ -296,6 +305,7 @@ def app_environment(
         base["TERM"]
     ):
         base["TEXTUAL_COLOR_SYSTEM"] = "truecolor"
+    base["PARIS_TUI_LANG"] = language or language_of(client_env_vars)
     return client_env(ticket, base)
 
 
@@ -547,7 +557,14 @@ class _Session(asyncssh.SSHServerSession[bytes]):
             await self._begin()
         except Exception:  # a bug ends this session, never the host
             log.exception("SSH session of %s: internal error", self.conn)
-            self._refuse("paris-tui: something went wrong on the host; try again")
+            with in_language(self.language):
+                self._refuse(_("paris-tui: something went wrong on the host; try again"))
+
+    @property
+    def language(self) -> str:
+        """The language of this session: what the client sent (``PARIS_TUI_LANG``,
+        its locale: ``ssh -o SetEnv`` / ``SendEnv``), else English."""
+        return language_of(self._client_env())
 
     def _refuse(self, text: str) -> None:
         chan = self.chan
@@ -560,36 +577,56 @@ class _Session(asyncssh.SSHServerSession[bytes]):
     async def _begin(self) -> None:
         door, conn = self.door, self.conn
         user = conn.username or ""
+        language = self.language
         if not self.pty:
-            self._refuse(f"paris-tui needs a terminal: ssh -t {door.login_hint(user, conn)}")
+            with in_language(language):
+                self._refuse(
+                    _("paris-tui needs a terminal: {command}").format(
+                        command=f"ssh -t {door.login_hint(user, conn)}"
+                    )
+                )
             return
         try:
             name = normalize_name(user)
         except InvalidNameError as exc:
-            self._refuse(
-                f"paris-tui: the user name {printable(user[:80])} cannot be a player's name "
-                f"({exc.problem}); log in as your name, e.g. ssh {door.login_hint('ann', conn)}"
-            )
+            with in_language(language):
+                self._refuse(
+                    _(
+                        "paris-tui: the user name {user} cannot be a player's name ({problem}); "
+                        "log in as your name, e.g. {command}"
+                    ).format(
+                        user=printable(user[:80]),
+                        problem=name_problem(exc),
+                        command=f"ssh {door.login_hint('ann', conn)}",
+                    )
+                )
             return
         key = conn.key
         if key is None:  # pragma: no cover - public keys are the only way in
-            self._refuse("paris-tui: log in with a public key")
+            with in_language(language):
+                self._refuse(_("paris-tui: log in with a public key"))
             return
         if not await door.pins.pin(name, key, door.host.io_pool):
             log.warning("SSH %s: %s with a key not pinned to the name: refused", conn, name)
-            self._refuse(
-                f"paris-tui: the name {name} belongs to another key (this key is "
-                f"{key.get_fingerprint()}): log in with {name}'s key, or as another name"
-            )
+            with in_language(language):
+                self._refuse(
+                    _(
+                        "paris-tui: the name {name} belongs to another key (this key is "
+                        "{fingerprint}): log in with {name}'s key, or as another name"
+                    ).format(name=name, fingerprint=key.get_fingerprint())
+                )
             return
         if self._gone:
             return
         if not door.admit(conn):
             log.warning("SSH %s: too many SSH players: refused", conn)
-            self._refuse("paris-tui: the host has too many players over SSH; try again later")
+            with in_language(language):
+                self._refuse(
+                    _("paris-tui: the host has too many players over SSH; try again later")
+                )
             return
         ticket = door.host.issue_ticket(name)
-        env = app_environment(ticket, self.term, self._client_env())
+        env = app_environment(ticket, self.term, self._client_env(), language)
         argv = door.config.command(door.app_port, name, door.app_address)
         try:
             # In the host's own 0700 directory: ``python -m`` looks for modules in
@@ -600,7 +637,10 @@ class _Session(asyncssh.SSHServerSession[bytes]):
         except OSError as exc:
             door.release(conn)
             log.error("SSH %s: cannot start the app: %s", conn, exc)
-            self._refuse("paris-tui: the host cannot start the game right now; try again later")
+            with in_language(language):
+                self._refuse(
+                    _("paris-tui: the host cannot start the game right now; try again later")
+                )
             return
         door._apps.add(self.app)
         log.info("SSH %s: %s plays (app %d)", conn, name, self.app.pid)

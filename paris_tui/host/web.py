@@ -34,6 +34,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import html
 import logging
 import re
 import secrets
@@ -49,6 +50,8 @@ from textual_serve.app_service import AppService
 from textual_serve.server import Server, to_int
 
 from ..core.text import printable
+from ..i18n import _
+from ..wording import in_language, language_of_accept
 from .child import client_command, client_env
 
 if TYPE_CHECKING:
@@ -84,7 +87,7 @@ def loopback_for(bind: str) -> str:
 
 
 _PAGE = """<!DOCTYPE html>
-<html lang="en">
+<html lang="%(lang)s">
 <head>
 <meta charset="utf-8">
 <title>Paris Paris</title>
@@ -101,8 +104,8 @@ _PAGE = """<!DOCTYPE html>
 </style>
 </head>
 <body>
-<div class="closed"><p>Session ended.</p>
-<button type="button" onclick="location.reload()">Play again</button></div>
+<div class="closed"><p>%(ended)s</p>
+<button type="button" onclick="location.reload()">%(again)s</button></div>
 <div id="terminal" class="textual-terminal" data-font-size="%(font_size)d"></div>
 <script>
   // The WebSocket goes back to the address this page came from.
@@ -167,7 +170,7 @@ class _Session(AppService):
         stderr_task = asyncio.create_task(read_stderr())
         started = False
         try:
-            for _ in range(10):  # a Textual app says this first (upstream: the same)
+            for _attempt in range(10):  # a Textual app says this first (upstream: the same)
                 line = await stdout.readline()
                 if not line or line == b"__GANGLION__\n":
                     started = bool(line)
@@ -192,7 +195,10 @@ class _Session(AppService):
             await stderr_task
         if not started:
             lines = [printable(x) for x in tail.decode("utf-8", "replace").splitlines()[-4:]]
-            text = "\r\n  ".join(x for x in lines if x.strip()) or "the game did not start"
+            text = "\r\n  ".join(x for x in lines if x.strip())
+            if not text:
+                with in_language(self.env.get("PARIS_TUI_LANG", "en")):
+                    text = _("the game did not start")
             log.warning("a browser's app did not start: %s", " / ".join(lines)[-300:])
             with contextlib.suppress(Exception):
                 await self.remote_write_bytes(f"\r\n  {text}\r\n".encode())
@@ -245,10 +251,18 @@ class _Server(Server):
         """Upstream prints a banner on the console here; the host prints its own lines."""
 
     async def handle_index(self, request: web.Request) -> web.StreamResponse:
+        language = _browser_language(request)
         if self.door.full:
-            return web.Response(status=503, text=self.door.full_message())
+            return web.Response(status=503, text=self.door.full_message(language))
         font_size = max(8, min(40, to_int(request.query.get("fontsize", "16"), 16)))
-        response = web.Response(text=_PAGE % {"font_size": font_size}, content_type="text/html")
+        with in_language(language):
+            words = {
+                "lang": language,
+                "ended": html.escape(_("Session ended.")),
+                "again": html.escape(_("Play again")),
+            }
+        page = _PAGE % {"font_size": font_size, **words}
+        response = web.Response(text=page, content_type="text/html")
         response.headers["Cache-Control"] = "no-store"
         if _browser_cookie(request) is None:
             response.set_cookie(
@@ -263,15 +277,19 @@ class _Server(Server):
 
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
         """Upstream's ``handle_websocket`` with the checks of this door added."""
+        language = _browser_language(request)
         if not _same_origin(request):
-            raise web.HTTPForbidden(text="paris-tui: a page of another site cannot open a game")
+            with in_language(language):
+                text = _("paris-tui: a page of another site cannot open a game")
+            raise web.HTTPForbidden(text=text)
         websocket = web.WebSocketResponse(heartbeat=15)
         await websocket.prepare(request)
         if self.door.closing:
             await websocket.close(code=WSCloseCode.GOING_AWAY, message=b"host stopping")
             return websocket
         if self.door.full:
-            await websocket.send_bytes(("\r\n  " + self.door.full_message() + "\r\n").encode())
+            full = self.door.full_message(language)
+            await websocket.send_bytes(("\r\n  " + full + "\r\n").encode())
             await websocket.close(code=WSCloseCode.TRY_AGAIN_LATER)
             return websocket
         width = max(1, min(1000, to_int(request.query.get("width", "80"), 80)))
@@ -280,7 +298,8 @@ class _Server(Server):
         with self.door.session_dir(cookie) as data_dir:
             session = _Session(
                 self.door.command(data_dir),
-                {"PARIS_TUI_DATA_DIR": str(data_dir)},
+                # The browser's language, never the host's (its settings, its locale).
+                {"PARIS_TUI_DATA_DIR": str(data_dir), "PARIS_TUI_LANG": language},
                 data_dir,
                 write_bytes=websocket.send_bytes,
                 write_str=websocket.send_str,
@@ -312,6 +331,11 @@ class _Server(Server):
                     await websocket.close()
                 log.info("browser session ended (app pid %s)", session.pid)
         return websocket
+
+
+def _browser_language(request: web.Request) -> str:
+    """The language of ours the browser prefers (``Accept-Language``), else English."""
+    return language_of_accept(request.headers.get("Accept-Language", ""))
 
 
 def _browser_cookie(request: web.Request) -> str | None:
@@ -361,11 +385,12 @@ class WebDoor:
     def full(self) -> bool:
         return len(self.sessions) >= self.max_sessions
 
-    def full_message(self) -> str:
-        return (
-            f"paris-tui: {self.max_sessions} browser players are here already, "
-            "the most this host allows; try again later."
-        )
+    def full_message(self, language: str = "en") -> str:
+        with in_language(language):
+            return _(
+                "paris-tui: {n} browser players are here already, "
+                "the most this host allows; try again later."
+            ).format(n=self.max_sessions)
 
     def command(self, data_dir: Path) -> list[str]:
         if self._command is not None:

@@ -16,6 +16,7 @@ from dataclasses import replace
 from typing import Protocol
 
 from ..core import Event, Move, SeatView
+from ..wording import refusal_reason
 from .client import HostClient, HostClosedError
 from .protocol import (
     ErrorCode,
@@ -164,7 +165,9 @@ class RemoteTable:
                         listener.table_presence(self)
                 elif isinstance(message, Refused):
                     for listener in list(self._listeners):
-                        listener.table_refused(self, message.code, message.message)
+                        # The host's code, in this terminal's words.
+                        words = refusal_reason(message.code, message.message)
+                        listener.table_refused(self, message.code, words)
                     if message.fatal:
                         reason = message.code
                         break

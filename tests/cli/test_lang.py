@@ -220,3 +220,36 @@ def test_the_real_command_in_german() -> None:
     )
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr == "paris-tui: --players muss 2, 3 oder 4 sein\n"
+
+
+# --- the words of each command, in the chosen language ----------------------------------
+
+
+def test_players_names_refused_in_german(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = _run(["--lang", "de", "play", "--players", "Ann,ann"], capsys)
+    assert (status, out) == (2, "")
+    assert err == (
+        "paris-tui: --players: Platz 2: zwei Plätze heißen Ann und ann: Namen müssen sich "
+        "in mehr als der Groß- und Kleinschreibung unterscheiden\n"
+    )
+    status, out, err = _run(["play", "--players", "Ann,Bob\x1b"], capsys)
+    assert err == "paris-tui: --players: seat 2: the name holds a control character (U+001B)\n"
+
+
+def test_record_errors_in_chinese(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    status, out, err = _run(["--lang", "zh-TW", "replay", str(tmp_path), "--json"], capsys)
+    assert (status, out) == (2, "")
+    assert err == f"paris-tui: 無效的紀錄 {tmp_path}：file：{tmp_path} 是目錄\n"
+    status, out, err = _run(["replay", str(tmp_path), "--json"], capsys)
+    assert err == f"paris-tui: invalid record {tmp_path}: file: {tmp_path} is a directory\n"
+
+
+def test_join_and_arena_errors_in_german(capsys: pytest.CaptureFixture[str]) -> None:
+    status, _out, err = _run(["--lang", "de", "join", "nowhere"], capsys)
+    assert status == 2
+    assert err == "paris-tui: 'nowhere' ist nicht HOST:PORT (z. B. 127.0.0.1:7337)\n"
+    status, _out, err = _run(["--lang", "de", "arena", "--seats", "greedy,wizard"], capsys)
+    assert status == 2
+    assert err.startswith("paris-tui arena: unbekannte KI-Stufe 'wizard' (zur Wahl: random, ")
+    status, _out, err = _run(["--lang", "zh-TW", "host", "--port", "x"], capsys)
+    assert (status, err) == (2, "paris-tui host: --port 必須是整數，而不是 'x'\n")

@@ -83,7 +83,8 @@ async def main():
         f"ready name={name} seat={seat} ticket={'yes' if ticket else 'no'} "
         f"term={os.environ.get('TERM')} color={color} size={size()} pid={os.getpid()} "
         f"ctty={os.tcgetpgrp(0) == os.getpgrp()} cwd={os.getcwd()} "
-        f"path={os.environ.get('PATH', '-').split(os.pathsep)[0]}"
+        f"path={os.environ.get('PATH', '-').split(os.pathsep)[0]} "
+        f"lang={os.environ.get('PARIS_TUI_LANG', '-')}"
     )
     await done
     await client.close()

@@ -339,6 +339,46 @@ def test_the_apps_environment() -> None:
         assert app_environment(None, term, {})["TEXTUAL_COLOR_SYSTEM"] == "truecolor"
 
 
+def test_the_apps_language_is_the_sessions_never_the_hosts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("PARIS_TUI_LANG", "zh-TW")  # the host's own
+    monkeypatch.setenv("LC_MESSAGES", "zh_TW.UTF-8")
+    env = app_environment(None, "xterm", {"LANG": "de_DE.UTF-8"})
+    assert env["PARIS_TUI_LANG"] == "de" and "LC_MESSAGES" not in env
+    assert app_environment(None, "xterm", {})["PARIS_TUI_LANG"] == "en"
+    env = app_environment(None, "xterm", {"LANG": "de_DE.UTF-8", "PARIS_TUI_LANG": "zh-TW"})
+    assert env["PARIS_TUI_LANG"] == "zh-TW"
+    env = app_environment(None, "xterm", {"PARIS_TUI_LANG": "de\x1b[2J"})  # no language of ours
+    assert env["PARIS_TUI_LANG"] == "en"
+
+
+async def test_each_session_is_told_in_its_own_language(tmp_path: Path) -> None:
+    key = new_key(tmp_path, "k")
+    async with running_door(tmp_path) as (_host, door):
+        # A refusal line, in the language the client sent.
+        user = "   "
+        for env, words in (
+            ({"LANG": "de_DE.UTF-8"}, f"paris-tui: der Benutzername {user} kann kein Spielername"),
+            (
+                {"PARIS_TUI_LANG": "zh-TW"},
+                f"paris-tui：使用者名稱 {user} 不能當作玩家名字（名字是空白的）",
+            ),
+            ({}, f"paris-tui: the user name {user} cannot be a player's name (the name is blank)"),
+        ):
+            async with await connect(door.port, user, key) as conn:
+                term = await Terminal.open(conn, env=env)
+                assert await term.finish() == 1
+                assert term.output.decode().startswith(words), term.output.decode()
+        # The app of a session starts in the session's language.
+        async with await connect(door.port, "ann", new_key(tmp_path, "ann")) as conn:
+            term = await Terminal.open(conn, env={"LC_ALL": "zh_TW.UTF-8", "LANG": "de_DE.UTF-8"})
+            await term.wait_for("ready ")
+            assert term.field("lang") == "zh-TW"
+            term.process.stdin.write(b"q")
+            await term.finish()
+
+
 _HOST_SCRIPT = """
 import asyncio, sys
 from pathlib import Path

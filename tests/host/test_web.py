@@ -52,6 +52,7 @@ ECHO_APP = textwrap.dedent(
     out.write(b"__GANGLION__\\n")
     folder = os.environ.get("PARIS_TUI_DATA_DIR", "")
     where = " cwd " + os.getcwd() + " dir " + folder
+    where += " lang " + os.environ.get("PARIS_TUI_LANG", "-") + " ."
     text = ("hello from " + str(os.getpid()) + " parent " + parent + where).encode()
     out.write(b"D" + len(text).to_bytes(4, "big") + text)
     out.flush()
@@ -175,6 +176,31 @@ async def test_sessions_are_bounded_and_other_sites_refused(tmp_path: Path) -> N
         again = await http.ws_connect(f"{url}/ws")
         assert "hello from" in await _receive_text(again, "hello from")
         await again.close()
+
+
+async def test_each_browser_in_its_own_language(tmp_path: Path) -> None:
+    """The page, the door's lines and the session's app follow the browser's Accept-Language."""
+    async with _door(tmp_path, None, max_sessions=1) as door, aiohttp.ClientSession() as http:
+        url = f"http://127.0.0.1:{door.port}"
+        german = {"Accept-Language": "de-CH,de;q=0.9,en;q=0.8"}
+        chinese = {"Accept-Language": "zh-TW,zh;q=0.9,en;q=0.5"}
+        page = await (await http.get(f"{url}/", headers=german)).text()
+        assert '<html lang="de">' in page and "Sitzung beendet." in page
+        assert "Noch einmal spielen" in page and "Session ended" not in page
+        page = await (await http.get(f"{url}/", headers=chinese)).text()
+        assert '<html lang="zh-TW">' in page and "連線階段已結束。" in page
+        page = await (await http.get(f"{url}/")).text()
+        assert '<html lang="en">' in page and "Session ended." in page
+        first = await http.ws_connect(f"{url}/ws?width=80&height=24", headers=chinese)
+        assert "lang zh-TW ." in await _receive_text(first, "lang ")
+        full = await http.get(f"{url}/", headers=german)
+        assert full.status == 503
+        assert "1 Browser-Spieler hier" in await full.text()
+        second = await http.ws_connect(f"{url}/ws", headers=german)
+        said = await _receive_text(second, "später")
+        assert "versuch es später noch einmal" in said
+        await second.close()
+        await first.close()
 
 
 HOST_SCRIPT = textwrap.dedent(

@@ -1,0 +1,204 @@
+"""Words for the codes the core and the host report: a name's problem, a record's, a refusal.
+
+The core says what is wrong as a code and parameters
+(:class:`~paris_tui.core.text.InvalidNameError`,
+:class:`~paris_tui.core.errors.RecordError`), a host refuses a request with a
+protocol code (:data:`~paris_tui.net.protocol.ErrorCode`); this module makes
+the sentence a player reads, in the current language (:mod:`paris_tui.i18n`).
+The command line, the app and the doors all word them here, so each problem
+reads the same everywhere. In English the words are the core's own.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator, Mapping
+
+from . import i18n
+from .core.errors import RecordError
+from .core.text import InvalidNameError
+from .i18n import N_, _, current_language
+
+__all__ = [
+    "in_language",
+    "language_of",
+    "language_of_accept",
+    "name_problem",
+    "record_problem",
+    "refusal_reason",
+    "seat_problem",
+]
+
+# What a name holds that is not text, by Unicode category (or "filler").
+_CHARACTER_KINDS = {
+    "Cc": N_("the name holds a control character ({char})"),
+    "Cf": N_("the name holds an invisible formatting character ({char})"),
+    "Cs": N_("the name holds a surrogate (not a character) ({char})"),
+    "Co": N_("the name holds a private-use character ({char})"),
+    "Cn": N_("the name holds an unassigned code point ({char})"),
+    "Zl": N_("the name holds a line separator ({char})"),
+    "Zp": N_("the name holds a paragraph separator ({char})"),
+    "filler": N_("the name holds an invisible filler character ({char})"),
+}
+
+
+def name_problem(exc: InvalidNameError, *, with_seat: bool = False) -> str:
+    """Why a name is refused, in the current language (``seat N:`` first if asked)."""
+    p = exc.params
+    text = exc.problem  # every code is worded below; this is only mypy's default
+    match exc.code:
+        case "not_text":
+            text = _("a name must be text")
+        case "too_long_input":
+            text = _("the name is too long ({length} characters; at most {limit} cells)").format(
+                **p
+            )
+        case "blank":
+            text = _("the name is blank")
+        case "too_long":
+            text = _("the name is too long ({length} characters; at most {limit})").format(**p)
+        case "too_wide":
+            text = _(
+                "the name is too long ({cells} cells wide; at most {limit}, "
+                "wide characters count two)"
+            ).format(**p)
+        case "nothing_visible":
+            text = _("the name has nothing visible")
+        case "control":
+            # The character by its code point and Unicode name (U+202E RIGHT-TO-LEFT OVERRIDE).
+            char = f"{p['char']} {p['label']}" if p.get("label") else str(p["char"])
+            template = _CHARACTER_KINDS.get(str(p["kind"]), _CHARACTER_KINDS["filler"])
+            text = _(template).format(char=char)
+        case "duplicate":
+            if p["first"] == p["name"]:
+                text = _("two seats are called {name}").format(name=p["name"])
+            else:
+                text = _(
+                    "two seats are called {first} and {name}: names must differ in more "
+                    "than capitals"
+                ).format(first=p["first"], name=p["name"])
+    if with_seat and exc.seat is not None:
+        return seat_problem(exc.seat + 1, text)
+    return text
+
+
+def seat_problem(number: int, problem: str) -> str:
+    """``seat 2: <problem>``: a problem of the seat counted from 1."""
+    # Translators: a problem with one seat of a table (seats counted from 1).
+    return _("seat {n}: {problem}").format(n=number, problem=problem)
+
+
+def record_problem(exc: RecordError) -> str:
+    """Why a record cannot be read, in the current language: ``where: what``.
+
+    A file that cannot be read as a record is worded from its code; a record
+    whose content breaks the format keeps the core's English detail (the
+    field and the rule of record-format.md), a name by the name rule's words.
+    """
+    p = exc.params
+    match exc.code:
+        case "directory":
+            text = _("{path} is a directory").format(**p)
+        case "not_regular":
+            text = _("{path} is not a regular file").format(**p)
+        case "unreadable":
+            text = _("cannot read {path}: {reason}").format(**p)
+        case "too_large":
+            text = _("too large to be a record (over {limit} bytes)").format(**p)
+        case "not_utf8":
+            text = _("not UTF-8 text (bad byte at offset {offset})").format(**p)
+        case "not_json":
+            text = _("not valid JSON: {detail}").format(**p)
+        case "too_deep":
+            text = _("not a record: JSON nested too deeply")
+        case "bad_name":
+            params = {k: v for k, v in p.items() if k != "rule"}
+            code = p["rule"]
+            text = name_problem(InvalidNameError(code, **params))  # type: ignore[arg-type]
+        case _:
+            text = exc.problem
+    if not exc.where:
+        return text
+    # Translators: {where} is a place in a record file (file, players[1].name, moves[12]).
+    return _("{where}: {problem}").format(where=exc.where, problem=text)
+
+
+# A host's refusal (protocol error code) as the client words it.
+_REFUSALS = {
+    "not_your_turn": N_("it is not your turn"),
+    "illegal": N_("that move is not legal"),
+    "stale": N_("the position changed since the move was chosen"),
+    "game_over": N_("the game is over"),
+    "not_seated": N_("join a seat before playing"),
+    "seat_taken": N_("the seat is taken"),
+    "bad_token": N_("the token is not that seat's"),
+    "no_such_seat": N_("no seat there is reserved for this name"),
+    "no_such_table": N_("there is no such table"),
+    "bad_name": N_("the host does not accept this name"),
+    "bad_table": N_("the host cannot open a table with these seats"),
+    "too_many_tables": N_("the host serves as many tables as it can"),
+    "name_in_use": N_("someone of this name already sits at a table"),
+    "not_started": N_("the game has not started yet"),
+    "bad_message": N_("the host could not read a message of this paris-tui"),
+    "too_large": N_("a message was too large for the host"),
+    "rate_limited": N_("too many messages"),
+    "unsupported_protocol": N_("this paris-tui and the host speak different protocol versions"),
+    "host_full": N_("the host has too many connections"),
+}
+
+
+def refusal_reason(code: str, host_message: str) -> str:
+    """Why the host refused, in the current language.
+
+    The host words its refusals in English, often with names in them (``there
+    is no table t9``): English keeps those words; any other language gets the
+    client's own sentence for ``code``, never the host's prose.
+    """
+    if current_language() == "en" or code not in _REFUSALS:
+        return host_message
+    return _(_REFUSALS[code])
+
+
+@contextlib.contextmanager
+def in_language(tag: str) -> Iterator[None]:
+    """Word what is made inside in language ``tag``, then go back to the current one.
+
+    For a process that serves several people (the host's doors): each gets
+    their own language for the lines made for them. Use it around code that
+    does not wait (no ``await`` inside): the language is the process's.
+    """
+    before = i18n.current_language()
+    i18n.set_language(tag)
+    try:
+        yield
+    finally:
+        i18n.set_language(before)
+
+
+def language_of(environ: Mapping[str, str]) -> str:
+    """The language a session's environment asks for (what a client sent: its
+    ``PARIS_TUI_LANG``, else its locale), else English; never the host's own."""
+    asked = i18n.normalize_language(environ.get("PARIS_TUI_LANG", ""))
+    return asked or i18n.language_from_locale(environ) or i18n.DEFAULT_LANGUAGE
+
+
+def language_of_accept(header: str) -> str:
+    """The language of ours a browser prefers (its ``Accept-Language`` header), else English.
+
+    ``de-CH,de;q=0.9,en;q=0.8`` -> ``de``; ``zh-TW,zh;q=0.9`` -> ``zh-TW``;
+    weights are honoured, a language we lack is passed over.
+    """
+    choices: list[tuple[float, int, str]] = []
+    for i, part in enumerate(header[:1000].split(",")[:50]):
+        tag, _sep, params = part.strip().partition(";")
+        weight = 1.0
+        params = params.strip()
+        if params.startswith("q="):
+            try:
+                weight = float(params[2:])
+            except ValueError:
+                continue
+        language = i18n.normalize_language(tag) if tag and tag != "*" else None
+        if language is not None and weight > 0:
+            choices.append((-weight, i, language))
+    return min(choices)[2] if choices else i18n.DEFAULT_LANGUAGE

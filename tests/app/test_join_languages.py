@@ -1,0 +1,68 @@
+"""One table, each player's terminal in its own language (issue 10): a real ``paris-tui
+host`` on loopback, a German and a Chinese ``paris-tui join`` on ptys, and the host's
+refusals worded by each client in its own language. Every wait is bounded."""
+
+from __future__ import annotations
+
+import os
+import signal
+from pathlib import Path
+
+import pytest
+
+from paris_tui import cli, i18n
+
+from .pty_app import PtyApp
+from .test_join_pty import start_host
+
+MAP = "Luxem"  # a stop of the map, the same in every language
+
+
+def _join(port: int, name: str, folder: Path, *lang: str) -> list[str]:
+    return [*lang, "join", f"127.0.0.1:{port}", "--name", name, "--data-dir", str(folder)]
+
+
+def test_a_german_and_a_chinese_player_at_one_table(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    host, port = start_host(tmp_path / "host", "ann,bob")
+    apps: list[PtyApp] = []
+    try:
+        ann_dir, bob_dir = tmp_path / "ann", tmp_path / "bob"
+        # Ann's terminal says German by PARIS_TUI_LANG; Bob's says Chinese by --lang
+        # although his locale is German.
+        ann = PtyApp(_join(port, "ann", ann_dir), {"PARIS_TUI_LANG": "de"}, size=(100, 30))
+        apps.append(ann)
+        bob = PtyApp(
+            _join(port, "bob", bob_dir, "--lang", "zh-TW"),
+            {"LANG": "de_DE.UTF-8", "PARIS_TUI_DATA_DIR": str(bob_dir)},
+            size=(100, 30),
+        )
+        apps.append(bob)
+        for app in apps:
+            app.wait_for(MAP, timeout=60)
+        assert ann.proc.poll() is None and bob.proc.poll() is None  # both seated and playing
+        # A third terminal asks for Ann's seat without her token: the host refuses with a
+        # code, and each client words the refusal in its own language.
+        monkeypatch.setenv("PARIS_TUI_DATA_DIR", str(tmp_path / "other"))
+        refused = []
+        for lang in (["--lang", "de"], ["--lang", "zh-TW"], []):
+            status = cli.main(_join(port, "ann", tmp_path / "other", *lang))
+            _out, err = capsys.readouterr()
+            assert status == 4, err
+            refused.append(err)
+            i18n.set_language("en")
+        where = f"127.0.0.1:{port}"
+        assert refused[0].startswith(f"paris-tui: {where} hat abgelehnt (seat_taken): ")
+        assert "der Platz ist besetzt (der Platz ist vergeben" in refused[0]
+        assert refused[1].startswith(f"paris-tui: {where} 拒絕了（seat_taken）：座位已被佔用（")
+        assert refused[2].startswith(f"paris-tui: {where} refused (seat_taken): ")
+        for app in apps:
+            app.send(b"q")
+        for app in apps:
+            assert app.finish(timeout=30) == 0
+    finally:
+        for app in apps:
+            app.kill()
+        os.killpg(host.pid, signal.SIGTERM)
+        host.wait(30)
