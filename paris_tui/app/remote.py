@@ -329,7 +329,13 @@ async def _join(
         raise JoinError(_refusal_message(target, exc), EXIT_REFUSED, exc.code) from None
     except (TimeoutError, HostClosedError, ProtocolError, OSError) as exc:
         client.abort()
-        why = _("no answer (timed out)") if isinstance(exc, TimeoutError) else str(exc)
+        if isinstance(exc, TimeoutError):
+            why = _("no answer (timed out)")
+        elif isinstance(exc, HostClosedError):
+            # Translators: {reason} is a protocol word (shutdown, replaced, idle, closed).
+            why = _("the host closed the connection ({reason})").format(reason=exc.reason)
+        else:
+            why = str(exc)
         raise JoinError(printable(f"{where}: {why}"), EXIT_CONNECT) from None
     return client, joined
 
