@@ -40,7 +40,7 @@ from ..core.record import Record, load_record, replay, save_record
 from ..i18n import _
 from ..net.protocol import ErrorCode, SeatInfo
 from ..net.table import Table, TableListener
-from ..wording import name_problem, seat_problem
+from ..wording import name_problem, refusal_reason, seat_problem
 from .locks import GameLock, acquire
 
 __all__ = [
@@ -535,8 +535,9 @@ class SessionTable:
             listener.table_changed(self, events)
 
     def _refuse(self, code: ErrorCode, message: str) -> None:
+        words = refusal_reason(code, message)  # in the player's language, as a host's are
         for listener in list(self._listeners):
-            listener.table_refused(self, code, message)
+            listener.table_refused(self, code, words)
 
     def add_listener(self, listener: TableListener) -> None:
         self._listeners.append(listener)

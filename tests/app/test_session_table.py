@@ -54,3 +54,24 @@ def test_a_session_table_answers_before_submit_returns_and_refuses_like_a_refere
     table.submit(0, first, table.move_count)
     assert listener.refusals[-1] == "game_over"
     assert sum(len(c) for c in listener.changes) == len(session.events)
+
+
+def test_a_refusal_is_worded_in_the_players_language() -> None:
+    from paris_tui import i18n
+
+    session = new_session("Ann,Bob", 3, None)
+    table = SessionTable(session)
+    said: list[str] = []
+
+    class Words(Listener):
+        def table_refused(self, table: Table, code: ErrorCode, message: str) -> None:
+            said.append(message)
+
+    table.add_listener(Words())
+    first = table.view(0).legal_moves[0]
+    table.submit(1, first, 0)
+    i18n.set_language("de")
+    table.submit(1, first, 0)
+    i18n.set_language("zh-TW")
+    table.submit(1, first, 0)
+    assert said == ["it is Ann's turn", "du bist nicht am Zug", "還沒輪到你"]
