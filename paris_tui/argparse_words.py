@@ -15,11 +15,14 @@ a message a user can meet that is not here. Messages only a programmer meets
 from __future__ import annotations
 
 import argparse
+import re
+import unicodedata
 
 from . import i18n
+from .core.text import cell_width
 from .i18n import N_, ngettext
 
-__all__ = ["MESSAGES", "install", "plural_messages"]
+__all__ = ["MESSAGES", "CellHelpFormatter", "install", "plural_messages", "wrap_cells"]
 
 # Every argparse message a user of the command can see, as argparse writes it.
 MESSAGES: tuple[str, ...] = (
@@ -69,3 +72,85 @@ def install() -> None:
     """
     argparse._ = _gettext  # type: ignore[attr-defined]
     argparse.ngettext = i18n.ngettext  # type: ignore[attr-defined]
+
+
+# A closing mark that must not start a line (Chinese punctuation, closing brackets).
+_NO_LINE_START = set("，。、；：！？）」』】》〉,.;:!?)]}")
+_TOKEN = re.compile(r" +|[^ ]")
+
+
+def _wide(ch: str) -> bool:
+    return unicodedata.east_asian_width(ch) in "WF"
+
+
+def _tokens(text: str) -> list[str]:
+    """``text`` as the pieces a line may break between: runs of spaces, words of
+    narrow letters, and each wide character (with the closing marks after it)."""
+    out: list[str] = []
+    for piece in _TOKEN.findall(text):
+        wide = _wide(piece[0])
+        if piece in _NO_LINE_START and out and not out[-1].startswith(" "):
+            out[-1] += piece
+        else:
+            after_break = not out or out[-1].startswith(" ") or _wide(out[-1][-1])
+            if piece.startswith(" ") or wide or after_break:
+                out.append(piece)
+            else:
+                out[-1] += piece
+    return out
+
+
+def wrap_cells(text: str, width: int) -> list[str]:
+    """``text`` wrapped to lines of at most ``width`` terminal cells (wide characters
+    count two; Chinese breaks between characters, never before a closing mark)."""
+    width = max(width, 2)
+    lines: list[str] = []
+    line, used = "", 0
+    for piece in _tokens(" ".join(text.split())):
+        token, size = piece, cell_width(piece)
+        if token.startswith(" "):
+            if line:
+                line, used = line + token, used + size
+            continue
+        if used + size > width and line.strip():
+            lines.append(line.rstrip())
+            line, used = "", 0
+        while size > width:  # a word longer than a line: cut it
+            cut = ""
+            for ch in token:
+                if cell_width(cut + ch) > width:
+                    break
+                cut += ch
+            lines.append(cut)
+            token = token[len(cut) :]
+            size = cell_width(token)
+        line, used = line + token, used + size
+    if line.strip():
+        lines.append(line.rstrip())
+    return lines
+
+
+class CellHelpFormatter(argparse.HelpFormatter):
+    """argparse's help, wrapped in terminal cells: a Chinese or German help text fits
+    the terminal as an English one does. (Overrides argparse's formatter hooks.)"""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        if cell_width(text) == len(text):  # narrow letters only: argparse's own wrapping
+            return super()._split_lines(text, width)
+        return wrap_cells(text, width)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if cell_width(text) == len(text):
+            return super()._fill_text(text, width, indent)
+        return "\n".join(indent + line for line in wrap_cells(text, width - len(indent)))
+
+    def _format_usage(
+        self, usage: str | None, actions: object, groups: object, prefix: str | None
+    ) -> str:
+        # argparse lines up the usage's later lines by len(prefix): give it a stand-in of
+        # the prefix's width in cells, then put the prefix back.
+        if prefix is None:
+            prefix = _gettext("usage: ")
+        width = cell_width(prefix)
+        text: str = super()._format_usage(usage, actions, groups, " " * width)  # type: ignore[arg-type]
+        return prefix + text[width:]

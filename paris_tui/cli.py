@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__, i18n
+from .argparse_words import CellHelpFormatter
 from .argparse_words import install as install_argparse_words
 from .core import Game, Options, ParisError, RecordError, printable
 from .core.record import load_record, replay_summary
@@ -341,6 +342,7 @@ def build_parser() -> argparse.ArgumentParser:
     # --lang is taken before or after the command: every parser knows it.
     for each in (parser, *sub.choices.values()):
         _add_lang(each)
+        each.formatter_class = CellHelpFormatter  # wrapped in cells, for every language
     return parser
 
 

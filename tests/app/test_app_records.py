@@ -80,7 +80,7 @@ def test_resume_without_a_file_reports_the_unreadable_save(
 ) -> None:
     _save(data_dir, kind="ai:bogus")
     assert launch.run_resume(None, ai_delay=0) == 2
-    assert "1 unreadable save file(s) left untouched" in capsys.readouterr().err
+    assert "1 unreadable save file left untouched" in capsys.readouterr().err
 
 
 # --- the app metadata -------------------------------------------------------------------------

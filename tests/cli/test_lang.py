@@ -253,3 +253,58 @@ def test_join_and_arena_errors_in_german(capsys: pytest.CaptureFixture[str]) -> 
     assert err.startswith("paris-tui arena: unbekannte KI-Stufe 'wizard' (zur Wahl: random, ")
     status, _out, err = _run(["--lang", "zh-TW", "host", "--port", "x"], capsys)
     assert (status, err) == (2, "paris-tui host: --port 必須是整數，而不是 'x'\n")
+
+
+COMMANDS = ["play", "resume", "replay", "stats", "bench", "arena", "review", "host", "join"]
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "zh-TW"])
+def test_every_help_fits_80_cells(
+    lang: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rich.cells import cell_len
+
+    monkeypatch.setenv("COLUMNS", "80")
+    for command in [None, *COMMANDS]:
+        argv = ["--lang", lang, *([command] if command else []), "--help"]
+        status, out, _err = _run(argv, capsys)
+        assert status == 0
+        wide = [line for line in out.splitlines() if cell_len(line) > 80]
+        assert wide == [], (command, wide)
+    if lang == "zh-TW":  # the usage's later lines line up under the first's arguments
+        _status, out, _err = _run(["--lang", lang, "join", "--help"], capsys)
+        first, second = out.splitlines()[:2]
+        assert first.startswith("用法：paris-tui join [")
+        assert cell_len(second) - len(second.lstrip()) == cell_len("用法：paris-tui join ")
+
+
+def test_english_help_is_argparse_own(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cell-wrapping formatter leaves English exactly as argparse writes it."""
+    monkeypatch.setenv("COLUMNS", "80")
+    for command in [None, *COMMANDS]:
+        argv = [*([command] if command else []), "--help"]
+        _status, ours, _err = _run(argv, capsys)
+        parser = build_parser()
+        for each in (parser, *parser._subparsers._group_actions[0].choices.values()):  # type: ignore[union-attr]
+            each.formatter_class = argparse.HelpFormatter
+        with pytest.raises(SystemExit):
+            parser.parse_args(argv)
+        plain, _err = capsys.readouterr()
+        assert ours == plain
+
+
+def test_wrap_cells() -> None:
+    from paris_tui.argparse_words import wrap_cells
+
+    # 10 cells: five characters; a closing mark stays with the character before it.
+    assert wrap_cells("連線到主機，在這個終端機上坐你的座位。", 10) == [
+        "連線到主",
+        "機，在這個",
+        "終端機上坐",
+        "你的座位。",
+    ]
+    assert wrap_cells("ab cd  ef", 5) == ["ab cd", "ef"]
+    assert wrap_cells("abcdefgh", 3) == ["abc", "def", "gh"]
+    assert wrap_cells("用 --lang de 看", 9) == ["用 --lang", "de 看"]
