@@ -147,15 +147,30 @@ _REFUSALS = {
 }
 
 
-def refusal_reason(code: str, host_message: str) -> str:
+# Why a move is not legal (core.errors.IllegalCode), as a refusal of the host says it.
+_ILLEGAL = {
+    "game_over": N_("the game is over"),
+    "unknown_tile": N_("there is no such tile on this board"),
+    "not_face_up": N_("that tile is not face up this round"),
+    "supply_empty": N_("your supply is empty: nothing is opened or removed"),
+    "not_full": N_("that stop is not full: there is nothing to remove"),
+    "must_remove": N_("that stop is full: choose whose business to remove"),
+    "no_such_business": N_("that player has no business at that stop"),
+}
+
+
+def refusal_reason(code: str, host_message: str, illegal: str | None = None) -> str:
     """Why the host refused, in the current language.
 
     The host words its refusals in English, often with names in them (``there
     is no table t9``): English keeps those words; any other language gets the
-    client's own sentence for ``code``, never the host's prose.
+    client's own sentence for ``code`` (for an illegal move, for its
+    ``illegal`` code), never the host's prose.
     """
     if current_language() == "en" or code not in _REFUSALS:
         return host_message
+    if code == "illegal" and illegal in _ILLEGAL:
+        return _(_ILLEGAL[illegal])
     return _(_REFUSALS[code])
 
 

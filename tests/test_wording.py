@@ -160,3 +160,17 @@ def test_language_of_a_session(environ: dict[str, str], tag: str) -> None:
 )
 def test_language_of_a_browser(header: str, tag: str) -> None:
     assert language_of_accept(header) == tag
+
+
+def test_an_illegal_move_is_worded_from_its_code() -> None:
+    host = "'x' is not face up this round (face up: a, b)"
+    assert refusal_reason("illegal", host, "not_face_up") == host
+    with in_language("de"):
+        assert refusal_reason("illegal", host, "not_face_up") == (
+            "dieses Plättchen liegt in dieser Runde nicht offen"
+        )
+        assert refusal_reason("illegal", host) == "dieser Zug ist nicht erlaubt"
+    with in_language("zh-TW"):
+        assert (
+            refusal_reason("illegal", host, "must_remove") == "這個巴士站已滿：選擇要移除誰的商店"
+        )

@@ -25,6 +25,7 @@ from typing import Any, Protocol, TypeGuard
 from ..core import (
     Event,
     Game,
+    IllegalCode,
     IllegalMoveError,
     InvalidNameError,
     Move,
@@ -529,13 +530,14 @@ class SessionTable:
         try:
             events = tuple(session.play(move))
         except IllegalMoveError as exc:
-            self._refuse("illegal", str(exc))
+            illegal = exc.illegal.code if exc.illegal is not None else None
+            self._refuse("illegal", str(exc), illegal)
             return
         for listener in list(self._listeners):
             listener.table_changed(self, events)
 
-    def _refuse(self, code: ErrorCode, message: str) -> None:
-        words = refusal_reason(code, message)  # in the player's language, as a host's are
+    def _refuse(self, code: ErrorCode, message: str, illegal: IllegalCode | None = None) -> None:
+        words = refusal_reason(code, message, illegal)  # the player's language, as a host's
         for listener in list(self._listeners):
             listener.table_refused(self, code, words)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from ..core import Event, Move, SeatView
 from ..net.protocol import SeatInfo
 from ..net.table import Table, TableListener
+from ..wording import refusal_reason
 from .referee import Referee, Refusal
 
 __all__ = ["LocalTable"]
@@ -53,7 +54,8 @@ class LocalTable:
             events = tuple(self.referee.submit(seat, move, move_count))
         except Refusal as exc:
             for listener in list(self._listeners):
-                listener.table_refused(self, exc.code, exc.message)
+                words = refusal_reason(exc.code, exc.message, exc.illegal)
+                listener.table_refused(self, exc.code, words)
             return
         for listener in list(self._listeners):
             listener.table_changed(self, events)

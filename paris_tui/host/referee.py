@@ -37,7 +37,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
 
-from ..core import Event, Game, Move, Options, ParisError, SeatView
+from ..core import Event, Game, IllegalCode, Move, Options, ParisError, SeatView
 from ..core.record import Player, Record, replay, save_record
 from ..core.text import InvalidNameError, check_table_names, normalize_name
 from ..net.protocol import ErrorCode
@@ -67,9 +67,10 @@ class Bot(Protocol):
 class Refusal(ParisError):
     """A request the referee (or the host) refuses; ``code`` is the protocol's error code."""
 
-    def __init__(self, code: ErrorCode, message: str) -> None:
+    def __init__(self, code: ErrorCode, message: str, illegal: IllegalCode | None = None) -> None:
         self.code: ErrorCode = code
         self.message = message
+        self.illegal = illegal  # with code "illegal": why, as the core's code
         super().__init__(f"{code}: {message}")
 
 
@@ -285,9 +286,9 @@ class Referee:
                 "stale",
                 f"the game is at move {game.move_count}, the move was chosen at move {move_count}",
             )
-        reason = game.why_illegal(move)
-        if reason is not None:
-            raise Refusal("illegal", reason)
+        illegal = game.check(move)
+        if illegal is not None:
+            raise Refusal("illegal", illegal.explain(game.board), illegal.code)
 
     def play(self, seat: int, move: Move, move_count: int) -> list[Event]:
         """Make ``seat``'s ``move``, chosen at ``move_count`` moves; return its events.

@@ -829,7 +829,7 @@ class Host:
             try:
                 await self._dispatch(conn, message)
             except Refusal as exc:
-                answer = refusal(exc.code, exc.message)
+                answer = refusal(exc.code, exc.message, exc.illegal)
                 if answer.fatal:
                     log.warning("%s refused (%s): cut off", conn, exc.code)
                     await conn.hang_up(answer)

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal, cast, get_args
 
-from ..core import Event, Move, SeatView
+from ..core import Event, IllegalCode, Move, SeatView
 from .wire import (
     WireError,
     boolean,
@@ -119,6 +119,7 @@ ErrorCode = Literal[
     "host_full",
 ]
 ERROR_CODES: tuple[str, ...] = get_args(ErrorCode)
+ILLEGAL_CODES: tuple[str, ...] = get_args(IllegalCode)
 # After these the host closes the connection.
 FATAL_CODES = frozenset(
     {"bad_message", "too_large", "rate_limited", "unsupported_protocol", "host_full", "bad_token"}
@@ -338,6 +339,7 @@ class Refused:
     code: ErrorCode
     message: str
     fatal: bool = False
+    illegal: IllegalCode | None = None  # with code "illegal": why, as the core's code
 
 
 @dataclass(frozen=True, slots=True)
@@ -457,12 +459,15 @@ def to_json(message: ClientMessage | HostMessage) -> dict[str, Any]:
                 "seats": [_seat_info(s) for s in message.seats],
             }
         case Refused():
-            return {
+            error: dict[str, Any] = {
                 "type": "error",
                 "code": message.code,
                 "message": message.message,
                 "fatal": message.fatal,
             }
+            if message.illegal is not None:
+                error["illegal"] = message.illegal
+            return error
         case Tables():
             return {
                 "type": "tables",
@@ -712,10 +717,14 @@ def decode_host(line: bytes) -> HostMessage:
             )
         if kind == "error":
             code = choice(field(data, "code", kind), "code", ERROR_CODES)
+            illegal = data.get("illegal")
+            if illegal is not None:
+                illegal = cast(IllegalCode, choice(illegal, "illegal", ILLEGAL_CODES))
             return Refused(
                 cast(ErrorCode, code),
                 text(field(data, "message", kind), "message", limit=500),
                 boolean(data.get("fatal", False), "fatal"),
+                illegal,
             )
         if kind == "tables":
             return Tables(
@@ -740,6 +749,6 @@ def decode_host(line: bytes) -> HostMessage:
     raise ProtocolError("bad_message", f"unknown message type {kind[:32]!r}")
 
 
-def refusal(code: ErrorCode, message: str) -> Refused:
+def refusal(code: ErrorCode, message: str, illegal: IllegalCode | None = None) -> Refused:
     """A :class:`Refused` whose ``fatal`` flag follows :data:`FATAL_CODES`."""
-    return Refused(code, message, code in FATAL_CODES)
+    return Refused(code, message, code in FATAL_CODES, illegal)

@@ -166,7 +166,7 @@ class RemoteTable:
                 elif isinstance(message, Refused):
                     for listener in list(self._listeners):
                         # The host's code, in this terminal's words.
-                        words = refusal_reason(message.code, message.message)
+                        words = refusal_reason(message.code, message.message, message.illegal)
                         listener.table_refused(self, message.code, words)
                     if message.fatal:
                         reason = message.code

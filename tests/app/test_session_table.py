@@ -72,6 +72,12 @@ def test_a_refusal_is_worded_in_the_players_language() -> None:
     table.submit(1, first, 0)
     i18n.set_language("de")
     table.submit(1, first, 0)
+    table.submit(0, Move("louvre/nowhere"), 0)  # the core's code, worded
     i18n.set_language("zh-TW")
     table.submit(1, first, 0)
-    assert said == ["it is Ann's turn", "du bist nicht am Zug", "還沒輪到你"]
+    assert said == [
+        "it is Ann's turn",
+        "du bist nicht am Zug",
+        "dieses Plättchen gibt es auf diesem Plan nicht",
+        "還沒輪到你",
+    ]

@@ -67,6 +67,7 @@ def _host_messages() -> list[object]:
         Update("t1", game.view(2), events),
         Presence("t1", seats),
         Refused("illegal", "no", False),
+        Refused("illegal", "no", False, "not_face_up"),
         Tables((TableInfo("t1", seats, 1, 45, False),)),
         Tables(
             (

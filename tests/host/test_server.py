@@ -88,9 +88,14 @@ async def test_refused_moves_leave_the_game_intact(tmp_path: Path) -> None:
         assert (await refused(bob, legal, 0)).code == "not_your_turn"
         assert (await refused(ann, legal, 5)).code == "stale"
         unseen = next(t for t in view.unseen_tiles if t not in view.face_up)
-        assert (await refused(ann, Move(unseen), 0)).code == "illegal"
-        assert (await refused(ann, Move("no/such"), 0)).code == "illegal"
-        assert (await refused(ann, Move(legal.tile, 3), 0)).code == "illegal"
+        # An illegal move says why as the core's code, for the client to word.
+        answer = await refused(ann, Move(unseen), 0)
+        assert (answer.code, answer.illegal) == ("illegal", "not_face_up")
+        answer = await refused(ann, Move("no/such"), 0)
+        assert (answer.code, answer.illegal) == ("illegal", "unknown_tile")
+        answer = await refused(ann, Move(legal.tile, 3), 0)
+        assert (answer.code, answer.illegal) == ("illegal", "not_full")
+        assert (await refused(bob, legal, 0)).illegal is None
         # Intact: the legal move is still the one to make, at move 0.
         ann.play(legal, 0)
         message = await ann.receive(TIMEOUT)
