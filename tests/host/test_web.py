@@ -51,8 +51,8 @@ ECHO_APP = textwrap.dedent(
     out = sys.stdout.buffer
     out.write(b"__GANGLION__\\n")
     folder = os.environ.get("PARIS_TUI_DATA_DIR", "")
-    where = " cwd " + os.getcwd() + " dir " + folder
-    where += " lang " + os.environ.get("PARIS_TUI_LANG", "-") + " ."
+    where = " lang " + os.environ.get("PARIS_TUI_LANG", "-")
+    where += " cwd " + os.getcwd() + " dir " + folder
     text = ("hello from " + str(os.getpid()) + " parent " + parent + where).encode()
     out.write(b"D" + len(text).to_bytes(4, "big") + text)
     out.flush()
@@ -192,7 +192,7 @@ async def test_each_browser_in_its_own_language(tmp_path: Path) -> None:
         page = await (await http.get(f"{url}/")).text()
         assert '<html lang="en">' in page and "Session ended." in page
         first = await http.ws_connect(f"{url}/ws?width=80&height=24", headers=chinese)
-        assert "lang zh-TW ." in await _receive_text(first, "lang ")
+        assert "lang zh-TW cwd " in await _receive_text(first, " cwd ")
         full = await http.get(f"{url}/", headers=german)
         assert full.status == 503
         assert "1 Browser-Spieler hier" in await full.text()
