@@ -116,7 +116,11 @@ def _stats_table(players: list[dict[str, Any]]) -> list[str]:
         )
     from .core import cell_width
 
-    widths = [max(low, cell_width(h)) for low, h in zip(narrowest, headings, strict=True)]
+    # Each column as wide as its heading and its widest value (113.0 points happen).
+    widths = [
+        max(low, cell_width(h), *(cell_width(row[i]) for row in rows))
+        for i, (low, h) in enumerate(zip(narrowest, headings, strict=True))
+    ]
 
     def line(cells: list[str]) -> str:
         # The name column is left-aligned, the numbers right-aligned.
