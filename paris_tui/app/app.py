@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable
+from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, cast
 
 from textual import events
 from textual.app import App, SystemCommand
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 
 from ..core import Options
 from ..core.record import Record
-from ..i18n import _
+from ..i18n import LANGUAGE_NAMES, LANGUAGES, N_, _, current_language, set_language
 from .commands import SafeCommandPalette
 from .describe import printable
 from .history import History
@@ -36,6 +37,7 @@ from .keygate import Gate, KeyStamp
 from .resources import css_paths
 from .screens.base import MIN_HEIGHT, MIN_WIDTH
 from .session import SeatSpec, Session, SessionTable, next_seed
+from .settings import load_settings, save_settings
 from .storage import SaveInfo, data_dir
 
 __all__ = ["DEFAULT_AI_DELAY", "DEFAULT_ANIM", "ParisApp"]
@@ -56,8 +58,17 @@ class ParisApp(App[int]):
     VERTICAL_BREAKPOINTS = [(0, "-short"), (34, "-tall")]  # noqa: RUF012
     ENABLE_COMMAND_PALETTE = True
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+c", "quit", "Quit", show=False, priority=True),
-        Binding("f1", "help", "Help", show=False),
+        Binding("ctrl+c", "quit", N_("Quit"), show=False, priority=True),
+        Binding("f1", "help", N_("Help"), show=False),
+        # Textual's own palette key, with its description marked for the catalogs.
+        Binding(
+            "ctrl+p",
+            "command_palette",
+            N_("palette"),
+            show=False,
+            priority=True,
+            tooltip=N_("Open the command palette"),
+        ),
     ]
 
     def __init__(
@@ -129,7 +140,7 @@ class ParisApp(App[int]):
         for problem in self.problems:
             self.notify(
                 printable(problem),
-                title="Save file not read (left untouched)",
+                title=_("Save file not read (left untouched)"),
                 severity="warning",
                 timeout=12,
                 markup=False,
@@ -199,7 +210,60 @@ class ParisApp(App[int]):
         if self.use_command_palette and not any(
             isinstance(screen, CommandPalette) for screen in self.screen_stack
         ):
-            self.push_screen(SafeCommandPalette(id="--command-palette"))
+            self.push_screen(
+                SafeCommandPalette(id="--command-palette", placeholder=_("Search for commands…"))
+            )
+
+    def search_themes(self) -> None:
+        """Textual's theme search, guarded like the palette, its placeholder in our words."""
+        from textual.theme import ThemeProvider
+
+        self.push_screen(
+            SafeCommandPalette(providers=[ThemeProvider], placeholder=_("Search for themes…"))
+        )
+
+    # --- language ----------------------------------------------------------------------
+
+    def action_choose_language(self) -> None:
+        """A palette of the languages, each named in itself (``Deutsch``, ``繁體中文``)."""
+        from textual.command import CommandListItem, SimpleCommand, SimpleProvider
+
+        commands: list[CommandListItem] = [
+            SimpleCommand(LANGUAGE_NAMES[tag], partial(self.choose_language, tag))
+            for tag in LANGUAGES
+        ]
+        # An instance, as App.search_commands passes it (Textual's annotation wants a class).
+        provider = cast(Any, SimpleProvider(self.screen, commands))
+        self.push_screen(
+            SafeCommandPalette(providers=[provider], placeholder=_("Choose a language…"))
+        )
+
+    def choose_language(self, tag: str) -> None:
+        """Show every screen in language ``tag`` at once, and keep the choice in the settings.
+
+        No screen is rebuilt: each open one shows its words again from what it
+        holds (a game keeps its position, selection and log; a hand-off stays
+        a hand-off). A failure to save the choice is a toast, never fatal.
+        """
+        set_language(tag)
+        self.refresh_language()
+        try:
+            save_settings(load_settings().with_changes(language=tag))
+        except OSError as exc:
+            message = printable(
+                _("The language is used but not saved: {problem}").format(
+                    problem=exc.strerror or exc
+                )
+            )
+            self.notify(message, severity="warning", markup=False)
+
+    def refresh_language(self) -> None:
+        """Every open screen shows its words again, in the current language."""
+        for screen in self.screen_stack:
+            changed = getattr(screen, "language_changed", None)
+            if callable(changed):
+                changed()
+            screen.refresh_bindings()
 
     # --- games -------------------------------------------------------------------------
 
@@ -230,11 +294,17 @@ class ParisApp(App[int]):
             self.show_locked(info)
             return
         except RecordError as exc:
-            self.notify(printable(str(exc)), title="Cannot resume", severity="error", markup=False)
+            self.notify(
+                printable(str(exc)), title=_("Cannot resume"), severity="error", markup=False
+            )
             return
         except OSError as exc:
-            message = printable(f"{info.path.name}: cannot write beside it: {exc.strerror or exc}")
-            self.notify(message, title="Cannot resume", severity="error", markup=False)
+            message = printable(
+                _("{file}: cannot write beside it: {problem}").format(
+                    file=info.path.name, problem=exc.strerror or exc
+                )
+            )
+            self.notify(message, title=_("Cannot resume"), severity="error", markup=False)
             return
         session = Session.from_record(info.record, info.path, lock=lock)
         self.call_after_refresh(self.start_session, session)
@@ -290,12 +360,13 @@ class ParisApp(App[int]):
 
         def lost(reason: str, attempt: int) -> None:
             if reason == "replaced":
-                problem = "Your seat was joined from another terminal: this one left it"
+                problem = _("Your seat was joined from another terminal: this one left it")
             elif attempt == 0:
-                problem = f"The host closed the connection ({reason})"
+                problem = _("The host closed the connection ({reason})").format(reason=reason)
+            elif reason == "shutdown":
+                problem = _("The host stopped: joining again (try {n})…").format(n=attempt)
             else:
-                what = "The host stopped" if reason == "shutdown" else "Connection lost"
-                problem = f"{what}: joining again (try {attempt})…"
+                problem = _("Connection lost: joining again (try {n})…").format(n=attempt)
             screen = self._game_screen()
             if screen is not None:
                 screen.set_connection(problem)
@@ -305,7 +376,7 @@ class ParisApp(App[int]):
             if screen is not None:
                 screen.set_connection(None)
                 screen.rebind(table)
-            self.notify("Connected again", timeout=3, markup=False)
+            self.notify(_("Connected again"), timeout=3, markup=False)
 
         async def ask(problem: str) -> bool:
             retry = await self.push_screen_wait(ConnectionDialog(problem))
@@ -372,8 +443,10 @@ class ParisApp(App[int]):
         try:
             self.start_new(seats, seed=seed, options=old.view(None).options)
         except OSError as exc:
-            message = printable(f"Cannot write the autosave: {exc.strerror or exc}")
-            self.notify(message, title="No new game", severity="error", markup=False)
+            message = printable(
+                _("Cannot write the autosave: {problem}").format(problem=exc.strerror or exc)
+            )
+            self.notify(message, title=_("No new game"), severity="error", markup=False)
 
     # --- app-wide actions -----------------------------------------------------------
 
@@ -393,9 +466,8 @@ class ParisApp(App[int]):
         for screen in self.screen_stack:
             if isinstance(screen, GameScreen):
                 screen.preview_changed()
-        self.notify(
-            "Left-over preview " + ("on" if self.show_preview else "off"), timeout=2, markup=False
-        )
+        said = _("Left-over preview on") if self.show_preview else _("Left-over preview off")
+        self.notify(said, timeout=2, markup=False)
 
     def action_hide_route(self) -> None:
         screen = self._game_screen()
@@ -425,7 +497,7 @@ class ParisApp(App[int]):
 
     def action_save_copy(self) -> None:
         if self.session is None:
-            self.notify("No game to save", severity="warning", markup=False)
+            self.notify(_("No game to save"), severity="warning", markup=False)
             return
         folder = data_dir() / "copies"
         stem = self.session.path.stem if self.session.path else "game"
@@ -434,12 +506,15 @@ class ParisApp(App[int]):
             self.session.save_copy(path)
         except OSError as exc:
             self.notify(
-                printable(f"Could not save a copy: {exc.strerror or exc}"),
+                printable(
+                    _("Could not save a copy: {problem}").format(problem=exc.strerror or exc)
+                ),
                 severity="error",
                 markup=False,
             )
             return
-        self.notify(printable(f"Saved a copy to {path}"), title="Saved", timeout=8, markup=False)
+        said = printable(_("Saved a copy to {path}").format(path=path))
+        self.notify(said, title=_("Saved"), timeout=8, markup=False)
 
     def _game_screen(self) -> GameScreen | None:
         from .screens.game import GameScreen
@@ -452,28 +527,38 @@ class ParisApp(App[int]):
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         if self.link is None and self.lobby is None:
             yield SystemCommand(
-                "New game", "Set up a new game (this one stays saved)", self.action_new_game
+                _("New game"), _("Set up a new game (this one stays saved)"), self.action_new_game
             )
-        yield SystemCommand("Help", "Rules in brief and keys", self.action_help)
+        yield SystemCommand(_("Help"), _("Rules in brief and keys"), self.action_help)
         yield SystemCommand(
             _("Statistics"),
             _("Your finished games: wins, points by source, the last game, the trend"),
             self.action_statistics,
         )
         yield SystemCommand(
-            "Toggle left-over preview",
-            "Show or hide what the highlighted tile does if it is left over",
+            _("Toggle left-over preview"),
+            _("Show or hide what the highlighted tile does if it is left over"),
             self.action_toggle_preview,
         )
-        yield SystemCommand("Hide route", "Hide or show your route marker", self.action_hide_route)
         yield SystemCommand(
-            "Toggle light/dark theme",
-            "Switch between the light and dark themes",
+            _("Hide route"), _("Hide or show your route marker"), self.action_hide_route
+        )
+        yield SystemCommand(
+            _("Toggle light/dark theme"),
+            _("Switch between the light and dark themes"),
             self.action_toggle_theme,
         )
-        yield SystemCommand("Theme", "Choose any theme", self.action_change_theme)
+        yield SystemCommand(_("Theme"), _("Choose any theme"), self.action_change_theme)
+        # Named in English too in other languages: whoever cannot read them finds it.
+        yield SystemCommand(
+            _("Language") if current_language() == "en" else f"{_('Language')} (Language)",
+            _("Choose the language of the game"),
+            self.action_choose_language,
+        )
         if self.link is None and self.lobby is None:
             yield SystemCommand(
-                "Save a copy", "Save a copy of this game's record", self.action_save_copy
+                _("Save a copy"), _("Save a copy of this game's record"), self.action_save_copy
             )
-        yield SystemCommand("Quit", "Quit (the game is saved after every move)", self.action_quit)
+        yield SystemCommand(
+            _("Quit"), _("Quit (the game is saved after every move)"), self.action_quit
+        )

@@ -14,6 +14,8 @@ are ever markup.
 
 from __future__ import annotations
 
+import re
+
 from rich.cells import cell_len
 from rich.text import Text
 
@@ -31,13 +33,16 @@ from ..core import (
 )
 from ..core.analysis import LeftoverPreview
 from ..core.text import printable
+from ..i18n import N_, _, ngettext
 from .fit import Fit
 from .palette import LINE_COLOURS, player_style
 
 __all__ = [
+    "ai_label",
     "describe_event",
     "describe_events",
     "line_label",
+    "line_name",
     "plain",
     "preview_text",
     "printable",
@@ -47,7 +52,82 @@ __all__ = [
     "stop_name",
     "tile_label",
     "tile_text",
+    "words",
 ]
+
+# Each placeholder of a sentence becomes one private-use character while its markup is read.
+_FIELD = re.compile(r"\{(\w+)\}")
+_SENTINEL = 0xE000
+
+# The board's line names (its JSON is English): what each line is called in each language.
+LINE_NAMES = {
+    "blue": N_("Blue line"),
+    "yellow": N_("Yellow line"),
+    "red": N_("Red line"),
+    "pink": N_("Pink line"),
+    "green": N_("Green line"),
+}
+# Translators: a line's name without the word "line", where space is short ("Blue (B)").
+SHORT_LINE_NAMES = {
+    "blue": N_("Blue"),
+    "yellow": N_("Yellow"),
+    "red": N_("Red"),
+    "pink": N_("Pink"),
+    "green": N_("Green"),
+}
+
+
+# The AI levels' names (the ids stay as they are: --players "ai:easy").
+AI_LEVEL_NAMES = {
+    "random": N_("random"),
+    "easy": N_("easy"),
+    "greedy": N_("greedy"),
+    "strong": N_("strong"),
+}
+
+
+def ai_label(level: str) -> str:
+    """``AI: easy``, in the current language (another level by its id)."""
+    name = _(AI_LEVEL_NAMES[level]) if level in AI_LEVEL_NAMES else level
+    return _("AI: {level}").format(level=name)
+
+
+def words(template: str, /, style: str = "", **values: str | int | Text) -> Text:
+    """A sentence from the catalogs as Text: ``words(_("{player} holds the bus"), player=label)``.
+
+    The template is the program's own (marked in the source, translated in the
+    catalogs): its Rich markup (``[b]...[/b]``) is honoured. Each ``{name}``
+    takes ``values[name]``: a :class:`Text` keeps its styles (and takes the
+    template's around it), a ``str`` is outside text (escaped, never markup).
+    """
+    fields: list[str] = []
+
+    def mark(match: re.Match[str]) -> str:
+        fields.append(match.group(1))
+        return chr(_SENTINEL + len(fields) - 1)
+
+    source = _FIELD.sub(mark, template)
+    if not fields:
+        return Text.from_markup(source, style=style)
+    marked = Text.from_markup(source)
+    plain_text = marked.plain
+    cuts = sorted({i for i, ch in enumerate(plain_text) if _SENTINEL <= ord(ch) < _SENTINEL + 64})
+    out = Text(style=style)
+    start = 0
+    for at in cuts:
+        if at > start:
+            out.append_text(marked[start:at])
+        name = fields[ord(plain_text[at]) - _SENTINEL]
+        value = values[name]
+        piece = value.copy() if isinstance(value, Text) else Text(printable(str(value)))
+        for span in reversed(marked.spans):
+            if span.start <= at < span.end:
+                piece.stylize_before(span.style)
+        out.append_text(piece)
+        start = at + 1
+    if start < len(plain_text):
+        out.append_text(marked[start:])
+    return out
 
 
 def plain(text: str, style: str = "") -> Text:
@@ -81,10 +161,19 @@ def stop_name(board: Board, stop: str) -> str:
     return board.stops[board.stop_index[stop]].name
 
 
+def line_name(board: Board, line: str, *, short: bool = False) -> str:
+    """``Blue line`` (``short``: ``Blue``) in the current language; another board's own name."""
+    ln = board.lines[board.line_index[line]]
+    table = SHORT_LINE_NAMES if short else LINE_NAMES
+    if line in table:
+        return _(table[line])
+    return ln.name.removesuffix(" line") if short else ln.name
+
+
 def line_label(board: Board, line: str) -> Text:
     """``[B] Blue line`` in the line's colour."""
     ln = board.lines[board.line_index[line]]
-    return Text(f"[{ln.letter}] {ln.name}", style=LINE_COLOURS.get(line, ""))
+    return Text(f"[{ln.letter}] {line_name(board, line)}", style=LINE_COLOURS.get(line, ""))
 
 
 def tile_label(board: Board, tile: str) -> str:
@@ -114,10 +203,6 @@ def describe_event(board: Board, names: tuple[str, ...], event: Event) -> Text |
     return lines[0] if lines else None
 
 
-def _businesses(n: int) -> str:
-    return "1 business" if n == 1 else f"{n} businesses"
-
-
 def score_detail(board: Board, event: ScoreEvent) -> str:
     """Why ``event`` scores, in words, as a line under its tour's heading.
 
@@ -127,15 +212,19 @@ def score_detail(board: Board, event: ScoreEvent) -> str:
     businesses in the sack (3)``.
     """
     if event.kind == "sack":
-        return f"the most businesses in the sack ({event.here})"
+        return _("the most businesses in the sack ({n})").format(n=event.here)
     where = stop_name(board, event.stop) if event.stop is not None else "?"
-    text = f"{_businesses(event.here)} at {where}"
+    text = ngettext("{n} business at {stop}", "{n} businesses at {stop}", event.here).format(
+        n=event.here, stop=where
+    )
     if event.kind == "small_tour":
         if event.distance:
-            away = "1 stop" if event.distance == 1 else f"{event.distance} stops"
-            text += f", {away} away"
+            # Translators: {text} is "1 business at Louvre"; it stands {n} stops from the tour's.
+            away = ngettext("{text}, {n} stop away", "{text}, {n} stops away", event.distance)
+            text = away.format(text=text, n=event.distance)
     elif event.near:
-        text += f" + {event.near} next to it"
+        # Translators: {text} is "2 businesses at Pompidou"; {n} more are on the stops next to it.
+        text = _("{text} + {n} next to it").format(text=text, n=event.near)
     return text
 
 
@@ -150,35 +239,59 @@ def describe_events(board: Board, names: tuple[str, ...], events: list[Event]) -
     def who(seat: int) -> Text:
         return seat_label(names, seat)
 
+    def name(seat: int) -> Text:
+        return plain(names[seat])
+
+    def stop(stop_id: str) -> Text:
+        return Text(stop_name(board, stop_id))
+
     lines: list[Text] = []
     for i, event in enumerate(events):
         if isinstance(event, RoundStarted):
             lines.append(
-                Text.assemble(
-                    (f"— Round {event.round + 1}: ", "bold"), who(event.starter), " holds the bus"
+                words(
+                    _("[bold]— Round {round}: [/bold]{player} holds the bus"),
+                    round=event.round + 1,
+                    player=who(event.starter),
                 )
             )
         elif isinstance(event, BusinessOpened):
             lines.append(
-                Text.assemble(
-                    who(event.seat), " took ", tile_text(board, event.tile), ": opened a business"
+                words(
+                    _("{player} took {tile}: opened a business"),
+                    player=who(event.seat),
+                    tile=tile_text(board, event.tile),
                 )
             )
         elif isinstance(event, NothingOpened):
             lines.append(
-                Text.assemble(
-                    who(event.seat),
-                    " took ",
-                    tile_text(board, event.tile),
-                    ": supply empty, nothing opened (C1)",
+                words(
+                    # Translators: C1 is the rule's number in docs/rules.md; keep it.
+                    _("{player} took {tile}: supply empty, nothing opened (C1)"),
+                    player=who(event.seat),
+                    tile=tile_text(board, event.tile),
                 )
             )
         elif isinstance(event, BusinessRemoved):
-            owner = "their own" if event.owner == event.by else f"{printable(names[event.owner])}'s"
+            # Translators: {to} is where the business goes: the sack, or its owner's supply.
+            to = (
+                _("sack")
+                if event.to == "sack"
+                else _("supply")
+                if event.to == "supply"
+                else event.to
+            )
+            if event.owner == event.by:
+                template = _("{player} removed their own business at {stop} → {to}")
+            else:
+                template = _("{player} removed {owner}'s business at {stop} → {to}")
             lines.append(
-                Text.assemble(
-                    who(event.by),
-                    f" removed {owner} business at {stop_name(board, event.stop)} → {event.to}",
+                words(
+                    template,
+                    player=who(event.by),
+                    owner=name(event.owner),
+                    stop=stop(event.stop),
+                    to=Text(to),
                 )
             )
         elif isinstance(event, TourEvent):
@@ -186,55 +299,59 @@ def describe_events(board: Board, names: tuple[str, ...], events: list[Event]) -
             scored = isinstance(nxt, ScoreEvent) and nxt.kind == event.kind
             if event.kind == "small_tour":
                 assert event.stop is not None
-                line = Text(f"Small tour from {stop_name(board, event.stop)}", style="bold")
+                line = words(_("Small tour from {stop}"), style="bold", stop=stop(event.stop))
             else:
                 assert event.line is not None
-                label = "Grand tour" if event.kind == "grand_tour" else "Special tour"
-                whose = ""
-                if event.kind == "special_tour" and event.seat is not None:
-                    whose = f" ({printable(names[event.seat])}'s route)"
-                elif event.kind == "special_tour" and len(names) == 2:
-                    whose = " (public route)"
-                line = Text.assemble((f"{label}: ", "bold"), line_label(board, event.line), whose)
+                label = line_label(board, event.line)
+                if event.kind == "grand_tour":
+                    line = words(_("[bold]Grand tour: [/bold]{line}"), line=label)
+                elif event.seat is not None:
+                    line = words(
+                        _("[bold]Special tour: [/bold]{line} ({player}'s route)"),
+                        line=label,
+                        player=name(event.seat),
+                    )
+                elif len(names) == 2:
+                    line = words(_("[bold]Special tour: [/bold]{line} (public route)"), line=label)
+                else:
+                    line = words(_("[bold]Special tour: [/bold]{line}"), line=label)
             if not scored:
                 line.append(": ")
-                line.append("nobody scores", style="dim")
+                line.append(_("nobody scores"), style="dim")
             lines.append(line)
         elif isinstance(event, ScoreEvent):
+            points = Text(f" +{event.points}", style="bold")
+            detail = Text(_(": ") + score_detail(board, event))
             if event.kind == "sack":
-                lines.append(
-                    Text.assemble(
-                        ("Sack: ", "bold"),
-                        who(event.seat),
-                        (f" +{event.points}", "bold"),
-                        f": {score_detail(board, event)}",
-                    )
-                )
+                lines.append(Text.assemble((_("Sack: "), "bold"), who(event.seat), points, detail))
                 continue
-            lines.append(
-                Text.assemble(
-                    "  ",
-                    who(event.seat),
-                    (f" +{event.points}", "bold"),
-                    f": {score_detail(board, event)}",
-                )
-            )
+            lines.append(Text.assemble("  ", who(event.seat), points, detail))
         elif isinstance(event, TileDiscarded):
             if event.grand_tour:
-                lines.append(
-                    Text.assemble(
-                        "Left over ", tile_text(board, event.tile), ": a pair in the discard area!"
-                    )
-                )
+                template = _("Left over {tile}: a pair in the discard area!")
             else:
-                lines.append(
-                    Text.assemble("Left over ", tile_text(board, event.tile), " → discard area")
-                )
+                template = _("Left over {tile} → discard area")
+            lines.append(words(template, tile=tile_text(board, event.tile)))
         elif isinstance(event, GameOver):
-            winners = " and ".join(printable(names[w]) for w in event.winners)
-            verb = "wins" if len(event.winners) == 1 else "win"
-            lines.append(Text(f"Game over — {winners} {verb}", "bold"))
+            winners = [name(w) for w in event.winners]
+            if len(winners) == 1:
+                line = words(_("Game over — {player} wins"), style="bold", player=winners[0])
+            else:
+                line = words(
+                    _("Game over — {players} win"),
+                    style="bold",
+                    players=joined(winners),
+                )
+            lines.append(line)
     return lines
+
+
+def joined(parts: list[Text]) -> Text:
+    """``Ann and Bob`` (``Ann and Bob and Cy``): names in a sentence, in the current language."""
+    out = parts[0]
+    for part in parts[1:]:
+        out = words(_("{first} and {last}"), first=out, last=part)
+    return out
 
 
 def _points(names: tuple[str, ...], values: tuple[int, ...], width: int | None) -> Text:
@@ -242,7 +359,7 @@ def _points(names: tuple[str, ...], values: tuple[int, ...], width: int | None) 
     text = Text()
     scored = [(seat, pts) for seat, pts in enumerate(values) if pts]
     if not scored:
-        return Text("nobody scores", style="dim")
+        return Text(_("nobody scores"), style="dim")
     for j, (seat, pts) in enumerate(scored):
         style = player_style(seat)
         if width == 0:
@@ -271,14 +388,17 @@ def preview_text(board: Board, names: tuple[str, ...], preview: LeftoverPreview)
         line = next((ln for ln in board.lines if ln.name == preview.grand_tour_line), None)
 
     def variant(width: int | None, terse: bool = False, two_lines: bool = False) -> Text:
-        text = Text("Left over: " if terse else "If left over: ", style="bold")
-        text.append("small " if terse else "small tour: ")
+        # Translators: the preview bar's head, then "small tour: ● Ann +1 · grand tour [B] ...".
+        head = _("Left over: ") if terse else _("If left over: ")
+        text = Text(head, style="bold")
+        text.append(_("small ") if terse else _("small tour: "))
         text.append_text(_points(names, preview.small_tour, width))
         if preview.grand_tour_line is not None:
             if two_lines:
-                text.append("\n" + " " * cell_len("If left over: ") + "grand tour ")
+                indent = " " * cell_len(_("If left over: "))
+                text.append("\n" + indent + _("grand tour "))
             else:
-                text.append(" · grand " if terse else " · grand tour ")
+                text.append(" · " + (_("grand ") if terse else _("grand tour ")))
             if line is None:
                 text.append(f"({preview.grand_tour_line})")
             elif terse or (width is not None and not two_lines):

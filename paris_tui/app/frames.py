@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from rich.text import Text
 
 from ..core import Board, Event, ScoreEvent, TourEvent
-from .describe import line_label, printable, seat_label, stop_name
+from ..i18n import _
+from .describe import line_label, plain, seat_label, stop_name, words
 from .fit import Fit
 from .palette import LINE_COLOURS, player_style
 
@@ -38,7 +39,7 @@ def _points_text(names: tuple[str, ...], points: dict[int, int], width: int | No
     text = Text()
     scored = [(s, p) for s, p in sorted(points.items()) if p]
     if not scored:
-        return Text("nobody scores", style="dim")
+        return Text(_("nobody scores"), style="dim")
     for i, (seat, pts) in enumerate(scored):
         if width == 0:
             style = player_style(seat)
@@ -61,8 +62,8 @@ def _caption(heads: list[Text], names: tuple[str, ...], points: dict[int, int]) 
     for width in NAME_WIDTHS:
         pts = _points_text(names, points, width)
         for head in heads:
-            variants.append(Text.assemble(head, ": ", pts))
-            variants.append(Text.assemble(head, ":\n  ", pts))
+            variants.append(words(_("{head}: {points}"), head=head, points=pts))
+            variants.append(words(_("{head}:\n  {points}"), head=head, points=pts))
     return Fit(variants)
 
 
@@ -74,7 +75,7 @@ def build_frames(board: Board, names: tuple[str, ...], events: list[Event]) -> l
         event = events[i]
         i += 1
         if isinstance(event, ScoreEvent) and event.kind == "sack":
-            caption = _caption([Text("Sack")], names, {event.seat: event.points})
+            caption = _caption([Text(_("Sack"))], names, {event.seat: event.points})
             frames.append(Frame(caption, 2.0))
             continue
         if not isinstance(event, TourEvent):
@@ -96,22 +97,26 @@ def build_frames(board: Board, names: tuple[str, ...], events: list[Event]) -> l
             totals: dict[int, int] = defaultdict(int)
             for score in scores:
                 totals[score.seat] += score.points
-            head = Text(f"Small tour from {stop_name(board, event.stop)}")
+            head = words(_("Small tour from {stop}"), stop=Text(stop_name(board, event.stop)))
             caption = _caption([head], names, totals)
             frames.append(Frame(caption, 2.0, small_tour_origin=event.stop, scoring=labels))
             continue
         assert event.line is not None
-        title = "Grand tour" if event.kind == "grand_tour" else "Special tour"
         line = board.lines[board.line_index[event.line]]
         letter = Text(f"[{line.letter}]", style=f"bold {LINE_COLOURS.get(event.line, '')}")
-        whose = ""
-        if event.kind == "special_tour" and event.seat is not None:
-            whose = f" ({printable(names[event.seat])}'s route)"
+        label = line_label(board, event.line)
+        if event.kind == "grand_tour":
+            full = words(_("Grand tour {line} — "), line=label)
+            terse = words(_("Grand tour {line} "), line=letter)
+        elif event.seat is not None:
+            owner = plain(names[event.seat])
+            full = words(_("Special tour {line} ({player}'s route) — "), line=label, player=owner)
+            terse = words(_("Special tour {line} "), line=letter)
+        else:
+            full = words(_("Special tour {line} — "), line=label)
+            terse = words(_("Special tour {line} "), line=letter)
         shown: list[tuple[str, str]] = []
         totals = defaultdict(int)
-
-        full = Text.assemble(f"{title} ", line_label(board, event.line), f"{whose} — ")
-        terse = Text.assemble(f"{title} ", letter, " ")
 
         for stop in event.stops:
             here = by_stop.get(stop, {})
@@ -119,11 +124,14 @@ def build_frames(board: Board, names: tuple[str, ...], events: list[Event]) -> l
                 shown.append((stop, f"+{sum(here.values())}"))
             for seat, pts in here.items():
                 totals[seat] += pts
-            where = f"at {stop_name(board, stop)}"
+            # Translators: the bus stands at this stop: "Grand tour [B] Blue line — at Opéra".
+            where = words(_("at {stop}"), stop=Text(stop_name(board, stop)))
             caption = _caption([full + where, terse + where], names, dict(here))
             frames.append(
                 Frame(caption, 1.0, tour_line=event.line, bus_at=stop, scoring=tuple(shown))
             )
-        caption = _caption([full + "in all", terse + "in all"], names, dict(totals))
+        # Translators: the tour's points added up: "Grand tour [B] Blue line — in all: ...".
+        in_all = _("in all")
+        caption = _caption([full + in_all, terse + in_all], names, dict(totals))
         frames.append(Frame(caption, 1.5, tour_line=event.line, scoring=tuple(shown)))
     return frames

@@ -51,6 +51,9 @@ def test_wheel_ships_styles_and_installed_app_uses_them(tmp_path: Path) -> None:
     # The compiled catalogs ship too (the game reads .mo, not .po).
     for lang in ("de", "zh_TW"):
         assert f"paris_tui/locale/{lang}/LC_MESSAGES/paris_tui.mo" in names
+    # And the help of each language (paris_tui/app/help/<lang>.md).
+    for lang in ("en", "de", "zh_TW"):
+        assert f"paris_tui/app/help/{lang}.md" in names
 
     target = tmp_path / "site"
     subprocess.run(

@@ -12,6 +12,8 @@ from rich.style import Style
 from rich.text import Text
 
 from ...core.text import printable
+from ...i18n import _
+from ..describe import line_name
 from ..palette import line_colour, player_style
 
 if TYPE_CHECKING:
@@ -52,7 +54,7 @@ def _legend(view: SeatView, dark: bool, line_names: bool, player_names: bool, ke
         colour = line_colour(line.id, dark, line.index)
         text.append(f" {line.letter} ", Style(color=colour, bold=True, reverse=True))
         if line_names:
-            text.append(f"{line.name.removesuffix(' line')} ", Style(color=colour))
+            text.append(f"{line_name(view.board, line.id, short=True)} ", Style(color=colour))
         else:
             text.append(" ")
     for seat, name in enumerate(view.names):
@@ -62,5 +64,7 @@ def _legend(view: SeatView, dark: bool, line_names: bool, player_names: bool, ke
         if player_names:
             text.append(f" {printable(name)}")
     if key:
-        text.append("   (·) stop  [··] crossing", Style(dim=True))
+        # Translators: the key to the map's glyphs: {stop} is "(·)", {crossing} is "[··]".
+        key_text = _("{stop} stop  {crossing} crossing").format(stop="(·)", crossing="[··]")
+        text.append(f"   {key_text}", Style(dim=True))
     return text

@@ -1,25 +1,61 @@
-"""What every full screen of the app shares: the "please enlarge the terminal" notice."""
+"""What every full screen of the app shares: the "please enlarge the terminal" notice,
+and key descriptions in the current language.
+
+Bindings are class attributes, made at import: their descriptions are marked
+with ``N_`` and translated here, each time the footer asks
+(:attr:`Screen.active_bindings`), so a change of language shows at once.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from rich.text import Text
 from textual import events
+from textual.binding import ActiveBinding
 from textual.screen import Screen
 from textual.widgets import Static
 
-__all__ = ["MIN_HEIGHT", "MIN_WIDTH", "ParisScreen", "TooSmallNotice"]
+from ...i18n import _
+
+__all__ = [
+    "MIN_HEIGHT",
+    "MIN_WIDTH",
+    "ParisScreen",
+    "TooSmallNotice",
+    "TranslatedBindings",
+    "translated_bindings",
+]
 
 MIN_WIDTH = 80
 MIN_HEIGHT = 24
+
+
+def translated_bindings(bindings: dict[str, ActiveBinding]) -> dict[str, ActiveBinding]:
+    """``bindings`` with each description (marked ``N_`` in the source) in the current language."""
+    out: dict[str, ActiveBinding] = {}
+    for key, active in bindings.items():
+        binding = active.binding
+        if binding.description:
+            binding = dataclasses.replace(binding, description=_(binding.description))
+        out[key] = active._replace(binding=binding)
+    return out
+
+
+class TranslatedBindings(Screen[Any]):
+    """A screen whose footer shows its keys' descriptions in the current language."""
+
+    @property
+    def active_bindings(self) -> dict[str, ActiveBinding]:
+        return translated_bindings(super().active_bindings)
 
 
 class TooSmallNotice(Static):
     """Covers the screen while the terminal is below 80x24."""
 
 
-class ParisScreen(Screen[Any]):
+class ParisScreen(TranslatedBindings):
     """A screen that shows a clear notice instead of a squashed layout when too small.
 
     Dialogs take it as a first base too (``class D(ParisScreen, ModalScreen[T])``),
@@ -44,8 +80,10 @@ class ParisScreen(Screen[Any]):
         for notice in self.query(TooSmallNotice):
             notice.update(
                 Text(
-                    f"Please enlarge the terminal\n\nParis Paris needs at least "
-                    f"{MIN_WIDTH}×{MIN_HEIGHT}; this one is {width}×{height}.\n\n"
-                    "Nothing is lost: the game waits."
+                    _(
+                        "Please enlarge the terminal\n\nParis Paris needs at least "
+                        "{min_width}×{min_height}; this one is {width}×{height}.\n\n"
+                        "Nothing is lost: the game waits."
+                    ).format(min_width=MIN_WIDTH, min_height=MIN_HEIGHT, width=width, height=height)
                 )
             )

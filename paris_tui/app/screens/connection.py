@@ -15,11 +15,13 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from ...core import printable
+from ...i18n import N_, _
+from .base import TranslatedBindings
 
 __all__ = ["ConnectionDialog"]
 
 
-class ConnectionDialog(ModalScreen[bool]):
+class ConnectionDialog(TranslatedBindings, ModalScreen[bool]):
     """Dismissed with ``True`` to try again, ``False`` to quit."""
 
     DEFAULT_CSS = """
@@ -46,8 +48,8 @@ class ConnectionDialog(ModalScreen[bool]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("r,enter", "retry", "Try again"),
-        Binding("escape,q", "quit_game", "Quit"),
+        Binding("r,enter", "retry", N_("Try again")),
+        Binding("escape,q", "quit_game", N_("Quit")),
         Binding("left", "app.focus_previous", show=False),
         Binding("right", "app.focus_next", show=False),
     ]
@@ -58,12 +60,12 @@ class ConnectionDialog(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="connection-box"):
-            yield Static(Text("The connection to the host is lost.", style="bold"))
+            yield Static(Text(_("The connection to the host is lost."), style="bold"))
             yield Static(Text(printable(self.problem)))  # the host's words: plain text
-            yield Static("Your seat stays yours: try again now, or quit and join later.")
+            yield Static(_("Your seat stays yours: try again now, or quit and join later."))
             with Horizontal(id="connection-buttons"):
-                yield Button("Try again (r)", id="retry", variant="primary")
-                yield Button("Quit (q)", id="quit")
+                yield Button(_("Try again (r)"), id="retry", variant="primary")
+                yield Button(_("Quit (q)"), id="quit")
 
     def on_mount(self) -> None:
         for button in self.query("#retry"):

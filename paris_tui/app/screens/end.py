@@ -14,8 +14,8 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Footer, Static
 
 from ...core import Event, ScoreEvent, SeatView, TourEvent
-from ...i18n import N_
-from ..describe import line_label, printable, seat_label
+from ...i18n import N_, _, ngettext
+from ..describe import joined, line_label, printable, seat_label, words
 from ..fit import Fit, cut
 from ..keygate import KeyGate
 from ..palette import LINE_COLOURS, player_style
@@ -63,11 +63,12 @@ def _symbol(seat: int) -> Text:
     return Text(style.symbol, style=f"bold {style.colour}")
 
 
+# Translators: the final score table's columns: points from small, grand, special tours, sack.
 KIND_COLUMNS = (
-    ("small_tour", "Small"),
-    ("grand_tour", "Grand"),
-    ("special_tour", "Special"),
-    ("sack", "Sack"),
+    ("small_tour", N_("Small")),
+    ("grand_tour", N_("Grand")),
+    ("special_tour", N_("Special")),
+    ("sack", N_("Sack")),
 )
 
 
@@ -75,10 +76,10 @@ class EndScreen(ParisScreen):
     """Reveals the final tours step by step (Space shows all), then the table."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("space", "reveal_all", "Show all"),
-        Binding("n", "play_again", "Play again"),
+        Binding("space", "reveal_all", N_("Show all")),
+        Binding("n", "play_again", N_("Play again")),
         Binding("v", "review", N_("Review")),
-        Binding("q", "app.quit", "Quit"),
+        Binding("q", "app.quit", N_("Quit")),
     ]
 
     def __init__(
@@ -106,13 +107,24 @@ class EndScreen(ParisScreen):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="end-box"):
-            yield Static(Text("Game over", style="bold"), id="end-title")
+            yield Static(Text(_("Game over"), style="bold"), id="end-title")
             yield Static("", id="end-steps")
             with Horizontal(id="end-buttons"):
                 if self.can_play_again:
-                    yield Button("Play again", id="play-again", variant="primary")
-                yield Button("Quit", id="end-quit")
+                    yield Button(_("Play again"), id="play-again", variant="primary")
+                yield Button(_("Quit"), id="end-quit")
         yield Footer()
+
+    def language_changed(self) -> None:
+        """The same reveal, as far as it has come, in the current language."""
+        self.items = self._items()
+        for title in self.query("#end-title").results(Static):
+            title.update(Text(_("Game over"), style="bold"))
+        for button in self.query("#play-again").results(Button):
+            button.label = _("Play again")
+        for button in self.query("#end-quit").results(Button):
+            button.label = _("Quit")
+        self._render_steps()
 
     def on_mount(self) -> None:
         if self.step <= 0:
@@ -153,7 +165,7 @@ class EndScreen(ParisScreen):
         if view.players > 2:
             variants = []
             for width in NAME_WIDTHS:
-                text = Text("Sack: ")
+                text = Text(_("Sack: "))
                 for seat in range(view.players):
                     if seat:
                         text.append(" " if width == 0 else "  ")
@@ -167,7 +179,7 @@ class EndScreen(ParisScreen):
                     text.append_text(seat_label(names, self.sack.seat))
                     text.append(f" +{self.sack.points}", style="bold")
                 else:
-                    text.append(" → a tie for the most: nobody scores")
+                    text.append(_(" → a tie for the most: nobody scores"))
                 variants.append(text)
             items.append(Fit(variants))
         items.append(self._table())
@@ -187,22 +199,24 @@ class EndScreen(ParisScreen):
         variants: list[Text] = []
         for width in NAME_WIDTHS:
             for terse in (False, True):
-                text = Text(f"Special tour {number}{' ' if terse else ': '}")
                 if terse:
+                    text = Text(_("Special tour {number} ").format(number=number))
                     letter = view.board.lines[view.board.line_index[tour.line]].letter
                     text.append(f"[{letter}]", style=f"bold {LINE_COLOURS.get(tour.line, '')}")
                 else:
+                    text = Text(_("Special tour {number}: ").format(number=number))
                     text.append_text(line_label(view.board, tour.line))
-                owner = None
                 if tour.seat is not None:
-                    owner = f"{cut(printable(names[tour.seat]), 4 if width == 0 else width)}'s"
+                    owner = cut(printable(names[tour.seat]), 4 if width == 0 else width)
+                    if terse:
+                        text.append(_(" {player}'s route").format(player=owner))
+                    else:
+                        text.append(_(" — {player}'s route").format(player=owner))
                 elif public:
-                    owner = "public"
-                if owner is not None:
-                    text.append(f" {owner} route" if terse else f" — {owner} route")
-                text.append(": ")
+                    text.append(_(" public route") if terse else _(" — public route"))
+                text.append(_(": "))
                 if not scored:
-                    text.append("nobody scores", style="dim")
+                    text.append(_("nobody scores"), style="dim")
                 for j, (seat, pts) in enumerate(scored):
                     if j:
                         text.append(" " if width == 0 else ", ")
@@ -220,15 +234,15 @@ class EndScreen(ParisScreen):
         outcome = view.outcome
         assert outcome is not None
         # A simple head (no outer box): four players, the table and the winner fit 80x24.
-        table = Table(title="Final scores", expand=False, box=box.SIMPLE_HEAD, show_edge=False)
-        table.add_column("Player")
-        for _, title in KIND_COLUMNS:
-            table.add_column(title, justify="right")
-        table.add_column("Total", justify="right", style="bold")
-        table.add_column("On board", justify="right")
+        table = Table(title=_("Final scores"), expand=False, box=box.SIMPLE_HEAD, show_edge=False)
+        table.add_column(_("Player"))
+        for _kind, title in KIND_COLUMNS:
+            table.add_column(_(title), justify="right")
+        table.add_column(_("Total"), justify="right", style="bold")
+        table.add_column(_("On board"), justify="right")
         for seat in range(view.players):
             row = [seat_label(view.names, seat)]
-            row += [Text(str(self.by_kind[seat][kind])) for kind, _ in KIND_COLUMNS]
+            row += [Text(str(self.by_kind[seat][kind])) for kind, _title in KIND_COLUMNS]
             row.append(Text(str(outcome.scores[seat])))
             row.append(Text(str(outcome.on_board[seat])))
             table.add_row(*row)
@@ -238,22 +252,31 @@ class EndScreen(ParisScreen):
         view = self.view
         outcome = view.outcome
         assert outcome is not None
-        text = Text()
-        for i, seat in enumerate(outcome.winners):
-            if i:
-                text.append(" and ")
-            text.append_text(seat_label(view.names, seat))
-        verb = " wins" if len(outcome.winners) == 1 else " share the victory"
-        text.append(verb, style="bold")
         top = outcome.scores[outcome.winners[0]]
-        text.append(f" with {top} points.")
+        players = joined([seat_label(view.names, seat) for seat in outcome.winners])
+        if len(outcome.winners) == 1:
+            template = ngettext(
+                "{player}[bold] wins[/bold] with {n} point.",
+                "{player}[bold] wins[/bold] with {n} points.",
+                top,
+            )
+        else:
+            template = ngettext(
+                "{player}[bold] share the victory[/bold] with {n} point.",
+                "{player}[bold] share the victory[/bold] with {n} points.",
+                top,
+            )
+        text = words(template, player=players, n=top)
         if outcome.decided_by == "fewest_businesses":
+            text.append("\n")
             text.append(
-                f"\nTie on points, decided by the tie-break: fewest businesses on the board "
-                f"({outcome.on_board[outcome.winners[0]]})."
+                _(
+                    "Tie on points, decided by the tie-break: fewest businesses on the board ({n})."
+                ).format(n=outcome.on_board[outcome.winners[0]])
             )
         elif outcome.decided_by == "shared":
-            text.append("\nTied on points and on businesses on the board.")
+            text.append("\n")
+            text.append(_("Tied on points and on businesses on the board."))
         return text
 
     def _render_steps(self) -> None:
@@ -267,7 +290,7 @@ class EndScreen(ParisScreen):
                 renderables.append(Text(""))
             renderables.append(part)
         if waiting:
-            renderables.append(Text("… (Space shows all)", style="dim"))
+            renderables.append(Text(_("… (Space shows all)"), style="dim"))
         # query(), not query_one(): at app exit a screen can mount without children.
         for steps in self.query("#end-steps").results(Static):
             steps.update(Group(*renderables))

@@ -49,10 +49,10 @@ from ...core import (
 from ...core.analysis import LeftoverPreview, leftover_previews
 from ...core.record import Player, Record
 from ...core.sampling import Determinizer
-from ...i18n import N_
+from ...i18n import N_, _, ngettext
 from ...net.protocol import ErrorCode, SeatInfo
 from ...net.table import Table
-from ..describe import preview_text, printable, seat_label, stop_name
+from ..describe import preview_text, printable, seat_label, stop_name, words
 from ..fit import Fit
 from ..frames import Frame, build_frames
 from ..history import GameMode, History, HistoryError
@@ -99,6 +99,13 @@ def _stop_of(tile: str) -> str:
     return tile.split("/", 1)[0]
 
 
+def _in_style(template: str, label: Text) -> Text:
+    """``template`` with ``{player}`` as ``label``, all of it in the player's colour."""
+    text = words(template, player=label)
+    text.style = label.style
+    return text
+
+
 def reveal_chunks(events: list[Event]) -> list[list[Event]]:
     """A move's events cut where the log may pause: before each tour, the sack, the end.
 
@@ -122,23 +129,23 @@ class GameScreen(ParisScreen):
     """One game, from the first move (or a resumed position) to the end screen."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left,up", "step(-1)", "Tile", show=False, priority=True),
-        Binding("right,down", "step(1)", "Tile", key_display="←→", priority=True),
+        Binding("left,up", "step(-1)", N_("Tile"), show=False, priority=True),
+        Binding("right,down", "step(1)", N_("Tile"), key_display="←→", priority=True),
         Binding("1", "pick(0)", show=False, priority=True),
         Binding("2", "pick(1)", show=False, priority=True),
         Binding("3", "pick(2)", show=False, priority=True),
         Binding("4", "pick(3)", show=False, priority=True),
         Binding("5", "pick(4)", show=False, priority=True),
-        Binding("enter", "take", "Take", priority=True),
-        Binding("space", "skip", "Skip tour", priority=True),
-        Binding("p", "toggle_preview", "Preview"),
-        Binding("r", "toggle_route", "Route"),
+        Binding("enter", "take", N_("Take"), priority=True),
+        Binding("space", "skip", N_("Skip tour"), priority=True),
+        Binding("p", "toggle_preview", N_("Preview")),
+        Binding("r", "toggle_route", N_("Route")),
         Binding("h", "hint", N_("Hint")),
-        Binding("question_mark,f1", "app.help", "Help", key_display="?"),
-        Binding("t", "app.toggle_theme", "Theme", show=False),
-        Binding("q", "app.quit", "Quit"),
-        Binding("pageup", "scroll_log(-1)", "Log", key_display="PgUp/Dn", priority=True),
-        Binding("pagedown", "scroll_log(1)", "Log", show=False, priority=True),
+        Binding("question_mark,f1", "app.help", N_("Help"), key_display="?"),
+        Binding("t", "app.toggle_theme", N_("Theme"), show=False),
+        Binding("q", "app.quit", N_("Quit")),
+        Binding("pageup", "scroll_log(-1)", N_("Log"), key_display="PgUp/Dn", priority=True),
+        Binding("pagedown", "scroll_log(1)", N_("Log"), show=False, priority=True),
     ]
 
     def __init__(
@@ -182,6 +189,7 @@ class GameScreen(ParisScreen):
         self._previews: tuple[int, dict[str, LeftoverPreview]] | None = None
         self.ended = False
         self._keys_state: tuple[bool, bool, bool] | None = None
+        self._resumed_at: int | None = None  # the log's first line: "Resumed after n moves."
         # A move's events in the order they are shown: the log and the scores
         # follow the tours' animation (the game end's result comes last).
         self.shown_scores: tuple[int, ...] | None = None
@@ -225,7 +233,7 @@ class GameScreen(ParisScreen):
 
     def table_refused(self, table: Table, code: ErrorCode, message: str) -> None:
         self._sent = False
-        self.notify(printable(message), title="Move refused", severity="warning", markup=False)
+        self.notify(printable(message), title=_("Move refused"), severity="warning", markup=False)
         if self.turn_seat is None and self.thinking is None and not self._showing:
             self.advance()  # the game goes on: it may still be this seat's turn
 
@@ -280,13 +288,29 @@ class GameScreen(ParisScreen):
     def on_mount(self) -> None:
         if not self.query(GameLog):
             return  # mounted while the app shuts down: nothing to show
-        log = self.query_one(GameLog)
-        public = self._public
-        if self._events:
-            log.write_entry(Text(f"Resumed after {self.move_count} moves.", style="dim"))
-        log.add_events(public, self._events)
+        self._resumed_at = self.move_count if self._events else None
+        self._write_log()
         self.refresh_all()
         self.advance()  # at once: a hand-off then shows before the game screen is laid out
+
+    def _write_log(self) -> None:
+        """The log from the start: every event shown so far (not those a tour still holds)."""
+        log = self.query_one(GameLog)
+        log.clear()
+        if self._resumed_at is not None:
+            n = self._resumed_at
+            resumed = ngettext("Resumed after {n} move.", "Resumed after {n} moves.", n)
+            log.write_entry(Text(resumed.format(n=n), style="dim"))
+        held = sum(len(chunk) for chunk in self._staged[self._shown_chunks :])
+        log.add_events(self._public, self._events[: len(self._events) - held])
+
+    def language_changed(self) -> None:
+        """Show everything again in the current language; the game and the turn go on as they
+        were (position, highlight, hidden route, the log's events, a tour being shown)."""
+        if not self.query(GameLog):
+            return
+        self._write_log()
+        self.refresh_all()
 
     # --- what is shown -------------------------------------------------------------
 
@@ -343,46 +367,54 @@ class GameScreen(ParisScreen):
         """One line: whose turn, or what is happening (shorter wordings where it is narrow)."""
         view = self.view
         if self.frame is not None:
-            status = Fit([Text("Tour… (Space skips)"), Text("Tour…")])
+            status = Fit([Text(_("Tour… (Space skips)")), Text(_("Tour…"))])
         elif self.connection is not None and not view.is_over:
             short = self.connection.split(":", 1)[0]  # "Connection lost"
             status = Fit([Text(self.connection, style="bold"), Text(short, style="bold")])
         elif view.is_over:
-            status = Fit([Text("Game over", style="bold")])
+            status = Fit([Text(_("Game over"), style="bold")])
         elif self.thinking is not None or self.ai_choice is not None:
             seat = view.to_move
             assert seat is not None
             label = seat_label(view.names, seat)
-            words = (" is thinking…", " thinks…") if self.ai_choice is None else (" chooses:",)
-            status = Fit([label + word for word in words] + [label])
+            if self.ai_choice is None:
+                said = [_("{player} is thinking…"), _("{player} thinks…")]
+            else:
+                said = [_("{player} chooses:")]
+            status = Fit([_in_style(w, label) for w in said] + [label])
         elif self.turn_seat is not None and self.networked:
-            status = Fit([Text("Your turn: choose a tile"), Text("Your turn")])
+            status = Fit([Text(_("Your turn: choose a tile")), Text(_("Your turn"))])
         elif self.turn_seat is not None:
             label = seat_label(view.names, self.turn_seat)
-            status = Fit([label + ": choose a tile", label + ": your turn", label])
+            said = [_("{player}: choose a tile"), _("{player}: your turn")]
+            status = Fit([_in_style(w, label) for w in said] + [label])
         elif self._sent:
-            status = Fit([Text("Your move is on its way…"), Text("Sending…")])
+            status = Fit([Text(_("Your move is on its way…")), Text(_("Sending…"))])
         elif self.networked and view.to_move is not None:
             status = self._waiting_status(view.to_move)
         else:
             seat = view.to_move
-            status = Fit([] if seat is None else [seat_label(view.names, seat) + " is next"])
+            next_up = _("{player} is next")
+            status = Fit([] if seat is None else [_in_style(next_up, seat_label(view.names, seat))])
         self.query_one("#status", Static).update(status)
 
     def _waiting_status(self, seat: int) -> Fit:
         """Whose turn it is at a host's table, and that this terminal waits for them."""
         label = seat_label(self.view.names, seat)
         status = self.seats[seat].status if seat < len(self.seats) else "present"
-        watching = Text("Watching: ") if not self.table.local_seats else Text()
         if status in ("ai", "takeover"):
-            words = [" is thinking…", " thinks…"]
+            said = [_("{player} is thinking…"), _("{player} thinks…")]
             if status == "takeover":
-                words.insert(0, " is away: an AI plays for them…")
+                said.insert(0, _("{player} is away: an AI plays for them…"))
         elif status == "away":
-            words = [" is away: waiting for them…", " is away…"]
+            said = [_("{player} is away: waiting for them…"), _("{player} is away…")]
         else:
-            words = ["'s turn: waiting…", " to move…"]
-        return Fit([watching + label + word for word in words] + [label + words[-1], label])
+            said = [_("{player}'s turn: waiting…"), _("{player} to move…")]
+        variants = [words(w, player=label) for w in said]
+        if not self.table.local_seats:
+            variants = [words(_("Watching: {status}"), status=v) for v in variants]
+        variants.append(_in_style(said[-1], label))
+        return Fit([*variants, label])
 
     def _overlay(self) -> MapOverlay:
         frame = self.frame
@@ -411,7 +443,7 @@ class GameScreen(ParisScreen):
             bar.update("")
             return
         if not self.show_preview:
-            bar.update(Text("Left-over preview off (p shows it)", style="dim"))
+            bar.update(Text(_("Left-over preview off (p shows it)"), style="dim"))
             return
         tile = self.view.face_up[active]
         preview = self.previews().get(tile)
@@ -714,7 +746,7 @@ class GameScreen(ParisScreen):
         save_error = getattr(self.table, "save_error", None)
         if save_error:
             self.notify(
-                printable(save_error), title="Autosave failed", severity="error", markup=False
+                printable(save_error), title=_("Autosave failed"), severity="error", markup=False
             )
         if self._sent:  # no answer yet: the host has it
             self.turn_seat = None
@@ -801,7 +833,8 @@ class GameScreen(ParisScreen):
             if bot is None:
                 raise ValueError(f"seat {seat} is not an AI")
         except (ImportError, ValueError) as exc:
-            self.notify(printable(f"AI unavailable: {exc}"), severity="error", markup=False)
+            message = _("AI unavailable: {problem}").format(problem=exc)
+            self.notify(printable(message), severity="error", markup=False)
             self.thinking = None
             return
         view = self.table.view(seat)
@@ -834,7 +867,11 @@ class GameScreen(ParisScreen):
         elif event.state == WorkerState.ERROR:
             seat = self.thinking
             self.notify(
-                printable(f"The AI failed ({worker.error}); it plays its first legal move"),
+                printable(
+                    _("The AI failed ({problem}); it plays its first legal move").format(
+                        problem=worker.error
+                    )
+                ),
                 markup=False,
             )
             if seat is not None:
@@ -952,6 +989,8 @@ class GameScreen(ParisScreen):
                     history.add, public, events, kinds, mode=mode, local_seats=local
                 )
             except HistoryError as exc:
-                self.notify(str(exc), title="History not updated", severity="warning", markup=False)
+                self.notify(
+                    str(exc), title=_("History not updated"), severity="warning", markup=False
+                )
 
         self.run_worker(remember(), group="history", exit_on_error=False)

@@ -11,13 +11,14 @@ from textual.binding import Binding, BindingType
 from textual.containers import Center, Middle
 from textual.widgets import Button, Footer, Static
 
-from ..describe import plain, seat_label
+from ...i18n import N_, _
+from ..describe import plain, seat_label, words
 from ..keygate import KeyGate
 from .base import ParisScreen
 
 __all__ = ["HELD_KEYS_HINT", "HandoffScreen"]
 
-HELD_KEYS_HINT = "Let go of the keys, wait a moment, then press Enter."
+HELD_KEYS_HINT = N_("Let go of the keys, wait a moment, then press Enter.")
 
 
 class HandoffScreen(ParisScreen):
@@ -27,7 +28,7 @@ class HandoffScreen(ParisScreen):
     buffered Enter meant for the last turn never shows the next player's screen.
     """
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "ready", "Ready", priority=True)]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "ready", N_("Ready"), priority=True)]
 
     def __init__(
         self,
@@ -49,16 +50,25 @@ class HandoffScreen(ParisScreen):
         self.rounds = rounds
         self.scores = scores
 
+    def _title(self) -> Text:
+        return words(_("[bold]Pass to [/bold]{player}"), player=seat_label(self.names, self.seat))
+
+    def _info(self) -> Text:
+        # Two lines of their own: a long name never leaves "now." alone on a line.
+        name = plain(self.names[self.seat])
+        info = Text(
+            _("Round {round} of {rounds}").format(round=self.round_no, rounds=self.rounds) + "\n"
+        )
+        info.append_text(words(_("Only {player} should see the screen now."), player=name))
+        return info
+
+    def _ready(self) -> Text:
+        return words(_("I am {player} — press Enter"), player=plain(self.names[self.seat]))
+
     def compose(self) -> ComposeResult:
         with Middle(), Center(id="handoff-box"):
-            title = Text("Pass to ", style="bold")
-            title.append_text(seat_label(self.names, self.seat))
-            yield Static(title, id="handoff-title")
-            # Two lines of their own: a long name never leaves "now." alone on a line.
-            name = plain(self.names[self.seat])
-            info = Text(f"Round {self.round_no} of {self.rounds}\n")
-            info.append_text(Text.assemble("Only ", name, " should see the screen now."))
-            yield Static(info, id="handoff-info")
+            yield Static(self._title(), id="handoff-title")
+            yield Static(self._info(), id="handoff-info")
             scores = Text()
             for seat, score in enumerate(self.scores):
                 if seat:
@@ -66,11 +76,23 @@ class HandoffScreen(ParisScreen):
                 scores.append_text(seat_label(self.names, seat))
                 scores.append(f" {score}")
             yield Static(scores, id="handoff-scores")
-            yield Button(Text.assemble("I am ", name, " — press Enter"), id="handoff-ready")
-            hint = Static(HELD_KEYS_HINT, id="handoff-hint")
+            yield Button(self._ready(), id="handoff-ready")
+            hint = Static(_(HELD_KEYS_HINT), id="handoff-hint")
             hint.display = False  # shown once the gate drops a key
             yield hint
         yield Footer()
+
+    def language_changed(self) -> None:
+        """The same hand-off in the current language (still waiting for its press)."""
+        for static, text in (
+            ("#handoff-title", self._title()),
+            ("#handoff-info", self._info()),
+            ("#handoff-hint", Text(_(HELD_KEYS_HINT))),
+        ):
+            for widget in self.query(static).results(Static):
+                widget.update(text)
+        for button in self.query("#handoff-ready").results(Button):
+            button.label = self._ready()
 
     def on_mount(self) -> None:
         for button in self.query("#handoff-ready"):

@@ -34,6 +34,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Footer, Input, Label, Static
 
 from ...core import MAX_NAME_CELLS, InvalidNameError, normalize_name, printable
+from ...i18n import N_, _, ngettext
 from ...net.client import HostClient, HostClosedError, TokenStore
 from ...net.protocol import (
     Join,
@@ -51,6 +52,7 @@ from ...net.protocol import (
     Watch,
     Watching,
 )
+from ..describe import ai_label, words
 from .base import ParisScreen
 from .new_game import NameInput
 
@@ -74,14 +76,14 @@ def _levels() -> tuple[str, ...]:
 
 def _seat_text(seat: SeatInfo, me: str | None) -> Text:
     if seat.status == "free":
-        return Text("free seat", style="italic green")
+        return Text(_("free seat"), style="italic green")
     text = Text(printable(seat.name), style="bold" if seat.status == "present" else "")
     if me is not None and seat.kind == "human" and seat.name.casefold() == me.casefold():
         text.stylize("underline")
     if seat.status == "away":
-        text.append(" (away)", style="dim")
+        text.append(_(" (away)"), style="dim")
     elif seat.status == "takeover":
-        text.append(" (AI plays)", style="dim")
+        text.append(_(" (AI plays)"), style="dim")
     elif seat.status == "ai":
         text.stylize("dim")
     return text
@@ -89,17 +91,18 @@ def _seat_text(seat: SeatInfo, me: str | None) -> Text:
 
 def table_players_text(info: TableInfo, me: str | None = None) -> Text:
     """The table's seats in one line: names as text, each with its status."""
-    return Text(", ").join(_seat_text(seat, me) for seat in info.seats)
+    return Text(_(", ")).join(_seat_text(seat, me) for seat in info.seats)
 
 
 def table_game_text(info: TableInfo) -> Text:
     """How far the table's game is: waiting for players, move n of N, or finished."""
     if info.waiting:
         n = info.free_seats
-        return Text(f"waiting: {n} free seat{'s' if n != 1 else ''}", style="green")
+        waiting = ngettext("waiting: {n} free seat", "waiting: {n} free seats", n)
+        return Text(waiting.format(n=n), style="green")
     if info.finished:
-        return Text("finished", style="dim")
-    return Text(f"move {info.move_count} of {info.total_moves}")
+        return Text(_("finished"), style="dim")
+    return Text(_("move {k} of {total}").format(k=info.move_count, total=info.total_moves))
 
 
 def _holds_seat(info: TableInfo, name: str | None) -> bool:
@@ -119,9 +122,9 @@ class Cycler(Static, can_focus=True):
     """One choice among a few, changed with ← → (or Space): a seat's kind, a variant."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left", "step(-1)", "Previous", show=False),
-        Binding("right", "step(1)", "Next", show=False),
-        Binding("space", "step(1)", "Next", show=False),
+        Binding("left", "step(-1)", N_("Previous"), show=False),
+        Binding("right", "step(1)", N_("Next"), show=False),
+        Binding("space", "step(1)", N_("Next"), show=False),
     ]
 
     def __init__(self, choices: list[tuple[str, str]], *, id: str) -> None:
@@ -164,10 +167,10 @@ class NewTableScreen(ParisScreen):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "open", "Open the table"),
-        Binding("escape", "back", "Back"),
-        Binding("down", "app.focus_next", "Next", show=False),
-        Binding("up", "app.focus_previous", "Previous", show=False),
+        Binding("enter", "open", N_("Open the table")),
+        Binding("escape", "back", N_("Back")),
+        Binding("down", "app.focus_next", N_("Next"), show=False),
+        Binding("up", "app.focus_previous", N_("Previous"), show=False),
     ]
 
     def __init__(self, name: str) -> None:
@@ -176,36 +179,45 @@ class NewTableScreen(ParisScreen):
 
     def compose(self) -> ComposeResult:
         levels = _levels()
-        ai = [(f"AI: {level}", f"ai:{level}") for level in levels]
+        ai = [(ai_label(level), f"ai:{level}") for level in levels]
         with Vertical(id="table-form"):
-            yield Static(Text("A new table", style="bold"), id="table-title")
+            yield Static(Text(_("A new table"), style="bold"), id="table-title")
             with Horizontal(classes="form-row"):
-                yield Label("Seat 1", classes="form-label")
-                yield Static(Text.assemble("you (", (printable(self.player), "bold"), ")"))
+                yield Label(_("Seat {n}").format(n=1), classes="form-label")
+                you = Text(printable(self.player), style="bold")
+                yield Static(words(_("you ({player})"), player=you))
             for i in range(1, 4):
-                choices = [("open seat", "open"), *ai]
+                choices = [(_("open seat"), "open"), *ai]
                 if i >= 2:
-                    choices.append(("no seat", "none"))
+                    choices.append((_("no seat"), "none"))
                 with Horizontal(classes="form-row"):
-                    yield Label(Text(f"Seat {i + 1}"), classes="form-label")
+                    yield Label(Text(_("Seat {n}").format(n=i + 1)), classes="form-label")
                     yield Cycler(choices, id=f"seat-{i}")
             with Horizontal(classes="form-row"):
-                yield Label("Small tour", classes="form-label")
+                yield Label(_("Small tour"), classes="form-label")
                 yield Cycler(
-                    [("both lines (rulebook)", "both-lines"), ("tile's line only", "tile-line")],
+                    [
+                        (_("both lines (rulebook)"), "both-lines"),
+                        (_("tile's line only"), "tile-line"),
+                    ],
                     id="small-tour",
                 )
             with Horizontal(classes="form-row"):
-                yield Label("Final tours", classes="form-label")
+                yield Label(_("Final tours"), classes="form-label")
                 yield Cycler(
-                    [("secret routes (rulebook)", "secret"), ("all five lines", "all-lines")],
+                    [
+                        (_("secret routes (rulebook)"), "secret"),
+                        (_("all five lines"), "all-lines"),
+                    ],
                     id="final-tours",
                 )
             yield Static(
                 Text(
-                    "← → change a seat, ↑ ↓ move. Open seats are taken by players from "
-                    "the lobby; the game starts when every seat is taken.\n"
-                    "Enter opens the table, Esc goes back."
+                    _(
+                        "← → change a seat, ↑ ↓ move. Open seats are taken by players from "
+                        "the lobby; the game starts when every seat is taken.\n"
+                        "Enter opens the table, Esc goes back."
+                    )
                 ),
                 id="table-help",
             )
@@ -243,7 +255,7 @@ class TablesGrid(DataTable[Text]):
     """The list of tables: one row per table; Enter sits or watches (said in the footer)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "select_cursor", "Sit or watch"),
+        Binding("enter", "select_cursor", N_("Sit or watch")),
     ]
 
 
@@ -262,12 +274,12 @@ class LobbyScreen(ParisScreen):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("w", "watch", "Watch"),
-        Binding("n", "new_table", "New table"),
-        Binding("r", "refresh", "Refresh", show=False),
-        Binding("escape", "leave", "Leave the table"),
-        Binding("q", "quit", "Quit"),
-        Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
+        Binding("w", "watch", N_("Watch")),
+        Binding("n", "new_table", N_("New table")),
+        Binding("r", "refresh", N_("Refresh"), show=False),
+        Binding("escape", "leave", N_("Leave the table")),
+        Binding("q", "quit", N_("Quit")),
+        Binding("ctrl+q", "quit", N_("Quit"), show=False, priority=True),
     ]
 
     def __init__(
@@ -306,21 +318,21 @@ class LobbyScreen(ParisScreen):
     # --- layout ------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield Static(Text("Paris Paris — the tables of this host"), id="lobby-title")
+        yield Static(Text(_("Paris Paris — the tables of this host")), id="lobby-title")
         if self.player is None:
             with Horizontal(id="lobby-name-row"):
-                yield Label("Your name")
+                yield Label(_("Your name"))
                 yield NameInput(
                     "",  # a given name that breaks the rule is never put in the field
-                    placeholder="type it, then Enter",
+                    placeholder=_("type it, then Enter"),
                     max_length=MAX_NAME_CELLS,
                     id="lobby-name",
                 )
         yield Static("", id="lobby-you")
         table = TablesGrid(id="lobby-tables", cursor_type="row", zebra_stripes=True)
-        table.add_column(Text("Table"), width=5, key="table")
-        table.add_column(Text("Players"), width=44, key="players")
-        table.add_column(Text("Game"), width=21, key="game")
+        table.add_column(Text(_("Table")), width=5, key="table")
+        table.add_column(Text(_("Players")), width=44, key="players")
+        table.add_column(Text(_("Game")), width=21, key="game")
         yield table
         yield Static("", id="lobby-status")
         yield Footer()
@@ -330,17 +342,22 @@ class LobbyScreen(ParisScreen):
         self._show_you()
         if self.player is None:
             self.query_one("#lobby-name", Input).focus()
-            self._say(
-                "Type your name to sit at a table or open one; Tab goes to the tables, "
-                "Ctrl+Q quits."
-                if self.name_problem is None
-                else f"The name given cannot be used: {self.name_problem}. Type another one.",
-                problem=self.name_problem is not None,
-            )
+            if self.name_problem is None:
+                said = _(
+                    "Type your name to sit at a table or open one; Tab goes to the tables, "
+                    "Ctrl+Q quits."
+                )
+            else:
+                said = _("The name given cannot be used: {problem}. Type another one.").format(
+                    problem=self.name_problem
+                )
+            self._say(said, problem=self.name_problem is not None)
         else:
             self.query_one("#lobby-tables", DataTable).focus()
             if self.given_name is not None:
-                self._say("No seat waits for you here: sit at a free seat, watch, or open a table.")
+                self._say(
+                    _("No seat waits for you here: sit at a free seat, watch, or open a table.")
+                )
         self._reader = asyncio.get_running_loop().create_task(self._read())
         self.action_refresh()
         self.set_interval(self.poll_every, self.action_refresh)
@@ -369,7 +386,7 @@ class LobbyScreen(ParisScreen):
             you.display = False
             return
         you.display = True
-        you.update(Text.assemble("You are ", (printable(self.player), "bold"), "."))
+        you.update(words(_("You are {player}."), player=Text(printable(self.player), style="bold")))
 
     # --- the name ------------------------------------------------------------------------
 
@@ -382,19 +399,19 @@ class LobbyScreen(ParisScreen):
         try:
             name = normalize_name(event.value)
         except InvalidNameError as exc:
-            self._say(f"Your name: {exc.problem}.", problem=True)
+            self._say(_("Your name: {problem}.").format(problem=exc.problem), problem=True)
             return
         self.player = name
         for row in self.query("#lobby-name-row"):
             row.remove()
         self._show_you()
         self.query_one("#lobby-tables", DataTable).focus()
-        self._say("Enter sits at a table (or watches it), n opens a new one.")
+        self._say(_("Enter sits at a table (or watches it), n opens a new one."))
         self._draw_tables()
 
     def _need_name(self) -> str | None:
         if self.player is None:
-            self._say("Type your name first (and press Enter).", problem=True)
+            self._say(_("Type your name first (and press Enter)."), problem=True)
             for field in self.query("#lobby-name"):
                 field.focus()
         return self.player
@@ -407,16 +424,26 @@ class LobbyScreen(ParisScreen):
             try:
                 message = await self.client.receive()
             except HostClosedError as exc:
-                self._connection_over(f"The host closed the connection ({exc.reason}).")
+                self._connection_over(
+                    _("The host closed the connection ({reason}).").format(reason=exc.reason)
+                )
                 return
             except ProtocolError as exc:
                 self._connection_over(
-                    printable(f"The host sent what this client cannot read: {exc.message}")
+                    printable(
+                        _("The host sent what this client cannot read: {problem}").format(
+                            problem=exc.message
+                        )
+                    )
                 )
                 return
             except OSError as exc:
                 self._connection_over(
-                    printable(f"The connection to the host failed: {exc.strerror or exc}")
+                    printable(
+                        _("The connection to the host failed: {problem}").format(
+                            problem=exc.strerror or exc
+                        )
+                    )
                 )
                 return
             if isinstance(message, Seated | Watching):
@@ -461,7 +488,7 @@ class LobbyScreen(ParisScreen):
             case Left():
                 self.waiting = None
                 self.refresh_bindings()  # Esc leaves no table now
-                self._say("You left the table.")
+                self._say(_("You left the table."))
                 self.action_refresh()
             case Refused():
                 self._say(printable(message.message).rstrip(".") + ".", problem=True)
@@ -471,7 +498,7 @@ class LobbyScreen(ParisScreen):
     def _connection_over(self, why: str) -> None:
         self.ended = why
         self.done = True
-        self._say(f"{why} Press q to quit.", problem=True)
+        self._say(_("{problem} Press q to quit.").format(problem=why), problem=True)
 
     def _finish(self, result: Seated | Watching | None) -> None:
         self._stop_reading()
@@ -485,14 +512,15 @@ class LobbyScreen(ParisScreen):
         if waiting is None:
             return
         free = sum(1 for s in waiting.seats if s.status == "free")
+        said = ngettext(
+            "You sit at table {table}, seat {seat}. Waiting for {n} more player: "
+            "the game starts when every seat is taken. Esc leaves the table.",
+            "You sit at table {table}, seat {seat}. Waiting for {n} more players: "
+            "the game starts when every seat is taken. Esc leaves the table.",
+            free,
+        )
         self._say(
-            Text.assemble(
-                "You sit at table ",
-                (waiting.table, "bold"),
-                f", seat {waiting.seat + 1}. Waiting for {free} more player"
-                f"{'s' if free != 1 else ''}: the game starts when every seat is taken. "
-                "Esc leaves the table.",
-            )
+            words(said, table=Text(waiting.table, style="bold"), seat=waiting.seat + 1, n=free)
         )
 
     # --- the list ---------------------------------------------------------------------------
@@ -528,7 +556,7 @@ class LobbyScreen(ParisScreen):
         if keep in ids:
             grid.move_cursor(row=ids.index(keep), animate=False)
         if not self.tables and self.ended is None and not self._problem_shown:
-            self._say("No table is open on this host yet: n opens one.")
+            self._say(_("No table is open on this host yet: n opens one."))
 
     def _current(self) -> TableInfo | None:
         grid = self.query_one("#lobby-tables", DataTable)
@@ -543,7 +571,7 @@ class LobbyScreen(ParisScreen):
 
     def _can_send(self) -> bool:
         if self.ended is not None:
-            self._say(f"{self.ended} Press q to quit.", problem=True)
+            self._say(_("{problem} Press q to quit.").format(problem=self.ended), problem=True)
             return False
         return not self.done
 
@@ -573,13 +601,16 @@ class LobbyScreen(ParisScreen):
             if name is None:
                 return
             if not info.free_seats:
-                self._say(f"Table {info.table} has no free seat left.", problem=True)
+                self._say(
+                    _("Table {table} has no free seat left.").format(table=info.table),
+                    problem=True,
+                )
                 return
-            self._say(f"Taking a seat at table {info.table}…")
+            self._say(_("Taking a seat at table {table}…").format(table=info.table))
             self.client.send(Join(name, None, info.table))
             return
         if _holds_seat(info, self.player) and not info.finished and self.player is not None:
-            self._say(f"Sitting at table {info.table}…")
+            self._say(_("Sitting at table {table}…").format(table=info.table))
             self.client.send(Join(self.player, self._token(), info.table))
             return
         self.action_watch()
@@ -590,12 +621,14 @@ class LobbyScreen(ParisScreen):
             return
         if info.waiting:
             self._say(
-                f"Table {info.table} has not started: nothing to watch yet. "
-                "Enter takes one of its free seats.",
+                _(
+                    "Table {table} has not started: nothing to watch yet. "
+                    "Enter takes one of its free seats."
+                ).format(table=info.table),
                 problem=True,
             )
             return
-        self._say(f"Watching table {info.table}…")
+        self._say(_("Watching table {table}…").format(table=info.table))
         self.client.send(Watch(info.table))
 
     def action_new_table(self) -> None:
@@ -606,13 +639,13 @@ class LobbyScreen(ParisScreen):
             return
         welcome = self.client.welcome
         if welcome is not None and welcome.protocol < 2:
-            self._say("This host cannot open a table for a client (it speaks protocol 1).")
+            self._say(_("This host cannot open a table for a client (it speaks protocol 1)."))
             return
 
         def opened(request: OpenTable | None) -> None:
             if request is None or not self._can_send():
                 return
-            self._say("Opening a table…")
+            self._say(_("Opening a table…"))
             self.client.send(request)
 
         self.app.push_screen(NewTableScreen(name), opened)

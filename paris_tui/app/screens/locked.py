@@ -12,15 +12,18 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from ...core import printable
+from ...i18n import N_, _
 from ..locks import lock_holder
 from ..storage import SaveInfo
+from .base import TranslatedBindings
+from .resume import save_title
 
 __all__ = ["LockedDialog"]
 
-LEAVE_LABELS = {"Back": "Back (Esc)", "Quit": "Quit (Esc)"}
+LEAVE_LABELS = {"Back": N_("Back (Esc)"), "Quit": N_("Quit (Esc)")}
 
 
-class LockedDialog(ModalScreen[bool]):
+class LockedDialog(TranslatedBindings, ModalScreen[bool]):
     """Dismissed with ``True`` to watch the game, ``False`` to go back (or quit)."""
 
     DEFAULT_CSS = """
@@ -47,8 +50,8 @@ class LockedDialog(ModalScreen[bool]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("w", "watch", "Watch"),
-        Binding("escape,b,n,q", "back", "Back"),
+        Binding("w", "watch", N_("Watch")),
+        Binding("escape,b,n,q", "back", N_("Back")),
         Binding("left", "app.focus_previous", show=False),
         Binding("right", "app.focus_next", show=False),
     ]
@@ -60,24 +63,29 @@ class LockedDialog(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         pid = lock_holder(self.info.path)
-        where = Text("This game is open in another copy of paris-tui", style="bold")
-        if pid is not None:
-            where.append(f" (process {pid})", style="bold")
-        where.append(".", style="bold")
-        game = Text(self.info.title)  # names and file name as plain text, never markup
+        if pid is None:
+            said = _("This game is open in another copy of paris-tui.")
+        else:
+            said = _("This game is open in another copy of paris-tui (process {pid}).").format(
+                pid=pid
+            )
+        where = Text(said, style="bold")
+        game = save_title(self.info)  # names and file name as plain text, never markup
         game.append("\n")
         game.append(printable(self.info.path.name), style="dim")
         with Vertical(id="locked-box"):
             yield Static(where, id="locked-title")
             yield Static(game, id="locked-game")
             yield Static(
-                "Only one copy can play a game. This one can watch it as it is "
-                "played, read-only: the public view, no moves, nothing written.",
+                _(
+                    "Only one copy can play a game. This one can watch it as it is "
+                    "played, read-only: the public view, no moves, nothing written."
+                ),
                 id="locked-info",
             )
             with Horizontal(id="locked-buttons"):
-                yield Button("Watch (w)", id="watch", variant="primary")
-                yield Button(LEAVE_LABELS[self.leave], id="back")
+                yield Button(_("Watch (w)"), id="watch", variant="primary")
+                yield Button(_(LEAVE_LABELS[self.leave]), id="back")
 
     def on_mount(self) -> None:
         for button in self.query("#watch"):

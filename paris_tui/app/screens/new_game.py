@@ -13,8 +13,8 @@ from textual.message import Message
 from textual.widgets import Button, Footer, Input, Label, Select, Static
 
 from ...core import MAX_NAME_CELLS, InvalidNameError, Options, check_table_names, normalize_name
-from ...i18n import N_, _
-from ..describe import plain, printable
+from ...i18n import LANGUAGE_NAMES, LANGUAGES, N_, _, current_language, ngettext
+from ..describe import ai_label, plain, printable
 from ..palette import player_style
 from ..session import SeatSpec, ai_levels, check_seed
 from .base import ParisScreen
@@ -57,10 +57,10 @@ class NameInput(Input):
             return False
         try:
             normalize_name(text)
-            reason = "it holds a character a name cannot hold"  # pragma: no cover
+            reason = _("it holds a character a name cannot hold")  # pragma: no cover
         except InvalidNameError as exc:
             reason = exc.problem
-        self.post_message(self.Refused(self, f"Not pasted: {reason}."))
+        self.post_message(self.Refused(self, _("Not pasted: {reason}.").format(reason=reason)))
         return True
 
     def _on_paste(self, event: events.Paste) -> None:
@@ -74,17 +74,21 @@ class NameInput(Input):
             super().replace(text, start, end)
 
     def restricted(self) -> None:
-        self.post_message(self.Refused(self, f"A name has at most {self.max_length} characters."))
+        most = self.max_length or 0
+        limit = ngettext(
+            "A name has at most {n} character.", "A name has at most {n} characters.", most
+        )
+        self.post_message(self.Refused(self, limit.format(n=most)))
 
 
 class NewGameScreen(ParisScreen):
     # A name field takes 'q' as a letter here: Ctrl+Q quits (and the footer says so).
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "back", "Back"),
-        Binding("f5", "start", "Start"),
-        Binding("f1", "app.help", "Help"),
+        Binding("escape", "back", N_("Back")),
+        Binding("f5", "start", N_("Start")),
+        Binding("f1", "app.help", N_("Help")),
         Binding("f2", "app.statistics", N_("Statistics")),
-        Binding("ctrl+q", "app.quit", "Quit", key_display="^q", priority=True),
+        Binding("ctrl+q", "app.quit", N_("Quit"), key_display="^q", priority=True),
     ]
 
     def __init__(self, seats: list[SeatSpec] | None = None, *, cursor_blink: bool = True) -> None:
@@ -93,68 +97,142 @@ class NewGameScreen(ParisScreen):
         self.cursor_blink = cursor_blink
         self.levels = ai_levels()
 
+    # --- words (made again when the language changes) ---------------------------------
+
+    def _kinds(self) -> list[tuple[str, str]]:
+        kinds: list[tuple[str, str]] = [(_("Human"), "human")]
+        return kinds + [(ai_label(level), f"ai:{level}") for level in self.levels]
+
+    def _options(self) -> dict[str, list[tuple[str, Any]]]:
+        """Each choice's options (label, value), by the select's id."""
+        kinds = self._kinds()
+        options: dict[str, list[tuple[str, Any]]] = {
+            "#count": [
+                (ngettext("{n} player", "{n} players", n).format(n=n), n) for n in (2, 3, 4)
+            ],
+            "#small-tour": [
+                (_("both lines (rulebook)"), "both-lines"),
+                (_("tile's line only"), "tile-line"),
+            ],
+            "#final-tours": [
+                (_("secret routes (rulebook)"), "secret"),
+                (_("all five lines"), "all-lines"),
+            ],
+        }
+        for i in range(4):
+            options[f"#kind-{i}"] = list(kinds)
+        return options
+
+    def _labels(self) -> dict[str, Text]:
+        """Each label's words, by the label's id."""
+        labels = {
+            "#label-count": Text(_("Players")),
+            "#label-seed": Text(_("Seed")),
+            "#label-small-tour": Text(_("Small tour")),
+            "#label-final-tours": Text(_("Final tours")),
+            "#label-language": Text(_("Language")),
+        }
+        for i in range(4):
+            style = player_style(i)
+            labels[f"#label-seat-{i}"] = Text(
+                _("{symbol} Seat {n}").format(symbol=style.symbol, n=i + 1), style=style.colour
+            )
+        return labels
+
     def compose(self) -> ComposeResult:
-        kinds: list[tuple[str, str]] = [("Human", "human")]
-        kinds += [(f"AI: {level}", f"ai:{level}") for level in self.levels]
+        options = self._options()
+        labels = self._labels()
+        kinds = options["#kind-0"]
+
+        def label(key: str) -> Label:
+            return Label(labels[f"#label-{key}"], classes="form-label", id=f"label-{key}")
+
         with VerticalScroll(id="new-box"):
-            yield Static(Text("Paris Paris — new game", style="bold"), id="new-title")
+            yield Static(Text(_("Paris Paris — new game"), style="bold"), id="new-title")
             with Horizontal(classes="form-row"):
-                yield Label("Players", classes="form-label")
+                yield label("count")
                 yield Select(
-                    [(f"{n} players", n) for n in (2, 3, 4)],
-                    value=len(self.seats),
-                    allow_blank=False,
-                    id="count",
+                    options["#count"], value=len(self.seats), allow_blank=False, id="count"
                 )
             for i in range(4):
                 seat = self.seats[i] if i < len(self.seats) else SeatSpec(DEFAULT_NAMES[i])
-                style = player_style(i)
                 with Horizontal(classes="form-row seat-row", id=f"seat-{i}"):
-                    yield Label(
-                        Text(f"{style.symbol} Seat {i + 1}", style=style.colour),
-                        classes="form-label",
-                    )
+                    yield label(f"seat-{i}")
                     name = NameInput(
                         seat.name,
-                        placeholder=f"name of seat {i + 1}",
+                        placeholder=_("name of seat {n}").format(n=i + 1),
                         max_length=MAX_NAME,
                         id=f"name-{i}",
                         classes="seat-name",
                     )
                     name.cursor_blink = self.cursor_blink
                     yield name
-                    kind = seat.kind if seat.kind in {k for _, k in kinds} else "human"
+                    kind = seat.kind if seat.kind in {k for _label, k in kinds} else "human"
                     yield Select(
                         kinds, value=kind, allow_blank=False, id=f"kind-{i}", classes="seat-kind"
                     )
             with Horizontal(classes="form-row"):
-                yield Label("Seed", classes="form-label")
-                seed = Input(placeholder="optional, e.g. 42", id="seed", restrict=r"\d*")
+                yield label("seed")
+                seed = Input(placeholder=_("optional, e.g. 42"), id="seed", restrict=r"\d*")
                 seed.cursor_blink = self.cursor_blink
                 yield seed
             with Horizontal(classes="form-row"):
-                yield Label("Small tour", classes="form-label")
+                yield label("small-tour")
                 yield Select(
-                    [("both lines (rulebook)", "both-lines"), ("tile's line only", "tile-line")],
-                    value="both-lines",
-                    allow_blank=False,
-                    id="small-tour",
+                    options["#small-tour"], value="both-lines", allow_blank=False, id="small-tour"
                 )
             with Horizontal(classes="form-row"):
-                yield Label("Final tours", classes="form-label")
+                yield label("final-tours")
                 yield Select(
-                    [("secret routes (rulebook)", "secret"), ("all five lines", "all-lines")],
-                    value="secret",
+                    options["#final-tours"], value="secret", allow_blank=False, id="final-tours"
+                )
+            with Horizontal(classes="form-row"):
+                yield label("language")
+                # Each language named in itself: whoever reads it finds theirs.
+                yield Select(
+                    [(LANGUAGE_NAMES[tag], tag) for tag in LANGUAGES],
+                    value=current_language(),
                     allow_blank=False,
-                    id="final-tours",
+                    id="language",
                 )
             if not self.levels:
-                yield Static("AI opponents are not installed: every seat is human.", classes="dim")
+                yield Static(
+                    _("AI opponents are not installed: every seat is human."),
+                    classes="dim",
+                    id="new-no-ai",
+                )
             yield Static("", id="new-error")
             with Horizontal(id="new-buttons"):
-                yield Button("Start game", id="start", variant="primary")
+                yield Button(_("Start game"), id="start", variant="primary")
                 yield Button(_("Statistics"), id="stats")
         yield Footer()
+
+    def language_changed(self) -> None:
+        """The same form, every choice and name kept, in the current language."""
+        for title in self.query("#new-title").results(Static):
+            title.update(Text(_("Paris Paris — new game"), style="bold"))
+        for selector, text in self._labels().items():
+            for form_label in self.query(selector).results(Label):
+                form_label.update(text)
+        for selector, options in self._options().items():
+            for select in self.query(selector).results(Select):
+                value = select.value
+                select.set_options(options)
+                select.value = value
+        for i in range(4):
+            for field in self.query(f"#name-{i}").results(Input):
+                field.placeholder = _("name of seat {n}").format(n=i + 1)
+        for field in self.query("#seed").results(Input):
+            field.placeholder = _("optional, e.g. 42")
+        for note in self.query("#new-no-ai").results(Static):
+            note.update(_("AI opponents are not installed: every seat is human."))
+        for select in self.query("#language").results(Select):
+            if select.value != current_language():
+                select.value = current_language()
+        for button in self.query("#start").results(Button):
+            button.label = _("Start game")
+        for button in self.query("#stats").results(Button):
+            button.label = _("Statistics")
 
     def on_mount(self) -> None:
         self._show_seats(len(self.seats))
@@ -164,7 +242,8 @@ class NewGameScreen(ParisScreen):
 
         problem = save_problem()  # say it now, not "Autosave failed" after the first move
         if problem is not None:
-            self.query_one("#new-error", Static).update(plain(f"No game can start: {problem}."))
+            said = _("No game can start: {problem}.").format(problem=problem)
+            self.query_one("#new-error", Static).update(plain(said))
 
     def _show_seats(self, count: int) -> None:
         for i in range(4):
@@ -174,6 +253,10 @@ class NewGameScreen(ParisScreen):
     def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "count" and isinstance(event.value, int):
             self._show_seats(event.value)
+        elif event.select.id == "language" and isinstance(event.value, str):
+            choose = getattr(self.app, "choose_language", None)
+            if event.value != current_language() and choose is not None:
+                choose(event.value)
 
     def on_name_input_refused(self, event: NameInput.Refused) -> None:
         event.stop()
@@ -218,7 +301,8 @@ class NewGameScreen(ParisScreen):
                 self.query_one(f"#name-{i}", Input).value for i in range(count)
             )
         except InvalidNameError as exc:
-            error.update(plain(f"Seat {(exc.seat or 0) + 1}: {exc.problem}."))
+            said = _("Seat {n}: {problem}.").format(n=(exc.seat or 0) + 1, problem=exc.problem)
+            error.update(plain(said))
             return
         seats = [SeatSpec(name, str(self._value(f"#kind-{i}"))) for i, name in enumerate(names)]
         seed_text = self.query_one("#seed", Input).value.strip()
@@ -236,4 +320,5 @@ class NewGameScreen(ParisScreen):
         try:
             start_new(seats, seed=seed, options=options)
         except OSError as exc:
-            error.update(plain(f"Cannot write the autosave: {exc.strerror or exc}"))
+            said = _("Cannot write the autosave: {problem}").format(problem=exc.strerror or exc)
+            error.update(plain(said))

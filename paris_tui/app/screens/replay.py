@@ -17,7 +17,7 @@ from textual.widgets import Footer, Static
 
 from ...core import Event, Game
 from ...core.record import Record, replay
-from ...i18n import N_
+from ...i18n import N_, _, ngettext
 from ..describe import plain
 from ..widgets.map_view import BoardMap, MapOverlay
 from ..widgets.panels import DiscardPanel, GameLog, PlayersPanel, RoutePanel, TilePanel
@@ -29,15 +29,15 @@ __all__ = ["ReplayScreen"]
 
 class ReplayScreen(ParisScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left", "step(-1)", "Back", key_display="←", priority=True),
-        Binding("right", "step(1)", "Forward", key_display="→", priority=True),
+        Binding("left", "step(-1)", N_("Back"), key_display="←", priority=True),
+        Binding("right", "step(1)", N_("Forward"), key_display="→", priority=True),
         Binding("pageup", "step(-10)", "−10", show=False, priority=True),
         Binding("pagedown", "step(10)", "+10", show=False, priority=True),
-        Binding("home", "go(0)", "Start", priority=True),
-        Binding("end", "go(-1)", "End", priority=True),
+        Binding("home", "go(0)", N_("Start"), priority=True),
+        Binding("end", "go(-1)", N_("End"), priority=True),
         Binding("v", "review", N_("Review")),
-        Binding("question_mark,f1", "app.help", "Help", key_display="?"),
-        Binding("q", "app.quit", "Quit"),
+        Binding("question_mark,f1", "app.help", N_("Help"), key_display="?"),
+        Binding("q", "app.quit", N_("Quit")),
     ]
 
     def __init__(self, record: Record, path: Path) -> None:
@@ -61,17 +61,22 @@ class ReplayScreen(ParisScreen):
         self.query_one(GameLog).can_focus = False
         self.show_position()
 
+    def language_changed(self) -> None:
+        """The same position, in the current language."""
+        if self.query("#replay-position"):
+            self.show_position()
+
     def game_at(self, k: int) -> Game:
         return replay(self.record, upto=k)
 
     def show_position(self) -> None:
         k = self.position
         view = self.game_at(k).view(None)
-        pos = Text(f"Replay: move {k} of {self.total}", style="bold")
+        pos = Text(_("Replay: move {k} of {total}").format(k=k, total=self.total), style="bold")
         pos.append("\n")
         pos.append_text(plain(self.path.name, style="dim"))
         if view.is_over:
-            pos.append("\nGame over", style="bold")
+            pos.append("\n" + _("Game over"), style="bold")
         self.query_one("#replay-position", Static).update(pos)
         self.query_one(PlayersPanel).show(view)
         self.query_one(RoutePanel).show(view, reveal=False, hidden_hint=False)
@@ -83,7 +88,8 @@ class ReplayScreen(ParisScreen):
         log.clear()
         start = max(0, k - 60)
         if start:
-            log.write_entry(Text(f"… {start} earlier moves", style="dim"))
+            earlier = ngettext("… {n} earlier move", "… {n} earlier moves", start)
+            log.write_entry(Text(earlier.format(n=start), style="dim"))
         for events in self.events[start:k]:
             log.add_events(view, events)
 

@@ -11,16 +11,28 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
-from ..describe import plain
+from ...i18n import N_, _
+from ..describe import plain, words
 from ..storage import SaveInfo
+from .base import TranslatedBindings
 
-__all__ = ["ResumeDialog"]
+__all__ = ["ResumeDialog", "save_title"]
 
 
-class ResumeDialog(ModalScreen[SaveInfo | None]):
+def save_title(info: SaveInfo) -> Text:
+    """``Ann, Bob · round 3 of 20``: whose game, how far (the names as plain text)."""
+    players = len(info.record.players)
+    rounds = info.total_moves // players
+    done = info.moves // players
+    names = Text(_(", ")).join(plain(p.name) for p in info.record.players)
+    said = _("{players} · round {round} of {rounds}")
+    return words(said, players=names, round=min(done + 1, rounds), rounds=rounds)
+
+
+class ResumeDialog(TranslatedBindings, ModalScreen[SaveInfo | None]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,n", "new", "New game"),
-        Binding("y", "resume", "Resume"),
+        Binding("escape,n", "new", N_("New game")),
+        Binding("y", "resume", N_("Resume")),
         Binding("left", "app.focus_previous", show=False),
         Binding("right", "app.focus_next", show=False),
     ]
@@ -31,11 +43,11 @@ class ResumeDialog(ModalScreen[SaveInfo | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="resume-box"):
-            yield Static(Text("Resume the unfinished game?", style="bold"))
-            yield Static(plain(self.info.title), id="resume-title")
+            yield Static(Text(_("Resume the unfinished game?"), style="bold"))
+            yield Static(save_title(self.info), id="resume-title")
             with Horizontal(id="resume-buttons"):
-                yield Button("Resume (y)", id="resume", variant="primary")
-                yield Button("New game (n)", id="new")
+                yield Button(_("Resume (y)"), id="resume", variant="primary")
+                yield Button(_("New game (n)"), id="new")
 
     def on_mount(self) -> None:
         for button in self.query("#resume"):

@@ -13,6 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from ...core import Move
+from ...i18n import N_, _
 from ..describe import printable
 from ..fit import cut
 from ..keygate import KeyGate
@@ -33,9 +34,9 @@ class TakeoverDialog(ParisScreen, ModalScreen[Move | None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Back"),
-        Binding("up,left", "app.focus_previous", "Previous", show=False),
-        Binding("down,right", "app.focus_next", "Next", show=False),
+        Binding("escape", "cancel", N_("Back")),
+        Binding("up,left", "app.focus_previous", N_("Previous"), show=False),
+        Binding("down,right", "app.focus_next", N_("Next"), show=False),
     ]
 
     def __init__(
@@ -58,23 +59,45 @@ class TakeoverDialog(ParisScreen, ModalScreen[Move | None]):
         self.on_choose = on_choose
         self.key_gate = KeyGate()  # the app applies it to every key and click (keygate.py)
 
+    def _words(self) -> dict[str, Text]:
+        title = _("{stop} is full").format(stop=self.stop_name)
+        return {
+            "#takeover-title": Text(title, style="bold"),
+            "#takeover-question": Text(_("Which business do you remove?")),
+            "#takeover-hint": Text(_("↑↓ choose · Enter removes · Esc goes back")),
+        }
+
     def compose(self) -> ComposeResult:
+        said = self._words()
         with Vertical(id="takeover-box"):
-            yield Static(Text(f"{self.stop_name} is full", style="bold"), id="takeover-title")
-            yield Static("Which business do you remove?", id="takeover-question")
+            yield Static(said["#takeover-title"], id="takeover-title")
+            yield Static(said["#takeover-question"], id="takeover-question")
             for i, move in enumerate(self.moves):
                 assert move.evict is not None
                 yield Button(self.label(move.evict), id=f"evict-{i}", classes="evict")
-            yield Static("↑↓ choose · Enter removes · Esc goes back", id="takeover-hint")
+            yield Static(said["#takeover-hint"], id="takeover-hint")
+
+    def language_changed(self) -> None:
+        """The same choice, in the current language (the focus stays where it was)."""
+        for selector, text in self._words().items():
+            for widget in self.query(selector).results(Static):
+                widget.update(text)
+        for i, move in enumerate(self.moves):
+            assert move.evict is not None
+            for button in self.query(f"#evict-{i}").results(Button):
+                button.label = self.label(move.evict)
 
     def label(self, owner: int) -> Text:
         """``Remove Bob's business (into the sack)``: whose, and where it goes (R4)."""
         to = self.destination.get(owner)
         if owner == self.mover:
-            where = " (back to your supply)" if to == "supply" else " (into the sack)"
-            return Text(f"Remove your own business{where}")
-        where = " (into the sack)" if to == "sack" else " (back to their supply)"
-        return Text(f"Remove {cut(printable(self.names[owner]), 12)}'s business{where}")
+            if to == "supply":
+                return Text(_("Remove your own business (back to your supply)"))
+            return Text(_("Remove your own business (into the sack)"))
+        name = cut(printable(self.names[owner]), 12)
+        if to == "sack":
+            return Text(_("Remove {player}'s business (into the sack)").format(player=name))
+        return Text(_("Remove {player}'s business (back to their supply)").format(player=name))
 
     def on_mount(self) -> None:
         for button in self.query("#evict-0"):

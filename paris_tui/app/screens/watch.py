@@ -19,6 +19,7 @@ from textual.widgets import Static
 
 from ...core import Event, RecordError, printable
 from ...core.record import replay
+from ...i18n import N_, _
 from ..locks import is_locked
 from ..storage import SaveInfo, read_save
 from .replay import ReplayScreen
@@ -42,7 +43,7 @@ class WatchScreen(ReplayScreen):
     """The replay viewer on a live file; it follows the last move unless stepped back."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "back", "Back"),
+        Binding("escape", "back", N_("Back")),
     ]
 
     def __init__(self, info: SaveInfo, *, poll: float = POLL) -> None:
@@ -71,12 +72,14 @@ class WatchScreen(ReplayScreen):
 
     def reload(self) -> None:
         if self._stamp is None:
-            self.problem = "The game's file is gone."
+            self.problem = _("The game's file is gone.")
             return
         try:
             info = read_save(self.path)
         except (RecordError, OSError) as exc:
-            self.problem = printable(f"The game's file cannot be read now: {exc}")
+            self.problem = printable(
+                _("The game's file cannot be read now: {problem}").format(problem=exc)
+            )
             return
         self.problem = None
         self.reloads += 1
@@ -92,20 +95,22 @@ class WatchScreen(ReplayScreen):
             return  # mounted while the app shuts down
         super().show_position()
         k = self.position
-        text = Text(f"Watching: move {k} of {self.total}", style="bold")
+        text = Text(_("Watching: move {k} of {total}").format(k=k, total=self.total), style="bold")
         if k < self.total:
-            text.append(" (End: latest)", style="dim")
+            text.append(_(" (End: latest)"), style="dim")
         text.append("\n")
         text.append(printable(self.path.name), style="dim")
         if self.record.moves and self.game_at(k).view(None).is_over:
-            text.append("\nGame over", style="bold")
+            text.append("\n" + _("Game over"), style="bold")
         if self.problem:
             text.append("\n")
             text.append(self.problem, style="bold")
         elif self.writer_alive:
-            text.append("\nRead-only; another copy plays.", style="dim")
+            text.append("\n" + _("Read-only; another copy plays."), style="dim")
         else:
-            text.append("\nRead-only; the other copy has closed it: resume to play.", style="dim")
+            text.append(
+                "\n" + _("Read-only; the other copy has closed it: resume to play."), style="dim"
+            )
         self.query_one("#replay-position", Static).update(text)
 
     def action_back(self) -> None:

@@ -20,7 +20,8 @@ from textual.message import Message
 from textual.widgets import RichLog, Static
 
 from ...core import Board, Event, SeatView
-from ..describe import describe_events, printable, seat_label, tile_text
+from ...i18n import N_, _
+from ..describe import describe_events, line_name, printable, seat_label, tile_text
 from ..fit import Fit
 from ..palette import LINE_COLOURS, player_style
 
@@ -37,7 +38,7 @@ __all__ = [
 
 TRACK_END = 45  # the scoring track's last space: it runs 0..45 (rules R1)
 TRACK_SPACES = TRACK_END + 1  # 46 spaces; only a score above 45 goes round again
-LAPS_LEGEND = "↻ = laps past 45"  # under the scores once a score has gone past 45
+LAPS_LEGEND = N_("↻ = laps past 45")  # under the scores once a score has gone past 45
 MAX_TILES = 5
 
 
@@ -70,7 +71,9 @@ class TilePanel(Vertical):
 
     def show(self, view: SeatView, highlighted: int | None, *, active: bool) -> None:
         # The title sits in the panel's top border: one row more for the log at 80x24.
-        title = f"Tiles · round {min(view.round + 1, view.rounds_total)}/{view.rounds_total}"
+        title = _("Tiles · round {round}/{rounds}").format(
+            round=min(view.round + 1, view.rounds_total), rounds=view.rounds_total
+        )
         self.border_title = Text(title, style="bold")
         for i in range(MAX_TILES):
             row = self.query_one(f"#tile-{i}", TileRow)
@@ -94,7 +97,7 @@ class TilePanel(Vertical):
         owners = view.businesses_at(stop)
         marks = Text("".join(player_style(p).symbol for p in owners))
         if len(owners) >= board.capacity[board.stop_index[stop]]:
-            marks.append(" full", style="italic")
+            marks.append(_(" full"), style="italic")
         # Only the middle column gives way when the row is too narrow; its text is cut, not
         # wrapped, so the markers follow the name, whole.
         grid = Table.grid()
@@ -121,7 +124,7 @@ def track_position(score: int) -> tuple[int, int]:
 
 def score_with_laps(score: int) -> Text:
     """``50↻1``: the score, and how many times it went past 45 round the track."""
-    laps, _ = track_position(score)
+    laps, _space = track_position(score)
     text = Text(str(score))
     if laps:
         text.append(f"↻{laps}", style="dim")
@@ -151,7 +154,11 @@ class PlayersPanel(Static):
         table.add_column(justify="right", no_wrap=True)
         table.add_column(justify="right", no_wrap=True)
         table.add_row(
-            "", Text("Player", style="dim"), Text("Pts", style="dim"), Text("Sup", style="dim")
+            "",
+            Text(_("Player"), style="dim"),
+            # Translators: column heads: points, and businesses left in the player's supply.
+            Text(_("Pts"), style="dim"),
+            Text(_("Sup"), style="dim"),
         )
         for seat in range(view.players):
             turn = "▶" if view.to_move == seat else ""
@@ -169,10 +176,11 @@ class PlayersPanel(Static):
             )
         parts: list[Table | Text] = [table]
         if view.players > 2:
-            sack = Text(f"  In the sack: {view.sack_total}", style="dim", no_wrap=True)
+            in_sack = _("In the sack: {n}").format(n=view.sack_total)
+            sack = Text(f"  {in_sack}", style="dim", no_wrap=True)
             parts.append(sack)
         if any(track_position(score)[0] for score in shown):
-            parts.append(Text(f"  {LAPS_LEGEND}", style="dim", no_wrap=True))
+            parts.append(Text(f"  {_(LAPS_LEGEND)}", style="dim", no_wrap=True))
         self.update(Group(*parts))
 
 
@@ -185,8 +193,8 @@ def track_text(scores: Sequence[int], width: int, *, dark: bool = True) -> Text:
     """
     laps = [(seat, track_position(score)[0]) for seat, score in enumerate(scores)]
     suffix = Text()
-    if any(n for _, n in laps):
-        suffix.append("  laps past 45:")
+    if any(n for _seat, n in laps):
+        suffix.append("  " + _("laps past 45:"))
         for seat, n in laps:
             if n:
                 look = player_style(seat)
@@ -213,9 +221,10 @@ def track_text(scores: Sequence[int], width: int, *, dark: bool = True) -> Text:
     return text
 
 
+# Translators: after a player's name in the players panel, longest first (space is short).
 PRESENCE_MARKS = {
-    "away": (" (away)", " away"),
-    "takeover": (" (away, AI plays)", " (AI plays)", " AI"),
+    "away": (N_(" (away)"), N_(" away")),
+    "takeover": (N_(" (away, AI plays)"), N_(" (AI plays)"), N_(" AI")),
 }
 
 
@@ -225,9 +234,10 @@ def _name_cell(names: tuple[str, ...], seat: int, *, bus: bool, presence: str | 
     At a host's table a seat whose player is away says so (``● Bob away``,
     ``● Bob away, AI plays`` while an AI plays for them)."""
     label = seat_label(names, seat)
-    tail = Text.assemble(" ", ("BUS", "reverse")) if bus else Text()
+    # Translators: marks the player who holds the bus (the start player); keep it short.
+    tail = Text.assemble(" ", (_("BUS"), "reverse")) if bus else Text()
     marks = PRESENCE_MARKS.get(presence or "")
-    tails = [tail] if marks is None else [Text(m, style="italic") + tail for m in marks]
+    tails = [tail] if marks is None else [Text(_(m), style="italic") + tail for m in marks]
     variants = [label + t for t in tails]
     for width in range(cell_len(printable(names[seat])) - 1, 2, -1):
         variants.append(seat_label(names, seat, width=width) + tails[-1])
@@ -256,7 +266,7 @@ class DiscardPanel(Static):
     """The discard area: which colours lie there (one more of that colour runs a grand tour)."""
 
     def show(self, view: SeatView) -> None:
-        text = Text("Discard: ", style="bold")
+        text = Text(_("Discard: "), style="bold")
         shown = False
         for line in view.board.lines:
             if line.id in view.discard:
@@ -266,7 +276,7 @@ class DiscardPanel(Static):
                 text.append(" ")
                 shown = True
         if not shown:
-            text.append("empty", style="dim")
+            text.append(_("empty"), style="dim")
         self.update(text)
 
 
@@ -281,20 +291,23 @@ class RoutePanel(Static):
         lines: list[Fit] = []
         board = view.board
         if reveal and view.own_route is not None:
-            lines.append(_route_line(board, view.own_route, ("Your route: ", "Route: ")))
+            labels = (_("Your route: "), _("Route: "))
+            lines.append(_route_line(board, view.own_route, labels))
         elif hidden_hint:
-            hint = ("Route hidden (r shows it)", "Route hidden (r)")
+            hint = (_("Route hidden (r shows it)"), _("Route hidden (r)"))
             lines.append(Fit(Text(h, style="dim") for h in hint))
         if view.public_route is not None:
-            lines.append(_route_line(board, view.public_route, ("Public route: ", "Public: ")))
+            labels = (_("Public route: "), _("Public: "))
+            lines.append(_route_line(board, view.public_route, labels))
         self.update(Group(*lines) if lines else "")
 
 
 def _route_line(board: Board, line: str, labels: tuple[str, str]) -> Fit:
     ln = board.lines[board.line_index[line]]
     style = f"bold {LINE_COLOURS.get(line, '')}"
-    short = ln.name.removesuffix(" line")
-    variants = [Text.assemble(labels[0], (f"{ln.name} ({ln.letter})", style))]
+    short = line_name(board, line, short=True)
+    full = line_name(board, line)
+    variants = [Text.assemble(labels[0], (f"{full} ({ln.letter})", style))]
     variants += [Text.assemble(label, (f"{short} ({ln.letter})", style)) for label in labels]
     return Fit(variants)
 
