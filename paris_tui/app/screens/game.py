@@ -30,6 +30,7 @@ from functools import partial
 from typing import ClassVar, Protocol, cast, runtime_checkable
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.timer import Timer
@@ -77,6 +78,8 @@ from .handoff import HandoffScreen
 from .takeover import TakeoverDialog
 
 __all__ = ["GameScreen", "LocalBots", "reveal_chunks"]
+
+COMPACT_FOOTER_BELOW = 110  # columns: the app's -narrow layout
 
 
 @runtime_checkable
@@ -285,9 +288,20 @@ class GameScreen(ParisScreen):
         yield HintPanel(id="hint")
         yield Footer()
 
+    def on_resize(self, event: events.Resize) -> None:
+        # (Textual calls ParisScreen.on_resize too: each class's handler in the MRO.)
+        self._fit_footer(event.size.width)
+
+    def _fit_footer(self, width: int) -> None:
+        """Below 110 columns the footer's keys sit closer (every key fits at 80, in each
+        language)."""
+        for footer in self.query(Footer):
+            footer.compact = width < COMPACT_FOOTER_BELOW
+
     def on_mount(self) -> None:
         if not self.query(GameLog):
             return  # mounted while the app shuts down: nothing to show
+        self._fit_footer(self.app.size.width)
         self._resumed_at = self.move_count if self._events else None
         self._write_log()
         self.refresh_all()
