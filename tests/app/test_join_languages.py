@@ -66,3 +66,30 @@ def test_a_german_and_a_chinese_player_at_one_table(
             app.kill()
         os.killpg(host.pid, signal.SIGTERM)
         host.wait(30)
+
+
+async def test_join_says_its_language_in_hello(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hello of ``paris-tui join`` carries the terminal's language (protocol: language)."""
+    from paris_tui.app import remote
+    from paris_tui.net.client import HostClient
+    from paris_tui.net.protocol import Hello
+
+    said: list[Hello] = []
+    real_send = HostClient.send
+
+    def send(self: HostClient, message: object) -> None:
+        if isinstance(message, Hello):
+            said.append(message)
+        real_send(self, message)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(HostClient, "send", send)
+    host, port = start_host(Path(os.environ["PARIS_TUI_DATA_DIR"]) / "host", "ann,bob")
+    try:
+        for tag in ("de", "zh-TW", "en"):
+            i18n.set_language(tag)
+            client = await remote.connect(remote.JoinTarget("127.0.0.1", port, "ann"))
+            await client.close()
+        assert [hello.language for hello in said] == ["de", "zh-TW", "en"]
+    finally:
+        os.killpg(host.pid, signal.SIGTERM)
+        host.wait(30)
