@@ -17,7 +17,9 @@ from rich.console import Console, ConsoleOptions, RenderResult
 from rich.measure import Measurement
 from rich.text import Text
 
-__all__ = ["Fit", "cut", "fits"]
+from .glyphs import current_glyphs
+
+__all__ = ["Fit", "cut", "cut_text", "fits"]
 
 
 def fits(text: Text, width: int) -> bool:
@@ -26,14 +28,49 @@ def fits(text: Text, width: int) -> bool:
 
 
 def cut(text: str, width: int | None) -> str:
-    """``text`` cut to at most ``width`` cells (``None``: whole), with ``…`` if it was cut."""
+    """``text`` cut to at most ``width`` cells (``None``: whole), with ``…`` if it was cut.
+
+    The ellipsis is the glyph set's (``...`` in ``ascii``).
+    """
     if width is None or cell_len(text) <= width:
         return text
     if width <= 0:
         return ""
-    out = Text(text)
-    out.truncate(width, overflow="ellipsis")
-    return out.plain
+    return cut_text(Text(text), width).plain
+
+
+def cut_text(text: Text, width: int) -> Text:
+    """A copy of ``text`` with each line cut to at most ``width`` cells, marked with an ellipsis.
+
+    The ellipsis is the glyph set's: ``…`` (one cell), or ``...`` in ``ascii``
+    (dropped when the width holds no more than it).
+    """
+    width = max(width, 0)
+    if "\n" not in text.plain:
+        return _cut_line(text, width)
+    lines = text.split("\n", allow_blank=True)
+    out = Text("\n").join(_cut_line(line, width) for line in lines)
+    out.no_wrap, out.overflow = text.no_wrap, text.overflow
+    out.justify, out.end = text.justify, text.end
+    return out
+
+
+def _cut_line(line: Text, width: int) -> Text:
+    line = line.copy()
+    if line.cell_len <= width:
+        return line
+    ellipsis = current_glyphs().ellipsis
+    if ellipsis == "…":
+        line.truncate(width, overflow="ellipsis")
+        return line
+    room = width - cell_len(ellipsis)
+    if room <= 0:
+        line.truncate(width, overflow="crop")
+        return line
+    line.truncate(room, overflow="crop")
+    line.rstrip()
+    line.append(ellipsis)
+    return line
 
 
 class Fit:
@@ -70,6 +107,8 @@ class Fit:
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         text = self.choose(options.max_width, options.height).copy()
+        if current_glyphs().ellipsis != "…" and not fits(text, options.max_width):
+            text = cut_text(text, options.max_width)  # Rich would cut with "…"
         text.no_wrap = True
         text.overflow = "ellipsis"
         yield text

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .glyphs import current_glyphs
+
 __all__ = [
     "LINE_COLOURS",
     "LINE_COLOURS_LIGHT",
@@ -29,13 +31,20 @@ __all__ = [
 class PlayerStyle:
     """A seat's look: symbol, colour name (for people) and colour (for Rich).
 
-    ``colour`` is for dark backgrounds, ``light`` for light ones.
+    ``colour`` is for dark backgrounds, ``light`` for light ones. ``glyph`` is
+    the seat's symbol in Unicode; :attr:`symbol` is what is drawn, in the glyph
+    set in use (:func:`~paris_tui.app.glyphs.current_glyphs`: ``●`` or ``@``).
     """
 
-    symbol: str
+    glyph: str
     colour_name: str
     colour: str
     light: str = ""
+
+    @property
+    def symbol(self) -> str:
+        """The seat's symbol in the glyph set in use."""
+        return current_glyphs().translate_map(self.glyph)
 
     def colour_for(self, dark: bool = True) -> str:
         """The colour to draw with on a dark (default) or light background."""

@@ -152,3 +152,23 @@ def test_a_bad_request_is_one_line() -> None:
 
 def test_module_state_is_one_set() -> None:
     assert glyphs.DEFAULT_GLYPHS in GLYPH_SETS
+
+
+def test_cuts_end_with_the_sets_ellipsis() -> None:
+    from rich.text import Text
+
+    from paris_tui.app.fit import Fit, cut, cut_text
+
+    assert cut("Gare du Nord", 8) == "Gare du…"
+    set_glyphs("ascii")
+    assert cut("Gare du Nord", 8) == "Gare..."  # the space before the dots is dropped
+    assert cut("Gare du Nord", 3) == "Gar" and cut("Gare", 4) == "Gare"
+    two = cut_text(Text("abcdefgh\nxy"), 6)
+    assert two.plain == "abc...\nxy"
+    assert cell_len(cut("王小明王小明", 7)) <= 7
+    from rich.console import Console
+
+    console = Console(width=7, color_system=None, legacy_windows=False)
+    with console.capture() as captured:
+        console.print(Fit([Text("a long line")]))
+    assert captured.get().rstrip("\n") == "a lo..."

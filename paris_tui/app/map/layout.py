@@ -44,6 +44,8 @@ from itertools import pairwise
 from typing import Final
 
 from ...core.board import Board, classic_board
+from ...i18n import _
+from ..glyphs import Glyphs, glyphs_for
 from .classic import LAYOUTS, SHORT_NAMES
 from .spec import LayoutSpec
 
@@ -566,9 +568,25 @@ class _Canvas:
                 chosen[stop] = spot
         return chosen
 
-    def freeze(self, name: str) -> MapLayout:
+    def redraw(self, glyphs: Glyphs) -> None:
+        """Draw the tracks and empty slots with ``glyphs`` (they are drawn in Unicode).
+
+        Cell for cell: every map character of a set takes one cell, so nothing moves.
+        """
+        if not glyphs.is_ascii:
+            return
+        table = glyphs.map_table()
+        for y in range(self.height):
+            for x in range(self.width):
+                if self.kind[y][x] in (LINE, JUNCTION, SLOT):
+                    self.glyph[y][x] = table.get(self.glyph[y][x], self.glyph[y][x])
+                    self.heavy[y][x] = table.get(self.heavy[y][x], self.heavy[y][x])
+
+    def freeze(self, name: str, glyphs: Glyphs | None = None) -> MapLayout:
         bus, on_line = self.bus_spots()
         labels = self.label_spots(set(on_line.values()))
+        if glyphs is not None:
+            self.redraw(glyphs)
         return MapLayout(
             name=name,
             width=self.width,
@@ -630,7 +648,16 @@ class _Owners:
         return own
 
 
-def compile_spec(spec: LayoutSpec, board: Board, strict: bool = True) -> MapLayout:
+def compile_spec(
+    spec: LayoutSpec, board: Board, strict: bool = True, glyphs: str = "unicode"
+) -> MapLayout:
+    """Draw hand-made layout ``spec`` of ``board`` with glyph set ``glyphs``.
+
+    Strict, a collision raises :class:`LayoutError`; else it is kept in
+    ``problems``. In ``ascii`` the names lose their accents and the tracks are
+    drawn with ASCII, cell for cell: the layout is the same.
+    """
+    look = glyphs_for(glyphs)
     canvas = _Canvas(board, spec.width, spec.height, strict=strict)
     for sid, (r, c, _label) in spec.stops.items():
         canvas.put_token(board.stop_index[sid], r, c)
@@ -641,7 +668,7 @@ def compile_spec(spec: LayoutSpec, board: Board, strict: bool = True) -> MapLayo
             tracks.append((line.index, k, canvas.track(line.index, k, points)))
     for sid, (_r, _c, label) in spec.stops.items():
         stop = board.stop_index[sid]
-        text = short_name(board, stop) if spec.short else _nfc(board.stops[stop].name)
+        text = look.name_of(short_name(board, stop) if spec.short else board.stops[stop].name)
         row, col = canvas.label_position(stop, text, label)
         canvas.put_name(stop, row, col, text)
     lettered: set[int] = set()
@@ -653,13 +680,14 @@ def compile_spec(spec: LayoutSpec, board: Board, strict: bool = True) -> MapLayo
             own = [(k, cells) for li, k, cells in tracks if li == line.index]
             allowed = [cells for k, cells in own if (line.id, k) not in spec.no_letter]
             canvas.any_letter(line.index, allowed or [cells for _, cells in own])
-    layout = canvas.freeze(spec.name)
+    layout = canvas.freeze(spec.name, look)
     layout.problems = canvas.problems
     return layout
 
 
-def generic_layout(board: Board, width: int, height: int) -> MapLayout:
+def generic_layout(board: Board, width: int, height: int, glyphs: str = "unicode") -> MapLayout:
     """Stops placed from the board's schematic ``xy``: whatever fits, never an error."""
+    look = glyphs_for(glyphs)
     canvas = _Canvas(board, width, height, strict=False)
     xs = [s.xy[0] for s in board.stops]
     ys = [s.xy[1] for s in board.stops]
@@ -702,8 +730,12 @@ def generic_layout(board: Board, width: int, height: int) -> MapLayout:
     for stop in board.stops:
         if stop.index not in canvas.anchor:
             continue
-        full = _nfc(stop.name)
-        options = [full, short_name(board, stop.index), short_name(board, stop.index, 3)]
+        full = look.name_of(stop.name)
+        options = [
+            full,
+            look.name_of(short_name(board, stop.index)),
+            look.name_of(short_name(board, stop.index, 3)),
+        ]
         done = False
         for text in dict.fromkeys(options):
             for label in ("r", "l", "a", "b", "a+3", "b-3"):
@@ -723,7 +755,7 @@ def generic_layout(board: Board, width: int, height: int) -> MapLayout:
     for line in board.lines:
         if line.index not in lettered:
             canvas.any_letter(line.index, [cells for li, cells in tracks if li == line.index])
-    return canvas.freeze("generic")
+    return canvas.freeze("generic", look)
 
 
 def notice_layout(width: int, height: int, text: str) -> MapLayout:
@@ -743,32 +775,54 @@ def _is_classic(board: Board) -> bool:
 
 
 @lru_cache(maxsize=32)
-def _compiled(spec_name: str, board: Board) -> MapLayout:
+def _compiled(spec_name: str, board: Board, glyphs: str) -> MapLayout:
     spec = next(s for s in LAYOUTS if s.name == spec_name)
-    return compile_spec(spec, board)
+    return compile_spec(spec, board, glyphs=glyphs)
+
+
+def _needs(need: tuple[int, int], have: tuple[int, int], glyphs: str) -> str:
+    times = glyphs_for(glyphs).times
+    return _("Map needs {need} cells (have {have})").format(
+        need=f"{need[0]}{times}{need[1]}", have=f"{have[0]}{times}{have[1]}"
+    )
+
+
+def build_layout(board: Board, width: int, height: int, glyphs: str = "unicode") -> MapLayout:
+    """The layout for a map area of ``width`` x ``height`` cells (never raises).
+
+    ``glyphs`` is the set it is drawn with (:data:`~paris_tui.app.glyphs.GLYPH_SETS`).
+    A map that does not fit is a notice in the current language.
+    """
+    width, height = max(width, 0), max(height, 0)
+    need = _too_small(board, width, height)
+    if need is not None:
+        return notice_layout(width, height, _needs(need, (width, height), glyphs))
+    return _build_layout(board, width, height, glyphs)
+
+
+def _too_small(board: Board, width: int, height: int) -> tuple[int, int] | None:
+    """The size a map needs when ``width`` x ``height`` holds none of its layouts."""
+    if _is_classic(board):
+        if any(spec.width <= width and spec.height <= height for spec in LAYOUTS):
+            return None
+        smallest = LAYOUTS[-1]
+        if width < smallest.width or height < smallest.height:
+            return (smallest.width, smallest.height)
+    if width < 24 or height < 8:
+        return (24, 8)
+    return None
 
 
 @lru_cache(maxsize=32)
-def build_layout(board: Board, width: int, height: int) -> MapLayout:
-    """The layout for a map area of ``width`` x ``height`` cells (never raises)."""
-    width, height = max(width, 0), max(height, 0)
+def _build_layout(board: Board, width: int, height: int, glyphs: str) -> MapLayout:
     if _is_classic(board):
         for spec in LAYOUTS:
             if spec.width <= width and spec.height <= height:
                 try:
-                    return _compiled(spec.name, board)
+                    return _compiled(spec.name, board, glyphs)
                 except LayoutError:  # pragma: no cover - the layouts are tested
                     break
-        smallest = LAYOUTS[-1]
-        if width < smallest.width or height < smallest.height:
-            return notice_layout(
-                width,
-                height,
-                f"Map needs {smallest.width}×{smallest.height} cells (have {width}×{height})",
-            )
-    if width < 24 or height < 8:
-        return notice_layout(width, height, f"Map needs 24×8 cells (have {width}×{height})")
-    return generic_layout(board, width, height)
+    return generic_layout(board, width, height, glyphs)
 
 
 def layout_text(layout: MapLayout) -> str:

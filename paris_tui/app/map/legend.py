@@ -14,6 +14,8 @@ from rich.text import Text
 from ...core.text import printable
 from ...i18n import _
 from ..describe import line_name
+from ..fit import cut_text
+from ..glyphs import current_glyphs
 from ..palette import line_colour, player_style
 
 if TYPE_CHECKING:
@@ -44,7 +46,7 @@ def map_legend(
         if width is None or text.cell_len <= width:
             break
     if width is not None:
-        text.truncate(width, overflow="ellipsis")
+        text = cut_text(text, width)
     return text
 
 
@@ -64,7 +66,10 @@ def _legend(view: SeatView, dark: bool, line_names: bool, player_names: bool, ke
         if player_names:
             text.append(f" {printable(name)}")
     if key:
+        slot = current_glyphs().slot
         # Translators: the key to the map's glyphs: {stop} is "(·)", {crossing} is "[··]".
-        key_text = _("{stop} stop  {crossing} crossing").format(stop="(·)", crossing="[··]")
+        key_text = _("{stop} stop  {crossing} crossing").format(
+            stop=f"({slot})", crossing=f"[{slot}{slot}]"
+        )
         text.append(f"   {key_text}", Style(dim=True))
     return text

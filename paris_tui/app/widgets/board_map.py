@@ -58,6 +58,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar, Final
 
+from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
@@ -69,6 +70,9 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from ...core.text import printable
+from ...i18n import _
+from ..fit import cut
+from ..glyphs import Glyphs, current_glyphs
 from ..map.layout import (
     BRACKET,
     EMPTY,
@@ -183,6 +187,7 @@ class BoardMap(Widget):
         self._rows: dict[int, tuple[tuple[object, ...], Strip]] = {}
         self._rows_frame: tuple[int, int, int] | None = None
         self._dark: bool | None = None
+        self._glyphs: Glyphs | None = None  # the set the cached rows were drawn with
 
     # public API -----------------------------------------------------------
 
@@ -245,7 +250,11 @@ class BoardMap(Widget):
 
     def render_line(self, y: int) -> Strip:
         strips = self._strips
-        if strips is None or len(strips) != self.size.height:
+        if (
+            strips is None
+            or len(strips) != self.size.height
+            or self._glyphs is not current_glyphs()
+        ):
             strips = self._strips = self.render_all()
         if 0 <= y < len(strips):
             return strips[y]
@@ -305,21 +314,29 @@ class BoardMap(Widget):
         board = self._view.board
         index = board.stop_index[stop]
         owners = self._view.occupancy[index]
-        kind = "crossing" if board.stops[index].is_crossing else "stop"
         lines = " ".join(board.lines[li].letter for li in board.stops[index].lines)
+        look = current_glyphs()
         held = ", ".join(
-            f"{player_style(p).symbol} {self._view.names[p]}"
+            f"{look.player(p)} {self._view.names[p]}"
             for p in owners
             if 0 <= p < len(self._view.names)
         )
-        return f"{board.stops[index].name} ({kind}, line {lines}): {held or 'empty'}"
+        name = look.name_of(board.stops[index].name)
+        if board.stops[index].is_crossing:
+            # Translators: the map's tooltip on a crossing: its name, its lines' letters
+            # ("B R"), and who has a business there ("● Ann, ▲ Bob") or "empty".
+            text = _("{name} (crossing, line {lines}): {held}")
+        else:
+            # Translators: the map's tooltip on a stop (see "crossing").
+            text = _("{name} (stop, line {lines}): {held}")
+        return text.format(name=name, lines=lines, held=held or _("empty"))
 
     def _placement(self) -> tuple[MapLayout, int, int] | None:
         """The layout for the current size and where its top-left corner goes."""
         if self._view is None:
             return None
         width, height = self.size
-        layout = build_layout(self._view.board, width, height)
+        layout = build_layout(self._view.board, width, height, current_glyphs().name)
         if layout.notice:
             return layout, 0, 0
         spare = height - layout.height
@@ -429,18 +446,22 @@ class BoardMap(Widget):
             self._dark = dark
             self._styles.clear()
             self._rows.clear()
+        look = current_glyphs()
+        if look is not self._glyphs:
+            self._glyphs = look
+            self._rows.clear()
         placed = self._placement()
         assert placed is not None
         layout, ox, oy = placed
         if layout.notice:
             strips = [blank] * height
-            text = layout.notice[:width]
-            pad = (width - len(text)) // 2
+            text = cut(layout.notice, width)
+            pad = (width - cell_len(text)) // 2
             strips[height // 2] = Strip(
                 [
                     Segment(" " * pad, base),
                     Segment(text, self._style((_NOTICE,))),
-                    Segment(" " * (width - pad - len(text)), base),
+                    Segment(" " * (width - pad - cell_len(text)), base),
                 ],
                 width,
             )
@@ -454,7 +475,7 @@ class BoardMap(Widget):
         left = Segment(" " * ox, base) if ox > 0 else None
         right_pad = width - ox - layout.width
         right = Segment(" " * right_pad, base) if right_pad > 0 else None
-        for y, signature, segments in self._render_rows(layout, view, self._overlay):
+        for y, signature, segments in self._render_rows(layout, view, self._overlay, look):
             if segments is None:
                 strips[oy + y] = self._rows[y][1]
                 continue
@@ -479,7 +500,7 @@ class BoardMap(Widget):
         return strips
 
     def _render_rows(
-        self, layout: MapLayout, view: SeatView, overlay: MapOverlay
+        self, layout: MapLayout, view: SeatView, overlay: MapOverlay, look: Glyphs
     ) -> list[tuple[int, tuple[object, ...], list[Segment] | None]]:
         """Each map row: (row, signature, segments or None when the cached row still holds)."""
         board = view.board
@@ -503,7 +524,7 @@ class BoardMap(Widget):
         }
         bus = bus_cell(layout, board, overlay.bus_at, tour)
         if bus is not None:
-            extra[bus] = ("▣", (_BUS, -1 if tour is None else tour))
+            extra[bus] = (look.bus, (_BUS, -1 if tour is None else tour))
         extra_rows: dict[int, list[tuple[int, str, tuple[int, ...]]]] = {}
         for (r, c), (ch, key) in sorted(extra.items()):
             extra_rows.setdefault(r, []).append((c, ch, key))
@@ -556,9 +577,9 @@ class BoardMap(Widget):
                     slot = aux_row[x]
                     if slot < len(owners):
                         seat = owners[slot]
-                        ch = player_style(seat).symbol
+                        ch = look.player(seat)
                     else:
-                        seat, ch = -1, "·"
+                        seat, ch = -1, look.slot
                     key = (SLOT, seat, states.get(stop, _NORMAL))
                 else:  # bracket or name
                     stop = ref_row[x]

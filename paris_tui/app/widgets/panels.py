@@ -23,6 +23,7 @@ from ...core import Board, Event, SeatView
 from ...i18n import N_, _
 from ..describe import describe_events, line_name, printable, seat_label, tile_text
 from ..fit import Fit
+from ..glyphs import current_glyphs
 from ..palette import LINE_COLOURS, player_style
 
 __all__ = [
@@ -104,7 +105,7 @@ class TilePanel(Vertical):
         grid.add_column(no_wrap=True)
         grid.add_column()
         grid.add_column(no_wrap=True)
-        prefix = Text(f"{'▶' if selected else ' '} {i + 1} ")
+        prefix = Text(f"{current_glyphs().marker if selected else ' '} {i + 1} ")
         name = tile_text(board, view.face_up[i])
         name.no_wrap = True
         name.overflow = "ellipsis"
@@ -127,7 +128,7 @@ def score_with_laps(score: int) -> Text:
     laps, _space = track_position(score)
     text = Text(str(score))
     if laps:
-        text.append(f"↻{laps}", style="dim")
+        text.append(f"{current_glyphs().laps}{laps}", style="dim")
     return text
 
 
@@ -161,7 +162,7 @@ class PlayersPanel(Static):
             Text(_("Sup"), style="dim"),
         )
         for seat in range(view.players):
-            turn = "▶" if view.to_move == seat else ""
+            turn = current_glyphs().marker if view.to_move == seat else ""
             bus = view.starter == seat and not view.is_over
             table.add_row(
                 turn,
@@ -191,6 +192,7 @@ def track_text(scores: Sequence[int], width: int, *, dark: bool = True) -> Text:
     seats on one cell: the later one takes the nearest free cell (the exact
     scores are in the players panel).
     """
+    glyphs = current_glyphs()
     laps = [(seat, track_position(score)[0]) for seat, score in enumerate(scores)]
     suffix = Text()
     if any(n for _seat, n in laps):
@@ -199,7 +201,7 @@ def track_text(scores: Sequence[int], width: int, *, dark: bool = True) -> Text:
             if n:
                 look = player_style(seat)
                 suffix.append(" ")
-                suffix.append(f"{look.symbol}↻{n}", style=look.colour_for(dark))
+                suffix.append(f"{look.symbol}{glyphs.laps}{n}", style=look.colour_for(dark))
     cells = max(10, width - 3 - suffix.cell_len)
     row: list[int | None] = [None] * cells
     for seat, score in enumerate(scores):
@@ -212,7 +214,7 @@ def track_text(scores: Sequence[int], width: int, *, dark: bool = True) -> Text:
     text = Text("0")
     for at in row:
         if at is None:
-            text.append("·")
+            text.append(glyphs.track_space)
         else:
             look = player_style(at)
             text.append(look.symbol, style=f"bold {look.colour_for(dark)}")
