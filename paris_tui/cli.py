@@ -347,7 +347,29 @@ def build_parser() -> argparse.ArgumentParser:
     for each in (parser, *sub.choices.values()):
         _add_lang(each)
         each.formatter_class = CellHelpFormatter  # wrapped in cells, for every language
+    # --glyphs is taken before or after a command that opens the app.
+    for each in (parser, *(sub.choices[name] for name in APP_COMMANDS)):
+        _add_glyphs(each)
     return parser
+
+
+APP_COMMANDS = ("play", "resume", "replay", "join")
+"""The commands that open the app (and no command: the new-game screen)."""
+
+
+def _add_glyphs(parser: argparse.ArgumentParser) -> None:
+    from .app.glyphs import GLYPH_SETS
+
+    parser.add_argument(
+        "--glyphs",
+        choices=GLYPH_SETS,
+        default=argparse.SUPPRESS,  # a command's parser must not undo the one given before it
+        help=_(
+            "characters the map and panels are drawn with: {choices} (default: "
+            "PARIS_TUI_GLYPHS, else the set chosen in the app, else ascii where the "
+            "locale is Chinese, Japanese or Korean, else unicode)"
+        ).format(choices=", ".join(GLYPH_SETS)),
+    )
 
 
 def _add_lang(parser: argparse.ArgumentParser) -> None:
@@ -455,6 +477,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         except ValueError as exc:
             return _fail(str(exc))
     func = getattr(args, "func", cmd_default)
+    if func in (cmd_default, cmd_play, cmd_resume, cmd_replay, cmd_join):
+        from .app.glyphs import choose_glyphs
+
+        choose_glyphs(getattr(args, "glyphs", None))  # argparse checked the name
     try:
         return int(func(args))
     except KeyboardInterrupt:

@@ -32,6 +32,7 @@ from ..core.record import Record
 from ..i18n import LANGUAGE_NAMES, LANGUAGES, N_, _, current_language, set_language
 from .commands import SafeCommandPalette
 from .describe import printable
+from .glyphs import current_glyphs, set_glyphs
 from .history import History
 from .keygate import Gate, KeyStamp
 from .resources import css_paths
@@ -109,6 +110,10 @@ class ParisApp(App[int]):
         self._last_key: KeyStamp | None = None
         self._mouse_down_admitted = True
 
+    def get_key_display(self, binding: Binding) -> str:
+        """How the footer shows a key: Textual's way, in ASCII with the ascii glyph set."""
+        return current_glyphs().key_text(super().get_key_display(binding))
+
     def get_driver_class(self) -> type[Driver]:
         """Textual's driver, with the fix that ends the app when its terminal goes away
         (:mod:`~paris_tui.app.driver`)."""
@@ -121,6 +126,7 @@ class ParisApp(App[int]):
 
     def on_mount(self) -> None:
         self.theme = DARK
+        self.set_class(current_glyphs().is_ascii, "-ascii-glyphs")
         self._set_too_small(self.size.width, self.size.height)
         if self.session is not None:
             self.open_game(self.session)
@@ -459,6 +465,32 @@ class ParisApp(App[int]):
     def action_toggle_theme(self) -> None:
         self.theme = LIGHT if self.theme == DARK else DARK
 
+    def switch_glyphs(self, name: str) -> None:
+        """Draw with glyph set ``name`` from now on, at once, and keep it in the settings."""
+        from .screens.game import GameScreen
+        from .settings import load_settings, save_settings
+
+        set_glyphs(name)
+        self.set_class(current_glyphs().is_ascii, "-ascii-glyphs")
+        for screen in self.screen_stack:
+            # Each screen draws what it holds again (as for a change of language).
+            redraw = getattr(screen, "language_changed", None)
+            if callable(redraw):
+                redraw()
+            elif isinstance(screen, GameScreen):
+                screen.refresh_all()
+            screen.refresh_bindings()  # the footer's keys
+            for widget in screen.walk_children():
+                widget.refresh()
+        try:
+            save_settings(load_settings().with_changes(glyphs=name))
+        except OSError as exc:
+            self.notify(
+                _("Could not keep the glyph set: {problem}").format(problem=printable(str(exc))),
+                severity="warning",
+                markup=False,
+            )
+
     def action_toggle_preview(self) -> None:
         from .screens.game import GameScreen
 
@@ -554,6 +586,15 @@ class ParisApp(App[int]):
             _("Language") if current_language() == "en" else f"{_('Language')} (Language)",
             _("Choose the language of the game"),
             self.action_choose_language,
+        )
+        other = "unicode" if current_glyphs().is_ascii else "ascii"
+        yield SystemCommand(
+            # Translators: {glyphs} is "unicode" or "ascii" (not translated).
+            _("Glyphs: {glyphs}").format(glyphs=other),
+            _("Draw the map and panels with {glyphs} characters (kept for next time)").format(
+                glyphs=other
+            ),
+            lambda: self.switch_glyphs(other),
         )
         if self.link is None and self.lobby is None:
             yield SystemCommand(

@@ -35,6 +35,7 @@ from ..core.analysis import LeftoverPreview
 from ..core.text import printable
 from ..i18n import N_, _, ngettext
 from .fit import Fit
+from .glyphs import current_glyphs
 from .palette import LINE_COLOURS, player_style
 
 __all__ = [
@@ -158,7 +159,8 @@ def seat_label(names: tuple[str, ...], seat: int, *, width: int | None = None) -
 
 
 def stop_name(board: Board, stop: str) -> str:
-    return board.stops[board.stop_index[stop]].name
+    """A stop's name as drawn in the glyph set in use (``Opera`` in ascii)."""
+    return current_glyphs().name_of(board.stops[board.stop_index[stop]].name)
 
 
 def line_name(board: Board, line: str, *, short: bool = False) -> str:

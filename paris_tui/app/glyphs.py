@@ -35,23 +35,21 @@ from typing import Final
 
 from rich.cells import cell_len
 
-from ..i18n import _
+from ..glyph_sets import DEFAULT_GLYPHS, GLYPH_SETS, glyphs_from_locale, resolve_glyphs
 
 __all__ = [
     "ASCII",
+    "DEFAULT_GLYPHS",
     "GLYPH_SETS",
     "UNICODE",
     "Glyphs",
+    "choose_glyphs",
     "current_glyphs",
     "glyphs_for",
     "glyphs_from_locale",
     "resolve_glyphs",
     "set_glyphs",
 ]
-
-GLYPH_SETS: Final[tuple[str, ...]] = ("unicode", "ascii")
-DEFAULT_GLYPHS: Final = "unicode"
-_CJK: Final = frozenset({"zh", "ja", "ko"})
 
 
 @dataclass(frozen=True)
@@ -136,6 +134,12 @@ class Glyphs:
         """The Unicode set's map characters -> this set's (for a drawn layout)."""
         return _map_table(self)
 
+    def key_text(self, text: str) -> str:
+        """A key as the footer shows it (``⏎``, ``←→``), in this set: ``Enter``, ``<>`` in ASCII."""
+        if not self.is_ascii or text.isascii():
+            return text
+        return "".join(_KEYS.get(ch, ch) for ch in text)
+
     def translate_map(self, text: str) -> str:
         """``text`` drawn with the Unicode set's map characters, in this set's."""
         if not self.is_ascii:
@@ -160,6 +164,17 @@ _FOLD: Final[Mapping[str, str]] = {
     "‘": "'",
     "–": "-",
     "—": "-",
+}
+
+# Keys as Textual names them for display (textual.keys.KEY_DISPLAY_ALIASES), in ASCII.
+_KEYS: Final[Mapping[str, str]] = {
+    "←": "<",
+    "→": ">",
+    "↑": "^",
+    "↓": "v",
+    "⏎": "Enter",
+    "⌫": "BkSp",
+    "⇥": "Tab",
 }
 
 UNICODE: Final = Glyphs(
@@ -288,52 +303,6 @@ def glyphs_for(name: str) -> Glyphs:
         raise ValueError(f"unknown glyph set {name!r}") from None
 
 
-def _is_cjk(locale: str) -> bool:
-    base = locale.strip().split(".", 1)[0].split("@", 1)[0]
-    return base.replace("-", "_").split("_", 1)[0].lower() in _CJK
-
-
-def glyphs_from_locale(environ: Mapping[str, str]) -> str:
-    """``ascii`` when the locale is Chinese, Japanese or Korean, else ``unicode``.
-
-    The first of ``LC_ALL``, ``LC_CTYPE``, ``LANG`` that is set decides (the
-    character type is what sizes characters in a terminal).
-    """
-    for name in ("LC_ALL", "LC_CTYPE", "LANG"):
-        value = environ.get(name, "")
-        if value:
-            return "ascii" if _is_cjk(value) else "unicode"
-    return DEFAULT_GLYPHS
-
-
-def resolve_glyphs(
-    requested: str | None = None,
-    environ: Mapping[str, str] | None = None,
-    saved: str | None = None,
-) -> str:
-    """The glyph set to use: ``--glyphs``, ``PARIS_TUI_GLYPHS``, the settings, the locale.
-
-    ``requested`` (from ``--glyphs``) must name a set: anything else raises
-    ValueError with one line for the user. ``PARIS_TUI_GLYPHS`` and ``saved``
-    that name no set are passed over.
-    """
-    env = os.environ if environ is None else environ
-    if requested is not None:
-        name = requested.strip().lower()
-        if name not in GLYPH_SETS:
-            raise ValueError(
-                _("unknown glyph set {glyphs!r} (choose from {choices})").format(
-                    glyphs=requested, choices=", ".join(GLYPH_SETS)
-                )
-            )
-        return name
-    for candidate in (env.get("PARIS_TUI_GLYPHS", ""), saved or ""):
-        name = candidate.strip().lower()
-        if name in GLYPH_SETS:
-            return name
-    return glyphs_from_locale(env)
-
-
 @dataclass
 class _Current:
     """The glyph set drawn with now (one per process: each player's app is one)."""
@@ -352,3 +321,21 @@ def set_glyphs(name: str) -> None:
 def current_glyphs() -> Glyphs:
     """The glyph set drawn with now."""
     return _current.glyphs
+
+
+def choose_glyphs(requested: str | None = None, environ: Mapping[str, str] | None = None) -> str:
+    """Decide the glyph set for this run (:func:`resolve_glyphs`), draw with it, return its name.
+
+    The saved setting is read only when neither ``requested`` nor
+    ``PARIS_TUI_GLYPHS`` decides; an unknown ``requested`` raises ValueError
+    with one line.
+    """
+    env = os.environ if environ is None else environ
+    saved = None
+    if requested is None and env.get("PARIS_TUI_GLYPHS", "").strip().lower() not in GLYPH_SETS:
+        from .settings import load_settings
+
+        saved = load_settings().glyphs  # a missing or damaged file gives None
+    name = resolve_glyphs(requested, env, saved)
+    set_glyphs(name)
+    return name

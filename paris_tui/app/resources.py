@@ -12,7 +12,7 @@ from pathlib import Path, PurePath
 __all__ = ["STYLESHEETS", "css_paths", "styles_dir"]
 
 # The app's stylesheets in load order (map.tcss belongs to the map widget).
-STYLESHEETS = ("app.tcss", "screens.tcss", "map.tcss")
+STYLESHEETS = ("app.tcss", "screens.tcss", "map.tcss", "glyphs.tcss")
 
 _PACKAGE = Path(__file__).resolve().parent.parent  # .../paris_tui
 

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from ..core.record import write_text_atomic
+from ..glyph_sets import GLYPH_SETS
 from ..i18n import LANGUAGES
-from .glyphs import GLYPH_SETS
 from .storage import data_dir
 
 __all__ = ["GLYPH_SETS", "SETTINGS_FILE", "Settings", "load_settings", "save_settings"]

@@ -65,6 +65,7 @@ import asyncssh
 
 from ..core.record import write_text_atomic
 from ..core.text import InvalidNameError, normalize_name, printable
+from ..glyph_sets import resolve_glyphs
 from ..i18n import _
 from ..wording import in_language, language_of, name_problem
 from .child import client_command, client_env
@@ -272,6 +273,7 @@ _TRUECOLOR_TERMS = re.compile(
 _PASSED_ENV = ("LANG", "LC_ALL", "LC_CTYPE", "LC_MESSAGES", "NO_COLOR", "COLORTERM")
 # The host's own language never reaches a player's app (PARIS_TUI_LANG is set anew).
 _DROPPED_ENV = ("TERM", "COLORTERM", "NO_COLOR", "COLUMNS", "LINES", "LC_MESSAGES", "LANGUAGE")
+_GLYPHS_ENV = ("PARIS_TUI_GLYPHS", "LC_ALL", "LC_CTYPE", "LANG")
 
 
 def app_environment(
@@ -306,6 +308,10 @@ def app_environment(
     ):
         base["TEXTUAL_COLOR_SYSTEM"] = "truecolor"
     base["PARIS_TUI_LANG"] = language or language_of(client_env_vars)
+    # The glyph set is the client's (its PARIS_TUI_GLYPHS, else ascii for a CJK
+    # locale), never the host's environment or saved setting.
+    glyphs_env = {k: v for k, v in client_env_vars.items() if k in _GLYPHS_ENV}
+    base["PARIS_TUI_GLYPHS"] = resolve_glyphs(None, glyphs_env, None)
     return client_env(ticket, base)
 
 

@@ -109,7 +109,9 @@ class TilePanel(Vertical):
         name = tile_text(board, view.face_up[i])
         name.no_wrap = True
         name.overflow = "ellipsis"
-        grid.add_row(prefix, name, Text(" ") + marks if marks else "")
+        # ascii: cut with "..." (Rich would cut with "…")
+        shown = Fit([name]) if current_glyphs().is_ascii else name
+        grid.add_row(prefix, shown, Text(" ") + marks if marks else "")
         row.update(grid, layout=False)
         row.set_class(selected, "-selected")
 
