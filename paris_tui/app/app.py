@@ -21,6 +21,7 @@ from textual.binding import Binding, BindingType
 from textual.command import CommandPalette
 from textual.driver import Driver
 from textual.screen import Screen
+from textual.scrollbar import ScrollBar, ScrollBarRender
 
 if TYPE_CHECKING:
     from ..net.table import RemoteTable
@@ -41,13 +42,23 @@ from .session import SeatSpec, Session, SessionTable, next_seed
 from .settings import load_settings, save_settings
 from .storage import SaveInfo, data_dir
 
-__all__ = ["DEFAULT_AI_DELAY", "DEFAULT_ANIM", "ParisApp"]
+__all__ = ["DEFAULT_AI_DELAY", "DEFAULT_ANIM", "AsciiScrollBarRender", "ParisApp"]
 
 DEFAULT_AI_DELAY = 0.8
 DEFAULT_ANIM = 0.6
 DARK, LIGHT = "textual-dark", "textual-light"
+# Below this width the footer has no room for Textual's "^p palette" key (-tight).
+TIGHT_WIDTH = 100
 # Keys that always work, even behind the too-small notice: quitting (every move is saved).
 ALWAYS_KEYS = frozenset({"ctrl+c", "ctrl+q"})
+
+
+class AsciiScrollBarRender(ScrollBarRender):
+    """Scrollbars in whole cells: the thumb's ends without the block characters (``▁▂▃``,
+    ``▉▊▋``) a CJK terminal draws two cells wide (used with the ascii glyph set)."""
+
+    VERTICAL_BARS: ClassVar[list[str]] = [" "] * 8
+    HORIZONTAL_BARS: ClassVar[list[str]] = [" "] * 8
 
 
 class ParisApp(App[int]):
@@ -126,8 +137,9 @@ class ParisApp(App[int]):
 
     def on_mount(self) -> None:
         self.theme = DARK
-        self.set_class(current_glyphs().is_ascii, "-ascii-glyphs")
+        self._show_glyphs()
         self._set_too_small(self.size.width, self.size.height)
+        self.set_class(self.size.width < TIGHT_WIDTH, "-tight")
         if self.session is not None:
             self.open_game(self.session)
         elif self.link is not None:
@@ -195,6 +207,7 @@ class ParisApp(App[int]):
 
     def on_resize(self, event: events.Resize) -> None:
         self._set_too_small(event.size.width, event.size.height)
+        self.set_class(event.size.width < TIGHT_WIDTH, "-tight")
 
     def _set_too_small(self, width: int, height: int) -> None:
         """Below 80x24 the notice shows: input stops, AI moves and animations wait."""
@@ -465,13 +478,20 @@ class ParisApp(App[int]):
     def action_toggle_theme(self) -> None:
         self.theme = LIGHT if self.theme == DARK else DARK
 
+    def _show_glyphs(self) -> None:
+        """Textual's own drawing follows the glyph set: boxes (styles/glyphs.tcss, by the
+        class ``-ascii-glyphs``) and scrollbars (whole cells only, no block characters)."""
+        ascii_ = current_glyphs().is_ascii
+        self.set_class(ascii_, "-ascii-glyphs")
+        ScrollBar.renderer = AsciiScrollBarRender if ascii_ else ScrollBarRender
+
     def switch_glyphs(self, name: str) -> None:
         """Draw with glyph set ``name`` from now on, at once, and keep it in the settings."""
         from .screens.game import GameScreen
         from .settings import load_settings, save_settings
 
         set_glyphs(name)
-        self.set_class(current_glyphs().is_ascii, "-ascii-glyphs")
+        self._show_glyphs()
         for screen in self.screen_stack:
             # Each screen draws what it holds again (as for a change of language).
             redraw = getattr(screen, "language_changed", None)
