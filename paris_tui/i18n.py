@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import gettext as _gettext
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -48,6 +48,7 @@ __all__ = [
     "pgettext",
     "resolve_language",
     "set_language",
+    "set_shown",
     "set_translations",
 ]
 
@@ -147,6 +148,7 @@ class _Current:
 
     tag: str = DEFAULT_LANGUAGE
     catalog: _gettext.NullTranslations = field(default_factory=_gettext.NullTranslations)
+    shown: Callable[[str], str] | None = None  # see set_shown
 
 
 _current = _Current()
@@ -166,6 +168,20 @@ def set_translations(tag: str, catalog: _gettext.NullTranslations) -> None:
     _current.tag = tag
 
 
+def set_shown(shown: Callable[[str], str] | None) -> None:
+    """Pass every string looked up from now on through ``shown`` (None: as the catalog has it).
+
+    The app's ascii glyph set (:mod:`paris_tui.app.glyphs`) draws the
+    punctuation of sentences (``…``, ``→``, ``—``) in ASCII this way, in every
+    language, without a second catalog.
+    """
+    _current.shown = shown
+
+
+def _shown(text: str) -> str:
+    return text if _current.shown is None else _current.shown(text)
+
+
 def current_language() -> str:
     """The tag of the language strings are shown in now."""
     return _current.tag
@@ -173,17 +189,17 @@ def current_language() -> str:
 
 def gettext(message: str) -> str:
     """``message`` in the current language."""
-    return _current.catalog.gettext(message)
+    return _shown(_current.catalog.gettext(message))
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The form of ``singular``/``plural`` for ``n``, in the current language."""
-    return _current.catalog.ngettext(singular, plural, n)
+    return _shown(_current.catalog.ngettext(singular, plural, n))
 
 
 def pgettext(context: str, message: str) -> str:
     """``message`` in the current language, told apart from the same English by ``context``."""
-    return _current.catalog.pgettext(context, message)
+    return _shown(_current.catalog.pgettext(context, message))
 
 
 def N_(message: str) -> str:

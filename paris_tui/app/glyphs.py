@@ -36,6 +36,7 @@ from typing import Final
 from rich.cells import cell_len
 
 from ..glyph_sets import DEFAULT_GLYPHS, GLYPH_SETS, glyphs_from_locale, resolve_glyphs
+from ..i18n import set_shown
 
 __all__ = [
     "ASCII",
@@ -98,6 +99,8 @@ class Glyphs:
     dash: str  # a dash in a sentence ("Pass to Ann — press Enter")
     times: str  # sizes: "80×24"
     minus: str
+    plus_minus: str  # a margin of nothing: "±0.0"
+    star: str  # the best of several (the hint's best tile)
     # the score track
     laps: str  # times round the track past 45 ("50↻1")
     track_space: str  # an empty space on the score track
@@ -140,6 +143,16 @@ class Glyphs:
             return text
         return "".join(_KEYS.get(ch, ch) for ch in text)
 
+    def words(self, text: str) -> str:
+        """A sentence's glyphs (``…``, ``→``, ``—``, ``·``, ``●``) as this set draws them.
+
+        Letters are left as they are (``Größe``, ``王``): only the marks and
+        symbols a sentence borrows from the program's glyphs change.
+        """
+        if not self.is_ascii or text.isascii():
+            return text
+        return text.translate(_WORDS)
+
     def translate_map(self, text: str) -> str:
         """``text`` drawn with the Unicode set's map characters, in this set's."""
         if not self.is_ascii:
@@ -177,6 +190,36 @@ _KEYS: Final[Mapping[str, str]] = {
     "⇥": "Tab",
 }
 
+# The glyphs sentences borrow, in ASCII (each ambiguous in width in CJK terminals).
+_WORDS: Final[dict[int, str]] = str.maketrans(
+    {
+        "…": "...",
+        "→": "->",
+        "←": "<-",
+        "↑": "^",
+        "↓": "v",
+        "▶": ">",
+        "◀": "<",
+        "·": "-",
+        "—": "-",
+        "–": "-",
+        "×": "x",
+        "−": "-",
+        "±": "+-",
+        "★": "*",
+        "↻": "~",
+        "●": "@",
+        "▲": "*",
+        "■": "#",
+        "◆": "%",
+        "▣": "&",
+        "‘": "'",
+        "’": "'",
+        "“": '"',
+        "”": '"',
+    }
+)
+
 UNICODE: Final = Glyphs(
     name="unicode",
     horizontal="─",
@@ -211,6 +254,8 @@ UNICODE: Final = Glyphs(
     dash="—",
     times="×",
     minus="−",
+    plus_minus="±",
+    star="★",
     laps="↻",
     track_space="·",
 )
@@ -249,6 +294,8 @@ ASCII: Final = Glyphs(
     dash="-",
     times="x",
     minus="-",
+    plus_minus="+-",
+    star="*",
     laps="~",
     track_space=".",
 )
@@ -314,8 +361,14 @@ _current = _Current()
 
 
 def set_glyphs(name: str) -> None:
-    """Draw everything from now on with set ``name`` (one of :data:`GLYPH_SETS`)."""
-    _current.glyphs = glyphs_for(name)
+    """Draw everything from now on with set ``name`` (one of :data:`GLYPH_SETS`).
+
+    In ``ascii`` the words looked up in the catalogs are shown with their
+    punctuation in ASCII too (:meth:`Glyphs.words`, through :func:`paris_tui.i18n.set_shown`).
+    """
+    glyphs = glyphs_for(name)
+    _current.glyphs = glyphs
+    set_shown(glyphs.words if glyphs.is_ascii else None)
 
 
 def current_glyphs() -> Glyphs:

@@ -172,3 +172,34 @@ def test_cuts_end_with_the_sets_ellipsis() -> None:
     with console.capture() as captured:
         console.print(Fit([Text("a long line")]))
     assert captured.get().rstrip("\n") == "a lo..."
+
+
+def test_words_borrow_the_sets_glyphs() -> None:
+    from paris_tui import i18n
+    from paris_tui.app.glyphs import _WORDS
+
+    text = "Tiles · round 2/3 — Ann → sack… ●+1 ↻2 ±0 ★"
+    assert UNICODE.words(text) == text
+    assert ASCII.words(text) == "Tiles - round 2/3 - Ann -> sack... @+1 ~2 +-0 *"
+    assert ASCII.words("王小明：開店…") == "王小明：開店..."  # letters and wide marks stay
+    assert ASCII.words("Größe") == "Größe"
+    # the same characters as the set's own fields
+    for f in fields(UNICODE):
+        mine, theirs = getattr(UNICODE, f.name), getattr(ASCII, f.name)
+        if isinstance(mine, tuple):
+            for a, b in zip(mine, theirs, strict=True):
+                assert _WORDS[ord(a)] == b
+        elif f.name in ("slot", "track_space"):
+            assert _WORDS[ord(mine)] == ASCII.dot  # "·" in a sentence separates: "-"
+        elif len(mine) == 1 and ord(mine) in _WORDS:
+            assert _WORDS[ord(mine)] == theirs, f.name
+    # every word looked up is shown so, in any language, while ascii is in use
+    set_glyphs("ascii")
+    i18n.set_language("de")
+    try:
+        assert i18n._("Map needs {need} cells (have {have})").isascii()
+        assert i18n.gettext("a → b") == "a -> b"  # no catalog entry: the English, shown so
+    finally:
+        i18n.set_language("en")
+    set_glyphs("unicode")
+    assert i18n.gettext("a → b") == "a → b"
