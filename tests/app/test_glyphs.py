@@ -203,3 +203,11 @@ def test_words_borrow_the_sets_glyphs() -> None:
         i18n.set_language("en")
     set_glyphs("unicode")
     assert i18n.gettext("a → b") == "a → b"
+
+
+def test_the_hints_margins_in_ascii() -> None:
+    from paris_tui.app.widgets.hint import margin_text
+
+    assert (margin_text(0.01), margin_text(-1.44), margin_text(3.2)) == ("±0.0", "−1.4", "+3.2")
+    set_glyphs("ascii")
+    assert (margin_text(0.01), margin_text(-1.44), margin_text(3.2)) == ("+-0.0", "-1.4", "+3.2")

@@ -16,6 +16,7 @@ from ...ai.hint import Hint, HintReason
 from ...core import Board, Move
 from ...i18n import _, ngettext
 from ..describe import printable, seat_label, stop_name, tile_label, tile_text
+from ..glyphs import current_glyphs
 
 __all__ = ["HintPanel", "hint_text", "margin_text", "move_text", "reason_text"]
 
@@ -26,9 +27,10 @@ def _points(n: int) -> str:
 
 def margin_text(margin: float) -> str:
     """``+3.2`` / ``−1.4``: an expected margin, signed, one decimal."""
+    look = current_glyphs()
     if round(margin, 1) == 0:
-        return "±0.0"
-    return f"+{margin:.1f}" if margin > 0 else f"−{-margin:.1f}"
+        return f"{look.plus_minus}0.0"
+    return f"+{margin:.1f}" if margin > 0 else f"{look.minus}{-margin:.1f}"
 
 
 def move_text(board: Board, names: tuple[str, ...], move: Move) -> Text:
@@ -116,7 +118,7 @@ def hint_text(board: Board, names: tuple[str, ...], result: Hint) -> Text:
     for entry in result.moves:
         out.append("\n")
         best = entry.move == result.best
-        out.append("★ " if best else "  ", style="bold" if best else "")
+        out.append(f"{current_glyphs().star} " if best else "  ", style="bold" if best else "")
         out.append(f"{margin_text(entry.margin):>6} ", style="bold" if best else "")
         out.append_text(move_text(board, names, entry.move))
     out.append("\n")
