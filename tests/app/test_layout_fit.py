@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import re
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
@@ -103,8 +104,14 @@ def _content(widget: Widget) -> object:
     return widget.render()
 
 
+# Where a line may break: at spaces, and between CJK characters (they need no spaces).
+_CJK = "\u2e80-\u9fff\u3000-\u303f\uac00-\ud7af\uf900-\ufaff\uff00-\uffef"
+_WORD = re.compile(f"[{_CJK}]|[^\\s{_CJK}]+")
+
+
 def _words(text: str) -> list[str]:
-    return [word for line in text.split("\n") for word in line.split()]
+    """What a wrapping line cannot break: its words, each CJK character on its own."""
+    return _WORD.findall(text)
 
 
 def _width_problem(widget: Widget, width: int) -> str | None:
