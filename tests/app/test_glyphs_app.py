@@ -51,6 +51,7 @@ async def test_the_palette_switches_the_glyphs_at_once_and_keeps_them(data_dir: 
         map_rows = ["".join(s.text for s in board_map.render_line(y)) for y in range(height)]
         assert _non_ascii("\n".join(map_rows)) == []
         assert "Opera" in after and "@ Ann" in after
+        assert _non_ascii(after) == []  # the log and the panels were drawn again too
         footer = after.rstrip("\n").split("\n")[-1]
         assert "<> Tile" in footer and "Enter Take" in footer
         # the game went on where it was: same seat to move, same round
