@@ -246,3 +246,86 @@ async def test_a_language_that_cannot_be_saved_is_a_toast(
         assert "Spiel starten" in screen_text(app)
         messages = [n.message for n in app._notifications]
         assert any("nicht gespeichert" in m for m in messages), messages
+
+
+async def test_a_dialog_follows_a_language_change(data_dir: Path) -> None:
+    """The resume offer (on the new-game screen) in German once German is chosen."""
+    from paris_tui.app.screens.resume import ResumeDialog
+    from paris_tui.app.storage import read_save
+
+    path = data_dir / "saves" / "g.json"
+    session = new_session("Ann,Bob", 4, path)
+    for _ in range(3):
+        session.play(session.view(session.view(None).to_move).legal_moves[0])
+    session.close()
+    app = make_app(None, resume_offer=read_save(path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, ResumeDialog)
+        assert "Resume the unfinished game?" in screen_text(app)
+        app.choose_language("de")
+        await _until(pilot, lambda: "Das unfertige Spiel fortsetzen?" in screen_text(app), "German")
+        assert app.screen is dialog
+        assert dialog.focused is not None and dialog.focused.id == "resume"
+        assert "Runde 2 von 20" in screen_text(app)  # the save's title, in German too
+        await press(pilot, "y")
+        await _until(
+            pilot,
+            lambda: find_game(app) is not None or isinstance(app.screen, HandoffScreen),
+            "the game",
+        )
+
+
+async def test_the_lobby_follows_a_language_change(tmp_path: Path) -> None:
+    from paris_tui.app.screens.lobby import LobbyScreen
+    from paris_tui.net.client import HostClient
+
+    from .test_lobby import LobbyApp, hosting
+
+    async with hosting(tmp_path, "ann,bob,ai:strong") as (_, port):
+        dee = await HostClient.connect("127.0.0.1", port)
+        await dee.open_table("Dee", ("me", "open", "open"))
+        client = await HostClient.connect("127.0.0.1", port)
+        app = LobbyApp(client, None)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await _until(pilot, lambda: "free seat" in screen_text(app), "the tables")
+            i18n.set_language("zh-TW")
+            screen = app.screen
+            assert isinstance(screen, LobbyScreen)
+            screen.language_changed()
+            await _until(pilot, lambda: "空位" in screen_text(app), "the tables in Chinese")
+            text = screen_text(app)
+            assert "玩家" in text and "Players" not in text  # the column heads
+            assert "你的名字" in text and "Your name" not in text
+            assert "free seat" not in text
+        await client.close()
+        await dee.close()
+
+
+async def test_the_new_table_form_keeps_its_choices_across_a_language_change(
+    tmp_path: Path,
+) -> None:
+    from paris_tui.app.screens.lobby import Cycler, NewTableScreen
+    from paris_tui.net.client import HostClient
+
+    from .test_lobby import LobbyApp, hosting
+
+    async with hosting(tmp_path) as (_, port):
+        client = await HostClient.connect("127.0.0.1", port)
+        app = LobbyApp(client, "Zoe")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await _until(pilot, lambda: "No table is open" in screen_text(app), "the lobby")
+            await pilot.press("n")
+            await _until(pilot, lambda: isinstance(app.screen, NewTableScreen), "the form")
+            form = app.screen
+            assert isinstance(form, NewTableScreen)
+            await pilot.press("right")  # seat 2: open seat -> the first AI level
+            before = form.request()
+            i18n.set_language("de")
+            form.language_changed()
+            await _until(pilot, lambda: "Ein neuer Tisch" in screen_text(app), "German")
+            assert form.request() == before
+            assert form.query_one("#seat-1", Cycler).has_focus
+            assert "KI: zufällig" in screen_text(app)
+        await client.close()

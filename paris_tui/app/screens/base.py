@@ -22,6 +22,7 @@ from ...i18n import _
 __all__ = [
     "MIN_HEIGHT",
     "MIN_WIDTH",
+    "ComposedAgain",
     "ParisScreen",
     "TooSmallNotice",
     "TranslatedBindings",
@@ -49,6 +50,22 @@ class TranslatedBindings(Screen[Any]):
     @property
     def active_bindings(self) -> dict[str, ActiveBinding]:
         return translated_bindings(super().active_bindings)
+
+
+class ComposedAgain(Screen[Any]):
+    """A dialog that holds nothing but its arguments: a change of language composes it again
+    (the focused button keeps the focus)."""
+
+    def language_changed(self) -> None:
+        focused = self.focused.id if self.focused is not None else None
+
+        async def again() -> None:
+            await self.recompose()
+            if focused is not None:
+                for widget in self.query(f"#{focused}"):
+                    widget.focus()
+
+        self.call_later(again)
 
 
 class TooSmallNotice(Static):

@@ -16,12 +16,12 @@ from textual.widgets import Button, Static
 
 from ...core import printable
 from ...i18n import N_, _
-from .base import TranslatedBindings
+from .base import ComposedAgain, TranslatedBindings
 
 __all__ = ["ConnectionDialog"]
 
 
-class ConnectionDialog(TranslatedBindings, ModalScreen[bool]):
+class ConnectionDialog(ComposedAgain, TranslatedBindings, ModalScreen[bool]):
     """Dismissed with ``True`` to try again, ``False`` to quit."""
 
     DEFAULT_CSS = """

@@ -137,16 +137,16 @@ class Cycler(Static, can_focus=True):
         return self.choices[self.index][1]
 
     def on_mount(self) -> None:
-        self._draw()
+        self.draw()
 
     def action_step(self, delta: int) -> None:
         self.index = (self.index + delta) % len(self.choices)
-        self._draw()
+        self.draw()
 
     def on_click(self, event: events.Click) -> None:
         self.action_step(1)
 
-    def _draw(self) -> None:
+    def draw(self) -> None:
         self.update(Text.assemble("◀ ", (self.choices[self.index][0], "bold"), " ▶"))
 
 
@@ -226,6 +226,24 @@ class NewTableScreen(ParisScreen):
     def on_mount(self) -> None:
         super().on_mount()
         self.query_one("#seat-1", Cycler).focus()
+
+    def language_changed(self) -> None:
+        """The same form, every choice kept, in the current language (composed again)."""
+        chosen = {c.id: c.value for c in self.query(Cycler)}
+        focused = self.focused.id if self.focused is not None else None
+
+        async def again() -> None:
+            await self.recompose()
+            for cycler in self.query(Cycler):
+                values = [value for _label, value in cycler.choices]
+                if chosen.get(cycler.id) in values:
+                    cycler.index = values.index(chosen[cycler.id])
+                    cycler.draw()
+            if focused is not None:
+                for widget in self.query(f"#{focused}"):
+                    widget.focus()
+
+        self.call_later(again)
 
     def request(self) -> OpenTable:
         """The ``open_table`` the form describes now."""
@@ -321,7 +339,7 @@ class LobbyScreen(ParisScreen):
         yield Static(Text(_("Paris Paris — the tables of this host")), id="lobby-title")
         if self.player is None:
             with Horizontal(id="lobby-name-row"):
-                yield Label(_("Your name"))
+                yield Label(_("Your name"), id="lobby-name-label")
                 yield NameInput(
                     "",  # a given name that breaks the rule is never put in the field
                     placeholder=_("type it, then Enter"),
@@ -361,6 +379,34 @@ class LobbyScreen(ParisScreen):
         self._reader = asyncio.get_running_loop().create_task(self._read())
         self.action_refresh()
         self.set_interval(self.poll_every, self.action_refresh)
+
+    def language_changed(self) -> None:
+        """The lobby in the current language: title, name field, columns, tables, status."""
+        for title in self.query("#lobby-title").results(Static):
+            title.update(Text(_("Paris Paris — the tables of this host")))
+        for label in self.query("#lobby-name-label").results(Label):
+            label.update(_("Your name"))
+        for field in self.query("#lobby-name").results(Input):
+            field.placeholder = _("type it, then Enter")
+        self._show_you()
+        grid = self.query_one("#lobby-tables", DataTable)
+        heads = {"table": _("Table"), "players": _("Players"), "game": _("Game")}
+        for key, column in grid.columns.items():
+            if key.value in heads:
+                column.label = Text(heads[key.value])
+        self._draw_tables()
+        if self.waiting is not None:
+            self._show_waiting()
+        elif self.ended is None and not self._problem_shown:
+            if self.player is None:
+                self._say(
+                    _(
+                        "Type your name to sit at a table or open one; Tab goes to the tables, "
+                        "Ctrl+Q quits."
+                    )
+                )
+            else:
+                self._say(_("Enter sits at a table (or watches it), n opens a new one."))
 
     def on_unmount(self) -> None:
         self._stop_reading()

@@ -15,7 +15,7 @@ from ...core import printable
 from ...i18n import N_, _
 from ..locks import lock_holder
 from ..storage import SaveInfo
-from .base import TranslatedBindings
+from .base import ComposedAgain, TranslatedBindings
 from .resume import save_title
 
 __all__ = ["LockedDialog"]
@@ -23,7 +23,7 @@ __all__ = ["LockedDialog"]
 LEAVE_LABELS = {"Back": N_("Back (Esc)"), "Quit": N_("Quit (Esc)")}
 
 
-class LockedDialog(TranslatedBindings, ModalScreen[bool]):
+class LockedDialog(ComposedAgain, TranslatedBindings, ModalScreen[bool]):
     """Dismissed with ``True`` to watch the game, ``False`` to go back (or quit)."""
 
     DEFAULT_CSS = """

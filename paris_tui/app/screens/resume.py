@@ -14,7 +14,7 @@ from textual.widgets import Button, Static
 from ...i18n import N_, _
 from ..describe import plain, words
 from ..storage import SaveInfo
-from .base import TranslatedBindings
+from .base import ComposedAgain, TranslatedBindings
 
 __all__ = ["ResumeDialog", "save_title"]
 
@@ -29,7 +29,7 @@ def save_title(info: SaveInfo) -> Text:
     return words(said, players=names, round=min(done + 1, rounds), rounds=rounds)
 
 
-class ResumeDialog(TranslatedBindings, ModalScreen[SaveInfo | None]):
+class ResumeDialog(ComposedAgain, TranslatedBindings, ModalScreen[SaveInfo | None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,n", "new", N_("New game")),
         Binding("y", "resume", N_("Resume")),
