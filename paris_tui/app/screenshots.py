@@ -169,7 +169,7 @@ async def hint_panel(out: Path, size: tuple[int, int] = (100, 32), name: str = "
         await pilot.press("h")
         panel = _game(app).query_one(HintPanel)
         for _ in range(600):  # the hint is worked out in a thread (about a second)
-            if "★" in str(panel.content):
+            if panel.result is not None:
                 break
             await pilot.pause(0.05)
         await pilot.pause(0.2)

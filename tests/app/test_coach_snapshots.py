@@ -28,7 +28,7 @@ async def _hint_shown(pilot: Pilot[object]) -> None:
     game = next(s for s in app.screen_stack if isinstance(s, GameScreen))
     panel = game.query_one(HintPanel)
     deadline = time.monotonic() + 60  # worked out in a thread: slow under load
-    while "★" not in str(panel.content):
+    while panel.result is None:
         assert time.monotonic() < deadline, "no hint came"
         await pilot.pause(0.05)
     await pilot.pause()

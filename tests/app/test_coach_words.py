@@ -25,7 +25,7 @@ async def _hint(pilot: Pilot[object]) -> None:
     game = next(s for s in pilot.app.screen_stack if isinstance(s, GameScreen))
     panel = game.query_one(HintPanel)
     deadline = time.monotonic() + 60
-    while "★" not in str(panel.content):
+    while panel.result is None:
         assert time.monotonic() < deadline, "no hint came"
         await pilot.pause(0.05)
 

@@ -10,6 +10,7 @@ from textual.pilot import Pilot
 
 from paris_tui.ai.hint import hint
 from paris_tui.app.app import ParisApp
+from paris_tui.app.glyphs import current_glyphs
 from paris_tui.app.screens.game import GameScreen
 from paris_tui.app.screens.handoff import HandoffScreen
 from paris_tui.app.widgets.hint import HintPanel, margin_text
@@ -53,13 +54,17 @@ async def test_h_shows_the_hint_for_the_seat_to_move_and_h_hides_it(data_dir: Pa
         await press(pilot, "h")
         panel = game.query_one(HintPanel)
         assert panel.shown
-        await _until(pilot, lambda: "★" in _panel_text(game))
+        await _until(pilot, lambda: panel.result is not None)
         expected = hint(game.seat_view(seat))
+        assert panel.result == expected
         text = _panel_text(game)
-        best_line = next(line for line in text.splitlines() if line.startswith("★"))
+        star = current_glyphs().star
+        best_line = next(line for line in text.splitlines() if line.startswith(star))
         assert margin_text(expected.for_move(expected.best).margin) in best_line
         assert "Why:" in text
-        assert len([line for line in text.splitlines() if line[:1] in "★ "]) >= len(expected.moves)
+        assert len([line for line in text.splitlines() if line[:1] in (star, " ")]) >= len(
+            expected.moves
+        )
         await press(pilot, "h")
         assert not panel.shown
         # The turn never waited: the tiles still move and take.
@@ -83,7 +88,8 @@ async def test_a_move_made_meanwhile_drops_the_hint_and_the_hand_off_hides_it(
         await _until(pilot, lambda: not [w for w in game.workers if w.group == "hint"])
         await pilot.pause(0.2)
         assert not game.query_one(HintPanel).shown
-        assert "★" not in _panel_text(game)
+        assert game.query_one(HintPanel).result is None
+        assert current_glyphs().star not in _panel_text(game)
 
 
 async def test_no_hint_off_turn_nor_at_a_host_that_does_not_allow_it(data_dir: Path) -> None:
@@ -121,9 +127,10 @@ async def test_at_a_host_that_allows_hints_h_works_from_the_seats_own_view() -> 
             panel = game.query_one(HintPanel)
             assert panel.shown is allowed
             if allowed:
-                await _until(pilot, lambda g=game: "★" in _panel_text(g))
+                await _until(pilot, lambda p=panel: p.result is not None)
                 expected = hint(session.view(seat))  # this seat's own view, nothing else
-                best = next(line for line in _panel_text(game).splitlines() if "★" in line)
+                star = current_glyphs().star
+                best = next(line for line in _panel_text(game).splitlines() if star in line)
                 assert margin_text(expected.for_move(expected.best).margin) in best
 
 

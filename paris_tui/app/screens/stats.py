@@ -21,11 +21,13 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widget import Widget
 from textual.widgets import DataTable, Footer, Sparkline, Static
 from textual.worker import Worker, WorkerState
 
 from ...i18n import N_, _, ngettext
 from ..describe import plain, short_name
+from ..glyphs import current_glyphs
 from ..history import History, HistoryError
 from ..palette import player_style
 from .base import ParisScreen
@@ -64,8 +66,21 @@ def _name_cell(name: str, width: int) -> str:
     return short + " " * max(0, width - cell_len(short))
 
 
-def _sparkline(values: list[float]) -> Sparkline:
-    """A Sparkline giving every value the same whole number of cells (at most 30 in all)."""
+def _sparkline(values: list[float]) -> Widget:
+    """A Sparkline giving every value the same whole number of cells (at most 30 in all).
+
+    With the ascii glyph set the values are written out instead: a sparkline's
+    block characters are drawn two cells wide by terminals in a CJK locale.
+    """
+    look = current_glyphs()
+    if look.name == "ascii":  # the latest values that fit in 24 cells
+        shown: list[str] = []
+        for value in reversed(values):
+            if len(" ".join([f"{value:.0f}", *shown])) > 24 - len(look.ellipsis) - 1:
+                shown.insert(0, look.ellipsis)
+                break
+            shown.insert(0, f"{value:.0f}")
+        return Static(" ".join(shown), classes="chart-numbers")
     line = Sparkline(values, summary_function=max)
     line.styles.width = len(values) * max(1, 30 // max(1, len(values))) if values else 1
     return line
@@ -120,6 +135,11 @@ class StatsScreen(ParisScreen):
     }
     StatsScreen Sparkline {
         height: 1;
+    }
+    StatsScreen .chart-numbers {
+        width: 1fr;
+        height: 1;
+        text-wrap: nowrap;
     }
     StatsScreen .-empty {
         display: none;

@@ -150,15 +150,21 @@ class HintPanel(Static):
     }
     """
 
+    result: Hint | None = None
+    """The hint shown (``None`` while it is worked out, or hidden)."""
+
     def show_thinking(self) -> None:
+        self.result = None
         self.update(Text(_("Working out a hint…"), style="italic"))
         self.add_class("-shown")
 
     def show_hint(self, board: Board, names: tuple[str, ...], result: Hint) -> None:
+        self.result = result
         self.update(hint_text(board, names, result))
         self.add_class("-shown")
 
     def hide(self) -> None:
+        self.result = None
         self.remove_class("-shown")
         self.update("")
 
