@@ -325,6 +325,12 @@ class GameScreen(ParisScreen):
             return
         self._write_log()
         self.refresh_all()
+        panel = self.query_one(HintPanel)
+        if panel.result is not None and self.turn_seat is not None:
+            view = self.seat_view(self.turn_seat)
+            panel.show_hint(view.board, view.names, panel.result)
+        elif panel.shown:
+            panel.show_thinking()
 
     # --- what is shown -------------------------------------------------------------
 

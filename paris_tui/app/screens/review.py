@@ -130,11 +130,12 @@ class ReviewScreen(ParisScreen):
             yield Static(Text(_("Reviewing…"), style="dim"), id="review-status")
             yield ProgressBar(id="review-progress", show_eta=False)
             yield Static("", id="review-players", classes="-hidden")
-            yield DataTable(id="review-moves", cursor_type="row", zebra_stripes=True)
+            yield DataTable(
+                id="review-moves", cursor_type="row", zebra_stripes=True, classes="-hidden"
+            )
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one(DataTable).add_class("-hidden")
         self.run_worker(self._review, thread=True, group="review", exit_on_error=False)
 
     # --- the worker -----------------------------------------------------------------
@@ -247,6 +248,20 @@ class ReviewScreen(ParisScreen):
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
         self.action_go()
+
+    def language_changed(self) -> None:
+        """The same review, in the current language (composed again; a review under way
+        goes on and shows its progress in the new words)."""
+
+        async def again() -> None:
+            await self.recompose()
+            if self.reviews is not None:
+                self.show_reviews(self.reviews)
+            elif self.problem is not None:
+                message = _("The review failed: {problem}").format(problem=self.problem)
+                self.query_one("#review-status", Static).update(Text(message, style="bold"))
+
+        self.call_later(again)
 
     def action_close(self) -> None:
         self.workers.cancel_group(self, "review")

@@ -162,17 +162,17 @@ class StatsScreen(ParisScreen):
             yield Static(Text(_("Statistics"), style="bold"), id="stats-title")
             yield Static(Text(_("Reading your history…"), style="dim"), id="stats-message")
             yield Static(_("Players"), classes="stats-heading -empty", id="players-heading")
-            yield DataTable(id="stats-players", cursor_type="none", zebra_stripes=True)
+            yield DataTable(
+                id="stats-players", cursor_type="none", zebra_stripes=True, classes="-empty"
+            )
             yield Static(_("Against the AI"), classes="stats-heading -empty", id="ai-heading")
-            yield DataTable(id="stats-ai", cursor_type="none", zebra_stripes=True)
+            yield DataTable(id="stats-ai", cursor_type="none", zebra_stripes=True, classes="-empty")
             with Horizontal(id="stats-charts"):
                 yield Vertical(id="stats-last")
                 yield Vertical(id="stats-trend")
         yield Footer()
 
     def on_mount(self) -> None:
-        for table in self.query(DataTable):
-            table.add_class("-empty")
         self.run_worker(self._read, thread=True, group="stats", exit_on_error=False)
 
     def _read(self) -> dict[str, Any]:
@@ -266,6 +266,18 @@ class StatsScreen(ParisScreen):
                 classes="chart-row",
             )
             box.mount(row)
+
+    def language_changed(self) -> None:
+        """The same numbers, in the current language (composed again)."""
+
+        async def again() -> None:
+            await self.recompose()
+            if self.stats is not None:
+                self.show_stats(self.stats)
+            elif self.problem is not None:
+                self.show_problem(self.problem)
+
+        self.call_later(again)
 
     def action_close(self) -> None:
         self.dismiss(None)
