@@ -35,6 +35,12 @@ the host counts against the host's per-address limit as one connection of
 the door (:meth:`~paris_tui.host.server.Host.reserve_door_slot`), so many
 SSH players never trip the limit meant for one address.
 
+Each player's app gets a data directory of its own,
+``players/<digest of the name>/`` in the host's data directory (mode 0700):
+a language or glyph set switched in the app, and that player's history, are
+kept for that player (the name is pinned to a key), never in the host
+operator's own settings.
+
 The host key, ``ssh_host_ed25519_key``, is created once (mode 0600) in the
 host's data directory and reused; its fingerprint is printed at start so
 players can check it.
@@ -45,6 +51,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import fcntl
+import hashlib
 import json
 import logging
 import os
@@ -85,6 +92,8 @@ log = logging.getLogger("paris_tui.host.ssh")
 
 HOST_KEY_FILE = "ssh_host_ed25519_key"
 KEYS_FILE = "ssh_keys.json"
+PLAYERS_DIR = "players"
+DATA_DIR_ENV = "PARIS_TUI_DATA_DIR"  # where the app keeps its files (paris_tui.app.storage)
 KEYS_FORMAT = "paris-tui-ssh-keys"
 
 AppCommand = Callable[[int, "str | None", str], list[str]]
@@ -274,6 +283,16 @@ _PASSED_ENV = ("LANG", "LC_ALL", "LC_CTYPE", "LC_MESSAGES", "NO_COLOR", "COLORTE
 # The host's own language never reaches a player's app (PARIS_TUI_LANG is set anew).
 _DROPPED_ENV = ("TERM", "COLORTERM", "NO_COLOR", "COLUMNS", "LINES", "LC_MESSAGES", "LANGUAGE")
 _GLYPHS_ENV = ("PARIS_TUI_GLYPHS", "LC_ALL", "LC_CTYPE", "LANG")
+
+
+def player_dir(root: Path, name: str) -> Path:
+    """The data directory of SSH player ``name`` (a name that passed the name rule):
+    ``<root>/players/<sha256 of the name, 16 hex digits>``, made with mode 0700.
+    A digest, so that no name (``..``, wide or odd characters) shapes a path."""
+    folder = root / PLAYERS_DIR / hashlib.sha256(name.encode("utf-8")).hexdigest()[:16]
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    folder.parent.chmod(0o700)
+    return folder
 
 
 def app_environment(
@@ -635,6 +654,7 @@ class _Session(asyncssh.SSHServerSession[bytes]):
         env = app_environment(ticket, self.term, self._client_env(), language)
         argv = door.config.command(door.app_port, name, door.app_address)
         try:
+            env[DATA_DIR_ENV] = str(player_dir(door.host.store.root, name))
             # In the host's own 0700 directory: ``python -m`` looks for modules in
             # the working directory first, and the host's may be anyone's (/tmp).
             self.app = AppProcess(

@@ -84,7 +84,8 @@ async def main():
         f"term={os.environ.get('TERM')} color={color} size={size()} pid={os.getpid()} "
         f"ctty={os.tcgetpgrp(0) == os.getpgrp()} cwd={os.getcwd()} "
         f"path={os.environ.get('PATH', '-').split(os.pathsep)[0]} "
-        f"lang={os.environ.get('PARIS_TUI_LANG', '-')}"
+        f"lang={os.environ.get('PARIS_TUI_LANG', '-')} "
+        f"data={os.environ.get('PARIS_TUI_DATA_DIR', '-')}"
     )
     await done
     await client.close()

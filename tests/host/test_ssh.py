@@ -26,6 +26,7 @@ from paris_tui.host.ssh import (
     SSHDoorError,
     app_environment,
     load_host_key,
+    player_dir,
 )
 
 from .ssh_helpers import (
@@ -55,6 +56,9 @@ async def test_a_key_logs_in_and_the_app_gets_the_seat_the_size_and_the_keys(
             # It runs in the host's own directory (python -m looks there for modules).
             assert term.field("cwd") == str(host.store.root)
             assert term.field("color") == "-"  # xterm-256color says nothing of true colour
+            # Ann's own data directory (her settings and history), never the host's.
+            assert term.field("data") == str(player_dir(host.store.root, "ann"))
+            assert stat.S_IMODE(Path(term.field("data")).stat().st_mode) == 0o700
             # A resize reaches the app (SIGWINCH with the new size).
             term.process.change_terminal_size(132, 43)
             await term.wait_for("size=132x43")
@@ -326,6 +330,17 @@ async def test_a_connection_that_does_not_log_in_is_cut_off(tmp_path: Path) -> N
                     pass
         finally:
             writer.close()
+
+
+def test_each_ssh_player_has_a_data_directory_of_their_own(tmp_path: Path) -> None:
+    ann = player_dir(tmp_path, "ann")
+    assert ann == player_dir(tmp_path, "ann")  # the same one at each login
+    assert ann.parent == tmp_path / "players"
+    assert player_dir(tmp_path, "Ann") != ann != player_dir(tmp_path, "bob")
+    odd = player_dir(tmp_path, "../..")  # a name never shapes the path
+    assert odd.parent == tmp_path / "players" and len(odd.name) == 16
+    for folder in (ann, ann.parent):
+        assert stat.S_IMODE(folder.stat().st_mode) == 0o700
 
 
 def test_the_apps_environment() -> None:
