@@ -150,6 +150,19 @@ async def test_new_game_form_refuses_duplicate_names() -> None:
         assert "Seat 2: two seats are called Ann." in screen_text(app)
 
 
+async def test_new_game_form_says_why_a_name_is_refused_in_the_players_language() -> None:
+    from paris_tui import i18n
+
+    i18n.set_language("de")
+    app = make_app(None)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.pause()
+        app.screen.query_one("#name-1").value = "Ann"  # type: ignore[attr-defined]
+        await pilot.press("f5")
+        assert isinstance(app.screen, NewGameScreen)
+        assert "Platz 2: zwei Plätze heißen Ann." in screen_text(app)
+
+
 async def test_replay_viewer_steps_forward_and_back(data_dir: Path) -> None:
     path = data_dir / "r.json"
     session = new_session("Ann,Bob", 6, path)

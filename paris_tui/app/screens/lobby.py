@@ -52,6 +52,7 @@ from ...net.protocol import (
     Watch,
     Watching,
 )
+from ...wording import name_problem as worded_problem
 from ..describe import ai_label, words
 from .base import ParisScreen
 from .new_game import NameInput
@@ -323,7 +324,7 @@ class LobbyScreen(ParisScreen):
             try:
                 self.player = normalize_name(name)
             except InvalidNameError as exc:
-                self.name_problem = exc.problem
+                self.name_problem = worded_problem(exc)
         self.poll_every = poll
         self.tables: tuple[TableInfo, ...] = ()
         self.waiting: Waiting | None = None
@@ -445,7 +446,7 @@ class LobbyScreen(ParisScreen):
         try:
             name = normalize_name(event.value)
         except InvalidNameError as exc:
-            self._say(_("Your name: {problem}.").format(problem=exc.problem), problem=True)
+            self._say(_("Your name: {problem}.").format(problem=worded_problem(exc)), problem=True)
             return
         self.player = name
         for row in self.query("#lobby-name-row"):

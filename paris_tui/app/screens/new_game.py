@@ -14,6 +14,7 @@ from textual.widgets import Button, Footer, Input, Label, Select, Static
 
 from ...core import MAX_NAME_CELLS, InvalidNameError, Options, check_table_names, normalize_name
 from ...i18n import LANGUAGE_NAMES, LANGUAGES, N_, _, current_language, ngettext
+from ...wording import name_problem as worded_problem
 from ..describe import ai_label, plain, printable
 from ..palette import player_style
 from ..session import SeatSpec, ai_levels, check_seed
@@ -59,7 +60,7 @@ class NameInput(Input):
             normalize_name(text)
             reason = _("it holds a character a name cannot hold")  # pragma: no cover
         except InvalidNameError as exc:
-            reason = exc.problem
+            reason = worded_problem(exc)
         self.post_message(self.Refused(self, _("Not pasted: {reason}.").format(reason=reason)))
         return True
 
@@ -301,7 +302,9 @@ class NewGameScreen(ParisScreen):
                 self.query_one(f"#name-{i}", Input).value for i in range(count)
             )
         except InvalidNameError as exc:
-            said = _("Seat {n}: {problem}.").format(n=(exc.seat or 0) + 1, problem=exc.problem)
+            said = _("Seat {n}: {problem}.").format(
+                n=(exc.seat or 0) + 1, problem=worded_problem(exc)
+            )
             error.update(plain(said))
             return
         seats = [SeatSpec(name, str(self._value(f"#kind-{i}"))) for i, name in enumerate(names)]
