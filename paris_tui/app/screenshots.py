@@ -24,7 +24,14 @@ from .app import ParisApp
 from .screens.game import GameScreen
 from .session import Session, parse_players
 
-__all__ = ["SCENES", "build_session", "grand_tour_position", "main", "takeover_position"]
+__all__ = [
+    "SCENES",
+    "build_session",
+    "grand_tour_position",
+    "into_grand_tour",
+    "main",
+    "takeover_position",
+]
 
 Scene = Callable[[Path], Awaitable[Path]]
 
@@ -113,32 +120,43 @@ def grand_tour_position() -> Session:
         session.play(_policy(session))
 
 
-async def grand_tour(out: Path) -> Path:
-    session = grand_tour_position()
+async def into_grand_tour(pilot: Pilot[Any], session: Session, bus_frame: int = 3) -> None:
+    """From the hand-off of :func:`grand_tour_position`, play the move that ends the round
+    and step the tour on until the bus stands at its ``bus_frame``-th crossing.
+
+    The app must run with a long animation time (frames stay until stepped on here)."""
+    app = pilot.app
+    assert isinstance(app, ParisApp)
     move = _policy(session)
+    await pilot.pause()
+    await pilot.press("enter")
+    game = _game(app)
+    index = game.view.face_up.index(move.tile)
+    await pilot.press(str(index + 1), "enter")
+    if app.screen is not game:
+        await pilot.press("enter")  # a takeover: first choice
+    await pilot.pause()
+    bus_frames = 0
+    while game.frame is not None:
+        if game.frame.bus_at is not None:
+            bus_frames += 1
+            if bus_frames == bus_frame:
+                break
+        if game.frame_timer is not None:
+            game.frame_timer.stop()
+        game._next_frame()
+    await pilot.pause(0.2)
+
+
+async def grand_tour(
+    out: Path, size: tuple[int, int] = (120, 40), name: str = "grand-tour"
+) -> Path:
+    session = grand_tour_position()
     app = _app(session, anim=100.0)  # frames stay until stepped on below
-    async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        await pilot.press("enter")
-        game = _game(app)
-        index = game.view.face_up.index(move.tile)
-        await pilot.press(str(index + 1), "enter")
-        if app.screen is not game:
-            await pilot.press("enter")  # a takeover: first choice
-        await pilot.pause()
-        # Step on to the bus at the third crossing of the grand tour.
-        bus_frames = 0
-        while game.frame is not None:
-            if game.frame.bus_at is not None:
-                bus_frames += 1
-                if bus_frames == 3:
-                    break
-            if game.frame_timer is not None:
-                game.frame_timer.stop()
-            game._next_frame()
-        await pilot.pause(0.2)
-        app.save_screenshot("grand-tour.svg", str(out))
-    return out / "grand-tour.svg"
+    async with app.run_test(size=size) as pilot:
+        await into_grand_tour(pilot, session)
+        app.save_screenshot(f"{name}.svg", str(out))
+    return out / f"{name}.svg"
 
 
 async def game_end(out: Path) -> Path:
@@ -295,6 +313,35 @@ async def at_one_table(out: Path) -> Path:
     return out / "at-one-table-bob.svg"
 
 
+async def _in_language(
+    out: Path, name: str, lang: str, glyphs: str, size: tuple[int, int] = (100, 32)
+) -> Path:
+    """A turn with the left-over preview in language ``lang``, drawn with set ``glyphs``."""
+    from .. import i18n
+    from .glyphs import current_glyphs, set_glyphs
+
+    before = i18n.current_language(), current_glyphs().name
+    i18n.set_language(lang)
+    set_glyphs(glyphs)
+    try:
+        session = build_session("Ann,Bob,Cy", 3, 19)
+        return await _shoot(_app(session), out, name, size, ["enter", "right"])
+    finally:
+        i18n.set_language(before[0])
+        set_glyphs(before[1])
+
+
+async def german(out: Path) -> Path:
+    """The turn in German (``--lang de``), Unicode glyphs."""
+    return await _in_language(out, "lang-de", "de", "unicode")
+
+
+async def chinese(out: Path) -> Path:
+    """The turn as a Taiwanese terminal shows it (``LANG=zh_TW.UTF-8``): Traditional
+    Chinese, and the ascii glyphs the locale chooses."""
+    return await _in_language(out, "lang-zh-TW", "zh-TW", "ascii")
+
+
 SCENES: dict[str, Scene] = {
     "new-game": new_game,
     "hand-off": hand_off,
@@ -308,6 +355,8 @@ SCENES: dict[str, Scene] = {
     "review": review_screen,
     "statistics": statistics_screen,
     "at-one-table": at_one_table,
+    "lang-de": german,
+    "lang-zh-TW": chinese,
 }
 
 
