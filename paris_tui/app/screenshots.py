@@ -11,11 +11,15 @@ directory (the sessions have no autosave path). Cursor blink is off.
 from __future__ import annotations
 
 import asyncio
+import html
+import re
 import sys
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+from rich.cells import cell_len
 from textual.pilot import Pilot
 
 from ..core import Move, TileDiscarded
@@ -360,10 +364,45 @@ SCENES: dict[str, Scene] = {
 }
 
 
+_SVG_TEXT = re.compile(r'(<text [^>]*?textLength=")([0-9.]+)("[^>]*>)([^<]*)(</text>)')
+
+
+def widen_text(svg: str) -> str:
+    """The SVG with each run of text as wide as the terminal cells it fills.
+
+    Rich's SVG export gives a run of text a length of one cell per character,
+    so a browser squeezes a Chinese word (two cells a character) into half its
+    cells; its background is drawn right (by cells). This stretches the text
+    to its cells as well (the cell's width read from a run of narrow
+    characters); an SVG without wide characters comes back unchanged, and so
+    does one already widened.
+    """
+    runs = [(m, html.unescape(m.group(4))) for m in _SVG_TEXT.finditer(svg)]
+    narrow = [
+        float(m.group(2)) / len(text) for m, text in runs if text and cell_len(text) == len(text)
+    ]
+    if not narrow:
+        return svg
+    cell = narrow[0]
+
+    def one(match: re.Match[str]) -> str:
+        text = html.unescape(match.group(4))
+        cells = cell_len(text)
+        if not text or cells == len(text):
+            return match.group(0)
+        return f"{match.group(1)}{cell * cells:g}{match.group(3)}{match.group(4)}{match.group(5)}"
+
+    return _SVG_TEXT.sub(one, svg)
+
+
 async def _run(out: Path, names: list[str]) -> None:
     out.mkdir(parents=True, exist_ok=True)
     for name in names:
+        start = time.time()
         path = await SCENES[name](out)
+        for svg in out.glob("*.svg"):  # what the scene wrote (some write two)
+            if svg.stat().st_mtime >= start:
+                svg.write_text(widen_text(svg.read_text(encoding="utf-8")), encoding="utf-8")
         print(path)
 
 
