@@ -170,6 +170,20 @@ def test_the_reason_in_words_names_are_data() -> None:
     )
 
 
+@pytest.mark.parametrize(("lang", "line"), [("de", "Blaue Linie"), ("zh-TW", "藍線")])
+def test_the_reason_names_the_line_in_the_readers_language(lang: str, line: str) -> None:
+    from paris_tui import i18n
+    from paris_tui.ai.hint import HintReason
+    from paris_tui.app.widgets.hint import reason_text
+    from paris_tui.core import classic_board
+
+    i18n.set_language(lang)  # tests/conftest.py puts English back
+    reason = HintReason("opera", 1, (), None, None, "opera/blue", True, 2, "blue", 3)
+    text = reason_text(classic_board(), ("Ann", "Bob"), 0, reason)
+    assert line in text
+    assert "Blue" not in text
+
+
 async def test_a_move_stops_the_hints_search_in_its_thread(
     data_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

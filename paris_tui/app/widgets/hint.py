@@ -15,7 +15,7 @@ from textual.widgets import Static
 from ...ai.hint import Hint, HintReason
 from ...core import Board, Move
 from ...i18n import _, ngettext
-from ..describe import printable, seat_label, stop_name, tile_label, tile_text
+from ..describe import line_name, printable, seat_label, stop_name, tile_label, tile_text
 from ..glyphs import current_glyphs
 
 __all__ = ["HintPanel", "hint_text", "margin_text", "move_text", "reason_text"]
@@ -98,7 +98,7 @@ def reason_text(board: Board, names: tuple[str, ...], seat: int, reason: HintRea
                 )
             )
         if reason.grand_line is not None:
-            line = board.lines[board.line_index[reason.grand_line]].name
+            line = line_name(board, reason.grand_line)
             clauses.append(
                 _("its grand tour on the {line} pays you {points}").format(
                     line=line, points=_points(reason.grand_points)
