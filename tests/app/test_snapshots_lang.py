@@ -1,10 +1,91 @@
 """Snapshots of the main screens in German and Traditional Chinese, and in the ascii glyphs.
 
-The README's pictures (``python -m paris_tui.app.screenshots``) show Chinese as
-wide as the terminal shows it.
+The positions are those of ``test_snapshots.py`` and the README's screenshots
+(fixed seeds, a fixed policy): the new-game screen, a hand-off, a turn with the
+left-over preview, the takeover dialog, a grand tour with the bus on its line,
+the game end and the help, each language at 80x24 and 120x40.
+
+The language is chosen as the command line chooses it (``helpers.choose_like_the_cli``:
+``--lang``); English comes back after each test.
+
+Update with ``--snapshot-update``, then look at every changed SVG.
 """
 
 from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+from paris_tui.app.app import ParisApp
+from paris_tui.app.screenshots import (
+    build_session,
+    grand_tour_position,
+    into_grand_tour,
+    takeover_position,
+)
+
+from .helpers import choose_like_the_cli, make_app
+
+SnapCompare = Any
+
+
+@dataclass
+class Scene:
+    """An app in a position, and what a player presses (or does) before the picture."""
+
+    make: Callable[[], ParisApp]
+    press: list[str] = field(default_factory=list)
+    run_before: Callable[[Pilot[Any]], Awaitable[None]] | None = None
+
+
+def _takeover() -> Scene:
+    session, index = takeover_position()
+    return Scene(lambda: make_app(session), ["enter", str(index + 1), "enter"])
+
+
+def _grand_tour() -> Scene:
+    session = grand_tour_position()
+
+    async def step(pilot: Pilot[Any]) -> None:
+        await into_grand_tour(pilot, session)
+
+    return Scene(lambda: make_app(session, anim=100.0), run_before=step)
+
+
+SCENES: dict[str, Callable[[], Scene]] = {
+    "new_game": lambda: Scene(lambda: make_app(None)),
+    "hand_off": lambda: Scene(lambda: make_app(build_session("Ann,Bob", 3, 6))),
+    "turn_preview": lambda: Scene(
+        lambda: make_app(build_session("Ann,Bob,Cy", 3, 19)), ["enter", "right"]
+    ),
+    "takeover": _takeover,
+    "grand_tour": _grand_tour,
+    "game_end": lambda: Scene(
+        lambda: make_app(build_session("Ann,Bob,Cy", 4, 44)), ["enter", "enter"]
+    ),
+    "help": lambda: Scene(lambda: make_app(build_session("Ann,Bob", 3, 2)), ["enter", "f1"]),
+}
+
+SIZES = {"80x24": (80, 24), "120x40": (120, 40)}
+
+
+def _snap(snap_compare: SnapCompare, scene: str, size: tuple[int, int]) -> bool:
+    shot = SCENES[scene]()
+    return bool(
+        snap_compare(shot.make(), press=shot.press, run_before=shot.run_before, terminal_size=size)
+    )
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("scene", list(SCENES))
+@pytest.mark.parametrize("lang", ["de", "zh-TW"])
+def test_screen_in_language(snap_compare: SnapCompare, lang: str, scene: str, size: str) -> None:
+    choose_like_the_cli(lang)  # paris-tui --lang LANG
+    assert _snap(snap_compare, scene, SIZES[size])
 
 
 def test_screenshots_widen_chinese_text_to_its_cells() -> None:
