@@ -92,3 +92,12 @@ def find_game(app: App[object]) -> GameScreen | None:
         if isinstance(screen, GameScreen):
             return screen
     return None
+
+
+def choose_like_the_cli(lang: str | None) -> None:
+    """Choose the language as ``paris-tui [--lang LANG]`` does (``cli.choose_language``;
+    ``None``: no option, so the environment, the settings and the locale decide).
+    ``tests/conftest.py`` puts English back after each test."""
+    from paris_tui.cli import choose_language
+
+    choose_language(lang)
