@@ -17,9 +17,13 @@ from ...core import Event, ScoreEvent, SeatView, TourEvent
 from ...i18n import N_, _, ngettext
 from ..describe import joined, line_label, printable, seat_label, words
 from ..fit import Fit, cut
+from ..glyphs import current_glyphs
 from ..keygate import KeyGate
 from ..palette import LINE_COLOURS, player_style
 from .base import ParisScreen
+
+# Rich's SIMPLE_HEAD (a rule under the head row only) drawn with '-' for the ascii glyph set.
+ASCII_SIMPLE_HEAD = box.Box("    \n    \n -- \n    \n    \n    \n    \n    \n", ascii=True)
 
 __all__ = ["EndScreen", "SpecialTour", "special_tours"]
 
@@ -175,7 +179,7 @@ class EndScreen(ParisScreen):
                         text.append(cut(printable(names[seat]), width) + " ")
                     text.append(str(outcome.sack[seat]))
                 if self.sack is not None:
-                    text.append(" → ")
+                    text.append(f" {current_glyphs().arrow} ")
                     text.append_text(seat_label(names, self.sack.seat))
                     text.append(f" +{self.sack.points}", style="bold")
                 else:
@@ -234,7 +238,8 @@ class EndScreen(ParisScreen):
         outcome = view.outcome
         assert outcome is not None
         # A simple head (no outer box): four players, the table and the winner fit 80x24.
-        table = Table(title=_("Final scores"), expand=False, box=box.SIMPLE_HEAD, show_edge=False)
+        head = ASCII_SIMPLE_HEAD if current_glyphs().is_ascii else box.SIMPLE_HEAD
+        table = Table(title=_("Final scores"), expand=False, box=head, show_edge=False)
         table.add_column(_("Player"))
         for _kind, title in KIND_COLUMNS:
             table.add_column(_(title), justify="right")
