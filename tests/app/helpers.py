@@ -94,10 +94,16 @@ def find_game(app: App[object]) -> GameScreen | None:
     return None
 
 
-def choose_like_the_cli(lang: str | None) -> None:
-    """Choose the language as ``paris-tui [--lang LANG]`` does (``cli.choose_language``;
-    ``None``: no option, so the environment, the settings and the locale decide).
-    ``tests/conftest.py`` puts English back after each test."""
+def choose_like_the_cli(lang: str | None, glyphs: str | None = None) -> None:
+    """Choose the language and glyph set as ``paris-tui [--lang LANG] [--glyphs SET]`` does.
+
+    The same calls ``cli.main`` makes (``None``: the option not given, so the
+    environment, the settings and the locale decide). ``tests/conftest.py``
+    puts English back after each test; a test that calls this puts the Unicode
+    glyphs back itself (``set_glyphs("unicode")``).
+    """
+    from paris_tui.app.glyphs import choose_glyphs
     from paris_tui.cli import choose_language
 
     choose_language(lang)
+    choose_glyphs(glyphs)

@@ -20,6 +20,7 @@ from rich.text import Text
 
 from paris_tui import i18n
 from paris_tui.app.describe import line_name
+from paris_tui.app.glyphs import set_glyphs
 from paris_tui.app.screens.end import EndScreen
 from paris_tui.app.screens.game import GameScreen
 from paris_tui.app.screens.handoff import HandoffScreen
@@ -172,9 +173,9 @@ async def test_full_hotseat_game_by_keys(
 @pytest.mark.parametrize(
     ("lang", "locale", "players", "seed", "english"),
     [
-        # paris-tui --lang de, in a C.UTF-8 terminal.
+        # paris-tui --lang de: German, the Unicode glyphs of a C.UTF-8 terminal.
         ("de", "C.UTF-8", "Jürgen,Anke,Björn,Ute", 5, ("Your route", "wins", "points")),
-        # A Taiwanese terminal, no option: Chinese from the locale.
+        # A Taiwanese terminal, no option: Chinese and the ascii glyphs from the locale.
         (None, "zh_TW.UTF-8", "小明,阿華,美玲", 13, ("Your route", "wins", "points", "Pass")),
     ],
 )
@@ -188,6 +189,9 @@ async def test_full_hotseat_game_by_keys_in_a_language(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("LANG", locale)
-    choose_like_the_cli(lang)
-    assert i18n.current_language() == (lang or "zh-TW")
-    await play_by_keys(players, seed, data_dir, (80, 24), english=english)
+    try:
+        choose_like_the_cli(lang)
+        assert i18n.current_language() == (lang or "zh-TW")
+        await play_by_keys(players, seed, data_dir, (80, 24), english=english)
+    finally:
+        set_glyphs("unicode")
