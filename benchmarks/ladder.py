@@ -104,7 +104,7 @@ def _upper(high: float) -> str:
 
 def table(steps: list[Step], how: str) -> str:
     lines = [
-        f"Rotated 2-player games, {how}; 95% intervals.",
+        f"Rotated 2-player games ({how}); 95% intervals.",
         "",
         "| step | games | upper wins | win rate (95% interval) | significant | Elo (interval) "
         "| mean margin |",
@@ -161,10 +161,12 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         steps.append(step)
-    if args.simulations is not None:
-        how = f"strong at {args.simulations} simulations a move"
-    else:
-        how = f"strong at {args.budget if args.budget is not None else 1.0:g} s a move"
+    how = f"{args.games} games a step, seed {args.seed}"
+    if any(step.upper == "strong" for step in steps):
+        if args.simulations is not None:
+            how += f", strong at {args.simulations} simulations a move"
+        else:
+            how += f", strong at {args.budget if args.budget is not None else 1.0:g} s a move"
     if args.json:
         print(json.dumps({"how": how, "steps": [s.to_json() for s in steps]}))
     else:
