@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from paris_tui.app.screens.base import TooSmallNotice
 from paris_tui.app.screens.game import GameScreen
 from paris_tui.app.screens.handoff import HandoffScreen
@@ -140,27 +142,22 @@ async def test_new_game_form_starts_a_three_player_game(data_dir: Path) -> None:
         assert app.session.seed == 77
 
 
-async def test_new_game_form_refuses_duplicate_names() -> None:
-    app = make_app(None)
-    async with app.run_test(size=(100, 32)) as pilot:
-        await pilot.pause()
-        app.screen.query_one("#name-1").value = "Ann"  # type: ignore[attr-defined]
-        await pilot.press("f5")
-        assert isinstance(app.screen, NewGameScreen)
-        assert "Seat 2: two seats are called Ann." in screen_text(app)
-
-
-async def test_new_game_form_says_why_a_name_is_refused_in_the_players_language() -> None:
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [("en", "Seat 2: two seats are called Ann."), ("de", "Platz 2: zwei Plätze heißen Ann.")],
+)
+async def test_new_game_form_refuses_duplicate_names(language: str, said: str) -> None:
+    """Why a name is refused is said in the player's language (the core gives a code)."""
     from paris_tui import i18n
 
-    i18n.set_language("de")
+    i18n.set_language(language)
     app = make_app(None)
     async with app.run_test(size=(100, 32)) as pilot:
         await pilot.pause()
         app.screen.query_one("#name-1").value = "Ann"  # type: ignore[attr-defined]
         await pilot.press("f5")
         assert isinstance(app.screen, NewGameScreen)
-        assert "Platz 2: zwei Plätze heißen Ann." in screen_text(app)
+        assert said in screen_text(app)
 
 
 async def test_replay_viewer_steps_forward_and_back(data_dir: Path) -> None:

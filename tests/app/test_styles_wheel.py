@@ -81,24 +81,20 @@ def test_wheel_ships_styles_and_installed_app_uses_them(tmp_path: Path) -> None:
         "print(i18n._('unknown language {lang!r} (choose from {choices})'))"
     )
     env = {**os.environ, "PYTHONPATH": str(target)}
-    out = subprocess.run(
-        [sys.executable, "-c", probe],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=tmp_path,
-        timeout=120,
-        check=True,
-    ).stdout.split()
-    translated = subprocess.run(
-        [sys.executable, "-c", probe_lang],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=tmp_path,
-        timeout=120,
-        check=True,
-    ).stdout
+
+    def run(code: str) -> str:
+        return subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=tmp_path,
+            timeout=120,
+            check=True,
+        ).stdout
+
+    out = run(probe).split()
+    translated = run(probe_lang)
     assert translated.startswith("unbekannte Sprache")
     installed = (target / "paris_tui" / "styles").resolve()
     assert Path(out[0]).resolve() == installed
