@@ -193,8 +193,7 @@ def in_language(tag: str) -> Iterator[None]:
 def language_of(environ: Mapping[str, str]) -> str:
     """The language a session's environment asks for (what a client sent: its
     ``PARIS_TUI_LANG``, else its locale), else English; never the host's own."""
-    asked = i18n.normalize_language(environ.get("PARIS_TUI_LANG", ""))
-    return asked or i18n.language_from_locale(environ) or i18n.DEFAULT_LANGUAGE
+    return i18n.resolve_language(None, environ)
 
 
 def language_of_accept(header: str) -> str:
