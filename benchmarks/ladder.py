@@ -1,27 +1,37 @@
 """The ladder of AI levels: each level against the one below, in rotated 2-player games.
 
-    .venv/bin/python benchmarks/ladder.py [--games 400] [--jobs 2] [--seed 11] [--readme]
+    .venv/bin/python benchmarks/ladder.py [--games 400] [--floor-games 100] [--jobs 2]
+                                          [--seed 11] [--steps STEP,...] [--readme]
 
-For each step (easy over random, greedy over easy, strong over greedy) it plays
-``--games`` two-player arena games (seats rotated, each deal played from both
-seats) and prints, per step: the upper level's wins (a shared win counts one
-half), its win rate with a 95% Wilson interval, whether the step is significant
-at 95% (the interval lies above 50%), the Elo difference with its interval
-(400 log10(p / (1 - p)), with half a game added to each side so that a clean
-sweep stays finite; the interval from the Wilson interval's ends), and the
-mean margin (upper level's score minus lower level's). It then prints each
-level's Elo relative to random (the sum of the steps).
+For each step of the ladder (easy over random, greedy over easy, strong over
+greedy) it plays ``--games`` two-player arena games (seats rotated, each deal
+played from both seats) and prints, per step: the upper level's wins (a shared
+win counts one half), its win rate with a 95% Wilson interval, whether the
+step is significant at 95% (the interval lies above 50%), the Elo difference
+with its interval (400 log10(p / (1 - p)), with half a game added to each side
+so that a clean sweep stays finite; the interval from the Wilson interval's
+ends), and the mean margin (upper level's score minus lower level's). It then
+prints each level's Elo relative to random (the sum of the steps).
 
-``--readme`` also writes the table into README.md between the
-``<!-- ladder -->`` and ``<!-- /ladder -->`` lines. The strong level plays at
-its default budget (1 s a move) unless ``--budget`` or ``--simulations`` is
-given; the table says which. A benchmark, not a test: the strong level's
-strength depends on the machine's speed and load.
+It also plays each level above easy against random, the floor of the ladder
+(``--floor-games`` games: greedy over random, strong over random; easy's is
+the ladder's first step), and says whether the winning margin over random
+grows at each step up.
+
+``--steps`` plays only some steps, named ``upper/lower`` (``strong/greedy``,
+``strong/random``; a bare level is its ladder step). ``--readme`` keeps the
+results in ``benchmarks/results/ladder.json`` (a step played now replaces
+the kept one) and writes the table of all kept steps into README.md between
+the ``<!-- ladder -->`` and ``<!-- /ladder -->`` lines. The strong level
+plays at its default budget (1 s a move) unless ``--budget`` or
+``--simulations`` is given; the table says which. A benchmark, not a test:
+the strong level's strength depends on the machine's speed and load.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import math
 import sys
@@ -35,7 +45,9 @@ sys.path.insert(0, str(ROOT))
 from paris_tui.ai.arena import ArenaResult, run_arena, wilson  # noqa: E402
 
 STEPS = (("easy", "random"), ("greedy", "easy"), ("strong", "greedy"))
+FLOOR = (("greedy", "random"), ("strong", "random"))  # easy's is the first step
 BEGIN, END = "<!-- ladder -->", "<!-- /ladder -->"
+RESULTS = ROOT / "benchmarks" / "results" / "ladder.json"
 
 
 def elo(p: float) -> float:
@@ -54,6 +66,12 @@ class Step:
     high: float
     margin: float  # the upper level's mean score minus the lower level's
     seconds: float
+    seed: int = 11
+    strong: str = ""  # how the strong level played ("1 s a move"), "" if it did not
+
+    @property
+    def key(self) -> str:
+        return f"{self.upper}/{self.lower}"
 
     @property
     def rate(self) -> float:
@@ -81,7 +99,32 @@ class Step:
             "elo_interval": [round(elo(self.low), 1), round(elo(self.high), 1)],
             "margin": round(self.margin, 2),
             "seconds": round(self.seconds, 1),
+            "seed": self.seed,
+            "strong": self.strong,
         }
+
+    @classmethod
+    def from_json(cls, data: dict[str, object]) -> Step:
+        interval: list[float] = data["interval"]  # type: ignore[assignment]
+        low, high = interval
+        return cls(
+            str(data["upper"]),
+            str(data["lower"]),
+            int(data["games"]),  # type: ignore[call-overload]
+            float(data["wins"]),  # type: ignore[arg-type]
+            float(low),
+            float(high),
+            float(data["margin"]),  # type: ignore[arg-type]
+            float(data["seconds"]),  # type: ignore[arg-type]
+            int(data.get("seed", 11)),  # type: ignore[call-overload]
+            str(data.get("strong", "")),
+        )
+
+
+def strong_setting(budget: float | None, sims: int | None) -> str:
+    if sims is not None:
+        return f"{sims} simulations a move"
+    return f"{budget if budget is not None else 1.0:g} s a move"
 
 
 def play_step(
@@ -95,34 +138,82 @@ def play_step(
     # Wilson's interval on whole wins: a shared game counts as half a win and half a loss.
     low, high = wilson(round(wins), games)
     margin = result.mean_score[0] - result.mean_score[1]
-    return Step(upper, lower, games, wins, low, high, margin, time.perf_counter() - started)
+    strong = strong_setting(budget, sims) if "strong" in (upper, lower) else ""
+    seconds = time.perf_counter() - started
+    return Step(upper, lower, games, wins, low, high, margin, seconds, seed, strong)
 
 
 def _upper(high: float) -> str:
     return "∞" if high >= 1.0 else f"{elo(high):+.0f}"
 
 
-def table(steps: list[Step], how: str) -> str:
+def _how(steps: list[Step]) -> str:
+    seeds = sorted({s.seed for s in steps})
+    how = "seed " + ", ".join(str(seed) for seed in seeds)
+    strong = sorted({s.strong for s in steps if s.strong})
+    if strong:
+        how += ", strong at " + " or ".join(strong)
+    return how
+
+
+def table(steps: list[Step]) -> str:
+    """The README's text for the kept steps: the ladder, then each level against random."""
+    ladder = [s for s in steps if (s.upper, s.lower) in STEPS]
     lines = [
-        f"Rotated 2-player games ({how}); 95% intervals.",
+        f"Rotated 2-player games ({_how(steps)}); 95% intervals.",
         "",
         "| step | games | upper wins | win rate (95% interval) | significant | Elo (interval) "
         "| mean margin |",
         "| --- | --- | --- | --- | --- | --- | --- |",
     ]
-    for s in steps:
+    for s in ladder:
         lines.append(
             f"| {s.upper} over {s.lower} | {s.games} | {s.wins:g} "
             f"| {s.rate:.1%} ({s.low:.1%}-{s.high:.1%}) | {'yes' if s.significant else 'no'} "
             f"| {s.elo:+.0f} ({elo(s.low):+.0f} to {_upper(s.high)}) | {s.margin:+.1f} |"
         )
     total = 0.0
-    ladder = ["random 0"]
-    for s in steps:
+    rating = ["random 0"]
+    for s in ladder:
         total += s.elo
-        ladder.append(f"{s.upper} {total:+.0f}")
-    lines += ["", "Elo relative to random: " + ", ".join(ladder) + "."]
+        rating.append(f"{s.upper} {total:+.0f}")
+    lines += ["", "Elo relative to random: " + ", ".join(rating) + "."]
+    floor = [s for s in steps if s.lower == "random"]
+    if len(floor) > 1:
+        order = [upper for upper, _ in STEPS]
+        floor.sort(key=lambda s: order.index(s.upper))
+        lines += [
+            "",
+            "Each level against random, the floor of the ladder:",
+            "",
+            "| level | games | wins | win rate (95% interval) | mean margin over random |",
+            "| --- | --- | --- | --- | --- |",
+        ]
+        for s in floor:
+            lines.append(
+                f"| {s.upper} | {s.games} | {s.wins:g} "
+                f"| {s.rate:.1%} ({s.low:.1%}-{s.high:.1%}) | {s.margin:+.1f} |"
+            )
+        margins = [s.margin for s in floor]
+        grows = all(a < b for a, b in itertools.pairwise(margins))
+        said = (" < " if grows else ", ").join(f"{m:+.1f}" for m in margins)
+        verdict = "grows at each step up" if grows else "does not grow at every step up"
+        lines += ["", f"The winning margin over random {verdict}: {said}."]
     return "\n".join(lines)
+
+
+def load_results(path: Path) -> dict[str, Step]:
+    if not path.exists():
+        return {}
+    data = json.loads(path.read_text(encoding="utf-8"))
+    steps = (Step.from_json(item) for item in data["steps"])
+    return {step.key: step for step in steps}
+
+
+def save_results(path: Path, steps: dict[str, Step]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = {"steps": [step.to_json() for step in steps.values()]}
+    path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
 
 
 def write_readme(text: str) -> None:
@@ -135,44 +226,63 @@ def write_readme(text: str) -> None:
     readme.write_text(f"{head}{BEGIN}\n{text}\n{END}{tail}", encoding="utf-8")
 
 
+def wanted_steps(spec: str) -> list[tuple[str, str]]:
+    """The steps ``--steps`` names, in the ladder's order (``all``: every one)."""
+    every = [*STEPS, *FLOOR]
+    if spec == "all":
+        return every
+    chosen: set[tuple[str, str]] = set()
+    for raw in spec.split(","):
+        name = raw.strip()
+        if "/" in name:
+            upper, lower = name.split("/", 1)
+        else:
+            upper, lower = next(((u, w) for u, w in STEPS if u == name), (name, ""))
+        if (upper, lower) not in every:
+            names = ", ".join(f"{u}/{w}" for u, w in every)
+            raise SystemExit(f"ladder.py: no step {name!r} (steps: {names})")
+        chosen.add((upper, lower))
+    return [step for step in every if step in chosen]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--games", type=int, default=400, help="games per step (default 400)")
+    parser.add_argument(
+        "--floor-games", type=int, default=100, help="games per level against random (100)"
+    )
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--budget", type=float, default=None, help="strong: seconds a move")
     parser.add_argument("--simulations", type=int, default=None, help="strong: simulations")
     parser.add_argument(
-        "--steps", default="all", help="comma-separated upper levels to play (default all)"
+        "--steps", default="all", help="comma-separated steps to play, as upper/lower (all)"
     )
     parser.add_argument("--json", action="store_true", help="print JSON")
-    parser.add_argument("--readme", action="store_true", help="write the table into README.md")
+    parser.add_argument(
+        "--readme", action="store_true", help="keep the results and write README.md's table"
+    )
+    parser.add_argument("--results", type=Path, default=RESULTS, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    wanted = None if args.steps == "all" else set(args.steps.split(","))
-    steps = []
-    for upper, lower in STEPS:
-        if wanted is not None and upper not in wanted:
-            continue
-        step = play_step(
-            upper, lower, args.games, args.seed, args.jobs, args.budget, args.simulations
-        )
+    steps: list[Step] = []
+    for upper, lower in wanted_steps(args.steps):
+        games = args.games if (upper, lower) in STEPS else args.floor_games
+        step = play_step(upper, lower, games, args.seed, args.jobs, args.budget, args.simulations)
         print(
             f"{upper} over {lower}: {step.wins:g}/{step.games} in {step.seconds:.0f} s",
             file=sys.stderr,
         )
         steps.append(step)
-    how = f"{args.games} games a step, seed {args.seed}"
-    if any(step.upper == "strong" for step in steps):
-        if args.simulations is not None:
-            how += f", strong at {args.simulations} simulations a move"
-        else:
-            how += f", strong at {args.budget if args.budget is not None else 1.0:g} s a move"
     if args.json:
-        print(json.dumps({"how": how, "steps": [s.to_json() for s in steps]}))
+        print(json.dumps({"how": _how(steps), "steps": [s.to_json() for s in steps]}))
     else:
-        print(table(steps, how))
+        print(table(steps))
     if args.readme:
-        write_readme(table(steps, how))
+        kept = load_results(args.results)
+        kept.update((step.key, step) for step in steps)
+        ordered = {f"{u}/{w}": kept[f"{u}/{w}"] for u, w in (*STEPS, *FLOOR) if f"{u}/{w}" in kept}
+        save_results(args.results, ordered)
+        write_readme(table(list(ordered.values())))
     return 0
 
 

@@ -52,7 +52,15 @@ from .evaluation import Evaluator
 from .seeding import decision_rng
 from .strong import CODE_SPACE, Mast, Node, StrongBot
 
-__all__ = ["DEFAULT_SIMULATIONS", "Hint", "HintCancelled", "HintReason", "MoveHint", "hint"]
+__all__ = [
+    "DEFAULT_SIMULATIONS",
+    "Hint",
+    "HintCancelled",
+    "HintReason",
+    "MarginBot",
+    "MoveHint",
+    "hint",
+]
 
 DEFAULT_SIMULATIONS = 2000
 """Simulations per hint: p95 0.43 s over 60 positions on a loaded 2-core machine
@@ -124,8 +132,9 @@ CANCEL_CHECK = 64
 """Simulations between two looks at the ``cancelled`` callback."""
 
 
-class _CountingBot(StrongBot):
-    """The strong search that also keeps, per root move, the sums of final scores."""
+class MarginBot(StrongBot):
+    """The strong search that also keeps, per root move, the sums of final scores and margins
+    of the seat to move (the hint shows them; the review's loss is their difference)."""
 
     def __init__(
         self,
@@ -191,7 +200,7 @@ def hint(
         only = view.legal_moves[0]
         entry = MoveHint(only, 0.0, float(view.scores[seat]), 0)
         return Hint(seat, (entry,), only, _reason(base, seat, only, None), 0)
-    bot = _CountingBot(seed, simulations, seat, view.players, cancelled)
+    bot = MarginBot(seed, simulations, seat, view.players, cancelled)
     bot.rng = decision_rng(seed, view)
     root = bot.search(det, Evaluator(view), 0.0)
     children = root.children

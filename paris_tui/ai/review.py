@@ -4,10 +4,11 @@ For every move of a finished record, the strong search (:mod:`paris_tui.ai.stron
 is run from the mover's view at that moment (never another seat's route or
 the stack order: the same fairness as the bots) with a fixed number of
 simulations, so a review is deterministic for its seed. Each root move gets
-the search's value: the mean reward of the simulations through it (win
-share plus a share for the score margin, in [0, 1]). The preferred move is
-the most visited one; a move's *loss* is how much less the search valued it
-than the preferred move, 0 for the preferred move itself and never below 0.
+the expected final margin of the simulations through it (the mover's final
+score minus the best other seat's, the number the hint shows). The preferred
+move is the most visited one, the move the strong AI plays; a move's *loss*
+is how many points of final margin less than the preferred move it is
+expected to bring, 0 for the preferred move itself and never below 0.
 
 ``paris-tui review FILE --json`` prints::
 
@@ -32,8 +33,8 @@ from ..core.record import Record, load_record, replay
 from ..core.sampling import Determinizer
 from ..i18n import _
 from .evaluation import Evaluator
+from .hint import MarginBot
 from .seeding import decision_rng
-from .strong import Node, StrongBot
 
 __all__ = [
     "DEFAULT_SIMULATIONS",
@@ -101,7 +102,7 @@ def review(
             out.append(MoveReview(index, seat, played, played, 0.0))
             game.play(played)
             continue
-        bot = StrongBot(seed, simulations=simulations)
+        bot = MarginBot(seed, simulations, seat, n)
         bot.rng = decision_rng(seed, view)  # one generator per move, as the bots' own
         det = Determinizer(view)
         root = bot.search(det, Evaluator(view), 0.0)
@@ -113,8 +114,13 @@ def review(
         if played_code == best_code:
             loss = 0.0
         else:
-            loss = max(0.0, _value(children, best_code) - _value(children, played_code))
-        out.append(MoveReview(index, seat, played, best, round(loss, 4)))
+            margins = {
+                c: bot.margin_sum.get(c, 0.0) / k.visits for c, k in children.items() if k.visits
+            }
+            # a move never tried (too few simulations) counts as the worst one tried
+            played_margin = margins.get(played_code, min(margins.values()))
+            loss = max(0.0, margins[best_code] - played_margin)
+        out.append(MoveReview(index, seat, played, best, round(loss, 2)))
         game.play(played)
     if progress is not None:
         progress(len(out), total)
@@ -125,12 +131,6 @@ def _mover(index: int, players: int) -> int:
     """The seat that makes move ``index`` (the bus moves on one seat each round, R3)."""
     rnd, k = divmod(index, players)
     return (rnd + k) % players
-
-
-def _value(children: dict[int, Node], code: int) -> float:
-    """The search's value of a root move: the mean reward through it (0 if never tried)."""
-    child = children.get(code)
-    return child.total / child.visits if child is not None and child.visits else 0.0
 
 
 def _move_text(move: Move) -> str:
@@ -147,7 +147,7 @@ def review_json(record: Record, reviews: list[MoveReview]) -> dict[str, Any]:
             {
                 "seat": seat,
                 "name": player.name,
-                "mean_loss": round(sum(r.loss for r in mine) / len(mine), 4) if mine else 0.0,
+                "mean_loss": round(sum(r.loss for r in mine) / len(mine), 2) if mine else 0.0,
                 "worst": [r.index for r in costly],
             }
         )
@@ -220,7 +220,7 @@ def cmd_review(args: argparse.Namespace) -> int:
         worst = ", ".join(str(i + 1) for i in player["worst"]) or _("none")
         print(
             _("{name}: mean loss {loss}; costliest moves: {moves}").format(
-                name=printable(player["name"]), loss=f"{player['mean_loss']:.3f}", moves=worst
+                name=printable(player["name"]), loss=f"{player['mean_loss']:.1f}", moves=worst
             )
         )
     return 0

@@ -4,7 +4,10 @@ The bot knows only its view (R8). Each simulation
 
 1. *determinizes*: :class:`~paris_tui.core.sampling.Determinizer` draws a
    full game consistent with the view (the other seats' routes among the
-   lines the seat cannot rule out, the face-down tiles in a random order);
+   lines the seat cannot rule out, the face-down tiles in a random order).
+   The routes are drawn by :class:`~paris_tui.ai.belief.RouteBelief`: each
+   line weighs as likely as the other seat's past moves make it, under a
+   model of that seat as a noisy greedy player (from public moves only);
 2. *selects* down one tree shared by all determinizations, whose edges are
    move codes: the moves of the current round are the same in every
    determinization, later rounds' face-up tiles differ, so a node's children
@@ -45,6 +48,7 @@ from typing import Literal
 
 from ..core import Game, Move, SeatView
 from ..core.sampling import Determinizer
+from .belief import RouteBelief
 from .evaluation import Evaluator, unseen_kind_counts
 from .seeding import decision_rng
 
@@ -64,6 +68,7 @@ class StrongConfig:
     mast_eps: float = 0.15  # MAST: chance of a uniformly random playout move
     horizon: int = 0  # rounds played out before evaluating (0: to the game's end)
     safety: float = 0.03  # seconds of the budget kept back
+    belief: bool = True  # draw the other seats' routes by what their moves suggest
 
 
 class Node:
@@ -98,6 +103,7 @@ class StrongBot:
         self.simulations = simulations
         self.config = config or StrongConfig()
         self.last_simulations = 0  # simulations run by the last choose() (0: one legal move)
+        self.belief = RouteBelief()
 
     def choose(self, view: SeatView) -> Move:
         started = time.perf_counter()
@@ -123,6 +129,7 @@ class StrongBot:
         players = det.base.players
         mast = Mast(players) if cfg.policy == "mast" else None
         trace: list[int] = []
+        weights = self.belief.weights(det) if cfg.belief else None
         root = Node(-1)
         limit = self.simulations
         deadline = started + self.budget - cfg.safety
@@ -138,7 +145,7 @@ class StrongBot:
             elif sims and clock() >= deadline:
                 break
             sims += 1
-            game = det.sample(rng)
+            game = det.sample(rng, weights)
             node = root
             path = [root]
             trace.clear()

@@ -23,6 +23,7 @@ random generator.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping, Sequence
 
 from .game import Game, Setup
 from .view import SeatView
@@ -63,31 +64,102 @@ class Determinizer:
         ]
         routes = self._routes(None)
         public = view.public_route
-        setup = Setup(
-            tuple(past + future),
-            tuple(board.line_ids[r] for r in routes),
-            public,
-        )
+        self._stacks = tuple(past + future)
+        setup = Setup(self._stacks, tuple(board.line_ids[r] for r in routes), public)
         base = Game.from_setup(setup, view.names, options=view.options, board=board)
         for move in moves:
             base.apply(move)
         self._base = base
 
-    def _routes(self, rng: random.Random | None) -> list[int]:
+    def _routes(
+        self,
+        rng: random.Random | None,
+        weights: Mapping[int, Mapping[str, float]] | None = None,
+    ) -> list[int]:
         n = self.view.players
         pool = list(self._unknown_lines)
+        if rng is not None and weights:
+            return self._weighted_routes(rng, weights, pool)
         if rng is not None:
             rng.shuffle(pool)
         it = iter(pool)
         return [self._known[p] if p in self._known else next(it) for p in range(n)]
+
+    def _weighted_routes(
+        self, rng: random.Random, weights: Mapping[int, Mapping[str, float]], pool: list[int]
+    ) -> list[int]:
+        """Each unknown seat in turn draws its line from those left, by its weights."""
+        line_ids = self.view.board.line_ids
+        out: list[int] = []
+        for p in range(self.view.players):
+            if p in self._known:
+                out.append(self._known[p])
+                continue
+            seat = weights.get(p, {})
+            w = [max(0.0, seat.get(line_ids[li], 1.0)) for li in pool]
+            total = sum(w)
+            if total <= 0.0:
+                pick = int(rng.random() * len(pool))
+            else:
+                x = rng.random() * total
+                pick = len(pool) - 1
+                for i, wi in enumerate(w):
+                    x -= wi
+                    if x < 0.0:
+                        pick = i
+                        break
+            out.append(pool.pop(pick))
+        return out
+
+    @property
+    def unknown_seats(self) -> tuple[int, ...]:
+        """The seats whose secret route this seat does not know."""
+        return tuple(p for p in range(self.view.players) if p not in self._known)
+
+    @property
+    def unknown_lines(self) -> tuple[str, ...]:
+        """The lines an unknown seat's secret route may be."""
+        return tuple(self.view.board.line_ids[li] for li in self._unknown_lines)
+
+    def imagine(self, routes: Mapping[int, str], upto: int) -> Game:
+        """The game as it stood before move ``upto``, had the seats ``routes`` (a line per
+        unknown seat; the others as known, the rest filled in from the lines left).
+
+        The public past is the view's; the face-down order is a placeholder. Use it to ask
+        how another seat saw an earlier turn, for a guessed route.
+        """
+        board = self.view.board
+        taken = {board.line_index[line] for line in routes.values()}
+        it = iter([li for li in self._unknown_lines if li not in taken])
+        chosen = [
+            self._known[p]
+            if p in self._known
+            else board.line_index[routes[p]]
+            if p in routes
+            else next(it)
+            for p in range(self.view.players)
+        ]
+        setup = Setup(
+            self._stacks, tuple(board.line_ids[r] for r in chosen), self.view.public_route
+        )
+        game = Game.from_setup(setup, self.view.names, options=self.view.options, board=board)
+        for move in self.view.moves[:upto]:
+            game.apply(move)
+        return game
 
     @property
     def base(self) -> Game:
         """The position with placeholder hidden parts (do not search it directly)."""
         return self._base
 
-    def sample(self, rng: random.Random) -> Game:
-        """A full game: the view's position with the hidden parts drawn from ``rng``."""
+    def sample(
+        self, rng: random.Random, route_weights: Mapping[int, Mapping[str, float]] | None = None
+    ) -> Game:
+        """A full game: the view's position with the hidden parts drawn from ``rng``.
+
+        ``route_weights`` (per unknown seat, a weight per line; a line left out weighs 1)
+        draws the other seats' routes in proportion to the weights instead of uniformly.
+        """
         game = self._base.copy()
         if self.view.is_over:
             return game
@@ -95,5 +167,6 @@ class Determinizer:
         rng.shuffle(tiles)
         size = self.view.players + 1
         future = tuple(tuple(tiles[i : i + size]) for i in range(0, len(tiles), size))
-        game._replace_hidden(self._routes(rng), future)
+        game._replace_hidden(self._routes(rng, route_weights), future)
         return game
+

@@ -73,7 +73,7 @@ async def test_replay_v_reviews_the_human_moves_and_enter_goes_to_one(tmp_path: 
         for row in range(table.row_count):
             cells = [_plain(c) for c in table.get_row_at(row)]
             assert cells[1] == "●"  # Ann's symbol
-            assert cells[4] == f"{expected[row].loss:.2f}"
+            assert cells[4] == f"{expected[row].loss:.1f}"
             if cells[0].startswith("!"):
                 marked.append(expected[row].index)
         assert sorted(marked) == sorted(worst) and 0 < len(marked) <= 3

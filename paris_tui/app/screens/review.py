@@ -5,9 +5,9 @@ Opened with ``v`` from the replay viewer and the end screen. The review
 a thread worker, move by move, with its progress shown; Escape cancels it
 and goes back. Each reviewed move is one row: who played it, the tile taken,
 the tile the strong AI preferred from that seat's view at that moment, and
-the estimated loss (how much less the search valued the move played: 0 for
-the AI's own choice; on the search's scale, a share of a win plus a share
-for the margin, so 0.10 is about a tenth of a win). Each player's three
+the estimated loss (how many points of final margin, the mover's score minus
+the best other seat's, the move played is expected to cost against the AI's
+choice: 0 for the AI's own choice). Each player's three
 costliest moves are marked. In the replay viewer, Enter on a row shows the
 position before that move.
 
@@ -186,8 +186,8 @@ class ReviewScreen(ParisScreen):
         costly = {i for p in data["players"] if p["seat"] in self.seats for i in p["worst"]}
         self.query_one(ProgressBar).add_class("-hidden")
         explain = _(
-            "Loss: how much less the AI valued your move (1.00 = a whole win); "
-            "your three costliest moves are marked !"
+            "Loss: the points of final margin your move is expected to cost against the "
+            "AI's choice; your three costliest moves are marked !"
         )
         self.query_one("#review-status", Static).update(Text(explain, style="dim"))
         summary = Text()
@@ -201,7 +201,7 @@ class ReviewScreen(ParisScreen):
             summary.append(
                 " "
                 + _("mean loss {loss}; costliest moves: {moves}").format(
-                    loss=f"{player['mean_loss']:.3f}", moves=worst
+                    loss=f"{player['mean_loss']:.1f}", moves=worst
                 )
             )
         players = self.query_one("#review-players", Static)
@@ -224,7 +224,7 @@ class ReviewScreen(ParisScreen):
                 _symbol(r.seat),
                 _move_text(board, self.names, r.played),
                 best,
-                Text(f"{r.loss:.2f}", style=style, justify="right"),
+                Text(f"{r.loss:.1f}", style=style, justify="right"),
                 key=str(r.index),
             )
         table.remove_class("-hidden")
