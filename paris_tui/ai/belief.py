@@ -32,9 +32,18 @@ __all__ = ["BeliefConfig", "RouteBelief"]
 
 @dataclass(frozen=True, slots=True)
 class BeliefConfig:
-    """Knobs of the opponent model (tuned with the arena)."""
+    """Knobs of the opponent model.
 
-    temperature: float = 0.3  # points of margin that make a move e times likelier
+    Chosen with the arena (strong against greedy, 400 two-player games, seed 1,
+    1500 simulations a move, the same deals each time): without the belief
+    70.8% of the games won, with temperature 0.3 and floor 0.05 73.1%, with
+    temperature 0.1 and floor 0.02 74.3%. The floor is kept at 0.05, which
+    costs almost nothing against greedy (the true route's weight after 20
+    moves is the same to 2%) and keeps a player the model misreads from
+    being pinned to one line.
+    """
+
+    temperature: float = 0.1  # points of margin that make a move e times likelier
     floor: float = 0.05  # part of each choice taken as uniformly random
 
 
