@@ -63,8 +63,9 @@ __all__ = [
 ]
 
 DEFAULT_SIMULATIONS = 2000
-"""Simulations per hint: p95 0.43 s over 60 positions on a loaded 2-core machine
-(``benchmarks/hint.py``)."""
+"""Simulations per hint: p95 0.77 s over 60 positions (``benchmarks/hint.py``) on a 2-core
+machine running the test suite at the same time, with the route belief (0.43 s before it, on a
+less loaded machine)."""
 
 
 @dataclass(frozen=True, slots=True)
