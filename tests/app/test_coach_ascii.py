@@ -1,9 +1,9 @@
 """The coach's screens in the ascii glyph set draw nothing but ASCII (issue 10's rule).
 
-A CJK terminal draws ambiguous-width characters (``★ − ±``, box lines, a
-sparkline's blocks) two cells wide; with ``--glyphs ascii`` the hint panel,
+A CJK terminal draws ambiguous-width characters (``★ − ±``, box lines,
+block characters) two cells wide; with ``--glyphs ascii`` the hint panel,
 the review and the statistics draw plain ASCII: the hint's star ``*``, an
-ASCII box, the charts' values as numbers.
+ASCII box, the charts' lines in the players' ASCII symbols with no frame.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from paris_tui.app.glyphs import set_glyphs
 from paris_tui.app.history import History
 from paris_tui.app.screens import review as review_screen
 from paris_tui.app.screenshots import build_session, review_record, show_review
+from paris_tui.app.widgets.score_chart import ScoreChart
 
 from .helpers import make_app, screen_text
 from .test_coach_words import _hint, _stats
@@ -63,3 +64,11 @@ async def test_hint_review_and_statistics_are_plain_ascii(
             await _stats(pilot)
             text = screen_text(stats_app)
             assert "Last game" in text and _not_ascii(text) == []
+            # The charts (below the tables): plotted in ASCII, without plotext's box frame.
+            stats_app.screen.query_one("#stats-box").scroll_end(animate=False)
+            await pilot.pause(0.2)
+            text = screen_text(stats_app)
+            charts = list(stats_app.screen.query(ScoreChart))
+            assert len(charts) == 2 and all(chart.region.height > 0 for chart in charts)
+            assert "@" in text and "*" in text  # the players' lines, by their ascii symbols
+            assert _not_ascii(text) == []

@@ -52,19 +52,42 @@ async def _stats_shown(pilot: Pilot[object]) -> None:
     await pilot.pause(0.3)
 
 
-def test_statistics_80x24(snap_compare: SnapCompare, tmp_path: Path) -> None:
+async def _charts_shown(pilot: Pilot[object]) -> None:
+    await _stats_shown(pilot)
+    pilot.app.screen.query_one("#stats-box").scroll_end(animate=False)
+    await pilot.pause(0.3)
+
+
+def _history(folder: Path) -> Any:
     from paris_tui.app.history import History
 
     from .test_history import finished
 
-    history = History.in_data_dir(tmp_path)
+    history = History.in_data_dir(folder)
     for seed in range(4):
         kinds = ["human", "human" if seed % 2 else "ai:greedy", "ai:strong"]
         names = ["Ann", "Bob" if seed % 2 else "Greedy AI", "Strong AI"]
         local = (0, 1) if seed % 2 else (0,)
         history.add_record(finished(names, seed, kinds), mode="ai", local_seats=local)
-    app = make_app(None, history=history)
+    return history
+
+
+def test_statistics_80x24(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    app = make_app(None, history=_history(tmp_path))
     assert snap_compare(app, run_before=_stats_shown, terminal_size=(80, 24))
+
+
+@pytest.mark.parametrize("glyphs", ["unicode", "ascii"])
+def test_statistics_charts_80x24(snap_compare: SnapCompare, tmp_path: Path, glyphs: str) -> None:
+    """The statistics scrolled down to the two charts: one scale per chart, a line per player."""
+    from paris_tui.app.glyphs import set_glyphs
+
+    set_glyphs(glyphs)
+    try:
+        app = make_app(None, history=_history(tmp_path))
+        assert snap_compare(app, run_before=_charts_shown, terminal_size=(80, 24))
+    finally:
+        set_glyphs("unicode")
 
 
 def test_review_80x24(snap_compare: SnapCompare, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -40,6 +40,13 @@ async def _stats(pilot: Pilot[object]) -> None:
     await pilot.pause(0.3)
 
 
+async def _stats_charts(pilot: Pilot[object]) -> None:
+    """The statistics scrolled down to the charts (their legends and axis titles)."""
+    await _stats(pilot)
+    pilot.app.screen.query_one("#stats-box").scroll_end(animate=False)
+    await pilot.pause(0.2)
+
+
 async def test_the_coach_screens_are_all_marked(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -53,4 +60,5 @@ async def test_the_coach_screens_are_all_marked(
         kinds = ["human", ("ai:greedy", "ai:strong", "ai:easy")[seed]]
         history.add_record(finished(["Ann", "Bob"], seed, kinds), mode="ai", local_seats=(0,))
     found += await _show(make_app(None, history=history), (80, 24), _stats)
+    found += await _show(make_app(None, history=history), (80, 24), _stats_charts)
     _check(found)

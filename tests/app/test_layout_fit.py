@@ -1,10 +1,10 @@
 """Every main screen fits 80x24 in every language and both glyph sets (issue 10).
 
 Each screen (new game, hand-off, a turn with the preview, the takeover
-dialog, a grand tour, the game end, help, the lobby, the replay viewer) is
-rendered with Pilot at 80x24 in every language of ``i18n.LANGUAGES`` and in
-both glyph sets, and every widget shown is checked with Textual's own
-measures:
+dialog, a grand tour, the game end, help, the lobby, the replay viewer, the
+statistics scrolled down to its charts) is rendered with Pilot at 80x24 in
+every language of ``i18n.LANGUAGES`` and in both glyph sets, and every
+widget shown is checked with Textual's own measures:
 
 - **runs past its region**: a widget that does not wrap its text
   (``text-wrap: nowrap``, or a Rich text that does not wrap) whose narrowest
@@ -336,6 +336,36 @@ def lobby(folder: Path) -> tuple[App[Any], Callable[[Pilot[Any]], Awaitable[None
     return app, go
 
 
+def statistics(folder: Path) -> tuple[App[Any], Callable[[Pilot[Any]], Awaitable[None]]]:
+    """The statistics screen scrolled down to its two charts (four games, three players)."""
+    from paris_tui.app.history import History
+    from paris_tui.app.screens.stats import StatsScreen
+
+    from .test_history import finished
+
+    history = History.in_data_dir(folder)
+    for seed in range(4):
+        names = ["Ann", "Bob", "Greedy AI" if seed % 2 else "Cy"]
+        kinds = ["human", "human", "ai:greedy" if seed % 2 else "human"]
+        history.add_record(finished(names, seed, kinds), mode="ai", local_seats=(0, 1))
+    app = make_app(None, history=history)
+
+    async def go(pilot: Pilot[Any]) -> None:
+        await pilot.pause()
+        app.action_statistics()  # type: ignore[attr-defined]
+        for _ in range(1200):  # read in a thread: slow under load
+            if isinstance(app.screen, StatsScreen) and app.screen.stats is not None:
+                break
+            await pilot.pause(0.05)
+        else:
+            raise AssertionError("the statistics never came")
+        await _settle(pilot)
+        app.screen.query_one("#stats-box").scroll_end(animate=False)
+        await _settle(pilot)
+
+    return app, go
+
+
 Go = Callable[[Pilot[Any]], Awaitable[None]]
 SCENES: dict[str, Callable[[Path], tuple[App[Any], Go]]] = {
     "new-game": new_game,
@@ -347,6 +377,7 @@ SCENES: dict[str, Callable[[Path], tuple[App[Any], Go]]] = {
     "help": help_screen,
     "lobby": lobby,
     "replay": replay,
+    "statistics": statistics,
 }
 
 
@@ -377,6 +408,23 @@ async def test_every_screen_fits_80x24(
     set_glyphs(glyphs)
     problems = await _problems_of(SCENES[scene], tmp_path)
     assert not problems, "\n".join(map(str, problems))
+
+
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+async def test_the_statistics_fit_120x40(
+    language: str, tmp_path: Path, language_and_glyphs: None
+) -> None:
+    """The statistics at 120x40: tables and both charts on the screen at once."""
+    from paris_tui.app.widgets.score_chart import ScoreChart
+
+    i18n.set_language(language)
+    app, go = statistics(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await go(pilot)
+        assert not check_screen(app), "\n".join(map(str, check_screen(app)))
+        box = app.screen.query_one("#stats-box")
+        assert box.max_scroll_y == 0  # nothing to scroll: all of it shows
+        assert [chart.region.height for chart in app.screen.query(ScoreChart)] == [12, 12]
 
 
 async def test_a_label_too_long_fails(
@@ -435,5 +483,6 @@ def test_scenes_are_the_main_screens() -> None:
         "help",
         "lobby",
         "replay",
+        "statistics",
     }
     assert asyncio.iscoroutinefunction(_problems_of)

@@ -3,9 +3,11 @@
 Shows the numbers of :meth:`paris_tui.app.history.History.stats`, the same
 that ``paris-tui stats --json`` prints: games and wins per player name and
 against each AI level with the mean score by source (small, grand, special
-tours, sack), the last game's score after each round and each player's
-score over the games (the trend), drawn with Textual's own widgets
-(:class:`~textual.widgets.DataTable`, :class:`~textual.widgets.Sparkline`).
+tours, sack) in Textual :class:`~textual.widgets.DataTable` s, and two charts
+(:class:`~paris_tui.app.widgets.score_chart.ScoreChart`, a ``textual-plotext``
+plot): the last game's score after each round, one line per player, and the
+local players' score in each of the last 30 games (the trend), one line per
+name. Each chart has one scale for all its lines, so the heights compare.
 
 The database is read in a thread worker; a damaged, locked or newer
 database is one line on the screen, never a crash. Names are data: every
@@ -22,14 +24,16 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
-from textual.widgets import DataTable, Footer, Sparkline, Static
+from textual.widgets import DataTable, Footer, Static
 from textual.worker import Worker, WorkerState
 
-from ...i18n import N_, _, ngettext
-from ..describe import plain, short_name
+from ...i18n import N_, _, ngettext, pgettext
+from ..describe import plain, printable, short_name
+from ..fit import cut
 from ..glyphs import current_glyphs
 from ..history import History, HistoryError
-from ..palette import player_style
+from ..palette import PlayerStyle, player_style
+from ..widgets.score_chart import ScoreChart, ScoreLine
 from .base import ParisScreen
 
 __all__ = ["StatsScreen"]
@@ -41,6 +45,7 @@ _LEVELS = {
     "strong": N_("Strong AI"),
 }
 _SOURCES = ("small_tour", "grand_tour", "special_tour", "sack")
+_TREND_GAMES = 30  # the trend shows the last 30 games
 
 
 def _level_name(level: str) -> str:
@@ -60,30 +65,35 @@ def _columns() -> list[str]:
     ]
 
 
+def _short(name: str, width: int) -> str:
+    """``name`` cut to ``width`` terminal cells (wide characters count two), with the
+    glyph set's ellipsis if cut (``...`` in ascii)."""
+    if current_glyphs().is_ascii:
+        return cut(printable(name), width)
+    return short_name(name, width)
+
+
 def _name_cell(name: str, width: int) -> str:
-    """``name`` cut to ``width`` terminal cells and padded to them (wide characters count two)."""
-    short = short_name(name, width)
+    """``name`` cut to ``width`` terminal cells and padded to them."""
+    short = _short(name, width)
     return short + " " * max(0, width - cell_len(short))
 
 
-def _sparkline(values: list[float]) -> Widget:
-    """A Sparkline giving every value the same whole number of cells (at most 30 in all).
+def _chart_parts(title: str, legend: list[Text], chart: ScoreChart, x_title: str) -> list[Widget]:
+    """A chart with its heading, its legend (one line a player) and its axis titles.
 
-    With the ascii glyph set the values are written out instead: a sparkline's
-    block characters are drawn two cells wide by terminals in a CJK locale.
+    The axis titles are text drawn here, above the y axis and under the end of
+    the x axis: they are words in the reader's language, and plotext would
+    measure them in characters, not cells.
     """
-    look = current_glyphs()
-    if look.name == "ascii":  # the latest values that fit in 24 cells
-        shown: list[str] = []
-        for value in reversed(values):
-            if len(" ".join([f"{value:.0f}", *shown])) > 24 - len(look.ellipsis) - 1:
-                shown.insert(0, look.ellipsis)
-                break
-            shown.insert(0, f"{value:.0f}")
-        return Static(" ".join(shown), classes="chart-numbers")
-    line = Sparkline(values, summary_function=max)
-    line.styles.width = len(values) * max(1, 30 // max(1, len(values))) if values else 1
-    return line
+    return [
+        Static(title, classes="stats-heading"),
+        Vertical(*(Static(label, classes="chart-legend") for label in legend), classes="legend"),
+        # Translators: the title of the y axis of the statistics screen's charts.
+        Static(pgettext("chart axis", "points"), classes="axis-title"),
+        chart,
+        Static(x_title, classes="axis-title x-title"),
+    ]
 
 
 def _number_cells(entry: dict[str, Any]) -> list[Text]:
@@ -126,20 +136,20 @@ class StatsScreen(ParisScreen):
         height: auto;
         padding-right: 1;
     }
-    StatsScreen .chart-row {
-        height: 1;
-    }
-    StatsScreen .chart-label {
-        width: 14;
-        height: 1;
-    }
-    StatsScreen Sparkline {
-        height: 1;
-    }
-    StatsScreen .chart-numbers {
-        width: 1fr;
+    StatsScreen .chart-legend {
         height: 1;
         text-wrap: nowrap;
+    }
+    StatsScreen .legend {
+        height: auto;
+    }
+    StatsScreen .axis-title {
+        height: 1;
+        text-wrap: nowrap;
+        color: $text-muted;
+    }
+    StatsScreen .x-title {
+        text-align: right;
     }
     StatsScreen .-empty {
         display: none;
@@ -174,6 +184,12 @@ class StatsScreen(ParisScreen):
 
     def on_mount(self) -> None:
         self.run_worker(self._read, thread=True, group="stats", exit_on_error=False)
+        # The legend's colours have a shade for dark and one for light backgrounds.
+        self.app.theme_changed_signal.subscribe(self, lambda _theme: self._theme_changed())
+
+    def _theme_changed(self) -> None:
+        if self.stats is not None:
+            self._fill_charts()
 
     def _read(self) -> dict[str, Any]:
         if self.history is None:
@@ -207,8 +223,19 @@ class StatsScreen(ParisScreen):
         self._fill_table("#stats-players", "#players-heading", _("Player"), stats["players"])
         levels = [dict(entry, name=_level_name(entry["level"])) for entry in stats["vs_ai"]]
         self._fill_table("#stats-ai", "#ai-heading", _("AI level"), levels)
-        self._fill_last(stats.get("last_game"))
-        self._fill_trend(stats.get("trend") or [])
+        self._fill_charts()
+
+    def _fill_charts(self) -> None:
+        assert self.stats is not None
+        legends = [
+            self._fill_last(self.stats.get("last_game")),
+            self._fill_trend(self.stats.get("trend") or []),
+        ]
+        # Both legends as tall as the taller one: the two charts side by side line up.
+        lines = max((n for _box, n in legends), default=0)
+        for box, _n in legends:
+            if box is not None:
+                box.styles.height = lines
 
     def _fill_table(
         self, table_id: str, heading_id: str, first: str, rows: list[dict[str, Any]]
@@ -221,51 +248,82 @@ class StatsScreen(ParisScreen):
         for column in _columns():
             table.add_column(Text(column, justify="right"))
         for entry in rows:
-            table.add_row(Text(short_name(entry["name"], 14)), *_number_cells(entry))
+            table.add_row(Text(_short(entry["name"], 14)), *_number_cells(entry))
         table.remove_class("-empty")
         self.query_one(heading_id, Static).remove_class("-empty")
 
-    def _fill_last(self, last: dict[str, Any] | None) -> None:
+    def _fill_last(self, last: dict[str, Any] | None) -> tuple[Widget | None, int]:
+        """The last game's chart; its legend and the legend's number of lines."""
         box = self.query_one("#stats-last", Vertical)
         box.remove_children()
         if not last or not last.get("round_scores"):
-            return
-        box.mount(Static(_("Last game: score after each round"), classes="stats-heading"))
+            return None, 0
         rounds: list[list[int]] = last["round_scores"]
+        lines: list[ScoreLine] = []
+        labels: list[Text] = []
         for seat, name in enumerate(last["names"]):
-            style = player_style(seat)
-            label = Text(f"{style.symbol} {_name_cell(name, 7)} {last['scores'][seat]:>3}")
-            label.stylize(style.colour, 0, 1)
+            look = player_style(seat)
             # From 0 before the first round: every player's line starts at the same place.
-            row = Horizontal(
-                Static(label, classes="chart-label"),
-                _sparkline([0.0] + [float(r[seat]) for r in rounds]),
-                classes="chart-row",
-            )
-            box.mount(row)
+            scores = [0.0] + [float(r[seat]) for r in rounds]
+            lines.append(ScoreLine(look, tuple(enumerate(scores))))
+            labels.append(self._legend(look, name, f"{last['scores'][seat]:>3}"))
+        parts = _chart_parts(
+            _("Last game: score after each round"),
+            labels,
+            ScoreChart(lines),
+            # Translators: the title of the x axis of the last game's chart.
+            pgettext("chart axis", "round"),
+        )
+        box.mount_all(parts)
+        return parts[1], len(labels)
 
-    def _fill_trend(self, trend: list[dict[str, Any]]) -> None:
+    def _fill_trend(self, trend: list[dict[str, Any]]) -> tuple[Widget | None, int]:
+        """The trend's chart; its legend and the legend's number of lines."""
         box = self.query_one("#stats-trend", Vertical)
         box.remove_children()
         if not trend:
-            return
-        box.mount(Static(_("Trend: your score in each game"), classes="stats-heading"))
-        by_name: dict[str, list[float]] = {}
+            return None, 0
+        # x: the games, oldest first, numbered from the first one kept; the last 30 shown.
+        games = sorted({int(entry["game"]) for entry in trend})
+        number = {game: n for n, game in enumerate(games, start=1)}
+        shown = set(games[-_TREND_GAMES:])
+        by_name: dict[str, list[tuple[int, float]]] = {}
+        every: dict[str, list[float]] = {}  # each name's score in every game (for the mean)
+        names: dict[str, str] = {}
         for entry in trend:
             key = str(entry["name"]).casefold()
-            by_name.setdefault(key, []).append(float(entry["score"]))
-        names = {str(e["name"]).casefold(): str(e["name"]) for e in trend}
+            names.setdefault(key, str(entry["name"]))
+            every.setdefault(key, []).append(float(entry["score"]))
+            if int(entry["game"]) in shown:
+                point = (number[int(entry["game"])], float(entry["score"]))
+                by_name.setdefault(key, []).append(point)
         ordered = sorted(by_name, key=lambda k: (-len(by_name[k]), k))[:4]
-        for key in ordered:
-            scores = by_name[key]
-            mean = sum(scores) / len(scores)
-            label = Text(f"{_name_cell(names[key], 7)} {mean:>5.1f}")
-            row = Horizontal(
-                Static(label, classes="chart-label"),
-                _sparkline(scores[-30:]),
-                classes="chart-row",
-            )
-            box.mount(row)
+        lines: list[ScoreLine] = []
+        labels: list[Text] = []
+        for index, key in enumerate(ordered):
+            look = player_style(index)
+            lines.append(ScoreLine(look, tuple(by_name[key])))
+            mean = sum(every[key]) / len(every[key])
+            labels.append(self._legend(look, names[key], f"{mean:>5.1f}"))
+        parts = _chart_parts(
+            _("Trend: your score in each game"),
+            labels,
+            ScoreChart(lines),
+            # Translators: the title of the x axis of the trend chart (one game after another).
+            pgettext("chart axis", "game"),
+        )
+        box.mount_all(parts)
+        return parts[1], len(labels)
+
+    def _legend(self, look: PlayerStyle, name: str, number: str) -> Text:
+        """``● Ann      46``: the line's symbol in its colour, the name (data), a number."""
+        dark = bool(self.app.current_theme.dark)
+        colour = look.colour_for(dark)
+        label = Text()
+        label.append(look.symbol, style=f"bold {colour}")
+        label.append(f" {_name_cell(name, 12)}", style=colour)
+        label.append(f" {number}")
+        return label
 
     def language_changed(self) -> None:
         """The same numbers, in the current language (composed again)."""

@@ -1,0 +1,126 @@
+"""Scores of several players on one chart with shared axes (issue 11's statistics).
+
+A :class:`ScoreChart` is a ``textual-plotext`` plot (Textualize's plotting
+widget): one line per player, all on the same x and y scale, so a player who
+ended on 40 points is drawn half as high as one who ended on 80. Each line
+is drawn with the player's symbol in the player's colour, so the lines are
+told apart without colour too (``NO_COLOR=1``); the screen that shows the
+chart writes the legend (symbol and name) and the axis titles beside it.
+
+Only numbers and symbols go into the plot: names and words (in any
+language) stay outside it, drawn by the screen as Rich text, because
+plotext counts characters, not terminal cells, and would misplace a wide
+one; and a name is never read as markup or terminal control.
+
+With the ascii glyph set the plot has no frame (plotext draws its frame
+with box characters) and the symbols are ASCII, so it draws only ASCII.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from textual.app import RenderResult
+from textual.color import Color
+from textual_plotext import PlotextPlot
+
+from ..glyphs import current_glyphs
+from ..palette import PlayerStyle
+
+__all__ = ["ScoreChart", "ScoreLine", "nice_ticks"]
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreLine:
+    """One player's scores: ``points`` are ``(x, score)`` pairs, in order of x."""
+
+    look: PlayerStyle
+    points: tuple[tuple[int, float], ...]
+
+    @property
+    def xs(self) -> list[int]:
+        return [x for x, _ in self.points]
+
+    @property
+    def ys(self) -> list[float]:
+        return [y for _, y in self.points]
+
+
+def nice_ticks(low: float, high: float, most: int) -> list[int]:
+    """Whole-number ticks from ``low`` (rounded down to a step) up to ``high`` or just past it.
+
+    The step is 1, 2 or 5 times a power of ten, the smallest giving at most
+    ``most`` ticks (never fewer than two ticks).
+    """
+    most = max(2, most)
+    bottom = math.floor(low)
+    span = max(1, math.ceil(high) - bottom)
+    step = next(
+        f * 10**p for p in range(12) for f in (1, 2, 5) if math.ceil(span / (f * 10**p)) < most
+    )
+    ticks = [bottom - bottom % step]
+    while ticks[-1] < high or len(ticks) < 2:
+        ticks.append(ticks[-1] + step)
+    return ticks
+
+
+class ScoreChart(PlotextPlot):
+    """Several players' scores over x (rounds, games) on one shared scale."""
+
+    DEFAULT_CSS = """
+    ScoreChart {
+        width: 1fr;
+        height: 12;
+    }
+    """
+
+    def __init__(self, lines: Sequence[ScoreLine]) -> None:
+        super().__init__()
+        self.lines = tuple(line for line in lines if line.points)
+        # No colours of its own: the screen's background and text, the players' colours.
+        self.set_reactive(PlotextPlot.theme, "textual-clear")
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        # Player colours have a shade for dark and one for light backgrounds.
+        self.app.theme_changed_signal.subscribe(self, lambda _theme: self.refresh())
+
+    def _ticks(self) -> tuple[list[int], list[int]]:
+        """The x and y ticks for the chart's present size."""
+        xs = [x for line in self.lines for x in line.xs] or [0]
+        ys = [y for line in self.lines for y in line.ys]
+        frame = 0 if current_glyphs().is_ascii else 2  # the frame's top and bottom lines
+        rows = max(1, self.size.height - 1 - frame)  # less the row of x values
+        y_ticks = nice_ticks(min([0.0, *ys]), max([1.0, *ys]), rows // 2 + 1)
+        columns = max(1, self.size.width - 6)
+        low, high = min(xs), max(xs)
+        x_ticks = [t for t in nice_ticks(low, high, columns // 6 + 1) if low <= t <= high]
+        return x_ticks or [low], y_ticks
+
+    def draw_lines(self) -> None:
+        """Put the lines, the axes' ranges and ticks into the plot.
+
+        Done at each render: the size, the theme and the glyph set may have changed.
+        """
+        plt = self.plt
+        plt.clear_data()
+        ascii_only = current_glyphs().is_ascii
+        plt.frame(not ascii_only)
+        dark = bool(self.app.current_theme.dark)
+        for line in self.lines:
+            colour = Color.parse(line.look.colour_for(dark)).rgb
+            plt.plot(line.xs, line.ys, marker=line.look.symbol, color=colour)
+        x_ticks, y_ticks = self._ticks()
+        xs = [x for line in self.lines for x in line.xs] or [0]
+        plt.xlim(min(xs), max(*xs, min(xs) + 1))
+        plt.xticks([float(t) for t in x_ticks], [str(t) for t in x_ticks])
+        plt.ylim(y_ticks[0], y_ticks[-1])
+        # Without a frame a space keeps the values apart from the lines.
+        labels = [f"{t} " if ascii_only else str(t) for t in y_ticks]
+        plt.yticks([float(t) for t in y_ticks], labels)
+
+    def render(self) -> RenderResult:
+        self.draw_lines()
+        return super().render()
