@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import sqlite3
 import time
@@ -274,7 +275,11 @@ async def test_one_scale_for_every_line_40_is_half_as_high_as_80(tmp_path: Path)
             low, high = chart.plt.monitor.ylim[0]
             assert low <= 0 and high >= 80
             rows = _drawn(chart)
-            labels = [row.split("┤")[0].strip() for row in rows]
+            labels = [row.split("┤")[0].strip() if "┤" in row else "" for row in rows]
+            # Each tick's value on a row of its own, evenly apart: 0 20 40 60 80.
+            ticks = [(i, int(label)) for i, label in enumerate(labels) if label]
+            assert [value for _i, value in ticks] == [80, 60, 40, 20, 0]
+            assert len({b - a for (a, _), (b, _) in itertools.pairwise(ticks)}) == 1
             zero_row = labels.index("0")
             ann = _height_of(rows, "●", zero_row)
             bob = _height_of(rows, "▲", zero_row)

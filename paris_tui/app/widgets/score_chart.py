@@ -48,6 +48,9 @@ class ScoreLine:
         return [y for _, y in self.points]
 
 
+_MULTIPLIERS = (1, 1.5, 2, 2.5, 3, 4, 5, 6, 7.5, 8)  # steps: these times a power of ten
+
+
 def nice_ticks(low: float, high: float, most: int) -> list[int]:
     """Whole-number ticks from ``low`` (rounded down to a step) up to ``high`` or just past it.
 
@@ -64,6 +67,36 @@ def nice_ticks(low: float, high: float, most: int) -> list[int]:
     while ticks[-1] < high or len(ticks) < 2:
         ticks.append(ticks[-1] + step)
     return ticks
+
+
+def row_ticks(high: float, rows: int) -> list[int]:
+    """Ticks from 0 to ``high`` or just past it that each fall on one of ``rows`` rows.
+
+    The lowest tick is drawn on the bottom row and the highest on the top row,
+    so the number of steps between ticks must divide ``rows - 1``; at least two
+    rows between ticks. The step is a whole number: 1, 1.5, 2, 2.5, 3, 4, 5, 6,
+    7.5 or 8 times a power of ten (15, 25, 75 are steps too). The top is the
+    lowest one can reach at or above ``high``, or one at most a quarter higher
+    that has a tick between bottom and top; then the most ticks.
+    """
+    gaps = rows - 1
+    found: list[tuple[int, int]] = []  # (top, steps)
+    for steps in range(1, gaps // 2 + 1):
+        if gaps % steps == 0:
+            need = max(1.0, high) / steps
+            step = min(
+                int(m * 10**p)
+                for p in range(12)
+                for m in _MULTIPLIERS
+                if m * 10**p >= need and float(m * 10**p).is_integer()
+            )
+            found.append((step * steps, steps))
+    if not found:  # too few rows for a tick between: the bottom and the top
+        return [0, max(1, math.ceil(high))]
+    lowest = min(top for top, _ in found)
+    # The lowest top with a tick between bottom and top, unless that is much higher.
+    top, steps = min(found, key=lambda f: (f[0] > lowest * 1.25, f[1] < 2, f[0], -f[1]))
+    return [top * i // steps for i in range(steps + 1)]
 
 
 class ScoreChart(PlotextPlot):
@@ -91,9 +124,12 @@ class ScoreChart(PlotextPlot):
         """The x and y ticks for the chart's present size."""
         xs = [x for line in self.lines for x in line.xs] or [0]
         ys = [y for line in self.lines for y in line.ys]
-        frame = 0 if current_glyphs().is_ascii else 2  # the frame's top and bottom lines
-        rows = max(1, self.size.height - 1 - frame)  # less the row of x values
-        y_ticks = nice_ticks(min([0.0, *ys]), max([1.0, *ys]), rows // 2 + 1)
+        # The plot's rows: less the row of x values, and the frame's top and bottom.
+        rows = self.size.height - 1 - (0 if current_glyphs().is_ascii else 2)
+        if min(ys, default=0) < 0:  # (no score is below 0; should one be, still a chart)
+            y_ticks = nice_ticks(min(ys), max([1.0, *ys]), max(2, rows // 2 + 1))
+        else:
+            y_ticks = row_ticks(max([1.0, *ys]), rows)
         columns = max(1, self.size.width - 6)
         low, high = min(xs), max(xs)
         x_ticks = [t for t in nice_ticks(low, high, columns // 6 + 1) if low <= t <= high]
