@@ -14,6 +14,9 @@ one; and a name is never read as markup or terminal control.
 
 With the ascii glyph set the plot has no frame (plotext draws its frame
 with box characters) and the symbols are ASCII, so it draws only ASCII.
+
+The y axis starts at 0 and its ticks each fall on a row of the plot
+(:func:`row_ticks`), evenly apart, so a value is drawn on its label's row.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from textual_plotext import PlotextPlot
 from ..glyphs import current_glyphs
 from ..palette import PlayerStyle
 
-__all__ = ["ScoreChart", "ScoreLine", "nice_ticks"]
+__all__ = ["ScoreChart", "ScoreLine", "nice_ticks", "row_ticks"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,9 +78,10 @@ def row_ticks(high: float, rows: int) -> list[int]:
     The lowest tick is drawn on the bottom row and the highest on the top row,
     so the number of steps between ticks must divide ``rows - 1``; at least two
     rows between ticks. The step is a whole number: 1, 1.5, 2, 2.5, 3, 4, 5, 6,
-    7.5 or 8 times a power of ten (15, 25, 75 are steps too). The top is the
-    lowest one can reach at or above ``high``, or one at most a quarter higher
-    that has a tick between bottom and top; then the most ticks.
+    7.5 or 8 times a power of ten (15, 25, 75 are steps too). The top tick is
+    the lowest that such steps reach at or above ``high``; a top at most a
+    quarter higher is taken instead when it puts a tick between bottom and top.
+    Of equal tops, the one with the most ticks.
     """
     gaps = rows - 1
     found: list[tuple[int, int]] = []  # (top, steps)
