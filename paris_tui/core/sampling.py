@@ -23,7 +23,7 @@ random generator.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
 from .game import Game, Setup
 from .view import SeatView
@@ -169,4 +169,3 @@ class Determinizer:
         future = tuple(tuple(tiles[i : i + size]) for i in range(0, len(tiles), size))
         game._replace_hidden(self._routes(rng, route_weights), future)
         return game
-
