@@ -205,8 +205,9 @@ async def test_the_charts_plot_the_numbers_of_stats_json(
         assert _series(last_chart) == [
             (
                 player_style(seat).symbol,
-                [float(r) for r in range(len(rounds) + 1)],
-                [0.0] + [float(scores[seat]) for scores in rounds],
+                [float(r) for r in range(len(rounds) + 2)],
+                # 0 before the first round, each round's score, then the final score (R7)
+                [0.0, *(float(scores[seat]) for scores in rounds), float(last["scores"][seat])],
             )
             for seat in range(len(last["names"]))
         ]

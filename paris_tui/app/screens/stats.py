@@ -5,7 +5,8 @@ that ``paris-tui stats --json`` prints: games and wins per player name and
 against each AI level with the mean score by source (small, grand, special
 tours, sack) in Textual :class:`~textual.widgets.DataTable` s, and two charts
 (:class:`~paris_tui.app.widgets.score_chart.ScoreChart`, a ``textual-plotext``
-plot): the last game's score after each round, one line per player, and the
+plot): the last game's score after each round and at the end (its last point,
+after the special tours and the sack), one line per player, and the
 local players' score in each of the last 30 games (the trend), one line per
 name. Each chart has one scale for all its lines, so the heights compare.
 
@@ -264,7 +265,9 @@ class StatsScreen(ParisScreen):
         for seat, name in enumerate(last["names"]):
             look = player_style(seat)
             # From 0 before the first round: every player's line starts at the same place.
-            scores = [0.0] + [float(r[seat]) for r in rounds]
+            # The last point is the final score: the end's special tours and sack (R7).
+            final = float(last["scores"][seat])
+            scores = [0.0] + [float(r[seat]) for r in rounds] + [final]
             lines.append(ScoreLine(look, tuple(enumerate(scores))))
             labels.append(self._legend(look, name, f"{last['scores'][seat]:>3}"))
         parts = _chart_parts(
