@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import time
 from pathlib import Path
 
 from rich.console import Console
@@ -107,3 +108,20 @@ def choose_like_the_cli(lang: str | None, glyphs: str | None = None) -> None:
 
     choose_language(lang)
     choose_glyphs(glyphs)
+
+
+async def show_statistics(pilot: Pilot[object], *, charts: bool = False) -> None:
+    """Open the statistics screen, wait for its numbers; with ``charts``, scroll to the charts."""
+    from paris_tui.app.screens.stats import StatsScreen
+
+    app = pilot.app
+    await pilot.pause()
+    app.action_statistics()  # type: ignore[attr-defined]
+    deadline = time.monotonic() + 60
+    while not (isinstance(app.screen, StatsScreen) and app.screen.stats is not None):
+        assert time.monotonic() < deadline, "no statistics came"
+        await pilot.pause(0.05)
+    await pilot.pause(0.3)
+    if charts:
+        app.screen.query_one("#stats-box").scroll_end(animate=False)
+        await pilot.pause(0.3)

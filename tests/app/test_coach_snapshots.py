@@ -16,7 +16,7 @@ from paris_tui.app.screens.game import GameScreen
 from paris_tui.app.screenshots import build_session
 from paris_tui.app.widgets.hint import HintPanel
 
-from .helpers import make_app
+from .helpers import make_app, show_statistics
 
 SnapCompare = Any
 
@@ -40,22 +40,11 @@ def test_hint_80x24(snap_compare: SnapCompare) -> None:
 
 
 async def _stats_shown(pilot: Pilot[object]) -> None:
-    from paris_tui.app.screens.stats import StatsScreen
-
-    app = pilot.app
-    await pilot.pause()
-    app.action_statistics()  # type: ignore[attr-defined]
-    deadline = time.monotonic() + 60
-    while not (isinstance(app.screen, StatsScreen) and app.screen.stats is not None):
-        assert time.monotonic() < deadline, "no statistics came"
-        await pilot.pause(0.05)
-    await pilot.pause(0.3)
+    await show_statistics(pilot)
 
 
 async def _charts_shown(pilot: Pilot[object]) -> None:
-    await _stats_shown(pilot)
-    pilot.app.screen.query_one("#stats-box").scroll_end(animate=False)
-    await pilot.pause(0.3)
+    await show_statistics(pilot, charts=True)
 
 
 def _history(folder: Path) -> Any:

@@ -11,11 +11,10 @@ from textual.pilot import Pilot
 from paris_tui.app.history import History
 from paris_tui.app.screens import review as review_screen
 from paris_tui.app.screens.game import GameScreen
-from paris_tui.app.screens.stats import StatsScreen
 from paris_tui.app.screenshots import build_session, review_record, show_review
 from paris_tui.app.widgets.hint import HintPanel
 
-from .helpers import make_app
+from .helpers import make_app, show_statistics
 from .test_history import finished
 from .test_unmarked_words import _check, _show, pseudo_language  # noqa: F401 (the fixture)
 
@@ -31,20 +30,12 @@ async def _hint(pilot: Pilot[object]) -> None:
 
 
 async def _stats(pilot: Pilot[object]) -> None:
-    app = pilot.app
-    app.action_statistics()  # type: ignore[attr-defined]
-    deadline = time.monotonic() + 60
-    while not (isinstance(app.screen, StatsScreen) and app.screen.stats is not None):
-        assert time.monotonic() < deadline, "no statistics came"
-        await pilot.pause(0.05)
-    await pilot.pause(0.3)
+    await show_statistics(pilot)
 
 
 async def _stats_charts(pilot: Pilot[object]) -> None:
     """The statistics scrolled down to the charts (their legends and axis titles)."""
-    await _stats(pilot)
-    pilot.app.screen.query_one("#stats-box").scroll_end(animate=False)
-    await pilot.pause(0.2)
+    await show_statistics(pilot, charts=True)
 
 
 async def test_the_coach_screens_are_all_marked(
