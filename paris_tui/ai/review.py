@@ -32,6 +32,7 @@ from ..core import Move, ParisError, RecordError, printable
 from ..core.record import Record, load_record, replay
 from ..core.sampling import Determinizer
 from ..i18n import _
+from .belief import RouteBelief
 from .evaluation import Evaluator
 from .hint import MarginBot
 from .seeding import decision_rng
@@ -87,6 +88,8 @@ def review(
     game = replay(record, 0)
     out: list[MoveReview] = []
     n = len(record.players)
+    # One belief for the whole game: what it works out for a past move holds at every later one.
+    belief = RouteBelief()
     total = sum(1 for i in range(len(record.moves)) if seats is None or _mover(i, n) in seats)
     for index, played in enumerate(record.moves):
         seat = game.to_move
@@ -103,6 +106,7 @@ def review(
             game.play(played)
             continue
         bot = MarginBot(seed, simulations, seat, n)
+        bot.belief = belief
         bot.rng = decision_rng(seed, view)  # one generator per move, as the bots' own
         det = Determinizer(view)
         root = bot.search(det, Evaluator(view), 0.0)
