@@ -207,6 +207,7 @@ def cmd_join(args: argparse.Namespace) -> int:
         table=args.table,
         watch=args.watch,
         data_dir=Path(args.data_dir) if args.data_dir else None,
+        code=args.code,
     )
 
 
@@ -413,6 +414,15 @@ def _add_join_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
     )
     join.add_argument("--table", default=None, metavar="ID", help=_("the table (when several)"))
     join.add_argument("--watch", default=None, metavar="ID", help=_("watch table ID (public view)"))
+    join.add_argument(
+        "--code",
+        default=None,
+        metavar="CODE",
+        help=_(
+            "a link code of your account (made where you are already that name: Account), "
+            "or the operator's invitation for a reserved seat: links this terminal to the name"
+        ),
+    )
     join.add_argument(
         "--data-dir",
         default=None,

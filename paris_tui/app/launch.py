@@ -206,6 +206,7 @@ def run_join(
     watch: str | None,
     data_dir: Path | None,
     ai_delay: float | None = None,
+    code: str | None = None,
 ) -> int:
     """``paris-tui join HOST:PORT --name NAME``: a seat at a host's table (or ``--watch``);
     without ``--name``, or when the host has no seat for it, the lobby.
@@ -223,7 +224,7 @@ def run_join(
     from .remote import JoinError, JoinTarget, Link, LobbyStart, connect, open_link, parse_address
 
     die_with_parent()
-    ticket = os.environ.pop(TICKET_ENV, None) or None  # used once, kept nowhere
+    ticket = os.environ.pop(TICKET_ENV, None) or None  # kept in memory only, never on disk
     try:
         host, port = parse_address(address)
     except ValueError as exc:
@@ -236,6 +237,8 @@ def run_join(
         )
     if ai_delay is not None and ai_delay < 0:
         return _fail(_("{option} must be 0 or more").format(option="--ai-delay"))
+    if code is not None and name is None:
+        return _fail(_("{option} needs {name}").format(option="--code", name="--name"))
     target = JoinTarget(host, port, name, table, watch)
     try:
         target = target.checked()
@@ -249,7 +252,7 @@ def run_join(
         from .storage import data_dir as default_data_dir
 
         data_dir = default_data_dir()
-    tokens = TokenStore(data_dir / "tokens.json") if ticket is None else None
+    tokens = TokenStore(data_dir / "tokens.json")
 
     async def main() -> int:
         # No name, or no seat for it: the lobby (tables with free seats, watch, open one).
@@ -257,14 +260,14 @@ def run_join(
         lobby: LobbyStart | None = None
         try:
             if name is None and watch is None:
-                lobby = LobbyStart(target, await connect(target), tokens)
+                lobby = LobbyStart(target, await connect(target), tokens, ticket)
             else:
                 try:
-                    link = await open_link(target, tokens, ticket)
+                    link = await open_link(target, tokens, ticket, code)
                 except JoinError as exc:
                     if exc.code != "no_such_seat":
                         raise
-                    lobby = LobbyStart(target, await connect(target), tokens)
+                    lobby = LobbyStart(target, await connect(target), tokens, ticket)
         except JoinError as exc:
             return _fail(exc.message, exc.status)
         history = History.in_data_dir(data_dir)
@@ -276,7 +279,7 @@ def run_join(
                 await app.link.close()
             elif lobby is not None:
                 lobby.client.abort()
-        code = app.return_code
-        return 0 if code is None else int(code)
+        status = app.return_code
+        return 0 if status is None else int(status)
 
     return asyncio.run(main())

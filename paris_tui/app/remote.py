@@ -3,9 +3,9 @@
 ``paris-tui join HOST:PORT --name NAME`` opens the app on a
 :class:`~paris_tui.net.table.RemoteTable`; this module connects and joins
 (:func:`open_link`, before the app starts, so a refusal is one line on the
-terminal), keeps the seat's token (:class:`~paris_tui.net.client.TokenStore`
-in the data directory; a door's one-time ticket is used once and never
-kept), and, once the app runs, follows the table (:meth:`Link.follow`):
+terminal), keeps the account's token (:class:`~paris_tui.net.client.TokenStore`
+in the data directory; a door's ticket is kept in memory only, for this
+run), and, once the app runs, follows the table (:meth:`Link.follow`):
 when the connection drops, the game screen says so and the link joins the
 same seat again with the same token, with a growing pause between tries,
 for a while; then it asks whether to go on trying or quit.
@@ -123,6 +123,12 @@ class JoinTarget:
 REFUSAL_HINTS = {
     "bad_token": N_("the token kept in this data directory is not that seat's"),
     "seat_taken": N_("the seat is claimed and this data directory holds no token for it"),
+    "name_taken": N_(
+        "where you are already that name, open Account for a link code, then join with --code"
+    ),
+    "bad_code": N_("ask for a new link code: each is good once, for a few minutes"),
+    "account_locked": N_("ask the host's operator"),
+    "unavailable": N_("the host's operator must repair its accounts; try again later"),
     "unsupported_protocol": N_("this paris-tui and the host speak different protocol versions"),
     "host_full": N_("try again later"),
 }
@@ -172,15 +178,19 @@ class Link:
         target: JoinTarget,
         tokens: TokenStore | None,
         ticket: str | None = None,
+        code: str | None = None,
         *,
         timeout: float = CONNECT_TIMEOUT,
     ) -> Link:
-        """Connect and join (or watch). Raises :class:`JoinError`."""
-        token = ticket
-        if token is None and tokens is not None and target.name is not None:
-            token = tokens.get(target.address, target.name)
-        client, joined = await _join(target, token, timeout)
-        return cls.joined(target, client, joined, tokens, token if ticket is None else None)
+        """Connect and join (or watch) with the token kept for the name, else the
+        door's ticket (and a link ``code`` when given). Raises :class:`JoinError`."""
+        token = None
+        if tokens is not None and target.name is not None:
+            with contextlib.suppress(OSError):
+                token = tokens.get(target.address, target.name)
+        token = token or ticket
+        client, joined = await _join(target, token, timeout, code)
+        return cls.joined(target, client, joined, tokens, token)
 
     @classmethod
     def joined(
@@ -274,6 +284,7 @@ class LobbyStart:
     target: JoinTarget
     client: HostClient
     tokens: TokenStore | None
+    ticket: str | None = None  # a door's ticket: the proof when no token is kept
 
     def link(self, joined: Seated | Watching, name: str | None) -> Link:
         """The link of the seat (or table) the lobby was left for, to follow and rejoin."""
@@ -282,7 +293,11 @@ class LobbyStart:
             target = JoinTarget(host, port, watch=joined.table)
         else:
             target = JoinTarget(host, port, name or self.target.name, joined.table)
-        return Link.joined(target, self.client, joined, self.tokens)
+        token = None
+        if self.tokens is not None and target.name is not None:
+            with contextlib.suppress(OSError):
+                token = self.tokens.get(target.address, target.name)
+        return Link.joined(target, self.client, joined, self.tokens, token or self.ticket)
 
 
 async def connect(target: JoinTarget, timeout: float = CONNECT_TIMEOUT) -> HostClient:
@@ -313,7 +328,7 @@ async def connect(target: JoinTarget, timeout: float = CONNECT_TIMEOUT) -> HostC
 
 
 async def _join(
-    target: JoinTarget, token: str | None, timeout: float
+    target: JoinTarget, token: str | None, timeout: float, code: str | None = None
 ) -> tuple[HostClient, Seated | Watching]:
     where = target.address
     client = await connect(target, timeout)
@@ -323,7 +338,7 @@ async def _join(
             joined = await client.watch(target.watch, timeout=timeout)
         else:
             assert target.name is not None
-            joined = await client.join(target.name, token, target.table, timeout=timeout)
+            joined = await client.join(target.name, token, target.table, timeout=timeout, code=code)
     except RefusedError as exc:
         client.abort()
         raise JoinError(_refusal_message(target, exc), EXIT_REFUSED, exc.code) from None
@@ -341,7 +356,10 @@ async def _join(
 
 
 async def open_link(
-    target: JoinTarget, tokens: TokenStore | None, ticket: str | None = None
+    target: JoinTarget,
+    tokens: TokenStore | None,
+    ticket: str | None = None,
+    code: str | None = None,
 ) -> Link:
     """:meth:`Link.open`: connect and join, or raise :class:`JoinError`."""
-    return await Link.open(target.checked(), tokens, ticket)
+    return await Link.open(target.checked(), tokens, ticket, code)

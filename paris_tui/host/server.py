@@ -21,6 +21,12 @@ client and a cut-off when it stays silent (half-open connections), a cap on
 bytes queued for a client that does not read, and caps on connections (in
 all and per address) and tables. Seat tokens are compared in constant time
 and never logged; every name from a client passes the core's name rule.
+
+Who sits where: a name is an account (:mod:`paris_tui.host.accounts`), and
+every request that acts as a name (``join``, ``open_table``, ``account``)
+proves the account first (:class:`~paris_tui.host.identity.Gate`): its token,
+a door's ticket for one of its credentials, or a link code. A seat, once
+taken, belongs to the account that took it.
 """
 
 from __future__ import annotations
@@ -29,8 +35,6 @@ import asyncio
 import contextlib
 import itertools
 import logging
-import secrets
-import time
 from collections import Counter
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -45,8 +49,11 @@ from ..net.protocol import MAX_CLIENT_LINE as _MAX_LINE
 from ..net.protocol import (
     PROTOCOL_VERSION,
     PROTOCOL_VERSIONS,
+    AccountInfo,
+    AccountRequest,
     Bye,
     ClientMessage,
+    ErrorCode,
     Hello,
     HostMessage,
     Join,
@@ -59,6 +66,7 @@ from ..net.protocol import (
     Pong,
     Presence,
     ProtocolError,
+    Refused,
     Seated,
     SeatInfo,
     SeatStatus,
@@ -73,16 +81,33 @@ from ..net.protocol import (
     encode_updates,
     refusal,
 )
+from .accounts import (
+    CODE_SECONDS,
+    AccountError,
+    AccountStore,
+    AccountsUnavailable,
+    Credential,
+    migrate_ssh_pins,
+    open_accounts,
+    ssh_fingerprint,
+)
+from .identity import TICKET_SECONDS, Claim, DoorProof, Gate, Tickets
+from .names import same_name
 from .referee import Referee, Refusal, SeatSpec
-from .store import HostStore, token_hash, token_matches
+from .store import HostStore, SeatsFileError
 from .waiting import WaitingTable, plan_seats, table_options
 
 __all__ = ["TICKET_SECONDS", "Host", "HostConfig", "Limits", "Room", "TableConflictError"]
 
 log = logging.getLogger("paris_tui.host")
 
-TICKET_SECONDS = 60.0
-"""How long a door's one-time ticket (:meth:`Host.issue_ticket`) stays good."""
+# The refusals of protocol 3 as an older connection is told them (it knows no others).
+_OLD_CODES: dict[str, ErrorCode] = {
+    "name_taken": "seat_taken",
+    "bad_code": "bad_token",
+    "account_locked": "seat_taken",
+    "unavailable": "seat_taken",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +171,7 @@ class Connection:
         self.protocol = PROTOCOL_VERSION  # the hello's version, once said
         self.waiting: WaitingTable | None = None  # a waiting table where it holds a seat
         self.opened = 0  # tables it opened
+        self.claim: Claim | None = None  # the account it holds a waiting seat as
         loop = asyncio.get_running_loop()
         self.last_heard = loop.time()
         self._tokens = float(host.config.limits.burst)
@@ -219,11 +245,14 @@ class Connection:
 class Room:
     """A table being served: its referee, who sits where, who watches, its AI."""
 
-    def __init__(self, host: Host, referee: Referee, owners: dict[int, str]) -> None:
+    def __init__(
+        self, host: Host, referee: Referee, owners: dict[int, int], problem: str | None = None
+    ) -> None:
         self.host = host
         self.referee = referee
         self.id = referee.table_id
-        self.owners = owners  # seat -> token hash, for the seats already claimed
+        self.owners = owners  # seat -> account id, for the seats already claimed
+        self.seats_problem = problem  # the owners could not be read: no seat is given
         self.seated: dict[int, Connection] = {}
         self.watchers: set[Connection] = set()
         self.takeover: set[int] = set()
@@ -427,8 +456,10 @@ class Host:
         )
         self.io_pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="paris-io")
         self.server_name = f"paris-tui {__version__}"
-        # A door's one-time tickets: hash -> (name folded, deadline on time.monotonic()).
-        self._tickets: dict[str, tuple[str, float]] = {}
+        # What the doors proved (SSH keys, browser cookies), for the apps they start.
+        self.tickets = Tickets()
+        self.accounts: AccountStore | None = None
+        self.gate = Gate(None, "not loaded", self.tickets)
         # Connections over the per-address limit allowed from an address where a
         # door's apps come from: one per live door session (reserve_door_slot).
         self._door_slots: Counter[str] = Counter()
@@ -444,6 +475,13 @@ class Host:
         """
         self.store.lock()
         notes: list[str] = []
+        try:
+            self.accounts = open_accounts(self.store.root)
+            notes += migrate_ssh_pins(self.accounts, self.store.root)
+            self.gate = Gate(self.accounts, None, self.tickets)
+        except AccountsUnavailable as exc:
+            log.error("%s: every seat is refused until it is repaired", exc)
+            self.gate = Gate(None, str(exc), self.tickets)
         tables, problems = self.store.load_tables()
         for name, problem in problems:
             notes.append(f"skipped {printable(name)}: {problem}")
@@ -457,9 +495,51 @@ class Host:
             except ValueError as exc:  # pragma: no cover - load_record replayed it already
                 notes.append(f"skipped table {table_id}: {exc}")
                 continue
-            self.rooms[table_id] = Room(self, referee, self.store.load_seats(table_id))
+            owners, seats_problem = self._load_owners(table_id, referee)
+            if seats_problem is not None and self.accounts is not None:
+                log.error(
+                    "table %s: %s: its seats are refused until it is repaired",
+                    table_id,
+                    seats_problem,
+                )
+            self.rooms[table_id] = Room(self, referee, owners, seats_problem)
             log.info("resumed table %s at move %d", table_id, referee.move_count)
         return notes
+
+    def _load_owners(self, table_id: str, referee: Referee) -> tuple[dict[int, int], str | None]:
+        """Who owns the seats of a resumed table (from the accounts store), with the
+        seat file of an earlier version moved in first; a problem instead when
+        either cannot be read (fail closed: no seat counts as free then)."""
+        accounts = self.accounts
+        if accounts is None:
+            return {}, self.gate.problem or "the accounts store cannot be read"
+        try:
+            key = f"seats:{table_id}"
+            if not accounts.done(key):
+                try:
+                    legacy = self.store.load_seats(table_id)
+                except SeatsFileError as exc:
+                    return {}, str(exc)
+                for seat, token_digest in legacy.items():
+                    if seat >= len(referee.players):
+                        continue
+                    name = referee.players[seat].name
+                    credential = Credential("token", token_digest, f"seat {seat} of {table_id}")
+                    account = accounts.find(name)
+                    if account is None:
+                        account = accounts.create(name, credential)
+                    elif not same_name(account.name, name):  # pragma: no cover - find decides
+                        continue
+                    else:
+                        with contextlib.suppress(AccountError):
+                            accounts.add_credential(account.id, credential)
+                    accounts.claim_seat(table_id, seat, account.id)
+                accounts.mark_done(key)
+                if legacy:
+                    self.store.retire_seats(table_id)
+            return accounts.seat_owners(table_id), None
+        except AccountError as exc:
+            return {}, str(exc)
 
     def unfinished(self) -> list[Room]:
         return [r for r in self.rooms.values() if not r.referee.is_over]
@@ -486,12 +566,25 @@ class Host:
         )
         if referee.save_error:
             raise OSError(referee.save_error)
-        room = Room(self, referee, {})
+        room = Room(self, referee, {}, self._forget_owners(table_id))
         self.rooms[table_id] = room
         if self._server is not None:
             room.start()
         log.info("opened table %s", table_id)
         return room
+
+    def _forget_owners(self, table_id: str) -> str | None:
+        """A new table's id: no seat claim of an older table of that id counts
+        (a record removed by hand); a problem when the store cannot say."""
+        if self.accounts is None:
+            return self.gate.problem or "the accounts store cannot be read"
+        try:
+            self.accounts.forget_table(table_id)
+            self.accounts.mark_done(f"seats:{table_id}")
+        except AccountsUnavailable as exc:
+            log.error("table %s: %s", table_id, exc)
+            return str(exc)
+        return None
 
     def _tables_full(self) -> bool:
         return len(self.unfinished()) + len(self.waiting) >= self.config.limits.max_tables
@@ -519,19 +612,20 @@ class Host:
         for room in self.unfinished():
             if room.referee.seat_of(name) is not None:
                 raise Refusal("name_in_use", f"{name} sits at unfinished table {room.id}: join it")
-        key = name.casefold()
         for table in self.waiting.values():
             if table is conn.waiting:
                 continue
             for slot in table.slots:
-                if slot.conn is not None and slot.name is not None and slot.name.casefold() == key:
-                    raise Refusal("name_in_use", f"{name} already waits at table {table.id}")
+                if slot.conn is not None and slot.name is not None and same_name(slot.name, name):
+                    raise Refusal("name_in_use", f"{slot.name} already waits at table {table.id}")
 
     def _open(self, conn: Connection, message: OpenTable) -> None:
         try:
             name = normalize_name(message.name)
         except InvalidNameError as exc:
             raise Refusal("bad_name", exc.problem) from None
+        claim = self.gate.prove(name, message.token, message.code)
+        name = claim.name
         mine, slots = plan_seats(message.seats, name)
         options = table_options(message.small_tour, message.final_tours)
         self._check_name_free(name, conn)
@@ -548,10 +642,15 @@ class Host:
         self.waiting[table.id] = table
         table.take(name, conn, mine)
         conn.waiting = table
+        conn.claim = claim
         log.info("%s opened table %s, %d seats free", conn, table.id, table.free_seats)
         self._filled(table)
 
-    def _join_waiting(self, conn: Connection, name: str, table: WaitingTable) -> None:
+    def _join_waiting(
+        self, conn: Connection, name: str, table: WaitingTable, message: Join
+    ) -> None:
+        claim = self.gate.prove(name, message.token, message.code)
+        name = claim.name
         mine = table.seat_of(conn)
         if mine is not None and (table.slots[mine].name or "").casefold() == name.casefold():
             self._announce(table)  # already there: say so again
@@ -567,6 +666,7 @@ class Host:
         self._leave(conn)
         table.take(name, conn)
         conn.waiting = table
+        conn.claim = claim
         log.info("%s waits at table %s (%s)", conn, table.id, printable(name))
         self._filled(table)
 
@@ -580,7 +680,25 @@ class Host:
         if table.free_seats:
             self._announce(table)
             return
-        # Every seat is held: deal, save the record and the owners, then seat everyone.
+        # Every seat is held: each holder's account (made now if new), then deal,
+        # save the record and the owners, and seat everyone.
+        accounts: dict[int, int] = {}
+        tokens: dict[int, str | None] = {}
+        for seat, conn in table.holders:
+            claim = conn.claim
+            try:
+                if claim is None:
+                    raise Refusal("unavailable", "the host lost who this seat's holder is")
+                accounts[seat] = self.gate.commit(claim).id
+            except Refusal as exc:  # someone took the name first: this holder goes
+                log.warning("%s refused at table %s (%s)", conn, table.id, exc.code)
+                conn.waiting = None
+                conn.claim = None
+                table.release(conn)
+                conn.send(self._answer(conn, exc))
+                self._announce(table)
+                return
+            tokens[seat] = claim.token
         del self.waiting[table.id]
         holders = table.holders
         referee = Referee.new(
@@ -588,16 +706,18 @@ class Host:
         )
         if referee.save_error:
             log.error("%s", referee.save_error)  # the game goes on; the next move saves again
-        room = Room(self, referee, {})
-        tokens = {seat: secrets.token_urlsafe(32) for seat, _ in holders}
-        room.owners.update({seat: token_hash(token) for seat, token in tokens.items()})
-        try:
-            self.store.save_seats(room.id, dict(room.owners))
-        except OSError as exc:
-            log.error("table %s: could not save seat owners: %s", room.id, exc.strerror)
+        room = Room(self, referee, {}, self._forget_owners(table.id))
+        if room.seats_problem is None and self.accounts is not None:
+            try:
+                for seat, account_id in accounts.items():
+                    self.accounts.claim_seat(room.id, seat, account_id)
+            except AccountsUnavailable as exc:
+                log.error("table %s: could not save seat owners: %s", room.id, exc)
+        room.owners.update(accounts)
         self.rooms[room.id] = room
         for seat, conn in holders:
             conn.waiting = None
+            conn.claim = None
             conn.room, conn.seat = room, seat
             room.arrive(seat, conn)
         seats = room.seat_infos()
@@ -613,24 +733,20 @@ class Host:
 
     # --- doors --------------------------------------------------------------------------
 
-    def issue_ticket(self, name: str) -> str:
-        """A one-time ticket for ``name``, good for :data:`TICKET_SECONDS`.
+    def issue_ticket(self, proof: DoorProof) -> str:
+        """A ticket saying what a door proved (an SSH key, a browser's cookie).
 
-        A door (SSH, browser) that has said who a person is gives the ticket
-        to the app it starts for them (:mod:`paris_tui.host.child`); a
-        ``join`` for that name that presents it as its ``token`` takes the
-        name's seat as its owner would. A join that finds no seat for the
-        name leaves the ticket unused. Only the ticket's hash is kept; it is
-        never logged. Raises :class:`~paris_tui.core.text.InvalidNameError`.
+        A door gives it to the app it starts for that person
+        (:mod:`paris_tui.host.child`); the app presents it where a token goes.
+        It proves an account only when the proven credential is one of the
+        account's (or makes the account, with that credential, for a name that
+        is nobody's). Good until :meth:`revoke_ticket` (the door's session
+        ends) or :data:`TICKET_SECONDS`; only its hash is kept, never logged.
         """
-        key = normalize_name(name).casefold()
-        now = time.monotonic()
-        for digest, (_, deadline) in list(self._tickets.items()):
-            if deadline <= now:
-                del self._tickets[digest]
-        ticket = secrets.token_urlsafe(32)
-        self._tickets[token_hash(ticket)] = (key, now + TICKET_SECONDS)
-        return ticket
+        return self.tickets.issue(proof)
+
+    def revoke_ticket(self, ticket: str) -> None:
+        self.tickets.revoke(ticket)
 
     def reserve_door_slot(self, address: str) -> None:
         """A door started a session whose app connects from ``address``: allow one
@@ -644,23 +760,6 @@ class Host:
         self._door_slots[address] -= 1
         if self._door_slots[address] <= 0:
             del self._door_slots[address]
-
-    def _take_ticket(self, token: str | None, name: str) -> bool:
-        """Whether ``token`` is a live ticket for ``name``; if so it is used up."""
-        if token is None or not self._tickets:
-            return False
-        digest = token_hash(token)
-        entry = self._tickets.get(digest)
-        if entry is None:
-            return False
-        key, deadline = entry
-        if deadline <= time.monotonic():
-            del self._tickets[digest]
-            return False
-        if key != name.casefold():
-            return False
-        del self._tickets[digest]
-        return True
 
     # --- serving ------------------------------------------------------------------------
 
@@ -704,6 +803,8 @@ class Host:
                     await self._server.wait_closed()
         self.ai_pool.shutdown(wait=False, cancel_futures=True)
         self.io_pool.shutdown(wait=True)
+        if self.accounts is not None:
+            self.accounts.close()
         self.store.unlock()
         log.info("host closed")
 
@@ -829,17 +930,29 @@ class Host:
             try:
                 await self._dispatch(conn, message)
             except Refusal as exc:
-                answer = refusal(exc.code, exc.message, exc.illegal)
+                answer = self._answer(conn, exc)
                 if answer.fatal:
                     log.warning("%s refused (%s): cut off", conn, exc.code)
                     await conn.hang_up(answer)
                     return
                 conn.send(answer)
 
+    @staticmethod
+    def _answer(conn: Connection, exc: Refusal) -> Refused:
+        """The refusal as this connection's protocol says it."""
+        code: ErrorCode = exc.code
+        if conn.protocol < 3:
+            code = _OLD_CODES.get(code, code)
+        return refusal(code, exc.message, exc.illegal)
+
     async def _dispatch(self, conn: Connection, message: ClientMessage) -> None:
         if conn.protocol < 2 and isinstance(message, OpenTable | Leave):
             kind = "open_table" if isinstance(message, OpenTable) else "leave"
             raise Refusal("bad_message", f"unknown message type {kind!r} in protocol 1")
+        if conn.protocol < 3 and isinstance(message, AccountRequest):
+            raise Refusal(
+                "bad_message", f"unknown message type 'account' in protocol {conn.protocol}"
+            )
         match message:
             case Ping():
                 conn.send(Pong(message.nonce))
@@ -857,6 +970,8 @@ class Host:
                 conn.send(Left(None if room is None else room.id))
             case Join():
                 await self._join(conn, message)
+            case AccountRequest():
+                await self._account(conn, message)
             case Watch():
                 table = self.waiting.get(message.table)
                 if table is not None and conn.protocol >= 2:
@@ -878,18 +993,28 @@ class Host:
                     raise Refusal("not_seated", "join a seat before playing")
                 await room.play(seat, message.move, message.move_count)
 
-    def _find_seat(self, name: str, table: str | None) -> tuple[Room, int]:
+    def _find_seat(self, name: str, table: str | None, account_id: int | None) -> tuple[Room, int]:
+        """The seat of ``name``: one its account owns (a renamed account keeps its
+        seats), else one reserved for the name."""
+
+        def seat_in(room: Room) -> int | None:
+            if account_id is not None:
+                for seat, owner in room.owners.items():
+                    if owner == account_id:
+                        return seat
+            return room.referee.seat_of(name)
+
         if table is not None:
             room = self.rooms.get(table)
             if room is None:
                 raise Refusal("no_such_table", f"there is no table {table}")
-            seat = room.referee.seat_of(name)
+            seat = seat_in(room)
             if seat is None:
                 raise Refusal("no_such_seat", f"no seat at table {table} is reserved for {name}")
             return room, seat
         for rooms in (self.unfinished(), list(self.rooms.values())):
             for room in rooms:
-                seat = room.referee.seat_of(name)
+                seat = seat_in(room)
                 if seat is not None:
                     return room, seat
         raise Refusal("no_such_seat", f"no table has a seat reserved for {name}")
@@ -901,33 +1026,39 @@ class Host:
             raise Refusal("bad_name", exc.problem) from None
         waiting = None if message.table is None else self.waiting.get(message.table)
         if waiting is not None and conn.protocol >= 2:
-            self._join_waiting(conn, name, waiting)
+            self._join_waiting(conn, name, waiting, message)
             return
-        room, seat = self._find_seat(name, message.table)
-        stored = room.owners.get(seat)
-        issued: str | None = None
-        by_ticket = self._take_ticket(message.token, name)
-        if stored is None:
-            issued = secrets.token_urlsafe(32)
-            room.owners[seat] = token_hash(issued)
-            loop = asyncio.get_running_loop()
-            # On disk before the token is sent, so a restart keeps the seat's owner;
-            # one write at a time per table, each with every owner known by then.
+        known = self.gate.find(name)
+        mine = known.id if known is not None and same_name(known.name, name) else None
+        room, seat = self._find_seat(name, message.table, mine)
+        if room.seats_problem is not None:
+            log.warning("table %s: a seat asked for while its owners cannot be read", room.id)
+            raise Refusal("unavailable", f"the host cannot read who owns the seats of {room.id}")
+        # The account first (its proof), then the seat: nothing is written for a refusal.
+        claim = self.gate.prove(name, message.token, message.code)
+        owner = room.owners.get(seat)
+        if owner is not None and (claim.account is None or claim.account.id != owner):
+            log.warning("%s: %s's seat at table %s is another account's", conn, name, room.id)
+            raise Refusal("seat_taken", f"{name}'s seat at table {room.id} is another account's")
+        loop = asyncio.get_running_loop()
+        account = await loop.run_in_executor(self.io_pool, self.gate.commit, claim)
+        if owner is None:
             async with room.owners_saving:
-                owners = dict(room.owners)
                 try:
-                    await loop.run_in_executor(self.io_pool, self.store.save_seats, room.id, owners)
-                except OSError as exc:
-                    log.error("table %s: could not save seat owners: %s", room.id, exc.strerror)
-        elif by_ticket:
-            pass  # a door vouches for this person: the seat's owner
-        elif message.token is None:
-            raise Refusal(
-                "seat_taken", f"{name}'s seat is already claimed: join with the seat's token"
-            )
-        elif not token_matches(message.token, stored):
-            log.warning("%s: wrong token for table %s seat %d", conn, room.id, seat)
-            raise Refusal("bad_token", f"wrong token for {name}'s seat")
+                    if self.accounts is None:
+                        raise AccountsUnavailable("no accounts store")
+                    taken = await loop.run_in_executor(
+                        self.io_pool, self.accounts.claim_seat, room.id, seat, account.id
+                    )
+                except AccountsUnavailable as exc:
+                    log.error("table %s: could not save the seat's owner: %s", room.id, exc)
+                    raise Refusal("unavailable", "the host cannot save who owns the seat") from None
+                if not taken:
+                    raise Refusal(
+                        "seat_taken", f"{name}'s seat at table {room.id} is another account's"
+                    )
+                room.owners[seat] = account.id
+        issued = claim.token
         self._leave(conn)
         old = room.seated.get(seat)
         if old is not None and old is not conn:
@@ -941,3 +1072,44 @@ class Host:
         room.broadcast_presence()
         log.info("%s sits at table %s, seat %d (%s)", conn, room.id, seat, printable(name))
         room.kick()
+
+    async def _account(self, conn: Connection, message: AccountRequest) -> None:
+        """Show an account, make it a link code, or add an SSH key to it."""
+        try:
+            name = normalize_name(message.name)
+        except InvalidNameError as exc:
+            raise Refusal("bad_name", exc.problem) from None
+        claim = self.gate.prove(name, message.token)
+        account = claim.account
+        if account is None:
+            raise Refusal(
+                "no_such_seat", f"{name} is no account here yet: take a seat or open a table first"
+            )
+        store = self.accounts
+        if store is None:  # pragma: no cover - prove refused already
+            raise Refusal("unavailable", "the host cannot read its accounts")
+        code: str | None = None
+        try:
+            if message.action == "code":
+                code = store.new_code(account.id)
+                log.info("%s: a link code for %s", conn, printable(account.name))
+            elif message.action == "add_key":
+                try:
+                    fingerprint = ssh_fingerprint(message.key or "")
+                except ValueError:
+                    raise Refusal("bad_message", "that is not an SSH public key") from None
+                store.add_credential(account.id, Credential("ssh", fingerprint, "added in the app"))
+                log.info("%s: an SSH key for %s", conn, printable(account.name))
+            doors = Counter(c.door for c in store.credentials(account.id))
+        except AccountsUnavailable as exc:
+            raise self.gate.broken(exc) from None
+        except AccountError as exc:
+            raise Refusal("name_taken", str(exc)) from None
+        conn.send(
+            AccountInfo(
+                account.name,
+                tuple((door, doors.get(door, 0)) for door in ("ssh", "token", "browser")),
+                code,
+                None if code is None else int(CODE_SECONDS),
+            )
+        )

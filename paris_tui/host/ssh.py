@@ -13,20 +13,28 @@ both ways; every window resize reaches the pty (and so the app, as
 the channel closes with its exit status.
 
 Identity is the SSH user name, which must pass the core's name rule, and
-access is by public key only (no passwords, no keyboard-interactive). The
-first key that logs in as a name is pinned to it (``ssh_keys.json`` in the
-host's data directory, written atomically, mode 0600); ``--authorized-keys``
-admits only the keys it lists (OpenSSH format, re-read when it changes).
+access is by public key only (no passwords, no keyboard-interactive). A
+name is an account on the host (:mod:`paris_tui.host.accounts`): the key
+must be one of the account's keys. A name that is nobody's yet is taken by
+the key that first takes a seat (or opens a table) with it: the door gives
+the app a ticket saying which key it verified (its SHA-256 fingerprint,
+looked up when offered but bound only once asyncssh has verified the
+signature, in ``auth_completed``), and the host makes the account with that
+key then; a login that is refused, or only looks at the lobby, makes
+nothing. ``--authorized-keys`` admits only the keys it lists (OpenSSH
+format, re-read when it changes); an account still owns its name.
 
-A login as a pinned name with another key is refused *after*
-authentication, on the terminal: the session opens, prints one line saying
-why, and closes with status 1. A refusal during authentication would give
-the person nothing but ``Permission denied (publickey)``, which reads as a
-broken key or a typo, not as "that name is someone else's". The door starts
-no app for such a session and issues no ticket, so nothing is given away by
-letting the session open. Keys that ``--authorized-keys`` does not list are
-refused during authentication as OpenSSH does: the operator has said those
-people may not come in at all.
+A login as an account with a key it does not have is answered *after*
+authentication, on the terminal: the session says whose name it is and
+asks for a link code (made by the account's owner in the app, "Account",
+or by the operator); a good code adds the key to the account and the game
+starts, anything else ends the session with status 1. A refusal during
+authentication would give the person nothing but ``Permission denied
+(publickey)``, which reads as a broken key or a typo, not as "that name is
+someone else's". The door starts no app for such a session and issues no
+ticket until the code is good. Keys that ``--authorized-keys`` does not list
+are refused during authentication as OpenSSH does: the operator has said
+those people may not come in at all.
 
 Bounded: connections in all and per address (over the cap a connection is
 dropped before authentication), one app session per connection, a login
@@ -38,7 +46,7 @@ SSH players never trip the limit meant for one address.
 Each player's app gets a data directory of its own,
 ``players/<digest of the name>/`` in the host's data directory (mode 0700):
 a language or glyph set switched in the app, and that player's history, are
-kept for that player (the name is pinned to a key), never in the host
+kept for that player (the name is an account), never in the host
 operator's own settings.
 
 The host key, ``ssh_host_ed25519_key``, is created once (mode 0600) in the
@@ -52,7 +60,6 @@ import asyncio
 import contextlib
 import fcntl
 import hashlib
-import json
 import logging
 import os
 import re
@@ -75,12 +82,14 @@ from ..core.text import InvalidNameError, normalize_name, printable
 from ..glyph_sets import resolve_glyphs
 from ..i18n import _
 from ..wording import in_language, language_of, name_problem
+from .accounts import Account, AccountError, AccountsUnavailable, Credential
 from .child import client_command, client_env
+from .identity import DoorProof
+from .names import folded
 from .server import Host
 
 __all__ = [
     "HOST_KEY_FILE",
-    "KEYS_FILE",
     "AppCommand",
     "SSHConfig",
     "SSHDoor",
@@ -91,10 +100,10 @@ __all__ = [
 log = logging.getLogger("paris_tui.host.ssh")
 
 HOST_KEY_FILE = "ssh_host_ed25519_key"
-KEYS_FILE = "ssh_keys.json"
 PLAYERS_DIR = "players"
 DATA_DIR_ENV = "PARIS_TUI_DATA_DIR"  # where the app keeps its files (paris_tui.app.storage)
-KEYS_FORMAT = "paris-tui-ssh-keys"
+CODE_TRIES = 3  # link codes a session may type
+CODE_SECONDS = 180.0  # ... within this long
 
 AppCommand = Callable[[int, "str | None", str], list[str]]
 """``(host port, name, host address) -> argv`` of the app a session runs."""
@@ -156,76 +165,6 @@ def load_host_key(path: Path) -> asyncssh.SSHKey:
         return asyncssh.read_private_key(path)
     except (OSError, ValueError, asyncssh.KeyImportError) as exc:
         raise SSHDoorError(f"cannot read the SSH host key {where}: {exc}") from None
-
-
-def _key_text(key: asyncssh.SSHKey) -> str:
-    """A public key as one OpenSSH line, without its comment."""
-    data = key.export_public_key("openssh").decode("ascii").split()
-    return " ".join(data[:2])
-
-
-class KeyPins:
-    """Which public key each name belongs to: the first key that logged in as it."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.pins: dict[str, str] = {}  # name folded -> "ssh-ed25519 AAAA..."
-        self._saving = asyncio.Lock()
-
-    def load(self) -> None:
-        """Read the pins. A file that cannot be read stops the door (raises
-        :class:`SSHDoorError`): starting with no pins would give every name away."""
-        where = printable(str(self.path))
-        try:
-            text = self.path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            return
-        except (OSError, UnicodeDecodeError) as exc:
-            raise SSHDoorError(f"cannot read {where}: {exc}") from None
-        try:
-            data: Any = json.loads(text)
-        except ValueError:
-            raise SSHDoorError(f"{where} is not JSON: repair or remove it") from None
-        keys = data.get("keys") if isinstance(data, dict) else None
-        if data.get("format") != KEYS_FORMAT or not isinstance(keys, dict):
-            raise SSHDoorError(f"{where} is not a {KEYS_FORMAT} file: repair or remove it")
-        for name, line in keys.items():
-            if not (
-                isinstance(name, str)
-                and isinstance(line, str)
-                and re.fullmatch(r"[a-z0-9@.-]{1,64} [A-Za-z0-9+/=]{1,16384}", line)
-            ):
-                raise SSHDoorError(f"{where} has a bad entry: repair or remove it")
-            self.pins[name] = line
-
-    def check(self, name: str, key: asyncssh.SSHKey) -> bool | None:
-        """``True`` if ``key`` is ``name``'s key, ``False`` if another key is,
-        ``None`` if the name has no key yet."""
-        pinned = self.pins.get(name.casefold())
-        if pinned is None:
-            return None
-        return pinned == _key_text(key)
-
-    async def pin(self, name: str, key: asyncssh.SSHKey, pool: Any) -> bool:
-        """Pin ``key`` to ``name`` unless another key already has it (then ``False``).
-
-        Decided at once (two first logins with different keys: the first wins)
-        and written before the caller goes on, so a restart keeps it.
-        """
-        folded = name.casefold()
-        line = _key_text(key)
-        if folded in self.pins:
-            return self.pins[folded] == line
-        self.pins[folded] = line
-        async with self._saving:
-            data = {"format": KEYS_FORMAT, "version": 1, "keys": dict(sorted(self.pins.items()))}
-            text = json.dumps(data, indent=2) + "\n"
-            loop = asyncio.get_running_loop()
-            try:
-                await loop.run_in_executor(pool, write_text_atomic, self.path, text)
-            except OSError as exc:
-                log.error("could not save the SSH key pins: %s", exc.strerror or exc)
-        return True
 
 
 class AuthorizedKeys:
@@ -548,6 +487,9 @@ class _Session(asyncssh.SSHServerSession[bytes]):
         self.size = (80, 24)
         self.pty = False
         self.app: AppProcess | None = None
+        self.ticket: str | None = None
+        self._typed: asyncio.Queue[str | None] | None = None  # lines typed at a prompt
+        self._line = bytearray()
         self._early: bytearray = bytearray()
         self._task: asyncio.Task[None] | None = None
         self._gone = False
@@ -626,20 +568,12 @@ class _Session(asyncssh.SSHServerSession[bytes]):
                     )
                 )
             return
-        key = conn.key
-        if key is None:  # pragma: no cover - public keys are the only way in
+        fingerprint = conn.fingerprint
+        if fingerprint is None:  # pragma: no cover - public keys are the only way in
             with in_language(language):
                 self._refuse(_("paris-tui: log in with a public key"))
             return
-        if not await door.pins.pin(name, key, door.host.io_pool):
-            log.warning("SSH %s: %s with a key not pinned to the name: refused", conn, name)
-            with in_language(language):
-                self._refuse(
-                    _(
-                        "paris-tui: the name {name} belongs to another key (this key is "
-                        "{fingerprint}): log in with {name}'s key, or as another name"
-                    ).format(name=name, fingerprint=key.get_fingerprint())
-                )
+        if not await self._prove(name, fingerprint, language):
             return
         if self._gone:
             return
@@ -650,7 +584,9 @@ class _Session(asyncssh.SSHServerSession[bytes]):
                     _("paris-tui: the host has too many players over SSH; try again later")
                 )
             return
-        ticket = door.host.issue_ticket(name)
+        self.ticket = ticket = door.host.issue_ticket(
+            DoorProof("ssh", fingerprint, folded(name), conn.key_label)
+        )
         env = app_environment(ticket, self.term, self._client_env(), language)
         argv = door.config.command(door.app_port, name, door.app_address)
         try:
@@ -674,6 +610,136 @@ class _Session(asyncssh.SSHServerSession[bytes]):
             self.app.send(bytes(self._early))
             self._early.clear()
 
+    async def _prove(self, name: str, fingerprint: str, language: str) -> bool:
+        """Whether this key may be ``name``: the name is nobody's account yet, or
+        the key is one of its keys, or a link code typed here links it. Says why
+        not (and ends the session) when not."""
+        door = self.door
+        store = door.host.accounts
+        try:
+            if store is None:
+                raise AccountsUnavailable(door.host.gate.problem or "no accounts store")
+            account = store.find(name)
+            if account is None:
+                return True
+            if folded(account.name) != folded(name):
+                with in_language(language):
+                    self._refuse(
+                        _(
+                            "paris-tui: the name {name} looks like the account {account}: "
+                            "log in as another name"
+                        ).format(name=name, account=account.name)
+                    )
+                return False
+            if account.locked:
+                with in_language(language):
+                    self._refuse(
+                        _(
+                            "paris-tui: the account {name} is locked; ask the host's operator"
+                        ).format(name=account.name)
+                    )
+                return False
+            if store.verify(account.id, "ssh", fingerprint):
+                return True
+        except AccountsUnavailable as exc:
+            log.error("SSH %s: %s", self.conn, exc)
+            with in_language(language):
+                self._refuse(_("paris-tui: the host cannot read its accounts; try again later"))
+            return False
+        return await self._link(account, fingerprint, language)
+
+    async def _link(self, account: Account, fingerprint: str, language: str) -> bool:
+        """Ask for a link code of ``account`` on the terminal; a good one adds this key."""
+        door = self.door
+        store = door.host.accounts
+        assert store is not None
+        log.info(
+            "SSH %s: %s with a key the account has not: asks for a code", self.conn, account.name
+        )
+        with in_language(language):
+            self._say(
+                _(
+                    "paris-tui: {name} is an account on this host, and this key ({fingerprint}) "
+                    "is not one of its keys."
+                ).format(name=account.name, fingerprint=fingerprint)
+            )
+            self._say(
+                _(
+                    "If you are {name}: in paris-tui where you are {name}, open Account "
+                    "(in the command palette or the lobby) for a link code, and type it here."
+                ).format(name=account.name)
+            )
+            prompt = _("Link code (Enter alone to leave): ")
+        self._typed = asyncio.Queue()
+        try:
+            async with asyncio.timeout(CODE_SECONDS):
+                for _try in range(CODE_TRIES):
+                    self._write(prompt)
+                    line = await self._typed.get()
+                    if not line:
+                        break
+                    try:
+                        taken = store.take_code(line, account.id)
+                        if taken is not None:
+                            store.add_credential(
+                                account.id, Credential("ssh", fingerprint, self.conn.key_label)
+                            )
+                            log.info("SSH %s: a key linked to %s", self.conn, account.name)
+                            with in_language(language):
+                                self._say(
+                                    _("paris-tui: this key is now one of {name}'s keys.").format(
+                                        name=account.name
+                                    )
+                                )
+                            return True
+                    except AccountError as exc:
+                        log.warning("SSH %s: linking a key failed: %s", self.conn, exc)
+                    with in_language(language):
+                        self._say(_("That code is wrong, used or expired."))
+        except TimeoutError:
+            pass
+        finally:
+            self._typed = None
+        log.warning("SSH %s: %s with a key the account has not: refused", self.conn, account.name)
+        with in_language(language):
+            self._refuse(
+                _(
+                    "paris-tui: not linked; log in with one of {name}'s keys, bring a new "
+                    "link code, or log in as another name"
+                ).format(name=account.name)
+            )
+        return False
+
+    def _write(self, text: str) -> None:
+        if self.chan is not None and not self._gone:
+            with contextlib.suppress(OSError, asyncssh.Error):
+                self.chan.write(text.encode("utf-8", "replace"))
+
+    def _say(self, text: str) -> None:
+        self._write(text + "\r\n")
+
+    def _typing(self, data: bytes) -> None:
+        """Keys at a prompt: a line of at most 64 characters, echoed; Enter ends it."""
+        queue = self._typed
+        if queue is None:
+            return
+        for byte in data:
+            if byte in (13, 10):
+                self._write("\r\n")
+                queue.put_nowait(self._line.decode("ascii", "replace"))
+                self._line.clear()
+            elif byte in (3, 4):  # Ctrl-C, Ctrl-D
+                self._write("\r\n")
+                queue.put_nowait(None)
+                self._line.clear()
+            elif byte in (8, 127):
+                if self._line:
+                    del self._line[-1]
+                    self._write("\b \b")
+            elif 32 <= byte < 127 and len(self._line) < 64:
+                self._line.append(byte)
+                self._write(chr(byte))
+
     def _client_env(self) -> Mapping[str, str]:
         if self.chan is None:
             return {}
@@ -688,6 +754,7 @@ class _Session(asyncssh.SSHServerSession[bytes]):
     def _app_exited(self, status: int) -> None:
         if self.app is not None:
             self.door._apps.discard(self.app)
+        self._revoke()
         self.door.release(self.conn)
         if self.chan is not None and not self._gone:
             with contextlib.suppress(OSError, asyncssh.Error):
@@ -699,6 +766,8 @@ class _Session(asyncssh.SSHServerSession[bytes]):
             if self.app.input_backlog > 65536 and self.chan is not None:
                 self.chan.pause_reading()
                 self._loop_resume()
+        elif self._typed is not None:
+            self._typing(data)
         elif len(self._early) < 4096:
             self._early += data
 
@@ -715,6 +784,8 @@ class _Session(asyncssh.SSHServerSession[bytes]):
 
     def eof_received(self) -> bool:
         # The terminal's input is over: the app goes as when a terminal closes.
+        if self._typed is not None:
+            self._typed.put_nowait(None)
         self.hang_up()
         return True
 
@@ -737,6 +808,12 @@ class _Session(asyncssh.SSHServerSession[bytes]):
         if self._task is not None and not self._task.done():
             self._task.cancel()
         self.hang_up()
+        self._revoke()
+
+    def _revoke(self) -> None:
+        ticket, self.ticket = self.ticket, None
+        if ticket is not None:
+            self.door.host.revoke_ticket(ticket)
 
     def hang_up(self) -> None:
         if self.app is not None:
@@ -752,6 +829,7 @@ class _Connection(asyncssh.SSHServer):
         self.address = "?"
         self.username: str | None = None
         self.key: asyncssh.SSHKey | None = None
+        self.fingerprint: str | None = None  # the key's, once asyncssh verified it
         self._offered: asyncssh.SSHKey | None = None
         self.counted = False
         self.admitted = False  # runs an app (counted in the session caps)
@@ -791,13 +869,24 @@ class _Connection(asyncssh.SSHServer):
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
         admitted = self.door.authorized is None or self.door.authorized.admits(key, self.address)
         if admitted:
-            # asyncssh verifies the signature right after this answer; the key it
-            # verifies last before auth_completed is the one that logged in.
+            # asyncssh verifies the signature right after this answer (this also runs
+            # for keys a client only offers): the key verified last before
+            # auth_completed is the one that logged in, and only then is it bound.
             self._offered = key
         return admitted
 
     def auth_completed(self) -> None:
         self.key = self._offered
+        if self.key is not None:
+            self.fingerprint = str(self.key.get_fingerprint("sha256"))
+
+    @property
+    def key_label(self) -> str:
+        """What an operator's list shows of the key: its type and comment."""
+        if self.key is None:
+            return ""
+        comment = self.key.get_comment() or ""
+        return printable(f"{self.key.get_algorithm()} {comment}".strip())[:100]
 
     # --- sessions -----------------------------------------------------------------------
 
@@ -824,7 +913,6 @@ class SSHDoor:
         self.app_address = app_address or _loopback_for(host.config.bind)
         root = host.store.root
         self.host_key_path = root / HOST_KEY_FILE
-        self.pins = KeyPins(root / KEYS_FILE)
         self.authorized: AuthorizedKeys | None = None
         self.fingerprint = ""
         self.port = 0
@@ -837,14 +925,13 @@ class SSHDoor:
         self._tasks: set[asyncio.Task[None]] = set()
 
     async def start(self) -> tuple[str, int]:
-        """Read or create the host key, read the pins and authorized keys, listen.
+        """Read or create the host key, read the authorized keys, listen.
 
         Raises :class:`SSHDoorError` with one line for the operator."""
         # asyncssh says a dozen lines per connection at INFO: its warnings are enough.
         logging.getLogger("asyncssh").setLevel(logging.WARNING)
         key = load_host_key(self.host_key_path)
         self.fingerprint = key.get_fingerprint("sha256")
-        self.pins.load()
         if self.config.authorized_keys is not None:
             self.authorized = AuthorizedKeys(self.config.authorized_keys)
         cfg = self.config

@@ -3,14 +3,17 @@
 Layout, under ``<data dir>/host/`` (mode 0700)::
 
     host.lock            held (flock) by the running host: one host per data dir
+    accounts.sqlite      accounts, their credentials, who owns which seat
+                         (paris_tui.host.accounts)
     tables/t1.json       table t1's game: an ordinary paris-paris-record
-    tables/t1.seats.json who owns which seat: the SHA-256 of each seat's token
+    tables/t1.seats.json an earlier version's seat owners (the SHA-256 of each
+                         seat's token): taken into the accounts once, then
+                         renamed t1.seats.json.migrated
 
-The host is the only writer of these files. Records and seat files are
-written atomically (a temporary file, fsync, rename), so a kill -9 leaves
-the old version or the new one. Tokens themselves are never stored: a
-client keeps its token, the host keeps its hash and compares hashes with
-:func:`hmac.compare_digest`.
+The host is the only writer of these files. Records are written atomically
+(a temporary file, fsync, rename), so a kill -9 leaves the old version or
+the new one. Tokens themselves are never stored: a client keeps its token,
+the host keeps its hash and compares hashes with :func:`hmac.compare_digest`.
 """
 
 from __future__ import annotations
@@ -25,12 +28,13 @@ from pathlib import Path
 from typing import IO, Any
 
 from ..core import RecordError
-from ..core.record import Record, load_record, write_text_atomic
+from ..core.record import Record, load_record
 from ..core.text import printable
 
 __all__ = [
     "HostBusyError",
     "HostStore",
+    "SeatsFileError",
     "default_data_dir",
     "token_hash",
     "token_matches",
@@ -62,6 +66,10 @@ def token_matches(token: str, stored_hash: str) -> bool:
 
 class HostBusyError(OSError):
     """Another host process holds this data directory."""
+
+
+class SeatsFileError(ValueError):
+    """A seat file of an earlier version that cannot be read (one line)."""
 
 
 class HostStore:
@@ -139,34 +147,47 @@ class HostStore:
                 problems.append((path.name, str(exc)))
         return tables, problems
 
-    # --- seat owners ---------------------------------------------------------------
+    # --- seat owners of earlier versions ---------------------------------------------
 
     def load_seats(self, table_id: str) -> dict[int, str]:
-        """Seat -> token hash for the seats already claimed (empty if none or unreadable)."""
+        """Seat -> token hash from a seat file of an earlier version (``{}`` when there
+        is none). Its owners now live in the accounts store
+        (:mod:`paris_tui.host.accounts`), which takes them in once.
+
+        Raises :class:`SeatsFileError` when the file is there but cannot be read
+        or is not a seat file: its seats must then count as claimed, never free."""
+        path = self.seats_path(table_id)
+        where = printable(path.name)
         try:
-            data: Any = json.loads(self.seats_path(table_id).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
             return {}
+        except (OSError, UnicodeDecodeError) as exc:
+            raise SeatsFileError(f"cannot read {where}: {exc}") from None
+        try:
+            data: Any = json.loads(text)
+        except ValueError:
+            raise SeatsFileError(f"{where} is not JSON: repair or remove it") from None
         seats = data.get("seats") if isinstance(data, dict) else None
+        if not isinstance(data, dict) or data.get("format") != SEATS_FORMAT:
+            raise SeatsFileError(f"{where} is not a {SEATS_FORMAT} file: repair or remove it")
         if not isinstance(seats, dict):
-            return {}
+            raise SeatsFileError(f"{where} has no seats: repair or remove it")
         out: dict[int, str] = {}
         for key, value in seats.items():
-            if (
+            if not (
                 isinstance(key, str)
                 and key.isdigit()
                 and len(key) == 1
                 and isinstance(value, str)
                 and re.fullmatch(r"[0-9a-f]{64}", value)
             ):
-                out[int(key)] = value
+                raise SeatsFileError(f"{where} has a bad entry: repair or remove it")
+            out[int(key)] = value
         return out
 
-    def save_seats(self, table_id: str, seats: dict[int, str]) -> None:
-        """Write the seat owners atomically (mode 0600: hashes, but nobody's business)."""
-        data = {
-            "format": SEATS_FORMAT,
-            "version": 1,
-            "seats": {str(seat): digest for seat, digest in sorted(seats.items())},
-        }
-        write_text_atomic(self.seats_path(table_id), json.dumps(data, indent=2) + "\n")
+    def retire_seats(self, table_id: str) -> None:
+        """The seat file was taken in: kept beside, renamed ``*.seats.json.migrated``."""
+        path = self.seats_path(table_id)
+        with contextlib.suppress(OSError):
+            path.rename(path.with_name(path.name + ".migrated"))

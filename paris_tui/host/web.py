@@ -9,16 +9,19 @@ every door, ``paris-tui join`` against this host over loopback
 lobby and the person types a name there. textual-serve carries the app's
 screen to the browser (xterm.js) and the browser's keys to the app.
 
-Who may take a seat: the host's own rule for ``join`` applies unchanged. A
-seat nobody has claimed yet goes to whoever joins with its name first, and the
-seat's secret token is kept in that app's data directory; a claimed seat
-needs its token. No browser session gets a door ticket (the browser proves no
-identity). Each browser gets a random cookie (``paris_tui_browser``,
-HttpOnly, SameSite=Strict) and its sessions a data directory of their own,
-named by a hash of the cookie, under ``<data-dir>/host/browsers/``: so the same
-browser comes back to its seat (a reload, a dropped connection), and no other
-browser can sit in it. A browser without cookies gets a throwaway directory
-per session (it can take a free seat but not come back to it).
+Who may take a seat: a name is an account (:mod:`paris_tui.host.accounts`).
+Each browser gets a random cookie (``paris_tui_browser``, HttpOnly,
+SameSite=Strict) and its sessions a data directory of their own, named by a
+hash of the cookie, under ``<data-dir>/host/browsers/``; a session's app gets
+a door ticket for that cookie (:meth:`~paris_tui.host.server.Host.issue_ticket`,
+revoked when the session ends). A name that is nobody's becomes an account
+with this browser's cookie as its credential when the browser takes a seat
+with it; an account's name needs one of its credentials: this browser's
+cookie if it is one of them, a token kept in the browser's data directory, or
+a link code typed in the lobby. So the same browser comes back to its seat (a
+reload, a dropped connection), and no other browser can sit in it. A browser
+without cookies gets a throwaway directory per session and no ticket (it can
+take a name that is nobody's, but not come back to it).
 
 No orphans: the app is started with :func:`~paris_tui.host.child.client_env`
 (the host as the parent it dies with, even on ``kill -9``); a session whose
@@ -52,7 +55,9 @@ from textual_serve.server import Server, to_int
 from ..core.text import printable
 from ..i18n import _
 from ..wording import in_language, language_of_accept
+from .accounts import digest
 from .child import client_command, client_env
+from .identity import DoorProof
 
 if TYPE_CHECKING:
     from .server import Host
@@ -129,11 +134,19 @@ class _Session(AppService):
     why in the page.
     """
 
-    def __init__(self, argv: Sequence[str], env: dict[str, str], cwd: Path, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        argv: Sequence[str],
+        env: dict[str, str],
+        cwd: Path,
+        ticket: str | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(argv[0], **kwargs)
         self.argv = list(argv)
         self.env = env
         self.cwd = cwd
+        self.ticket = ticket  # what the door proved (the browser's cookie), for the app
         self._stopping: asyncio.Future[None] | None = None
 
     async def _open_app_process(self, width: int = 80, height: int = 24) -> Any:
@@ -144,7 +157,7 @@ class _Session(AppService):
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
-            env=client_env(None, base=environment),
+            env=client_env(self.ticket, base=environment),
             # Its own 0700 directory: ``python -m`` looks for modules in the working
             # directory first, and the host's may be anyone's (/tmp).
             cwd=self.cwd,
@@ -295,12 +308,17 @@ class _Server(Server):
         width = max(1, min(1000, to_int(request.query.get("width", "80"), 80)))
         height = max(1, min(1000, to_int(request.query.get("height", "24"), 24)))
         cookie = _browser_cookie(request)
+        host = self.door.host
+        ticket = None
+        if cookie is not None and host is not None:
+            ticket = host.issue_ticket(DoorProof("browser", digest(cookie), None, "browser"))
         with self.door.session_dir(cookie) as data_dir:
             session = _Session(
                 self.door.command(data_dir),
                 # The browser's language, never the host's (its settings, its locale).
                 {"PARIS_TUI_DATA_DIR": str(data_dir), "PARIS_TUI_LANG": language},
                 data_dir,
+                ticket,
                 write_bytes=websocket.send_bytes,
                 write_str=websocket.send_str,
                 close=websocket.close,
@@ -323,6 +341,8 @@ class _Server(Server):
                 log.exception("browser session failed")
             finally:
                 await session.stop()
+                if ticket is not None and host is not None:
+                    host.revoke_ticket(ticket)
                 self.door.sessions.discard(session)
                 self.door.sockets.discard(websocket)
                 if self.door.host is not None:

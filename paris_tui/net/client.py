@@ -29,6 +29,8 @@ from ..core.record import write_text_atomic
 from .protocol import (
     MAX_HOST_LINE,
     PROTOCOL_VERSION,
+    AccountInfo,
+    AccountRequest,
     Bye,
     ClientMessage,
     Hello,
@@ -157,10 +159,17 @@ class HostClient:
     # --- requests ---------------------------------------------------------------------
 
     async def join(
-        self, name: str, token: str | None = None, table: str | None = None, timeout: float = 10.0
+        self,
+        name: str,
+        token: str | None = None,
+        table: str | None = None,
+        timeout: float = 10.0,
+        *,
+        code: str | None = None,
     ) -> Seated:
-        """Take the seat reserved for ``name``. Raises :class:`RefusedError`."""
-        self.send(Join(name, token, table))
+        """Take the seat reserved for ``name`` (proving the account with ``token`` or a
+        link ``code``). Raises :class:`RefusedError`."""
+        self.send(Join(name, token, table, code))
         seated: Seated = await self._answer(timeout, Seated)
         return seated
 
@@ -182,20 +191,38 @@ class HostClient:
         small_tour: str = "both-lines",
         final_tours: str = "secret",
         timeout: float = 10.0,
+        token: str | None = None,
+        code: str | None = None,
     ) -> Waiting | Seated:
         """Protocol 2: open a table (seats ``"me"``, ``"open"``, ``"ai:<level>"``).
 
         :class:`Waiting` while seats are free; :class:`Seated` when the game starts at
         once (no seat is ``open``). Raises :class:`RefusedError`."""
-        self.send(OpenTable(name, seats, small_tour, final_tours))
+        self.send(OpenTable(name, seats, small_tour, final_tours, token, code))
         answer: Waiting | Seated = await self._answer(timeout, Waiting, Seated)
         return answer
 
-    async def sit(self, name: str, table: str, timeout: float = 10.0) -> Waiting | Seated:
+    async def sit(
+        self, name: str, table: str, timeout: float = 10.0, *, token: str | None = None
+    ) -> Waiting | Seated:
         """Protocol 2: take a free seat of a waiting ``table`` as ``name`` (or a seat
         reserved for ``name`` there): :class:`Waiting` until the game starts."""
-        self.send(Join(name, None, table))
+        self.send(Join(name, token, table))
         answer: Waiting | Seated = await self._answer(timeout, Waiting, Seated)
+        return answer
+
+    async def account(
+        self,
+        name: str,
+        token: str | None,
+        action: str = "show",
+        key: str | None = None,
+        timeout: float = 10.0,
+    ) -> AccountInfo:
+        """Protocol 3: the account ``name`` (proven by ``token``): ``show``, a link
+        ``code``, or ``add_key``. Raises :class:`RefusedError`."""
+        self.send(AccountRequest(name, token, action, key))
+        answer: AccountInfo = await self._answer(timeout, AccountInfo)
         return answer
 
     async def leave(self, timeout: float = 10.0) -> str | None:

@@ -40,12 +40,15 @@ from .wire import (
 )
 
 __all__ = [
+    "ACCOUNT_ACTIONS",
     "ERROR_CODES",
     "FATAL_CODES",
     "MAX_CLIENT_LINE",
     "MAX_HOST_LINE",
     "PROTOCOL_VERSION",
     "PROTOCOL_VERSIONS",
+    "AccountInfo",
+    "AccountRequest",
     "Bye",
     "ByeReason",
     "ClientMessage",
@@ -81,13 +84,17 @@ __all__ = [
     "to_json",
 ]
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 """The version this code speaks by default (a client's :class:`Hello`)."""
-PROTOCOL_VERSIONS: tuple[int, ...] = (1, 2)
+PROTOCOL_VERSIONS: tuple[int, ...] = (1, 2, 3)
 """Every version a host speaks. Version 2 is version 1 plus tables with free
 seats: :class:`OpenTable`, :class:`Leave`, :class:`Waiting`, :class:`Left`,
 the ``free`` seat status and the error codes marked below; a version-1
-connection never sees any of them (nor a table that waits for players)."""
+connection never sees any of them (nor a table that waits for players).
+Version 3 is version 2 plus accounts: a ``code`` in :class:`Join` and
+:class:`OpenTable`, a ``token`` in :class:`OpenTable`, :class:`AccountRequest`
+and :class:`AccountInfo`, and the error codes marked below (an older
+connection gets ``seat_taken`` or ``bad_token`` for them)."""
 # A client's line, newline included: its longest message (a join) is under 400 bytes.
 MAX_CLIENT_LINE = 4096
 # A host's line: a ``seated`` with a whole game's events is about 30 KB.
@@ -111,6 +118,11 @@ ErrorCode = Literal[
     "too_many_tables",
     "name_in_use",
     "not_started",
+    # protocol 3: accounts
+    "name_taken",
+    "bad_code",
+    "account_locked",
+    "unavailable",
     # the connection misbehaved (fatal: the host closes it)
     "bad_message",
     "too_large",
@@ -132,6 +144,8 @@ BYE_REASONS: tuple[str, ...] = get_args(ByeReason)
 
 _TABLE_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,31}")
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
+_CODE = re.compile(r"[A-Za-z0-9 _.-]{1,32}")
+_KEY = re.compile(r"[A-Za-z0-9+/=@._ :-]{1,3000}")
 _LANGUAGE = re.compile(r"[a-z]{2,3}(?:[-_][A-Za-z0-9]{1,8}){0,3}")
 
 
@@ -195,12 +209,15 @@ class Hello:
 class Join:
     """Take the seat reserved for ``name`` (at ``table``, or the one table where it sits).
 
-    ``token`` is the seat's secret from the first join; ``None`` on the first.
+    ``token`` is the account's secret from the first join (or a door's ticket);
+    ``None`` on the first. ``code`` (protocol 3): a link code of the account,
+    which links this client to it (the answer carries a new token to keep).
     """
 
     name: str
     token: str | None = None
     table: str | None = None
+    code: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,6 +238,8 @@ class OpenTable:
     seats: tuple[str, ...]
     small_tour: str = "both-lines"
     final_tours: str = "secret"
+    token: str | None = None  # protocol 3: the account's token (as in a join)
+    code: str | None = None  # protocol 3: a link code (as in a join)
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,7 +273,24 @@ class Pong:
     nonce: int = 0
 
 
-ClientMessage = Hello | Join | Watch | ListTables | Play | Ping | Pong | OpenTable | Leave
+ACCOUNT_ACTIONS = ("show", "code", "add_key")
+
+
+@dataclass(frozen=True, slots=True)
+class AccountRequest:
+    """Protocol 3: about the account ``name`` (proven by ``token``, as in a join):
+    ``show`` it, make a new link ``code`` for another door, or ``add_key`` (an
+    OpenSSH public key line in ``key``). Answered by :class:`AccountInfo`."""
+
+    name: str
+    token: str | None
+    action: str = "show"
+    key: str | None = None
+
+
+ClientMessage = (
+    Hello | Join | Watch | ListTables | Play | Ping | Pong | OpenTable | Leave | AccountRequest
+)
 
 
 # --- host to client -----------------------------------------------------------------
@@ -333,6 +369,18 @@ class Left:
 
 
 @dataclass(frozen=True, slots=True)
+class AccountInfo:
+    """Protocol 3: the answer to :class:`AccountRequest`: the account's name, how many
+    credentials of each door it has (``ssh``, ``token``, ``browser``), and a new
+    link ``code`` with the seconds it stays good (``None`` unless one was asked)."""
+
+    name: str
+    doors: tuple[tuple[str, int], ...]
+    code: str | None = None
+    expires: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Refused:
     """A request refused (``"type": "error"`` on the wire); ``fatal``: the host hangs up."""
 
@@ -368,6 +416,7 @@ HostMessage = (
     | Pong
     | Waiting
     | Left
+    | AccountInfo
 )
 
 
@@ -389,24 +438,42 @@ def to_json(message: ClientMessage | HostMessage) -> dict[str, Any]:
                 "language": message.language,
             }
         case Join():
-            return {
+            join: dict[str, Any] = {
                 "type": "join",
                 "name": message.name,
                 "token": message.token,
                 "table": message.table,
             }
+            if message.code is not None:
+                join["code"] = message.code
+            return join
         case Watch():
             return {"type": "watch", "table": message.table}
         case ListTables():
             return {"type": "list_tables"}
         case OpenTable():
-            return {
+            opened: dict[str, Any] = {
                 "type": "open_table",
                 "name": message.name,
                 "seats": list(message.seats),
                 "small_tour": message.small_tour,
                 "final_tours": message.final_tours,
             }
+            if message.token is not None:
+                opened["token"] = message.token
+            if message.code is not None:
+                opened["code"] = message.code
+            return opened
+        case AccountRequest():
+            request: dict[str, Any] = {
+                "type": "account",
+                "name": message.name,
+                "token": message.token,
+                "action": message.action,
+            }
+            if message.key is not None:
+                request["key"] = message.key
+            return request
         case Leave():
             return {"type": "leave"}
         case Play():
@@ -495,6 +562,14 @@ def to_json(message: ClientMessage | HostMessage) -> dict[str, Any]:
             }
         case Left():
             return {"type": "left", "table": message.table}
+        case AccountInfo():
+            return {
+                "type": "account",
+                "name": message.name,
+                "doors": dict(message.doors),
+                "code": message.code,
+                "expires": message.expires,
+            }
     raise TypeError(f"not a protocol message: {type(message).__name__}")  # pragma: no cover
 
 
@@ -593,6 +668,16 @@ def _token(value: object, where: str) -> str | None:
     return token
 
 
+def _code(value: object, where: str) -> str | None:
+    # A link code as typed (normalised by the host): letters, digits, dashes, spaces.
+    if value is None:
+        return None
+    code = text(value, where, limit=32)
+    if not _CODE.fullmatch(code):
+        raise WireError(where, "is not a link code")
+    return code
+
+
 def _seat_word(value: object, where: str) -> str:
     # "me", "open" or "ai:<level>": the host says which words it takes (bad_table).
     return text(value, where, limit=32)
@@ -620,6 +705,7 @@ def decode_client(line: bytes) -> ClientMessage:
                 text(field(data, "name", kind), "name", limit=1000),
                 _token(data.get("token"), "token"),
                 _opt_table_id(data.get("table"), "table"),
+                _code(data.get("code"), "code"),
             )
         if kind == "watch":
             return Watch(_table_id(field(data, "table", kind), "table"))
@@ -631,6 +717,20 @@ def decode_client(line: bytes) -> ClientMessage:
                 items(field(data, "seats", kind), "seats", _seat_word, limit=8),
                 text(data.get("small_tour", "both-lines"), "small_tour", limit=32),
                 text(data.get("final_tours", "secret"), "final_tours", limit=32),
+                _token(data.get("token"), "token"),
+                _code(data.get("code"), "code"),
+            )
+        if kind == "account":
+            key = data.get("key")
+            if key is not None:
+                key = text(key, "key", limit=3000)
+                if not _KEY.fullmatch(key):
+                    raise WireError("key", "is not an OpenSSH public key line")
+            return AccountRequest(
+                text(field(data, "name", kind), "name", limit=1000),
+                _token(data.get("token"), "token"),
+                choice(data.get("action", "show"), "action", ACCOUNT_ACTIONS),
+                key,
             )
         if kind == "leave":
             return Leave()
@@ -740,6 +840,18 @@ def decode_host(line: bytes) -> HostMessage:
             )
         if kind == "left":
             return Left(_opt_table_id(data.get("table"), "table"))
+        if kind == "account":
+            doors = obj(field(data, "doors", kind), "doors")
+            expires = data.get("expires")
+            return AccountInfo(
+                text(field(data, "name", kind), "name"),
+                tuple(
+                    (choice(door, "doors", ("ssh", "token", "browser")), integer(n, "doors", 0, 99))
+                    for door, n in sorted(doors.items())
+                ),
+                _code(data.get("code"), "code"),
+                None if expires is None else integer(expires, "expires", 0, 10**7),
+            )
         if kind == "ping":
             return Ping(integer(data.get("nonce", 0), "nonce"))
         if kind == "pong":
