@@ -1,4 +1,4 @@
-"""What every door (SSH, browser) shares: one-time tickets and the app it starts."""
+"""What every door (SSH, browser) shares: its tickets and the app it starts."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from paris_tui.core.text import InvalidNameError
-from paris_tui.host import server as server_module
+from paris_tui.host.identity import DoorProof
 from paris_tui.host.child import (
     PARENT_ENV,
     TICKET_ENV,
@@ -23,72 +23,98 @@ from paris_tui.net.client import HostClient, RefusedError
 from .helpers import TIMEOUT, join_bot, running_host
 
 
-async def test_a_ticket_takes_a_claimed_seat_once(tmp_path: Path) -> None:
+SSH_ANN = DoorProof("ssh", "SHA256:ann-key", "ann")
+SSH_BOB = DoorProof("ssh", "SHA256:bob-key", "bob")
+
+
+async def test_a_ticket_is_no_key_to_an_account_it_did_not_prove(tmp_path: Path) -> None:
+    """Issue 17: the door "vouched" for whoever logged in as a name (``elif by_ticket:
+    pass``): a ticket for any key took a seat claimed by ``join``."""
     async with running_host(tmp_path, ["ann,bob"]) as (host, port):
-        ann = await join_bot(port, "ann")  # Ann's seat is claimed with a token
-        ticket = host.issue_ticket("Ann")
+        ann = await join_bot(port, "ann")  # Ann's account: the token she was given
+        assert ann.seated.token is not None
+        stranger = host.issue_ticket(SSH_ANN)  # a key the account ann does not have
         door = await HostClient.connect("127.0.0.1", port)
-        seated = await door.join("ann", token=ticket)
-        assert seated.seat == 0 and seated.token is None
-        # Used up: the same ticket again is a wrong token.
-        other = await HostClient.connect("127.0.0.1", port)
         with pytest.raises(RefusedError) as info:
-            await other.join("ann", token=ticket)
-        assert info.value.code == "bad_token"
+            await door.join("ann", token=stranger)
+        assert info.value.code == "name_taken"
+        # Nothing was given away or written: no route, the seat stays Ann's.
+        assert host.accounts is not None
+        account = host.accounts.find("ann")
+        assert account is not None
+        assert [c.door for c in host.accounts.credentials(account.id)] == ["token"]
         await door.close()
         await ann.client.close()
 
 
-async def test_a_ticket_claims_a_free_seat_and_is_for_one_name(tmp_path: Path) -> None:
+async def test_a_ticket_proves_the_account_of_its_credential_again_and_again(
+    tmp_path: Path,
+) -> None:
     async with running_host(tmp_path, ["ann,bob"]) as (host, port):
-        ann = await join_bot(port, "ann")
-        ticket = host.issue_ticket("bob")
+        ticket = host.issue_ticket(SSH_ANN)
+        door = await HostClient.connect("127.0.0.1", port)
+        seated = await door.join("Ann", token=ticket)  # a name nobody has: its account now
+        assert seated.seat == 0 and seated.token is None  # the key is the proof, no token
+        await door.close()
+        # Good while the door's session lasts (a reconnect), then revoked.
+        again = await HostClient.connect("127.0.0.1", port)
+        assert (await again.join("ann", token=ticket)).seat == 0
+        await again.close()
+        host.revoke_ticket(ticket)
+        late = await HostClient.connect("127.0.0.1", port)
+        with pytest.raises(RefusedError) as info:
+            await late.join("ann", token=ticket)
+        assert info.value.code == "bad_token"  # now only a wrong token
+        # A new session with the same key proves the account again.
+        fresh = await HostClient.connect("127.0.0.1", port)
+        assert (await fresh.join("ann", token=host.issue_ticket(SSH_ANN))).seat == 0
+        await fresh.close()
+
+
+async def test_an_ssh_ticket_is_for_its_one_name(tmp_path: Path) -> None:
+    async with running_host(tmp_path, ["ann,bob"]) as (host, port):
+        ticket = host.issue_ticket(SSH_BOB)
         thief = await HostClient.connect("127.0.0.1", port)
         with pytest.raises(RefusedError) as info:
-            await thief.join("ann", token=ticket)  # a ticket for Bob is no key to Ann's seat
-        assert info.value.code == "bad_token"
-        door = await HostClient.connect("127.0.0.1", port)
-        seated = await door.join("bob", token=ticket)
+            await thief.join("ann", token=ticket)  # Bob's login is no key to Ann's seat
+        assert info.value.code == "name_taken"
+        assert host.accounts is not None and host.accounts.find("ann") is None
+        seated = await thief.join("bob", token=ticket)
         assert seated.seat == 1
-        # The seat is now owned: a plain join for Bob is refused.
+        # The seat is now Bob's account's: a plain join for Bob is refused.
         late = await HostClient.connect("127.0.0.1", port)
         with pytest.raises(RefusedError) as info:
             await late.join("bob")
-        assert info.value.code == "seat_taken"
-        await door.close()
+        assert info.value.code == "name_taken"
+        await thief.close()
         await late.close()
-        await ann.client.close()
 
 
-async def test_a_ticket_for_a_name_without_a_seat_stays_unused(tmp_path: Path) -> None:
+async def test_a_ticket_for_a_name_without_a_seat_makes_no_account(tmp_path: Path) -> None:
     async with running_host(tmp_path, ["ann,bob"]) as (host, port):
-        ticket = host.issue_ticket("carol")
+        ticket = host.issue_ticket(DoorProof("ssh", "SHA256:carol", "carol"))
         client = await HostClient.connect("127.0.0.1", port)
         with pytest.raises(RefusedError) as info:
             await client.join("carol", token=ticket)
         assert info.value.code == "no_such_seat"
-        assert host._take_ticket(ticket, "carol")  # still good for the lobby
+        assert host.accounts is not None and host.accounts.accounts() == []
+        assert host.tickets.proof(ticket) == DoorProof("ssh", "SHA256:carol", "carol")
         await client.close()
 
 
 async def test_a_ticket_expires(tmp_path: Path) -> None:
     async with running_host(tmp_path, ["ann,bob"]) as (host, port):
-        ticket = host.issue_ticket("ann")
-        assert len(host._tickets) == 1
+        ticket = host.issue_ticket(SSH_ANN)
+        assert len(host.tickets) == 1
         # Its deadline passes (moved back, rather than the clock forward).
-        for digest, (name, _) in list(host._tickets.items()):
-            host._tickets[digest] = (name, time.monotonic() - 1)
+        live = host.tickets._live
+        for key, (proof, _) in list(live.items()):
+            live[key] = (proof, time.monotonic() - 1)
         client = await HostClient.connect("127.0.0.1", port)
-        seated = await client.join("ann", token=ticket)  # unclaimed seat: a first join
-        assert seated.token is not None  # claimed as a first join, not through the ticket
-        assert not host._tickets
+        seated = await client.join("ann", token=ticket)  # a name nobody has: a first join
+        assert seated.token is not None  # the account made with a token, not the key
+        assert not len(host.tickets)
         await client.close()
-
-
-def test_tickets_are_for_valid_names_only(tmp_path: Path) -> None:
-    host = server_module.Host(server_module.HostConfig(data_dir=tmp_path, port=0))
-    with pytest.raises(InvalidNameError):
-        host.issue_ticket("\x1b]52;c;aGk=\x07")
 
 
 def test_the_client_command_keeps_a_name_a_name() -> None:

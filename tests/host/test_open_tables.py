@@ -17,7 +17,7 @@ from hostile_corpus import REFUSED
 from paris_tui.core.record import load_record, replay_summary
 from paris_tui.host.server import Limits
 from paris_tui.net.client import HostClient, HostClosedError, RefusedError
-from paris_tui.net.protocol import Refused, Seated, Tables, Waiting, Welcome
+from paris_tui.net.protocol import PROTOCOL_VERSION, Refused, Seated, Tables, Waiting, Welcome
 
 from .helpers import (
     HELLO,
@@ -35,7 +35,7 @@ HELLO_2 = b'{"type":"hello","protocol":2,"client":"test"}\n'
 
 async def _connect(port: int) -> HostClient:
     client = await HostClient.connect("127.0.0.1", port)
-    assert client.welcome is not None and client.welcome.protocol == 2
+    assert client.welcome is not None and client.welcome.protocol == PROTOCOL_VERSION
     return client
 
 

@@ -14,7 +14,7 @@ from paris_tui.core import Move, Options
 from paris_tui.core.record import load_record, replay_summary
 from paris_tui.core.text import InvalidNameError, normalize_name
 from paris_tui.host.referee import Referee, Refusal, SeatSpec, ai_seed, parse_seats
-from paris_tui.host.store import HostStore, token_hash, token_matches
+from paris_tui.host.store import HostStore, SeatsFileError, token_hash, token_matches
 from paris_tui.net.protocol import Update, decode_host, encode_updates
 
 
@@ -122,21 +122,24 @@ def test_parse_seats_refusals(text: str) -> None:
         parse_seats(text)
 
 
-def test_store_seat_owners_and_tokens(tmp_path: Path) -> None:
+def test_store_reads_an_earlier_versions_seat_file_and_fails_closed(tmp_path: Path) -> None:
     store = HostStore(tmp_path)
     store.lock()
     assert store.new_table_id() == "t1"
-    store.save_seats("t1", {0: token_hash("secret-token-0000"), 2: token_hash("x" * 43)})
+    assert store.load_seats("t1") == {}  # no file: nothing to take in
     path = store.seats_path("t1")
-    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
-    assert "secret-token-0000" not in path.read_text()
+    digests = {"0": token_hash("secret-token-0000"), "2": token_hash("x" * 43)}
+    path.write_text(json.dumps({"format": "paris-tui-host-seats", "version": 1, "seats": digests}))
     seats = store.load_seats("t1")
     assert token_matches("secret-token-0000", seats[0])
     assert not token_matches("secret-token-0001", seats[0])
-    path.write_text('{"seats": {"0": "zz", "9x": "a", "1": 5}}')
-    assert store.load_seats("t1") == {}
-    path.write_text("not json")
-    assert store.load_seats("t1") == {}
+    # A file that is there but cannot be read never counts its seats as free.
+    for text in ('{"seats": {"0": "zz", "9x": "a", "1": 5}}', "not json", "[]"):
+        path.write_text(text)
+        with pytest.raises(SeatsFileError):
+            store.load_seats("t1")
+    store.retire_seats("t1")
+    assert not path.exists() and path.with_name("t1.seats.json.migrated").exists()
     (store.tables_dir / "t9.json").write_text("{}")
     (store.tables_dir / "t10.json").write_text("{}")
     (store.tables_dir / "notes.json").write_text("{}")
