@@ -8,7 +8,6 @@ size, and echoes keys, so each test sees what the door gave the app.
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import signal
 import stat
@@ -19,10 +18,9 @@ from pathlib import Path
 import asyncssh
 import pytest
 
-from paris_tui.host.server import Limits
+from paris_tui.host.server import Host, Limits
 from paris_tui.host.ssh import (
     HOST_KEY_FILE,
-    KEYS_FILE,
     SSHDoorError,
     app_environment,
     load_host_key,
@@ -106,63 +104,129 @@ async def test_passwords_and_keyboard_interactive_are_refused(tmp_path: Path) ->
         for method in ("password", "keyboard-interactive"):
             with pytest.raises(asyncssh.PermissionDenied):
                 await connect(door.port, "ann", None, password="secret", preferred_auth=method)
-        # Nothing was pinned or started.
-        assert not (host.store.root / KEYS_FILE).exists()
+        # No account was made, nothing started.
+        assert _accounts(host) == {}
         assert not door._apps
 
 
-async def test_the_first_key_keeps_the_name(tmp_path: Path) -> None:
+def _accounts(host: Host) -> dict[str, list[str]]:
+    """Each account's name and its credentials' doors."""
+    assert host.accounts is not None
+    return {
+        a.name: [c.door for c in host.accounts.credentials(a.id)] for a in host.accounts.accounts()
+    }
+
+
+def _keys_of(host: Host, name: str) -> list[str]:
+    assert host.accounts is not None
+    account = host.accounts.find(name)
+    assert account is not None
+    return [c.digest for c in host.accounts.credentials(account.id) if c.door == "ssh"]
+
+
+async def test_the_first_key_to_take_a_seat_makes_the_account(tmp_path: Path) -> None:
     first, second = new_key(tmp_path, "one"), new_key(tmp_path, "two")
     async with running_door(tmp_path) as (host, door):
         async with await connect(door.port, "ann", first) as conn:
             term = await Terminal.open(conn)
             await term.wait_for("ready name=ann seat=0")
-        pins = host.store.root / KEYS_FILE
-        assert stat.S_IMODE(pins.stat().st_mode) == 0o600
-        # Another key as Ann (in another case): one line on the terminal, no app, no ticket.
+        assert _keys_of(host, "ann") == [first.get_fingerprint("sha256")]
+        accounts = host.store.root / "accounts.sqlite"
+        assert stat.S_IMODE(accounts.stat().st_mode) == 0o600
+        # Another key as Ann (in another case): told whose name it is, asked for a
+        # link code; Enter alone ends it with status 1, no app, no ticket.
         async with await connect(door.port, "Ann", second) as conn:
             term = await Terminal.open(conn)
-            status = await term.finish()
-            assert status == 1
-            assert term.output.decode() == (
-                f"paris-tui: the name Ann belongs to another key (this key is "
-                f"{second.get_fingerprint()}): log in with Ann's key, or as another name\r\n"
+            await term.wait_for("Link code")
+            text = term.output.decode()
+            assert (
+                f"paris-tui: ann is an account on this host, and this key "
+                f"({second.get_fingerprint('sha256')}) is not one of its keys." in text
             )
-            assert not host._tickets
+            assert "open Account (in the command palette or the lobby) for a link code" in text
+            term.process.stdin.write(b"\r")
+            assert await term.finish() == 1
+            assert b"not linked; log in with one of ann's keys" in term.output
+            assert not len(host.tickets) and not door._apps
         # The second key may be someone else by another name.
         async with await connect(door.port, "bob", second) as conn:
             term = await Terminal.open(conn)
             await term.wait_for("ready name=bob seat=1")
-    # The pin survives a restart.
+    # The account survives a restart.
     async with running_door(tmp_path, ()) as (host, door):
         async with await connect(door.port, "ann", second) as conn:
             term = await Terminal.open(conn)
+            await term.wait_for("Link code")
+            term.process.stdin.write(b"\x04")
             assert await term.finish() == 1
-            assert b"belongs to another key" in term.output
         async with await connect(door.port, "ann", first) as conn:
             term = await Terminal.open(conn)
             await term.wait_for("ready name=ann seat=0")
-    data = json.loads(pins.read_text())
-    assert set(data["keys"]) == {"ann", "bob"}
+        assert _accounts(host) == {"ann": ["ssh"], "bob": ["ssh"]}
 
 
-async def test_two_first_logins_with_two_keys_one_keeps_the_name(tmp_path: Path) -> None:
+async def test_two_first_logins_with_two_keys_one_makes_the_account(tmp_path: Path) -> None:
     keys = [new_key(tmp_path, "one"), new_key(tmp_path, "two")]
     async with running_door(tmp_path) as (host, door):
         conns = [await connect(door.port, "ann", key) for key in keys]
         terms = await asyncio.gather(*(Terminal.open(conn) for conn in conns))
-        ends = await asyncio.gather(
-            *(term.wait_for("ready") for term in terms), return_exceptions=True
-        )
-        played = [i for i, end in enumerate(ends) if isinstance(end, str)]
-        assert len(played) == 1, ends
-        loser = terms[1 - played[0]]
-        assert await loser.finish() == 1
-        assert b"the name ann belongs to another key" in loser.output
-        pinned = json.loads((host.store.root / KEYS_FILE).read_text())["keys"]["ann"]
-        assert pinned.split()[1] in keys[played[0]].export_public_key("openssh").decode()
+        shown = await asyncio.gather(*(term.wait_for("ready") for term in terms))
+        seats = sorted(term.field("seat") for term in terms)
+        assert seats == ["0", "name_taken"], shown
+        winner = next(i for i, term in enumerate(terms) if term.field("seat") == "0")
+        assert _keys_of(host, "ann") == [keys[winner].get_fingerprint("sha256")]
         for conn in conns:
             conn.close()
+
+
+async def test_a_stranger_gets_neither_the_seat_of_a_join_player_nor_her_name(
+    tmp_path: Path,
+) -> None:
+    """Issue 17: Ann took her seat with ``paris-tui join``; a stranger's ``ssh ann@host``
+    with a key nobody had seen got her seat, her route, and pinned "ann" to his key."""
+    from paris_tui.net.client import HostClient
+
+    stranger, own = new_key(tmp_path, "stranger"), new_key(tmp_path, "own")
+    async with running_door(tmp_path) as (host, door):
+        ann = await HostClient.connect("127.0.0.1", host.config.port or _port(host))
+        seated = await ann.join("ann")
+        token = seated.token
+        assert token is not None
+        async with await connect(door.port, "ann", stranger) as conn:
+            term = await Terminal.open(conn)
+            await term.wait_for("Link code")
+            term.process.stdin.write(b"BCDF-GHJK\r")  # a guess
+            await term.wait_for("That code is wrong, used or expired.")
+            term.process.stdin.write(b"\r")
+            assert await term.finish() == 1
+            assert b"ready" not in term.output and b"route" not in term.output.lower()
+        assert _accounts(host) == {"ann": ["token"]}  # no key of his, no second account
+        assert not door._apps and not len(host.tickets)
+        # Ann links her own key: a code from where she is Ann, typed at the prompt.
+        info = await ann.account("ann", token, "code")
+        assert info.code is not None and info.expires is not None
+        async with await connect(door.port, "ann", own) as conn:
+            term = await Terminal.open(conn)
+            await term.wait_for("Link code")
+            term.process.stdin.write(info.code.lower().replace("-", " ").encode() + b"\r")
+            await term.wait_for("ready name=ann seat=0")
+            assert b"this key is now one of ann's keys" in term.output
+        assert _keys_of(host, "ann") == [own.get_fingerprint("sha256")]
+        # Used once: the same code does not link the stranger's key now.
+        async with await connect(door.port, "ann", stranger) as conn:
+            term = await Terminal.open(conn)
+            await term.wait_for("Link code")
+            term.process.stdin.write(info.code.encode() + b"\r")
+            await term.wait_for("That code is wrong")
+            term.process.stdin.write(b"\x03")
+            assert await term.finish() == 1
+        await ann.close()
+
+
+def _port(host: Host) -> int:
+    server = host._server
+    assert server is not None
+    return int(server.sockets[0].getsockname()[1])
 
 
 async def test_a_name_that_breaks_the_rule_is_refused_in_one_line(tmp_path: Path) -> None:
@@ -178,7 +242,7 @@ async def test_a_name_that_breaks_the_rule_is_refused_in_one_line(tmp_path: Path
                 assert text.startswith(f"paris-tui: the user name {user} cannot be a player's name")
                 assert problem in text
                 assert f"log in as your name, e.g. ssh -p {door.port} ann@127.0.0.1" in text
-        assert not door._apps and not (host.store.root / KEYS_FILE).exists()
+        assert not door._apps and _accounts(host) == {}
 
 
 async def test_authorized_keys_admits_only_the_listed_keys(tmp_path: Path) -> None:
