@@ -149,7 +149,18 @@ def add_host_parser(subparsers: Any) -> argparse.ArgumentParser:
             "works it out from that player's view, so the host spends nothing"
         ),
     )
+    parser.add_argument(
+        "--invite",
+        action="store_true",
+        help=_(
+            "print a one-time code for each seat of the --table tables whose name is no "
+            "account yet: only that code claims the seat (hand it to its player)"
+        ),
+    )
     parser.set_defaults(func=cmd_host)
+    from .accounts_command import add_accounts_parser
+
+    add_accounts_parser(parser)
     return parser
 
 
@@ -254,7 +265,36 @@ def cmd_host(args: argparse.Namespace) -> int:
     import asyncio
 
     web = None if web_port is None else (web_port, web_sessions)
-    return asyncio.run(_serve(config, tables, seed, options, ssh, web))
+    if args.invite and not tables:
+        return _fail(
+            _("{option} is for the seats of {table}").format(option="--invite", table="--table"),
+            EXIT_USAGE,
+        )
+    return asyncio.run(_serve(config, tables, seed, options, ssh, web, args.invite))
+
+
+def _invitations(host: Any, room: Any) -> list[str]:
+    """``--invite``: reserve each human seat's name that is no account yet, one line each."""
+    from .accounts import AccountError
+    from .accounts_command import invite
+
+    lines = []
+    ref = room.referee
+    for seat in ref.human_seats:
+        name = ref.names[seat]
+        store = host.accounts
+        if store is None:
+            break
+        if store.find(name) is not None:
+            lines.append("  " + _("{name}: an account already (no code)").format(name=name))
+            continue
+        try:
+            code = invite(store, name)
+        except AccountError as exc:
+            lines.append(f"  {name}: {exc}")
+            continue
+        lines.append("  " + _("{name}: invitation code {code}").format(name=name, code=code))
+    return lines
 
 
 def _join_address(bind: str, port: int) -> str:
@@ -279,6 +319,7 @@ async def _serve(
     options: Any,
     ssh: Any = None,
     web: Any = None,
+    invite: bool = False,
 ) -> int:
     import asyncio
     import logging
@@ -293,7 +334,7 @@ async def _serve(
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     try:
-        return await _run_host(config, tables, seed, options, stop, ssh, web)
+        return await _run_host(config, tables, seed, options, stop, ssh, web, invite)
     finally:
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.remove_signal_handler(sig)
@@ -307,6 +348,7 @@ async def _run_host(
     stop: Any,
     ssh: Any = None,
     web: Any = None,
+    invite: bool = False,
 ) -> int:
     import shlex
 
@@ -330,9 +372,12 @@ async def _run_host(
         )
     for note in notes:
         print(f"paris-tui host: {note}", file=sys.stderr)
+    invited: list[str] = []
     for i, seats in enumerate(tables):
         try:
-            host.open_table(seats, seed=None if seed is None else seed + i, options=options)
+            room = host.open_table(seats, seed=None if seed is None else seed + i, options=options)
+            if invite:
+                invited += _invitations(host, room)
         except TableConflictError as exc:
             print(f"paris-tui host: {exc}", file=sys.stderr)
         except (ValueError, OSError) as exc:
@@ -437,6 +482,14 @@ async def _run_host(
                 "In a browser: {url} (the lobby: type your name; {n} browser players at most)"
             ).format(url=url, n=web_door.max_sessions)
         )
+    if invited:
+        lines.append(
+            _(
+                "Invitations: each seat below is claimed only with its code (join --code CODE, "
+                "or type it when ssh asks); hand each code to its player:"
+            )
+        )
+        lines.extend(invited)
     print("\n".join(lines), flush=True)
 
     try:

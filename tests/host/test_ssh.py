@@ -361,6 +361,24 @@ async def test_sessions_are_capped_with_a_clear_line(tmp_path: Path) -> None:
             conn.close()
 
 
+async def test_logins_refused_or_only_looking_make_no_account(tmp_path: Path) -> None:
+    """Issue 17: 200 SSH logins refused by the session cap made 200 name pins."""
+    async with running_door(tmp_path, max_sessions=1) as (host, door):
+        async with await connect(door.port, "ann", new_key(tmp_path, "ann")) as first:
+            term = await Terminal.open(first)
+            await term.wait_for("ready name=ann seat=0")
+            for i in range(20):
+                async with await connect(door.port, f"user{i}", new_key(tmp_path, "k")) as conn:
+                    refused = await Terminal.open(conn)
+                    assert await refused.finish() == 1
+                    assert b"too many players over SSH" in refused.output
+        # A name with no seat only looks at the lobby: no account either.
+        async with await connect(door.port, "carol", new_key(tmp_path, "c")) as conn:
+            term = await Terminal.open(conn)
+            await term.wait_for("seat=no_such_seat")
+        assert _accounts(host) == {"ann": ["ssh"]}
+
+
 async def test_many_ssh_players_do_not_trip_the_hosts_per_address_limit(tmp_path: Path) -> None:
     # The host allows 2 connections per address; 4 SSH players' apps all connect
     # from 127.0.0.1 and all get their seats.
