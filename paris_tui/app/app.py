@@ -356,7 +356,13 @@ class ParisApp(App[int]):
         from .screens.lobby import LobbyScreen
 
         target = lobby.target
-        screen = LobbyScreen(lobby.client, target.name, tokens=lobby.tokens, address=target.address)
+        screen = LobbyScreen(
+            lobby.client,
+            target.name,
+            tokens=lobby.tokens,
+            address=target.address,
+            ticket=lobby.ticket,
+        )
 
         def left(result: Seated | Watching | None) -> None:
             if result is None:
@@ -468,6 +474,21 @@ class ParisApp(App[int]):
             self.notify(message, title=_("No new game"), severity="error", markup=False)
 
     # --- app-wide actions -----------------------------------------------------------
+
+    def action_account(self) -> None:
+        """Account (a host's table or lobby): link another door to this name."""
+        from .screens.account import AccountScreen
+        from .screens.lobby import LobbyScreen
+
+        for screen in reversed(self.screen_stack):
+            if isinstance(screen, LobbyScreen):
+                screen.action_account()
+                return
+        link = self.link
+        if link is None or link.target.name is None:
+            return
+        target = link.target
+        self.push_screen(AccountScreen(target.host, target.port, target.name, link.token))
 
     def action_help(self) -> None:
         from .screens.help import HelpScreen  # Markdown is slow to import: only when asked
@@ -582,6 +603,12 @@ class ParisApp(App[int]):
                 _("New game"), _("Set up a new game (this one stays saved)"), self.action_new_game
             )
         yield SystemCommand(_("Help"), _("Rules in brief and keys"), self.action_help)
+        if self.link is not None or self.lobby is not None:
+            yield SystemCommand(
+                _("Account"),
+                _("Your account on this host: link another door (a code, an SSH key)"),
+                self.action_account,
+            )
         yield SystemCommand(
             _("Statistics"),
             _("Your finished games: wins, points by source, the last game, the trend"),

@@ -12,7 +12,9 @@ the game screen takes the connection over from the very next line),
 Keys: ``Enter`` on a table sits there (at a free seat, or at the seat
 reserved for your name) or else watches it; ``w`` watches; ``n`` opens a
 new table (:class:`NewTableScreen`: seats as you, open or AI, and the rule
-variants); ``Esc`` leaves a table you wait at; ``q`` quits.
+variants); ``a`` is your Account on the host (a link code for another door,
+or one typed here: :class:`~paris_tui.app.screens.account.AccountScreen`);
+``Esc`` leaves a table you wait at; ``q`` quits.
 
 Everything the host sends (names, messages) is outside text: it is drawn
 through :class:`rich.text.Text` after :func:`~paris_tui.core.printable`,
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 from typing import ClassVar
 
 from rich.text import Text
@@ -295,6 +298,7 @@ class LobbyScreen(ParisScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("w", "watch", N_("Watch")),
         Binding("n", "new_table", N_("New table")),
+        Binding("a", "account", N_("Account")),
         Binding("r", "refresh", N_("Refresh"), show=False),
         Binding("escape", "leave", N_("Leave the table")),
         Binding("q", "quit", N_("Quit")),
@@ -309,6 +313,7 @@ class LobbyScreen(ParisScreen):
         poll: float = POLL,
         tokens: TokenStore | None = None,
         address: str | None = None,
+        ticket: str | None = None,
     ) -> None:
         """``tokens`` and ``address`` (the host as the token store knows it): a seat
         reserved for the player's name is joined with the token kept for it, and a
@@ -317,6 +322,8 @@ class LobbyScreen(ParisScreen):
         self.client = client
         self.tokens = tokens
         self.address = address
+        self.ticket = ticket  # a door's proof of this person, when no token is kept
+        self.code: str | None = None  # a link code typed here, for the next request
         self.player: str | None = None
         self.given_name = name
         self.name_problem: str | None = None
@@ -502,12 +509,17 @@ class LobbyScreen(ParisScreen):
             self._heard(message)
 
     def _token(self) -> str | None:
+        """The token kept for the player's name, else the door's ticket."""
         if self.tokens is None or self.address is None or self.player is None:
-            return None
+            return self.ticket
         try:
-            return self.tokens.get(self.address, self.player)
+            return self.tokens.get(self.address, self.player) or self.ticket
         except OSError:
-            return None
+            return self.ticket
+
+    def _take_code(self) -> str | None:
+        code, self.code = self.code, None
+        return code
 
     def _keep_token(self, token: str) -> None:
         if self.tokens is None or self.address is None or self.player is None:
@@ -654,11 +666,11 @@ class LobbyScreen(ParisScreen):
                 )
                 return
             self._say(_("Taking a seat at table {table}…").format(table=info.table))
-            self.client.send(Join(name, None, info.table))
+            self.client.send(Join(name, self._token(), info.table, self._take_code()))
             return
         if _holds_seat(info, self.player) and not info.finished and self.player is not None:
             self._say(_("Sitting at table {table}…").format(table=info.table))
-            self.client.send(Join(self.player, self._token(), info.table))
+            self.client.send(Join(self.player, self._token(), info.table, self._take_code()))
             return
         self.action_watch()
 
@@ -693,9 +705,30 @@ class LobbyScreen(ParisScreen):
             if request is None or not self._can_send():
                 return
             self._say(_("Opening a table…"))
-            self.client.send(request)
+            self.client.send(
+                dataclasses.replace(request, token=self._token(), code=self._take_code())
+            )
 
         self.app.push_screen(NewTableScreen(name), opened)
+
+    def action_account(self) -> None:
+        """This player's account on the host (:class:`AccountScreen`)."""
+        from ..remote import parse_address
+        from .account import AccountScreen
+
+        if self.address is None:
+            return
+        try:
+            host, port = parse_address(self.address)
+        except ValueError:
+            return
+
+        def typed(code: str | None) -> None:
+            if code:
+                self.code = code
+                self._say(_("The code goes with your next seat or table."))
+
+        self.app.push_screen(AccountScreen(host, port, self.player, self._token()), typed)
 
     def action_leave(self) -> None:
         if self.waiting is not None and self._can_send():
