@@ -298,7 +298,7 @@ class LobbyScreen(ParisScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("w", "watch", N_("Watch")),
         Binding("n", "new_table", N_("New table")),
-        Binding("a", "account", N_("Account")),
+        Binding("a", "account", N_("Account"), show=False),  # also in the palette
         Binding("r", "refresh", N_("Refresh"), show=False),
         Binding("escape", "leave", N_("Leave the table")),
         Binding("q", "quit", N_("Quit")),

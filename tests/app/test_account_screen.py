@@ -1,0 +1,73 @@
+"""Account (paris_tui/app/screens/account.py) against a real host on loopback: a player
+who is a name here gets a link code for another door; another terminal types it in
+the lobby and takes the name's seat (issue 17)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import Button, Input
+
+from paris_tui.app.screens.account import AccountScreen
+from paris_tui.net.client import TokenStore
+from paris_tui.net.protocol import Seated
+
+from .helpers import screen_text, widgets_text
+from .test_lobby import UNSET, LobbyApp, _client, _until, hosting
+
+
+async def test_a_code_made_in_account_links_another_terminal_in_the_lobby(
+    tmp_path: Path,
+) -> None:
+    async with hosting(tmp_path, "ann,bob") as (host, port):
+        address = f"127.0.0.1:{port}"
+        laptop_tokens = TokenStore(tmp_path / "laptop" / "tokens.json")
+        laptop = await _client(port)
+        first = await laptop.join("ann")
+        assert first.token is not None
+        laptop_tokens.put(address, "ann", first.token)
+        await laptop.close()
+        # On the laptop, where she is Ann: Account, New link code.
+        client = await _client(port)
+        app = LobbyApp(client, "ann", tokens=laptop_tokens, address=address)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await _until(pilot, lambda: "move 0 of" in screen_text(app), "listed")
+            await pilot.press("a")
+            await _until(pilot, lambda: "You are ann" in widgets_text(app), "proven")
+            assert isinstance(app.screen, AccountScreen)
+            assert "join terminals 1" in widgets_text(app)
+            app.screen.query_one("#account-new-code", Button).press()
+            await _until(pilot, lambda: "Good once" in widgets_text(app), "a code")
+            screen = app.screen
+            assert isinstance(screen, AccountScreen) and screen.info is not None
+            code = screen.info.code
+            assert code is not None
+            assert f"--name ann --code {code}" in widgets_text(app)
+            await pilot.press("escape")
+        await client.close()
+        # The phone: no token; the lobby's Account takes the code, Enter sits.
+        phone_tokens = TokenStore(tmp_path / "phone" / "tokens.json")
+        client = await _client(port)
+        app = LobbyApp(client, "ann", tokens=phone_tokens, address=address)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await _until(pilot, lambda: "move 0 of" in screen_text(app), "listed")
+            await pilot.press("enter")  # without the code: told whose name it is
+            await _until(pilot, lambda: "is an account" in widgets_text(app), "refused")
+            await pilot.press("a")
+            await _until(
+                pilot, lambda: "type a link code" in widgets_text(app), "asks for a code"
+            )
+            field = app.screen.query_one("#account-code-input", Input)
+            assert field.has_focus
+            await pilot.press(*code.lower(), "enter")
+            await _until(pilot, lambda: "next seat or table" in widgets_text(app), "kept")
+            await pilot.press("tab", "enter")
+            await _until(pilot, lambda: app.result is not UNSET, "seated")
+        await client.close()
+        seated = app.result
+        assert isinstance(seated, Seated) and seated.seat == 0 and seated.token
+        assert phone_tokens.get(address, "ann") == seated.token  # its own token, kept
+        assert host.accounts is not None
+        account = host.accounts.find("ann")
+        assert account is not None
+        assert [c.door for c in host.accounts.credentials(account.id)] == ["token", "token"]
