@@ -144,6 +144,10 @@ _REFUSALS = {
     "rate_limited": N_("too many messages"),
     "unsupported_protocol": N_("this paris-tui and the host speak different protocol versions"),
     "host_full": N_("the host has too many connections"),
+    "name_taken": N_("this name is an account on the host, and this terminal is not linked to it"),
+    "bad_code": N_("that code is wrong, used or expired"),
+    "account_locked": N_("the host's operator has locked this account"),
+    "unavailable": N_("the host cannot read its accounts right now"),
 }
 
 
