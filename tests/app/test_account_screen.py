@@ -54,9 +54,7 @@ async def test_a_code_made_in_account_links_another_terminal_in_the_lobby(
             await pilot.press("enter")  # without the code: told whose name it is
             await _until(pilot, lambda: "is an account" in widgets_text(app), "refused")
             await pilot.press("a")
-            await _until(
-                pilot, lambda: "type a link code" in widgets_text(app), "asks for a code"
-            )
+            await _until(pilot, lambda: "type a link code" in widgets_text(app), "asks for a code")
             field = app.screen.query_one("#account-code-input", Input)
             assert field.has_focus
             await pilot.press(*code.lower(), "enter")

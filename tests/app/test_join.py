@@ -364,7 +364,7 @@ async def test_refusals_are_one_line_with_the_code(tmp_path: Path) -> None:
         first = await seat(port, "ann", tmp_path)  # claims Ann's seat, token kept
         await first.close()
         cases = [
-            (JoinTarget("127.0.0.1", port, "ann"), None, "seat_taken"),  # no token here
+            (JoinTarget("127.0.0.1", port, "ann"), None, "name_taken"),  # no token here
             (JoinTarget("127.0.0.1", port, "zed"), None, "no_such_seat"),
             (JoinTarget("127.0.0.1", port, watch="t9"), None, "no_such_table"),
             (JoinTarget("127.0.0.1", port, "ann", table="t9"), None, "no_such_table"),

@@ -58,10 +58,17 @@ def test_a_german_and_a_chinese_player_at_one_table(
             refused.append(err)
             i18n.set_language("en")
         where = f"127.0.0.1:{port}"
-        assert refused[0].startswith(f"paris-tui: {where} hat abgelehnt (seat_taken): ")
-        assert "der Platz ist besetzt (der Platz ist vergeben" in refused[0]
-        assert refused[1].startswith(f"paris-tui: {where} 拒絕了（seat_taken）：座位已被佔用（")
-        assert refused[2].startswith(f"paris-tui: {where} refused (seat_taken): ")
+        # The name is Ann's account (issue 17): the refusal says what to do, in German
+        # "du", in Taiwanese Mandarin, in English.
+        assert refused[0].startswith(f"paris-tui: {where} hat abgelehnt (name_taken): ")
+        assert "dieses Terminal ist nicht damit verknüpft (öffne dort, wo du" in refused[0]
+        assert "--code" in refused[0]
+        assert refused[1].startswith(
+            f"paris-tui: {where} 拒絕了（name_taken）：這個名字是主機上的帳號"
+        )
+        assert "打開「帳號」取得連結碼" in refused[1]
+        assert refused[2].startswith(f"paris-tui: {where} refused (name_taken): ann is an account")
+        assert "open Account for a link code, then join with --code" in refused[2]
         for app in apps:
             app.send(b"q")
         for app in apps:
