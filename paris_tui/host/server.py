@@ -1038,6 +1038,8 @@ class Host:
         claim = self.gate.prove(name, message.token, message.code)
         owner = room.owners.get(seat)
         if owner is not None and (claim.account is None or claim.account.id != owner):
+            owner = self._owner_still_there(room, seat, owner)
+        if owner is not None and (claim.account is None or claim.account.id != owner):
             log.warning("%s: %s's seat at table %s is another account's", conn, name, room.id)
             raise Refusal("seat_taken", f"{name}'s seat at table {room.id} is another account's")
         loop = asyncio.get_running_loop()
@@ -1072,6 +1074,17 @@ class Host:
         room.broadcast_presence()
         log.info("%s sits at table %s, seat %d (%s)", conn, room.id, seat, printable(name))
         room.kick()
+
+    def _owner_still_there(self, room: Room, seat: int, owner: int) -> int | None:
+        """The seat's owner, unless the operator removed that account meanwhile
+        (its claims went with it: the seat is free again)."""
+        try:
+            if self.accounts is not None and self.accounts.get(owner) is None:
+                room.owners.pop(seat, None)
+                return None
+        except AccountsUnavailable as exc:
+            raise self.gate.broken(exc) from None
+        return owner
 
     async def _account(self, conn: Connection, message: AccountRequest) -> None:
         """Show an account, make it a link code, or add an SSH key to it."""

@@ -358,3 +358,28 @@ async def test_older_clients_are_told_codes_they_know(tmp_path: Path) -> None:
         answer = await raw.message()
         assert isinstance(answer, Refused) and answer.code == "bad_message"  # cleanly
         await ann.client.close()
+
+
+async def test_a_locked_account_is_refused_and_a_removed_one_frees_its_name(
+    tmp_path: Path,
+) -> None:
+    async with running_host(tmp_path, ["ann,bob"]) as (host, port):
+        ann = await join_bot(port, "ann")
+        token = ann.seated.token
+        await ann.client.close()
+        assert host.accounts is not None
+        account = host.accounts.find("ann")
+        assert account is not None
+        host.accounts.set_locked(account.id, True)  # as `host accounts lock ann` does
+        client = await HostClient.connect("127.0.0.1", port)
+        with pytest.raises(RefusedError) as info:
+            await client.join("ann", token)
+        assert info.value.code == "account_locked"
+        host.accounts.set_locked(account.id, False)
+        assert (await client.join("ann", token)).seat == 0
+        await client.close()
+        host.accounts.remove(account.id)  # the operator frees the name, seat and all
+        newcomer = await HostClient.connect("127.0.0.1", port)
+        seated = await newcomer.join("ann")
+        assert seated.seat == 0 and seated.token is not None and seated.token != token
+        await newcomer.close()
