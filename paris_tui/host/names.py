@@ -43,8 +43,8 @@ def folded(name: str) -> str:
     return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
 
 
-@functools.cache
 def _table() -> dict[str, list[str]]:
+    """The package's table: each string -> the strings it is confusable with."""
     data = resources.files("confusable_homoglyphs").joinpath("confusables.json").read_text("utf-8")
     raw: dict[str, list[dict[str, str]]] = json.loads(data)
     table: dict[str, list[str]] = {}
@@ -57,9 +57,7 @@ def _table() -> dict[str, list[str]]:
     return table
 
 
-@functools.cache
-def _prototype(char: str) -> str:
-    table = _table()
+def _prototype_in(table: dict[str, list[str]], char: str) -> str:
     partners = table.get(char)
     if not partners or len(partners) > 1:
         return char  # not in the table, or the prototype of several characters
@@ -67,6 +65,24 @@ def _prototype(char: str) -> str:
     if len(other) > 1 or len(table.get(other, ())) > 1:
         return other  # a source: ``other`` is its prototype
     return min(char, other)  # a pair that maps one way: the same choice for both
+
+
+@functools.cache
+def _prototypes() -> dict[str, str]:
+    """Character -> its prototype, for the characters that have another (built once;
+    the package's whole table is dropped after)."""
+    table = _table()
+    found = {}
+    for key in table:
+        if len(key) == 1:
+            proto = _prototype_in(table, key)
+            if proto != key:
+                found[key] = proto
+    return found
+
+
+def _prototype(char: str) -> str:
+    return _prototypes().get(char, char)
 
 
 def _mapped(text: str) -> str:

@@ -92,7 +92,7 @@ from .accounts import (
     ssh_fingerprint,
 )
 from .identity import TICKET_SECONDS, Claim, DoorProof, Gate, Tickets
-from .names import same_name
+from .names import same_name, skeleton
 from .referee import Referee, Refusal, SeatSpec
 from .store import HostStore, SeatsFileError
 from .waiting import WaitingTable, plan_seats, table_options
@@ -475,6 +475,7 @@ class Host:
         """
         self.store.lock()
         notes: list[str] = []
+        skeleton("")  # the confusables table, read now (about 0.15 s), not at a first join
         try:
             self.accounts = open_accounts(self.store.root)
             notes += migrate_ssh_pins(self.accounts, self.store.root)
