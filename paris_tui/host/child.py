@@ -2,10 +2,11 @@
 
 Every door session runs the same client app as a player's own machine:
 ``paris-tui join`` against this host over loopback (:func:`client_command`).
-The door has already said who the person is (an SSH key, say), so it gets a
-one-time *ticket* for that name from :meth:`paris_tui.host.server.Host.issue_ticket`
-and hands it to the app in the environment (:data:`TICKET_ENV`), never on
-the command line (where ``ps`` shows it).
+The door has already proved a credential of the person (an SSH key, a
+browser's cookie), so it gets a *ticket* saying which from
+:meth:`paris_tui.host.server.Host.issue_ticket` (good while the session
+lasts) and hands it to the app in the environment (:data:`TICKET_ENV`),
+never on the command line (where ``ps`` shows it).
 
 No orphans: the app calls :func:`die_with_parent` first thing. On Linux it
 asks the kernel to kill it when the process that started it dies, even by
@@ -25,7 +26,7 @@ from ..core.text import normalize_name
 __all__ = ["PARENT_ENV", "TICKET_ENV", "client_command", "client_env", "die_with_parent"]
 
 TICKET_ENV = "PARIS_TUI_TICKET"
-"""The environment variable that carries a door session's one-time ticket."""
+"""The environment variable that carries a door session's ticket."""
 
 PARENT_ENV = "PARIS_TUI_PARENT_PID"
 """Set by a door to its own process id: the app dies with that process."""

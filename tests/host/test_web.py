@@ -403,7 +403,7 @@ async def test_a_browser_joins_a_real_host_from_the_lobby(tmp_path: Path) -> Non
             shown = await page.wait_for("Your route", timeout=TIMEOUT)
             assert "ann" in shown.lower()
             # The same browser comes back to its seat (now claimed) after a reload: the
-            # seat's token waits in this browser's own data directory on the host.
+            # name is an account whose credential is this browser's cookie.
             await page.call("Page.reload")
             await page.wait_for("Your name", timeout=TIMEOUT)
             await page.type_text("ann")
@@ -411,6 +411,16 @@ async def test_a_browser_joins_a_real_host_from_the_lobby(tmp_path: Path) -> Non
             await asyncio.sleep(0.5)
             await page.press("Enter")
             await page.wait_for("Your route", timeout=TIMEOUT)
+            apps = sorted(set(apps) | set(_children(proc.pid)))
+        # Another browser (another cookie) is not Ann: the name is her account now.
+        async with open_browser(url) as other:
+            await other.wait_for("Your name", timeout=TIMEOUT)
+            await other.type_text("ann")
+            await other.press("Enter")
+            await asyncio.sleep(0.5)
+            await other.press("Enter")
+            shown = await other.wait_for("is an account", timeout=TIMEOUT)
+            assert "Your route" not in shown
             apps = sorted(set(apps) | set(_children(proc.pid)))
         proc.send_signal(signal.SIGTERM)
         assert await asyncio.to_thread(proc.wait, TIMEOUT) == 0
