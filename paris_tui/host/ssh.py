@@ -4,9 +4,10 @@ An :mod:`asyncssh` server runs in the host's own event loop. Each SSH
 session that asks for a terminal gets ONE app process of its own, the same
 client app a player runs on their own machine (:mod:`paris_tui.host.child`):
 ``paris-tui join`` against this host over loopback, on a new pseudo-terminal
-of the session's size, with a one-time ticket for the SSH user's name
-(:meth:`~paris_tui.host.server.Host.issue_ticket`) so that it takes that
-name's seat, or opens the lobby when the name has none. Bytes are copied
+of the session's size, with a ticket saying which key logged in as which
+name (:meth:`~paris_tui.host.server.Host.issue_ticket`, revoked when the
+session ends) so that it takes that name's seat, or opens the lobby when the
+name has none. Bytes are copied
 both ways; every window resize reaches the pty (and so the app, as
 ``SIGWINCH``); when the SSH channel closes the app is hung up (pty closed,
 ``SIGHUP``, ``SIGKILL`` after a grace period) and reaped; when the app exits
