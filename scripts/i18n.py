@@ -159,34 +159,60 @@ def problems(langs: Iterable[str] = CATALOGS) -> list[str]:
 
 
 def merge_conflicts() -> None:
-    """After a git merge or rebase stopped on a .po conflict: keep both sides' translations.
+    """After a git merge or rebase stopped on a .po conflict: merge each entry three ways.
 
-    Reads the two sides of each conflicted catalog from git's index (stages 2
-    and 3), takes every translated, non-fuzzy entry of either (the other side
-    where both have one), writes the catalog, then updates and compiles.
+    Reads the three versions of each conflicted catalog from git's index (stage 1
+    the common ancestor, 2 ours, 3 theirs). For each entry: a side that changed
+    its translation since the ancestor wins over one that did not, so a branch
+    that corrected wording keeps its corrections however the merge is ordered;
+    where both changed it, ours is kept and the entry is listed; an untranslated
+    or fuzzy side never wins over a translated one. Then updates and compiles.
     """
     import subprocess
 
+    def stage(n: int, rel: str, lang: str) -> Catalog | None:
+        shown = subprocess.run(
+            ["git", "show", f":{n}:{rel}"], cwd=ROOT, capture_output=True, check=False
+        )
+        if shown.returncode != 0:
+            return None
+        return read_po(io.BytesIO(shown.stdout), locale=lang, domain=DOMAIN)
+
+    def usable(message: Message | None) -> bool:
+        return (
+            message is not None
+            and not message.fuzzy
+            and all(t for _, t in _strings(message))
+        )
+
+    def put(catalog: Catalog, message: Message) -> None:
+        # Catalog's [] keeps an existing entry's string: replace it whole.
+        catalog.delete(message.id, context=message.context)
+        catalog[message.id] = message
+
     for lang in CATALOGS:
         rel = str(po_path(lang).relative_to(ROOT))
-        sides: list[Catalog] = []
-        for stage in (2, 3):
-            shown = subprocess.run(
-                ["git", "show", f":{stage}:{rel}"], cwd=ROOT, capture_output=True, check=False
-            )
-            if shown.returncode == 0:
-                sides.append(read_po(io.BytesIO(shown.stdout), locale=lang, domain=DOMAIN))
-        if len(sides) != 2:
+        ours, theirs = stage(2, rel, lang), stage(3, rel, lang)
+        if ours is None or theirs is None:
             continue
-        merged, other = sides
-        for message in other:
-            if not message.id or message.fuzzy or not any(t for _, t in _strings(message)):
+        base = stage(1, rel, lang) or Catalog(locale=lang, domain=DOMAIN)
+        for message in theirs:
+            if not message.id or not usable(message):
                 continue
-            mine = merged.get(message.id, message.context)
-            if mine is None or mine.fuzzy or not all(t for _, t in _strings(mine)):
-                merged[message.id] = message
-        write_catalog(lang, merged)
-        print(f"{rel}: merged both sides")
+            mine = ours.get(message.id, message.context)
+            old = base.get(message.id, message.context)
+            if not usable(mine):
+                put(ours, message)
+                continue
+            assert mine is not None
+            theirs_changed = old is None or old.string != message.string
+            ours_changed = old is None or old.string != mine.string
+            if theirs_changed and not ours_changed:
+                put(ours, message)
+            elif theirs_changed and mine.string != message.string:
+                print(f"{rel}: both sides changed {message.id!r}; kept ours", file=sys.stderr)
+        write_catalog(lang, ours)
+        print(f"{rel}: merged three ways")
     update()
     compile_all()
 
