@@ -105,6 +105,33 @@ async def test_preview_keeps_every_number_of_the_grand_tour_at_80x24() -> None:
             assert not row.rstrip().endswith("…"), row
 
 
+async def test_preview_says_what_it_assumes_and_on_the_last_move_what_taking_leaves() -> None:
+    """Issue 18.1: before the round's last move the bar says it assumes the board as it is now;
+    on the last move it names the tile that taking the highlighted one leaves over."""
+    from paris_tui.app.describe import stop_name
+
+    for moves, last in ((34, False), (35, True)):  # seed 1, 3 players: 2nd, then 3rd mover
+        session = build_session("Ann,Bob,Cy", 1, moves)
+        app = make_app(session)
+        async with app.run_test(size=SMALL) as pilot:
+            game = await to_turn(pilot)
+            face_up = game.view.face_up
+            assert (len(face_up) == 2) == last
+            for index in range(len(face_up)):
+                await press(pilot, str(index + 1))
+                await pilot.pause()
+                row = region_lines(app, game.query_one(PreviewBar))[0].strip()
+                if not last:
+                    assert row.startswith("Left over now: ") or "(board as now)" in row, row
+                    continue
+                other = face_up[1 - index]
+                assert row.startswith(("Leaves ", "Taking it leaves ")), row
+                assert stop_name(game.view.board, other.split("/")[0])[:5] in row, row
+                preview = game.previews()[face_up[index]]
+                assert preview.leaves == other
+                assert NUMBERS.findall(row) == expected_numbers(preview), row
+
+
 def test_preview_fits_four_long_names_in_80_columns() -> None:
     board = classic_board()
     names = tuple(f"{c}" * 20 for c in "ABCD")
