@@ -519,3 +519,56 @@ def test_fit_picks_the_first_wording_that_fits() -> None:
     two = Fit([Text("one line, long"), Text("two\nlines"), Text("one")])
     assert render(two, 10) == ["two", "lines"]
     assert render(two, 10, 1) == ["one"]
+
+
+async def test_a_grand_tours_points_follow_the_bus_stop_by_stop() -> None:
+    """Issue 18.5: while the bus stands at a crossing, the log lists the points of the
+    crossings it has reached and no later one, and the scores shown add up just those."""
+    from paris_tui.app.describe import stop_name
+    from paris_tui.core.analysis import leftover_previews
+
+    session = build_session("Ann,Bob,Cy", 3, 20)  # the last move: face-up tile 1 runs a tour
+    view = session.view(None)
+    preview = leftover_previews(view)[view.face_up[0]]
+    assert preview.triggers_grand_tour and not preview.depends
+    (tour,) = [e for e in preview.events if isinstance(e, TourEvent) and e.kind == "grand_tour"]
+    points = [e for e in preview.events if isinstance(e, ScoreEvent) and e.kind == "grand_tour"]
+    assert len({e.stop for e in points}) >= 3
+    app = make_app(session, anim=100.0)  # frames stay until stepped on below
+    async with app.run_test(size=LARGE) as pilot:
+        game = await to_turn(pilot)
+        await press(pilot, "enter")
+        if isinstance(app.screen, TakeoverDialog):
+            await press(pilot, "enter")
+        await pilot.pause()
+        board = game.view.board
+        log = game.query_one(GameLog)
+        at_stops = 0
+        steps = 0
+        while game.frame is not None:
+            steps += 1
+            assert steps < 100
+            frame = game.frame
+            if frame.tour_line == tour.line and frame.bus_at is not None:
+                at_stops += 1
+                reached = tour.stops[: tour.stops.index(frame.bus_at) + 1]
+                text = "\n".join("".join(s.text for s in strip) for strip in log.lines)
+                under = text.rsplit("Grand tour:", 1)[1]
+                for event in points:
+                    name = stop_name(board, event.stop or "")
+                    assert (f"at {name}" in under) == (event.stop in reached), (frame.bus_at, under)
+                shown = list(view.scores)
+                for event in points:
+                    if event.stop in reached:
+                        shown[event.seat] += event.points
+                small = [e for e in preview.events if isinstance(e, ScoreEvent)]
+                for event in small:
+                    if event.kind == "small_tour":
+                        shown[event.seat] += event.points
+                assert game.shown_scores == tuple(shown), frame.bus_at
+            if game.frame_timer is not None:
+                game.frame_timer.stop()
+            game._next_frame()
+            await pilot.pause()
+        assert at_stops == len(tour.stops)
+        assert game.shown_scores is None  # the tour over: the real scores
