@@ -57,7 +57,7 @@ from ..describe import describe_events, preview_text, printable, seat_label, sto
 from ..fit import Fit
 from ..frames import Frame, build_frames
 from ..history import GameMode, History, HistoryError
-from ..keygate import TurnGate
+from ..keygate import REPEAT_DELAY, KeyStamp, TurnGate
 from ..session import Bot, points_by_kind
 from ..widgets.hint import HintPanel
 from ..widgets.map_view import BoardMap, MapOverlay
@@ -224,7 +224,8 @@ class GameScreen(ParisScreen):
         # id(frame) -> (k, m): with that frame, the chunks before the k-th and m events of it
         self._reveal_with: dict[int, tuple[int, int]] = {}
         # A turn drops keys stamped before it began, and a held or hasty Enter (keygate.py).
-        self.key_gate = TurnGate()
+        self.key_gate = TurnGate(on_drop=self._take_dropped)
+        self.take_waits: Timer | None = None  # while set, the status says why Enter waits
         self.ai_timer: Timer | None = None
         # What waits while the game is paused (too small a terminal), run on resume.
         self._waiting: dict[str, Callable[[], None]] = {}
@@ -411,9 +412,32 @@ class GameScreen(ParisScreen):
             self._keys_state = state
             self.refresh_bindings()
 
+    def _take_dropped(self, key: KeyStamp, previous: KeyStamp | None) -> None:
+        """The turn gate dropped an Enter (too soon after the last one, or held): say so for
+        as long as the wait lasts, so a second press never vanishes without a word."""
+        if self.turn_seat is None:
+            return
+        if self.take_waits is not None:
+            self.take_waits.stop()
+        self.take_waits = self.set_timer(REPEAT_DELAY, self._take_ready)
+        self._show_status()
+
+    def _take_ready(self) -> None:
+        self.take_waits = None
+        self._show_status()
+
     def _show_status(self) -> None:
         """One line: whose turn, or what is happening (shorter wordings where it is narrow)."""
         view = self.view
+        if self.take_waits is not None and self.turn_seat is not None and self.frame is None:
+            said = [
+                _("Enter seen: wait a moment, then press it again (a held key takes no tile)"),
+                _("Enter seen: press it again in a moment"),
+                _("Press Enter again"),
+            ]
+            status = Fit([Text(w, style="bold") for w in said])
+            self.query_one("#status", Static).update(status)
+            return
         if self.frame is not None:
             status = Fit([Text(_("Tour… (Space skips)")), Text(_("Tour…"))])
         elif self.connection is not None and not view.is_over:
