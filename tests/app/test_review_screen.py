@@ -222,3 +222,43 @@ async def test_the_review_command_prints_the_numbers_the_screen_shows(
             assert cells[0].startswith("!") == rows[index].startswith("!")  # the same costliest
         summary = next(line for line in out if line.startswith("Ann: mean loss"))
         assert summary.split(": ", 1)[1] in screen_text(app)
+
+
+async def test_a_review_of_several_humans_does_not_say_your_moves(tmp_path: Path) -> None:
+    """Issue 18.13: a 3-human game's review is of each player's moves, not "your moves"."""
+    import dataclasses
+
+    record = _record(3)
+    humans = tuple(Player(p.name, "human") for p in record.players)
+    record = dataclasses.replace(record, players=humans)
+    path = tmp_path / "game.json"
+    save_record(record, path)
+    app = make_app(None, replay=(record, path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("v")
+        screen = await _reviewed(app, pilot)
+        text = screen_text(app)
+        assert screen.seats == {0, 1}
+        assert "your moves" not in text and "each player's moves" in text
+        assert "your three costliest" not in text
+
+
+async def test_the_watchers_footer_has_one_back(tmp_path: Path) -> None:
+    """Issue 18.13: the watcher's footer said both `← Back` (a move back) and `esc Back`."""
+    from paris_tui.app.screens.watch import WatchScreen
+    from paris_tui.app.storage import read_save
+
+    from .test_screens80 import footer_text
+
+    record = _unfinished(3, 17)
+    path = tmp_path / "game.json"
+    save_record(record, path)
+    app = make_app(None, replay=(record, path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await app.push_screen(WatchScreen(read_save(path), poll=60))
+        await pilot.pause()
+        footer = await footer_text(pilot)
+        assert footer.count("Back") == 1, footer
+        assert "Previous" in footer or "Prev" in footer, footer

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import re
+from pathlib import Path
 
 import pytest
 from rich.cells import cell_len
@@ -572,3 +573,64 @@ async def test_a_grand_tours_points_follow_the_bus_stop_by_stop() -> None:
             await pilot.pause()
         assert at_stops == len(tour.stops)
         assert game.shown_scores is None  # the tour over: the real scores
+
+
+async def test_a_toast_keeps_the_file_name_whole_and_leaves_the_preview_bar_free(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 18.13: "Save a copy" at 80x24: the file name on one line of its own, and the
+    toast over the log, below the preview bar (it covered the bar and cut the name)."""
+    monkeypatch.setenv("PARIS_TUI_DATA_DIR", str(tmp_path / "a-rather-long-data-directory"))
+    session = build_session("Ann,Bob,Cy", 1, 34)
+    app = make_app(session)
+    async with app.run_test(size=SMALL, notifications=True) as pilot:
+        game = await to_turn(pilot)
+        await pilot.pause()
+        bar = game.query_one(PreviewBar)
+        before = region_lines(app, bar)
+        app.action_save_copy()
+        deadline = 50
+        while "Saved a copy" not in screen_text(app) and deadline:
+            deadline -= 1
+            await pilot.pause(0.05)
+        text = screen_text(app)
+        assert "Saved a copy" in text
+        name = f"game-move{session.move_count}.json"
+        whole = re.compile(r"(^|\s)" + re.escape(name) + r"(\s|$)")
+        assert any(whole.search(line) for line in text.split("\n")), text
+        assert region_lines(app, bar) == before  # the preview bar is not covered
+
+
+@pytest.mark.parametrize("language", ["en", "de", "zh-TW"])
+async def test_the_help_keys_table_keeps_each_key_on_one_line(language: str) -> None:
+    """Issue 18.13: at 80x24 the help's keys column wrapped `← → ↑ ↓ or 1-5` over three
+    lines; every key cell of the table is drawn whole on one line."""
+    from paris_tui.app.screens.help import HelpScreen, help_text
+
+    keys = [
+        row.split("|")[1].strip()
+        for row in help_text(language).splitlines()
+        if row.startswith("|") and not row.startswith("| ---")
+    ][1:]  # the heading row is not a key
+    assert keys
+    app = make_app(build_session("Ann,Bob", 1, 4))
+    async with app.run_test(size=SMALL) as pilot:
+        await to_turn(pilot)
+        app.choose_language(language)
+        await pilot.pause()
+        await press(pilot, "question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        box = app.screen.query_one("#help-box")
+        cells: set[str] = set()
+        for _ in range(30):
+            for line in screen_text(app).split("\n"):
+                parts = line.split("│")
+                if len(parts) > 3:
+                    cells.add(parts[1].strip())
+            if box.scroll_y >= box.max_scroll_y:
+                break
+            box.scroll_page_down(animate=False)
+            await pilot.pause()
+        missing = [key.replace("`", "") for key in keys if key.replace("`", "") not in cells]
+        assert not missing, (missing, sorted(cells))
