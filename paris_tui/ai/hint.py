@@ -110,7 +110,14 @@ class MoveHint:
 
 @dataclass(frozen=True, slots=True)
 class Hint:
-    """A hint: every legal move's estimate (best first), the best move and why."""
+    """A hint: every legal move's estimate, the best move and why.
+
+    ``moves`` is sorted by ``margin`` rounded to one decimal (the number the app
+    shows), highest first; among equal shown margins ``best`` first. ``best``
+    is the strong AI's choice, the most visited move, which is not always the
+    one with the highest mean margin (the search visits a move more when it
+    looked good earlier in the search, and a mean over few visits is noisy).
+    """
 
     seat: int
     moves: tuple[MoveHint, ...]
@@ -218,7 +225,10 @@ def hint(
             margin, points = 0.0, float(view.scores[seat])
         entries.append(MoveHint(move, round(margin, 2), round(points, 2), visits))
     best = base.decode(best_code)
-    entries.sort(key=lambda e: (e.move != best, -e.visits, -e.margin, e.move))
+    # By the margin as the app shows it (one decimal), highest first: a list that reads in
+    # its own order. The AI's choice (the most visited move) need not have the highest mean
+    # margin; among equal shown margins it comes first.
+    entries.sort(key=lambda e: (-round(e.margin, 1), e.move != best, -e.visits, e.move))
     reason = _reason(base, seat, best, children.get(best_code))
     return Hint(seat, tuple(entries), best, reason, bot.last_simulations)
 

@@ -3,7 +3,19 @@
 For every move of a finished record, the strong search (:mod:`paris_tui.ai.strong`)
 is run from the mover's view at that moment (never another seat's route or
 the stack order: the same fairness as the bots) with a fixed number of
-simulations, so a review is deterministic for its seed. Each root move gets
+simulations, so a review is deterministic for its seed.
+
+Only a finished game is reviewed (:class:`UnfinishedGame` otherwise): a
+mover's view holds that mover's secret route, so a review of a game still
+being played would show, to whoever asks for it, choices worked out from
+routes that are still secret (R8). At the game end every route is revealed.
+
+The seed rule: one seed for the whole review, ``0`` unless ``--seed`` says
+otherwise; each move's search draws from a generator made of the seed and
+the move's index (:func:`paris_tui.ai.seeding.decision_rng`), so a move's
+review depends only on the seed and the position. The app's review screen
+uses seed ``0`` and the same number of simulations, so for the same game it
+gives the same numbers as ``paris-tui review FILE``. Each root move gets
 the expected final margin of the simulations through it (the mover's final
 score minus the best other seat's, the number the hint shows). The preferred
 move is the most visited one, the move the strong AI plays; a move's *loss*
@@ -38,16 +50,22 @@ from .hint import MarginBot
 from .seeding import decision_rng
 
 __all__ = [
+    "DEFAULT_SEED",
     "DEFAULT_SIMULATIONS",
     "MoveReview",
     "ReviewCancelled",
+    "UnfinishedGame",
     "add_review_parser",
+    "is_finished",
     "review",
     "review_json",
 ]
 
 DEFAULT_SIMULATIONS = 1500
 """Simulations per move: about a tenth of a second each on one core."""
+
+DEFAULT_SEED = 0
+"""The review's seed unless ``--seed`` gives another: the app's review screen uses it too."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,16 +83,25 @@ class ReviewCancelled(Exception):
     """:func:`review` stopped because its ``cancelled`` callback said so."""
 
 
+class UnfinishedGame(ValueError):
+    """:func:`review` was given a game that is not finished (its movers' routes are secret)."""
+
+
+def is_finished(record: Record) -> bool:
+    """Whether ``record`` reaches the game end (then every route is public, R8)."""
+    return replay(record).is_over
+
+
 def review(
     record: Record,
     *,
-    seed: int = 0,
+    seed: int = DEFAULT_SEED,
     simulations: int = DEFAULT_SIMULATIONS,
     seats: Collection[int] | None = None,
     progress: Callable[[int, int], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
 ) -> list[MoveReview]:
-    """Every move of ``record`` reviewed (the game need not be finished).
+    """Every move of ``record`` reviewed; the game must be finished (else :class:`UnfinishedGame`).
 
     With ``seats``, only those seats' moves (the others are played, not
     reviewed). ``progress(done, total)`` is called after each reviewed move;
@@ -85,6 +112,8 @@ def review(
     """
     if simulations < 1:
         raise ValueError(f"the number of simulations must be at least 1, not {simulations}")
+    if not is_finished(record):
+        raise UnfinishedGame("only a finished game is reviewed: the movers' routes are secret")
     game = replay(record, 0)
     out: list[MoveReview] = []
     n = len(record.players)
@@ -173,17 +202,23 @@ def review_json(record: Record, reviews: list[MoveReview]) -> dict[str, Any]:
 def add_review_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "review",
-        help=_("review a recorded game: each move beside the strong AI's choice"),
+        help=_("review a finished game: each move beside the strong AI's choice"),
         description=_(
-            "For each move of FILE, the move the strong AI preferred from the mover's "
-            "view at that moment and the estimated loss (0 for the preferred move); per player, "
-            "the mean loss and the three costliest moves. Deterministic for --seed."
-        ),
+            "For each move of FILE, a finished game, the move the strong AI preferred from the "
+            "mover's view at that moment and the estimated loss (0 for the preferred move); per "
+            "player, the mean loss and the three costliest moves. Deterministic for --seed: "
+            "seed {seed} unless given, the seed the app's review uses too, so both give the "
+            "same numbers for the same game. An unfinished game is not reviewed (its routes "
+            "are secret): one line, exit status 2."
+        ).format(seed=DEFAULT_SEED),
     )
     parser.add_argument("file", help=_("a game record (JSON)"))
     parser.add_argument("--json", action="store_true", help=_("print one JSON object"))
     parser.add_argument(
-        "--seed", type=int, default=0, help=_("search seed (default {n})").format(n=0)
+        "--seed",
+        type=int,
+        default=DEFAULT_SEED,
+        help=_("search seed (default {n})").format(n=DEFAULT_SEED),
     )
     parser.add_argument(
         "--simulations",
@@ -195,6 +230,89 @@ def add_review_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     parser.set_defaults(func=cmd_review)
     return parser
+
+
+def _padded(text: str, width: int) -> str:
+    """``text`` cut to ``width`` terminal cells (with ``…``) and padded to it."""
+    from rich.cells import cell_len, set_cell_size
+
+    if cell_len(text) > width:
+        text = set_cell_size(text, width - 1) + "…"
+    return set_cell_size(text, width)
+
+
+def _tile_words(record: Record, move: Move) -> str:
+    """``[B] Opéra`` (``[B] Opéra, removes Bob``): a move for the command's table."""
+    from ..core.board import BOARDS
+
+    board = BOARDS[record.board]()
+    stop, line = move.tile.split("/")
+    letter = board.lines[board.line_index[line]].letter
+    text = f"[{letter}] {board.stops[board.stop_index[stop]].name}"
+    if move.evict is not None:
+        name = _padded(printable(record.players[move.evict].name), 6).rstrip()
+        text += " " + _("{name} out").format(name=name)
+    return text
+
+
+def review_lines(
+    record: Record, reviews: list[MoveReview], *, seed: int, simulations: int
+) -> list[str]:
+    """The command's text: a head, each move beside the AI's choice, then per player a summary.
+
+    Costliest moves are marked ``!`` as on the review screen; ``=`` means the
+    AI would have played the same move.
+    """
+    from rich.cells import cell_len
+
+    data = review_json(record, reviews)
+    costly = {i for player in data["players"] for i in player["worst"]}
+    lines = [
+        _("Review: seed {seed}, {n} simulations a move").format(seed=seed, n=simulations),
+    ]
+    head_move, head_player = _("Move"), _("Player")
+    head_played, head_best, head_loss = _("Played"), _("AI's choice"), _("Loss")
+    move_w = max(5, cell_len(head_move))
+    name_w = min(
+        14, max([cell_len(head_player)] + [cell_len(printable(p.name)) for p in record.players])
+    )
+    tile_w = max(28, cell_len(head_played), cell_len(head_best))
+    loss_w = max(5, cell_len(head_loss))
+    lines.append(
+        " ".join(
+            (
+                " " * (move_w - cell_len(head_move)) + head_move,
+                _padded(head_player, name_w),
+                _padded(head_played, tile_w),
+                _padded(head_best, tile_w),
+                " " * (loss_w - cell_len(head_loss)) + head_loss,
+            )
+        )
+    )
+    for r in reviews:
+        mark = "!" if r.index in costly else " "
+        best = "=" if r.best == r.played else _tile_words(record, r.best)
+        loss = f"{r.loss:.1f}"
+        lines.append(
+            " ".join(
+                (
+                    f"{mark}{r.index + 1:>{move_w - 1}}",
+                    _padded(printable(record.players[r.seat].name), name_w),
+                    _padded(_tile_words(record, r.played), tile_w),
+                    _padded(best, tile_w),
+                    f"{loss:>{loss_w}}",
+                )
+            ).rstrip()
+        )
+    for player in data["players"]:
+        # Translators: no move to name (a player with no costly move).
+        worst = ", ".join(str(i + 1) for i in player["worst"]) or _("none")
+        lines.append(
+            _("{name}: mean loss {loss}; costliest moves: {moves}").format(
+                name=printable(player["name"]), loss=f"{player['mean_loss']:.1f}", moves=worst
+            )
+        )
+    return lines
 
 
 def cmd_review(args: argparse.Namespace) -> int:
@@ -214,17 +332,18 @@ def cmd_review(args: argparse.Namespace) -> int:
         )
         print(f"paris-tui: {problem}", file=sys.stderr)
         return 2
+    if not is_finished(record):
+        problem = _(
+            "{path}: the game is not finished; only a finished game is reviewed "
+            "(a review works from each mover's secret route)"
+        ).format(path=printable(str(path)))
+        print(f"paris-tui: {problem}", file=sys.stderr)
+        return 2
     reviews = review(record, seed=args.seed, simulations=args.simulations)
-    data = review_json(record, reviews)
     if args.json:
+        data = review_json(record, reviews)
         sys.stdout.write(json.dumps(data, ensure_ascii=True) + "\n")
         return 0
-    for player in data["players"]:
-        # Translators: no move to name (a player with no costly move).
-        worst = ", ".join(str(i + 1) for i in player["worst"]) or _("none")
-        print(
-            _("{name}: mean loss {loss}; costliest moves: {moves}").format(
-                name=printable(player["name"]), loss=f"{player['mean_loss']:.1f}", moves=worst
-            )
-        )
+    for line in review_lines(record, reviews, seed=args.seed, simulations=args.simulations):
+        print(line)
     return 0

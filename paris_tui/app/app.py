@@ -9,6 +9,7 @@ offers to resume an unfinished game), or the replay viewer.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterable
 from functools import partial
@@ -586,8 +587,13 @@ class ParisApp(App[int]):
                 markup=False,
             )
             return
-        said = printable(_("Saved a copy to {path}").format(path=path))
-        self.notify(said, title=_("Saved"), timeout=8, markup=False)
+        # The file name on a line of its own (a toast wraps a long path anywhere), then where.
+        where = str(path.parent)
+        home = str(Path.home())
+        if where == home or where.startswith(home + os.sep):
+            where = "~" + where[len(home) :]
+        said = _("{name}\nin {folder}").format(name=printable(path.name), folder=printable(where))
+        self.notify(said, title=_("Saved a copy"), timeout=8, markup=False)
 
     def _game_screen(self) -> GameScreen | None:
         from .screens.game import GameScreen

@@ -34,7 +34,7 @@ from ..core import (
 from ..core.analysis import LeftoverPreview
 from ..core.text import printable
 from ..i18n import N_, _, ngettext
-from .fit import Fit
+from .fit import Fit, cut_text
 from .glyphs import current_glyphs
 from .palette import LINE_COLOURS, player_style
 
@@ -380,24 +380,41 @@ def _points(names: tuple[str, ...], values: tuple[int, ...], width: int | None) 
 def preview_text(board: Board, names: tuple[str, ...], preview: LeftoverPreview) -> Fit:
     """The left-over preview in one line, as full as the width allows; every number kept.
 
-    ``If left over: small tour: ● Ann +1, ▲ Bob +2 · grand tour [B] Blue
-    line: ● Ann +3``; where the bar has two lines, the grand tour may go on
-    the second; then with names cut shorter and shorter, then with symbols
-    only (``Left over: small ●+1 ▲+2 · grand [B] ●+3``).
+    Before the round's last move it says what it assumes (the board as it
+    is now): ``If left over (board as now): small tour: ● Ann +1, ▲ Bob +2 ·
+    grand tour [B] Blue line: ● Ann +3``. On the last move it says which tile
+    taking the highlighted one leaves, scored after the move (``Taking it
+    leaves [P] Jardin des Plantes: ...``), and when the takeover's choice
+    changes the points, which choice it shows. Where the bar has two lines,
+    the grand tour may go on the second; then names are cut shorter and
+    shorter, then symbols only (``Left over now: small ●+1 ▲+2 · grand [B] ●+3``).
     """
     line = None
     if preview.grand_tour_line is not None:
         line = next((ln for ln in board.lines if ln.name == preview.grand_tour_line), None)
 
+    def head(terse: bool, width: int | None) -> Text:
+        if preview.leaves is None:
+            # Translators: the preview bar's head before the round's last move, then
+            # "small tour: ● Ann +1 · grand tour [B] ...": what the tile would score if it were
+            # left over with the board as it is now (later players may change it).
+            said = _("Left over now: ") if terse else _("If left over (board as now): ")
+            return Text(said, style="bold")
+        tile = tile_text(board, preview.leaves)
+        if terse and width is not None:
+            tile = cut_text(tile, 4 + max(width, 6))
+        # Translators: the preview bar's head on the round's last move: taking the highlighted
+        # tile leaves {tile} over; then its tours "small tour: ● Ann +1 · grand tour ...".
+        said = _("Leaves {tile}: ") if terse else _("Taking it leaves {tile}: ")
+        return words(said, style="bold", tile=tile)
+
     def variant(width: int | None, terse: bool = False, two_lines: bool = False) -> Text:
-        # Translators: the preview bar's head, then "small tour: ● Ann +1 · grand tour [B] ...".
-        head = _("Left over: ") if terse else _("If left over: ")
-        text = Text(head, style="bold")
+        text = head(terse, width)
+        indent = " " * cell_len(text.plain)
         text.append(_("small ") if terse else _("small tour: "))
         text.append_text(_points(names, preview.small_tour, width))
         if preview.grand_tour_line is not None:
             if two_lines:
-                indent = " " * cell_len(_("If left over: "))
                 text.append("\n" + indent + _("grand tour "))
             else:
                 text.append(" · " + (_("grand ") if terse else _("grand tour ")))
@@ -409,6 +426,16 @@ def preview_text(board: Board, names: tuple[str, ...], preview: LeftoverPreview)
                 text.append_text(line_label(board, line.id))
             text.append(" " if terse or width == 0 else ": ")
             text.append_text(_points(names, preview.grand_tour, width))
+        if preview.depends and preview.evict is not None:
+            if width == 0:
+                style = player_style(preview.evict)
+                label = Text(style.symbol, style=f"bold {style.colour}")
+            else:
+                label = seat_label(names, preview.evict, width=width)
+            # Translators: after a last move's preview whose points depend on whose business the
+            # takeover removes: the points shown are for removing {player}'s.
+            said = _(" (removing {player})") if terse else _(" (if you remove {player}'s)")
+            text.append_text(words(said, player=label))
         return text
 
     variants: list[Text] = []

@@ -13,10 +13,15 @@ only once a *deliberate* one came (:func:`is_deliberate`): after the screen
 appeared, after a quiet moment since the screen appeared and since the last
 key of any kind (every key restarts the wait), and, if it is the same key as
 the last one, after longer than a key repeat's initial delay. Once a
-deliberate key came, the screen takes keys as usual. A turn drops the keys
-stamped before it began, and takes a tile only with an Enter that is not a
-repeat and comes a quiet moment after the turn began (:class:`TurnGate`):
-moving the highlight stays as quick as ever.
+deliberate key came, the screen takes keys as usual. Keys that neither hand
+the keyboard over nor move (``q`` quit, ``?`` and ``F1`` help: the README's
+"Everywhere" keys) pass a closed gate at once and leave it closed. A turn
+drops the keys stamped before it began, and takes a tile only with an Enter
+that is not a repeat and comes a quiet moment after the turn began
+(:class:`TurnGate`): moving the highlight stays as quick as ever. Every gate
+says when it drops a key (``on_drop``), so a screen can show that the key was
+seen and why it waits: a second Enter soon after the first cannot be told
+from a held key's first repeat.
 
 Keys are judged by their own time stamp (Textual stamps every message when it
 is made, in the driver, before it waits in any queue), never by when they are
@@ -33,6 +38,7 @@ from typing import Protocol, runtime_checkable
 from textual._time import get_time  # the clock Textual stamps messages with
 
 __all__ = [
+    "FREE_KEYS",
     "QUIET_GAP",
     "REPEAT_DELAY",
     "Gate",
@@ -51,6 +57,11 @@ this long; any key within it restarts the wait)."""
 REPEAT_DELAY = 0.8
 """Seconds after a press before the *same* key counts as pressed again: longer than the initial
 delay before a held key repeats (the first repeat is otherwise indistinguishable from a press)."""
+
+
+FREE_KEYS = ("q", "question_mark", "f1")
+"""Keys a :class:`KeyGate` lets through while closed: quit and help hand nothing over and
+make no move (every move is saved; help shows nothing secret), so they work everywhere."""
 
 
 def now() -> float:
@@ -100,11 +111,14 @@ class Gate(Protocol):
 class KeyGate:
     """Closed from when its screen appears until a deliberate key came; then open."""
 
-    def __init__(self, *, on_drop: Callable[[], None] | None = None) -> None:
+    def __init__(
+        self, *, on_drop: Callable[[], None] | None = None, free: tuple[str, ...] = ()
+    ) -> None:
         self.opened_at = now()
         self.passed = False
         self.dropped = 0
         self.on_drop = on_drop
+        self.free = free  # keys let through while closed (FREE_KEYS), the gate stays closed
 
     def rearm(self) -> None:
         """Close again and wait afresh, as if the screen had just appeared."""
@@ -112,6 +126,8 @@ class KeyGate:
         self.passed = False
 
     def admit(self, key: KeyStamp, previous: KeyStamp | None) -> bool:
+        if not self.passed and key.key in self.free:
+            return True
         if not self.passed and is_deliberate(key, previous, self.opened_at):
             self.passed = True
         if not self.passed:
@@ -130,11 +146,19 @@ class TurnGate:
 
     The take key (Enter) counts only :data:`QUIET_GAP` after the turn began and
     when it is not a repeat; other keys (the highlight) are never held back.
+    ``on_drop(key, previous)`` is called for each take key it drops (the
+    screen says why nothing happened).
     """
 
-    def __init__(self, take_keys: tuple[str, ...] = ("enter",)) -> None:
+    def __init__(
+        self,
+        take_keys: tuple[str, ...] = ("enter",),
+        *,
+        on_drop: Callable[[KeyStamp, KeyStamp | None], None] | None = None,
+    ) -> None:
         self.began: float | None = None
         self.take_keys = take_keys
+        self.on_drop = on_drop
 
     def begin(self) -> None:
         self.began = now()
@@ -146,10 +170,18 @@ class TurnGate:
         if self.began is None:
             return True  # between turns the screen's keys do not move
         if key.time < self.began:
+            self._dropped(key, previous)
             return False
         if key.key not in self.take_keys:
             return True
-        return key.time >= self.began + QUIET_GAP and not is_repeat(key, previous)
+        if key.time >= self.began + QUIET_GAP and not is_repeat(key, previous):
+            return True
+        self._dropped(key, previous)
+        return False
+
+    def _dropped(self, key: KeyStamp, previous: KeyStamp | None) -> None:
+        if self.on_drop is not None and key.key in self.take_keys:
+            self.on_drop(key, previous)
 
     def admit_click(self, at: float) -> bool:
         return self.began is None or at >= self.began

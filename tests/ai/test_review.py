@@ -101,3 +101,54 @@ def test_a_review_of_some_seats_equals_the_full_review_of_them() -> None:
     with pytest.raises(ReviewCancelled):
         review(record, seed=2, simulations=60, cancelled=cancel_after_two)
     assert len(asked) == 3
+
+
+def test_an_unfinished_game_is_not_reviewed(tmp_path: Path) -> None:
+    """Issue 18.2: a review of a game still being played would read its movers' secret routes:
+    review() refuses it, and `paris-tui review FILE` says so in one line, exit status 2."""
+    import dataclasses
+
+    import pytest
+
+    from paris_tui.ai.review import UnfinishedGame
+
+    record = _played(["greedy", "random"], 2)
+    part = dataclasses.replace(record, moves=record.moves[:11])
+    with pytest.raises(UnfinishedGame):
+        review(part, simulations=10)
+    path = tmp_path / "part.json"
+    save_record(part, path)
+    for extra in ([], ["--json"]):
+        run = subprocess.run(
+            [sys.executable, "-m", "paris_tui", "review", str(path), "--simulations", "10", *extra],
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=60,
+        )
+        assert run.returncode == 2 and run.stdout == "", run
+        assert run.stderr.count("\n") == 1 and "not finished" in run.stderr
+
+
+def test_the_review_command_prints_each_move_beside_the_ais_choice(tmp_path: Path) -> None:
+    """Issue 18.9: the text output has a row per move (number, player, played, AI's choice,
+    loss; `=` where the AI agrees, `!` on the costliest) and the per-player summary."""
+    from paris_tui.ai.review import review_lines
+
+    record = _played(["greedy", "random"], 2)
+    reviews = review(record, simulations=30)
+    lines = review_lines(record, reviews, seed=0, simulations=30)
+    assert lines[0] == "Review: seed 0, 30 simulations a move"
+    rows = lines[2 : 2 + len(record.moves)]
+    data = review_json(record, reviews)
+    costly = {i for p in data["players"] for i in p["worst"]}
+    for r, row in zip(reviews, rows, strict=True):
+        assert row[:5].replace("!", "").strip() == str(r.index + 1)
+        assert row.startswith("!") == (r.index in costly)
+        assert f"P{r.seat}" in row and row.endswith(f"{r.loss:.1f}")
+        assert ("=" in row.split()) == (r.played == r.best)
+    assert lines[2 + len(record.moves) :] == [
+        f"P{p['seat']}: mean loss {p['mean_loss']:.1f}; costliest moves: "
+        + (", ".join(str(i + 1) for i in p["worst"]) or "none")
+        for p in data["players"]
+    ]

@@ -384,3 +384,52 @@ async def test_a_held_enter_on_the_last_move_does_not_press_play_again() -> None
         assert app.screen is end and app.session is session
         await keys.tap("n")  # a deliberate press plays again
         assert app.session is not session
+
+
+@pytest.mark.parametrize("key", ["question_mark", "q"])
+async def test_q_and_help_work_on_the_hand_off_at_once(key: str) -> None:
+    """Issue 18.6: `?` and `q` on the hand-off do what they do everywhere (README), even
+    before a deliberate Enter; they pass nothing (the hand-off still waits for its Enter)."""
+    from paris_tui.app.screens.help import HelpScreen
+
+    app = real_app(new_session("Ann,Bob", 3, None))
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        handoff = app.screen
+        assert isinstance(handoff, HandoffScreen)
+        keys = Keyboard(pilot)
+        await keys.post([(key, handoff.key_gate.opened_at + QUIET_GAP / 4)])  # at once
+        await pilot.pause()
+        if key == "q":
+            assert not app.is_running or app.return_code is not None
+            return
+        assert isinstance(app.screen, HelpScreen)
+        assert not handoff.key_gate.passed
+        await keys.tap("escape")
+        await pilot.pause()
+        assert app.screen is handoff
+        assert routes_shown(app, ("blue", "yellow", "red", "pink", "green")) == []
+
+
+async def test_a_second_enter_soon_after_the_hand_off_says_why_it_waits() -> None:
+    """Issue 18.7: an Enter within the repeat delay of the one that passed the hand-off takes
+    no tile (it could be that Enter held down) and the status says it was seen and to press
+    it again; a press after the wait takes the tile."""
+    session = new_session("Ann,Bob", 3, None)
+    app = real_app(session)
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, HandoffScreen)
+        keys = Keyboard(pilot)
+        await keys.tap("enter")
+        game = find_game(app)
+        assert game is not None and app.screen is game and game.turn_seat == 0
+        await keys.post([("enter", keys.clock + REPEAT_DELAY / 2)])  # a second press, soon
+        await pilot.pause()
+        assert session.move_count == 0
+        status = screen_text(app)
+        assert "Enter seen" in status or "Press Enter again" in status, status
+        await keys.tap("enter")
+        await pilot.pause()
+        assert session.move_count == 1
+        assert "Enter seen" not in screen_text(app)

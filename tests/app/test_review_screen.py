@@ -140,3 +140,125 @@ async def test_the_end_screen_reviews_the_game_just_played(data_dir: Path) -> No
         assert screen.reviews == review(record, seed=0, simulations=SIMS, seats={0})
         await pilot.press("escape")
         assert isinstance(app.screen, EndScreen)
+
+
+def _unfinished(seed: int, moves: int, routes: tuple[str, ...] | None = None) -> Record:
+    """Ann against a random AI after ``moves`` moves; ``routes`` swaps in other secret routes."""
+    import dataclasses
+
+    record = _record(seed)
+    cut = dataclasses.replace(record, moves=record.moves[:moves])
+    if routes is not None:
+        cut = dataclasses.replace(cut, setup=dataclasses.replace(cut.setup, routes=routes))
+    return cut
+
+
+async def _after_v(record: Record, path: Path, *, watch: bool) -> tuple[str, list[str]]:
+    """What the replay viewer (or the watcher) shows after ``v``, and the notices it gave."""
+    from paris_tui.app.screens.watch import WatchScreen
+    from paris_tui.app.storage import read_save
+
+    save_record(record, path)
+    app = make_app(None, replay=(record, path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        if watch:
+            await app.push_screen(WatchScreen(read_save(path), poll=60))
+            await pilot.pause()
+        before = type(app.screen)
+        await pilot.press("v")
+        await pilot.pause(0.2)
+        assert type(app.screen) is before  # no review opened
+        assert not any(isinstance(s, ReviewScreen) for s in app.screen_stack)
+        return screen_text(app), [n.message for n in app._notifications]
+
+
+@pytest.mark.parametrize("watch", [False, True])
+async def test_v_on_a_game_in_progress_refuses_and_shows_nothing_from_a_secret_route(
+    tmp_path: Path, watch: bool
+) -> None:
+    """Issue 18.2: `replay` of a save in progress and a watching copy: `v` says the review is
+    for finished games; two games that differ only in the routes show the same screen."""
+    full = _record(3)
+    other_routes = tuple(reversed(full.setup.routes))
+    assert other_routes != full.setup.routes
+    shown = []
+    for routes in (None, other_routes):
+        record = _unfinished(3, 17, routes)
+        shown.append(await _after_v(record, tmp_path / "game.json", watch=watch))
+    (text, notices), (other_text, other_notices) = shown
+    assert any("finished games" in n for n in notices), notices
+    assert notices == other_notices
+    assert text == other_text
+
+
+async def test_the_review_command_prints_the_numbers_the_screen_shows(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 18.9: `paris-tui review FILE` prints each move beside the AI's choice, and the
+    same numbers as the screen for the same game (one seed rule: the default seed)."""
+    from paris_tui.cli import main
+
+    record = _record(5)
+    path = tmp_path / "game.json"
+    save_record(record, path)
+    assert main(["review", str(path), "--simulations", str(SIMS)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    rows = [line for line in out if line[:5].replace("!", "").strip().isdigit()]
+    assert len(rows) == len(record.moves)
+    app = make_app(None, replay=(record, path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("v")
+        screen = await _reviewed(app, pilot)
+        table = screen.query_one(DataTable)
+        assert screen.reviews is not None
+        for row in range(table.row_count):
+            cells = [_plain(c) for c in table.get_row_at(row)]
+            index = screen.reviews[row].index
+            printed = rows[index]
+            assert printed[:5].replace("!", "").strip() == str(index + 1)
+            assert printed.split()[-1] == cells[4]  # the same loss
+            assert cells[0].startswith("!") == rows[index].startswith("!")  # the same costliest
+        summary = next(line for line in out if line.startswith("Ann: mean loss"))
+        assert summary.split(": ", 1)[1] in screen_text(app)
+
+
+async def test_a_review_of_several_humans_does_not_say_your_moves(tmp_path: Path) -> None:
+    """Issue 18.13: a 3-human game's review is of each player's moves, not "your moves"."""
+    import dataclasses
+
+    record = _record(3)
+    humans = tuple(Player(p.name, "human") for p in record.players)
+    record = dataclasses.replace(record, players=humans)
+    path = tmp_path / "game.json"
+    save_record(record, path)
+    app = make_app(None, replay=(record, path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("v")
+        screen = await _reviewed(app, pilot)
+        text = screen_text(app)
+        assert screen.seats == {0, 1}
+        assert "your moves" not in text and "each player's moves" in text
+        assert "your three costliest" not in text
+
+
+async def test_the_watchers_footer_has_one_back(tmp_path: Path) -> None:
+    """Issue 18.13: the watcher's footer said both `← Back` (a move back) and `esc Back`."""
+    from paris_tui.app.screens.watch import WatchScreen
+    from paris_tui.app.storage import read_save
+
+    from .test_screens80 import footer_text
+
+    record = _unfinished(3, 17)
+    path = tmp_path / "game.json"
+    save_record(record, path)
+    app = make_app(None, replay=(record, path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await app.push_screen(WatchScreen(read_save(path), poll=60))
+        await pilot.pause()
+        footer = await footer_text(pilot)
+        assert footer.count("Back") == 1, footer
+        assert "Previous" in footer or "Prev" in footer, footer

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import re
+from pathlib import Path
 
 import pytest
 from rich.cells import cell_len
@@ -103,6 +104,33 @@ async def test_preview_keeps_every_number_of_the_grand_tour_at_80x24() -> None:
             if preview.triggers_grand_tour:
                 assert "grand" in row
             assert not row.rstrip().endswith("…"), row
+
+
+async def test_preview_says_what_it_assumes_and_on_the_last_move_what_taking_leaves() -> None:
+    """Issue 18.1: before the round's last move the bar says it assumes the board as it is now;
+    on the last move it names the tile that taking the highlighted one leaves over."""
+    from paris_tui.app.describe import stop_name
+
+    for moves, last in ((34, False), (35, True)):  # seed 1, 3 players: 2nd, then 3rd mover
+        session = build_session("Ann,Bob,Cy", 1, moves)
+        app = make_app(session)
+        async with app.run_test(size=SMALL) as pilot:
+            game = await to_turn(pilot)
+            face_up = game.view.face_up
+            assert (len(face_up) == 2) == last
+            for index in range(len(face_up)):
+                await press(pilot, str(index + 1))
+                await pilot.pause()
+                row = region_lines(app, game.query_one(PreviewBar))[0].strip()
+                if not last:
+                    assert row.startswith("Left over now: ") or "(board as now)" in row, row
+                    continue
+                other = face_up[1 - index]
+                assert row.startswith(("Leaves ", "Taking it leaves ")), row
+                assert stop_name(game.view.board, other.split("/")[0])[:5] in row, row
+                preview = game.previews()[face_up[index]]
+                assert preview.leaves == other
+                assert NUMBERS.findall(row) == expected_numbers(preview), row
 
 
 def test_preview_fits_four_long_names_in_80_columns() -> None:
@@ -492,3 +520,117 @@ def test_fit_picks_the_first_wording_that_fits() -> None:
     two = Fit([Text("one line, long"), Text("two\nlines"), Text("one")])
     assert render(two, 10) == ["two", "lines"]
     assert render(two, 10, 1) == ["one"]
+
+
+async def test_a_grand_tours_points_follow_the_bus_stop_by_stop() -> None:
+    """Issue 18.5: while the bus stands at a crossing, the log lists the points of the
+    crossings it has reached and no later one, and the scores shown add up just those."""
+    from paris_tui.app.describe import stop_name
+    from paris_tui.core.analysis import leftover_previews
+
+    session = build_session("Ann,Bob,Cy", 3, 20)  # the last move: face-up tile 1 runs a tour
+    view = session.view(None)
+    preview = leftover_previews(view)[view.face_up[0]]
+    assert preview.triggers_grand_tour and not preview.depends
+    (tour,) = [e for e in preview.events if isinstance(e, TourEvent) and e.kind == "grand_tour"]
+    points = [e for e in preview.events if isinstance(e, ScoreEvent) and e.kind == "grand_tour"]
+    assert len({e.stop for e in points}) >= 3
+    app = make_app(session, anim=100.0)  # frames stay until stepped on below
+    async with app.run_test(size=LARGE) as pilot:
+        game = await to_turn(pilot)
+        await press(pilot, "enter")
+        if isinstance(app.screen, TakeoverDialog):
+            await press(pilot, "enter")
+        await pilot.pause()
+        board = game.view.board
+        log = game.query_one(GameLog)
+        at_stops = 0
+        steps = 0
+        while game.frame is not None:
+            steps += 1
+            assert steps < 100
+            frame = game.frame
+            if frame.tour_line == tour.line and frame.bus_at is not None:
+                at_stops += 1
+                reached = tour.stops[: tour.stops.index(frame.bus_at) + 1]
+                text = "\n".join("".join(s.text for s in strip) for strip in log.lines)
+                under = text.rsplit("Grand tour:", 1)[1]
+                for event in points:
+                    name = stop_name(board, event.stop or "")
+                    assert (f"at {name}" in under) == (event.stop in reached), (frame.bus_at, under)
+                shown = list(view.scores)
+                for event in points:
+                    if event.stop in reached:
+                        shown[event.seat] += event.points
+                small = [e for e in preview.events if isinstance(e, ScoreEvent)]
+                for event in small:
+                    if event.kind == "small_tour":
+                        shown[event.seat] += event.points
+                assert game.shown_scores == tuple(shown), frame.bus_at
+            if game.frame_timer is not None:
+                game.frame_timer.stop()
+            game._next_frame()
+            await pilot.pause()
+        assert at_stops == len(tour.stops)
+        assert game.shown_scores is None  # the tour over: the real scores
+
+
+async def test_a_toast_keeps_the_file_name_whole_and_leaves_the_preview_bar_free(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 18.13: "Save a copy" at 80x24: the file name on one line of its own, and the
+    toast over the log, below the preview bar (it covered the bar and cut the name)."""
+    monkeypatch.setenv("PARIS_TUI_DATA_DIR", str(tmp_path / "a-rather-long-data-directory"))
+    session = build_session("Ann,Bob,Cy", 1, 34)
+    app = make_app(session)
+    async with app.run_test(size=SMALL, notifications=True) as pilot:
+        game = await to_turn(pilot)
+        await pilot.pause()
+        bar = game.query_one(PreviewBar)
+        before = region_lines(app, bar)
+        app.action_save_copy()
+        deadline = 50
+        while "Saved a copy" not in screen_text(app) and deadline:
+            deadline -= 1
+            await pilot.pause(0.05)
+        text = screen_text(app)
+        assert "Saved a copy" in text
+        name = f"game-move{session.move_count}.json"
+        whole = re.compile(r"(^|\s)" + re.escape(name) + r"(\s|$)")
+        assert any(whole.search(line) for line in text.split("\n")), text
+        assert region_lines(app, bar) == before  # the preview bar is not covered
+
+
+@pytest.mark.parametrize("language", ["en", "de", "zh-TW"])
+async def test_the_help_keys_table_keeps_each_key_on_one_line(language: str) -> None:
+    """Issue 18.13: at 80x24 the help's keys column wrapped `← → ↑ ↓ or 1-5` over three
+    lines; every key cell of the table is drawn whole on one line."""
+    from paris_tui.app.screens.help import HelpScreen, help_text
+
+    keys = [
+        row.split("|")[1].strip()
+        for row in help_text(language).splitlines()
+        if row.startswith("|") and not row.startswith("| ---")
+    ][1:]  # the heading row is not a key
+    assert keys
+    app = make_app(build_session("Ann,Bob", 1, 4))
+    async with app.run_test(size=SMALL) as pilot:
+        await to_turn(pilot)
+        app.choose_language(language)
+        await pilot.pause()
+        await press(pilot, "question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        box = app.screen.query_one("#help-box")
+        cells: set[str] = set()
+        for _ in range(30):
+            for line in screen_text(app).split("\n"):
+                parts = line.split("│")
+                if len(parts) > 3:
+                    cells.add(parts[1].strip())
+            if box.scroll_y >= box.max_scroll_y:
+                break
+            box.scroll_page_down(animate=False)
+            await pilot.pause()
+        missing = [key.replace("`", "") for key in keys if key.replace("`", "") not in cells]
+        assert not missing, (missing, sorted(cells))

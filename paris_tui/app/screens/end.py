@@ -18,7 +18,7 @@ from ...i18n import N_, _, ngettext
 from ..describe import joined, line_label, printable, seat_label, words
 from ..fit import Fit, cut
 from ..glyphs import current_glyphs
-from ..keygate import KeyGate
+from ..keygate import FREE_KEYS, KeyGate
 from ..palette import LINE_COLOURS, player_style
 from .base import ParisScreen
 
@@ -84,6 +84,7 @@ class EndScreen(ParisScreen):
         Binding("n", "play_again", N_("Play again")),
         Binding("v", "review", N_("Review")),
         Binding("q", "app.quit", N_("Quit")),
+        Binding("question_mark", "app.help", N_("Help"), show=False),
     ]
 
     def __init__(
@@ -107,7 +108,7 @@ class EndScreen(ParisScreen):
         self.shown = 0
         self.scores = view.outcome.scores
         # The last move's Enter, held, must not press "Play again" (keygate.py).
-        self.key_gate = KeyGate()
+        self.key_gate = KeyGate(free=FREE_KEYS)  # q and ? work at once, as everywhere
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="end-box"):

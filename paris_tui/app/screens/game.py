@@ -53,11 +53,11 @@ from ...core.sampling import Determinizer
 from ...i18n import N_, _, ngettext
 from ...net.protocol import ErrorCode, SeatInfo
 from ...net.table import Table
-from ..describe import preview_text, printable, seat_label, stop_name, words
+from ..describe import describe_events, preview_text, printable, seat_label, stop_name, words
 from ..fit import Fit
 from ..frames import Frame, build_frames
 from ..history import GameMode, History, HistoryError
-from ..keygate import TurnGate
+from ..keygate import REPEAT_DELAY, KeyStamp, TurnGate
 from ..session import Bot, points_by_kind
 from ..widgets.hint import HintPanel
 from ..widgets.map_view import BoardMap, MapOverlay
@@ -126,6 +126,28 @@ def reveal_chunks(events: list[Event]) -> list[list[Event]]:
             after_tour = starts and not isinstance(event, GameOver)
         chunks[-1].append(event)
     return [chunk for chunk in chunks if chunk]
+
+
+def _is_tour(chunk: list[Event]) -> bool:
+    """A tour's chunk: its heading, then only its score events (one log line each)."""
+    return (
+        bool(chunk)
+        and isinstance(chunk[0], TourEvent)
+        and all(isinstance(e, ScoreEvent) for e in chunk[1:])
+    )
+
+
+def _reached(chunk: list[Event], frame: Frame) -> int:
+    """How many of ``chunk``'s events ``frame`` shows: a grand or special tour's heading and
+    the points of the crossings the bus has reached (R6 scores crossing by crossing, in the
+    line's order); everything for any other frame."""
+    head = chunk[0] if chunk else None
+    if frame.bus_at is None or not isinstance(head, TourEvent) or not _is_tour(chunk):
+        return len(chunk)
+    if frame.bus_at not in head.stops:
+        return len(chunk)
+    reached = set(head.stops[: head.stops.index(frame.bus_at) + 1])
+    return 1 + sum(1 for e in chunk[1:] if isinstance(e, ScoreEvent) and e.stop in reached)
 
 
 class GameScreen(ParisScreen):
@@ -198,9 +220,12 @@ class GameScreen(ParisScreen):
         self.shown_scores: tuple[int, ...] | None = None
         self._staged: list[list[Event]] = []
         self._shown_chunks = 0
-        self._reveal_with: dict[int, int] = {}  # id(frame) -> chunks shown with it
+        self._shown_events = 0  # of the chunk after those: a tour's stops the bus has reached
+        # id(frame) -> (k, m): with that frame, the chunks before the k-th and m events of it
+        self._reveal_with: dict[int, tuple[int, int]] = {}
         # A turn drops keys stamped before it began, and a held or hasty Enter (keygate.py).
-        self.key_gate = TurnGate()
+        self.key_gate = TurnGate(on_drop=self._take_dropped)
+        self.take_waits: Timer | None = None  # while set, the status says why Enter waits
         self.ai_timer: Timer | None = None
         # What waits while the game is paused (too small a terminal), run on resume.
         self._waiting: dict[str, Callable[[], None]] = {}
@@ -317,6 +342,10 @@ class GameScreen(ParisScreen):
             log.write_entry(Text(resumed.format(n=n), style="dim"))
         held = sum(len(chunk) for chunk in self._staged[self._shown_chunks :])
         log.add_events(self._public, self._events[: len(self._events) - held])
+        if self._shown_events and self._shown_chunks < len(self._staged):
+            chunk = self._staged[self._shown_chunks]
+            for line in self._chunk_lines(chunk, 0, self._shown_events):
+                log.write_entry(line)
 
     def language_changed(self) -> None:
         """Show everything again in the current language; the game and the turn go on as they
@@ -383,9 +412,32 @@ class GameScreen(ParisScreen):
             self._keys_state = state
             self.refresh_bindings()
 
+    def _take_dropped(self, key: KeyStamp, previous: KeyStamp | None) -> None:
+        """The turn gate dropped an Enter (too soon after the last one, or held): say so for
+        as long as the wait lasts, so a second press never vanishes without a word."""
+        if self.turn_seat is None:
+            return
+        if self.take_waits is not None:
+            self.take_waits.stop()
+        self.take_waits = self.set_timer(REPEAT_DELAY, self._take_ready)
+        self._show_status()
+
+    def _take_ready(self) -> None:
+        self.take_waits = None
+        self._show_status()
+
     def _show_status(self) -> None:
         """One line: whose turn, or what is happening (shorter wordings where it is narrow)."""
         view = self.view
+        if self.take_waits is not None and self.turn_seat is not None and self.frame is None:
+            said = [
+                _("Enter seen: wait a moment, then press it again (a held key takes no tile)"),
+                _("Enter seen: press it again in a moment"),
+                _("Press Enter again"),
+            ]
+            status = Fit([Text(w, style="bold") for w in said])
+            self.query_one("#status", Static).update(status)
+            return
         if self.frame is not None:
             status = Fit([Text(_("Tour… (Space skips)")), Text(_("Tour…"))])
         elif self.connection is not None and not view.is_over:
@@ -798,37 +850,58 @@ class GameScreen(ParisScreen):
     def _stage(self, before: SeatView, events: list[Event]) -> list[Frame]:
         """Log what happens before the first tour; keep the rest for the tours' frames.
 
-        Each tour's lines and points are shown when its animation starts; the
-        game end's special tours, the sack and "Game over" come last, so the
-        result is never given away before it is shown (the end screen follows).
+        Each tour's heading is shown when its animation starts, and a grand or
+        special tour's points stop by stop as the bus reaches each crossing
+        (log lines and scores; the README's "as the tour is shown"); the game
+        end's special tours, the sack and "Game over" come last, so the result
+        is never given away before it is shown (the end screen follows).
         """
         chunks = reveal_chunks(events)
         self._staged = chunks
         self._shown_chunks = 0
+        self._shown_events = 0
         self._reveal_with = {}
         self.shown_scores = before.scores
         frames: list[Frame] = []
         if self.anim > 0:
             for k, chunk in enumerate(chunks):
                 for frame in build_frames(before.board, before.names, chunk):
-                    self._reveal_with[id(frame)] = k + 1
+                    self._reveal_with[id(frame)] = (k, _reached(chunk, frame))
                     frames.append(frame)
-        first = self._reveal_with[id(frames[0])] - 1 if frames else len(chunks)
-        self._reveal(first)
+        first = (self._reveal_with[id(frames[0])][0], 0) if frames else (len(chunks), 0)
+        self._reveal(*first)
         return frames
 
-    def _reveal(self, count: int) -> None:
-        """Show the staged chunks up to the ``count``-th (log lines, then points)."""
+    def _chunk_lines(self, chunk: list[Event], start: int, end: int) -> list[Text]:
+        """The log lines of ``chunk``'s events ``start:end``: a tour's heading and score lines
+        are one line each (worded from the whole tour: "nobody scores" only when true);
+        another chunk's lines come all at once, with its last event."""
+        public = self._public
+        lines = describe_events(public.board, public.names, chunk)
+        if _is_tour(chunk) and len(lines) == len(chunk):
+            return lines[start:end]
+        return lines if end >= len(chunk) else []
+
+    def _reveal(self, count: int, partial: int = 0) -> None:
+        """Show the staged chunks before the ``count``-th, and the first ``partial`` events of
+        the ``count``-th (a tour up to the bus's stop): log lines, then points."""
         log = self.query_one(GameLog)
         public = self._public
         scores = list(self.shown_scores or public.scores)
-        while self._shown_chunks < min(count, len(self._staged)):
+        while self._shown_chunks < min(count + 1, len(self._staged)):
             chunk = self._staged[self._shown_chunks]
+            end = len(chunk) if self._shown_chunks < count else min(partial, len(chunk))
+            if end > self._shown_events:
+                for line in self._chunk_lines(chunk, self._shown_events, end):
+                    log.write_entry(line)
+                for event in chunk[self._shown_events : end]:
+                    if isinstance(event, ScoreEvent):
+                        scores[event.seat] += event.points
+                self._shown_events = end
+            if end < len(chunk):
+                break
             self._shown_chunks += 1
-            log.add_events(public, chunk)
-            for event in chunk:
-                if isinstance(event, ScoreEvent):
-                    scores[event.seat] += event.points
+            self._shown_events = 0
         done = self._shown_chunks >= len(self._staged)
         self.shown_scores = None if done else tuple(scores)
         self.query_one(PlayersPanel).show(
@@ -949,7 +1022,7 @@ class GameScreen(ParisScreen):
                 then()
             return
         self.frame = self.frames.pop(0)
-        self._reveal(self._reveal_with.get(id(self.frame), 0))
+        self._reveal(*self._reveal_with.get(id(self.frame), (0, 0)))
         self._show_status()
         self._show_map()
         self._show_preview()

@@ -13,7 +13,7 @@ from textual.widgets import Button, Footer, Static
 
 from ...i18n import N_, _
 from ..describe import plain, seat_label, words
-from ..keygate import KeyGate
+from ..keygate import FREE_KEYS, KeyGate
 from .base import ParisScreen
 
 __all__ = ["HELD_KEYS_HINT", "HandoffScreen"]
@@ -28,7 +28,12 @@ class HandoffScreen(ParisScreen):
     buffered Enter meant for the last turn never shows the next player's screen.
     """
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "ready", N_("Ready"), priority=True)]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "ready", N_("Ready"), priority=True),
+        # The README's "Everywhere" keys: they pass the closed gate (keygate.FREE_KEYS).
+        Binding("question_mark,f1", "app.help", N_("Help"), key_display="?"),
+        Binding("q", "app.quit", N_("Quit")),
+    ]
 
     def __init__(
         self,
@@ -43,7 +48,7 @@ class HandoffScreen(ParisScreen):
         super().__init__()
         self.on_ready = on_ready  # instead of closing: e.g. replace this screen by the game
         # The app applies the gate to every key and click (keygate.py).
-        self.key_gate = KeyGate(on_drop=self.key_dropped)
+        self.key_gate = KeyGate(on_drop=self.key_dropped, free=FREE_KEYS)
         self.names = names
         self.seat = seat
         self.round_no = round_no

@@ -29,8 +29,10 @@ __all__ = ["ReplayScreen"]
 
 class ReplayScreen(ParisScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left", "step(-1)", N_("Back"), key_display="←", priority=True),
-        Binding("right", "step(1)", N_("Forward"), key_display="→", priority=True),
+        # "Previous"/"Next", not "Back": Esc is Back where this viewer is opened from another
+        # screen (the watcher), and one footer must not offer two different "Back"s.
+        Binding("left", "step(-1)", N_("Previous"), key_display="←", priority=True),
+        Binding("right", "step(1)", N_("Next"), key_display="→", priority=True),
         Binding("pageup", "step(-10)", "−10", show=False, priority=True),
         Binding("pagedown", "step(10)", "+10", show=False, priority=True),
         Binding("home", "go(0)", N_("Start"), priority=True),
@@ -94,8 +96,26 @@ class ReplayScreen(ParisScreen):
             log.add_events(view, events)
 
     def action_review(self) -> None:
-        """The strong AI's review of the human moves; Enter on a move shows it here."""
+        """The strong AI's review of the human moves; Enter on a move shows it here.
+
+        Only for a finished game: a review works from each mover's view, which
+        holds that mover's secret route (R8), so a game still being played (a
+        save in progress, a game another copy plays) is refused, saying why.
+        """
+        from ...ai.review import is_finished
         from .review import ReviewScreen
+
+        if not is_finished(self.record):
+            self.notify(
+                _(
+                    "The review is for finished games: it works from each mover's "
+                    "secret route, which this game still keeps."
+                ),
+                title=_("No review yet"),
+                severity="warning",
+                markup=False,
+            )
+            return
 
         def go(index: int | None) -> None:
             if index is not None:

@@ -1,7 +1,10 @@
 """The review on screen: each human move beside the strong AI's choice, and what it cost.
 
-Opened with ``v`` from the replay viewer and the end screen. The review
-(:func:`paris_tui.ai.review.review`, the same as ``paris-tui review``) runs in
+Opened with ``v`` from the replay viewer and the end screen, for a finished
+game only (the replay viewer refuses a game still being played: a review
+works from the movers' secret routes). The review
+(:func:`paris_tui.ai.review.review`, the same as ``paris-tui review``, with its
+seed :data:`~paris_tui.ai.review.DEFAULT_SEED`, so the same numbers) runs in
 a thread worker, move by move, with its progress shown; Escape cancels it
 and goes back. Each reviewed move is one row: who played it, the tile taken,
 the tile the strong AI preferred from that seat's view at that moment, and
@@ -26,7 +29,14 @@ from textual.containers import Vertical
 from textual.widgets import DataTable, Footer, ProgressBar, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from ...ai.review import DEFAULT_SIMULATIONS, MoveReview, ReviewCancelled, review, review_json
+from ...ai.review import (
+    DEFAULT_SEED,
+    DEFAULT_SIMULATIONS,
+    MoveReview,
+    ReviewCancelled,
+    review,
+    review_json,
+)
 from ...core import Board, Move
 from ...core.board import BOARDS
 from ...core.record import Record
@@ -99,7 +109,7 @@ class ReviewScreen(ParisScreen):
         record: Record,
         seats: Collection[int] | None = None,
         *,
-        seed: int = 0,
+        seed: int = DEFAULT_SEED,
         simulations: int | None = None,
         can_go: bool = False,
     ) -> None:
@@ -123,10 +133,11 @@ class ReviewScreen(ParisScreen):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="review-box"):
-            yield Static(
-                Text(_("Review: your moves beside the strong AI's choice"), style="bold"),
-                id="review-title",
-            )
+            if len(self.seats) == 1:
+                title = _("Review: your moves beside the strong AI's choice")
+            else:
+                title = _("Review: each player's moves beside the strong AI's choice")
+            yield Static(Text(title, style="bold"), id="review-title")
             yield Static(Text(_("Reviewing…"), style="dim"), id="review-status")
             yield ProgressBar(id="review-progress", show_eta=False)
             yield Static("", id="review-players", classes="-hidden")
@@ -185,10 +196,16 @@ class ReviewScreen(ParisScreen):
         data = review_json(self.record, reviews)
         costly = {i for p in data["players"] if p["seat"] in self.seats for i in p["worst"]}
         self.query_one(ProgressBar).add_class("-hidden")
-        explain = _(
-            "Loss: the points of final margin your move is expected to cost against the "
-            "AI's choice; your three costliest moves are marked !"
-        )
+        if len(self.seats) == 1:
+            explain = _(
+                "Loss: the points of final margin your move is expected to cost against the "
+                "AI's choice; your three costliest moves are marked !"
+            )
+        else:
+            explain = _(
+                "Loss: the points of final margin a move is expected to cost its player "
+                "against the AI's choice; each player's three costliest moves are marked !"
+            )
         self.query_one("#review-status", Static).update(Text(explain, style="dim"))
         summary = Text()
         for player in data["players"]:

@@ -13,6 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from ...core import Move
+from ...core.analysis import takeover_choices
 from ...i18n import N_, _
 from ..describe import printable
 from ..fit import cut
@@ -53,8 +54,9 @@ class TakeoverDialog(ParisScreen, ModalScreen[Move | None]):
         self.stop_name = stop_name
         self.names = names
         self.mover = mover
-        # The choice a player usually wants first: an opponent's business; one's own last.
-        self.moves = sorted(moves, key=lambda m: (m.evict == mover, moves.index(m)))
+        # The choice a player usually wants first: an opponent's business; one's own last (the
+        # order a last move's left-over preview assumes, core.analysis.takeover_choices).
+        self.moves = takeover_choices(moves, mover)
         self.destination = destination
         self.on_choose = on_choose
         self.key_gate = KeyGate()  # the app applies it to every key and click (keygate.py)

@@ -112,7 +112,8 @@ def reason_text(board: Board, names: tuple[str, ...], seat: int, reason: HintRea
 
 
 def hint_text(board: Board, names: tuple[str, ...], result: Hint) -> Text:
-    """The panel's text: a title, one line per move (best marked), the reason."""
+    """The panel's text: a title, one line per move (sorted by the margin shown, the AI's
+    choice marked, and explained when it is not on top), the reason."""
     out = Text()
     out.append(_("Hint: expected final margin per tile"), style="bold")
     for entry in result.moves:
@@ -126,6 +127,12 @@ def hint_text(board: Board, names: tuple[str, ...], result: Hint) -> Text:
     out.append(printable(reason_text(board, names, result.seat, result.reason)))
     out.append("\n")
     out.append(_("Margin: your final score minus the best other score; h hides this."), style="dim")
+    if result.moves and result.moves[0].move != result.best:
+        # The list is sorted by its numbers; the star is not on top: say what it marks.
+        out.append("\n")
+        star = current_glyphs().star
+        said = _("{star} the strong AI's choice: its most searched move, not always the top one")
+        out.append(said.format(star=star), style="dim")
     return out
 
 
