@@ -266,7 +266,8 @@ async def test_a_dialog_follows_a_language_change(data_dir: Path) -> None:
         assert isinstance(dialog, ResumeDialog)
         assert "Resume the unfinished game?" in screen_text(app)
         app.choose_language("de")
-        await _until(pilot, lambda: "Das nicht beendete Spiel fortsetzen?" in screen_text(app), "German")
+        german = "Das nicht beendete Spiel fortsetzen?"
+        await _until(pilot, lambda: german in screen_text(app), "German")
         assert app.screen is dialog
         assert dialog.focused is not None and dialog.focused.id == "resume"
         assert "Runde 2 von 20" in screen_text(app)  # the save's title, in German too

@@ -17,7 +17,7 @@ from textual.widgets import Footer, Static
 
 from ...core import Event, Game
 from ...core.record import Record, replay
-from ...i18n import NP_, N_, _, ngettext
+from ...i18n import N_, NP_, _, ngettext
 from ..describe import plain
 from ..widgets.map_view import BoardMap, MapOverlay
 from ..widgets.panels import DiscardPanel, GameLog, PlayersPanel, RoutePanel, TilePanel
