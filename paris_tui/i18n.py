@@ -44,6 +44,7 @@ __all__ = [
     "N_",
     "_",
     "current_language",
+    "decimal",
     "gettext",
     "language_from_locale",
     "ngettext",
@@ -205,6 +206,18 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 def pgettext(context: str, message: str) -> str:
     """``message`` in the current language, told apart from the same English by ``context``."""
     return _shown(_current.catalog.pgettext(context, message))
+
+
+def decimal(value: float, places: int = 1) -> str:
+    """``value`` with ``places`` decimals, as the current language writes it (German ``2,5``).
+
+    The separator is a translation (context "decimal separator"), so a language
+    needs nothing but its catalog; the sign and the digits are Python's.
+    """
+    text = f"{value:.{places}f}"
+    # Translators: the decimal separator of numbers such as 2.5 ("," in German).
+    separator = pgettext("decimal separator", ".")
+    return text if separator == "." else text.replace(".", separator)
 
 
 def N_(message: str) -> str:

@@ -31,7 +31,7 @@ from typing import Any
 from ..core import Move, ParisError, RecordError, printable
 from ..core.record import Record, load_record, replay
 from ..core.sampling import Determinizer
-from ..i18n import _
+from ..i18n import _, decimal
 from .belief import RouteBelief
 from .evaluation import Evaluator
 from .hint import MarginBot
@@ -224,7 +224,7 @@ def cmd_review(args: argparse.Namespace) -> int:
         worst = ", ".join(str(i + 1) for i in player["worst"]) or _("none")
         print(
             _("{name}: mean loss {loss}; costliest moves: {moves}").format(
-                name=printable(player["name"]), loss=f"{player['mean_loss']:.1f}", moves=worst
+                name=printable(player["name"]), loss=decimal(player["mean_loss"]), moves=worst
             )
         )
     return 0

@@ -243,7 +243,7 @@ def test_record_errors_in_chinese(capsys: pytest.CaptureFixture[str], tmp_path: 
 def test_join_and_arena_errors_in_german(capsys: pytest.CaptureFixture[str]) -> None:
     status, _out, err = _run(["--lang", "de", "join", "nowhere"], capsys)
     assert status == 2
-    assert err == "paris-tui: 'nowhere' ist nicht HOST:PORT (z. B. 127.0.0.1:7337)\n"
+    assert err == "paris-tui: „nowhere“ ist nicht HOST:PORT (z. B. 127.0.0.1:7337)\n"
     status, _out, err = _run(["--lang", "de", "arena", "--seats", "greedy,wizard"], capsys)
     assert status == 2
     assert err.startswith("paris-tui arena: unbekannte KI-Stufe 'wizard' (zur Wahl: random, ")

@@ -28,7 +28,7 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Footer, Static
 from textual.worker import Worker, WorkerState
 
-from ...i18n import N_, _, ngettext, pgettext
+from ...i18n import N_, _, decimal, ngettext, pgettext
 from ..describe import plain, printable, short_name
 from ..fit import cut
 from ..glyphs import current_glyphs
@@ -99,8 +99,8 @@ def _chart_parts(title: str, legend: list[Text], chart: ScoreChart, x_title: str
 
 def _number_cells(entry: dict[str, Any]) -> list[Text]:
     by = entry["mean_by_source"]
-    cells = [str(entry["games"]), str(entry["wins"]), f"{entry['mean_score']:.1f}"]
-    cells += [f"{by[k]:.1f}" for k in _SOURCES]
+    cells = [str(entry["games"]), str(entry["wins"]), decimal(entry["mean_score"])]
+    cells += [decimal(by[k]) for k in _SOURCES]
     return [Text(c, justify="right") for c in cells]
 
 
@@ -307,7 +307,7 @@ class StatsScreen(ParisScreen):
             look = player_style(index)
             lines.append(ScoreLine(look, tuple(by_name[key])))
             mean = sum(every[key]) / len(every[key])
-            labels.append(self._legend(look, names[key], f"{mean:>5.1f}"))
+            labels.append(self._legend(look, names[key], f"{decimal(mean):>5}"))
         parts = _chart_parts(
             _("Trend: your score in each game"),
             labels,

@@ -14,7 +14,7 @@ from textual.widgets import Static
 
 from ...ai.hint import Hint, HintReason
 from ...core import Board, Move
-from ...i18n import _, ngettext
+from ...i18n import _, decimal, ngettext
 from ..describe import line_name, printable, seat_label, stop_name, tile_label, tile_text
 from ..glyphs import current_glyphs
 
@@ -29,8 +29,8 @@ def margin_text(margin: float) -> str:
     """``+3.2`` / ``−1.4``: an expected margin, signed, one decimal."""
     look = current_glyphs()
     if round(margin, 1) == 0:
-        return f"{look.plus_minus}0.0"
-    return f"+{margin:.1f}" if margin > 0 else f"{look.minus}{-margin:.1f}"
+        return f"{look.plus_minus}{decimal(0.0)}"
+    return f"+{decimal(margin)}" if margin > 0 else f"{look.minus}{decimal(-margin)}"
 
 
 def move_text(board: Board, names: tuple[str, ...], move: Move) -> Text:
