@@ -36,6 +36,7 @@ from ..core import (
     check_table_names,
     printable,
 )
+from ..core.errors import invalid
 from ..core.record import Player as RecordPlayer
 from ..core.record import Record, load_record, replay, save_record
 from ..i18n import _
@@ -193,7 +194,7 @@ def _discard(path: Path, lock: GameLock) -> None:
     lock.release()
 
 
-_SEED_RULE = f"must be a whole number from 0 to {MAX_SEED}"
+_SEED_OR_NULL = "must be a whole number from 0 to {limit} (or null)"
 
 
 def is_seed(seed: object) -> TypeGuard[int]:
@@ -234,18 +235,18 @@ def check_app_record(record: Record) -> None:
     if meta is None:
         return
     if not isinstance(meta, dict):
-        raise RecordError(APP_KEY, "must be an object")
+        raise invalid(APP_KEY, "must be an object")
     seed = meta.get("seed")
     if seed is not None and not is_seed(seed):
-        raise RecordError(f"{APP_KEY}.seed", f"{_SEED_RULE} (or null)")
+        raise invalid(f"{APP_KEY}.seed", _SEED_OR_NULL, limit=MAX_SEED)
     seeds = meta.get("ai_seeds")
     if seeds is not None:
         where = f"{APP_KEY}.ai_seeds"
         if not isinstance(seeds, list) or len(seeds) != len(record.players):
-            raise RecordError(where, f"must be a list of {len(record.players)} seeds (or nulls)")
+            raise invalid(where, "must be a list of {n} seeds (or nulls)", n=len(record.players))
         for i, seed in enumerate(seeds):
             if seed is not None and not is_seed(seed):
-                raise RecordError(f"{where}[{i}]", f"{_SEED_RULE} (or null)")
+                raise invalid(f"{where}[{i}]", _SEED_OR_NULL, limit=MAX_SEED)
 
 
 def points_by_kind(players: int, events: Sequence[Event]) -> list[dict[str, int]]:
@@ -357,7 +358,7 @@ class Session:
             lock = acquire(path)
             try:
                 if path.exists() and load_record(path).moves != record.moves:
-                    raise RecordError("file", "changed on disk since it was read")
+                    raise invalid("file", "changed on disk since it was read")
             except BaseException:
                 lock.release()
                 raise
