@@ -221,7 +221,6 @@ def test_every_record_detail_is_worded() -> None:
 )
 def test_a_record_field_problem_in_each_language(edit: object, english: str, german: str) -> None:
     """Issue 18.14: a missing field read `board: must be a string, found null`."""
-    import json
 
     from paris_tui.core import Game
     from paris_tui.core.record import Record
