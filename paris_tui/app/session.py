@@ -39,7 +39,7 @@ from ..core import (
 from ..core.errors import invalid
 from ..core.record import Player as RecordPlayer
 from ..core.record import Record, load_record, replay, save_record
-from ..i18n import _
+from ..i18n import _, ngettext
 from ..net.protocol import ErrorCode, SeatInfo
 from ..net.table import Table, TableListener
 from ..wording import name_problem, refusal_reason, seat_problem
@@ -151,9 +151,11 @@ def parse_players(text: str) -> list[SeatSpec]:
     parts = text.split(",")
     if not 2 <= len(parts) <= 4:
         raise PlayersError(
-            _("Paris Paris is for 2 to 4 players, {option} names {n}").format(
-                option="--players", n=len(parts)
-            )
+            ngettext(
+                "{option} names {n} player: Paris Paris is for 2 to 4",
+                "{option} names {n} players: Paris Paris is for 2 to 4",
+                len(parts),
+            ).format(option="--players", n=len(parts))
         )
     levels = ai_levels()
     kinds: list[str | None] = []  # None: a human, named by the part itself

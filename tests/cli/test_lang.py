@@ -304,3 +304,13 @@ def test_wrap_cells() -> None:
     assert wrap_cells("ab cd  ef", 5) == ["ab cd", "ef"]
     assert wrap_cells("abcdefgh", 3) == ["abc", "def", "gh"]
     assert wrap_cells("用 --lang de 看", 9) == ["用 --lang", "de 看"]
+
+
+def test_too_few_or_many_players_reads_as_a_sentence(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 18.14: `Paris Paris is for 2 to 4 players, --players names 1`."""
+    status, _out, err = _run(["play", "--players", "Ann"], capsys)
+    assert (status, err) == (2, "paris-tui: --players names 1 player: Paris Paris is for 2 to 4\n")
+    status, _out, err = _run(["play", "--players", "A,B,C,D,E"], capsys)
+    assert err == "paris-tui: --players names 5 players: Paris Paris is for 2 to 4\n"
+    status, _out, err = _run(["--lang", "de", "play", "--players", "Ann"], capsys)
+    assert err == "paris-tui: --players nennt 1 Spieler: Paris Paris ist für 2 bis 4\n"
