@@ -14,7 +14,7 @@ from rich.text import Text
 
 from ..core import Board, Event, ScoreEvent, TourEvent
 from ..i18n import _
-from .describe import line_label, plain, seat_label, stop_name, words
+from .describe import line_label, plain, seat_label, shown_name, stop_name, words
 from .fit import Fit
 from .palette import LINE_COLOURS, player_style
 
@@ -109,7 +109,7 @@ def build_frames(board: Board, names: tuple[str, ...], events: list[Event]) -> l
             full = words(_("Grand tour {line} — "), line=label)
             terse = words(_("Grand tour {line} "), line=letter)
         elif event.seat is not None:
-            owner = plain(names[event.seat])
+            owner = plain(shown_name(names[event.seat]))
             full = words(_("Special tour {line} ({player}'s route) — "), line=label, player=owner)
             terse = words(_("Special tour {line} "), line=letter)
         else:

@@ -33,6 +33,7 @@ from ..core import (
     RecordError,
     ScoreEvent,
     SeatView,
+    ai_seat_names,
     check_table_names,
     printable,
 )
@@ -57,6 +58,7 @@ __all__ = [
     "check_app_record",
     "check_seed",
     "make_bot",
+    "name_seats",
     "next_seed",
     "parse_players",
     "points_by_kind",
@@ -104,15 +106,6 @@ class SeatSpec:
     @property
     def level(self) -> str | None:
         return self.kind[3:] if self.kind.startswith("ai:") else None
-
-
-def _ai_name(level: str, taken: set[str]) -> str:
-    base = f"{level.capitalize()} AI"
-    name, n = base, 2
-    while name.casefold() in taken:
-        name = f"{base} {n}"
-        n += 1
-    return name
 
 
 def _level_problem(level: str, levels: tuple[str, ...]) -> str | None:
@@ -176,16 +169,14 @@ def parse_players(text: str) -> list[SeatSpec]:
         seat = humans[exc.seat] if exc.seat is not None else 0
         raise PlayersError(name_problem(exc), seat + 1) from None
     human_name = dict(zip(humans, names, strict=True))
-    taken = {name.casefold() for name in names}
-    seats: list[SeatSpec] = []
-    for i, kind in enumerate(kinds):
-        if kind is None:
-            seats.append(SeatSpec(human_name[i]))
-        else:
-            name = _ai_name(kind[3:], taken)
-            taken.add(name.casefold())
-            seats.append(SeatSpec(name, kind))
-    return seats
+    return name_seats([(human_name.get(i, ""), kind or "human") for i, kind in enumerate(kinds)])
+
+
+def name_seats(raw: Sequence[tuple[str, str]]) -> list[SeatSpec]:
+    """Seats from checked ``(name, kind)`` pairs: an AI seat named by its code
+    (``Strong AI``, :func:`core.ai_seat_names`), whatever name it was typed with."""
+    names = ai_seat_names(raw)
+    return [SeatSpec(name, kind) for name, (_typed, kind) in zip(names, raw, strict=True)]
 
 
 def _discard(path: Path, lock: GameLock) -> None:

@@ -15,7 +15,7 @@ from textual.widgets import Button, Footer, Static
 
 from ...core import Event, ScoreEvent, SeatView, TourEvent
 from ...i18n import N_, _, ngettext
-from ..describe import joined, line_label, printable, seat_label, words
+from ..describe import joined, line_label, seat_label, shown_name, words
 from ..fit import Fit, cut
 from ..glyphs import current_glyphs
 from ..keygate import KeyGate
@@ -176,7 +176,7 @@ class EndScreen(ParisScreen):
                     if width == 0:
                         text.append_text(_symbol(seat))
                     else:
-                        text.append(cut(printable(names[seat]), width) + " ")
+                        text.append(cut(shown_name(names[seat]), width) + " ")
                     text.append(str(outcome.sack[seat]))
                 if self.sack is not None:
                     text.append(f" {current_glyphs().arrow} ")
@@ -211,7 +211,7 @@ class EndScreen(ParisScreen):
                     text = Text(_("Special tour {number}: ").format(number=number))
                     text.append_text(line_label(view.board, tour.line))
                 if tour.seat is not None:
-                    owner = cut(printable(names[tour.seat]), 4 if width == 0 else width)
+                    owner = cut(shown_name(names[tour.seat]), 4 if width == 0 else width)
                     if terse:
                         text.append(_(" {player}'s route").format(player=owner))
                     else:

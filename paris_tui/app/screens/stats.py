@@ -29,7 +29,7 @@ from textual.widgets import DataTable, Footer, Static
 from textual.worker import Worker, WorkerState
 
 from ...i18n import N_, _, decimal, ngettext, pgettext
-from ..describe import plain, printable, short_name
+from ..describe import AI_SEAT_WORDS, plain, printable, short_name, shown_name
 from ..fit import cut
 from ..glyphs import current_glyphs
 from ..history import History, HistoryError
@@ -39,12 +39,7 @@ from .base import ParisScreen
 
 __all__ = ["StatsScreen"]
 
-_LEVELS = {
-    "random": N_("Random AI"),
-    "easy": N_("Easy AI"),
-    "greedy": N_("Greedy AI"),
-    "strong": N_("Strong AI"),
-}
+_LEVELS = AI_SEAT_WORDS
 _SOURCES = ("small_tour", "grand_tour", "special_tour", "sack")
 _TREND_GAMES = 30  # the trend shows the last 30 games
 
@@ -307,7 +302,7 @@ class StatsScreen(ParisScreen):
             look = player_style(index)
             lines.append(ScoreLine(look, tuple(by_name[key])))
             mean = sum(every[key]) / len(every[key])
-            labels.append(self._legend(look, names[key], f"{decimal(mean):>5}"))
+            labels.append(self._legend(look, shown_name(names[key]), f"{decimal(mean):>5}"))
         parts = _chart_parts(
             _("Trend: your score in each game"),
             labels,

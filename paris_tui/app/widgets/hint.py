@@ -15,7 +15,15 @@ from textual.widgets import Static
 from ...ai.hint import Hint, HintReason
 from ...core import Board, Move
 from ...i18n import _, decimal, ngettext
-from ..describe import line_name, printable, seat_label, stop_name, tile_label, tile_text
+from ..describe import (
+    line_name,
+    printable,
+    seat_label,
+    shown_name,
+    stop_name,
+    tile_label,
+    tile_text,
+)
 from ..glyphs import current_glyphs
 
 __all__ = ["HintPanel", "hint_text", "margin_text", "move_text", "reason_text"]
@@ -73,13 +81,13 @@ def reason_text(board: Board, names: tuple[str, ...], seat: int, reason: HintRea
         elif reason.removed_to == "sack":
             clauses.append(
                 _("{name}'s business there goes into the sack").format(
-                    name=printable(names[reason.removed])
+                    name=shown_name(names[reason.removed])
                 )
             )
         else:
             clauses.append(
                 _("{name}'s business there goes back to their supply").format(
-                    name=printable(names[reason.removed])
+                    name=shown_name(names[reason.removed])
                 )
             )
     if reason.leftover is not None:

@@ -21,7 +21,7 @@ from textual.widgets import RichLog, Static
 
 from ...core import Board, Event, SeatView
 from ...i18n import N_, _
-from ..describe import describe_events, line_name, printable, seat_label, tile_text
+from ..describe import describe_events, line_name, seat_label, shown_name, tile_text
 from ..fit import Fit
 from ..glyphs import current_glyphs
 from ..palette import LINE_COLOURS, player_style
@@ -243,7 +243,7 @@ def _name_cell(names: tuple[str, ...], seat: int, *, bus: bool, presence: str | 
     marks = PRESENCE_MARKS.get(presence or "")
     tails = [tail] if marks is None else [Text(_(m), style="italic") + tail for m in marks]
     variants = [label + t for t in tails]
-    for width in range(cell_len(printable(names[seat])) - 1, 2, -1):
+    for width in range(cell_len(shown_name(names[seat])) - 1, 2, -1):
         variants.append(seat_label(names, seat, width=width) + tails[-1])
     return Fit(variants)
 
