@@ -164,8 +164,8 @@ class EndScreen(ParisScreen):
         outcome = view.outcome
         assert outcome is not None
         items: list[Fit | Text | Table] = []
-        for i, tour in enumerate(self.tours, 1):
-            items.append(self._tour_line(i, tour))
+        # The special tours one above the other, shortened alike (issue 18.11).
+        items.extend(Fit.together(self._tour_line(i, t) for i, t in enumerate(self.tours, 1)))
         if view.players > 2:
             variants = []
             for width in NAME_WIDTHS:
@@ -241,13 +241,15 @@ class EndScreen(ParisScreen):
         head = ASCII_SIMPLE_HEAD if current_glyphs().is_ascii else box.SIMPLE_HEAD
         table = Table(title=_("Final scores"), expand=False, box=head, show_edge=False)
         table.add_column(_("Player"))
-        for _kind, title in KIND_COLUMNS:
+        # With two players nobody scores for the sack (R7.2): no column of zeros.
+        kinds = [(k, t) for k, t in KIND_COLUMNS if k != "sack" or view.players > 2]
+        for _kind, title in kinds:
             table.add_column(_(title), justify="right")
         table.add_column(_("Total"), justify="right", style="bold")
         table.add_column(_("On board"), justify="right")
         for seat in range(view.players):
             row = [seat_label(view.names, seat)]
-            row += [Text(str(self.by_kind[seat][kind])) for kind, _title in KIND_COLUMNS]
+            row += [Text(str(self.by_kind[seat][kind])) for kind, _title in kinds]
             row.append(Text(str(outcome.scores[seat])))
             row.append(Text(str(outcome.on_board[seat])))
             table.add_row(*row)

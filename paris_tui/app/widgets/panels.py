@@ -303,7 +303,8 @@ class RoutePanel(Static):
         if view.public_route is not None:
             labels = (_("Public route: "), _("Public: "))
             lines.append(_route_line(board, view.public_route, labels))
-        self.update(Group(*lines) if lines else "")
+        # Shortened alike: never "Your route: Green (G)" beside "Blue line (B)" (issue 18.11).
+        self.update(Group(*Fit.together(lines)) if lines else "")
 
 
 def _route_line(board: Board, line: str, labels: tuple[str, str]) -> Fit:
