@@ -25,6 +25,7 @@ from ..describe import (
     tile_text,
 )
 from ..glyphs import current_glyphs
+from ..linebreak import EastAsianText
 
 __all__ = ["HintPanel", "hint_text", "margin_text", "move_text", "reason_text"]
 
@@ -168,7 +169,8 @@ class HintPanel(Static):
 
     def show_hint(self, board: Board, names: tuple[str, ...], result: Hint) -> None:
         self.result = result
-        self.update(hint_text(board, names, result))
+        # Chinese reasons break by the East Asian rules ("讓你得 1 分" stays whole).
+        self.update(EastAsianText(hint_text(board, names, result)))
         self.add_class("-shown")
 
     def hide(self) -> None:

@@ -24,6 +24,7 @@ from ...i18n import N_, _
 from ..describe import describe_events, line_name, seat_label, shown_name, tile_text
 from ..fit import Fit
 from ..glyphs import current_glyphs
+from ..linebreak import EastAsianText, has_wide
 from ..palette import LINE_COLOURS, player_style
 
 __all__ = [
@@ -325,6 +326,11 @@ class PreviewBar(Static):
     """
 
 
+def _broken(text: Text) -> Text | EastAsianText:
+    """A log line as written: Chinese broken by the East Asian rules (linebreak.py)."""
+    return EastAsianText(text) if has_wide(text.plain) else text
+
+
 class GameLog(RichLog):
     """Every move and every score event with its reason.
 
@@ -339,7 +345,7 @@ class GameLog(RichLog):
 
     def write_entry(self, text: Text) -> None:
         self.entries.append(text)
-        self.write(text)
+        self.write(_broken(text))
 
     def add_events(self, view: SeatView, events: list[Event]) -> None:
         for line in describe_events(view.board, view.names, events):
@@ -360,6 +366,6 @@ class GameLog(RichLog):
         super().clear()
         self.entries = entries
         for entry in entries:
-            self.write(entry, scroll_end=False)
+            self.write(_broken(entry), scroll_end=False)
         if at_end:
             self.scroll_end(animate=False, immediate=False, x_axis=False)
