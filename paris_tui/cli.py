@@ -22,7 +22,7 @@ from .argparse_words import CellHelpFormatter
 from .argparse_words import install as install_argparse_words
 from .core import Game, Options, ParisError, RecordError, printable
 from .core.record import load_record, replay_summary
-from .i18n import _, ngettext, pgettext
+from .i18n import _, decimal, ngettext, pgettext
 
 EXIT_OK = 0
 EXIT_ERROR = 1
@@ -111,8 +111,8 @@ def _stats_table(players: list[dict[str, Any]]) -> list[str]:
     for p in players:
         by = p["mean_by_source"]
         rows.append(
-            [printable(p["name"]), str(p["games"]), str(p["wins"]), f"{p['mean_score']:.1f}"]
-            + [f"{by[kind]:.1f}" for kind in ("small_tour", "grand_tour", "special_tour", "sack")]
+            [printable(p["name"]), str(p["games"]), str(p["wins"]), decimal(p["mean_score"])]
+            + [decimal(by[kind]) for kind in ("small_tour", "grand_tour", "special_tour", "sack")]
         )
     from .core import cell_width
 

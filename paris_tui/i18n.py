@@ -11,7 +11,9 @@ catalog of the current language when it is shown:
 - ``pgettext("key", "Quit")`` when one English word needs two translations;
 - ``N_("Quit")`` marks a string where it is defined (a class attribute, a
   module constant) and returns it unchanged; translate it with ``_()`` where
-  it is shown, so that a change of language is seen.
+  it is shown, so that a change of language is seen;
+- ``NP_("replay", "Back")`` marks one with a context the same way (a key's
+  description: the footer words it with ``pgettext``; see ``split_marked``).
 
 The catalogs are ``paris_tui/locale/<lang>/LC_MESSAGES/paris_tui.po`` (the
 sources, edited by translators) and the ``.mo`` files compiled from them
@@ -38,9 +40,11 @@ __all__ = [
     "LANGUAGES",
     "LANGUAGE_NAMES",
     "LOCALE_DIR",
+    "NP_",
     "N_",
     "_",
     "current_language",
+    "decimal",
     "gettext",
     "language_from_locale",
     "ngettext",
@@ -50,6 +54,8 @@ __all__ = [
     "set_language",
     "set_shown",
     "set_translations",
+    "shown_marked",
+    "split_marked",
 ]
 
 DOMAIN = "paris_tui"
@@ -202,9 +208,47 @@ def pgettext(context: str, message: str) -> str:
     return _shown(_current.catalog.pgettext(context, message))
 
 
+def decimal(value: float, places: int = 1) -> str:
+    """``value`` with ``places`` decimals, as the current language writes it (German ``2,5``).
+
+    The separator is a translation (context "decimal separator"), so a language
+    needs nothing but its catalog; the sign and the digits are Python's.
+    """
+    text = f"{value:.{places}f}"
+    # Translators: the decimal separator of numbers such as 2.5 ("," in German).
+    separator = pgettext("decimal separator", ".")
+    return text if separator == "." else text.replace(".", separator)
+
+
 def N_(message: str) -> str:
     """Mark ``message`` for the catalogs without translating it here."""
     return message
+
+
+# gettext's own separator of a context from its message in a catalog's keys.
+_CONTEXT = "\x04"
+
+
+def NP_(context: str, message: str) -> str:
+    """Mark ``message`` with ``context`` for the catalogs, translated later by ``shown_marked``.
+
+    For a string defined before its language is known (a key's description)
+    whose English means two things: ``NP_("replay", "Back")`` (one move back)
+    is not the ``"Back"`` of Esc (the previous screen).
+    """
+    return f"{context}{_CONTEXT}{message}"
+
+
+def split_marked(text: str) -> tuple[str | None, str]:
+    """``(context, message)`` of a string marked with ``N_`` (context None) or ``NP_``."""
+    context, sep, message = text.partition(_CONTEXT)
+    return (context, message) if sep else (None, text)
+
+
+def shown_marked(text: str) -> str:
+    """A string marked with ``N_`` or ``NP_``, in the current language."""
+    context, message = split_marked(text)
+    return gettext(message) if context is None else pgettext(context, message)
 
 
 _ = gettext

@@ -88,12 +88,74 @@ def seat_problem(number: int, problem: str) -> str:
     return _("seat {n}: {problem}").format(n=number, problem=problem)
 
 
+# A record's content problems (core.errors.invalid): the English templates of
+# record-format.md, worded here; tests/test_wording.py checks every template used.
+_RECORD_DETAILS = frozenset(
+    (
+        N_("the extra keys take {size} bytes; a record keeps at most {limit}"),
+        N_("missing"),
+        N_("must be an object, found {found}"),
+        N_("must be a list, found {found}"),
+        N_("must be a string, found {found}"),
+        N_('missing: a record has "format": "{format}"'),
+        N_("must be {format}, found {found}"),
+        N_("this program reads version {version}, found {found}"),
+        N_("unknown board {found} (known: {known})"),
+        N_("must hold 2 to 4 seats, holds {n}"),
+        N_("missing: a record lists its moves (an empty list at the start)"),
+        N_("too large (a record keeps at most {limit} bytes)"),
+        N_("the extra keys cannot be written: {reason}"),
+        N_('must be "human" or "ai:<level>", found {found}'),
+        N_('must be "both-lines" or "tile-line", found {found}'),
+        N_('must be "secret" or "all-lines", found {found}'),
+        N_("the game is over after {n} moves; this move is one too many"),
+        N_('missing "tile"'),
+        N_("{found} is not a tile of this board"),
+        N_("{found} is not face up in round {round} (face up: {tiles})"),
+        N_("must be a seat number or null, found {found}"),
+        N_("missing: {stop} is full, the move must say whose business is removed"),
+        N_("must be absent or null: {stop} is not full"),
+        N_("seat {seat} has no business at {stop}"),
+        N_("nested deeper than {n} levels"),
+        N_("an object with a key that is not a string"),
+        N_("must be absent or null: seat {seat} has no business in supply (C1)"),
+        N_("holds a number that is not finite"),
+        N_("holds a value that is not JSON ({kind})"),
+        N_("must be a list of stacks"),
+        N_("{n} players need {expected} stacks of {size}, found {found}"),
+        N_("must be a list of line ids"),
+        N_("must hold one route per seat ({n}), holds {found}"),
+        N_("must be null with {n} players"),
+        N_("2 to 4 seats are needed, found {n}"),
+        N_("must be a list of tile names"),
+        N_("must hold {size} tiles, holds {n}"),
+        N_("the game has {count} {kind} tile(s), the stacks hold {found}"),
+        N_("{found} is not a line of this board"),
+        N_("{found} is dealt twice"),
+        N_("2 players need a public route line, found {found}"),
+        N_("{found} is also a seat's secret route"),
+        N_("must be an object"),
+        N_("must be a whole number from 0 to {limit} (or null)"),
+        N_("must be a list of {n} seeds (or nulls)"),
+        N_("changed on disk since it was read"),
+    )
+)
+# What a record holds where something else belongs (core.record.json_kind, brief).
+_JSON_KINDS = {
+    "a boolean": N_("a boolean"),
+    "a number": N_("a number"),
+    "a string": N_("a string"),
+    "a list": N_("a list"),
+    "an object": N_("an object"),
+}
+
+
 def record_problem(exc: RecordError) -> str:
     """Why a record cannot be read, in the current language: ``where: what``.
 
     A file that cannot be read as a record is worded from its code; a record
-    whose content breaks the format keeps the core's English detail (the
-    field and the rule of record-format.md), a name by the name rule's words.
+    whose content breaks the format from the template of its detail (the
+    field's rule in record-format.md), a name by the name rule's words.
     """
     p = exc.params
     match exc.code:
@@ -115,6 +177,12 @@ def record_problem(exc: RecordError) -> str:
             params = {k: v for k, v in p.items() if k != "rule"}
             code = p["rule"]
             text = name_problem(InvalidNameError(code, **params))  # type: ignore[arg-type]
+        case "invalid" if exc.detail in _RECORD_DETAILS:
+            words = {
+                k: _(_JSON_KINDS[v]) if isinstance(v, str) and v in _JSON_KINDS else v
+                for k, v in p.items()
+            }
+            text = _(exc.detail).format(**words)
         case _:
             text = exc.problem
     if not exc.where:

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from babel.messages.catalog import Catalog, Message
-from babel.messages.extract import extract_from_dir
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
@@ -36,6 +36,8 @@ DOMAIN = "paris_tui"
 # Catalog folders (gettext's names) of the languages we ship besides English.
 CATALOGS = ("de", "zh_TW")
 COMMENT_TAGS = ("Translators:",)
+# Babel's keywords, and NP_(context, message): a context marked where it is defined.
+KEYWORDS = {**DEFAULT_KEYWORDS, "NP_": ((1, "c"), 2)}
 # Fixed header fields: a date that changed at each update would make every two
 # branches that touch a catalog conflict on it.
 _DATE = datetime.datetime(2026, 11, 30, tzinfo=datetime.UTC)
@@ -51,7 +53,11 @@ def extract() -> Catalog:
     )
     method_map = [("**.py", "python")]
     for filename, lineno, message, comments, context in extract_from_dir(
-        str(PACKAGE), method_map=method_map, comment_tags=COMMENT_TAGS, strip_comment_tags=True
+        str(PACKAGE),
+        method_map=method_map,
+        keywords=KEYWORDS,
+        comment_tags=COMMENT_TAGS,
+        strip_comment_tags=True,
     ):
         template.add(
             message,

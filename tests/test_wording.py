@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -174,3 +175,63 @@ def test_an_illegal_move_is_worded_from_its_code() -> None:
         assert (
             refusal_reason("illegal", host, "must_remove") == "這個巴士站已滿：選擇要移除誰的商店"
         )
+
+
+def _invalid_templates() -> set[str]:
+    """The English template of every ``invalid(where, template, ...)`` in the package."""
+    import ast
+
+    root = Path(__file__).resolve().parent.parent / "paris_tui"
+    found: set[str] = set()
+    for path in root.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "invalid":
+                template = node.args[1]
+                if isinstance(template, ast.Name):  # a module constant (app/session.py)
+                    continue
+                assert isinstance(template, ast.Constant), f"{path}:{node.lineno}"
+                found.add(template.value)
+    return found
+
+
+def test_every_record_detail_is_worded() -> None:
+    """Issue 23: a record's field problem was `where: <English detail>` in every language."""
+    from paris_tui.wording import _RECORD_DETAILS
+
+    templates = _invalid_templates()
+    assert len(templates) > 30
+    assert templates <= _RECORD_DETAILS, sorted(templates - _RECORD_DETAILS)
+
+
+@pytest.mark.parametrize(
+    ("edit", "english", "german"),
+    [
+        (lambda d: d.pop("board"), "board: missing", "board: fehlt"),
+        (
+            lambda d: d.update(players="x"),
+            "players: must be a list, found a string",
+            "players: muss eine Liste sein, gefunden: eine Zeichenkette",
+        ),
+        (
+            lambda d: d["moves"].append({"tile": "Nowhere"}),
+            "moves[0].tile: 'Nowhere' is not a tile of this board",
+            "moves[0].tile: 'Nowhere' ist kein Plättchen dieses Spielplans",
+        ),
+    ],
+)
+def test_a_record_field_problem_in_each_language(edit: object, english: str, german: str) -> None:
+    """Issue 18.14: a missing field read `board: must be a string, found null`."""
+
+    from paris_tui.core import Game
+    from paris_tui.core.record import Record
+
+    data = Record.from_game(Game.new(("Ann", "Bob"), seed=5)).to_json_dict()
+    edit(data)  # type: ignore[operator]
+    with pytest.raises(RecordError) as caught:
+        parse_record(data)
+    assert record_problem(caught.value) == english
+    with in_language("de"):
+        assert record_problem(caught.value) == german
+    with in_language("zh-TW"):
+        words = record_problem(caught.value)
+    assert not re.search(r"\b(must|found|missing|is not)\b", words), words

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from ..core import Game, Options
-from ..i18n import _, ngettext
+from ..i18n import _, decimal, ngettext
 from . import LEVELS, Bot, make_ai
 
 __all__ = [
@@ -484,7 +484,8 @@ def format_table(result: ArenaResult, parsed: ArenaArgs, seconds: float) -> str:
     aligned_left = (True, True, False, False, False, False, False, False)
 
     def row(cells: list[str]) -> str:
-        return " ".join(
+        # Two spaces between columns: "95% interval" and "mean score" are two headings.
+        return "  ".join(
             _pad(c, w, not left) for c, w, left in zip(cells, widths, aligned_left, strict=False)
         ).rstrip()
 
@@ -493,7 +494,7 @@ def format_table(result: ArenaResult, parsed: ArenaArgs, seconds: float) -> str:
             "{games} game, {n} players, seed {seed}, seats rotated every game ({seconds} s)",
             "{games} games, {n} players, seed {seed}, seats rotated every game ({seconds} s)",
             result.games,
-        ).format(games=result.games, n=n, seed=parsed.seed, seconds=f"{seconds:.1f}"),
+        ).format(games=result.games, n=n, seed=parsed.seed, seconds=decimal(seconds)),
         "",
         row(headings),
     ]
@@ -502,18 +503,18 @@ def format_table(result: ArenaResult, parsed: ArenaArgs, seconds: float) -> str:
         w = result.wins[i]
         lo, hi = wilson(w, result.games)
         rate = 100 * w / result.games if result.games else 0.0
-        interval = f"{100 * lo:.1f}-{100 * hi:.1f}%"
+        interval = f"{decimal(100 * lo)}-{decimal(100 * hi)}%"
         lines.append(
             row(
                 [
                     str(i),
                     level,
                     str(w),
-                    f"{rate:.1f}%",
+                    f"{decimal(rate)}%",
                     interval,
-                    f"{scores[i]:.2f}",
-                    f"{means[i]:.2f}",
-                    f"{p95s[i]:.2f}",
+                    decimal(scores[i], 2),
+                    decimal(means[i], 2),
+                    decimal(p95s[i], 2),
                 ]
             )
         )

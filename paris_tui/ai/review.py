@@ -43,7 +43,7 @@ from typing import Any
 from ..core import Move, ParisError, RecordError, printable
 from ..core.record import Record, load_record, replay
 from ..core.sampling import Determinizer
-from ..i18n import _
+from ..i18n import _, decimal
 from .belief import RouteBelief
 from .evaluation import Evaluator
 from .hint import MarginBot
@@ -292,7 +292,7 @@ def review_lines(
     for r in reviews:
         mark = "!" if r.index in costly else " "
         best = "=" if r.best == r.played else _tile_words(record, r.best)
-        loss = f"{r.loss:.1f}"
+        loss = decimal(r.loss)
         lines.append(
             " ".join(
                 (
@@ -309,7 +309,7 @@ def review_lines(
         worst = ", ".join(str(i + 1) for i in player["worst"]) or _("none")
         lines.append(
             _("{name}: mean loss {loss}; costliest moves: {moves}").format(
-                name=printable(player["name"]), loss=f"{player['mean_loss']:.1f}", moves=worst
+                name=printable(player["name"]), loss=decimal(player["mean_loss"]), moves=worst
             )
         )
     return lines

@@ -32,7 +32,7 @@ from ..core import (
     TourEvent,
 )
 from ..core.analysis import LeftoverPreview
-from ..core.text import printable
+from ..core.text import ai_seat_code, printable
 from ..i18n import N_, _, ngettext
 from .fit import Fit, cut_text
 from .glyphs import current_glyphs
@@ -85,6 +85,26 @@ AI_LEVEL_NAMES = {
     "greedy": N_("greedy"),
     "strong": N_("strong"),
 }
+
+
+# An AI seat by its level, in the player's language ("Starke KI").
+AI_SEAT_WORDS = {
+    "random": N_("Random AI"),
+    "easy": N_("Easy AI"),
+    "greedy": N_("Greedy AI"),
+    "strong": N_("Strong AI"),
+}
+
+
+def shown_name(name: str) -> str:
+    """A seat's name as drawn: printable, and an AI seat's code (``Strong AI 2``, see
+    :func:`core.ai_seat_names`) in the player's language (``Starke KI 2``)."""
+    code = ai_seat_code(name)
+    if code is None or code[0] not in AI_SEAT_WORDS:
+        return printable(name)
+    level, n = code
+    words = _(AI_SEAT_WORDS[level])
+    return words if n == 1 else f"{words} {n}"
 
 
 def ai_label(level: str) -> str:
@@ -154,7 +174,7 @@ def short_name(name: str, width: int = 8) -> str:
 def seat_label(names: tuple[str, ...], seat: int, *, width: int | None = None) -> Text:
     """``● Ann`` in the seat's colour (the symbol tells seats apart without colour)."""
     style = player_style(seat)
-    name = printable(names[seat]) if width is None else short_name(names[seat], width)
+    name = shown_name(names[seat]) if width is None else short_name(shown_name(names[seat]), width)
     return Text(f"{style.symbol} {name}", style=f"bold {style.colour}")
 
 
@@ -242,7 +262,7 @@ def describe_events(board: Board, names: tuple[str, ...], events: list[Event]) -
         return seat_label(names, seat)
 
     def name(seat: int) -> Text:
-        return plain(names[seat])
+        return plain(shown_name(names[seat]))
 
     def stop(stop_id: str) -> Text:
         return Text(stop_name(board, stop_id))

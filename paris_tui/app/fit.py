@@ -87,9 +87,32 @@ class Fit:
         self.variants = tuple(variants)
         if not self.variants:
             self.variants = (Text(),)
+        self._group: tuple[Fit, ...] = ()
+
+    @classmethod
+    def together(cls, fits: Iterable[Fit]) -> list[Fit]:
+        """``fits`` shortened alike: lines shown one above the other (the end screen's
+        special tours) all take the same wording, the first in which each of them fits,
+        rather than one line cut short between two full ones."""
+        group = tuple(fits)
+        for fit in group:
+            fit._group = group
+        return list(group)
+
+    def _fits_at(self, index: int, width: int, height: int | None) -> bool:
+        variant = self.variants[min(index, len(self.variants) - 1)]
+        if height is not None and len(variant.plain.split("\n")) > height:
+            return False
+        return fits(variant, width)
 
     def choose(self, width: int, height: int | None = None) -> Text:
         """The first variant that fits ``width`` cells (and ``height`` lines, if given)."""
+        if self._group:
+            longest = max(len(fit.variants) for fit in self._group)
+            for index in range(longest):
+                if all(fit._fits_at(index, width, height) for fit in self._group):
+                    return self.variants[min(index, len(self.variants) - 1)]
+            return self.variants[-1]
         for variant in self.variants:
             if height is not None and len(variant.plain.split("\n")) > height:
                 continue

@@ -14,7 +14,7 @@ from rich.text import Text
 
 from ..core import Board, Event, ScoreEvent, TourEvent
 from ..i18n import _
-from .describe import line_label, plain, seat_label, stop_name, words
+from .describe import line_label, plain, seat_label, shown_name, stop_name, words
 from .fit import Fit
 from .palette import LINE_COLOURS, player_style
 
@@ -109,7 +109,7 @@ def build_frames(board: Board, names: tuple[str, ...], events: list[Event]) -> l
             full = words(_("Grand tour {line} — "), line=label)
             terse = words(_("Grand tour {line} "), line=letter)
         elif event.seat is not None:
-            owner = plain(names[event.seat])
+            owner = plain(shown_name(names[event.seat]))
             full = words(_("Special tour {line} ({player}'s route) — "), line=label, player=owner)
             terse = words(_("Special tour {line} "), line=letter)
         else:
@@ -134,4 +134,8 @@ def build_frames(board: Board, names: tuple[str, ...], events: list[Event]) -> l
         in_all = _("in all")
         caption = _caption([full + in_all, terse + in_all], names, dict(totals))
         frames.append(Frame(caption, 1.5, tour_line=event.line, scoring=tuple(shown)))
+    # The bus tours' captions shortened alike, stop after stop and tour after tour: never
+    # "Special tour [G] at Quartier Latin" beside "Special tour [B] Blue line (Bob's route)
+    # — at République" (issue 18.11). Each has a full and a terse head: the same variants.
+    Fit.together(f.caption for f in frames if f.tour_line is not None)
     return frames

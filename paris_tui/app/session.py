@@ -33,12 +33,14 @@ from ..core import (
     RecordError,
     ScoreEvent,
     SeatView,
+    ai_seat_names,
     check_table_names,
     printable,
 )
+from ..core.errors import invalid
 from ..core.record import Player as RecordPlayer
 from ..core.record import Record, load_record, replay, save_record
-from ..i18n import _
+from ..i18n import _, ngettext
 from ..net.protocol import ErrorCode, SeatInfo
 from ..net.table import Table, TableListener
 from ..wording import name_problem, refusal_reason, seat_problem
@@ -56,6 +58,7 @@ __all__ = [
     "check_app_record",
     "check_seed",
     "make_bot",
+    "name_seats",
     "next_seed",
     "parse_players",
     "points_by_kind",
@@ -105,15 +108,6 @@ class SeatSpec:
         return self.kind[3:] if self.kind.startswith("ai:") else None
 
 
-def _ai_name(level: str, taken: set[str]) -> str:
-    base = f"{level.capitalize()} AI"
-    name, n = base, 2
-    while name.casefold() in taken:
-        name = f"{base} {n}"
-        n += 1
-    return name
-
-
 def _level_problem(level: str, levels: tuple[str, ...]) -> str | None:
     """Why ``level`` is not an AI level of this installation, or None."""
     if not levels:
@@ -150,9 +144,11 @@ def parse_players(text: str) -> list[SeatSpec]:
     parts = text.split(",")
     if not 2 <= len(parts) <= 4:
         raise PlayersError(
-            _("Paris Paris is for 2 to 4 players, {option} names {n}").format(
-                option="--players", n=len(parts)
-            )
+            ngettext(
+                "{option} names {n} player: Paris Paris is for 2 to 4",
+                "{option} names {n} players: Paris Paris is for 2 to 4",
+                len(parts),
+            ).format(option="--players", n=len(parts))
         )
     levels = ai_levels()
     kinds: list[str | None] = []  # None: a human, named by the part itself
@@ -173,16 +169,14 @@ def parse_players(text: str) -> list[SeatSpec]:
         seat = humans[exc.seat] if exc.seat is not None else 0
         raise PlayersError(name_problem(exc), seat + 1) from None
     human_name = dict(zip(humans, names, strict=True))
-    taken = {name.casefold() for name in names}
-    seats: list[SeatSpec] = []
-    for i, kind in enumerate(kinds):
-        if kind is None:
-            seats.append(SeatSpec(human_name[i]))
-        else:
-            name = _ai_name(kind[3:], taken)
-            taken.add(name.casefold())
-            seats.append(SeatSpec(name, kind))
-    return seats
+    return name_seats([(human_name.get(i, ""), kind or "human") for i, kind in enumerate(kinds)])
+
+
+def name_seats(raw: Sequence[tuple[str, str]]) -> list[SeatSpec]:
+    """Seats from checked ``(name, kind)`` pairs: an AI seat named by its code
+    (``Strong AI``, :func:`core.ai_seat_names`), whatever name it was typed with."""
+    names = ai_seat_names(raw)
+    return [SeatSpec(name, kind) for name, (_typed, kind) in zip(names, raw, strict=True)]
 
 
 def _discard(path: Path, lock: GameLock) -> None:
@@ -193,7 +187,7 @@ def _discard(path: Path, lock: GameLock) -> None:
     lock.release()
 
 
-_SEED_RULE = f"must be a whole number from 0 to {MAX_SEED}"
+_SEED_OR_NULL = "must be a whole number from 0 to {limit} (or null)"
 
 
 def is_seed(seed: object) -> TypeGuard[int]:
@@ -234,18 +228,18 @@ def check_app_record(record: Record) -> None:
     if meta is None:
         return
     if not isinstance(meta, dict):
-        raise RecordError(APP_KEY, "must be an object")
+        raise invalid(APP_KEY, "must be an object")
     seed = meta.get("seed")
     if seed is not None and not is_seed(seed):
-        raise RecordError(f"{APP_KEY}.seed", f"{_SEED_RULE} (or null)")
+        raise invalid(f"{APP_KEY}.seed", _SEED_OR_NULL, limit=MAX_SEED)
     seeds = meta.get("ai_seeds")
     if seeds is not None:
         where = f"{APP_KEY}.ai_seeds"
         if not isinstance(seeds, list) or len(seeds) != len(record.players):
-            raise RecordError(where, f"must be a list of {len(record.players)} seeds (or nulls)")
+            raise invalid(where, "must be a list of {n} seeds (or nulls)", n=len(record.players))
         for i, seed in enumerate(seeds):
             if seed is not None and not is_seed(seed):
-                raise RecordError(f"{where}[{i}]", f"{_SEED_RULE} (or null)")
+                raise invalid(f"{where}[{i}]", _SEED_OR_NULL, limit=MAX_SEED)
 
 
 def points_by_kind(players: int, events: Sequence[Event]) -> list[dict[str, int]]:
@@ -357,7 +351,7 @@ class Session:
             lock = acquire(path)
             try:
                 if path.exists() and load_record(path).moves != record.moves:
-                    raise RecordError("file", "changed on disk since it was read")
+                    raise invalid("file", "changed on disk since it was read")
             except BaseException:
                 lock.release()
                 raise

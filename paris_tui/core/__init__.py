@@ -29,6 +29,8 @@ from .game import BUSINESSES_PER_SEAT, Game, Move, Options, Outcome, Setup, deal
 from .text import (
     MAX_NAME_CELLS,
     InvalidNameError,
+    ai_seat_code,
+    ai_seat_names,
     cell_width,
     check_table_names,
     normalize_name,
@@ -66,6 +68,8 @@ __all__ = [
     "TileDiscarded",
     "TileKind",
     "TourEvent",
+    "ai_seat_code",
+    "ai_seat_names",
     "cell_width",
     "check_table_names",
     "classic_board",

@@ -17,6 +17,7 @@ __all__ = [
     "ParisError",
     "RecordError",
     "RecordProblem",
+    "invalid",
 ]
 
 DecidedBy = Literal["score", "fewest_businesses", "shared"]
@@ -121,7 +122,21 @@ class RecordError(ParisError, ValueError):
         self.problem = problem
         self.code: RecordProblem = code
         self.params: dict[str, str | int] = params
+        # An "invalid" problem made by ``invalid``: the English template of ``problem``.
+        self.detail: str | None = None
         super().__init__(f"{where}: {problem}" if where else problem)
+
+
+def invalid(where: str, detail: str, **params: str | int) -> RecordError:
+    """A record whose content breaks the format at ``where``.
+
+    ``detail`` is the English of record-format.md with ``{placeholders}`` that
+    ``params`` fill: the words of the app (``wording.record_problem``) translate
+    the template, so no English is left inside a translated line.
+    """
+    exc = RecordError(where, detail.format(**params), "invalid", **params)
+    exc.detail = detail
+    return exc
 
 
 def brief(value: object) -> str:

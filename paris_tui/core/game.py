@@ -32,7 +32,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Literal
 
 from .board import Board, classic_board
-from .errors import DecidedBy, Illegal, IllegalMoveError, RecordError, brief
+from .errors import DecidedBy, Illegal, IllegalMoveError, brief, invalid
 from .events import (
     BusinessOpened,
     BusinessRemoved,
@@ -332,7 +332,7 @@ class Game:
         names = _seat_names(players)
         n = len(names)
         if n not in (2, 3, 4):
-            raise RecordError("players", f"2 to 4 seats are needed, found {n}")
+            raise invalid("players", "2 to 4 seats are needed, found {n}", n=n)
         stacks = _validate_stacks(board, n, setup.stacks)
         routes, public = _validate_routes(board, n, setup.routes, setup.public_route)
         return cls._build(board, names, options or Options(), stacks, routes, public)
@@ -915,35 +915,46 @@ def _validate_stacks(
     board: Board, n: int, stacks: Iterable[Sequence[str]]
 ) -> tuple[tuple[int, ...], ...]:
     if isinstance(stacks, str | bytes) or not isinstance(stacks, Sequence):
-        raise RecordError("setup.stacks", "must be a list of stacks")
+        raise invalid("setup.stacks", "must be a list of stacks")
     size = n + 1
     expected = len(board.all_tiles) // size
     if len(stacks) != expected:
-        raise RecordError(
-            "setup.stacks", f"{n} players need {expected} stacks of {size}, found {len(stacks)}"
+        raise invalid(
+            "setup.stacks",
+            "{n} players need {expected} stacks of {size}, found {found}",
+            n=n,
+            expected=expected,
+            size=size,
+            found=len(stacks),
         )
     out: list[tuple[int, ...]] = []
     for i, stack in enumerate(stacks):
         if isinstance(stack, str | bytes) or not isinstance(stack, Sequence):
-            raise RecordError(f"setup.stacks[{i}]", "must be a list of tile names")
+            raise invalid(f"setup.stacks[{i}]", "must be a list of tile names")
         if len(stack) != size:
-            raise RecordError(f"setup.stacks[{i}]", f"must hold {size} tiles, holds {len(stack)}")
+            raise invalid(
+                f"setup.stacks[{i}]", "must hold {size} tiles, holds {n}", size=size, n=len(stack)
+            )
         ids: list[int] = []
         for j, name in enumerate(stack):
             t = board.tile_index.get(name) if isinstance(name, str) else None
             if t is None:
-                raise RecordError(
-                    f"setup.stacks[{i}][{j}]", f"{brief(name)} is not a tile of this board"
+                raise invalid(
+                    f"setup.stacks[{i}][{j}]",
+                    "{found} is not a tile of this board",
+                    found=brief(name),
                 )
             ids.append(t)
         out.append(tuple(ids))
     counts = Counter(t for st in out for t in st)
     for kind in board.tile_kinds:
         if counts[kind.index] != kind.count:
-            raise RecordError(
+            raise invalid(
                 "setup.stacks",
-                f"the game has {kind.count} {kind.name} tile(s), the stacks hold "
-                f"{counts[kind.index]}",
+                "the game has {count} {kind} tile(s), the stacks hold {found}",
+                count=kind.count,
+                kind=kind.name,
+                found=counts[kind.index],
             )
     return tuple(out)
 
@@ -952,28 +963,37 @@ def _validate_routes(
     board: Board, n: int, routes: Sequence[str], public: str | None
 ) -> tuple[list[int], int]:
     if isinstance(routes, str | bytes) or not isinstance(routes, Sequence):
-        raise RecordError("setup.routes", "must be a list of line ids")
+        raise invalid("setup.routes", "must be a list of line ids")
     if len(routes) != n:
-        raise RecordError(
-            "setup.routes", f"must hold one route per seat ({n}), holds {len(routes)}"
+        raise invalid(
+            "setup.routes",
+            "must hold one route per seat ({n}), holds {found}",
+            n=n,
+            found=len(routes),
         )
     ids: list[int] = []
     for i, r in enumerate(routes):
         li = board.line_index.get(r) if isinstance(r, str) else None
         if li is None:
-            raise RecordError(f"setup.routes[{i}]", f"{brief(r)} is not a line of this board")
+            raise invalid(
+                f"setup.routes[{i}]", "{found} is not a line of this board", found=brief(r)
+            )
         if li in ids:
-            raise RecordError(f"setup.routes[{i}]", f"{r!r} is dealt twice")
+            raise invalid(f"setup.routes[{i}]", "{found} is dealt twice", found=repr(r))
         ids.append(li)
     if n == 2:
         pi = board.line_index.get(public) if isinstance(public, str) else None
         if pi is None:
-            raise RecordError(
-                "setup.public_route", f"2 players need a public route line, found {brief(public)}"
+            raise invalid(
+                "setup.public_route",
+                "2 players need a public route line, found {found}",
+                found=brief(public),
             )
         if pi in ids:
-            raise RecordError("setup.public_route", f"{public!r} is also a seat's secret route")
+            raise invalid(
+                "setup.public_route", "{found} is also a seat's secret route", found=repr(public)
+            )
         return ids, pi
     if public is not None:
-        raise RecordError("setup.public_route", f"must be null with {n} players")
+        raise invalid("setup.public_route", "must be null with {n} players", n=n)
     return ids, -1

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from .board import BOARDS, Board
-from .errors import RecordError, brief
+from .errors import RecordError, brief, invalid
 from .game import Game, Move, Options, Setup
 from .text import InvalidNameError, check_table_names, printable
 
@@ -158,19 +158,21 @@ def _check_extra_value(key: str, value: Any) -> None:
         item, depth = stack.pop()
         seen += 1
         if seen > MAX_EXTRA_BYTES:  # each value takes a byte at least once written
-            raise RecordError(key, f"too large (a record keeps at most {MAX_EXTRA_BYTES} bytes)")
+            raise invalid(
+                key, "too large (a record keeps at most {limit} bytes)", limit=MAX_EXTRA_BYTES
+            )
         if isinstance(item, dict | list):
             if depth >= MAX_EXTRA_DEPTH and item:
-                raise RecordError(key, f"nested deeper than {MAX_EXTRA_DEPTH} levels")
+                raise invalid(key, "nested deeper than {n} levels", n=MAX_EXTRA_DEPTH)
             children = item.values() if isinstance(item, dict) else item
             stack.extend((child, depth + 1) for child in children)
             if isinstance(item, dict) and not all(isinstance(k, str) for k in item):
-                raise RecordError(key, "an object with a key that is not a string")
+                raise invalid(key, "an object with a key that is not a string")
         elif isinstance(item, float):
             if not math.isfinite(item):
-                raise RecordError(key, "holds a number that is not finite")
+                raise invalid(key, "holds a number that is not finite")
         elif item is not None and not isinstance(item, str | int):
-            raise RecordError(key, f"holds a value that is not JSON ({type(item).__name__})")
+            raise invalid(key, "holds a value that is not JSON ({kind})", kind=type(item).__name__)
 
 
 def check_extra(extra: Mapping[str, Any]) -> None:
@@ -183,10 +185,15 @@ def check_extra(extra: Mapping[str, Any]) -> None:
     try:
         size = len(json.dumps(dict(extra), ensure_ascii=False).encode("utf-8", "surrogatepass"))
     except ValueError as exc:  # an int too long to write as decimal digits
-        raise RecordError("record", f"the extra keys cannot be written: {exc}") from None
+        raise invalid(
+            "record", "the extra keys cannot be written: {reason}", reason=str(exc)
+        ) from None
     if size > MAX_EXTRA_BYTES:
-        raise RecordError(
-            "record", f"the extra keys take {size} bytes; a record keeps at most {MAX_EXTRA_BYTES}"
+        raise invalid(
+            "record",
+            "the extra keys take {size} bytes; a record keeps at most {limit}",
+            size=size,
+            limit=MAX_EXTRA_BYTES,
         )
 
 
@@ -354,21 +361,33 @@ def load_record(path: str | Path) -> Record:
     return parse_record(read_record_text(text))
 
 
+# A key the record lacks (``dict.get(key, _ABSENT)``): "missing", not "found null".
+_ABSENT: Any = object()
+
+
+def _missing(value: Any, where: str) -> None:
+    if value is _ABSENT:
+        raise invalid(where, "missing")
+
+
 def _obj(value: Any, where: str) -> dict[str, Any]:
+    _missing(value, where)
     if not isinstance(value, dict):
-        raise RecordError(where, f"must be an object, found {json_kind(value)}")
+        raise invalid(where, "must be an object, found {found}", found=json_kind(value))
     return value
 
 
 def _list(value: Any, where: str) -> list[Any]:
+    _missing(value, where)
     if not isinstance(value, list):
-        raise RecordError(where, f"must be a list, found {json_kind(value)}")
+        raise invalid(where, "must be a list, found {found}", found=json_kind(value))
     return value
 
 
 def _str(value: Any, where: str) -> str:
+    _missing(value, where)
     if not isinstance(value, str):
-        raise RecordError(where, f"must be a string, found {json_kind(value)}")
+        raise invalid(where, "must be a string, found {found}", found=json_kind(value))
     return value
 
 
@@ -376,31 +395,46 @@ def parse_record(data: Any) -> Record:
     """Validate parsed JSON as a record, replaying its moves; return the :class:`Record`."""
     top = _obj(data, "record")
     if "format" not in top:
-        raise RecordError("format", f'missing: a record has "format": "{FORMAT}"')
+        raise invalid("format", 'missing: a record has "format": "{format}"', format=FORMAT)
     if top["format"] != FORMAT:
-        raise RecordError("format", f"must be {FORMAT!r}, found {brief(top['format'])}")
+        raise invalid(
+            "format",
+            "must be {format}, found {found}",
+            format=repr(FORMAT),
+            found=brief(top["format"]),
+        )
     version = top.get("version")
     if type(version) is not int or version != VERSION:
-        raise RecordError(
-            "version", f"this program reads version {VERSION}, found {brief(version)}"
+        raise invalid(
+            "version",
+            "this program reads version {version}, found {found}",
+            version=VERSION,
+            found=brief(version),
         )
-    board_id = _str(top.get("board"), "board")
+    board_id = _str(top.get("board", _ABSENT), "board")
     if board_id not in BOARDS:
-        raise RecordError("board", f"unknown board {brief(board_id)} (known: classic)")
+        raise invalid(
+            "board",
+            "unknown board {found} (known: {known})",
+            found=brief(board_id),
+            known="classic",
+        )
     board: Board = BOARDS[board_id]()
 
-    raw_players = _list(top.get("players"), "players")
+    raw_players = _list(top.get("players", _ABSENT), "players")
     if not 2 <= len(raw_players) <= 4:
-        raise RecordError("players", f"must hold 2 to 4 seats, holds {len(raw_players)}")
+        raise invalid("players", "must hold 2 to 4 seats, holds {n}", n=len(raw_players))
     raw_names: list[str] = []
     kinds: list[str] = []
     for i, raw in enumerate(raw_players):
         obj = _obj(raw, f"players[{i}]")
-        raw_names.append(_str(obj.get("name"), f"players[{i}].name"))
-        kind = _str(obj.get("kind"), f"players[{i}].kind")
+        raw_names.append(_str(obj.get("name", _ABSENT), f"players[{i}].name"))
+        kind = _str(obj.get("kind", _ABSENT), f"players[{i}].kind")
         if kind != "human" and not _AI_KIND.fullmatch(kind):
-            raise RecordError(
-                f"players[{i}].kind", f'must be "human" or "ai:<level>", found {brief(kind)}'
+            raise invalid(
+                f"players[{i}].kind",
+                'must be "human" or "ai:<level>", found {found}',
+                found=brief(kind),
             )
         kinds.append(kind)
     try:
@@ -416,22 +450,25 @@ def parse_record(data: Any) -> Record:
         opts = _obj(raw_options, "options")
         small = opts.get("small_tour", "both-lines")
         if small not in ("both-lines", "tile-line"):
-            raise RecordError(
+            raise invalid(
                 "options.small_tour",
-                f'must be "both-lines" or "tile-line", found {brief(small)}',
+                'must be "both-lines" or "tile-line", found {found}',
+                found=brief(small),
             )
         final = opts.get("final_tours", "secret")
         if final not in ("secret", "all-lines"):
-            raise RecordError(
-                "options.final_tours", f'must be "secret" or "all-lines", found {brief(final)}'
+            raise invalid(
+                "options.final_tours",
+                'must be "secret" or "all-lines", found {found}',
+                found=brief(final),
             )
         options = Options(small_tour=small, final_tours=final)
 
-    raw_setup = _obj(top.get("setup"), "setup")
-    stacks = _list(raw_setup.get("stacks"), "setup.stacks")
+    raw_setup = _obj(top.get("setup", _ABSENT), "setup")
+    stacks = _list(raw_setup.get("stacks", _ABSENT), "setup.stacks")
     for i, stack in enumerate(stacks):
         _list(stack, f"setup.stacks[{i}]")
-    routes = _list(raw_setup.get("routes"), "setup.routes")
+    routes = _list(raw_setup.get("routes", _ABSENT), "setup.routes")
     public = raw_setup.get("public_route")
     if public is not None:
         _str(public, "setup.public_route")
@@ -443,7 +480,7 @@ def parse_record(data: Any) -> Record:
     game = Game.from_setup(setup, tuple(p.name for p in players), options=options, board=board)
 
     if "moves" not in top:
-        raise RecordError("moves", "missing: a record lists its moves (an empty list at the start)")
+        raise invalid("moves", "missing: a record lists its moves (an empty list at the start)")
     raw_moves = _list(top["moves"], "moves")
     moves = _replay_moves(game, raw_moves)
     extra = {k: v for k, v in top.items() if k not in _KNOWN_KEYS}
@@ -458,27 +495,33 @@ def _replay_moves(game: Game, raw_moves: list[Any]) -> tuple[Move, ...]:
     for i, raw in enumerate(raw_moves):
         where = f"moves[{i}]"
         if game.is_over:
-            raise RecordError(
-                where, f"the game is over after {game.total_moves} moves; this move is one too many"
+            raise invalid(
+                where,
+                "the game is over after {n} moves; this move is one too many",
+                n=game.total_moves,
             )
         obj = _obj(raw, where)
         if "tile" not in obj:
-            raise RecordError(where, 'missing "tile"')
+            raise invalid(where, 'missing "tile"')
         tile = obj["tile"]
         if not isinstance(tile, str):
-            raise RecordError(f"{where}.tile", f"must be a string, found {json_kind(tile)}")
+            raise invalid(f"{where}.tile", "must be a string, found {found}", found=json_kind(tile))
         if tile not in board.tile_index:
-            raise RecordError(f"{where}.tile", f"{brief(tile)} is not a tile of this board")
+            raise invalid(f"{where}.tile", "{found} is not a tile of this board", found=brief(tile))
         if tile not in game.face_up:
-            raise RecordError(
+            raise invalid(
                 f"{where}.tile",
-                f"{brief(tile)} is not face up in round {game.round} "
-                f"(face up: {', '.join(game.face_up)})",
+                "{found} is not face up in round {round} (face up: {tiles})",
+                found=brief(tile),
+                round=game.round,
+                tiles=", ".join(game.face_up),
             )
         evict = obj.get("evict")
         if evict is not None and type(evict) is not int:
-            raise RecordError(
-                f"{where}.evict", f"must be a seat number or null, found {json_kind(evict)}"
+            raise invalid(
+                f"{where}.evict",
+                "must be a seat number or null, found {found}",
+                found=json_kind(evict),
             )
         stop = board.tile_kinds[board.tile_index[tile]].stop
         owners = game.businesses_at(stop)
@@ -486,19 +529,28 @@ def _replay_moves(game: Game, raw_moves: list[Any]) -> tuple[Move, ...]:
         seat = game.to_move
         required = game.supply[seat] > 0 and len(owners) >= board.capacity[stop]
         if required and evict is None:
-            raise RecordError(
+            raise invalid(
                 f"{where}.evict",
-                f"missing: {stop_name} is full, the move must say whose business is removed",
+                "missing: {stop} is full, the move must say whose business is removed",
+                stop=stop_name,
             )
         if not required and evict is not None:
-            why = (
-                f"seat {seat} has no business in supply (C1)"
-                if game.supply[seat] == 0
-                else f"{stop_name} is not full"
+            if game.supply[seat] == 0:
+                raise invalid(
+                    f"{where}.evict",
+                    "must be absent or null: seat {seat} has no business in supply (C1)",
+                    seat=seat,
+                )
+            raise invalid(
+                f"{where}.evict", "must be absent or null: {stop} is not full", stop=stop_name
             )
-            raise RecordError(f"{where}.evict", f"must be absent or null: {why}")
         if evict is not None and evict not in owners:
-            raise RecordError(f"{where}.evict", f"seat {evict} has no business at {stop_name}")
+            raise invalid(
+                f"{where}.evict",
+                "seat {seat} has no business at {stop}",
+                seat=evict,
+                stop=stop_name,
+            )
         move = Move(tile, evict)
         game.apply(move)
         out.append(move)

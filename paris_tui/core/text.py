@@ -36,6 +36,8 @@ measure the app uses (``rich.cells.cell_len``), which a test checks.
 
 from __future__ import annotations
 
+import contextlib
+import re
 import unicodedata
 from collections.abc import Iterable
 from typing import Literal
@@ -47,6 +49,8 @@ __all__ = [
     "MAX_NAME_CHARS",
     "InvalidNameError",
     "NameProblem",
+    "ai_seat_code",
+    "ai_seat_names",
     "cell_width",
     "check_table_names",
     "normalize_name",
@@ -291,3 +295,43 @@ def printable(text: str) -> str:
     if text.isprintable():  # nothing to escape (fast path; isprintable is stricter)
         return text
     return "".join(_escape(ch) if unicodedata.category(ch) in _NOT_TEXT else ch for ch in text)
+
+
+# An AI seat's name is a code, the same for every language: its level and, when two
+# seats share a level, a number ("Strong AI", "Strong AI 2"). The app words it where
+# it is drawn ("Starke KI 2"); a record and a seat's view keep the code.
+_AI_SEAT = re.compile(r"(?P<level>[A-Z][a-z]+) AI(?: (?P<n>[2-9]))?")
+
+
+def ai_seat_names(raw: Iterable[tuple[str, str]]) -> list[str]:
+    """The seats' names, given ``(name, kind)`` pairs: an AI seat (``kind``
+    ``"ai:<level>"``) is named by its code, whatever name it was given
+    (``Strong AI``, ``Strong AI 2``), apart from every other seat's name, ignoring
+    case; a human seat keeps its name (checked by the caller)."""
+    seats = list(raw)
+    taken: set[str] = set()
+    for name, kind in seats:
+        if name and not kind.startswith("ai:"):
+            with contextlib.suppress(InvalidNameError):  # reported by the caller, with its seat
+                taken.add(normalize_name(name).casefold())
+    names: list[str] = []
+    for name, kind in seats:
+        if not kind.startswith("ai:"):
+            names.append(name)
+            continue
+        base = f"{kind[3:].capitalize()} AI"
+        candidate, n = base, 2
+        while candidate.casefold() in taken:
+            candidate = f"{base} {n}"
+            n += 1
+        taken.add(candidate.casefold())
+        names.append(candidate)
+    return names
+
+
+def ai_seat_code(name: str) -> tuple[str, int] | None:
+    """``("strong", 2)`` for the AI seat code ``Strong AI 2`` (1 without a number), else None."""
+    match = _AI_SEAT.fullmatch(name)
+    if match is None:
+        return None
+    return match["level"].lower(), int(match["n"] or 1)

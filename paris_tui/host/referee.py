@@ -28,7 +28,6 @@ paris_tui.host.referee.Refusal: not_your_turn: it is Ann's turn, not Bob's
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import secrets
@@ -37,9 +36,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
 
-from ..core import Event, Game, IllegalCode, Move, Options, ParisError, SeatView
+from ..core import Event, Game, IllegalCode, Move, Options, ParisError, SeatView, ai_seat_names
 from ..core.record import Player, Record, replay, save_record
-from ..core.text import InvalidNameError, check_table_names, normalize_name
+from ..core.text import InvalidNameError, check_table_names
 from ..net.protocol import ErrorCode
 from ..net.wire import move_to_json
 
@@ -100,27 +99,8 @@ def _levels() -> tuple[str, ...]:
 
 
 def name_ai_seats(raw: Sequence[tuple[str, str]]) -> list[str]:
-    """The seats' names, given ``(name, kind)`` pairs: AI seats (``kind``
-    ``"ai:<level>"``, name ignored) are named after their level (``Strong AI``,
-    ``Strong AI 2``), apart from every other seat's name, ignoring case."""
-    taken: set[str] = set()
-    for name, kind in raw:
-        if name and not kind.startswith("ai:"):
-            with contextlib.suppress(InvalidNameError):  # reported by the caller, with its seat
-                taken.add(normalize_name(name).casefold())
-    names: list[str] = []
-    for name, kind in raw:
-        if not kind.startswith("ai:"):
-            names.append(name)
-            continue
-        base = f"{kind[3:].capitalize()} AI"
-        candidate, n = base, 2
-        while candidate.casefold() in taken:
-            candidate = f"{base} {n}"
-            n += 1
-        taken.add(candidate.casefold())
-        names.append(candidate)
-    return names
+    """The seats' names: AI seats by their code (``Strong AI``), the core's one rule."""
+    return ai_seat_names(raw)
 
 
 def parse_seats(text: str) -> list[SeatSpec]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -127,3 +128,35 @@ def test_console_script() -> None:
     )
     assert bad.returncode == 2
     assert bad.stderr.count("\n") == 1 and "unknown AI level 'nobody'" in bad.stderr
+
+
+def _table(lang: str) -> str:
+    from paris_tui import i18n
+    from paris_tui.ai.arena import ArenaArgs, format_table
+    from paris_tui.core import Options
+
+    result = run_arena(["random", "random"], games=3, seed=4)
+    parsed = ArenaArgs(("random", "random"), 3, 4, 1, None, None, Options())
+    i18n.set_language(lang)
+    try:
+        return format_table(result, parsed, 1.25)
+    finally:
+        i18n.set_language("en")
+
+
+def test_table_headings_stand_apart() -> None:
+    """Issue 18.14: "95% interval mean score" ran together: two headings, two spaces at least."""
+
+    for lang in ("en", "de", "zh-TW"):
+        head = next(line for line in _table(lang).splitlines() if line.startswith("#"))
+        assert len(re.split(r"\s{2,}", head.strip())) == 8, (lang, head)
+
+
+def test_table_numbers_as_the_language_writes_them() -> None:
+    """Issue 23: German decimals with a comma (win %, its interval, the means)."""
+    english, german = _table("en"), _table("de")
+    rows = [line for line in german.splitlines() if line.startswith(("0 ", "1 "))]
+    assert rows and all("," in row and "." not in row for row in rows), rows
+    assert "1,2 s" in german or "1,3 s" in german  # the run's seconds
+    english_rows = [line for line in english.splitlines() if line.startswith(("0 ", "1 "))]
+    assert all("." in row and "," not in row for row in english_rows), english_rows

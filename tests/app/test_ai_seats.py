@@ -70,3 +70,66 @@ def test_ai_seats_parse_and_seed_deterministically() -> None:
     assert [s.kind for s in seats] == ["human", "ai:strong", "ai:strong"]
     assert seats[1].name != seats[2].name
     assert ai_seed(3, 1) == ai_seed(3, 1) != ai_seed(3, 2)
+
+
+async def test_an_ai_seat_from_the_new_game_screen_is_named_by_its_level(
+    data_dir: Path,
+) -> None:
+    """Issue 18.8: an AI seat chosen on the new-game screen kept the typed name (``▲ Bob``,
+    kind ``ai:easy``); it is named by its code, the same as the command line's, and
+    drawn in the player's language."""
+    from textual.widgets import Input, Select
+
+    from paris_tui import i18n
+
+    app = make_app(None)
+    try:
+        async with app.run_test(size=(100, 32)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            screen.query_one("#kind-1", Select).value = "ai:easy"
+            screen.query_one("#name-1", Input).value = "Bob"
+            await pilot.pause()
+            await press(pilot, "f5")
+            for _ in range(100):
+                if app.session is not None:
+                    break
+                await pilot.pause(0.05)
+            session = app.session
+            assert session is not None
+            assert [(p.name, p.kind) for p in session.players] == [
+                (session.players[0].name, "human"),
+                ("Easy AI", "ai:easy"),
+            ]
+            assert session.names[1] == parse_players("Ann,ai:easy")[1].name
+            assert "Easy AI" in all_text(app) and "Bob" not in all_text(app)
+            app.choose_language("de")
+            for _ in range(40):
+                await pilot.pause(0.05)
+                if "Leichte KI" in all_text(app):
+                    break
+            assert "Leichte KI" in all_text(app)
+    finally:
+        i18n.set_language("en")
+
+
+def test_ai_seats_named_once_for_the_command_line_the_host_and_the_screen() -> None:
+    """One definition: the command line, the host and the new-game screen name AI seats
+    alike, apart from the human names (ignoring case), and draw them in each language."""
+    from paris_tui import i18n
+    from paris_tui.app.describe import shown_name
+    from paris_tui.app.session import name_seats
+    from paris_tui.host.referee import parse_seats
+
+    cli = [s.name for s in parse_players("strong ai,ai:strong,ai:strong")]
+    host = [s.name for s in parse_seats("strong ai,ai:strong,ai:strong")]
+    raw = [("strong ai", "human"), ("x", "ai:strong"), ("y", "ai:strong")]
+    screen = [s.name for s in name_seats(raw)]
+    assert cli == host == screen == ["strong ai", "Strong AI 2", "Strong AI 3"]
+    try:
+        i18n.set_language("de")
+        assert [shown_name(n) for n in cli[1:]] == ["Starke KI 2", "Starke KI 3"]
+        i18n.set_language("zh-TW")
+        assert shown_name("Easy AI") == "簡單 AI" and shown_name("Ann") == "Ann"
+    finally:
+        i18n.set_language("en")

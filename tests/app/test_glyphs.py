@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import fields
+from pathlib import Path
 
 import pytest
 from rich.cells import cell_len
@@ -211,3 +212,56 @@ def test_the_hints_margins_in_ascii() -> None:
     assert (margin_text(0.01), margin_text(-1.44), margin_text(3.2)) == ("±0.0", "−1.4", "+3.2")
     set_glyphs("ascii")
     assert (margin_text(0.01), margin_text(-1.44), margin_text(3.2)) == ("+-0.0", "-1.4", "+3.2")
+
+
+def _glyphs_in_a_fresh_process(tmp_path: Path, **env: str) -> tuple[str, str]:
+    """(LC_CTYPE as Python left it, the glyph set chosen) in a new interpreter."""
+    import subprocess
+    import sys
+
+    code = (
+        "import os; from paris_tui.app.glyphs import choose_glyphs; "
+        "print(os.environ.get('LC_CTYPE', ''), choose_glyphs())"
+    )
+    base = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "PARIS_TUI_DATA_DIR": str(tmp_path)}
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        env={**base, **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    ).stdout.split()
+    return (out[0], out[1]) if len(out) == 2 else ("", out[0])
+
+
+def test_a_cjk_locale_the_machine_lacks_draws_ascii(tmp_path: Path) -> None:
+    """Issue 18.4: LANG=zh_TW.UTF-8 where that locale is not installed: Python coerces
+    LC_CTYPE to C.UTF-8 at start-up; the glyphs follow what the user set, not that."""
+    ctype, glyphs = _glyphs_in_a_fresh_process(tmp_path, LANG="zh_TW.UTF-8")
+    # On a machine without zh_TW (this one, CI's) Python coerced it; with it, LANG decides.
+    assert ctype in ("", "C.UTF-8", "C.utf8", "UTF-8")
+    assert glyphs == "ascii"
+    # What the user set still decides: LC_CTYPE as given, LC_ALL above all.
+    assert _glyphs_in_a_fresh_process(tmp_path, LANG="zh_TW.UTF-8", LC_CTYPE="C.UTF-8")[1] == (
+        "unicode"
+    )
+    assert _glyphs_in_a_fresh_process(tmp_path, LANG="en_US.UTF-8", LC_CTYPE="ja_JP.UTF-8")[1] == (
+        "ascii"
+    )
+    assert _glyphs_in_a_fresh_process(tmp_path, LANG="zh_TW.UTF-8", LC_ALL="C.UTF-8")[1] == (
+        "unicode"
+    )
+    assert _glyphs_in_a_fresh_process(tmp_path, LANG="de_DE.UTF-8")[1] == "unicode"
+
+
+def test_given_environ_without_proc() -> None:
+    """Where the start-up environment cannot be read, a coerced-looking LC_CTYPE without
+    LC_ALL is passed over (coercion's own condition); anything else stays."""
+    from paris_tui.glyph_sets import given_environ
+
+    assert "LC_CTYPE" not in given_environ({"LC_CTYPE": "C.UTF-8", "LANG": "zh_TW.UTF-8"})
+    kept = {"LC_CTYPE": "ja_JP.UTF-8", "LANG": "en_US.UTF-8"}
+    assert given_environ(kept) == kept
+    with_all = {"LC_ALL": "C.UTF-8", "LC_CTYPE": "C.UTF-8"}
+    assert given_environ(with_all) == with_all

@@ -209,3 +209,20 @@ async def test_a_move_stops_the_hints_search_in_its_thread(
         await press(pilot, "enter")
         await _until(pilot, lambda: ended == ["cancelled"])  # 10**7 simulations: hours
         assert not game.query_one(HintPanel).shown
+
+
+def test_margins_as_each_language_writes_them() -> None:
+    """Issue 23: the hint's and the review's margins with a decimal comma in German."""
+    from paris_tui import i18n
+    from paris_tui.app.widgets.hint import margin_text
+
+    try:
+        assert margin_text(3.24) == "+3.2" and margin_text(-1.46).endswith("1.5")
+        i18n.set_language("de")
+        assert margin_text(3.24) == "+3,2" and margin_text(-1.46).endswith("1,5")
+        assert margin_text(0.01).endswith("0,0")
+        assert i18n.decimal(12.345, 2) == "12,35" and i18n.decimal(-0.5) == "-0,5"
+        i18n.set_language("zh-TW")
+        assert margin_text(3.24) == "+3.2"
+    finally:
+        i18n.set_language("en")

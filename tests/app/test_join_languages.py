@@ -43,7 +43,7 @@ def test_a_german_and_a_chinese_player_at_one_table(
             app.wait_for(MAP, timeout=60)
         assert ann.proc.poll() is None and bob.proc.poll() is None  # both seated and playing
         # Each screen in its own language: the footer's keys, say.
-        shown = {"ann": ann.wait_for("Hilfe", "Ende", timeout=60)}
+        shown = {"ann": ann.wait_for("Hilfe", "Beenden", timeout=60)}
         shown["bob"] = bob.wait_for("說明", "離開", timeout=60)
         for words in shown.values():
             assert "Help" not in words and "Quit" not in words

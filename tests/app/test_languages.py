@@ -51,11 +51,12 @@ def test_every_language_has_its_own_help(lang: str) -> None:
     english_keys = _keys_rows(help_text("en"))
     keys = _keys_rows(text)
     assert len(keys) == len(english_keys) >= 9
-    # The keys themselves are the same (only Space has a name in each language).
+    # The keys themselves are the same (only Space has a name in each language, and
+    # German keyboards say Strg for Ctrl).
     for mine, english in zip(keys, english_keys, strict=True):
         if english != "Space":
             assert (
-                re.sub(r"\b(or|oder|或)\b", "", mine).split()
+                re.sub(r"\b(or|oder|或)\b", "", mine.replace("Strg+", "Ctrl+")).split()
                 == re.sub(r"\bor\b", "", english).split()
             )
 
@@ -265,7 +266,8 @@ async def test_a_dialog_follows_a_language_change(data_dir: Path) -> None:
         assert isinstance(dialog, ResumeDialog)
         assert "Resume the unfinished game?" in screen_text(app)
         app.choose_language("de")
-        await _until(pilot, lambda: "Das unfertige Spiel fortsetzen?" in screen_text(app), "German")
+        german = "Das nicht beendete Spiel fortsetzen?"
+        await _until(pilot, lambda: german in screen_text(app), "German")
         assert app.screen is dialog
         assert dialog.focused is not None and dialog.focused.id == "resume"
         assert "Runde 2 von 20" in screen_text(app)  # the save's title, in German too
@@ -329,3 +331,27 @@ async def test_the_new_table_form_keeps_its_choices_across_a_language_change(
             assert form.query_one("#seat-1", Cycler).has_focus
             assert "KI: zufällig" in screen_text(app)
         await client.close()
+
+
+@pytest.mark.parametrize("lang", ["de", "zh-TW"])
+def test_one_english_word_two_meanings_two_translations(lang: str) -> None:
+    """Back: Esc (the previous screen) and ← in the replay (one move back); Start: F5 on
+    the new-game screen and Home in the replay (the first move): a context each."""
+    from textual.binding import Binding
+
+    from paris_tui.app.screens.new_game import NewGameScreen
+    from paris_tui.app.screens.replay import ReplayScreen
+
+    def words(screen: type, key: str) -> str:
+        """The footer's words for ``key`` (what ``base.translated_bindings`` shows)."""
+        binding = next(b for b in screen.BINDINGS if isinstance(b, Binding) and b.key == key)
+        return i18n.shown_marked(binding.description)
+
+    i18n.set_language(lang)
+    assert words(ReplayScreen, "left") != words(NewGameScreen, "escape")
+    assert words(ReplayScreen, "home") != words(NewGameScreen, "f5")
+    for text in (words(ReplayScreen, "left"), words(ReplayScreen, "home")):
+        assert "\x04" not in text and text.isprintable()
+    i18n.set_language("en")
+    assert words(ReplayScreen, "left") == words(NewGameScreen, "escape") == "Back"
+    assert words(ReplayScreen, "home") == words(NewGameScreen, "f5") == "Start"

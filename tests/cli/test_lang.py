@@ -243,7 +243,7 @@ def test_record_errors_in_chinese(capsys: pytest.CaptureFixture[str], tmp_path: 
 def test_join_and_arena_errors_in_german(capsys: pytest.CaptureFixture[str]) -> None:
     status, _out, err = _run(["--lang", "de", "join", "nowhere"], capsys)
     assert status == 2
-    assert err == "paris-tui: 'nowhere' ist nicht HOST:PORT (z. B. 127.0.0.1:7337)\n"
+    assert err == "paris-tui: „nowhere“ ist nicht HOST:PORT (z. B. 127.0.0.1:7337)\n"
     status, _out, err = _run(["--lang", "de", "arena", "--seats", "greedy,wizard"], capsys)
     assert status == 2
     assert err.startswith("paris-tui arena: unbekannte KI-Stufe 'wizard' (zur Wahl: random, ")
@@ -304,3 +304,13 @@ def test_wrap_cells() -> None:
     assert wrap_cells("ab cd  ef", 5) == ["ab cd", "ef"]
     assert wrap_cells("abcdefgh", 3) == ["abc", "def", "gh"]
     assert wrap_cells("用 --lang de 看", 9) == ["用 --lang", "de 看"]
+
+
+def test_too_few_or_many_players_reads_as_a_sentence(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 18.14: `Paris Paris is for 2 to 4 players, --players names 1`."""
+    status, _out, err = _run(["play", "--players", "Ann"], capsys)
+    assert (status, err) == (2, "paris-tui: --players names 1 player: Paris Paris is for 2 to 4\n")
+    status, _out, err = _run(["play", "--players", "A,B,C,D,E"], capsys)
+    assert err == "paris-tui: --players names 5 players: Paris Paris is for 2 to 4\n"
+    status, _out, err = _run(["--lang", "de", "play", "--players", "Ann"], capsys)
+    assert err == "paris-tui: --players nennt 1 Spieler: Paris Paris ist für 2 bis 4\n"

@@ -17,7 +17,7 @@ from textual.binding import ActiveBinding
 from textual.screen import Screen
 from textual.widgets import Static
 
-from ...i18n import _
+from ...i18n import _, shown_marked
 
 __all__ = [
     "MIN_HEIGHT",
@@ -34,12 +34,12 @@ MIN_HEIGHT = 24
 
 
 def translated_bindings(bindings: dict[str, ActiveBinding]) -> dict[str, ActiveBinding]:
-    """``bindings`` with each description (marked ``N_`` in the source) in the current language."""
+    """``bindings`` with each description (marked ``N_`` or ``NP_``) in the current language."""
     out: dict[str, ActiveBinding] = {}
     for key, active in bindings.items():
         binding = active.binding
         if binding.description:
-            binding = dataclasses.replace(binding, description=_(binding.description))
+            binding = dataclasses.replace(binding, description=shown_marked(binding.description))
         out[key] = active._replace(binding=binding)
     return out
 

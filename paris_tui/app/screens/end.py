@@ -15,7 +15,7 @@ from textual.widgets import Button, Footer, Static
 
 from ...core import Event, ScoreEvent, SeatView, TourEvent
 from ...i18n import N_, _, ngettext
-from ..describe import joined, line_label, printable, seat_label, words
+from ..describe import joined, line_label, seat_label, shown_name, words
 from ..fit import Fit, cut
 from ..glyphs import current_glyphs
 from ..keygate import FREE_KEYS, KeyGate
@@ -165,8 +165,8 @@ class EndScreen(ParisScreen):
         outcome = view.outcome
         assert outcome is not None
         items: list[Fit | Text | Table] = []
-        for i, tour in enumerate(self.tours, 1):
-            items.append(self._tour_line(i, tour))
+        # The special tours one above the other, shortened alike (issue 18.11).
+        items.extend(Fit.together(self._tour_line(i, t) for i, t in enumerate(self.tours, 1)))
         if view.players > 2:
             variants = []
             for width in NAME_WIDTHS:
@@ -177,7 +177,7 @@ class EndScreen(ParisScreen):
                     if width == 0:
                         text.append_text(_symbol(seat))
                     else:
-                        text.append(cut(printable(names[seat]), width) + " ")
+                        text.append(cut(shown_name(names[seat]), width) + " ")
                     text.append(str(outcome.sack[seat]))
                 if self.sack is not None:
                     text.append(f" {current_glyphs().arrow} ")
@@ -212,7 +212,7 @@ class EndScreen(ParisScreen):
                     text = Text(_("Special tour {number}: ").format(number=number))
                     text.append_text(line_label(view.board, tour.line))
                 if tour.seat is not None:
-                    owner = cut(printable(names[tour.seat]), 4 if width == 0 else width)
+                    owner = cut(shown_name(names[tour.seat]), 4 if width == 0 else width)
                     if terse:
                         text.append(_(" {player}'s route").format(player=owner))
                     else:
@@ -242,13 +242,15 @@ class EndScreen(ParisScreen):
         head = ASCII_SIMPLE_HEAD if current_glyphs().is_ascii else box.SIMPLE_HEAD
         table = Table(title=_("Final scores"), expand=False, box=head, show_edge=False)
         table.add_column(_("Player"))
-        for _kind, title in KIND_COLUMNS:
+        # With two players nobody scores for the sack (R7.2): no column of zeros.
+        kinds = [(k, t) for k, t in KIND_COLUMNS if k != "sack" or view.players > 2]
+        for _kind, title in kinds:
             table.add_column(_(title), justify="right")
         table.add_column(_("Total"), justify="right", style="bold")
         table.add_column(_("On board"), justify="right")
         for seat in range(view.players):
             row = [seat_label(view.names, seat)]
-            row += [Text(str(self.by_kind[seat][kind])) for kind, _title in KIND_COLUMNS]
+            row += [Text(str(self.by_kind[seat][kind])) for kind, _title in kinds]
             row.append(Text(str(outcome.scores[seat])))
             row.append(Text(str(outcome.on_board[seat])))
             table.add_row(*row)

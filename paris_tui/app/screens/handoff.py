@@ -12,7 +12,7 @@ from textual.containers import Center, Middle
 from textual.widgets import Button, Footer, Static
 
 from ...i18n import N_, _
-from ..describe import plain, seat_label, words
+from ..describe import plain, seat_label, shown_name, words
 from ..keygate import FREE_KEYS, KeyGate
 from .base import ParisScreen
 
@@ -60,7 +60,7 @@ class HandoffScreen(ParisScreen):
 
     def _info(self) -> Text:
         # Two lines of their own: a long name never leaves "now." alone on a line.
-        name = plain(self.names[self.seat])
+        name = plain(shown_name(self.names[self.seat]))
         info = Text(
             _("Round {round} of {rounds}").format(round=self.round_no, rounds=self.rounds) + "\n"
         )
@@ -68,7 +68,9 @@ class HandoffScreen(ParisScreen):
         return info
 
     def _ready(self) -> Text:
-        return words(_("I am {player} — press Enter"), player=plain(self.names[self.seat]))
+        return words(
+            _("I am {player} — press Enter"), player=plain(shown_name(self.names[self.seat]))
+        )
 
     def compose(self) -> ComposeResult:
         with Middle(), Center(id="handoff-box"):

@@ -18,6 +18,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Markdown, Static
 
 from ...i18n import DEFAULT_LANGUAGE, N_, _, current_language
+from ..linebreak import has_wide, wrap_paragraphs
 from .base import TranslatedBindings
 
 __all__ = ["HELP_DIR", "HELP_TEXT", "HelpScreen", "help_path", "help_text"]
@@ -59,10 +60,34 @@ class HelpScreen(TranslatedBindings, ModalScreen[None]):
     def language_changed(self) -> None:
         """Show the help of the language now chosen."""
         self.language = current_language()
+        self._wrapped_at = 0
         for markdown in self.query("#help-text").results(Markdown):
             markdown.update(help_text(self.language))
         for hint in self.query("#help-hint").results(Static):
             hint.update(_("Esc closes"))
+        self.call_after_refresh(self._break_lines)
+
+    _wrapped_at = 0
+
+    def on_mount(self) -> None:
+        self.call_after_refresh(self._break_lines)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._break_lines)
+
+    def _break_lines(self) -> None:
+        """Chinese paragraphs broken by the East Asian rules at the width they are drawn at
+        (no line starts with ``；``; ``1 分`` and ``（B Y R P G）`` stay whole): hard
+        breaks in the Markdown, made again when the width changes."""
+        text = help_text(self.language)
+        if not has_wide(text):
+            return
+        for markdown in self.query("#help-text").results(Markdown):
+            width = markdown.content_region.width  # a paragraph's: no margin at its sides
+            if width <= 0 or width == self._wrapped_at:
+                return
+            self._wrapped_at = width
+            markdown.update(wrap_paragraphs(text, width))
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -56,7 +56,7 @@ from ...net.protocol import (
     Watching,
 )
 from ...wording import name_problem as worded_problem
-from ..describe import ai_label, words
+from ..describe import ai_label, shown_name, words
 from .base import ParisScreen
 from .new_game import NameInput
 
@@ -81,7 +81,8 @@ def _levels() -> tuple[str, ...]:
 def _seat_text(seat: SeatInfo, me: str | None) -> Text:
     if seat.status == "free":
         return Text(_("free seat"), style="italic green")
-    text = Text(printable(seat.name), style="bold" if seat.status == "present" else "")
+    name = shown_name(seat.name) if seat.kind.startswith("ai:") else printable(seat.name)
+    text = Text(name, style="bold" if seat.status == "present" else "")
     if me is not None and seat.kind == "human" and seat.name.casefold() == me.casefold():
         text.stylize("underline")
     if seat.status == "away":

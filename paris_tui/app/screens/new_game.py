@@ -17,7 +17,7 @@ from ...i18n import LANGUAGE_NAMES, LANGUAGES, N_, _, current_language, ngettext
 from ...wording import name_problem as worded_problem
 from ..describe import ai_label, plain, printable
 from ..palette import player_style
-from ..session import SeatSpec, ai_levels, check_seed
+from ..session import SeatSpec, ai_levels, check_seed, name_seats
 from .base import ParisScreen
 
 __all__ = ["NewGameScreen"]
@@ -296,18 +296,20 @@ class NewGameScreen(ParisScreen):
         error = self.query_one("#new-error", Static)
         count = self._value("#count")
         assert isinstance(count, int)
+        kinds = [str(self._value(f"#kind-{i}")) for i in range(count)]
+        humans = [i for i, kind in enumerate(kinds) if not kind.startswith("ai:")]
         # The core's one rule for names: the same words as the command line and records.
         try:
-            names = check_table_names(
-                self.query_one(f"#name-{i}", Input).value for i in range(count)
-            )
+            names = check_table_names(self.query_one(f"#name-{i}", Input).value for i in humans)
         except InvalidNameError as exc:
             said = _("Seat {n}: {problem}.").format(
-                n=(exc.seat or 0) + 1, problem=worded_problem(exc)
+                n=humans[exc.seat or 0] + 1, problem=worded_problem(exc)
             )
             error.update(plain(said))
             return
-        seats = [SeatSpec(name, str(self._value(f"#kind-{i}"))) for i, name in enumerate(names)]
+        # An AI seat is named by its code (drawn as "Starke KI"), not by what was typed.
+        human_name = dict(zip(humans, names, strict=True))
+        seats = name_seats([(human_name.get(i, ""), kind) for i, kind in enumerate(kinds)])
         seed_text = self.query_one("#seed", Input).value.strip()
         try:
             seed = _seed(seed_text)

@@ -17,7 +17,7 @@ from textual.widgets import Footer, Static
 
 from ...core import Event, Game
 from ...core.record import Record, replay
-from ...i18n import N_, _, ngettext
+from ...i18n import N_, NP_, _, ngettext
 from ..describe import plain
 from ..widgets.map_view import BoardMap, MapOverlay
 from ..widgets.panels import DiscardPanel, GameLog, PlayersPanel, RoutePanel, TilePanel
@@ -35,7 +35,7 @@ class ReplayScreen(ParisScreen):
         Binding("right", "step(1)", N_("Next"), key_display="→", priority=True),
         Binding("pageup", "step(-10)", "−10", show=False, priority=True),
         Binding("pagedown", "step(10)", "+10", show=False, priority=True),
-        Binding("home", "go(0)", N_("Start"), priority=True),
+        Binding("home", "go(0)", NP_("replay", "Start"), priority=True),
         Binding("end", "go(-1)", N_("End"), priority=True),
         Binding("v", "review", N_("Review")),
         Binding("question_mark,f1", "app.help", N_("Help"), key_display="?"),

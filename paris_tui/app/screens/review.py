@@ -40,7 +40,7 @@ from ...ai.review import (
 from ...core import Board, Move
 from ...core.board import BOARDS
 from ...core.record import Record
-from ...i18n import N_, _
+from ...i18n import N_, _, decimal
 from ..describe import seat_label, tile_text
 from ..palette import player_style
 from .base import ParisScreen
@@ -218,7 +218,7 @@ class ReviewScreen(ParisScreen):
             summary.append(
                 " "
                 + _("mean loss {loss}; costliest moves: {moves}").format(
-                    loss=f"{player['mean_loss']:.1f}", moves=worst
+                    loss=decimal(player["mean_loss"]), moves=worst
                 )
             )
         players = self.query_one("#review-players", Static)
@@ -241,7 +241,7 @@ class ReviewScreen(ParisScreen):
                 _symbol(r.seat),
                 _move_text(board, self.names, r.played),
                 best,
-                Text(f"{r.loss:.1f}", style=style, justify="right"),
+                Text(decimal(r.loss), style=style, justify="right"),
                 key=str(r.index),
             )
         table.remove_class("-hidden")

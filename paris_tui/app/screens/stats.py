@@ -28,8 +28,8 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Footer, Static
 from textual.worker import Worker, WorkerState
 
-from ...i18n import N_, _, ngettext, pgettext
-from ..describe import plain, printable, short_name
+from ...i18n import N_, _, decimal, ngettext, pgettext
+from ..describe import AI_SEAT_WORDS, plain, printable, short_name, shown_name
 from ..fit import cut
 from ..glyphs import current_glyphs
 from ..history import History, HistoryError
@@ -39,12 +39,7 @@ from .base import ParisScreen
 
 __all__ = ["StatsScreen"]
 
-_LEVELS = {
-    "random": N_("Random AI"),
-    "easy": N_("Easy AI"),
-    "greedy": N_("Greedy AI"),
-    "strong": N_("Strong AI"),
-}
+_LEVELS = AI_SEAT_WORDS
 _SOURCES = ("small_tour", "grand_tour", "special_tour", "sack")
 _TREND_GAMES = 30  # the trend shows the last 30 games
 
@@ -99,8 +94,8 @@ def _chart_parts(title: str, legend: list[Text], chart: ScoreChart, x_title: str
 
 def _number_cells(entry: dict[str, Any]) -> list[Text]:
     by = entry["mean_by_source"]
-    cells = [str(entry["games"]), str(entry["wins"]), f"{entry['mean_score']:.1f}"]
-    cells += [f"{by[k]:.1f}" for k in _SOURCES]
+    cells = [str(entry["games"]), str(entry["wins"]), decimal(entry["mean_score"])]
+    cells += [decimal(by[k]) for k in _SOURCES]
     return [Text(c, justify="right") for c in cells]
 
 
@@ -307,7 +302,7 @@ class StatsScreen(ParisScreen):
             look = player_style(index)
             lines.append(ScoreLine(look, tuple(by_name[key])))
             mean = sum(every[key]) / len(every[key])
-            labels.append(self._legend(look, names[key], f"{mean:>5.1f}"))
+            labels.append(self._legend(look, shown_name(names[key]), f"{decimal(mean):>5}"))
         parts = _chart_parts(
             _("Trend: your score in each game"),
             labels,

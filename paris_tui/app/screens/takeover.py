@@ -15,7 +15,7 @@ from textual.widgets import Button, Static
 from ...core import Move
 from ...core.analysis import takeover_choices
 from ...i18n import N_, _
-from ..describe import printable
+from ..describe import shown_name
 from ..fit import cut
 from ..keygate import KeyGate
 from .base import ParisScreen
@@ -96,7 +96,7 @@ class TakeoverDialog(ParisScreen, ModalScreen[Move | None]):
             if to == "supply":
                 return Text(_("Remove your own business (back to your supply)"))
             return Text(_("Remove your own business (into the sack)"))
-        name = cut(printable(self.names[owner]), 12)
+        name = cut(shown_name(self.names[owner]), 12)
         if to == "sack":
             return Text(_("Remove {player}'s business (into the sack)").format(player=name))
         return Text(_("Remove {player}'s business (back to their supply)").format(player=name))

@@ -71,6 +71,7 @@ from textual.widget import Widget
 
 from ...core.text import printable
 from ...i18n import _
+from ..describe import shown_name
 from ..fit import cut
 from ..glyphs import Glyphs, current_glyphs
 from ..map.layout import (
@@ -317,7 +318,7 @@ class BoardMap(Widget):
         lines = " ".join(board.lines[li].letter for li in board.stops[index].lines)
         look = current_glyphs()
         held = ", ".join(
-            f"{look.player(p)} {self._view.names[p]}"
+            f"{look.player(p)} {shown_name(self._view.names[p])}"
             for p in owners
             if 0 <= p < len(self._view.names)
         )

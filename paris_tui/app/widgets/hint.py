@@ -14,9 +14,18 @@ from textual.widgets import Static
 
 from ...ai.hint import Hint, HintReason
 from ...core import Board, Move
-from ...i18n import _, ngettext
-from ..describe import line_name, printable, seat_label, stop_name, tile_label, tile_text
+from ...i18n import _, decimal, ngettext
+from ..describe import (
+    line_name,
+    printable,
+    seat_label,
+    shown_name,
+    stop_name,
+    tile_label,
+    tile_text,
+)
 from ..glyphs import current_glyphs
+from ..linebreak import EastAsianText
 
 __all__ = ["HintPanel", "hint_text", "margin_text", "move_text", "reason_text"]
 
@@ -29,8 +38,8 @@ def margin_text(margin: float) -> str:
     """``+3.2`` / ``−1.4``: an expected margin, signed, one decimal."""
     look = current_glyphs()
     if round(margin, 1) == 0:
-        return f"{look.plus_minus}0.0"
-    return f"+{margin:.1f}" if margin > 0 else f"{look.minus}{-margin:.1f}"
+        return f"{look.plus_minus}{decimal(0.0)}"
+    return f"+{decimal(margin)}" if margin > 0 else f"{look.minus}{decimal(-margin)}"
 
 
 def move_text(board: Board, names: tuple[str, ...], move: Move) -> Text:
@@ -73,13 +82,13 @@ def reason_text(board: Board, names: tuple[str, ...], seat: int, reason: HintRea
         elif reason.removed_to == "sack":
             clauses.append(
                 _("{name}'s business there goes into the sack").format(
-                    name=printable(names[reason.removed])
+                    name=shown_name(names[reason.removed])
                 )
             )
         else:
             clauses.append(
                 _("{name}'s business there goes back to their supply").format(
-                    name=printable(names[reason.removed])
+                    name=shown_name(names[reason.removed])
                 )
             )
     if reason.leftover is not None:
@@ -167,7 +176,8 @@ class HintPanel(Static):
 
     def show_hint(self, board: Board, names: tuple[str, ...], result: Hint) -> None:
         self.result = result
-        self.update(hint_text(board, names, result))
+        # Chinese reasons break by the East Asian rules ("讓你得 1 分" stays whole).
+        self.update(EastAsianText(hint_text(board, names, result)))
         self.add_class("-shown")
 
     def hide(self) -> None:

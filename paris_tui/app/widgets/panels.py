@@ -21,9 +21,10 @@ from textual.widgets import RichLog, Static
 
 from ...core import Board, Event, SeatView
 from ...i18n import N_, _
-from ..describe import describe_events, line_name, printable, seat_label, tile_text
+from ..describe import describe_events, line_name, seat_label, shown_name, tile_text
 from ..fit import Fit
 from ..glyphs import current_glyphs
+from ..linebreak import EastAsianText, has_wide
 from ..palette import LINE_COLOURS, player_style
 
 __all__ = [
@@ -243,7 +244,7 @@ def _name_cell(names: tuple[str, ...], seat: int, *, bus: bool, presence: str | 
     marks = PRESENCE_MARKS.get(presence or "")
     tails = [tail] if marks is None else [Text(_(m), style="italic") + tail for m in marks]
     variants = [label + t for t in tails]
-    for width in range(cell_len(printable(names[seat])) - 1, 2, -1):
+    for width in range(cell_len(shown_name(names[seat])) - 1, 2, -1):
         variants.append(seat_label(names, seat, width=width) + tails[-1])
     return Fit(variants)
 
@@ -303,7 +304,8 @@ class RoutePanel(Static):
         if view.public_route is not None:
             labels = (_("Public route: "), _("Public: "))
             lines.append(_route_line(board, view.public_route, labels))
-        self.update(Group(*lines) if lines else "")
+        # Shortened alike: never "Your route: Green (G)" beside "Blue line (B)" (issue 18.11).
+        self.update(Group(*Fit.together(lines)) if lines else "")
 
 
 def _route_line(board: Board, line: str, labels: tuple[str, str]) -> Fit:
@@ -324,6 +326,11 @@ class PreviewBar(Static):
     """
 
 
+def _broken(text: Text) -> Text | EastAsianText:
+    """A log line as written: Chinese broken by the East Asian rules (linebreak.py)."""
+    return EastAsianText(text) if has_wide(text.plain) else text
+
+
 class GameLog(RichLog):
     """Every move and every score event with its reason.
 
@@ -338,7 +345,7 @@ class GameLog(RichLog):
 
     def write_entry(self, text: Text) -> None:
         self.entries.append(text)
-        self.write(text)
+        self.write(_broken(text))
 
     def add_events(self, view: SeatView, events: list[Event]) -> None:
         for line in describe_events(view.board, view.names, events):
@@ -359,6 +366,6 @@ class GameLog(RichLog):
         super().clear()
         self.entries = entries
         for entry in entries:
-            self.write(entry, scroll_end=False)
+            self.write(_broken(entry), scroll_end=False)
         if at_end:
             self.scroll_end(animate=False, immediate=False, x_axis=False)
