@@ -107,8 +107,12 @@ def _percentile(values: list[float], q: float) -> float:
 
 
 async def main(args: argparse.Namespace) -> int:
+    with tempfile.TemporaryDirectory(prefix="paris-net-load-") as tmp:
+        return await _main(args, Path(tmp))
+
+
+async def _main(args: argparse.Namespace, data: Path) -> int:
     names = [[f"t{t}p{s}" for s in range(args.seats)] for t in range(args.tables)]
-    data = Path(tempfile.mkdtemp(prefix="paris-net-load-"))
     command = [
         sys.executable,
         "-m",
@@ -116,6 +120,8 @@ async def main(args: argparse.Namespace) -> int:
         "host",
         "--port",
         "0",
+        "--ssh-port",
+        "off",  # the bots use the TCP door only (the SSH door's default port is 2222)
         "--data-dir",
         str(data),
         "--seed",
@@ -134,6 +140,17 @@ async def main(args: argparse.Namespace) -> int:
     host = await asyncio.create_subprocess_exec(
         *command, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL
     )
+    try:
+        return await _measure(args, names, host)
+    finally:  # a failed run leaves no host behind (its data folder is removed next)
+        if host.returncode is None:
+            host.kill()
+            await host.wait()
+
+
+async def _measure(
+    args: argparse.Namespace, names: list[list[str]], host: asyncio.subprocess.Process
+) -> int:
     assert host.stdout is not None
     port = 0
     async with asyncio.timeout(60):

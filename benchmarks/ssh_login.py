@@ -13,6 +13,9 @@ them) and the host's growth since before the first login.
 
     .venv/bin/python benchmarks/ssh_login.py --players 8
 
+It needs ``pyte``, one of the dev tools: run it from the venv that
+``bash scripts/_venv.sh dev`` (or ``./scripts/test``) makes.
+
 Target: an SSH login to its first frame in under 2 s on a 2-core machine.
 """
 
@@ -30,7 +33,14 @@ import time
 from pathlib import Path
 
 import asyncssh
-import pyte
+
+try:
+    import pyte
+except ImportError:  # pragma: no cover - the game's own install
+    sys.exit(
+        "benchmarks/ssh_login.py needs pyte, a dev tool: run bash scripts/_venv.sh dev,"
+        " then .venv/bin/python benchmarks/ssh_login.py"
+    )
 
 from paris_tui.host.ssh import SSHConfig
 

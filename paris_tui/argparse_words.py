@@ -52,6 +52,20 @@ MESSAGES: tuple[str, ...] = (
     N_("invalid choice: %(value)r (choose from %(choices)s)"),
     N_("unknown parser %(parser_name)r (choices: %(choices)s)"),
     N_("can't open '%(filename)s': %(error)s"),
+    # Messages of newer Pythons (the README admits 3.11 and later and each release's argparse
+    # has its own; tests/cli/test_lang.py reads the running one's, and .ci/run runs it on the
+    # oldest and the newest Python the machine has).
+    # Translators: a heading of --help (Python 3.13+): %(heading)s is "options" or the like.
+    N_("%(heading)s:"),
+    # Translators: added to an option's help (Python 3.13+); keep the space at the start.
+    N_(" (default: %(default)s)"),
+    # Translators: keep the newline at the end; %(prog)s is the command's name.
+    N_("%(prog)s: warning: %(message)s\n"),
+    N_("option '%(option)s' is deprecated"),
+    N_("argument '%(argument_name)s' is deprecated"),
+    N_("command '%(parser_name)s' is deprecated"),
+    # Translators: Python 3.14+ suggests the closest choice.
+    N_("invalid choice: %(value)r, maybe you meant %(closest)r? (choose from %(choices)s)"),
 )
 
 

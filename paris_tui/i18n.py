@@ -137,6 +137,24 @@ def _catalog_name(tag: str) -> str:
     return tag.replace("-", "_")
 
 
+class _Catalog(_gettext.GNUTranslations):
+    """A compiled catalog that finds the singular of a plural entry by ``gettext`` too.
+
+    ``ngettext("expected %s argument", ...)`` and ``gettext("expected %s argument")``
+    read one entry of the catalog. Later 3.11 releases (3.11.7 here) and 3.12+ find it
+    both ways; 3.11.2 (Debian 12's python3) by ``ngettext`` only, so a string marked both
+    ways stayed English there. This does what the later releases do, on every Python.
+    """
+
+    def gettext(self, message: str) -> str:
+        text = super().gettext(message)
+        return super().ngettext(message, message, 1) if text == message else text
+
+    def pgettext(self, context: str, message: str) -> str:
+        text = super().pgettext(context, message)
+        return super().npgettext(context, message, message, 1) if text == message else text
+
+
 @cache
 def translations(tag: str) -> _gettext.NullTranslations:
     """The compiled catalog of language ``tag`` (English: the source strings)."""
@@ -145,7 +163,7 @@ def translations(tag: str) -> _gettext.NullTranslations:
     if tag not in LANGUAGES:
         raise ValueError(f"no catalog for language {tag!r}")
     # fallback=False: a missing .mo for a language we ship is a broken install.
-    return _gettext.translation(DOMAIN, LOCALE_DIR, languages=[_catalog_name(tag)])
+    return _gettext.translation(DOMAIN, LOCALE_DIR, languages=[_catalog_name(tag)], class_=_Catalog)
 
 
 @dataclass

@@ -104,6 +104,30 @@ def test_plural_forms_come_from_each_catalog() -> None:
     assert [de_plural(n) for n in (0, 1, 2)] == [1, 0, 1]
 
 
+def test_gettext_finds_the_singular_of_a_plural_entry_on_every_python() -> None:
+    """A string marked with both _() and ngettext() is one plural entry of the catalog;
+    Python 3.11.2 (Debian 12's python3) found it by ngettext only (issue 18)."""
+    import io
+
+    from babel.messages.catalog import Catalog
+    from babel.messages.mofile import write_mo
+
+    source = Catalog(locale="de", domain="test")
+    source.add(("a tile", "{n} tiles"), ("eine Karte", "{n} Karten"))
+    source.add(("a stop", "{n} stops"), ("ein Halt", "{n} Halte"), context="bus")
+    compiled = io.BytesIO()
+    write_mo(compiled, source)
+    compiled.seek(0)
+    catalog = i18n._Catalog(compiled)
+    assert catalog.gettext("a tile") == "eine Karte"
+    assert catalog.ngettext("a tile", "{n} tiles", 2) == "{n} Karten"
+    assert catalog.pgettext("bus", "a stop") == "ein Halt"
+    assert catalog.gettext("not in it") == "not in it"
+    assert catalog.pgettext("bus", "not in it") == "not in it"
+    # The shipped catalogs are read this way: argparse's "expected %s argument" is one.
+    assert i18n.translations("de").gettext("expected %s argument") == "%s Argument erwartet"
+
+
 def test_catalogs_complete_current_and_compiled() -> None:
     """Every marked string is translated in every catalog, none is stale or fuzzy,
     placeholders are kept, and each .mo is compiled from its .po."""

@@ -38,6 +38,7 @@ def repo(tmp_path: Path) -> Path:
     bin_dir.mkdir(parents=True)
     log = tmp_path / "python-calls.log"
     _stub(bin_dir / "python", f'echo "$*" >> "{log}"')
+    _stub(bin_dir / "pip", "exit 0")
     _stub(bin_dir / "paris-tui", 'printf "paris-tui got:"; printf " <%s>" "$@"; echo')
     return tmp_path
 
@@ -121,3 +122,71 @@ def test_venv_refuses_an_unknown_extra(repo: Path) -> None:
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1 and "unknown extra" in result.stderr
     assert _pip_calls(repo) == []
+
+
+def _fake_python(repo: Path, *, venv_works: bool) -> Path:
+    """A Python 3.11.2 for ``PYTHON=``: ``-m venv DIR`` makes DIR/bin/python and, when it
+    works, DIR/bin/pip; when not, it stops as Debian's python3 does without python3-venv."""
+    fake = repo / "fake-python3"
+    log = repo / "python-calls.log"
+    made = f'echo "$*" >> "{log}"' if venv_works else "exit 0"
+    pip_line = 'printf "#!/usr/bin/env bash\\nexit 0\\n" > "$3/bin/pip"; chmod +x "$3/bin/pip"'
+    _stub(
+        fake,
+        f"""case "$1" in
+  -c) case "$2" in *platform*) echo 3.11.2 ;; esac; exit 0 ;;
+  -m) mkdir -p "$3/bin"
+      printf '#!/usr/bin/env bash\\n{made}\\n' > "$3/bin/python"; chmod +x "$3/bin/python"
+      {pip_line if venv_works else ""}
+      {"exit 0" if venv_works else 'echo "ensurepip is not available" >&2; exit 1'} ;;
+esac""",
+    )
+    return fake
+
+
+def _run_with(repo: Path, python: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["bash", *args],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        env={**os.environ, "PYTHON": str(python)},
+    )
+
+
+def test_a_failed_venv_names_the_debian_package_and_leaves_nothing(repo: Path) -> None:
+    """Issue 18: Debian's python3 without python3-venv makes half a venv and stops; the
+    next run found .venv/bin/python and failed on a venv without pip."""
+    shutil.rmtree(repo / ".venv")
+    result = _run_with(repo, _fake_python(repo, venv_works=False), "scripts/_venv.sh", "dev")
+    assert result.returncode == 1
+    assert "apt-get install python3-venv" in result.stderr
+    assert not (repo / ".venv").exists()
+
+
+def test_a_venv_without_pip_is_made_again(repo: Path) -> None:
+    (repo / ".venv" / "bin" / "pip").unlink()  # what the failed run above used to leave
+    result = _run_with(repo, _fake_python(repo, venv_works=True), "scripts/_venv.sh", "dev")
+    assert result.returncode == 0, result.stderr
+    assert "has no pip" in result.stderr and "3.11.2" in result.stderr
+    assert (repo / ".venv" / "bin" / "pip").exists()
+    installs = [c for c in _pip_calls(repo) if " -e " in c]
+    assert installs == ["-m pip install --quiet --disable-pip-version-check -e .[dev]"]
+
+
+def test_venv_folder_is_chosen_by_venv(repo: Path) -> None:
+    """.ci/run keeps one environment per Python it tries (VENV=DIR)."""
+    result = subprocess.run(
+        ["bash", "scripts/_venv.sh", "dev"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        env={**os.environ, "PYTHON": str(_fake_python(repo, venv_works=True)), "VENV": "other"},
+    )
+    assert result.returncode == 0, result.stderr
+    assert (repo / "other" / ".installed-dev").exists()
+    assert not (repo / ".venv" / ".installed-dev").exists()

@@ -176,6 +176,10 @@ _PROGRAMMERS_ONLY = {
 }
 
 
+# Messages whose translation is the English (the catalog check sees that they are translated).
+_SAME_IN = {"de": {"%(heading)s:"}}
+
+
 def _argparse_messages() -> set[str]:
     """Every string literal argparse of this Python passes to _() or ngettext()."""
     tree = ast.parse(inspect.getsource(argparse))
@@ -198,7 +202,7 @@ def test_every_argparse_message_a_user_meets_is_translated() -> None:
     assert sorted(wanted - ours) == [], "add these to paris_tui/argparse_words.py"
     for tag in ("de", "zh-TW"):
         catalog = i18n.translations(tag)
-        for message in sorted(ours - {"expected %s arguments"}):
+        for message in sorted(ours - {"expected %s arguments"} - _SAME_IN.get(tag, set())):
             assert catalog.gettext(message) != message, (tag, message)
         assert catalog.ngettext("expected %s argument", "expected %s arguments", 2) not in (
             "expected %s argument",
