@@ -18,37 +18,50 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from ..i18n import N_, pgettext
+from ..i18n import pgettext
 
 __all__ = ["COMMANDS", "Parsed", "fold", "match_names", "parse", "word_for"]
 
 COMMANDS: dict[str, str] = {
-    "board": N_("board"),
-    "line": N_("line"),
-    "stop": N_("stop"),
-    "tiles": N_("tiles"),
-    "scores": N_("scores"),
-    "route": N_("route"),
-    "discard": N_("discard"),
-    "sack": N_("sack"),
-    "last": N_("last"),
-    "log": N_("log"),
-    "hint": N_("hint"),
-    "help": N_("help"),
-    "quit": N_("quit"),
-    "next": N_("next"),
-    "back": N_("back"),
-    "review": N_("review"),
-    "yes": N_("yes"),
-    "no": N_("no"),
-    "cancel": N_("cancel"),
+    name: name
+    for name in (
+        "board", "line", "stop", "tiles", "scores", "route", "discard", "sack", "last", "log",
+        "hint", "help", "quit", "next", "back", "review", "yes", "no", "cancel", "watch",
+    )
 }
-"""Each command's id and its English word (translated with the context ``command``)."""
+"""Each command's id, which is also its English word (always accepted)."""
+
+
+def _translated(command: str) -> str:
+    """The command's word in the current language (each marked with the context ``command``)."""
+    words = {
+        "board": pgettext("command", "board"),
+        "line": pgettext("command", "line"),
+        "stop": pgettext("command", "stop"),
+        "tiles": pgettext("command", "tiles"),
+        "scores": pgettext("command", "scores"),
+        "route": pgettext("command", "route"),
+        "discard": pgettext("command", "discard"),
+        "sack": pgettext("command", "sack"),
+        "last": pgettext("command", "last"),
+        "log": pgettext("command", "log"),
+        "hint": pgettext("command", "hint"),
+        "help": pgettext("command", "help"),
+        "quit": pgettext("command", "quit"),
+        "next": pgettext("command", "next"),
+        "back": pgettext("command", "back"),
+        "review": pgettext("command", "review"),
+        "yes": pgettext("command", "yes"),
+        "no": pgettext("command", "no"),
+        "cancel": pgettext("command", "cancel"),
+        "watch": pgettext("command", "watch"),
+    }
+    return words[command]
 
 
 def word_for(command: str) -> str:
     """The command's word in the current language (what help and hints say)."""
-    return pgettext("command", COMMANDS[command])
+    return _translated(command)
 
 
 def fold(text: str) -> str:

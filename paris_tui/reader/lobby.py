@@ -114,6 +114,4 @@ async def lobby(
 
 
 def pgettext_watch() -> str:
-    from ..i18n import pgettext
-
-    return pgettext("command", "watch")
+    return word_for("watch")
