@@ -15,6 +15,7 @@ import json
 import re
 import subprocess
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from rich.cells import cell_len
@@ -55,6 +56,7 @@ class Ear:
     answers: dict[str, list[str]] = field(default_factory=dict)
     seen: int = 0  # bytes of output looked at
     moves: int = 0
+    idle: Callable[[], None] | None = None  # called while waiting (another player's keys)
 
     def __post_init__(self) -> None:
         lang = self.lang
@@ -75,6 +77,8 @@ class Ear:
             if self.app.proc.poll() is not None and self.app._eof:
                 return False
             self.app._read(0.02)
+            if self.idle is not None:
+                self.idle()
             new = self.app.output[self.seen :]
             if not new.endswith(b"\n"):
                 continue

@@ -109,3 +109,68 @@ def test_against_the_strong_ai_by_ear_in_chinese(tmp_path: Path) -> None:
     assert 2 <= len(ear.answers["tiles"]) <= 6, ear.answers
     assert 1 <= len(ear.answers["stop opera"]) <= 4, ear.answers
 
+
+
+def test_join_a_host_table_by_ear_beside_a_full_screen_player(tmp_path: Path) -> None:
+    host, port = start_host(tmp_path / "host", "ann,bob")
+    record_path = tmp_path / "host" / "host" / "tables" / "t1.json"
+    address = f"127.0.0.1:{port}"
+    try:
+        bob = PtyApp(
+            ["join", address, "--name", "bob", "--data-dir", str(tmp_path / "bob")],
+            {"PARIS_TUI_DATA_DIR": str(tmp_path / "bob"), "PARIS_TUI_LANG": "en"},
+            size=(100, 30),
+        )
+        ann = PtyApp(
+            ["join", address, "--name", "ann", "--data-dir", str(tmp_path / "ann")],
+            {
+                "PARIS_TUI_DATA_DIR": str(tmp_path / "ann"),
+                "PARIS_TUI_LANG": "en",
+                "PARIS_TUI_SCREEN_READER": "1",
+            },
+            size=(WIDTH, 24),
+        )
+        state = {"checked": 0.0, "pressed": 0.0, "bob": False}
+
+        def bob_plays() -> None:
+            """Bob presses Enter (take the tile, or the takeover's first choice) on his turns."""
+            bob._read(0)
+            clock = time.monotonic()
+            if clock - state["checked"] > 0.1:
+                state["checked"] = clock
+                try:
+                    game = replay(load_record(record_path))
+                except (OSError, ValueError, Exception):
+                    return
+                state["bob"] = not game.is_over and game.to_move == 1
+            if state["bob"] and clock - state["pressed"] > 0.8:
+                state["pressed"] = clock
+                bob.send(Key.ENTER)
+
+        try:
+            ear = Ear(ann, "en", queries=["route", "last", "line blue", "hint"], idle=bob_plays)
+            assert ear.play(timeout=240) == 0
+            bob.send(b"q")
+            bob.finish(timeout=20)
+        finally:
+            ann.kill()
+            bob.kill()
+    finally:
+        os.killpg(host.pid, signal.SIGTERM)
+        host.wait(20)
+    lines = check_plain(bytes(ann.output), WIDTH)
+    summary = replay_json(str(record_path))
+    final = summary["final"]
+    assert isinstance(final, dict)
+    assert final_scores(lines, "en", ["ann", "bob"]) == final["scores"]
+    assert ear.moves == 20
+    # Bob's route is never read out to Ann before the end (R8).
+    assert not _route_lines(lines, "en", "bob")
+    end = max(i for i, line in enumerate(lines) if "The game is over." in line)
+    assert not any("The routes were" in line for line in lines[:end])
+    assert any("Waiting for bob to choose a tile." in line for line in lines)
+    # Own route and the public one (an announcement may come in between: "bob is back.").
+    assert 2 <= len(ear.answers["route"]) <= 3, ear.answers
+    assert ear.answers["hint"] == ["This host does not allow hints."]
+    assert 1 <= len(ear.answers["line blue"]) <= 3, ear.answers
+    assert 1 <= len(ear.answers["last"]) <= 10, ear.answers
