@@ -1,0 +1,146 @@
+"""Play by ear in process (issue 20): hostile names read out literally, the hand-off's gate,
+wrapping in cells, and forgiving commands. Fast: no terminal, lines stamped by the test."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from collections.abc import Callable
+
+import pytest
+from hostile_corpus import SHOWN
+from rich.cells import cell_len
+
+from paris_tui.app.session import SeatSpec, Session, SessionTable
+from paris_tui.reader import wanted
+from paris_tui.reader.commands import match_names, parse
+from paris_tui.reader.inbox import Inbox, now
+from paris_tui.reader.lines import Lines, wrap
+from paris_tui.reader.play import Reader
+
+
+def _game(names: list[str], seed: int = 4) -> SessionTable:
+    return SessionTable(Session.new([SeatSpec(n) for n in names], seed=seed))
+
+
+async def _play(
+    table: SessionTable,
+    answer: Callable[[str, Inbox], bool],
+    *,
+    limit: float = 30.0,
+) -> tuple[str, Lines]:
+    """Run a Reader on ``table``; ``answer(last_line, inbox)`` reacts to each new sentence."""
+    stream = io.StringIO()
+    out = Lines(stream, width=lambda: 80)
+    inbox = Inbox()
+    reader = Reader(table, out, inbox)
+    task = asyncio.ensure_future(reader.run())
+    seen = 0
+    deadline = now() + limit
+    while not task.done():
+        assert now() < deadline, stream.getvalue()[-2000:]
+        await asyncio.sleep(0.002)
+        while len(out.said) > seen:
+            seen += 1
+            answer(out.said[seen - 1], inbox)
+    assert task.result() == 0
+    return stream.getvalue(), out
+
+
+def _auto(line: str, inbox: Inbox) -> bool:
+    """Answer like a player with a steady hand: every line typed on purpose, later."""
+    later = now() + 10 + len(inbox.queue._queue)  # noqa: SLF001 - stamps far apart
+    if "press Enter when only you are listening" in line:
+        inbox.put("", later)
+    elif "Type the number, or" in line:
+        inbox.put("1", later)
+    elif "choose a tile by its number" in line:
+        inbox.put("1", later)
+    elif "to leave." in line and "review" in line:
+        inbox.put("quit", later)
+    else:
+        return False
+    return True
+
+
+def _groups() -> list[list[str]]:
+    names = [c.shown for c in SHOWN if c.shown is not None and "," not in c.shown]
+    groups, group, folded = [], [], set()
+    for name in names:
+        if name.casefold() in folded or len(group) == 4:
+            groups.append(group)
+            group, folded = [], set()
+        group.append(name)
+        folded.add(name.casefold())
+    if len(group) >= 2:
+        groups.append(group)
+    return [g for g in groups if len(g) >= 2]
+
+
+@pytest.mark.parametrize("names", _groups(), ids=lambda g: "|".join(g)[:40])
+def test_hostile_names_are_read_out_literally(names: list[str]) -> None:
+    text, out = asyncio.run(_play(_game(names), _auto))
+    assert "\x1b" not in text and "\x9b" not in text
+    for name in names:
+        assert name in text, name  # as typed: never markup, never an escape
+    assert "The game is over." in text
+    # Every line under the width, in cells.
+    assert all(cell_len(line) < 80 for line in text.splitlines())
+
+
+def test_a_held_or_early_enter_does_not_pass_the_hand_off() -> None:
+    table = _game(["Ann", "Bob"], seed=9)
+    state = {"handoffs": 0, "bob_route_before": False}
+
+    def answer(line: str, inbox: Inbox) -> bool:
+        if "Pass to Bob" in line:
+            state["handoffs"] += 1
+            if state["handoffs"] == 1:
+                at = now()
+                for k in range(6):  # a held Enter: one line every 30 ms, from the first moment
+                    inbox.put("", at + 0.03 * k)
+                inbox.put("", at + 10)  # then, much later, a deliberate one
+                return True
+        if line.startswith("Your secret route, Bob"):
+            state["bob_route_before"] = state["handoffs"] == 0
+        return _auto(line, inbox)
+
+    text, _out = asyncio.run(_play(table, answer))
+    first = text.index("Pass to Bob")
+    too_soon = text.index("Too soon: wait a moment, then press Enter.", first)
+    route = text.index("Your secret route, Bob")
+    assert first < too_soon < route  # the held Enter was refused before Bob's secret came
+    assert text.count("Too soon") == 1  # said once, not once per repeat
+    assert not state["bob_route_before"]
+
+
+def test_wrap_keeps_every_line_under_the_width_in_cells() -> None:
+    english = "Round 3 of 15. Your turn, Ann: choose a tile by its number or its stop. " * 3
+    chinese = "輪到你了，安：用編號或巴士站名稱選擇站牌。" * 6
+    for text in (english, chinese, "x" * 200):
+        lines = wrap(text, 40)
+        assert all(cell_len(line) < 40 for line in lines), lines
+        assert "".join(lines).replace(" ", "") == text.replace(" ", "")
+    assert all(not line.startswith(" ") for line in wrap(english, 40))
+
+
+def test_commands_are_forgiving() -> None:
+    allowed = ("board", "scores", "stop", "sack", "quit", "line")
+    assert parse("Scores", allowed).command == "scores"
+    assert parse("sc", allowed).command == "scores"
+    assert parse("s", allowed).ambiguous == ("sack", "scores", "stop")
+    assert parse("line blue", allowed).arg == "blue"
+    assert parse(" 2 ", allowed).number == 2
+    assert parse("\x1b[2J", allowed).command is None
+    stops = ["Opéra", "Gare du Nord", "Gare de l'Est", "Saint-Germain"]
+    assert match_names("opera", stops) == [0]
+    assert match_names("nord", stops) == [1]
+    assert match_names("gare", stops) == [1, 2]
+    assert match_names("germ", stops) == [3]
+
+
+def test_the_environment_turns_it_on() -> None:
+    assert wanted(True, {})
+    assert wanted(False, {"PARIS_TUI_SCREEN_READER": "1"})
+    assert not wanted(False, {"PARIS_TUI_SCREEN_READER": "0"})
+    assert not wanted(False, {})
