@@ -231,7 +231,9 @@ def _by_ear(func: Any, args: argparse.Namespace) -> Any:
 
             reason = record_problem(exc) if isinstance(exc, RecordError) else str(exc)
             return _fail(
-                _("invalid record {path}: {reason}").format(path=printable(str(path)), reason=reason)
+                _("invalid record {path}: {reason}").format(
+                    path=printable(str(path)), reason=reason
+                )
             )
         return ear.run_replay(record, path)
 
@@ -400,7 +402,10 @@ def build_parser() -> argparse.ArgumentParser:
     for each in (parser, *(sub.choices[name] for name in APP_COMMANDS)):
         _add_glyphs(each)
     # --screen-reader too, and by review.
-    for each in (parser, *(sub.choices[name] for name in (*APP_COMMANDS, "review") if name in sub.choices)):
+    for each in (
+        parser,
+        *(sub.choices[name] for name in (*APP_COMMANDS, "review") if name in sub.choices),
+    ):
         _add_screen_reader(each)
     return parser
 

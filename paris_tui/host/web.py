@@ -86,7 +86,7 @@ def loopback_for(bind: str) -> str:
     return bind
 
 
-_PAGE = """<!DOCTYPE html>
+_PAGE = r"""<!DOCTYPE html>
 <html lang="%(lang)s">
 <head>
 <meta charset="utf-8">

@@ -25,8 +25,26 @@ __all__ = ["COMMANDS", "Parsed", "fold", "match_names", "parse", "word_for"]
 COMMANDS: dict[str, str] = {
     name: name
     for name in (
-        "board", "line", "stop", "tiles", "scores", "route", "discard", "sack", "last", "log",
-        "hint", "help", "quit", "next", "back", "review", "yes", "no", "cancel", "watch",
+        "board",
+        "line",
+        "stop",
+        "tiles",
+        "scores",
+        "route",
+        "discard",
+        "sack",
+        "last",
+        "log",
+        "hint",
+        "help",
+        "quit",
+        "next",
+        "back",
+        "review",
+        "yes",
+        "no",
+        "cancel",
+        "watch",
     )
 }
 """Each command's id, which is also its English word (always accepted)."""

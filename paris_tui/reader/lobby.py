@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import contextlib
 
-from ..app.remote import JoinTarget, LobbyStart
+from ..app.remote import JoinTarget, Link, LobbyStart
 from ..core import printable
 from ..core.text import InvalidNameError, normalize_name
 from ..i18n import _, ngettext
@@ -43,7 +43,7 @@ def table_line(n: int, info: TableInfo) -> str:
 
 async def lobby(
     target: JoinTarget, client: HostClient, tokens: TokenStore | None, out: Lines, inbox: Inbox
-) -> object:
+) -> Link | None:
     """The link to the table chosen (a :class:`~paris_tui.app.remote.Link`), or None to quit."""
     start = LobbyStart(target, client, tokens)
     name = target.name
@@ -56,10 +56,10 @@ async def lobby(
         out.say(_("The host's lobby.") if tables else _("No table is open on this host yet."))
         out.say(*(table_line(i + 1, info) for i, info in enumerate(tables)))
         out.say(
-            _("Type a table's number to sit there, {watch} and a number to watch it, "
-              "Enter to hear the list again, or {quit}.").format(
-                watch=pgettext_watch(), quit=word_for("quit")
-            )
+            _(
+                "Type a table's number to sit there, {watch} and a number to watch it, "
+                "Enter to hear the list again, or {quit}."
+            ).format(watch=pgettext_watch(), quit=word_for("quit"))
         )
         line = await inbox.get()
         if line is None:
@@ -94,9 +94,11 @@ async def lobby(
             if info.waiting:
                 sat = await client.sit(name, info.table)
                 while isinstance(sat, Waiting):
-                    out.say(_("You sit at table {table}; waiting for the other players.").format(
-                        table=printable(info.table)
-                    ))
+                    out.say(
+                        _("You sit at table {table}; waiting for the other players.").format(
+                            table=printable(info.table)
+                        )
+                    )
                     message = await client.receive()
                     if isinstance(message, Seated | Waiting):
                         sat = message

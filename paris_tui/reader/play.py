@@ -31,7 +31,7 @@ from .commands import match_names, parse, word_for
 from .inbox import Inbox, Typed, is_deliberate, now
 from .lines import Lines
 
-__all__ = ["QUERIES", "LocalBots", "Reader", "Quit"]
+__all__ = ["QUERIES", "LocalBots", "Quit", "Reader"]
 
 QUERIES = ("board", "line", "stop", "tiles", "scores", "route", "discard", "sack", "last", "log")
 """What may be asked at any moment (each answered from a view this terminal may read)."""
@@ -43,7 +43,7 @@ THINKING_AFTER = 1.5
 """Seconds an AI may think before "Bob is thinking." is said (a quick one says nothing)."""
 
 
-class Quit(Exception):  # noqa: N818 - a way out, not an error
+class Quit(Exception):
     """The player asked to leave (or the input ended)."""
 
 
@@ -389,7 +389,7 @@ class Reader:
                     return True
                 continue
             line = self._line(item)
-            parsed = parse(line.text, QUERIES + ("quit", "help"))
+            parsed = parse(line.text, (*QUERIES, "quit", "help"))
             if parsed.command == "quit":
                 raise Quit
             if parsed.command in QUERIES:
@@ -557,9 +557,8 @@ class Reader:
         best = view.face_up.index(result.best.tile)
         lines = [
             _("Hint: take {tile}, expected final margin {margin}.").format(
-                tile=say.tile_line(view, best).rstrip("."), margin=margin_text(
-                    result.for_move(result.best).margin
-                )
+                tile=say.tile_line(view, best).rstrip("."),
+                margin=margin_text(result.for_move(result.best).margin),
             ),
             _("Why: {reason}.").format(
                 reason=reason_text(view.board, view.names, result.seat, result.reason)
@@ -647,9 +646,11 @@ class Reader:
         elif parsed.ambiguous:
             self.say(self._ambiguous(parsed.ambiguous))
         else:
-            self.say(_("It is not your turn: type {help} for what you can ask.").format(
-                help=word_for("help")
-            ))
+            self.say(
+                _("It is not your turn: type {help} for what you can ask.").format(
+                    help=word_for("help")
+                )
+            )
 
     # --- questions --------------------------------------------------------------------
 
@@ -734,17 +735,25 @@ class Reader:
                 _("On your turn: a tile's number, or the start of its stop's name, takes it.")
             )
         lines.append(
-            _("{board}, {line} and a line's name, {stop} and a stop's name, {tiles}, {scores}, "
-              "{route}, {discard}, {sack}: the game as it is now.").format(
-                board=w("board"), line=w("line"), stop=w("stop"), tiles=w("tiles"),
-                scores=w("scores"), route=w("route"), discard=w("discard"), sack=w("sack"),
+            _(
+                "{board}, {line} and a line's name, {stop} and a stop's name, {tiles}, {scores}, "
+                "{route}, {discard}, {sack}: the game as it is now."
+            ).format(
+                board=w("board"),
+                line=w("line"),
+                stop=w("stop"),
+                tiles=w("tiles"),
+                scores=w("scores"),
+                route=w("route"),
+                discard=w("discard"),
+                sack=w("sack"),
             )
         )
         lines.append(
-            _("{last}: the latest events again; {log} and a number: that round again; "
-              "{hint}: a suggestion on your turn; {quit}: leave.").format(
-                last=w("last"), log=w("log"), hint=w("hint"), quit=w("quit")
-            )
+            _(
+                "{last}: the latest events again; {log} and a number: that round again; "
+                "{hint}: a suggestion on your turn; {quit}: leave."
+            ).format(last=w("last"), log=w("log"), hint=w("hint"), quit=w("quit"))
         )
         lines.append(_("Words may be shortened; English words work in every language."))
         self.say(*lines)
@@ -792,8 +801,12 @@ class Reader:
         if history is None or not local:
             return
         kinds = [info.kind for info in self.table.seats]
-        mode = "network" if self.networked else "ai" if any(k != "human" for k in kinds) else (
-            "hot-seat"
+        mode = (
+            "network"
+            if self.networked
+            else "ai"
+            if any(k != "human" for k in kinds)
+            else ("hot-seat")
         )
         with contextlib.suppress(Exception):
             history.add(public, list(self.table.events), kinds, mode=mode, local_seats=local)
@@ -823,14 +836,17 @@ def review_lines(view: SeatView, reviews: Sequence[Any], seats: Sequence[int]) -
             continue
         mean = sum(r.loss for r in mine) / len(mine)
         out.append(
-            _("{player}: a mean loss of {loss} points a move against the strong AI's choice.")
-            .format(player=say.name(view.names, seat), loss=f"{mean:.1f}")
+            _(
+                "{player}: a mean loss of {loss} points a move against the strong AI's choice."
+            ).format(player=say.name(view.names, seat), loss=f"{mean:.1f}")
         )
         worst = sorted((r for r in mine if r.loss > 0.05), key=lambda r: -r.loss)[:3]
         for r in worst:
             out.append(
-                _("Move {n}: {player} took {played}; the AI preferred {best}; about {loss} "
-                  "points lost.").format(
+                _(
+                    "Move {n}: {player} took {played}; the AI preferred {best}; about {loss} "
+                    "points lost."
+                ).format(
                     n=r.index + 1,
                     player=say.name(view.names, seat),
                     played=say.tile_name(board, r.played.tile),

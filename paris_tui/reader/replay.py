@@ -47,12 +47,11 @@ class ReplayReader:
         names = say.names_and([say.name(view.names, s) for s in range(view.players)])
         self.out.say(
             _("Replay of a game of {names}: {total} moves.").format(names=names, total=self.total),
-            _("Type {next} or press Enter for the next move, {back} to go back, {help} for more.")
-            .format(next=word_for("next"), back=word_for("back"), help=word_for("help")),
+            _(
+                "Type {next} or press Enter for the next move, {back} to go back, {help} for more."
+            ).format(next=word_for("next"), back=word_for("back"), help=word_for("help")),
         )
-        self.out.say(
-            *say.announce(view, [RoundStarted(view.round, view.starter, view.face_up)])
-        )
+        self.out.say(*say.announce(view, [RoundStarted(view.round, view.starter, view.face_up)]))
         allowed = ("next", "back", "help", "quit", *QUERIES)
         while True:
             line = await self.inbox.get()
@@ -67,13 +66,20 @@ class ReplayReader:
                 return 0
             elif parsed.command == "help":
                 self.out.say(
-                    _("{next} or Enter: the next move; {back}: one move back; {quit}: leave.")
-                    .format(next=word_for("next"), back=word_for("back"), quit=word_for("quit")),
-                    _("{board}, {line}, {stop}, {tiles}, {scores}, {route}, {discard}, {sack}: "
-                      "the position as it is.").format(
-                        board=word_for("board"), line=word_for("line"), stop=word_for("stop"),
-                        tiles=word_for("tiles"), scores=word_for("scores"),
-                        route=word_for("route"), discard=word_for("discard"),
+                    _(
+                        "{next} or Enter: the next move; {back}: one move back; {quit}: leave."
+                    ).format(next=word_for("next"), back=word_for("back"), quit=word_for("quit")),
+                    _(
+                        "{board}, {line}, {stop}, {tiles}, {scores}, {route}, {discard}, {sack}: "
+                        "the position as it is."
+                    ).format(
+                        board=word_for("board"),
+                        line=word_for("line"),
+                        stop=word_for("stop"),
+                        tiles=word_for("tiles"),
+                        scores=word_for("scores"),
+                        route=word_for("route"),
+                        discard=word_for("discard"),
                         sack=word_for("sack"),
                     ),
                 )
@@ -85,7 +91,9 @@ class ReplayReader:
             else:
                 self.out.say(
                     _("Type {next}, {back}, a move's number from 0 to {n}, or {help}.").format(
-                        next=word_for("next"), back=word_for("back"), n=self.total,
+                        next=word_for("next"),
+                        back=word_for("back"),
+                        n=self.total,
                         help=word_for("help"),
                     )
                 )
@@ -128,9 +136,11 @@ class ReplayReader:
             if len(found) == 1:
                 self.out.say(say.line_line(view, board.line_ids[found[0]]))
             else:
-                self.out.say(_("Which line? Type {line} and one of: {lines}.").format(
-                    line=word_for("line"), lines=say.names_and(list(board.line_ids))
-                ))
+                self.out.say(
+                    _("Which line? Type {line} and one of: {lines}.").format(
+                        line=word_for("line"), lines=say.names_and(list(board.line_ids))
+                    )
+                )
         elif command == "stop":
             board = view.board
             shown = [say.stop_name(board, s) for s in board.stop_ids]

@@ -187,9 +187,7 @@ def route_lines(view: SeatView) -> list[str]:
         )
     if view.revealed_routes is not None:
         each = [
-            _("{player}: {line}").format(
-                player=name(view.names, s), line=_line(view.board, route)
-            )
+            _("{player}: {line}").format(player=name(view.names, s), line=_line(view.board, route))
             for s, route in enumerate(view.revealed_routes)
         ]
         out.append(_("The routes were: {routes}.").format(routes=_("; ").join(each)))
@@ -220,7 +218,9 @@ def board_lines(view: SeatView) -> list[str]:
             "Round {round} of {total}; {n} stacks of tiles left.",
             view.stacks_left,
         ).format(
-            round=min(view.round + 1, view.rounds_total), total=view.rounds_total, n=view.stacks_left
+            round=min(view.round + 1, view.rounds_total),
+            total=view.rounds_total,
+            n=view.stacks_left,
         )
     )
     return out
@@ -248,14 +248,10 @@ def stop_line(view: SeatView, stop: str) -> list[str]:
 def turn_lines(view: SeatView, *, yours: bool, networked: bool) -> list[str]:
     """The start of a turn: the round, whose turn, the tiles to choose from."""
     assert view.to_move is not None
-    round_ = _("Round {round} of {total}.").format(
-        round=view.round + 1, total=view.rounds_total
-    )
+    round_ = _("Round {round} of {total}.").format(round=view.round + 1, total=view.rounds_total)
     who = name(view.names, view.to_move)
     if yours:
-        turn = _("Your turn, {player}: choose a tile by its number or its stop.").format(
-            player=who
-        )
+        turn = _("Your turn, {player}: choose a tile by its number or its stop.").format(player=who)
     else:
         turn = _("{player}'s turn.").format(player=who)
     return [f"{round_} {turn}", *tiles_lines(view)[1:]]
@@ -384,8 +380,10 @@ def announce(view: SeatView, events: Sequence[Event]) -> list[str]:
         elif isinstance(event, ScoreEvent):
             if event.kind == "sack":
                 out.append(
-                    _("The sack: {player} has the most businesses in it ({n}) and scores {points}.")
-                    .format(
+                    _(
+                        "The sack: {player} has the most businesses in it ({n}) "
+                        "and scores {points}."
+                    ).format(
                         player=name(view.names, event.seat),
                         n=event.here,
                         points=points(event.points),

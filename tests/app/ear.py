@@ -60,7 +60,9 @@ class Ear:
 
     def __post_init__(self) -> None:
         lang = self.lang
-        self.handoff = fragment(lang, "Pass to {player}. {player}, press Enter when only you are listening.")
+        self.handoff = fragment(
+            lang, "Pass to {player}. {player}, press Enter when only you are listening."
+        )
         self.turn = fragment(lang, "Your turn, {player}: choose a tile by its number or its stop.")
         self.takeover = fragment(lang, "Type the number, or {cancel}.", 0)
         self.end = fragment(
@@ -102,7 +104,7 @@ class Ear:
                 return True
             if self.end in tail:
                 self.seen = len(self.app.output)
-                self.app.send("quit\r".encode())
+                self.app.send(b"quit\r")
                 return True
         raise AssertionError(f"no question came in {timeout} s:\n{self.text()[-3000:]}")
 

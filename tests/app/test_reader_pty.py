@@ -92,7 +92,11 @@ def test_against_the_strong_ai_by_ear_in_chinese(tmp_path: Path) -> None:
     assert isinstance(final, dict)
     assert final_scores(lines, "zh-TW", ["Ann", ai_name]) == final["scores"]
     # The AI's route is never read out before the game end (R8): only the reveal names it.
-    end = max(i for i, line in enumerate(lines) if squash(words("zh-TW", "The game is over.")) in squash(line))
+    end = max(
+        i
+        for i, line in enumerate(lines)
+        if squash(words("zh-TW", "The game is over.")) in squash(line)
+    )
     ai_route = replay(record).route(1)
 
     i18n.set_language("zh-TW")
@@ -108,7 +112,6 @@ def test_against_the_strong_ai_by_ear_in_chinese(tmp_path: Path) -> None:
     assert 1 <= len(ear.answers["scores"]) <= 3, ear.answers
     assert 2 <= len(ear.answers["tiles"]) <= 6, ear.answers
     assert 1 <= len(ear.answers["stop opera"]) <= 4, ear.answers
-
 
 
 def test_join_a_host_table_by_ear_beside_a_full_screen_player(tmp_path: Path) -> None:

@@ -49,12 +49,10 @@ async def _play(
 
 def _auto(line: str, inbox: Inbox) -> bool:
     """Answer like a player with a steady hand: every line typed on purpose, later."""
-    later = now() + 10 + len(inbox.queue._queue)  # noqa: SLF001 - stamps far apart
+    later = now() + 10 + len(inbox.queue._queue)
     if "press Enter when only you are listening" in line:
         inbox.put("", later)
-    elif "Type the number, or" in line:
-        inbox.put("1", later)
-    elif "choose a tile by its number" in line:
+    elif "Type the number, or" in line or "choose a tile by its number" in line:
         inbox.put("1", later)
     elif "to leave." in line and "review" in line:
         inbox.put("quit", later)
@@ -79,7 +77,7 @@ def _groups() -> list[list[str]]:
 
 @pytest.mark.parametrize("names", _groups(), ids=lambda g: "|".join(g)[:40])
 def test_hostile_names_are_read_out_literally(names: list[str]) -> None:
-    text, out = asyncio.run(_play(_game(names), _auto))
+    text, _out = asyncio.run(_play(_game(names), _auto))
     assert "\x1b" not in text and "\x9b" not in text
     for name in names:
         assert name in text, name  # as typed: never markup, never an escape
