@@ -829,7 +829,6 @@ class Reader:
 def review_lines(view: SeatView, reviews: Sequence[Any], seats: Sequence[int]) -> list[str]:
     """Per seat: the mean loss, and its three costliest moves against the strong AI's choice."""
     out: list[str] = []
-    board = view.board
     for seat in seats:
         mine = [r for r in reviews if r.seat == seat]
         if not mine:
@@ -849,9 +848,19 @@ def review_lines(view: SeatView, reviews: Sequence[Any], seats: Sequence[int]) -
                 ).format(
                     n=r.index + 1,
                     player=say.name(view.names, seat),
-                    played=say.tile_name(board, r.played.tile),
-                    best=say.tile_name(board, r.best.tile),
+                    played=_move_name(view, r.played),
+                    best=_move_name(view, r.best),
                     loss=f"{r.loss:.1f}",
                 )
             )
     return out
+
+
+def _move_name(view: SeatView, move: Move) -> str:
+    """``Opéra, Blue line``, with whose business it removes when it removes one."""
+    tile = say.tile_name(view.board, move.tile)
+    if move.evict is None:
+        return tile
+    return _("{tile}, removing {player}'s business").format(
+        tile=tile, player=say.name(view.names, move.evict)
+    )
