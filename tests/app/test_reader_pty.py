@@ -38,7 +38,8 @@ def _save(tmp_path: Path) -> str:
 
 def _route_lines(lines: list[str], lang: str, name: str) -> list[int]:
     """Where ``name``'s own secret route was read out (line numbers)."""
-    mark = squash(words(lang, "Your secret route, {player}: the {line}.").split("{")[0] + name)
+    template = words(lang, "Your secret route, {player}: the {line}.")
+    mark = squash(template.split("{line}")[0].replace("{player}", name))
     return [i for i, line in enumerate(lines) if mark in squash(line)]
 
 
