@@ -107,7 +107,10 @@ class ReplayReader:
         self.out.say(_("Move {n} of {total}.").format(n=self.at, total=self.total))
         self.out.say(*say.announce(before, self.events[self.at - 1]))
         if self.at == self.total:
-            self.out.say(*say.end_lines(self.views[-1]))
+            end = self.views[-1]
+            self.out.say(*say.end_lines(end), *say.route_lines(end))
+            if end.players > 2:
+                self.out.say(*say.sack_lines(end))
 
     def _back(self) -> None:
         if self.at == 0:

@@ -178,3 +178,73 @@ def test_join_a_host_table_by_ear_beside_a_full_screen_player(tmp_path: Path) ->
     assert ear.answers["hint"] == ["This host does not allow hints."]
     assert 1 <= len(ear.answers["line blue"]) <= 3, ear.answers
     assert 1 <= len(ear.answers["last"]) <= 10, ear.answers
+
+
+def _wait_text(app: PtyApp, *texts: str, timeout: float = 30.0) -> str:
+    deadline = time.monotonic() + timeout
+    while True:
+        text = app.output.decode("utf-8", "replace")
+        if all(squash(t) in squash(text) for t in texts):
+            return text
+        assert time.monotonic() < deadline and app.proc.poll() is None, (texts, text[-2000:])
+        app._read(0.05)
+
+
+def test_no_command_offers_a_new_game_then_resume_by_ear(tmp_path: Path) -> None:
+    env = _env(tmp_path, "en")
+    app = PtyApp(["--screen-reader"], env, size=(WIDTH, 24))
+    try:
+        _wait_text(app, "A new game. Type the players separated by commas")
+        app.send(b"Ann, ai:random\r")
+        _wait_text(app, "Your turn, Ann")
+        app.send(b"1\r")
+        _wait_text(app, "Ann took")
+        app.send(b"quit\r")
+        _wait_text(app, "The game is saved. Resume it with: paris-tui resume --screen-reader")
+        assert app.finish() == 0
+    finally:
+        app.kill()
+    check_plain(bytes(app.output), WIDTH)
+    app = PtyApp(["--screen-reader"], env, size=(WIDTH, 24))
+    try:
+        _wait_text(app, "1: resume the game of Ann, Random AI", "2: a new game. 3: quit.")
+        app.send(b"1\r")
+        _wait_text(app, "Resumed after ", "Your turn, Ann")
+        app.send(b"scores\r")
+        _wait_text(app, "Scores: Ann")
+        app.send(b"quit\r")
+        assert app.finish() == 0
+    finally:
+        app.kill()
+    check_plain(bytes(app.output), WIDTH)
+    app = PtyApp(["resume", "--screen-reader"], env, size=(WIDTH, 24))
+    try:
+        _wait_text(app, "Resumed after ", "Your turn, Ann")
+        app.send(b"q\r")
+        assert app.finish() == 0
+    finally:
+        app.kill()
+
+
+def test_the_lobby_by_ear_lists_tables_as_numbered_lines(tmp_path: Path) -> None:
+    host, port = start_host(tmp_path / "host", "ann,ai:random")
+    try:
+        app = PtyApp(
+            ["join", f"127.0.0.1:{port}", "--screen-reader", "--data-dir", str(tmp_path / "c")],
+            {"PARIS_TUI_DATA_DIR": str(tmp_path / "c"), "PARIS_TUI_LANG": "en"},
+            size=(WIDTH, 24),
+        )
+        try:
+            _wait_text(app, "1: table t1, ann, Random AI, move 0 of 40.")
+            app.send(b"1\r")
+            _wait_text(app, "Your name at this table?")
+            app.send(b"ann\r")
+            _wait_text(app, "Paris Paris, by ear.", "Your turn, ann")
+            app.send(b"quit\r")
+            assert app.finish() == 0
+        finally:
+            app.kill()
+    finally:
+        os.killpg(host.pid, signal.SIGTERM)
+        host.wait(20)
+    check_plain(bytes(app.output), WIDTH)

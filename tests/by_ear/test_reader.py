@@ -142,3 +142,49 @@ def test_the_environment_turns_it_on() -> None:
     assert wanted(False, {"PARIS_TUI_SCREEN_READER": "1"})
     assert not wanted(False, {"PARIS_TUI_SCREEN_READER": "0"})
     assert not wanted(False, {})
+
+
+def test_replay_steps_forward_and_back_to_the_records_scores() -> None:
+    from paris_tui.core import Game
+    from paris_tui.core.record import Player, Record, replay_summary
+    from paris_tui.reader.replay import ReplayReader
+
+    game = Game.new(["Ann", "Bob", "Cy"], seed=12)
+    import random
+
+    game.play_random(random.Random(3))
+    record = Record.from_game(game, [Player("Ann"), Player("Bob"), Player("Cy")])
+    stream = io.StringIO()
+    out = Lines(stream, width=lambda: 80)
+
+    async def run() -> int:
+        inbox = Inbox()
+        for _ in range(len(record.moves)):
+            inbox.put("")  # Enter: the next move
+        for line in ("back", "scores", "next", "next", "quit"):
+            inbox.put(line)
+        return await ReplayReader(record, out, inbox).run()
+
+    assert asyncio.run(run()) == 0
+    text = stream.getvalue()
+    final = replay_summary(record)["final"]
+    said = text[text.index("Final scores:") :].split("\n", 1)[0]
+    for name, score in zip(("Ann", "Bob", "Cy"), final["scores"], strict=True):
+        assert f"{name} {score} point" in said
+    assert f"Move {len(record.moves)} of {len(record.moves)}." in text
+    assert f"Position after move {len(record.moves) - 1} of {len(record.moves)}." in text
+    assert "That was the last move." in text
+    before, after = text.split("Final scores:", 1)
+    assert "In the sack:" in after and "The routes were:" in after  # revealed at the end only
+    assert "In the sack:" not in before and "The routes were:" not in before
+
+
+def test_the_ascii_glyphs_say_stop_names_without_accents() -> None:
+    from paris_tui.app.glyphs import set_glyphs
+
+    set_glyphs("ascii")
+    try:
+        text, _out = asyncio.run(_play(_game(["Ann", "Bob"], seed=2), _auto))
+    finally:
+        set_glyphs("unicode")
+    assert text.isascii(), [ch for ch in text if not ch.isascii()][:5]
