@@ -30,10 +30,11 @@ from . import say
 from .commands import match_names, parse, word_for
 from .inbox import Inbox, Typed, is_deliberate, now
 from .lines import Lines
+from .queries import VIEW_QUERIES, answer
 
 __all__ = ["QUERIES", "LocalBots", "Quit", "Reader"]
 
-QUERIES = ("board", "line", "stop", "tiles", "scores", "route", "discard", "sack", "last", "log")
+QUERIES = (*VIEW_QUERIES, "last", "log")
 """What may be asked at any moment (each answered from a view this terminal may read)."""
 
 LAST_LINES = 8
@@ -656,60 +657,12 @@ class Reader:
 
     def _query(self, command: str, arg: str) -> None:
         view = self.view()
-        if command == "board":
-            self.say(*say.board_lines(view))
-        elif command == "line":
-            self._line_query(view, arg)
-        elif command == "stop":
-            self._stop_query(view, arg)
-        elif command == "tiles":
-            self.say(*say.tiles_lines(view))
-        elif command == "scores":
-            self.say(*say.score_lines(view))
-        elif command == "route":
-            self.say(*say.route_lines(view))
-        elif command == "discard":
-            self.say(say.discard_line(view))
-        elif command == "sack":
-            self.say(*say.sack_lines(view))
-        elif command == "last":
+        if command == "last":
             self.say(*(self.recent or [_("Nothing has happened yet.")]))
         elif command == "log":
             self._log_query(view, arg)
-
-    def _line_query(self, view: SeatView, arg: str) -> None:
-        from ..app.describe import SHORT_LINE_NAMES, line_name
-
-        board = view.board
-        names = []
-        for line in board.line_ids:
-            words = [line, line_name(board, line), line_name(board, line, short=True)]
-            if line in SHORT_LINE_NAMES:
-                words.append(SHORT_LINE_NAMES[line])
-            names.append(" ".join(words))
-        found = match_names(arg, names) if arg else []
-        if len(found) != 1:
-            lines = say.names_and([line_name(board, ln, short=True) for ln in board.line_ids])
-            self.say(
-                _("Which line? Type {line} and one of: {lines}.").format(
-                    line=word_for("line"), lines=lines
-                )
-            )
-            return
-        self.say(say.line_line(view, board.line_ids[found[0]]))
-
-    def _stop_query(self, view: SeatView, arg: str) -> None:
-        board = view.board
-        shown = [say.stop_name(board, s) for s in board.stop_ids]
-        found = match_names(arg, shown) if arg else []
-        if len(found) == 1:
-            self.say(*say.stop_line(view, board.stop_ids[found[0]]))
-        elif found:
-            self.say(
-                _("Which stop: {stops}?").format(stops=say.names_and([shown[i] for i in found]))
-            )
         else:
-            self.say(_("Type {stop} and the start of a stop's name.").format(stop=word_for("stop")))
+            self.say(*answer(view, command, arg))
 
     def _log_query(self, view: SeatView, arg: str) -> None:
         current = min(view.round + 1, view.rounds_total)

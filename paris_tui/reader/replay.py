@@ -11,13 +11,14 @@ from ..core import Event, RoundStarted, SeatView
 from ..core.record import Record, replay
 from ..i18n import _
 from . import say
-from .commands import match_names, parse, word_for
+from .commands import parse, word_for
 from .inbox import Inbox
 from .lines import Lines
+from .queries import VIEW_QUERIES, answer
 
 __all__ = ["ReplayReader"]
 
-QUERIES = ("board", "line", "stop", "tiles", "scores", "route", "discard", "sack")
+QUERIES = VIEW_QUERIES
 
 
 class ReplayReader:
@@ -120,37 +121,4 @@ class ReplayReader:
         self.out.say(self._position(), *say.score_lines(self.views[self.at])[:1])
 
     def _query(self, command: str, arg: str) -> None:
-        view = self.views[self.at]
-        if command == "board":
-            self.out.say(*say.board_lines(view))
-        elif command == "tiles":
-            self.out.say(*say.tiles_lines(view))
-        elif command == "scores":
-            self.out.say(*say.score_lines(view))
-        elif command == "route":
-            self.out.say(*say.route_lines(view))
-        elif command == "discard":
-            self.out.say(say.discard_line(view))
-        elif command == "sack":
-            self.out.say(*say.sack_lines(view))
-        elif command == "line":
-            board = view.board
-            found = match_names(arg, list(board.line_ids)) if arg else []
-            if len(found) == 1:
-                self.out.say(say.line_line(view, board.line_ids[found[0]]))
-            else:
-                self.out.say(
-                    _("Which line? Type {line} and one of: {lines}.").format(
-                        line=word_for("line"), lines=say.names_and(list(board.line_ids))
-                    )
-                )
-        elif command == "stop":
-            board = view.board
-            shown = [say.stop_name(board, s) for s in board.stop_ids]
-            found = match_names(arg, shown) if arg else []
-            if len(found) == 1:
-                self.out.say(*say.stop_line(view, board.stop_ids[found[0]]))
-            else:
-                self.out.say(
-                    _("Type {stop} and the start of a stop's name.").format(stop=word_for("stop"))
-                )
+        self.out.say(*answer(self.views[self.at], command, arg))

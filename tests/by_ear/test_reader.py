@@ -188,3 +188,26 @@ def test_the_ascii_glyphs_say_stop_names_without_accents() -> None:
     finally:
         set_glyphs("unicode")
     assert text.isascii(), [ch for ch in text if not ch.isascii()][:5]
+
+
+def test_each_question_is_answered_in_one_to_a_few_lines() -> None:
+    from paris_tui import i18n
+    from paris_tui.reader.queries import VIEW_QUERIES, answer
+
+    table = _game(["Ann", "Bob", "Cy"], seed=7)
+    view = table.view(0)
+    for command in VIEW_QUERIES:
+        lines = answer(view, command, "")
+        assert 1 <= len(lines) <= 6, (command, lines)
+    assert answer(view, "line", "blue")[0].startswith("Blue line: ")
+    assert answer(view, "stop", "nord")[0].startswith("Gare du Nord is ")
+    assert answer(view, "stop", "gare") == ["Which stop: Gare du Nord and Gare de l'Est?"]
+    assert answer(view, "route")[0].startswith("Your secret route, Ann: the ")
+    public = answer(table.view(None), "route")  # nobody's turn at this terminal: no route
+    assert public == ["No secret route is read out now: it is nobody's turn at this terminal."]
+    i18n.set_language("de")
+    try:
+        assert answer(view, "line", "blau")[0].startswith("Blaue Linie: ")
+        assert answer(view, "line", "blue")[0].startswith("Blaue Linie: ")  # English too
+    finally:
+        i18n.set_language("en")
