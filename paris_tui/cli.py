@@ -211,6 +211,57 @@ def cmd_join(args: argparse.Namespace) -> int:
     )
 
 
+def _by_ear(func: Any, args: argparse.Namespace) -> Any:
+    """The screen reader's counterpart of a command that opens the app (or ``review``)."""
+    from .reader import launch as ear
+
+    def play(a: argparse.Namespace) -> int:
+        return ear.run_play(a.players, seed=a.seed, options=_options(a), ai_delay=a.ai_delay)
+
+    def resume(a: argparse.Namespace) -> int:
+        return ear.run_resume(Path(a.file) if a.file else None, ai_delay=a.ai_delay)
+
+    def replay_(a: argparse.Namespace) -> int:
+        if a.json:
+            return cmd_replay(a)
+        path = Path(a.file)
+        try:
+            record = load_record(path)
+        except ParisError as exc:
+            from .wording import record_problem
+
+            reason = record_problem(exc) if isinstance(exc, RecordError) else str(exc)
+            return _fail(
+                _("invalid record {path}: {reason}").format(
+                    path=printable(str(path)), reason=reason
+                )
+            )
+        return ear.run_replay(record, path)
+
+    def join(a: argparse.Namespace) -> int:
+        return ear.run_join(
+            a.address,
+            name=a.name,
+            table=a.table,
+            watch=a.watch,
+            data_dir=Path(a.data_dir) if a.data_dir else None,
+        )
+
+    def default(a: argparse.Namespace) -> int:
+        return ear.run_default(ai_delay=a.ai_delay)
+
+    def review(a: argparse.Namespace) -> int:
+        if a.json:
+            return int(func(a))
+        return ear.run_review(Path(a.file), seed=a.seed, simulations=a.simulations)
+
+    table = {cmd_play: play, cmd_resume: resume, cmd_replay: replay_, cmd_join: join}
+    table[cmd_default] = default
+    if getattr(func, "__name__", "") == "cmd_review":
+        return review
+    return table.get(func)
+
+
 def cmd_default(args: argparse.Namespace) -> int:
     from .app.launch import run_default
 
@@ -351,7 +402,25 @@ def build_parser() -> argparse.ArgumentParser:
     # --glyphs is taken before or after a command that opens the app.
     for each in (parser, *(sub.choices[name] for name in APP_COMMANDS)):
         _add_glyphs(each)
+    # --screen-reader too, and by review.
+    for each in (
+        parser,
+        *(sub.choices[name] for name in (*APP_COMMANDS, "review") if name in sub.choices),
+    ):
+        _add_screen_reader(each)
     return parser
+
+
+def _add_screen_reader(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--screen-reader",
+        action="store_true",
+        default=argparse.SUPPRESS,  # a command's parser must not undo the one given before it
+        help=_(
+            "play by ear: plain lines and typed commands, for a screen reader "
+            "(also PARIS_TUI_SCREEN_READER=1)"
+        ),
+    )
 
 
 APP_COMMANDS = ("play", "resume", "replay", "join")
@@ -491,6 +560,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .app.glyphs import choose_glyphs
 
         choose_glyphs(getattr(args, "glyphs", None))  # argparse checked the name
+    from .reader import wanted
+
+    if wanted(getattr(args, "screen_reader", False)):
+        by_ear = _by_ear(func, args)
+        if by_ear is not None:
+            func = by_ear
     try:
         return int(func(args))
     except KeyboardInterrupt:

@@ -271,6 +271,13 @@ def app_environment(
     # locale), never the host's environment or saved setting.
     glyphs_env = {k: v for k, v in client_env_vars.items() if k in _GLYPHS_ENV}
     base["PARIS_TUI_GLYPHS"] = resolve_glyphs(None, glyphs_env, None)
+    # Play by ear (issue 20) only when this client asks: ssh -o SetEnv=PARIS_TUI_SCREEN_READER=1.
+    from ..reader import ENV as SCREEN_READER_ENV
+    from ..reader import wanted
+
+    base.pop(SCREEN_READER_ENV, None)
+    if wanted(False, {SCREEN_READER_ENV: client_env_vars.get(SCREEN_READER_ENV, "")[:8]}):
+        base[SCREEN_READER_ENV] = "1"
     return client_env(ticket, base)
 
 

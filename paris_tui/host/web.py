@@ -91,13 +91,34 @@ def loopback_for(bind: str) -> str:
     return bind
 
 
-_PAGE = """<!DOCTYPE html>
+_PAGE = r"""<!DOCTYPE html>
 <html lang="%(lang)s">
 <head>
 <meta charset="utf-8">
 <title>Paris Paris</title>
 <link rel="stylesheet" href="/static/css/xterm.css">
-<script src="/static/js/textual.js"></script>
+<script>
+  // ?screen-reader=1 (issue 20): xterm.js's screen-reader mode, so that a browser's screen
+  // reader reads the terminal's rows. textual.js makes its xterm Terminal with fixed options;
+  // the page loads it with screenReaderMode added (unchanged if the pattern is not found).
+  (function () {
+    var wanted = /^(1|yes|true|on)$/i.test(
+      new URLSearchParams(location.search).get("screen-reader") || "");
+    function load(code) {
+      var script = document.createElement("script");
+      script.text = code;
+      document.head.appendChild(script);
+      if (document.readyState === "complete" && window.onload) { window.onload(); }
+    }
+    if (!wanted) {
+      document.write('<script src="/static/js/textual.js"><\/script>');
+      return;
+    }
+    fetch("/static/js/textual.js").then(function (r) { return r.text(); }).then(function (code) {
+      load(code.replace("allowProposedApi:!0,", "allowProposedApi:!0,screenReaderMode:!0,"));
+    });
+  })();
+</script>
 <style>
   body { background: #0c181f; margin: 0; }
   .textual-terminal { width: 100vw; height: 100vh; }

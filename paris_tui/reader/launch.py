@@ -1,0 +1,349 @@
+"""What the ``paris-tui`` commands call with ``--screen-reader``: the same games, read out.
+
+Each function returns an exit status, as :mod:`paris_tui.app.launch` does
+(the same checks and the same one-line problems on standard error); none
+needs a terminal, and none imports Textual.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from ..core import Options, RecordError, printable
+from ..core.record import Record
+from ..i18n import _
+from ..wording import record_problem
+from .inbox import Inbox
+from .lines import Lines
+
+__all__ = ["run_default", "run_join", "run_play", "run_replay", "run_resume"]
+
+EXIT_USAGE = 2
+
+
+def _fail(message: str, status: int = EXIT_USAGE) -> int:
+    print(f"paris-tui: {message}", file=sys.stderr)
+    return status
+
+
+def _delay(ai_delay: float | None) -> float:
+    return 0.0 if ai_delay is None else max(0.0, ai_delay)
+
+
+def _history() -> Any:
+    from ..app.history import History
+    from ..app.storage import data_dir
+
+    return History.in_data_dir(data_dir())
+
+
+def _serve(body: Callable[[Lines, Inbox], Awaitable[int]]) -> int:
+    """Run ``body`` with the terminal's lines out and in."""
+    out = Lines(sys.stdout)
+
+    async def main() -> int:
+        inbox = Inbox()
+        inbox.start(sys.stdin.fileno())
+        return await body(out, inbox)
+
+    try:
+        return asyncio.run(main())
+    except KeyboardInterrupt:
+        return 130
+
+
+def _saved_words() -> str:
+    return _("The game is saved. Resume it with: {command}").format(
+        command="paris-tui resume --screen-reader"
+    )
+
+
+async def _play_session(session: Any, out: Lines, inbox: Inbox, ai_delay: float) -> int:
+    from ..app.session import SessionTable
+    from .play import Reader
+
+    try:
+        table = SessionTable(session)
+        reader = Reader(
+            table,
+            out,
+            inbox,
+            ai_delay=ai_delay,
+            history=_history(),
+            quit_words=None if session.view(None).is_over else _saved_words(),
+        )
+        return await reader.run()
+    finally:
+        session.close()
+
+
+def run_play(players: str, *, seed: int | None, options: Options, ai_delay: float | None) -> int:
+    """``paris-tui play --players "Ann,Bob" --screen-reader``."""
+    from ..app.session import PlayersError, Session, is_seed, parse_players, seed_problem
+    from ..app.storage import clean_saves
+
+    if ai_delay is not None and ai_delay < 0:
+        return _fail(_("{option} must be 0 or more").format(option="--ai-delay"))
+    try:
+        seats = parse_players(players)
+    except PlayersError as exc:
+        return _fail(f"--players: {exc.words()}" if exc.seat is not None else exc.words())
+    if seed is not None and not is_seed(seed):
+        return _fail(seed_problem("--seed"))
+    clean_saves()
+    try:
+        session = Session.new_saved(seats, seed=seed, options=options)
+    except OSError as exc:
+        reason = printable(str(exc.strerror or exc))
+        return _fail(_("cannot write the autosave: {reason}").format(reason=reason))
+    return _serve(lambda out, inbox: _play_session(session, out, inbox, _delay(ai_delay)))
+
+
+def run_resume(path: Path | None, *, ai_delay: float | None) -> int:
+    """``paris-tui resume [FILE] --screen-reader``."""
+    from ..app.launch import _untouched
+    from ..app.locks import GameInUseError
+    from ..app.session import Session
+    from ..app.storage import find_unfinished, open_save, read_save
+
+    if path is None:
+        info, _problems = find_unfinished()
+        if info is None:
+            return _fail(
+                _("no unfinished game to resume; start one with: {command}").format(
+                    command="paris-tui play"
+                )
+            )
+    else:
+        try:
+            info = read_save(path)
+        except RecordError as exc:
+            return _fail(_untouched(printable(str(path)), record_problem(exc)))
+    try:
+        info, lock = open_save(info.path)
+    except GameInUseError:
+        return _fail(
+            _("{path} is open in another copy of paris-tui").format(path=printable(str(info.path))),
+            1,
+        )
+    except RecordError as exc:
+        return _fail(_untouched(printable(str(info.path)), record_problem(exc)))
+    except OSError as exc:
+        reason = printable(str(exc.strerror or exc))
+        return _fail(
+            _("cannot resume {path}: cannot write beside it: {reason}").format(
+                path=printable(str(info.path)), reason=reason
+            )
+        )
+    session = Session.from_record(info.record, info.path, lock=lock)
+    return _serve(lambda out, inbox: _play_session(session, out, inbox, _delay(ai_delay)))
+
+
+def run_replay(record: Record, path: Path) -> int:
+    """``paris-tui replay FILE --screen-reader``: step by step with ``next`` and ``back``."""
+    from .replay import ReplayReader
+
+    return _serve(lambda out, inbox: ReplayReader(record, out, inbox).run())
+
+
+def run_default(*, ai_delay: float | None) -> int:
+    """``paris-tui --screen-reader``: resume the unfinished game, or a new one, as numbered
+    choices."""
+    from ..app.session import PlayersError, Session, parse_players
+    from ..app.storage import clean_saves, find_unfinished, open_save
+    from .commands import parse, word_for
+
+    clean_saves()
+    info, _problems = find_unfinished()
+
+    async def body(out: Lines, inbox: Inbox) -> int:
+        if info is not None and not info.in_use:
+            names = ", ".join(printable(p.name) for p in info.record.players)
+            out.say(
+                _("1: resume the game of {names}, after {n} of {total} moves.").format(
+                    names=names, n=info.moves, total=info.total_moves
+                ),
+                _("2: a new game. 3: quit. Type a number."),
+            )
+            while True:
+                line = await inbox.get()
+                if line is None:
+                    return 0
+                parsed = parse(line.text, ("quit",))
+                if parsed.number == 1:
+                    try:
+                        found, lock = open_save(info.path)
+                    except (OSError, RecordError) as exc:
+                        out.say(str(exc))
+                        break
+                    session = Session.from_record(found.record, found.path, lock=lock)
+                    return await _play_session(session, out, inbox, _delay(ai_delay))
+                if parsed.number == 2:
+                    break
+                if parsed.number == 3 or parsed.command == "quit":
+                    return 0
+                out.say(_("Type 1, 2 or 3."))
+        out.say(
+            _("A new game. Type the players separated by commas, for example: {example}.").format(
+                example="Ann, ai:strong"
+            ),
+            _("AI levels: random, easy, greedy, strong. Or type {quit}.").format(
+                quit=word_for("quit")
+            ),
+        )
+        while True:
+            line = await inbox.get()
+            if line is None:
+                return 0
+            if parse(line.text, ("quit",)).command == "quit":
+                return 0
+            try:
+                seats = parse_players(line.text)
+            except PlayersError as exc:
+                out.say(exc.words())
+                continue
+            try:
+                session = Session.new_saved(seats)
+            except OSError as exc:
+                out.say(
+                    _("cannot write the autosave: {reason}").format(
+                        reason=printable(str(exc.strerror or exc))
+                    )
+                )
+                return 1
+            return await _play_session(session, out, inbox, _delay(ai_delay))
+
+    return _serve(body)
+
+
+def run_join(
+    address: str,
+    *,
+    name: str | None,
+    table: str | None,
+    watch: str | None,
+    data_dir: Path | None,
+) -> int:
+    """``paris-tui join HOST:PORT --name NAME --screen-reader`` (the lobby without a seat)."""
+    import os
+
+    from ..app.remote import JoinError, JoinTarget, Link, connect, open_link, parse_address
+    from ..host.child import TICKET_ENV, die_with_parent
+    from ..net.client import TokenStore
+    from .lobby import lobby
+    from .play import Reader
+
+    die_with_parent()
+    ticket = os.environ.pop(TICKET_ENV, None) or None
+    try:
+        host, port = parse_address(address)
+    except ValueError as exc:
+        return _fail(str(exc))
+    if watch is not None and (name is not None or table is not None):
+        return _fail(
+            _("{option} watches a table: give it without {name} and {table}").format(
+                option="--watch", name="--name", table="--table"
+            )
+        )
+    target = JoinTarget(host, port, name, table, watch)
+    try:
+        target = target.checked()
+    except JoinError as exc:
+        return _fail(exc.message, exc.status)
+    if data_dir is None:
+        from ..app.storage import data_dir as default_data_dir
+
+        data_dir = default_data_dir()
+    tokens = TokenStore(data_dir / "tokens.json") if ticket is None else None
+
+    async def main() -> int:
+        out = Lines(sys.stdout)
+        link: Link | None = None
+        try:
+            if name is not None or watch is not None:
+                try:
+                    link = await open_link(target, tokens, ticket)
+                except JoinError as exc:
+                    if exc.code != "no_such_seat":
+                        raise
+            if link is None:
+                client = await connect(target)
+                inbox = Inbox()
+                inbox.start(sys.stdin.fileno())
+                link = await lobby(target, client, tokens, out, inbox)
+                if link is None:
+                    return 0
+            else:
+                inbox = Inbox()
+                inbox.start(sys.stdin.fileno())
+        except JoinError as exc:
+            return _fail(exc.message, exc.status)
+        from ..app.history import History
+
+        assert link is not None
+        current = link
+
+        async def follow(reader: Reader) -> None:
+            def lost(reason: str, attempt: int) -> None:
+                if attempt:
+                    out.say(
+                        _("Connection lost ({reason}); trying again, try {n}.").format(
+                            reason=reason, n=attempt
+                        )
+                    )
+                else:
+                    out.say(_("Connection closed ({reason}).").format(reason=reason))
+
+            async def ask(problem: str) -> bool:
+                out.say(printable(problem))
+                return False
+
+            await current.follow(lost, reader.rebind, ask)
+            reader.updates.put_nowait(("gone", None))
+
+        reader = Reader(
+            link.table,
+            out,
+            inbox,
+            history=History.in_data_dir(data_dir),
+            follow=follow,
+            quit_words=_("You left the table; join it again to come back."),
+        )
+        try:
+            return await reader.run()
+        finally:
+            await link.close()
+
+    try:
+        return asyncio.run(main())
+    except KeyboardInterrupt:
+        return 130
+
+
+def run_review(path: Path, *, seed: int, simulations: int) -> int:
+    """``paris-tui review FILE --screen-reader``: the review as sentences."""
+    from ..ai.review import review
+    from ..core import ParisError
+    from ..core.record import load_record
+    from ..core.record import replay as replay_record
+    from .play import review_lines
+
+    if simulations < 1:
+        return _fail(_("{option} must be at least {n}").format(option="--simulations", n=1))
+    try:
+        record = load_record(path)
+    except ParisError as exc:
+        reason = record_problem(exc) if isinstance(exc, RecordError) else str(exc)
+        return _fail(
+            _("invalid record {path}: {reason}").format(path=printable(str(path)), reason=reason)
+        )
+    out = Lines(sys.stdout)
+    out.say(_("Reviewing the game: this takes a few seconds."))
+    reviews = review(record, seed=seed, simulations=simulations)
+    view = replay_record(record).view(None)
+    out.say(*review_lines(view, reviews, range(len(record.players))))
+    return 0

@@ -1,0 +1,819 @@
+"""The game by ear: a front end on a :class:`~paris_tui.net.table.Table` that speaks in lines.
+
+:class:`Reader` is the screen reader's counterpart of the game screen
+(``paris_tui.app.screens.game``) on the same interface: it submits moves
+with :meth:`Table.submit`, learns what happened as the table's listener,
+and reads only :class:`~paris_tui.core.SeatView` s (R8): the seat whose turn
+it is once its hand-off is passed, the one seat of a networked player or of
+a player against AI, else the public view. It holds no rules: the table's
+referee checks every move, the core words nothing, :mod:`.say` makes the
+sentences.
+
+The turn flow (whose turn, the hot-seat hand-off, a local AI's move in a
+thread, waiting for another terminal's seat, the end) is the game screen's,
+without its drawing; see the module's notes at :class:`Reader` for what the
+two could share.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, Protocol, runtime_checkable
+
+from ..core import Event, Move, RoundStarted, SeatView
+from ..i18n import _, ngettext
+from ..net.protocol import ErrorCode, SeatInfo
+from ..net.table import Table
+from . import say
+from .commands import match_names, parse, word_for
+from .inbox import Inbox, Typed, is_deliberate, now
+from .lines import Lines
+from .queries import VIEW_QUERIES, answer
+
+__all__ = ["QUERIES", "LocalBots", "Quit", "Reader"]
+
+QUERIES = (*VIEW_QUERIES, "last", "log")
+"""What may be asked at any moment (each answered from a view this terminal may read)."""
+
+LAST_LINES = 8
+"""How many of the latest announcements ``last`` says again."""
+
+THINKING_AFTER = 1.5
+"""Seconds an AI may think before "Bob is thinking." is said (a quick one says nothing)."""
+
+
+class Quit(Exception):
+    """The player asked to leave (or the input ended)."""
+
+
+@runtime_checkable
+class LocalBots(Protocol):
+    """A table whose AI seats are played in this process (as the game screen's)."""
+
+    def local_bot(self, seat: int) -> Any: ...
+
+
+class Reader:
+    """One game, read out, from the current position to the end (or ``quit``).
+
+    Notes for sharing with the game screen (not done here, on purpose): the
+    decisions of :meth:`run` (hand-off if another human of this keyboard
+    moves next, a local bot if the table has one, else wait) are the game
+    screen's ``advance``; the takeover's destinations (:meth:`_destinations`)
+    are its ``_destinations``; both could move to one Textual-free turn flow.
+    """
+
+    def __init__(
+        self,
+        table: Table,
+        out: Lines,
+        inbox: Inbox,
+        *,
+        ai_delay: float = 0.0,
+        history: Any = None,
+        follow: Callable[[Reader], Awaitable[None]] | None = None,
+        quit_words: str | None = None,
+    ) -> None:
+        self.table = table
+        self.out = out
+        self.inbox = inbox
+        self.ai_delay = ai_delay
+        self.history = history
+        self.follow = follow
+        self.quit_words = quit_words
+        self.networked = not isinstance(table, LocalBots)
+        self.updates: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
+        self.seats: tuple[SeatInfo, ...] = table.seats
+        self.known = len(table.events)  # the table's events announced so far
+        self.public: SeatView = table.view(None)
+        self.viewer: int | None = None
+        self.last_human: int | None = None
+        self.routes_told: set[int] = set()
+        self.log: dict[int, list[str]] = {}  # round (from 1) -> its announcements
+        self.recent: list[str] = []
+        self.waiting_said: int | None = None
+        self.gone = False
+        self._in_task: asyncio.Task[Typed | None] | None = None
+        self._up_task: asyncio.Task[tuple[str, Any]] | None = None
+        self._hint: asyncio.Task[Any] | None = None
+        table.add_listener(self)
+
+    # --- the table's listener ---------------------------------------------------------
+
+    def table_changed(self, table: Table, events: tuple[Event, ...]) -> None:
+        self.updates.put_nowait(("changed", table))
+
+    def table_refused(self, table: Table, code: ErrorCode, message: str) -> None:
+        self.updates.put_nowait(("refused", message))
+
+    def table_presence(self, table: Table) -> None:
+        self.updates.put_nowait(("presence", table))
+
+    def table_closed(self, table: Table, reason: str) -> None:
+        self.updates.put_nowait(("closed", reason))
+
+    def rebind(self, table: Table) -> None:
+        """The same game on a new connection: what happened meanwhile is announced next."""
+        self.table = table
+        table.add_listener(self)
+        self.updates.put_nowait(("changed", table))
+        self.updates.put_nowait(("presence", table))
+
+    # --- what may be read ---------------------------------------------------------------
+
+    @property
+    def local(self) -> tuple[int, ...]:
+        return self.table.local_seats
+
+    @property
+    def hot_seat(self) -> bool:
+        return len(self.local) > 1
+
+    def view(self) -> SeatView:
+        """The view this terminal may read now: the viewer's, else the public one."""
+        if self.viewer is not None and self.viewer in self.local:
+            return self.table.view(self.viewer)
+        return self.table.view(None)
+
+    def say(self, *lines: str) -> None:
+        self.out.say(*lines)
+
+    def _announce(self, lines: Sequence[str], round_: int) -> None:
+        for line in lines:
+            self.log.setdefault(round_, []).append(line)
+        self.recent.extend(lines)
+        del self.recent[:-LAST_LINES]
+        self.say(*lines)
+
+    # --- waiting for a line, an update, or a task ----------------------------------------
+
+    async def wait_any(self, *tasks: asyncio.Future[Any]) -> tuple[str, Any]:
+        """The next thing that happens: ``("update", item)``, ``("line", Typed)`` (``None`` when
+        the input ended) or ``("task", task)``. Updates come first."""
+        if self._up_task is None:
+            self._up_task = asyncio.ensure_future(self.updates.get())
+        if self._in_task is None:
+            self._in_task = asyncio.ensure_future(self.inbox.get())
+        waiting: set[asyncio.Future[Any]] = {self._up_task, self._in_task, *tasks}
+        done, _pending = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+        if self._up_task in done:
+            item = self._up_task.result()
+            self._up_task = None
+            return "update", item
+        for task in tasks:
+            if task in done:
+                return "task", task
+        line = self._in_task.result()
+        self._in_task = None
+        return "line", line
+
+    def _drop_typed_ahead(self) -> None:
+        self.inbox.flush()
+        if self._in_task is not None and self._in_task.done():
+            if self._in_task.result() is None:
+                return  # the end of input is kept
+            self._in_task = None
+
+    def handle_update(self, item: tuple[str, Any]) -> None:
+        kind, value = item
+        if kind == "changed":
+            table: Table = value
+            events = table.events
+            new = events[self.known :]
+            self.known = len(events)
+            before = self.public
+            self.public = table.view(None)
+            if new:
+                self._say_events(before, new)
+        elif kind == "refused":
+            self.say(_("Move refused: {reason}.").format(reason=str(value).rstrip(".")))
+        elif kind == "presence":
+            self._presence(value.seats)
+        elif kind == "closed":
+            pass  # the link (if any) says so and reconnects; see follow
+        elif kind == "gone":
+            self.gone = True
+
+    def _say_events(self, before: SeatView, events: Sequence[Event]) -> None:
+        """Announce one update's events, each under the round it belongs to."""
+        chunk: list[Event] = []
+        round_ = before.round + 1
+        for event in events:
+            if isinstance(event, RoundStarted):
+                if chunk:
+                    self._announce(say.announce(self.public, chunk), round_)
+                chunk = []
+                round_ = event.round + 1
+            chunk.append(event)
+        if chunk:
+            self._announce(say.announce(self.public, chunk), round_)
+
+    def _presence(self, seats: tuple[SeatInfo, ...]) -> None:
+        old = self.seats
+        self.seats = seats
+        for seat, info in enumerate(seats):
+            was = old[seat].status if seat < len(old) else None
+            if was == info.status or seat in self.local:
+                continue
+            who = say.name(self.public.names, seat)
+            if info.status == "away":
+                self.say(_("{player} is away.").format(player=who))
+            elif info.status == "takeover":
+                self.say(_("{player} is away: an AI plays for them.").format(player=who))
+            elif info.status == "present" and was is not None:
+                self.say(_("{player} is back.").format(player=who))
+
+    # --- the game -----------------------------------------------------------------------
+
+    async def run(self) -> int:
+        """Play to the end (0), or until ``quit`` or the end of input (0 too)."""
+        follow = None
+        if self.follow is not None:
+            follow = asyncio.ensure_future(self.follow(self))
+        try:
+            self._intro()
+            while True:
+                await self._drain()
+                if self.gone and not self.table.view(None).is_over:
+                    self.say(_("The table is gone for this terminal."))
+                    return 0
+                public = self.table.view(None)
+                self.public = public
+                if public.is_over:
+                    await self._end()
+                    return 0
+                seat = public.to_move
+                assert seat is not None
+                if seat in self.local:
+                    if self.hot_seat and self.last_human != seat:
+                        await self._handoff(seat)
+                    await self._turn(seat)
+                elif isinstance(self.table, LocalBots):
+                    await self._ai_turn(seat, self.table)
+                else:
+                    await self._wait_for(seat)
+        except Quit:
+            self._farewell()
+            return 0
+        finally:
+            for task in (self._in_task, self._up_task, self._hint, follow):
+                if task is not None and not task.done():
+                    task.cancel()
+
+    async def _drain(self) -> None:
+        """Announce every update that came and is not told yet."""
+        if self._up_task is not None and self._up_task.done():
+            item = self._up_task.result()
+            self._up_task = None
+            self.handle_update(item)
+        while not self.updates.empty():
+            self.handle_update(self.updates.get_nowait())
+
+    def _intro(self) -> None:
+        view = self.table.view(None)
+        names = say.names_and([say.name(view.names, s) for s in range(view.players)])
+        self.say(_("Paris Paris, by ear. Players: {names}.").format(names=names))
+        if view.moves:
+            n = len(view.moves)
+            self.say(ngettext("Resumed after {n} move.", "Resumed after {n} moves.", n).format(n=n))
+        if len(self.local) == 1:
+            self.viewer = self.local[0]
+        if not self.local:
+            self.say(_("You are watching: you see what everyone at the table sees."))
+        self.say(
+            _("Type {help} for the commands, {quit} to leave.").format(
+                help=word_for("help"), quit=word_for("quit")
+            )
+        )
+        if view.is_over:
+            return
+        if not view.moves or view.face_up:
+            self.say(*say.announce(view, [RoundStarted(view.round, view.starter, view.face_up)]))
+
+    def _farewell(self) -> None:
+        if self.quit_words:
+            self.say(self.quit_words)
+
+    # --- hot-seat hand-off --------------------------------------------------------------
+
+    async def _handoff(self, seat: int) -> None:
+        """Nothing secret until the player whose turn it is presses a deliberate Enter."""
+        self.viewer = None
+        who = say.name(self.public.names, seat)
+        self.say(
+            _("Pass to {player}. {player}, press Enter when only you are listening.").format(
+                player=who
+            )
+        )
+        self._drop_typed_ahead()
+        since = now()
+        warned = False
+        previous: Typed | None = None
+        while True:
+            kind, item = await self.wait_any()
+            if kind == "update":
+                self.handle_update(item)
+                continue
+            line = self._line(item)
+            deliberate = is_deliberate(line, previous, since)
+            previous = line
+            if not deliberate:
+                if not warned:
+                    warned = True
+                    self.say(_("Too soon: wait a moment, then press Enter."))
+                continue
+            parsed = parse(line.text, ("quit", "help", *QUERIES))
+            if parsed.command == "quit":
+                raise Quit
+            if not line.text.strip():
+                break
+            if parsed.command in QUERIES and parsed.command != "route":
+                self._query(parsed.command, parsed.arg)  # public: nobody's turn is shown yet
+                continue
+            self.say(_("Press Enter to start {player}'s turn.").format(player=who))
+        self.last_human = seat
+
+    def _line(self, item: Typed | None) -> Typed:
+        if item is None:
+            raise Quit
+        return item
+
+    # --- a human turn ------------------------------------------------------------------
+
+    async def _turn(self, seat: int) -> None:
+        self.viewer = seat
+        self.last_human = seat
+        began = now()
+        view = self.table.view(seat)
+        self.say(*say.turn_lines(view, yours=True, networked=self.networked))
+        if seat not in self.routes_told:
+            self.routes_told.add(seat)
+            self.say(*say.route_lines(view)[:1])
+        choices: list[Move] | None = None  # a takeover's choices, while asked
+        count = self.table.move_count
+        while True:
+            kind, item = await self.wait_any()
+            if kind == "update":
+                self.handle_update(item)
+                if self.table.move_count != count or self.table.view(None).is_over:
+                    return
+                if item[0] == "gone":
+                    return
+                continue
+            line = self._line(item)
+            if line.time < began:
+                if line.text.strip():
+                    self.say(_("That was typed before your turn began; type it again."))
+                continue
+            view = self.table.view(seat)
+            move, choices = self._turn_command(line.text, view, choices)
+            if move is not None:
+                self._cancel_hint()
+                self.table.submit(seat, move, count)
+                if await self._answer(count):
+                    if self.hot_seat:
+                        self.viewer = None
+                    return
+                choices = None
+
+    async def _answer(self, count: int) -> bool:
+        """Wait for the table's answer to a move: True once it was made, False if refused."""
+        while True:
+            kind, item = await self.wait_any()
+            if kind == "update":
+                self.handle_update(item)
+                if item[0] == "refused":
+                    return False
+                if self.table.move_count != count or item[0] == "gone":
+                    return True
+                continue
+            line = self._line(item)
+            parsed = parse(line.text, (*QUERIES, "quit", "help"))
+            if parsed.command == "quit":
+                raise Quit
+            if parsed.command in QUERIES:
+                self._query(parsed.command, parsed.arg)
+            elif line.text.strip():
+                self.say(_("Your move is on its way."))
+
+    def _turn_command(
+        self, text: str, view: SeatView, choices: list[Move] | None
+    ) -> tuple[Move | None, list[Move] | None]:
+        """A line typed on a turn: a move to submit, or an answer (and the choices still open)."""
+        allowed = (*QUERIES, "hint", "help", "quit", "cancel")
+        parsed = parse(text, allowed)
+        if not text.strip():
+            return None, choices
+        if choices is not None:
+            if parsed.number is not None:
+                if 1 <= parsed.number <= len(choices):
+                    return choices[parsed.number - 1], None
+                self.say(
+                    _("Type a number from 1 to {n}, or {cancel}.").format(
+                        n=len(choices), cancel=word_for("cancel")
+                    )
+                )
+                return None, choices
+            if parsed.command == "cancel":
+                self.say(_("Choose a tile again."))
+                return None, None
+        if parsed.number is not None:
+            if 1 <= parsed.number <= len(view.face_up):
+                return self._take(view, parsed.number - 1)
+            self.say(self._what_would(view))
+            return None, choices
+        if parsed.command is not None and parsed.exact:
+            return self._turn_word(parsed.command, parsed.arg, view, choices)
+        stops = [t.split("/", 1)[0] for t in view.face_up]
+        shown = [say.stop_name(view.board, s) for s in stops]
+        found = match_names(text, shown)
+        tiles = {view.face_up[i] for i in found}
+        if len(tiles) == 1:
+            return self._take(view, found[0])
+        if len(tiles) > 1:
+            options = _("; ").join(say.tile_line(view, i).rstrip(".") for i in found)
+            self.say(_("More than one tile fits: {tiles}. Type its number.").format(tiles=options))
+            return None, choices
+        if parsed.command is not None:
+            return self._turn_word(parsed.command, parsed.arg, view, choices)
+        if parsed.ambiguous:
+            self.say(self._ambiguous(parsed.ambiguous))
+            return None, choices
+        self.say(self._what_would(view))
+        return None, choices
+
+    def _turn_word(
+        self, command: str, arg: str, view: SeatView, choices: list[Move] | None
+    ) -> tuple[Move | None, list[Move] | None]:
+        if command == "quit":
+            raise Quit
+        if command == "hint":
+            self._ask_hint(view)
+        elif command == "help":
+            self._help(turn=True)
+        elif command == "cancel":
+            self.say(_("Nothing to cancel: choose a tile."))
+        else:
+            self._query(command, arg)
+        return None, choices
+
+    def _take(self, view: SeatView, index: int) -> tuple[Move | None, list[Move] | None]:
+        tile = view.face_up[index]
+        moves = [m for m in view.legal_moves if m.tile == tile]
+        if not moves:
+            self.say(_("That tile cannot be taken now."))
+            return None, None
+        if len(moves) == 1:
+            return moves[0], None
+        stop = say.stop_name(view.board, tile.split("/", 1)[0])
+        going = self._destinations(view, moves)
+        options = []
+        for n, move in enumerate(moves, start=1):
+            assert move.evict is not None
+            owner = say.name(view.names, move.evict)
+            if going.get(move.evict) == "sack":
+                text = _("{n}: remove {player}'s business, it goes into the sack")
+            else:
+                text = _("{n}: remove {player}'s business, it goes back to {player}'s supply")
+            options.append(text.format(n=n, player=owner))
+        self.say(
+            _("{stop} is full. Whose business do you remove?").format(stop=stop),
+            _("; ").join(options) + ".",
+            _("Type the number, or {cancel}.").format(cancel=word_for("cancel")),
+        )
+        return None, moves
+
+    @staticmethod
+    def _destinations(view: SeatView, moves: list[Move]) -> dict[int, str]:
+        """Where each removed business would go, as the core says (R4): the game screen's
+        ``_destinations`` (to share)."""
+        from ..core import BusinessRemoved
+        from ..core.sampling import Determinizer
+
+        base = Determinizer(view).base
+        out: dict[int, str] = {}
+        for move in moves:
+            assert move.evict is not None
+            probe = base.copy()
+            for event in probe.play(move):
+                if isinstance(event, BusinessRemoved):
+                    out[move.evict] = event.to
+        return out
+
+    def _what_would(self, view: SeatView) -> str:
+        n = len(view.face_up)
+        return _(
+            "Type a tile's number from 1 to {n} or the start of its stop's name, "
+            "{tiles} to hear them, or {help}."
+        ).format(n=n, tiles=word_for("tiles"), help=word_for("help"))
+
+    def _ambiguous(self, commands: Sequence[str]) -> str:
+        return _("That could be {commands}: type more of it.").format(
+            commands=say.names_and([word_for(c) for c in commands])
+        )
+
+    # --- the hint -----------------------------------------------------------------------
+
+    @property
+    def hints_allowed(self) -> bool:
+        return not self.networked or bool(getattr(self.table, "hints_allowed", False))
+
+    def _ask_hint(self, view: SeatView) -> None:
+        if not self.hints_allowed:
+            self.say(_("This host does not allow hints."))
+            return
+        if self._hint is not None and not self._hint.done():
+            self.say(_("The hint is still being worked out."))
+            return
+        self.say(_("Working out a hint."))
+        self._hint = asyncio.ensure_future(self._work_out_hint(view))
+
+    def _cancel_hint(self) -> None:
+        if self._hint is not None and not self._hint.done():
+            self._hint.cancel()
+        self._hint = None
+
+    async def _work_out_hint(self, view: SeatView) -> None:
+        from ..ai.hint import HintCancelled, hint
+
+        stop = False
+        count = self.table.move_count
+
+        def cancelled() -> bool:
+            return stop
+
+        try:
+            result = await asyncio.to_thread(hint, view, cancelled=cancelled)
+        except asyncio.CancelledError:
+            stop = True
+            raise
+        except (HintCancelled, ValueError):
+            return
+        if self.table.move_count != count:
+            return
+        from ..app.widgets.hint import margin_text, reason_text  # the full screen's words
+
+        best = view.face_up.index(result.best.tile)
+        lines = [
+            _("Hint: take {tile}, expected final margin {margin}.").format(
+                tile=say.tile_line(view, best).rstrip("."),
+                margin=margin_text(result.for_move(result.best).margin),
+            ),
+            _("Why: {reason}.").format(
+                reason=reason_text(view.board, view.names, result.seat, result.reason)
+            ),
+        ]
+        others = [
+            _("{n} {margin}").format(
+                n=view.face_up.index(m.move.tile) + 1, margin=margin_text(m.margin)
+            )
+            for m in result.moves
+            if m.move != result.best
+        ]
+        if others:
+            lines.append(_("The other tiles: {tiles}.").format(tiles=_("; ").join(others)))
+        self.say(*lines)
+
+    # --- an AI's turn, another terminal's turn ---------------------------------------------
+
+    async def _ai_turn(self, seat: int, bots: LocalBots) -> None:
+        count = self.table.move_count
+        view = self.table.view(seat)
+        try:
+            bot = bots.local_bot(seat)
+        except (ImportError, ValueError) as exc:
+            self.say(_("AI unavailable: {problem}").format(problem=exc))
+            raise Quit from None
+        task: asyncio.Future[Move] = asyncio.ensure_future(asyncio.to_thread(bot.choose, view))
+        timer: asyncio.Future[None] = asyncio.ensure_future(asyncio.sleep(THINKING_AFTER))
+        try:
+            while not task.done():
+                kind, item = await self.wait_any(task, timer)
+                if kind == "task" and item is timer:
+                    self.say(
+                        _("{player} is thinking.").format(player=say.name(self.public.names, seat))
+                    )
+                    timer = asyncio.ensure_future(asyncio.sleep(3600))
+                elif kind == "update":
+                    self.handle_update(item)
+                elif kind == "line":
+                    self._between_turns(self._line(item))
+            move = task.result()
+            if self.ai_delay > 0:
+                pause: asyncio.Future[None] = asyncio.ensure_future(asyncio.sleep(self.ai_delay))
+                while not pause.done():
+                    kind, item = await self.wait_any(pause)
+                    if kind == "line":
+                        self._between_turns(self._line(item))
+                    elif kind == "update":
+                        self.handle_update(item)
+        finally:
+            timer.cancel()
+        if self.table.move_count == count:
+            self.table.submit(seat, move, count)
+
+    async def _wait_for(self, seat: int) -> None:
+        count = self.table.move_count
+        if self.waiting_said != count:
+            self.waiting_said = count
+            self.say(
+                _("Waiting for {player} to choose a tile.").format(
+                    player=say.name(self.public.names, seat)
+                )
+            )
+        while True:
+            kind, item = await self.wait_any()
+            if kind == "update":
+                self.handle_update(item)
+                if self.table.move_count != count or self.gone:
+                    return
+                continue
+            self._between_turns(self._line(item))
+
+    def _between_turns(self, line: Typed) -> None:
+        parsed = parse(line.text, (*QUERIES, "help", "quit", "hint"))
+        if not line.text.strip():
+            return
+        if parsed.command == "quit":
+            raise Quit
+        if parsed.command == "help":
+            self._help(turn=False)
+        elif parsed.command == "hint":
+            self.say(_("A hint is for your own turn."))
+        elif parsed.command in QUERIES:
+            self._query(parsed.command, parsed.arg)
+        elif parsed.ambiguous:
+            self.say(self._ambiguous(parsed.ambiguous))
+        else:
+            self.say(
+                _("It is not your turn: type {help} for what you can ask.").format(
+                    help=word_for("help")
+                )
+            )
+
+    # --- questions --------------------------------------------------------------------
+
+    def _query(self, command: str, arg: str) -> None:
+        view = self.view()
+        if command == "last":
+            self.say(*(self.recent or [_("Nothing has happened yet.")]))
+        elif command == "log":
+            self._log_query(view, arg)
+        else:
+            self.say(*answer(view, command, arg))
+
+    def _log_query(self, view: SeatView, arg: str) -> None:
+        current = min(view.round + 1, view.rounds_total)
+        digits = arg.strip()
+        if not digits.isdigit() or not 1 <= int(digits) <= current:
+            self.say(
+                _("Type {log} and a round's number from 1 to {n}.").format(
+                    log=word_for("log"), n=current
+                )
+            )
+            return
+        lines = self.log.get(int(digits))
+        if not lines:
+            self.say(_("Nothing was said in round {n} at this terminal.").format(n=digits))
+            return
+        self.say(*lines)
+
+    def _help(self, *, turn: bool) -> None:
+        w = word_for
+        lines = []
+        if turn:
+            lines.append(
+                _("On your turn: a tile's number, or the start of its stop's name, takes it.")
+            )
+        lines.append(
+            _(
+                "{board}, {line} and a line's name, {stop} and a stop's name, {tiles}, {scores}, "
+                "{route}, {discard}, {sack}: the game as it is now."
+            ).format(
+                board=w("board"),
+                line=w("line"),
+                stop=w("stop"),
+                tiles=w("tiles"),
+                scores=w("scores"),
+                route=w("route"),
+                discard=w("discard"),
+                sack=w("sack"),
+            )
+        )
+        lines.append(
+            _(
+                "{last}: the latest events again; {log} and a number: that round again; "
+                "{hint}: a suggestion on your turn; {quit}: leave."
+            ).format(last=w("last"), log=w("log"), hint=w("hint"), quit=w("quit"))
+        )
+        lines.append(_("Words may be shortened; English words work in every language."))
+        self.say(*lines)
+
+    # --- the end ------------------------------------------------------------------------
+
+    async def _end(self) -> None:
+        public = self.table.view(None)
+        self.viewer = None
+        self.say(*say.end_lines(public))
+        self.say(*say.route_lines(public))
+        if public.players > 2:
+            self.say(*say.sack_lines(public))
+        self._remember(public)
+        allowed = ("review", "quit", "help", *QUERIES)
+        self.say(
+            _("Type {review} for the strong AI's view of the moves, or {quit} to leave.").format(
+                review=word_for("review"), quit=word_for("quit")
+            )
+        )
+        while True:
+            kind, item = await self.wait_any()
+            if kind == "update":
+                self.handle_update(item)
+                continue
+            if item is None:
+                return
+            parsed = parse(item.text, allowed)
+            if parsed.command == "quit":
+                return
+            if parsed.command == "review":
+                await self._review(public)
+            elif parsed.command in QUERIES:
+                self._query(parsed.command, parsed.arg)
+            elif item.text.strip():
+                self.say(
+                    _("Type {review}, {scores}, or {quit}.").format(
+                        review=word_for("review"), scores=word_for("scores"), quit=word_for("quit")
+                    )
+                )
+
+    def _remember(self, public: SeatView) -> None:
+        history = self.history
+        local = tuple(self.local)
+        if history is None or not local:
+            return
+        kinds = [info.kind for info in self.table.seats]
+        mode = (
+            "network"
+            if self.networked
+            else "ai"
+            if any(k != "human" for k in kinds)
+            else ("hot-seat")
+        )
+        with contextlib.suppress(Exception):
+            history.add(public, list(self.table.events), kinds, mode=mode, local_seats=local)
+
+    async def _review(self, public: SeatView) -> None:
+        from ..ai.review import review
+        from ..core.record import Player, Record
+        from ..core.sampling import Determinizer
+
+        self.say(_("Reviewing the game: this takes a few seconds."))
+        game = Determinizer(public).base
+        kinds = [info.kind for info in self.table.seats]
+        players = tuple(Player(n, k) for n, k in zip(public.names, kinds, strict=True))
+        record = Record.from_game(game, players)
+        seats = self.local or tuple(range(public.players))
+        reviews = await asyncio.to_thread(review, record, seats=seats, simulations=300)
+        self.say(*review_lines(public, reviews, seats))
+
+
+def review_lines(view: SeatView, reviews: Sequence[Any], seats: Sequence[int]) -> list[str]:
+    """Per seat: the mean loss, and its three costliest moves against the strong AI's choice."""
+    out: list[str] = []
+    for seat in seats:
+        mine = [r for r in reviews if r.seat == seat]
+        if not mine:
+            continue
+        mean = sum(r.loss for r in mine) / len(mine)
+        out.append(
+            _(
+                "{player}: a mean loss of {loss} points a move against the strong AI's choice."
+            ).format(player=say.name(view.names, seat), loss=f"{mean:.1f}")
+        )
+        worst = sorted((r for r in mine if r.loss > 0.05), key=lambda r: -r.loss)[:3]
+        for r in worst:
+            out.append(
+                _(
+                    "Move {n}: {player} took {played}; the AI preferred {best}; about {loss} "
+                    "points lost."
+                ).format(
+                    n=r.index + 1,
+                    player=say.name(view.names, seat),
+                    played=_move_name(view, r.played),
+                    best=_move_name(view, r.best),
+                    loss=f"{r.loss:.1f}",
+                )
+            )
+    return out
+
+
+def _move_name(view: SeatView, move: Move) -> str:
+    """``Opéra, Blue line``, with whose business it removes when it removes one."""
+    tile = say.tile_name(view.board, move.tile)
+    if move.evict is None:
+        return tile
+    return _("{tile}, removing {player}'s business").format(
+        tile=tile, player=say.name(view.names, move.evict)
+    )

@@ -1,0 +1,213 @@
+"""Play by ear in process (issue 20): hostile names read out literally, the hand-off's gate,
+wrapping in cells, and forgiving commands. Fast: no terminal, lines stamped by the test."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from collections.abc import Callable
+
+import pytest
+from hostile_corpus import SHOWN
+from rich.cells import cell_len
+
+from paris_tui.app.session import SeatSpec, Session, SessionTable
+from paris_tui.reader import wanted
+from paris_tui.reader.commands import match_names, parse
+from paris_tui.reader.inbox import Inbox, now
+from paris_tui.reader.lines import Lines, wrap
+from paris_tui.reader.play import Reader
+
+
+def _game(names: list[str], seed: int = 4) -> SessionTable:
+    return SessionTable(Session.new([SeatSpec(n) for n in names], seed=seed))
+
+
+async def _play(
+    table: SessionTable,
+    answer: Callable[[str, Inbox], bool],
+    *,
+    limit: float = 30.0,
+) -> tuple[str, Lines]:
+    """Run a Reader on ``table``; ``answer(last_line, inbox)`` reacts to each new sentence."""
+    stream = io.StringIO()
+    out = Lines(stream, width=lambda: 80)
+    inbox = Inbox()
+    reader = Reader(table, out, inbox)
+    task = asyncio.ensure_future(reader.run())
+    seen = 0
+    deadline = now() + limit
+    while not task.done():
+        assert now() < deadline, stream.getvalue()[-2000:]
+        await asyncio.sleep(0.002)
+        while len(out.said) > seen:
+            seen += 1
+            answer(out.said[seen - 1], inbox)
+    assert task.result() == 0
+    return stream.getvalue(), out
+
+
+def _auto(line: str, inbox: Inbox) -> bool:
+    """Answer like a player with a steady hand: every line typed on purpose, later."""
+    later = now() + 10 + len(inbox.queue._queue)
+    if "press Enter when only you are listening" in line:
+        inbox.put("", later)
+    elif "Type the number, or" in line or "choose a tile by its number" in line:
+        inbox.put("1", later)
+    elif "to leave." in line and "review" in line:
+        inbox.put("quit", later)
+    else:
+        return False
+    return True
+
+
+def _groups() -> list[list[str]]:
+    names = [c.shown for c in SHOWN if c.shown is not None and "," not in c.shown]
+    groups, group, folded = [], [], set()
+    for name in names:
+        if name.casefold() in folded or len(group) == 4:
+            groups.append(group)
+            group, folded = [], set()
+        group.append(name)
+        folded.add(name.casefold())
+    if len(group) >= 2:
+        groups.append(group)
+    return [g for g in groups if len(g) >= 2]
+
+
+@pytest.mark.parametrize("names", _groups(), ids=lambda g: "|".join(g)[:40])
+def test_hostile_names_are_read_out_literally(names: list[str]) -> None:
+    text, _out = asyncio.run(_play(_game(names), _auto))
+    assert "\x1b" not in text and "\x9b" not in text
+    for name in names:
+        assert name in text, name  # as typed: never markup, never an escape
+    assert "The game is over." in text
+    # Every line under the width, in cells.
+    assert all(cell_len(line) < 80 for line in text.splitlines())
+
+
+def test_a_held_or_early_enter_does_not_pass_the_hand_off() -> None:
+    table = _game(["Ann", "Bob"], seed=9)
+    state = {"handoffs": 0, "bob_route_before": False}
+
+    def answer(line: str, inbox: Inbox) -> bool:
+        if "Pass to Bob" in line:
+            state["handoffs"] += 1
+            if state["handoffs"] == 1:
+                at = now()
+                for k in range(6):  # a held Enter: one line every 30 ms, from the first moment
+                    inbox.put("", at + 0.03 * k)
+                inbox.put("", at + 10)  # then, much later, a deliberate one
+                return True
+        if line.startswith("Your secret route, Bob"):
+            state["bob_route_before"] = state["handoffs"] == 0
+        return _auto(line, inbox)
+
+    text, _out = asyncio.run(_play(table, answer))
+    first = text.index("Pass to Bob")
+    too_soon = text.index("Too soon: wait a moment, then press Enter.", first)
+    route = text.index("Your secret route, Bob")
+    assert first < too_soon < route  # the held Enter was refused before Bob's secret came
+    assert text.count("Too soon") == 1  # said once, not once per repeat
+    assert not state["bob_route_before"]
+
+
+def test_wrap_keeps_every_line_under_the_width_in_cells() -> None:
+    english = "Round 3 of 15. Your turn, Ann: choose a tile by its number or its stop. " * 3
+    chinese = "輪到你了，安：用編號或巴士站名稱選擇站牌。" * 6
+    for text in (english, chinese, "x" * 200):
+        lines = wrap(text, 40)
+        assert all(cell_len(line) < 40 for line in lines), lines
+        assert "".join(lines).replace(" ", "") == text.replace(" ", "")
+    assert all(not line.startswith(" ") for line in wrap(english, 40))
+
+
+def test_commands_are_forgiving() -> None:
+    allowed = ("board", "scores", "stop", "sack", "quit", "line")
+    assert parse("Scores", allowed).command == "scores"
+    assert parse("sc", allowed).command == "scores"
+    assert parse("s", allowed).ambiguous == ("sack", "scores", "stop")
+    assert parse("line blue", allowed).arg == "blue"
+    assert parse(" 2 ", allowed).number == 2
+    assert parse("\x1b[2J", allowed).command is None
+    stops = ["Opéra", "Gare du Nord", "Gare de l'Est", "Saint-Germain"]
+    assert match_names("opera", stops) == [0]
+    assert match_names("nord", stops) == [1]
+    assert match_names("gare", stops) == [1, 2]
+    assert match_names("germ", stops) == [3]
+
+
+def test_the_environment_turns_it_on() -> None:
+    assert wanted(True, {})
+    assert wanted(False, {"PARIS_TUI_SCREEN_READER": "1"})
+    assert not wanted(False, {"PARIS_TUI_SCREEN_READER": "0"})
+    assert not wanted(False, {})
+
+
+def test_replay_steps_forward_and_back_to_the_records_scores() -> None:
+    from paris_tui.core import Game
+    from paris_tui.core.record import Player, Record, replay_summary
+    from paris_tui.reader.replay import ReplayReader
+
+    game = Game.new(["Ann", "Bob", "Cy"], seed=12)
+    import random
+
+    game.play_random(random.Random(3))
+    record = Record.from_game(game, [Player("Ann"), Player("Bob"), Player("Cy")])
+    stream = io.StringIO()
+    out = Lines(stream, width=lambda: 80)
+
+    async def run() -> int:
+        inbox = Inbox()
+        for _ in range(len(record.moves)):
+            inbox.put("")  # Enter: the next move
+        for line in ("back", "scores", "next", "next", "quit"):
+            inbox.put(line)
+        return await ReplayReader(record, out, inbox).run()
+
+    assert asyncio.run(run()) == 0
+    text = stream.getvalue()
+    final = replay_summary(record)["final"]
+    said = text[text.index("Final scores:") :].split("\n", 1)[0]
+    for name, score in zip(("Ann", "Bob", "Cy"), final["scores"], strict=True):
+        assert f"{name} {score} point" in said
+    assert f"Move {len(record.moves)} of {len(record.moves)}." in text
+    assert f"Position after move {len(record.moves) - 1} of {len(record.moves)}." in text
+    assert "That was the last move." in text
+    before, after = text.split("Final scores:", 1)
+    assert "In the sack:" in after and "The routes were:" in after  # revealed at the end only
+    assert "In the sack:" not in before and "The routes were:" not in before
+
+
+def test_the_ascii_glyphs_say_stop_names_without_accents() -> None:
+    from paris_tui.app.glyphs import set_glyphs
+
+    set_glyphs("ascii")
+    try:
+        text, _out = asyncio.run(_play(_game(["Ann", "Bob"], seed=2), _auto))
+    finally:
+        set_glyphs("unicode")
+    assert text.isascii(), [ch for ch in text if not ch.isascii()][:5]
+
+
+def test_each_question_is_answered_in_one_to_a_few_lines() -> None:
+    from paris_tui import i18n
+    from paris_tui.reader.queries import VIEW_QUERIES, answer
+
+    table = _game(["Ann", "Bob", "Cy"], seed=7)
+    view = table.view(0)
+    for command in VIEW_QUERIES:
+        lines = answer(view, command, "")
+        assert 1 <= len(lines) <= 6, (command, lines)
+    assert answer(view, "line", "blue")[0].startswith("Blue line: ")
+    assert answer(view, "stop", "nord")[0].startswith("Gare du Nord is ")
+    assert answer(view, "stop", "gare") == ["Which stop: Gare du Nord and Gare de l'Est?"]
+    assert answer(view, "route")[0].startswith("Your secret route, Ann: the ")
+    public = answer(table.view(None), "route")  # nobody's turn at this terminal: no route
+    assert public == ["No secret route is read out now: it is nobody's turn at this terminal."]
+    i18n.set_language("de")
+    try:
+        assert answer(view, "line", "blau")[0].startswith("Blaue Linie: ")
+        assert answer(view, "line", "blue")[0].startswith("Blaue Linie: ")  # English too
+    finally:
+        i18n.set_language("en")
