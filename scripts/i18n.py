@@ -185,11 +185,7 @@ def merge_conflicts() -> None:
         return read_po(io.BytesIO(shown.stdout), locale=lang, domain=DOMAIN)
 
     def usable(message: Message | None) -> bool:
-        return (
-            message is not None
-            and not message.fuzzy
-            and all(t for _, t in _strings(message))
-        )
+        return message is not None and not message.fuzzy and all(t for _, t in _strings(message))
 
     def put(catalog: Catalog, message: Message) -> None:
         # Catalog's [] keeps an existing entry's string: replace it whole.
