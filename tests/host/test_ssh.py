@@ -223,6 +223,27 @@ async def test_a_stranger_gets_neither_the_seat_of_a_join_player_nor_her_name(
         await ann.close()
 
 
+async def test_a_stranger_gets_neither_the_seat_of_a_browser_player_nor_her_name(
+    tmp_path: Path,
+) -> None:
+    from paris_tui.host.accounts import digest
+    from paris_tui.host.identity import DoorProof
+    from paris_tui.net.client import HostClient
+
+    async with running_door(tmp_path) as (host, door):
+        tab = await HostClient.connect("127.0.0.1", _port(host))
+        ticket = host.issue_ticket(DoorProof("browser", digest("cookie" * 8)))
+        assert (await tab.join("ann", ticket)).seat == 0  # Ann, in her browser
+        async with await connect(door.port, "ann", new_key(tmp_path, "stranger")) as conn:
+            term = await Terminal.open(conn)
+            await term.wait_for("Link code")
+            term.process.stdin.write(b"\r")
+            assert await term.finish() == 1
+            assert b"ready" not in term.output
+        assert _accounts(host) == {"ann": ["browser"]}
+        await tab.close()
+
+
 def _port(host: Host) -> int:
     server = host._server
     assert server is not None
