@@ -188,7 +188,7 @@ async def test_a_stranger_gets_neither_the_seat_of_a_join_player_nor_her_name(
 
     stranger, own = new_key(tmp_path, "stranger"), new_key(tmp_path, "own")
     async with running_door(tmp_path) as (host, door):
-        ann = await HostClient.connect("127.0.0.1", host.config.port or _port(host))
+        ann = await HostClient.connect("127.0.0.1", _port(host))
         seated = await ann.join("ann")
         token = seated.token
         assert token is not None
