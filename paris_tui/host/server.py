@@ -87,6 +87,7 @@ from .accounts import (
     AccountStore,
     AccountsUnavailable,
     Credential,
+    format_code,
     migrate_ssh_pins,
     open_accounts,
     ssh_fingerprint,
@@ -1108,7 +1109,7 @@ class Host:
         code: str | None = None
         try:
             if message.action == "code":
-                code = store.new_code(account.id)
+                code = format_code(store.new_code(account.id))
                 log.info("%s: a link code for %s", conn, printable(account.name))
             elif message.action == "add_key":
                 try:
