@@ -285,6 +285,22 @@ async def test_authorized_keys_admits_only_the_listed_keys(tmp_path: Path) -> No
             await term.wait_for("ready name=bob seat=1")
 
 
+async def test_authorized_keys_admit_keys_but_an_account_owns_its_name(tmp_path: Path) -> None:
+    first, second = new_key(tmp_path, "first"), new_key(tmp_path, "second")
+    allowed = tmp_path / "authorized_keys"
+    allowed.write_bytes(first.export_public_key("openssh") + second.export_public_key("openssh"))
+    async with running_door(tmp_path, authorized_keys=allowed) as (host, door):
+        async with await connect(door.port, "ann", first) as conn:
+            term = await Terminal.open(conn)
+            await term.wait_for("ready name=ann seat=0")
+        async with await connect(door.port, "ann", second) as conn:  # admitted, not Ann
+            term = await Terminal.open(conn)
+            await term.wait_for("Link code")
+            term.process.stdin.write(b"\r")
+            assert await term.finish() == 1
+        assert _keys_of(host, "ann") == [first.get_fingerprint("sha256")]
+
+
 async def test_an_unreadable_authorized_keys_file_stops_the_door(tmp_path: Path) -> None:
     bad = tmp_path / "keys"
     bad.write_text("this is not a key\n")
