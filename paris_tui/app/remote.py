@@ -122,7 +122,7 @@ class JoinTarget:
 
 REFUSAL_HINTS = {
     "bad_token": N_("the token kept in this data directory is not that seat's"),
-    "seat_taken": N_("the seat is claimed and this data directory holds no token for it"),
+    "seat_taken": N_("another account took that seat; ask the host's operator"),
     "name_taken": N_(
         "where you are already that name, open Account for a link code, then join with --code"
     ),

@@ -26,8 +26,11 @@ credential yet: a reserved seat's account, claimed only with its code.
 commands use; :class:`SQLiteAccounts` keeps it in one SQLite file in the
 host's data directory (``host/accounts.sqlite``, WAL, each change one
 transaction, ``synchronous=FULL``: a change acknowledged survives kill -9).
-Another store (PostgreSQL, for several hosts) implements the same protocol;
-nothing else knows which one it talks to.
+Another store (PostgreSQL, for several hosts) implements the same protocol
+and is given as :attr:`HostConfig.accounts <paris_tui.host.server.HostConfig>`;
+nothing else knows which one it talks to. (Seat claims are keyed by table id,
+which is unique per data directory: a store shared by several hosts keeps
+them per host.)
 
 Bounded: a refused login writes nothing; an account keeps at most
 :data:`MAX_CREDENTIALS` credentials of each door (the oldest token or browser

@@ -181,8 +181,8 @@ class Gate:
             raise self.broken(exc) from None
         raise Refusal(
             "name_taken",
-            f"{account.name} is an account on this host: where you are {account.name}, "
-            "ask for a link code (Account) and bring it (join --code)",
+            f"{account.name} is an account on this host, and this request brings none of "
+            "its credentials nor a link code",
         )
 
     def _redeem(

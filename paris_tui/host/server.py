@@ -36,7 +36,7 @@ import contextlib
 import itertools
 import logging
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -87,6 +87,7 @@ from .accounts import (
     AccountStore,
     AccountsUnavailable,
     Credential,
+    format_code,
     migrate_ssh_pins,
     open_accounts,
     ssh_fingerprint,
@@ -137,6 +138,9 @@ class HostConfig:
     limits: Limits = field(default_factory=Limits)
     ai_threads: int = 2
     hints: bool = False  # players may ask for a hint (worked out by their own terminal)
+    # The accounts store, given the host's folder (<data dir>/host): SQLite there by
+    # default; any AccountStore (one shared by several hosts) fits.
+    accounts: Callable[[Path], AccountStore] = open_accounts
 
 
 class TableConflictError(ValueError):
@@ -477,7 +481,7 @@ class Host:
         notes: list[str] = []
         skeleton("")  # the confusables table, read now (about 0.15 s), not at a first join
         try:
-            self.accounts = open_accounts(self.store.root)
+            self.accounts = self.config.accounts(self.store.root)
             notes += migrate_ssh_pins(self.accounts, self.store.root)
             self.gate = Gate(self.accounts, None, self.tickets)
         except AccountsUnavailable as exc:
@@ -1105,7 +1109,7 @@ class Host:
         code: str | None = None
         try:
             if message.action == "code":
-                code = store.new_code(account.id)
+                code = format_code(store.new_code(account.id))
                 log.info("%s: a link code for %s", conn, printable(account.name))
             elif message.action == "add_key":
                 try:

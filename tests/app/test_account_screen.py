@@ -53,6 +53,7 @@ async def test_a_code_made_in_account_links_another_terminal_in_the_lobby(
             await _until(pilot, lambda: "move 0 of" in screen_text(app), "listed")
             await pilot.press("enter")  # without the code: told whose name it is
             await _until(pilot, lambda: "is an account" in widgets_text(app), "refused")
+            assert "open Account for a link code; then press a here" in widgets_text(app)
             await pilot.press("a")
             await _until(pilot, lambda: "type a link code" in widgets_text(app), "asks for a code")
             field = app.screen.query_one("#account-code-input", Input)

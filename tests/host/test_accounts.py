@@ -383,3 +383,23 @@ async def test_a_locked_account_is_refused_and_a_removed_one_frees_its_name(
         seated = await newcomer.join("ann")
         assert seated.seat == 0 and seated.token is not None and seated.token != token
         await newcomer.close()
+
+
+async def test_the_host_takes_any_account_store(tmp_path: Path) -> None:
+    from paris_tui.host.server import Host, HostConfig
+
+    made: list[Path] = []
+
+    def elsewhere(root: Path) -> SQLiteAccounts:
+        made.append(root)
+        return SQLiteAccounts(tmp_path / "shared-accounts.sqlite")
+
+    host = Host(HostConfig(data_dir=tmp_path / "data", port=0, accounts=elsewhere))
+    host.load()
+    try:
+        assert made == [host.store.root]
+        assert not (host.store.root / "accounts.sqlite").exists()
+        assert host.accounts is not None and host.accounts.create("ann", None).name == "ann"
+    finally:
+        await host.close()
+    assert (tmp_path / "shared-accounts.sqlite").exists()

@@ -188,7 +188,7 @@ async def test_a_stranger_gets_neither_the_seat_of_a_join_player_nor_her_name(
 
     stranger, own = new_key(tmp_path, "stranger"), new_key(tmp_path, "own")
     async with running_door(tmp_path) as (host, door):
-        ann = await HostClient.connect("127.0.0.1", host.config.port or _port(host))
+        ann = await HostClient.connect("127.0.0.1", _port(host))
         seated = await ann.join("ann")
         token = seated.token
         assert token is not None
@@ -221,6 +221,27 @@ async def test_a_stranger_gets_neither_the_seat_of_a_join_player_nor_her_name(
             term.process.stdin.write(b"\x03")
             assert await term.finish() == 1
         await ann.close()
+
+
+async def test_a_stranger_gets_neither_the_seat_of_a_browser_player_nor_her_name(
+    tmp_path: Path,
+) -> None:
+    from paris_tui.host.accounts import digest
+    from paris_tui.host.identity import DoorProof
+    from paris_tui.net.client import HostClient
+
+    async with running_door(tmp_path) as (host, door):
+        tab = await HostClient.connect("127.0.0.1", _port(host))
+        ticket = host.issue_ticket(DoorProof("browser", digest("cookie" * 8)))
+        assert (await tab.join("ann", ticket)).seat == 0  # Ann, in her browser
+        async with await connect(door.port, "ann", new_key(tmp_path, "stranger")) as conn:
+            term = await Terminal.open(conn)
+            await term.wait_for("Link code")
+            term.process.stdin.write(b"\r")
+            assert await term.finish() == 1
+            assert b"ready" not in term.output
+        assert _accounts(host) == {"ann": ["browser"]}
+        await tab.close()
 
 
 def _port(host: Host) -> int:
@@ -262,6 +283,22 @@ async def test_authorized_keys_admits_only_the_listed_keys(tmp_path: Path) -> No
         async with await connect(door.port, "bob", other) as conn:
             term = await Terminal.open(conn)
             await term.wait_for("ready name=bob seat=1")
+
+
+async def test_authorized_keys_admit_keys_but_an_account_owns_its_name(tmp_path: Path) -> None:
+    first, second = new_key(tmp_path, "first"), new_key(tmp_path, "second")
+    allowed = tmp_path / "authorized_keys"
+    allowed.write_bytes(first.export_public_key("openssh") + second.export_public_key("openssh"))
+    async with running_door(tmp_path, authorized_keys=allowed) as (host, door):
+        async with await connect(door.port, "ann", first) as conn:
+            term = await Terminal.open(conn)
+            await term.wait_for("ready name=ann seat=0")
+        async with await connect(door.port, "ann", second) as conn:  # admitted, not Ann
+            term = await Terminal.open(conn)
+            await term.wait_for("Link code")
+            term.process.stdin.write(b"\r")
+            assert await term.finish() == 1
+        assert _keys_of(host, "ann") == [first.get_fingerprint("sha256")]
 
 
 async def test_an_unreadable_authorized_keys_file_stops_the_door(tmp_path: Path) -> None:

@@ -78,6 +78,7 @@ class AccountScreen(TranslatedBindings, ModalScreen[str | None]):
                 yield Button(_("Close (Esc)"), id="account-close")
 
     def on_mount(self) -> None:
+        self.query_one("#account-code", Static).display = False
         self._ask("show")
 
     def _show(self, text: str | Text, *, where: str = "#account-status") -> None:
@@ -156,6 +157,7 @@ class AccountScreen(TranslatedBindings, ModalScreen[str | None]):
                 "for a link code; or in a browser's Account."
             ).format(minutes=minutes, address=self.address, name=info.name, code=code)
         )
+        self.query_one("#account-code", Static).display = True
         self._show(text, where="#account-code")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:

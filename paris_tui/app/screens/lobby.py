@@ -56,6 +56,7 @@ from ...net.protocol import (
     Watching,
 )
 from ...wording import name_problem as worded_problem
+from ...wording import refusal_reason
 from ..describe import ai_label, shown_name, words
 from .base import ParisScreen
 from .new_game import NameInput
@@ -63,6 +64,17 @@ from .new_game import NameInput
 __all__ = ["POLL", "LobbyScreen", "NewTableScreen", "table_game_text", "table_players_text"]
 
 POLL = 2.0  # seconds between two asks for the table list
+
+# What to do about an account's refusal, in the lobby (issue 17).
+_ACCOUNT_HINTS = {
+    "name_taken": N_(
+        "Where you are already this name, open Account for a link code; then press a "
+        "here and type it."
+    ),
+    "bad_code": N_("Ask for a new link code and press a to type it."),
+    "account_locked": N_("Ask the host's operator."),
+    "unavailable": N_("The host's operator must repair its accounts; try again later."),
+}
 
 AI_LEVELS = ("random", "easy", "greedy", "strong")
 
@@ -550,6 +562,9 @@ class LobbyScreen(ParisScreen):
                 self.refresh_bindings()  # Esc leaves no table now
                 self._say(_("You left the table."))
                 self.action_refresh()
+            case Refused() if message.code in _ACCOUNT_HINTS:
+                reason = printable(refusal_reason(message.code, message.message)).rstrip(".")
+                self._say(f"{reason}. {_(_ACCOUNT_HINTS[message.code])}", problem=True)
             case Refused():
                 self._say(printable(message.message).rstrip(".") + ".", problem=True)
             case _:
