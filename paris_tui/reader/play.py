@@ -553,7 +553,7 @@ class Reader:
             return
         if self.table.move_count != count:
             return
-        from ..app.widgets.hint import margin_text, reason_text  # the full screen's words
+        from ..app.hint_words import margin_text, reason_text  # the full screen's words
 
         best = view.face_up.index(result.best.tile)
         lines = [

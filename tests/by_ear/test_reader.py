@@ -211,3 +211,42 @@ def test_each_question_is_answered_in_one_to_a_few_lines() -> None:
         assert answer(view, "line", "blue")[0].startswith("Blaue Linie: ")  # English too
     finally:
         i18n.set_language("en")
+
+
+def test_a_hint_on_your_turn_in_a_few_lines() -> None:
+    table = _game(["Ann", "Bob"], seed=3)
+    state = {"asked": False, "hint": []}
+
+    def answer(line: str, inbox: Inbox) -> None:
+        if "choose a tile by its number" in line and not state["asked"]:
+            state["asked"] = True
+            inbox.put("hint", now() + 5)
+            return
+        if line.startswith(("Hint: take", "Why: ", "The other tiles: ")):
+            state["hint"].append(line)
+            if line.startswith("The other tiles: "):
+                inbox.put("1", now() + 6)
+            return
+        if "choose a tile by its number" in line and state["hint"]:
+            inbox.put("quit", now() + 7)
+            return
+        _auto(line, inbox)
+
+    _text, _out = asyncio.run(_play(table, answer))
+    hint, why, others = state["hint"]
+    assert hint.startswith("Hint: take ") and "expected final margin" in hint
+    assert why.startswith("Why: ") and len(others) < 200
+
+
+def test_the_flat_mode_imports_no_textual() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "import paris_tui.reader.launch, paris_tui.reader.play, paris_tui.reader.replay\n"
+        "import paris_tui.reader.lobby, paris_tui.reader.queries, paris_tui.app.hint_words\n"
+        "print(','.join(m for m in sys.modules if m.split('.')[0] == 'textual'))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and out.stdout.strip() == "", out
