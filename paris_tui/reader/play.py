@@ -217,13 +217,17 @@ class Reader:
             was = old[seat].status if seat < len(old) else None
             if was == info.status or seat in self.local:
                 continue
-            who = say.name(self.public.names, seat)
-            if info.status == "away":
-                self.say(_("{player} is away.").format(player=who))
-            elif info.status == "takeover":
-                self.say(_("{player} is away: an AI plays for them.").format(player=who))
-            elif info.status == "present" and was is not None:
-                self.say(_("{player} is back.").format(player=who))
+            if info.status != "present" or was is not None:
+                self._presence_line(seat, info.status)
+
+    def _presence_line(self, seat: int, status: str) -> None:
+        who = say.name(self.public.names, seat)
+        if status == "away":
+            self.say(_("{player} is away.").format(player=who))
+        elif status == "takeover":
+            self.say(_("{player} is away: an AI plays for them.").format(player=who))
+        elif status == "present":
+            self.say(_("{player} is back.").format(player=who))
 
     # --- the game -----------------------------------------------------------------------
 
@@ -282,6 +286,9 @@ class Reader:
             self.viewer = self.local[0]
         if not self.local:
             self.say(_("You are watching: you see what everyone at the table sees."))
+        for seat, info in enumerate(self.seats):
+            if seat not in self.local and info.status in ("away", "takeover"):
+                self._presence_line(seat, info.status)
         self.say(
             _("Type {help} for the commands, {quit} to leave.").format(
                 help=word_for("help"), quit=word_for("quit")
