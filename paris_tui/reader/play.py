@@ -40,6 +40,9 @@ QUERIES = (*VIEW_QUERIES, "last", "log")
 LAST_LINES = 8
 """How many of the latest announcements ``last`` says again."""
 
+REVIEW_SIMULATIONS = 300
+"""The search's simulations per move for ``review`` at the end (a few seconds a game)."""
+
 THINKING_AFTER = 1.5
 """Seconds an AI may think before "Bob is thinking." is said (a quick one says nothing)."""
 
@@ -75,8 +78,10 @@ class Reader:
         history: Any = None,
         follow: Callable[[Reader], Awaitable[None]] | None = None,
         quit_words: str | None = None,
+        review_simulations: int = REVIEW_SIMULATIONS,
     ) -> None:
         self.table = table
+        self.review_simulations = review_simulations
         self.out = out
         self.inbox = inbox
         self.ai_delay = ai_delay
@@ -782,7 +787,9 @@ class Reader:
         players = tuple(Player(n, k) for n, k in zip(public.names, kinds, strict=True))
         record = Record.from_game(game, players)
         seats = self.local or tuple(range(public.players))
-        reviews = await asyncio.to_thread(review, record, seats=seats, simulations=300)
+        reviews = await asyncio.to_thread(
+            review, record, seats=seats, simulations=self.review_simulations
+        )
         self.say(*review_lines(public, reviews, seats))
 
 

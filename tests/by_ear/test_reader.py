@@ -252,3 +252,53 @@ def test_the_flat_mode_imports_no_textual() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
     )
     assert out.returncode == 0 and out.stdout.strip() == "", out
+
+
+def test_the_end_says_the_tie_break_and_a_shared_win() -> None:
+    from dataclasses import replace
+
+    from paris_tui.core import Outcome
+    from paris_tui.reader import say
+
+    view = _game(["Ann", "Bob", "Cy"]).view(None)
+    fewest = Outcome((30, 30, 12), (0, 0, 0), (9, 11, 8), (0,), "fewest_businesses")
+    lines = say.end_lines(replace(view, outcome=fewest))
+    assert lines == [
+        "Final scores: Ann 30 points; Bob 30 points; Cy 12 points.",
+        "Ann wins the tie-break with the fewest businesses on the board (9).",
+    ]
+    shared = Outcome((30, 30, 12), (0, 0, 0), (9, 9, 8), (0, 1), "shared")
+    assert say.end_lines(replace(view, outcome=shared))[1] == (
+        "Ann and Bob share the win: the same score and the same number of businesses on the board."
+    )
+
+
+def test_review_at_the_end_names_each_players_costliest_moves() -> None:
+    session = Session.new([SeatSpec("Ann"), SeatSpec("Bob")], seed=6)
+    table = SessionTable(session)
+    stream = io.StringIO()
+    out = Lines(stream, width=lambda: 80)
+
+    async def run() -> int:
+        inbox = Inbox()
+        reader = Reader(table, out, inbox, review_simulations=20)
+        task = asyncio.ensure_future(reader.run())
+        seen = 0
+        while not task.done():
+            await asyncio.sleep(0.002)
+            while len(out.said) > seen:
+                seen += 1
+                line = out.said[seen - 1]
+                if "to leave." in line and "review" in line:
+                    inbox.put("review", now() + 10)
+                elif line.startswith("Bob: a mean loss"):
+                    inbox.put("quit", now() + 11)
+                else:
+                    _auto(line, inbox)
+        return task.result()
+
+    assert asyncio.run(run()) == 0
+    text = stream.getvalue()
+    assert "Reviewing the game" in text
+    assert "Ann: a mean loss of " in text and "Bob: a mean loss of " in text
+    assert "the AI preferred" in text
