@@ -51,7 +51,7 @@ def test_hot_seat_three_players_by_ear_in_german(tmp_path: Path) -> None:
         size=(WIDTH, 24),
     )
     try:
-        ear = Ear(app, "de", queries=["punkte", "sack", "board"])
+        ear = Ear(app, "de", queries=["punkte", "sack", "board"], held_enter=True)
         assert ear.play() == 0
     finally:
         app.kill()
@@ -69,6 +69,14 @@ def test_hot_seat_three_players_by_ear_in_german(tmp_path: Path) -> None:
         for at in told:
             before = [i for i in range(at) if handoff in squash(lines[i])]
             assert before and squash(name) in squash(lines[before[-1]]), lines[at]
+    # The held Enter at the first hand-off did not pass it: one line said so, and only the
+    # deliberate Enter after it began Bob's turn.
+    too_soon = squash(words("de", "Too soon: wait a moment, then press Enter."))
+    said = [i for i, line in enumerate(lines) if too_soon in squash(line)]
+    first_handoff = next(i for i, line in enumerate(lines) if handoff in squash(line))
+    assert len(said) == 1 and said[0] > first_handoff
+    second_name = names[1]
+    assert _route_lines(lines, "de", second_name)[0] > said[0]
     assert 1 <= len(ear.answers["punkte"]) <= 3, ear.answers
     assert 1 <= len(ear.answers["sack"]) <= 2, ear.answers
     assert 5 <= len(ear.answers["board"]) <= 12, ear.answers  # one line per bus line, wrapped
