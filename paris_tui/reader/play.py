@@ -359,7 +359,7 @@ class Reader:
         self.last_human = seat
         began = now()
         view = self.table.view(seat)
-        self.say(*say.turn_lines(view, yours=True, networked=self.networked))
+        self.say(*say.turn_lines(view, yours=True))
         if seat not in self.routes_told:
             self.routes_told.add(seat)
             self.say(*say.route_lines(view)[:1])
