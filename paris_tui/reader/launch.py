@@ -299,6 +299,7 @@ def run_join(
 
         async def follow(reader: Reader) -> None:
             def lost(reason: str, attempt: int) -> None:
+                reader.set_connection(reason)
                 if attempt:
                     out.say(
                         _("Connection lost ({reason}); trying again, try {n}.").format(
@@ -310,7 +311,7 @@ def run_join(
 
             async def ask(problem: str) -> bool:
                 out.say(printable(problem))
-                return False
+                return await reader.ask_yes_no(_("Go on trying to reach the host?"))
 
             await current.follow(lost, reader.rebind, ask)
             reader.updates.put_nowait(("gone", None))

@@ -103,6 +103,8 @@ class Reader:
         self._in_task: asyncio.Task[Typed | None] | None = None
         self._up_task: asyncio.Task[tuple[str, Any]] | None = None
         self._hint: asyncio.Task[Any] | None = None
+        self._question: asyncio.Future[bool] | None = None
+        self.connection: str | None = None  # why the table cannot be reached, while so
         table.add_listener(self)
 
     # --- the table's listener ---------------------------------------------------------
@@ -123,6 +125,7 @@ class Reader:
         """The same game on a new connection: what happened meanwhile is announced next."""
         self.table = table
         table.add_listener(self)
+        self.set_connection(None)
         self.updates.put_nowait(("changed", table))
         self.updates.put_nowait(("presence", table))
 
@@ -157,22 +160,61 @@ class Reader:
     async def wait_any(self, *tasks: asyncio.Future[Any]) -> tuple[str, Any]:
         """The next thing that happens: ``("update", item)``, ``("line", Typed)`` (``None`` when
         the input ended) or ``("task", task)``. Updates come first."""
-        if self._up_task is None:
-            self._up_task = asyncio.ensure_future(self.updates.get())
-        if self._in_task is None:
-            self._in_task = asyncio.ensure_future(self.inbox.get())
-        waiting: set[asyncio.Future[Any]] = {self._up_task, self._in_task, *tasks}
-        done, _pending = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
-        if self._up_task in done:
-            item = self._up_task.result()
-            self._up_task = None
-            return "update", item
-        for task in tasks:
-            if task in done:
-                return "task", task
-        line = self._in_task.result()
-        self._in_task = None
-        return "line", line
+        while True:
+            if self._up_task is None:
+                self._up_task = asyncio.ensure_future(self.updates.get())
+            if self._in_task is None:
+                self._in_task = asyncio.ensure_future(self.inbox.get())
+            waiting: set[asyncio.Future[Any]] = {self._up_task, self._in_task, *tasks}
+            done, _pending = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+            if self._up_task in done:
+                item = self._up_task.result()
+                self._up_task = None
+                return "update", item
+            for task in tasks:
+                if task in done:
+                    return "task", task
+            line = self._in_task.result()
+            self._in_task = None
+            if line is None and self._question is not None and not self._question.done():
+                self._question.set_result(False)
+            if line is not None and self._answered(line):
+                continue  # the answer to a yes-or-no question (the connection's)
+            return "line", line
+
+    async def ask_yes_no(self, question: str) -> bool:
+        """Ask ``question``; the next ``yes`` or ``no`` typed answers it (False at the end of
+        input). The game's own lines wait meanwhile."""
+        loop = asyncio.get_running_loop()
+        self._question = loop.create_future()
+        self.say(
+            question,
+            _("Type {yes} or {no}.").format(yes=word_for("yes"), no=word_for("no")),
+        )
+        try:
+            return bool(await self._question)
+        finally:
+            self._question = None
+
+    def _answered(self, line: Typed) -> bool:
+        question = self._question
+        if question is None or question.done():
+            return False
+        parsed = parse(line.text, ("yes", "no", "quit"))
+        if parsed.command == "yes":
+            question.set_result(True)
+        elif parsed.command in ("no", "quit"):
+            question.set_result(False)
+        else:
+            self.say(_("Type {yes} or {no}.").format(yes=word_for("yes"), no=word_for("no")))
+        return True
+
+    def set_connection(self, problem: str | None) -> None:
+        """The table cannot be reached (``problem``), or can again (None): no move is sent
+        meanwhile."""
+        if problem is None and self.connection is not None:
+            self.say(_("The connection is back."))
+        self.connection = problem
 
     def _drop_typed_ahead(self) -> None:
         self.inbox.flush()
@@ -381,6 +423,9 @@ class Reader:
                 continue
             view = self.table.view(seat)
             move, choices = self._turn_command(line.text, view, choices)
+            if move is not None and self.connection is not None:
+                self.say(_("The connection is lost: type your move again once it is back."))
+                continue
             if move is not None:
                 self._cancel_hint()
                 self.table.submit(seat, move, count)

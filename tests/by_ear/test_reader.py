@@ -302,3 +302,48 @@ def test_review_at_the_end_names_each_players_costliest_moves() -> None:
     assert "Reviewing the game" in text
     assert "Ann: a mean loss of " in text and "Bob: a mean loss of " in text
     assert "the AI preferred" in text
+
+
+def test_a_lost_connection_holds_the_move_and_asks_whether_to_go_on() -> None:
+    table = _game(["Ann", "Bob"], seed=5)
+    answers: list[bool] = []
+    state: dict[str, int] = {"turns": 0, "held": 0, "asked": 0}
+
+    async def follow(reader: Reader) -> None:
+        reader.set_connection("closed")  # lost from the start
+        while not state["held"]:
+            await asyncio.sleep(0.002)
+        answers.append(await reader.ask_yes_no("Go on trying to reach the host?"))
+        reader.set_connection(None)
+
+    stream = io.StringIO()
+    out = Lines(stream, width=lambda: 80)
+
+    async def run() -> int:
+        inbox = Inbox()
+        reader = Reader(table, out, inbox, follow=follow)
+        task = asyncio.ensure_future(reader.run())
+        seen = 0
+        while not task.done():
+            await asyncio.sleep(0.002)
+            while len(out.said) > seen:
+                seen += 1
+                line = out.said[seen - 1]
+                if "choose a tile by its number" in line:
+                    state["turns"] += 1
+                    inbox.put("1" if state["turns"] == 1 else "quit", now() + 5 + seen)
+                elif line.startswith("The connection is lost"):
+                    state["held"] += 1
+                elif line == "Type yes or no.":
+                    state["asked"] += 1
+                    inbox.put("maybe" if state["asked"] == 1 else "yes", now() + 5 + seen)
+                elif line == "The connection is back.":
+                    inbox.put("1", now() + 5 + seen)
+                else:
+                    _auto(line, inbox)
+        return task.result()
+
+    assert asyncio.run(run()) == 0
+    assert answers == [True] and state["asked"] == 2  # "maybe" was asked again
+    assert state["held"] == 1  # the move typed while lost was held, and said so
+    assert table.move_count == 1  # then made once the connection was back
