@@ -383,6 +383,9 @@ class Reader:
                 raise Quit
             if not line.text.strip():
                 break
+            if parsed.command == "help":
+                self._help(turn=False)
+                continue
             if parsed.command in QUERIES and parsed.command != "route":
                 self._query(parsed.command, parsed.arg)  # public: nobody's turn is shown yet
                 continue
