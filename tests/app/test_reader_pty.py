@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
 import time
 from pathlib import Path
 
@@ -21,7 +22,31 @@ from paris_tui.core.record import load_record, replay
 
 from .ear import Ear, check_plain, final_scores, fragment, replay_json, squash, words
 from .pty_app import Key, PtyApp
-from .test_join_pty import start_host
+from .test_join_pty import HOST
+
+HOST_NO_DOORS = [*HOST, "--ssh-port", "off"]  # no SSH door: its default port may be taken here
+
+
+def start_host(data_dir: Path, table: str) -> tuple[subprocess.Popen[str], int]:
+    """``paris-tui host`` on a free port with ``table`` (its SSH door off)."""
+    proc = subprocess.Popen(
+        [*HOST_NO_DOORS, "--data-dir", str(data_dir), "--table", table, "--seed", "3"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        start_new_session=True,
+    )
+    assert proc.stdout is not None
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        assert line, "the host exited"
+        if "listening on" in line:
+            port = int(line.split("listening on ", 1)[1].split(" ")[0].rsplit(":", 1)[1])
+            return proc, port
+    proc.kill()
+    raise AssertionError("the host did not start")
+
 
 WIDTH = 80
 
@@ -263,6 +288,25 @@ def test_the_lobby_by_ear_lists_tables_as_numbered_lines(tmp_path: Path) -> None
             _wait_text(app, "Your name at this table?")
             app.send(b"ann\r")
             _wait_text(app, "Paris Paris, by ear.", "Your turn, ann")
+            app.send(b"quit\r")
+            assert app.finish() == 0
+        finally:
+            app.kill()
+        check_plain(bytes(app.output), WIDTH)
+        # A table of one's own: "new", a name, the other seats.
+        app = PtyApp(
+            ["join", f"127.0.0.1:{port}", "--screen-reader", "--data-dir", str(tmp_path / "d")],
+            {"PARIS_TUI_DATA_DIR": str(tmp_path / "d"), "PARIS_TUI_LANG": "en"},
+            size=(WIDTH, 24),
+        )
+        try:
+            _wait_text(app, "new opens a table of your own.")
+            app.send(b"new\r")
+            _wait_text(app, "Your name at this table?")
+            app.send(b"cy\r")
+            _wait_text(app, "The other seats, separated by commas")
+            app.send(b"ai:random\r")
+            _wait_text(app, "Paris Paris, by ear. Players: cy and Random AI.", "Your turn, cy")
             app.send(b"quit\r")
             assert app.finish() == 0
         finally:
