@@ -490,6 +490,16 @@ class Reader:
         shown = [say.stop_name(view.board, s) for s in stops]
         found = match_names(text, shown)
         tiles = {view.face_up[i] for i in found}
+        commands = parsed.ambiguous or ((parsed.command,) if parsed.command else ())
+        if tiles and commands:
+            # "q" could be quit or Quartier Latin: a move cannot be taken back, so ask.
+            self.say(
+                _("That could be {commands} or the tile {tiles}: type more of it.").format(
+                    commands=say.names_and([word_for(c) for c in commands]),
+                    tiles=say.names_and([shown[i] for i in found]),
+                )
+            )
+            return None, choices
         if len(tiles) == 1:
             return self._take(view, found[0])
         if len(tiles) > 1:

@@ -268,7 +268,7 @@ def test_no_command_offers_a_new_game_then_resume_by_ear(tmp_path: Path) -> None
     app = PtyApp(["resume", "--screen-reader"], env, size=(WIDTH, 24))
     try:
         _wait_text(app, "Resumed after ", "Your turn, Ann")
-        app.send(b"q\r")
+        app.send(b"quit\r")
         assert app.finish() == 0
     finally:
         app.kill()

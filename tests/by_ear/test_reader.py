@@ -347,3 +347,24 @@ def test_a_lost_connection_holds_the_move_and_asks_whether_to_go_on() -> None:
     assert answers == [True] and state["asked"] == 2  # "maybe" was asked again
     assert state["held"] == 1  # the move typed while lost was held, and said so
     assert table.move_count == 1  # then made once the connection was back
+
+
+def test_a_start_that_could_be_a_command_or_a_tile_takes_nothing() -> None:
+    """'q' is both the start of quit and of Quartier Latin: a move cannot be taken back."""
+    from paris_tui.reader.say import stop_name
+
+    starts = {c[0] for c in ("board", "line", "stop", "tiles", "scores", "route", "help", "quit")}
+    for seed in range(50):
+        table = _game(["Ann", "Bob"], seed=seed)
+        view = table.view(0)
+        names = [stop_name(view.board, t.split("/")[0]) for t in view.face_up]
+        both = [i for i, n in enumerate(names) if n[0].lower() in starts]
+        if both:
+            break
+    index = both[0]
+    reader = Reader(table, Lines(io.StringIO(), width=lambda: 80), Inbox())
+    move, _choices = reader._turn_command(names[index][0].lower(), view, None)  # noqa: SLF001
+    assert move is None and reader.out.said[-1].startswith("That could be "), reader.out.said
+    assert names[index] in reader.out.said[-1]
+    move, _choices = reader._turn_command(names[index], view, None)  # noqa: SLF001
+    assert move is not None and move.tile == view.face_up[index]  # the whole name takes it
