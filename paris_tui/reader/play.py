@@ -425,7 +425,7 @@ class Reader:
                     self.say(_("That was typed before your turn began; type it again."))
                 continue
             view = self.table.view(seat)
-            move, choices = self._turn_command(line.text, view, choices)
+            move, choices = self.turn_command(line.text, view, choices)
             if move is not None and self.connection is not None:
                 self.say(_("The connection is lost: type your move again once it is back."))
                 continue
@@ -458,7 +458,7 @@ class Reader:
             elif line.text.strip():
                 self.say(_("Your move is on its way."))
 
-    def _turn_command(
+    def turn_command(
         self, text: str, view: SeatView, choices: list[Move] | None
     ) -> tuple[Move | None, list[Move] | None]:
         """A line typed on a turn: a move to submit, or an answer (and the choices still open)."""

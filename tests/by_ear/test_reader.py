@@ -49,7 +49,7 @@ async def _play(
 
 def _auto(line: str, inbox: Inbox) -> bool:
     """Answer like a player with a steady hand: every line typed on purpose, later."""
-    later = now() + 10 + len(inbox.queue._queue)
+    later = now() + 10 + inbox.queue.qsize()  # stamps far apart
     if "press Enter when only you are listening" in line:
         inbox.put("", later)
     elif "Type the number, or" in line or "choose a tile by its number" in line:
@@ -363,8 +363,8 @@ def test_a_start_that_could_be_a_command_or_a_tile_takes_nothing() -> None:
             break
     index = both[0]
     reader = Reader(table, Lines(io.StringIO(), width=lambda: 80), Inbox())
-    move, _choices = reader._turn_command(names[index][0].lower(), view, None)  # noqa: SLF001
+    move, _choices = reader.turn_command(names[index][0].lower(), view, None)
     assert move is None and reader.out.said[-1].startswith("That could be "), reader.out.said
     assert names[index] in reader.out.said[-1]
-    move, _choices = reader._turn_command(names[index], view, None)  # noqa: SLF001
+    move, _choices = reader.turn_command(names[index], view, None)
     assert move is not None and move.tile == view.face_up[index]  # the whole name takes it
