@@ -45,6 +45,7 @@ COMMANDS: dict[str, str] = {
         "no",
         "cancel",
         "watch",
+        "new",
     )
 }
 """Each command's id, which is also its English word (always accepted)."""
@@ -73,6 +74,7 @@ def _translated(command: str) -> str:
         "no": pgettext("command", "no"),
         "cancel": pgettext("command", "cancel"),
         "watch": pgettext("command", "watch"),
+        "new": pgettext("command", "new"),
     }
     return words[command]
 

@@ -8,10 +8,11 @@ needs a terminal, and none imports Textual.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from ..core import Options, RecordError, printable
 from ..core.record import Record
@@ -30,6 +31,15 @@ def _fail(message: str, status: int = EXIT_USAGE) -> int:
     return status
 
 
+def _stdout() -> TextIO:
+    """Standard output that never fails on a character its encoding lacks (a Latin-1
+    terminal shows ``?`` for a Chinese name rather than the game stopping)."""
+    stream = sys.stdout
+    with contextlib.suppress(AttributeError, ValueError):
+        stream.reconfigure(errors="replace")  # type: ignore[union-attr]
+    return stream
+
+
 def _delay(ai_delay: float | None) -> float:
     return 0.0 if ai_delay is None else max(0.0, ai_delay)
 
@@ -43,7 +53,7 @@ def _history() -> Any:
 
 def _serve(body: Callable[[Lines, Inbox], Awaitable[int]]) -> int:
     """Run ``body`` with the terminal's lines out and in."""
-    out = Lines(sys.stdout)
+    out = Lines(_stdout())
 
     async def main() -> int:
         inbox = Inbox()
@@ -261,7 +271,7 @@ def run_join(
     tokens = TokenStore(data_dir / "tokens.json") if ticket is None else None
 
     async def main() -> int:
-        out = Lines(sys.stdout)
+        out = Lines(_stdout())
         link: Link | None = None
         try:
             if name is not None or watch is not None:
@@ -289,6 +299,7 @@ def run_join(
 
         async def follow(reader: Reader) -> None:
             def lost(reason: str, attempt: int) -> None:
+                reader.set_connection(reason)
                 if attempt:
                     out.say(
                         _("Connection lost ({reason}); trying again, try {n}.").format(
@@ -300,7 +311,7 @@ def run_join(
 
             async def ask(problem: str) -> bool:
                 out.say(printable(problem))
-                return False
+                return await reader.ask_yes_no(_("Go on trying to reach the host?"))
 
             await current.follow(lost, reader.rebind, ask)
             reader.updates.put_nowait(("gone", None))
@@ -341,7 +352,7 @@ def run_review(path: Path, *, seed: int, simulations: int) -> int:
         return _fail(
             _("invalid record {path}: {reason}").format(path=printable(str(path)), reason=reason)
         )
-    out = Lines(sys.stdout)
+    out = Lines(_stdout())
     out.say(_("Reviewing the game: this takes a few seconds."))
     reviews = review(record, seed=seed, simulations=simulations)
     view = replay_record(record).view(None)

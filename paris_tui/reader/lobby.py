@@ -59,16 +59,26 @@ async def lobby(
             _(
                 "Type a table's number to sit there, {watch} and a number to watch it, "
                 "Enter to hear the list again, or {quit}."
-            ).format(watch=pgettext_watch(), quit=word_for("quit"))
+            ).format(watch=pgettext_watch(), quit=word_for("quit")),
+            _("{new} opens a table of your own.").format(new=word_for("new")),
         )
         line = await inbox.get()
         if line is None:
             return None
         text = line.text.strip()
-        parsed = parse(text, ("quit",))
+        parsed = parse(text, ("quit", "new"))
         if parsed.command == "quit":
             client.abort()
             return None
+        if parsed.command == "new":
+            if name is None:
+                name = await _ask_name(out, inbox)
+                if name is None:
+                    continue
+            link = await _open_table(start, name, out, inbox)
+            if link is not None:
+                return link
+            continue
         watching = False
         words = text.split()
         if len(words) == 2 and words[0].casefold() in {"watch", pgettext_watch().casefold()}:
@@ -81,28 +91,12 @@ async def lobby(
                 joined = await client.watch(info.table)
                 return start.link(joined, None)
             if name is None:
-                out.say(_("Your name at this table? Type it and press Enter."))
-                answer = await inbox.get()
-                if answer is None:
-                    return None
-                try:
-                    name = normalize_name(answer.text)
-                except InvalidNameError as exc:
-                    out.say(name_problem(exc))
-                    name = None
+                name = await _ask_name(out, inbox)
+                if name is None:
                     continue
             if info.waiting:
                 sat = await client.sit(name, info.table)
-                while isinstance(sat, Waiting):
-                    out.say(
-                        _("You sit at table {table}; waiting for the other players.").format(
-                            table=printable(info.table)
-                        )
-                    )
-                    message = await client.receive()
-                    if isinstance(message, Seated | Waiting):
-                        sat = message
-                return start.link(sat, name)
+                return start.link(await _until_seated(client, sat, out), name)
             token = tokens.get(target.address, name) if tokens is not None else None
             seated = await client.join(name, token, info.table)
             return start.link(seated, name)
@@ -113,6 +107,66 @@ async def lobby(
             with contextlib.suppress(OSError):
                 client.abort()
             return None
+
+
+async def _ask_name(out: Lines, inbox: Inbox) -> str | None:
+    """The player's name, typed (None: not a name, said why; or the input ended)."""
+    out.say(_("Your name at this table? Type it and press Enter."))
+    answer = await inbox.get()
+    if answer is None:
+        return None
+    try:
+        return normalize_name(answer.text)
+    except InvalidNameError as exc:
+        out.say(name_problem(exc))
+        return None
+
+
+async def _until_seated(client: HostClient, sat: Waiting | Seated, out: Lines) -> Seated:
+    """Wait at a table that waits for players until its game starts."""
+    while isinstance(sat, Waiting):
+        free = sum(1 for s in sat.seats if s.status == "free")
+        out.say(
+            ngettext(
+                "You sit at table {table}; waiting for {n} more player.",
+                "You sit at table {table}; waiting for {n} more players.",
+                free,
+            ).format(table=printable(sat.table), n=free)
+        )
+        message = await client.receive()
+        if isinstance(message, Seated | Waiting):
+            sat = message
+    return sat
+
+
+async def _open_table(start: LobbyStart, name: str, out: Lines, inbox: Inbox) -> Link | None:
+    """Open a table: the other seats typed as ``open`` or ``ai:LEVEL``, separated by commas."""
+    out.say(
+        _(
+            "The other seats, separated by commas: {open} for a player from the lobby, "
+            "or an AI level (ai:random, ai:easy, ai:greedy, ai:strong). For example: {example}."
+        ).format(open="open", example="open, ai:strong")
+    )
+    answer = await inbox.get()
+    if answer is None:
+        return None
+    seats = ["me"]
+    for part in answer.text.split(","):
+        word = part.strip().lower()
+        if word in ("open", "ai:random", "ai:easy", "ai:greedy", "ai:strong"):
+            seats.append(word)
+        elif word:
+            out.say(_("Not a seat: {text}.").format(text=printable(part.strip()[:40])))
+            return None
+    if not 2 <= len(seats) <= 4:
+        out.say(_("A table has 2 to 4 seats: you and 1 to 3 others."))
+        return None
+    try:
+        sat = await start.client.open_table(name, tuple(seats))
+        return start.link(await _until_seated(start.client, sat, out), name)
+    except RefusedError as exc:
+        out.say(printable(refusal_reason(exc.code, exc.refused.message)))
+        return None
 
 
 def pgettext_watch() -> str:

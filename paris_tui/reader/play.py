@@ -40,6 +40,9 @@ QUERIES = (*VIEW_QUERIES, "last", "log")
 LAST_LINES = 8
 """How many of the latest announcements ``last`` says again."""
 
+REVIEW_SIMULATIONS = 300
+"""The search's simulations per move for ``review`` at the end (a few seconds a game)."""
+
 THINKING_AFTER = 1.5
 """Seconds an AI may think before "Bob is thinking." is said (a quick one says nothing)."""
 
@@ -75,8 +78,10 @@ class Reader:
         history: Any = None,
         follow: Callable[[Reader], Awaitable[None]] | None = None,
         quit_words: str | None = None,
+        review_simulations: int = REVIEW_SIMULATIONS,
     ) -> None:
         self.table = table
+        self.review_simulations = review_simulations
         self.out = out
         self.inbox = inbox
         self.ai_delay = ai_delay
@@ -98,6 +103,8 @@ class Reader:
         self._in_task: asyncio.Task[Typed | None] | None = None
         self._up_task: asyncio.Task[tuple[str, Any]] | None = None
         self._hint: asyncio.Task[Any] | None = None
+        self._question: asyncio.Future[bool] | None = None
+        self.connection: str | None = None  # why the table cannot be reached, while so
         table.add_listener(self)
 
     # --- the table's listener ---------------------------------------------------------
@@ -118,6 +125,7 @@ class Reader:
         """The same game on a new connection: what happened meanwhile is announced next."""
         self.table = table
         table.add_listener(self)
+        self.set_connection(None)
         self.updates.put_nowait(("changed", table))
         self.updates.put_nowait(("presence", table))
 
@@ -152,22 +160,61 @@ class Reader:
     async def wait_any(self, *tasks: asyncio.Future[Any]) -> tuple[str, Any]:
         """The next thing that happens: ``("update", item)``, ``("line", Typed)`` (``None`` when
         the input ended) or ``("task", task)``. Updates come first."""
-        if self._up_task is None:
-            self._up_task = asyncio.ensure_future(self.updates.get())
-        if self._in_task is None:
-            self._in_task = asyncio.ensure_future(self.inbox.get())
-        waiting: set[asyncio.Future[Any]] = {self._up_task, self._in_task, *tasks}
-        done, _pending = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
-        if self._up_task in done:
-            item = self._up_task.result()
-            self._up_task = None
-            return "update", item
-        for task in tasks:
-            if task in done:
-                return "task", task
-        line = self._in_task.result()
-        self._in_task = None
-        return "line", line
+        while True:
+            if self._up_task is None:
+                self._up_task = asyncio.ensure_future(self.updates.get())
+            if self._in_task is None:
+                self._in_task = asyncio.ensure_future(self.inbox.get())
+            waiting: set[asyncio.Future[Any]] = {self._up_task, self._in_task, *tasks}
+            done, _pending = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+            if self._up_task in done:
+                item = self._up_task.result()
+                self._up_task = None
+                return "update", item
+            for task in tasks:
+                if task in done:
+                    return "task", task
+            line = self._in_task.result()
+            self._in_task = None
+            if line is None and self._question is not None and not self._question.done():
+                self._question.set_result(False)
+            if line is not None and self._answered(line):
+                continue  # the answer to a yes-or-no question (the connection's)
+            return "line", line
+
+    async def ask_yes_no(self, question: str) -> bool:
+        """Ask ``question``; the next ``yes`` or ``no`` typed answers it (False at the end of
+        input). The game's own lines wait meanwhile."""
+        loop = asyncio.get_running_loop()
+        self._question = loop.create_future()
+        self.say(
+            question,
+            _("Type {yes} or {no}.").format(yes=word_for("yes"), no=word_for("no")),
+        )
+        try:
+            return bool(await self._question)
+        finally:
+            self._question = None
+
+    def _answered(self, line: Typed) -> bool:
+        question = self._question
+        if question is None or question.done():
+            return False
+        parsed = parse(line.text, ("yes", "no", "quit"))
+        if parsed.command == "yes":
+            question.set_result(True)
+        elif parsed.command in ("no", "quit"):
+            question.set_result(False)
+        else:
+            self.say(_("Type {yes} or {no}.").format(yes=word_for("yes"), no=word_for("no")))
+        return True
+
+    def set_connection(self, problem: str | None) -> None:
+        """The table cannot be reached (``problem``), or can again (None): no move is sent
+        meanwhile."""
+        if problem is None and self.connection is not None:
+            self.say(_("The connection is back."))
+        self.connection = problem
 
     def _drop_typed_ahead(self) -> None:
         self.inbox.flush()
@@ -217,13 +264,17 @@ class Reader:
             was = old[seat].status if seat < len(old) else None
             if was == info.status or seat in self.local:
                 continue
-            who = say.name(self.public.names, seat)
-            if info.status == "away":
-                self.say(_("{player} is away.").format(player=who))
-            elif info.status == "takeover":
-                self.say(_("{player} is away: an AI plays for them.").format(player=who))
-            elif info.status == "present" and was is not None:
-                self.say(_("{player} is back.").format(player=who))
+            if info.status != "present" or was is not None:
+                self._presence_line(seat, info.status)
+
+    def _presence_line(self, seat: int, status: str) -> None:
+        who = say.name(self.public.names, seat)
+        if status == "away":
+            self.say(_("{player} is away.").format(player=who))
+        elif status == "takeover":
+            self.say(_("{player} is away: an AI plays for them.").format(player=who))
+        elif status == "present":
+            self.say(_("{player} is back.").format(player=who))
 
     # --- the game -----------------------------------------------------------------------
 
@@ -282,6 +333,9 @@ class Reader:
             self.viewer = self.local[0]
         if not self.local:
             self.say(_("You are watching: you see what everyone at the table sees."))
+        for seat, info in enumerate(self.seats):
+            if seat not in self.local and info.status in ("away", "takeover"):
+                self._presence_line(seat, info.status)
         self.say(
             _("Type {help} for the commands, {quit} to leave.").format(
                 help=word_for("help"), quit=word_for("quit")
@@ -329,6 +383,9 @@ class Reader:
                 raise Quit
             if not line.text.strip():
                 break
+            if parsed.command == "help":
+                self._help(turn=False)
+                continue
             if parsed.command in QUERIES and parsed.command != "route":
                 self._query(parsed.command, parsed.arg)  # public: nobody's turn is shown yet
                 continue
@@ -347,7 +404,7 @@ class Reader:
         self.last_human = seat
         began = now()
         view = self.table.view(seat)
-        self.say(*say.turn_lines(view, yours=True, networked=self.networked))
+        self.say(*say.turn_lines(view, yours=True))
         if seat not in self.routes_told:
             self.routes_told.add(seat)
             self.say(*say.route_lines(view)[:1])
@@ -368,7 +425,10 @@ class Reader:
                     self.say(_("That was typed before your turn began; type it again."))
                 continue
             view = self.table.view(seat)
-            move, choices = self._turn_command(line.text, view, choices)
+            move, choices = self.turn_command(line.text, view, choices)
+            if move is not None and self.connection is not None:
+                self.say(_("The connection is lost: type your move again once it is back."))
+                continue
             if move is not None:
                 self._cancel_hint()
                 self.table.submit(seat, move, count)
@@ -398,7 +458,7 @@ class Reader:
             elif line.text.strip():
                 self.say(_("Your move is on its way."))
 
-    def _turn_command(
+    def turn_command(
         self, text: str, view: SeatView, choices: list[Move] | None
     ) -> tuple[Move | None, list[Move] | None]:
         """A line typed on a turn: a move to submit, or an answer (and the choices still open)."""
@@ -430,6 +490,16 @@ class Reader:
         shown = [say.stop_name(view.board, s) for s in stops]
         found = match_names(text, shown)
         tiles = {view.face_up[i] for i in found}
+        commands = parsed.ambiguous or ((parsed.command,) if parsed.command else ())
+        if tiles and commands:
+            # "q" could be quit or Quartier Latin: a move cannot be taken back, so ask.
+            self.say(
+                _("That could be {commands} or the tile {tiles}: type more of it.").format(
+                    commands=say.names_and([word_for(c) for c in commands]),
+                    tiles=say.names_and([shown[i] for i in found]),
+                )
+            )
+            return None, choices
         if len(tiles) == 1:
             return self._take(view, found[0])
         if len(tiles) > 1:
@@ -553,7 +623,7 @@ class Reader:
             return
         if self.table.move_count != count:
             return
-        from ..app.widgets.hint import margin_text, reason_text  # the full screen's words
+        from ..app.hint_words import margin_text, reason_text  # the full screen's words
 
         best = view.face_up.index(result.best.tile)
         lines = [
@@ -775,7 +845,9 @@ class Reader:
         players = tuple(Player(n, k) for n, k in zip(public.names, kinds, strict=True))
         record = Record.from_game(game, players)
         seats = self.local or tuple(range(public.players))
-        reviews = await asyncio.to_thread(review, record, seats=seats, simulations=300)
+        reviews = await asyncio.to_thread(
+            review, record, seats=seats, simulations=self.review_simulations
+        )
         self.say(*review_lines(public, reviews, seats))
 
 

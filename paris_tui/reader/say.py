@@ -245,7 +245,7 @@ def stop_line(view: SeatView, stop: str) -> list[str]:
     ]
 
 
-def turn_lines(view: SeatView, *, yours: bool, networked: bool) -> list[str]:
+def turn_lines(view: SeatView, *, yours: bool) -> list[str]:
     """The start of a turn: the round, whose turn, the tiles to choose from."""
     assert view.to_move is not None
     round_ = _("Round {round} of {total}.").format(round=view.round + 1, total=view.rounds_total)

@@ -57,6 +57,7 @@ class Ear:
     seen: int = 0  # bytes of output looked at
     moves: int = 0
     idle: Callable[[], None] | None = None  # called while waiting (another player's keys)
+    held_enter: bool = False  # at the first hand-off, first a held Enter (repeats at once)
 
     def __post_init__(self) -> None:
         lang = self.lang
@@ -87,6 +88,13 @@ class Ear:
             tail = squash(new.decode("utf-8", "replace"))
             if self.handoff in tail:
                 self.seen = len(self.app.output)
+                if self.held_enter:
+                    self.held_enter = False
+                    for _ in range(5):  # a key held down: Enter, then repeats 30 ms apart
+                        self.app.send(b"\r")
+                        time.sleep(0.03)
+                    self.app.settle(quiet=0.2, timeout=2)
+                    self.seen = len(self.app.output)
                 time.sleep(0.5)  # a deliberate Enter comes after a quiet moment
                 self.app.send(b"\r")
                 return True

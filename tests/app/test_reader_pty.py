@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
 import time
 from pathlib import Path
 
@@ -21,7 +22,31 @@ from paris_tui.core.record import load_record, replay
 
 from .ear import Ear, check_plain, final_scores, fragment, replay_json, squash, words
 from .pty_app import Key, PtyApp
-from .test_join_pty import start_host
+from .test_join_pty import HOST
+
+HOST_NO_DOORS = [*HOST, "--ssh-port", "off"]  # no SSH door: its default port may be taken here
+
+
+def start_host(data_dir: Path, table: str) -> tuple[subprocess.Popen[str], int]:
+    """``paris-tui host`` on a free port with ``table`` (its SSH door off)."""
+    proc = subprocess.Popen(
+        [*HOST_NO_DOORS, "--data-dir", str(data_dir), "--table", table, "--seed", "3"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        start_new_session=True,
+    )
+    assert proc.stdout is not None
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        assert line, "the host exited"
+        if "listening on" in line:
+            port = int(line.split("listening on ", 1)[1].split(" ")[0].rsplit(":", 1)[1])
+            return proc, port
+    proc.kill()
+    raise AssertionError("the host did not start")
+
 
 WIDTH = 80
 
@@ -51,7 +76,7 @@ def test_hot_seat_three_players_by_ear_in_german(tmp_path: Path) -> None:
         size=(WIDTH, 24),
     )
     try:
-        ear = Ear(app, "de", queries=["punkte", "sack", "board"])
+        ear = Ear(app, "de", queries=["punkte", "sack", "board"], held_enter=True)
         assert ear.play() == 0
     finally:
         app.kill()
@@ -69,6 +94,14 @@ def test_hot_seat_three_players_by_ear_in_german(tmp_path: Path) -> None:
         for at in told:
             before = [i for i in range(at) if handoff in squash(lines[i])]
             assert before and squash(name) in squash(lines[before[-1]]), lines[at]
+    # The held Enter at the first hand-off did not pass it: one line said so, and only the
+    # deliberate Enter after it began Bob's turn.
+    too_soon = squash(words("de", "Too soon: wait a moment, then press Enter."))
+    said = [i for i, line in enumerate(lines) if too_soon in squash(line)]
+    first_handoff = next(i for i, line in enumerate(lines) if handoff in squash(line))
+    assert len(said) == 1 and said[0] > first_handoff
+    second_name = names[1]
+    assert _route_lines(lines, "de", second_name)[0] > said[0]
     assert 1 <= len(ear.answers["punkte"]) <= 3, ear.answers
     assert 1 <= len(ear.answers["sack"]) <= 2, ear.answers
     assert 5 <= len(ear.answers["board"]) <= 12, ear.answers  # one line per bus line, wrapped
@@ -134,7 +167,8 @@ def test_join_a_host_table_by_ear_beside_a_full_screen_player(tmp_path: Path) ->
             },
             size=(WIDTH, 24),
         )
-        state = {"checked": 0.0, "pressed": 0.0, "bob": False}
+        game_over = [False]
+        state = {"checked": 0.0, "pressed": 0.0, "skipped": 0.0, "bob": False}
 
         def bob_plays() -> None:
             """Bob presses Enter (take the tile, or the takeover's first choice) on his turns."""
@@ -147,15 +181,29 @@ def test_join_a_host_table_by_ear_beside_a_full_screen_player(tmp_path: Path) ->
                 except (OSError, ValueError, Exception):
                     return
                 state["bob"] = not game.is_over and game.to_move == 1
-            if state["bob"] and clock - state["pressed"] > 0.8:
+                game_over[0] = game.is_over
+            touring = "Space skips" in bob.display()  # a tour is being shown
+            if game_over[0]:
+                return
+            if touring or not state["bob"]:
+                if clock - state["skipped"] > 0.3:
+                    state["skipped"] = clock
+                    bob.send(b" ")  # Space skips the tour shown (as a hurried player does)
+            # A deliberate Enter: a quiet moment after any key, no repeat within 0.8 s.
+            elif clock - max(state["pressed"] + 0.5, state["skipped"]) > 0.5:
                 state["pressed"] = clock
                 bob.send(Key.ENTER)
 
         try:
             ear = Ear(ann, "en", queries=["route", "last", "line blue", "hint"], idle=bob_plays)
             assert ear.play(timeout=240) == 0
-            bob.send(b"q")
-            bob.finish(timeout=20)
+            for _ in range(5):  # the end screen takes a deliberate key: a quiet moment first
+                bob.settle(quiet=0.6, timeout=3)
+                bob.send(b"q")
+                bob.settle(quiet=0.3, timeout=2)
+                if bob.proc.poll() is not None:
+                    break
+            assert bob.finish(timeout=20) == 0
         finally:
             ann.kill()
             bob.kill()
@@ -220,7 +268,7 @@ def test_no_command_offers_a_new_game_then_resume_by_ear(tmp_path: Path) -> None
     app = PtyApp(["resume", "--screen-reader"], env, size=(WIDTH, 24))
     try:
         _wait_text(app, "Resumed after ", "Your turn, Ann")
-        app.send(b"q\r")
+        app.send(b"quit\r")
         assert app.finish() == 0
     finally:
         app.kill()
@@ -240,6 +288,25 @@ def test_the_lobby_by_ear_lists_tables_as_numbered_lines(tmp_path: Path) -> None
             _wait_text(app, "Your name at this table?")
             app.send(b"ann\r")
             _wait_text(app, "Paris Paris, by ear.", "Your turn, ann")
+            app.send(b"quit\r")
+            assert app.finish() == 0
+        finally:
+            app.kill()
+        check_plain(bytes(app.output), WIDTH)
+        # A table of one's own: "new", a name, the other seats.
+        app = PtyApp(
+            ["join", f"127.0.0.1:{port}", "--screen-reader", "--data-dir", str(tmp_path / "d")],
+            {"PARIS_TUI_DATA_DIR": str(tmp_path / "d"), "PARIS_TUI_LANG": "en"},
+            size=(WIDTH, 24),
+        )
+        try:
+            _wait_text(app, "new opens a table of your own.")
+            app.send(b"new\r")
+            _wait_text(app, "Your name at this table?")
+            app.send(b"cy\r")
+            _wait_text(app, "The other seats, separated by commas")
+            app.send(b"ai:random\r")
+            _wait_text(app, "Paris Paris, by ear. Players: cy and Random AI.", "Your turn, cy")
             app.send(b"quit\r")
             assert app.finish() == 0
         finally:

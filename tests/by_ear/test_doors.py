@@ -24,6 +24,8 @@ def test_the_ssh_door_passes_the_clients_wish_only(monkeypatch: pytest.MonkeyPat
 def test_the_browser_page_can_turn_on_xterms_screen_reader_mode() -> None:
     assert "screen-reader" in _PAGE and "screenReaderMode:!0" in _PAGE
     assert '"allowProposedApi:!0,"' in _PAGE  # the option textual.js is patched beside
+    # Unless asked, the page loads textual.js itself, unchanged.
+    assert """document.write('<script src="/static/js/textual.js"><\\/script>');""" in _PAGE
 
 
 def test_the_pinned_textual_serve_still_has_the_option_the_page_patches() -> None:

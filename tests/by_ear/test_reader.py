@@ -49,7 +49,7 @@ async def _play(
 
 def _auto(line: str, inbox: Inbox) -> bool:
     """Answer like a player with a steady hand: every line typed on purpose, later."""
-    later = now() + 10 + len(inbox.queue._queue)
+    later = now() + 10 + inbox.queue.qsize()  # stamps far apart
     if "press Enter when only you are listening" in line:
         inbox.put("", later)
     elif "Type the number, or" in line or "choose a tile by its number" in line:
@@ -211,3 +211,160 @@ def test_each_question_is_answered_in_one_to_a_few_lines() -> None:
         assert answer(view, "line", "blue")[0].startswith("Blaue Linie: ")  # English too
     finally:
         i18n.set_language("en")
+
+
+def test_a_hint_on_your_turn_in_a_few_lines() -> None:
+    table = _game(["Ann", "Bob"], seed=3)
+    state = {"asked": False, "hint": []}
+
+    def answer(line: str, inbox: Inbox) -> None:
+        if "choose a tile by its number" in line and not state["asked"]:
+            state["asked"] = True
+            inbox.put("hint", now() + 5)
+            return
+        if line.startswith(("Hint: take", "Why: ", "The other tiles: ")):
+            state["hint"].append(line)
+            if line.startswith("The other tiles: "):
+                inbox.put("1", now() + 6)
+            return
+        if "choose a tile by its number" in line and state["hint"]:
+            inbox.put("quit", now() + 7)
+            return
+        _auto(line, inbox)
+
+    _text, _out = asyncio.run(_play(table, answer))
+    hint, why, others = state["hint"]
+    assert hint.startswith("Hint: take ") and "expected final margin" in hint
+    assert why.startswith("Why: ") and len(others) < 200
+
+
+def test_the_flat_mode_imports_no_textual() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "import paris_tui.reader.launch, paris_tui.reader.play, paris_tui.reader.replay\n"
+        "import paris_tui.reader.lobby, paris_tui.reader.queries, paris_tui.app.hint_words\n"
+        "print(','.join(m for m in sys.modules if m.split('.')[0] == 'textual'))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert out.returncode == 0 and out.stdout.strip() == "", out
+
+
+def test_the_end_says_the_tie_break_and_a_shared_win() -> None:
+    from dataclasses import replace
+
+    from paris_tui.core import Outcome
+    from paris_tui.reader import say
+
+    view = _game(["Ann", "Bob", "Cy"]).view(None)
+    fewest = Outcome((30, 30, 12), (0, 0, 0), (9, 11, 8), (0,), "fewest_businesses")
+    lines = say.end_lines(replace(view, outcome=fewest))
+    assert lines == [
+        "Final scores: Ann 30 points; Bob 30 points; Cy 12 points.",
+        "Ann wins the tie-break with the fewest businesses on the board (9).",
+    ]
+    shared = Outcome((30, 30, 12), (0, 0, 0), (9, 9, 8), (0, 1), "shared")
+    assert say.end_lines(replace(view, outcome=shared))[1] == (
+        "Ann and Bob share the win: the same score and the same number of businesses on the board."
+    )
+
+
+def test_review_at_the_end_names_each_players_costliest_moves() -> None:
+    session = Session.new([SeatSpec("Ann"), SeatSpec("Bob")], seed=6)
+    table = SessionTable(session)
+    stream = io.StringIO()
+    out = Lines(stream, width=lambda: 80)
+
+    async def run() -> int:
+        inbox = Inbox()
+        reader = Reader(table, out, inbox, review_simulations=20)
+        task = asyncio.ensure_future(reader.run())
+        seen = 0
+        while not task.done():
+            await asyncio.sleep(0.002)
+            while len(out.said) > seen:
+                seen += 1
+                line = out.said[seen - 1]
+                if "to leave." in line and "review" in line:
+                    inbox.put("review", now() + 10)
+                elif line.startswith("Bob: a mean loss"):
+                    inbox.put("quit", now() + 11)
+                else:
+                    _auto(line, inbox)
+        return task.result()
+
+    assert asyncio.run(run()) == 0
+    text = stream.getvalue()
+    assert "Reviewing the game" in text
+    assert "Ann: a mean loss of " in text and "Bob: a mean loss of " in text
+    assert "the AI preferred" in text
+
+
+def test_a_lost_connection_holds_the_move_and_asks_whether_to_go_on() -> None:
+    table = _game(["Ann", "Bob"], seed=5)
+    answers: list[bool] = []
+    state: dict[str, int] = {"turns": 0, "held": 0, "asked": 0}
+
+    async def follow(reader: Reader) -> None:
+        reader.set_connection("closed")  # lost from the start
+        while not state["held"]:
+            await asyncio.sleep(0.002)
+        answers.append(await reader.ask_yes_no("Go on trying to reach the host?"))
+        reader.set_connection(None)
+
+    stream = io.StringIO()
+    out = Lines(stream, width=lambda: 80)
+
+    async def run() -> int:
+        inbox = Inbox()
+        reader = Reader(table, out, inbox, follow=follow)
+        task = asyncio.ensure_future(reader.run())
+        seen = 0
+        while not task.done():
+            await asyncio.sleep(0.002)
+            while len(out.said) > seen:
+                seen += 1
+                line = out.said[seen - 1]
+                if "choose a tile by its number" in line:
+                    state["turns"] += 1
+                    inbox.put("1" if state["turns"] == 1 else "quit", now() + 5 + seen)
+                elif line.startswith("The connection is lost"):
+                    state["held"] += 1
+                elif line == "Type yes or no.":
+                    state["asked"] += 1
+                    inbox.put("maybe" if state["asked"] == 1 else "yes", now() + 5 + seen)
+                elif line == "The connection is back.":
+                    inbox.put("1", now() + 5 + seen)
+                else:
+                    _auto(line, inbox)
+        return task.result()
+
+    assert asyncio.run(run()) == 0
+    assert answers == [True] and state["asked"] == 2  # "maybe" was asked again
+    assert state["held"] == 1  # the move typed while lost was held, and said so
+    assert table.move_count == 1  # then made once the connection was back
+
+
+def test_a_start_that_could_be_a_command_or_a_tile_takes_nothing() -> None:
+    """'q' is both the start of quit and of Quartier Latin: a move cannot be taken back."""
+    from paris_tui.reader.say import stop_name
+
+    starts = {c[0] for c in ("board", "line", "stop", "tiles", "scores", "route", "help", "quit")}
+    for seed in range(50):
+        table = _game(["Ann", "Bob"], seed=seed)
+        view = table.view(0)
+        names = [stop_name(view.board, t.split("/")[0]) for t in view.face_up]
+        both = [i for i, n in enumerate(names) if n[0].lower() in starts]
+        if both:
+            break
+    index = both[0]
+    reader = Reader(table, Lines(io.StringIO(), width=lambda: 80), Inbox())
+    move, _choices = reader.turn_command(names[index][0].lower(), view, None)
+    assert move is None and reader.out.said[-1].startswith("That could be "), reader.out.said
+    assert names[index] in reader.out.said[-1]
+    move, _choices = reader.turn_command(names[index], view, None)
+    assert move is not None and move.tile == view.face_up[index]  # the whole name takes it

@@ -12,34 +12,15 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
-from ...ai.hint import Hint, HintReason
+from ...ai.hint import Hint
 from ...core import Board, Move
-from ...i18n import _, decimal, ngettext
-from ..describe import (
-    line_name,
-    printable,
-    seat_label,
-    shown_name,
-    stop_name,
-    tile_label,
-    tile_text,
-)
+from ...i18n import _
+from ..describe import printable, seat_label, tile_text
 from ..glyphs import current_glyphs
+from ..hint_words import margin_text, reason_text
 from ..linebreak import EastAsianText
 
 __all__ = ["HintPanel", "hint_text", "margin_text", "move_text", "reason_text"]
-
-
-def _points(n: int) -> str:
-    return ngettext("{n} point", "{n} points", n).format(n=n)
-
-
-def margin_text(margin: float) -> str:
-    """``+3.2`` / ``−1.4``: an expected margin, signed, one decimal."""
-    look = current_glyphs()
-    if round(margin, 1) == 0:
-        return f"{look.plus_minus}{decimal(0.0)}"
-    return f"+{decimal(margin)}" if margin > 0 else f"{look.minus}{decimal(-margin)}"
 
 
 def move_text(board: Board, names: tuple[str, ...], move: Move) -> Text:
@@ -50,74 +31,6 @@ def move_text(board: Board, names: tuple[str, ...], move: Move) -> Text:
         text.append(" ")
         text.append(_("(remove {name})").format(name=label.plain), style=label.style)
     return text
-
-
-def reason_text(board: Board, names: tuple[str, ...], seat: int, reason: HintReason) -> str:
-    """The reason in one line of the reader's language (names as they are: plain text)."""
-    clauses: list[str] = []
-    if reason.opened is None:
-        clauses.append(_("your supply is empty: the tile opens no business"))
-    else:
-        stop = stop_name(board, reason.opened)
-        if reason.count_there >= 2:
-            clauses.append(_("opens your second business at {stop}").format(stop=stop))
-        else:
-            clauses.append(_("opens a business at {stop}").format(stop=stop))
-        if len(reason.next_to) == 1:
-            clauses.append(
-                _("next to your business at {stop}").format(
-                    stop=stop_name(board, reason.next_to[0])
-                )
-            )
-        elif reason.next_to:
-            n = len(reason.next_to)
-            clauses.append(
-                ngettext(
-                    "next to {n} of your businesses", "next to {n} of your businesses", n
-                ).format(n=n)
-            )
-    if reason.removed is not None:
-        if reason.removed == seat:
-            clauses.append(_("your own business there goes back to your supply"))
-        elif reason.removed_to == "sack":
-            clauses.append(
-                _("{name}'s business there goes into the sack").format(
-                    name=shown_name(names[reason.removed])
-                )
-            )
-        else:
-            clauses.append(
-                _("{name}'s business there goes back to their supply").format(
-                    name=shown_name(names[reason.removed])
-                )
-            )
-    if reason.leftover is not None:
-        tile = tile_label(board, reason.leftover)
-        points = _points(reason.small_points)
-        if reason.leftover_certain:
-            clauses.append(
-                _("the left-over {tile} tile then pays you {points}").format(
-                    tile=tile, points=points
-                )
-            )
-        else:
-            clauses.append(
-                _("the left-over tile will likely be {tile}, paying you {points}").format(
-                    tile=tile, points=points
-                )
-            )
-        if reason.grand_line is not None:
-            line = line_name(board, reason.grand_line)
-            clauses.append(
-                _("its grand tour on the {line} pays you {points}").format(
-                    line=line, points=_points(reason.grand_points)
-                )
-            )
-    sentence = clauses[0]
-    for clause in clauses[1:]:
-        # Translators: joins two parts of the hint's reason ("opens a business at X; ...").
-        sentence = _("{first}; {second}").format(first=sentence, second=clause)
-    return sentence
 
 
 def hint_text(board: Board, names: tuple[str, ...], result: Hint) -> Text:
