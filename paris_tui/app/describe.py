@@ -413,7 +413,7 @@ def preview_text(board: Board, names: tuple[str, ...], preview: LeftoverPreview)
     if preview.grand_tour_line is not None:
         line = next((ln for ln in board.lines if ln.name == preview.grand_tour_line), None)
 
-    def head(terse: bool, width: int | None) -> Text:
+    def head(terse: bool, width: int | None, short_tile: bool = False) -> Text:
         if preview.leaves is None:
             # Translators: the preview bar's head before the round's last move, then
             # "small tour: ● Ann +1 · grand tour [B] ...": what the tile would score if it were
@@ -421,15 +421,17 @@ def preview_text(board: Board, names: tuple[str, ...], preview: LeftoverPreview)
             said = _("Left over now: ") if terse else _("If left over (board as now): ")
             return Text(said, style="bold")
         tile = tile_text(board, preview.leaves)
-        if terse and width is not None:
-            tile = cut_text(tile, 4 + max(width, 6))
+        if short_tile:  # the last resort: the stop's name cut, its line letter kept
+            tile = cut_text(tile, 10)
         # Translators: the preview bar's head on the round's last move: taking the highlighted
         # tile leaves {tile} over; then its tours "small tour: ● Ann +1 · grand tour ...".
         said = _("Leaves {tile}: ") if terse else _("Taking it leaves {tile}: ")
         return words(said, style="bold", tile=tile)
 
-    def variant(width: int | None, terse: bool = False, two_lines: bool = False) -> Text:
-        text = head(terse, width)
+    def variant(
+        width: int | None, terse: bool = False, two_lines: bool = False, short_tile: bool = False
+    ) -> Text:
+        text = head(terse, width, short_tile)
         indent = " " * cell_len(text.plain)
         text.append(_("small ") if terse else _("small tour: "))
         text.append_text(_points(names, preview.small_tour, width))
@@ -464,4 +466,6 @@ def preview_text(board: Board, names: tuple[str, ...], preview: LeftoverPreview)
         if preview.grand_tour_line is not None:
             variants.append(variant(width, two_lines=True))
         variants.append(variant(width, terse=True))
+    if preview.leaves is not None:
+        variants.append(variant(0, terse=True, short_tile=True))
     return Fit(variants)

@@ -97,7 +97,7 @@ async def test_preview_follows_the_highlight_and_can_be_turned_off() -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         game = await start_turn(pilot)
         bar = game.query_one(PreviewBar)
-        assert str(bar.content).startswith("If left over: small tour:")
+        assert str(bar.content).startswith("If left over (board as now): small tour:")
         await pilot.press("2")
         assert game.active_tile == 1
         await pilot.press("right")

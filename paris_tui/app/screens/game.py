@@ -433,6 +433,9 @@ class GameScreen(ParisScreen):
             said = [
                 _("Enter seen: wait a moment, then press it again (a held key takes no tile)"),
                 _("Enter seen: press it again in a moment"),
+                # Translators: the status at 80 columns (about 24 cells): a second Enter came
+                # too soon after the first to be told from a held key; press it once more.
+                _("Enter seen: press again"),
                 _("Press Enter again"),
             ]
             status = Fit([Text(w, style="bold") for w in said])
