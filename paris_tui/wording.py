@@ -140,6 +140,23 @@ _RECORD_DETAILS = frozenset(
         N_("changed on disk since it was read"),
     )
 )
+# The JSON decoder's own messages (json.JSONDecodeError.msg, English as Python says
+# them), translated in the catalogs.
+_JSON_ERRORS = frozenset(
+    (
+        N_("Expecting value"),
+        N_("Expecting property name enclosed in double quotes"),
+        N_("Expecting ':' delimiter"),
+        N_("Expecting ',' delimiter"),
+        N_("Unterminated string starting at"),
+        N_("Invalid control character at"),
+        N_("Invalid \\escape"),
+        N_("Invalid \\uXXXX escape"),
+        N_("Extra data"),
+        N_("Illegal trailing comma before end of object"),
+        N_("Illegal trailing comma before end of array"),
+    )
+)
 # What a record holds where something else belongs (core.record.json_kind, brief).
 _JSON_KINDS = {
     "a boolean": N_("a boolean"),
@@ -169,6 +186,10 @@ def record_problem(exc: RecordError) -> str:
             text = _("too large to be a record (over {limit} bytes)").format(**p)
         case "not_utf8":
             text = _("not UTF-8 text (bad byte at offset {offset})").format(**p)
+        case "not_json" if p.get("message") in _JSON_ERRORS:
+            text = _("not valid JSON: {detail} (line {line}, column {column})").format(
+                detail=_(str(p["message"])), line=p["line"], column=p["column"]
+            )
         case "not_json":
             text = _("not valid JSON: {detail}").format(**p)
         case "too_deep":

@@ -235,3 +235,23 @@ def test_a_record_field_problem_in_each_language(edit: object, english: str, ger
     with in_language("zh-TW"):
         words = record_problem(caught.value)
     assert not re.search(r"\b(must|found|missing|is not)\b", words), words
+
+
+def test_the_json_decoders_words_are_translated() -> None:
+    """Issue 23: `file: not valid JSON: Expecting value (line 1, column 2)` kept Python's
+    English inside a German or Chinese line."""
+    from paris_tui.core.record import read_record_text
+    from paris_tui.wording import _JSON_ERRORS
+
+    with pytest.raises(RecordError) as caught:
+        read_record_text("{")
+    english = record_problem(caught.value)
+    assert english == str(caught.value)
+    with in_language("de"):
+        german = record_problem(caught.value)
+    assert german.startswith("file: kein gültiges JSON: ") and "(Zeile 1, Spalte 2)" in german
+    assert "Expecting" not in german and "line" not in german
+    for text in ("[1,", '{"a" 1}', "{} x", '"\\x"'):
+        with pytest.raises(RecordError) as caught:
+            read_record_text(text)
+        assert caught.value.params["message"] in _JSON_ERRORS, caught.value.params

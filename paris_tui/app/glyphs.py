@@ -151,7 +151,8 @@ class Glyphs:
         """
         if not self.is_ascii or text.isascii():
             return text
-        return text.translate(_WORDS)
+        # The Chinese ellipsis is two of them: one "..." still (not "......").
+        return text.replace("……", "…").translate(_WORDS)
 
     def translate_map(self, text: str) -> str:
         """``text`` drawn with the Unicode set's map characters, in this set's."""
@@ -217,6 +218,7 @@ _WORDS: Final[dict[int, str]] = str.maketrans(
         "’": "'",
         "“": '"',
         "”": '"',
+        "„": '"',
     }
 )
 

@@ -294,7 +294,15 @@ def read_record_text(text: str) -> Any:
         raise RecordError("file", "not a record: JSON nested too deeply", "too_deep") from None
     except json.JSONDecodeError as exc:
         detail = f"{exc.msg} (line {exc.lineno}, column {exc.colno})"
-        raise RecordError("file", f"not valid JSON: {detail}", "not_json", detail=detail) from None
+        raise RecordError(
+            "file",
+            f"not valid JSON: {detail}",
+            "not_json",
+            detail=detail,
+            message=exc.msg,
+            line=exc.lineno,
+            column=exc.colno,
+        ) from None
     except ValueError as exc:
         raise RecordError("file", f"not valid JSON: {exc}", "not_json", detail=str(exc)) from None
 

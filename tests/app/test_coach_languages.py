@@ -33,7 +33,7 @@ async def test_hint_review_and_statistics_switch_to_german(
             await pilot.pause(0.2)
             game = next(s for s in app.screen_stack if isinstance(s, GameScreen))
             assert game.query_one(HintPanel).result is not None
-            assert "Tipp: erwarteter Endabstand" in screen_text(app)
+            assert "Tipp: erwarteter Abstand am Ende" in screen_text(app)
         i18n.set_language("en")
         app = make_app(None, replay=(review_record(), Path("game.json")))
         async with app.run_test(size=(80, 24)) as pilot:

@@ -183,6 +183,8 @@ def test_words_borrow_the_sets_glyphs() -> None:
     assert UNICODE.words(text) == text
     assert ASCII.words(text) == "Tiles - round 2/3 - Ann -> sack... @+1 ~2 +-0 *"
     assert ASCII.words("王小明：開店…") == "王小明：開店..."  # letters and wide marks stay
+    assert ASCII.words("巴士出發……") == "巴士出發..."  # the Chinese ellipsis: one "..."
+    assert ASCII.words("„Louvre“") == '"Louvre"'  # German quotes
     assert ASCII.words("Größe") == "Größe"
     # the same characters as the set's own fields
     for f in fields(UNICODE):

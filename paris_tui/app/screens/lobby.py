@@ -177,7 +177,7 @@ class NewTableScreen(ParisScreen):
     NewTableScreen #table-form { padding: 0 2; }
     NewTableScreen #table-title { text-style: bold; margin: 1 0; }
     NewTableScreen .form-row { height: 1; margin-bottom: 1; }
-    NewTableScreen .form-label { width: 14; }
+    NewTableScreen .form-label { width: 17; }
     NewTableScreen .cycler { width: 30; padding: 0 1; }
     NewTableScreen .cycler:focus { background: $boost; text-style: bold; }
     NewTableScreen #table-help { color: $text-muted; height: auto; }

@@ -12,7 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from ...i18n import N_, _
-from ..describe import plain, words
+from ..describe import plain, shown_name, words
 from ..storage import SaveInfo
 from .base import ComposedAgain, TranslatedBindings
 
@@ -24,7 +24,9 @@ def save_title(info: SaveInfo) -> Text:
     players = len(info.record.players)
     rounds = info.total_moves // players
     done = info.moves // players
-    names = Text(_(", ")).join(plain(p.name) for p in info.record.players)
+    names = Text(_(", ")).join(
+        plain(shown_name(p.name) if p.is_ai else p.name) for p in info.record.players
+    )
     said = _("{players} · round {round} of {rounds}")
     return words(said, players=names, round=min(done + 1, rounds), rounds=rounds)
 

@@ -18,7 +18,7 @@ from ...i18n import _
 from ..describe import printable, seat_label, tile_text
 from ..glyphs import current_glyphs
 from ..hint_words import margin_text, reason_text
-from ..linebreak import EastAsianText
+from ..linebreak import EastAsianText, has_wide
 
 __all__ = ["HintPanel", "hint_text", "margin_text", "move_text", "reason_text"]
 
@@ -90,7 +90,8 @@ class HintPanel(Static):
     def show_hint(self, board: Board, names: tuple[str, ...], result: Hint) -> None:
         self.result = result
         # Chinese reasons break by the East Asian rules ("讓你得 1 分" stays whole).
-        self.update(EastAsianText(hint_text(board, names, result)))
+        text = hint_text(board, names, result)
+        self.update(EastAsianText(text) if has_wide(text.plain) else text)
         self.add_class("-shown")
 
     def hide(self) -> None:
