@@ -29,6 +29,7 @@ class HandoffScreen(ParisScreen):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "ready", N_("Ready"), priority=True)]
+    FIRST_FRAME: ClassVar[bool] = True  # styled by the first frame's stylesheets alone
 
     def __init__(
         self,
