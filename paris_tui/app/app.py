@@ -125,6 +125,11 @@ class ParisApp(App[int]):
         self._mouse_down_admitted = True
         self._later_styles = False
         self._glyph_styles = False
+        from .warm_css import shared_stylesheet
+
+        shared = shared_stylesheet(self.get_css_variables())  # in a fork server's app
+        if shared is not None:
+            self.stylesheet = shared
 
     # --- start-up: the first frame first ---------------------------------------------
 
@@ -136,8 +141,8 @@ class ParisApp(App[int]):
         for path in later_css_paths():
             self.stylesheet.read(path)
         self._load_glyph_styles()
-        if self.is_running:
-            self.stylesheet.update(self)
+        if self.is_running and any(type(screen) is not Screen for screen in self.screen_stack):
+            self.stylesheet.update(self)  # what shows already (the hand-off)
 
     def _load_glyph_styles(self) -> None:
         """The ascii glyph set's stylesheet (every rule needs the app's ``-ascii-glyphs``
