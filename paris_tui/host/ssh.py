@@ -77,7 +77,7 @@ from ..i18n import _
 from ..wording import in_language, language_of, name_problem
 from .child import client_command, client_env
 from .server import Host
-from .zygote import ForkedProcess, ForkServer
+from .zygote import ForkedProcess, ForkServer, release_shared, shared_fork_server
 
 __all__ = [
     "HOST_KEY_FILE",
@@ -930,9 +930,7 @@ class SSHDoor:
                 f"{exc.strerror or exc} (--ssh-port off: no SSH)"
             ) from None
         if self.config.command is _client_app:  # the apps are paris-tui's own: start warm
-            self._fork_server = asyncio.get_running_loop().create_task(
-                ForkServer.start(self.host.store.root)
-            )
+            self._fork_server = shared_fork_server(self.host, self.host.store.root)
         address = self._server.get_addresses()[0]
         self.port = int(address[1])
         log.debug("SSH door on %s:%d, host key %s", address[0], self.port, self.fingerprint)
@@ -1041,9 +1039,7 @@ class SSHDoor:
                 async with asyncio.timeout(2.0):
                     await self._server.wait_closed()
         if self._fork_server is not None:
-            server = await self._fork_server
-            if server is not None:
-                server.close()
+            await release_shared(self.host)
         log.info("SSH door closed")
 
 

@@ -59,7 +59,10 @@ __all__ = [
     "PRELOAD",
     "ForkServer",
     "ForkedProcess",
+    "PipedProcess",
+    "release_shared",
     "serve",
+    "shared_fork_server",
 ]
 
 log = logging.getLogger("paris_tui.host.zygote")
@@ -72,6 +75,7 @@ PRELOAD = (
     "paris_tui.app.launch",
     "paris_tui.app.remote",
     "paris_tui.app.driver",
+    "paris_tui.app.web_door",
     "paris_tui.app.history",
     "paris_tui.app.screens.game",
     "paris_tui.app.screens.lobby",
@@ -563,6 +567,117 @@ class ForkServer:
         if self._proc.stdout is not None:
             self._proc.stdout.close()
         shutil.rmtree(self._folder, ignore_errors=True)
+
+
+class PipedProcess:
+    """A forked app on pipes, as ``asyncio.create_subprocess_exec`` gives one: ``stdin``,
+    ``stdout``, ``stderr`` streams, ``pid``, ``returncode``, :meth:`wait`, :meth:`kill`
+    (what textual-serve's session uses: the browser door, host/web.py)."""
+
+    def __init__(
+        self,
+        child: ForkedProcess,
+        stdin: asyncio.StreamWriter,
+        stdout: asyncio.StreamReader,
+        stderr: asyncio.StreamReader,
+    ) -> None:
+        self._child = child
+        self.stdin = stdin
+        self.stdout = stdout
+        self.stderr = stderr
+        self.pid = child.pid
+        self._ended: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        child.add_exit_callback(self._end)
+
+    def _end(self) -> None:
+        if not self._ended.done():
+            self._ended.set_result(None)
+
+    @property
+    def returncode(self) -> int | None:
+        return self._child.returncode
+
+    async def wait(self) -> int:
+        await asyncio.shield(self._ended)
+        code = self._child.returncode
+        return 1 if code is None else code
+
+    def kill(self) -> None:
+        self._child.kill()
+
+    def send_signal(self, sig: int) -> None:
+        if self._child.returncode is None:
+            with contextlib.suppress(OSError):
+                os.killpg(self.pid, sig)
+
+
+async def spawn_piped(
+    server: ForkServer, argv: Sequence[str], env: Mapping[str, str], cwd: Path | str
+) -> PipedProcess | None:
+    """``argv`` forked warm on three new pipes, or None (start it by exec)."""
+    in_r, in_w = os.pipe()
+    out_r, out_w = os.pipe()
+    err_r, err_w = os.pipe()
+    try:
+        child = await server.spawn(argv, env, cwd, (in_r, out_w, err_w), tty=False)
+    except BaseException:
+        for fd in (in_w, out_r, err_r):
+            os.close(fd)
+        raise
+    finally:
+        for fd in (in_r, out_w, err_w):
+            os.close(fd)
+    if child is None:
+        for fd in (in_w, out_r, err_r):
+            os.close(fd)
+        return None
+    loop = asyncio.get_running_loop()
+    readers = []
+    for fd in (out_r, err_r):
+        reader = asyncio.StreamReader(limit=2**16)
+        await loop.connect_read_pipe(
+            lambda r=reader: asyncio.StreamReaderProtocol(r),  # type: ignore[misc]
+            os.fdopen(fd, "rb", 0),
+        )
+        readers.append(reader)
+    transport, protocol = await loop.connect_write_pipe(
+        asyncio.streams.FlowControlMixin, os.fdopen(in_w, "wb", 0)
+    )
+    stdin = asyncio.StreamWriter(transport, protocol, None, loop)
+    return PipedProcess(child, stdin, readers[0], readers[1])
+
+
+_SHARED: dict[int, tuple[asyncio.Task[ForkServer | None], int]] = {}
+
+
+def shared_fork_server(owner: object, cwd: Path) -> asyncio.Task[ForkServer | None]:
+    """The fork server of ``owner`` (a host: its SSH and browser doors share one),
+    started on first use; each user calls :func:`release_shared` once."""
+    key = id(owner)
+    found = _SHARED.get(key)
+    if found is None:
+        task = asyncio.get_running_loop().create_task(ForkServer.start(cwd))
+        _SHARED[key] = (task, 1)
+        return task
+    task, users = found
+    _SHARED[key] = (task, users + 1)
+    return task
+
+
+async def release_shared(owner: object) -> None:
+    """One user of ``owner``'s fork server is done; the last one ends it."""
+    key = id(owner)
+    found = _SHARED.get(key)
+    if found is None:
+        return
+    task, users = found
+    if users > 1:
+        _SHARED[key] = (task, users - 1)
+        return
+    del _SHARED[key]
+    server = await task
+    if server is not None:
+        server.close()
 
 
 if __name__ == "__main__":  # pragma: no cover
