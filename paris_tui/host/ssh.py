@@ -77,6 +77,7 @@ from ..i18n import _
 from ..wording import in_language, language_of, name_problem
 from .child import client_command, client_env
 from .server import Host
+from .starts import Slot, StartSlots
 from .zygote import ForkedProcess, ForkServer, release_shared, shared_fork_server
 
 __all__ = [
@@ -595,13 +596,13 @@ class _Session(asyncssh.SSHServerSession[bytes]):
         self._early: bytearray = bytearray()
         self._task: asyncio.Task[None] | None = None
         self._gone = False
+        self._slot: Slot | None = None  # its turn to start the app (host/starts.py)
 
     def connection_made(self, chan: Any) -> None:
         self.chan = chan
 
-    @property
     def gone(self) -> bool:
-        """The SSH connection is lost."""
+        """Is the SSH connection lost (asked again after each wait)?"""
         return self._gone
 
     def pty_requested(
@@ -699,6 +700,13 @@ class _Session(asyncssh.SSHServerSession[bytes]):
                     _("paris-tui: the host has too many players over SSH; try again later")
                 )
             return
+        # Logins take turns to start their apps, fairly by address (host/starts.py).
+        slot = await door.starts.acquire(conn.address)
+        if self.gone():
+            slot.release()
+            door.release(conn)
+            return
+        self._slot = slot
         ticket = door.host.issue_ticket(name)
         env = app_environment(ticket, self.term, self._client_env(), language)
         argv = door.config.command(door.app_port, name, door.app_address)
@@ -716,6 +724,7 @@ class _Session(asyncssh.SSHServerSession[bytes]):
                 fork_server=await door.fork_server(),
             )
         except OSError as exc:
+            slot.release()
             door.release(conn)
             log.error("SSH %s: cannot start the app: %s", conn, exc)
             with in_language(language):
@@ -726,7 +735,7 @@ class _Session(asyncssh.SSHServerSession[bytes]):
         door._apps.add(self.app)
         warm = "warm" if isinstance(self.app.proc, ForkedProcess) else "exec"
         log.info("SSH %s: %s plays (app %d, %s)", conn, name, self.app.pid, warm)
-        if self.gone:  # the connection went while the app started
+        if self.gone():  # the connection went while the app started
             self.hang_up()
             return
         if self._early:
@@ -741,10 +750,14 @@ class _Session(asyncssh.SSHServerSession[bytes]):
         return {}
 
     def _output(self, data: bytes) -> None:
+        if self._slot is not None:
+            self._slot.output(len(data))
         if self.chan is not None and not self._gone:
             self.chan.write(data)
 
     def _app_exited(self, status: int) -> None:
+        if self._slot is not None:
+            self._slot.release()
         if self.app is not None:
             self.door._apps.discard(self.app)
         self.door.release(self.conn)
@@ -895,6 +908,7 @@ class SSHDoor:
         self._apps: set[AppProcess] = set()
         self._tasks: set[asyncio.Task[None]] = set()
         self._fork_server: asyncio.Task[ForkServer | None] | None = None
+        self.starts = StartSlots()
 
     async def start(self) -> tuple[str, int]:
         """Read or create the host key, read the pins and authorized keys, listen.
