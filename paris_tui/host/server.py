@@ -73,6 +73,7 @@ from ..net.protocol import (
     encode_updates,
     refusal,
 )
+from .ai_moves import AIMoves
 from .referee import Referee, Refusal, SeatSpec
 from .store import HostStore, token_hash, token_matches
 from .waiting import WaitingTable, plan_seats, table_options
@@ -377,7 +378,7 @@ class Room:
         view = ref.view(seat)
         bot = ref.bot(seat)
         try:
-            move = await loop.run_in_executor(self.host.ai_pool, bot.choose, view)
+            move = await self.host.ai_moves.choose(bot, view)  # queued, budget shared (ai_moves.py)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -426,6 +427,7 @@ class Host:
             max_workers=max(1, config.ai_threads), thread_name_prefix="paris-ai"
         )
         self.io_pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="paris-io")
+        self.ai_moves = AIMoves(self.ai_pool, max(1, config.ai_threads))
         self.server_name = f"paris-tui {__version__}"
         # A door's one-time tickets: hash -> (name folded, deadline on time.monotonic()).
         self._tickets: dict[str, tuple[str, float]] = {}
