@@ -7,11 +7,12 @@ all at once (``--one-by-one``: one after another), asyncssh clients with a
 of 127.0.0.0/8 of its own for every ten (the door caps the sessions per
 address). For each login it measures the time from opening the TCP
 connection to the first frame of the game on the player's screen (the bytes
-go through ``pyte``, a terminal emulator, until the map's stop names and the
-player's name are drawn). With every player still logged in, it reads from
-/proc the resident memory of each player's app process (RSS, and PSS, which
-shares the pages common to every app between them; the apps are the host's
-descendants but its fork server), the host's, and the CPU time the host,
+are searched until the map's stop names and the player's name are drawn; a
+screen is rendered with ``pyte`` only for a message). With every player
+still logged in, it reads from /proc the resident memory of each player's
+app process (RSS, and PSS, which shares the pages common to every app
+between them; the apps are the host's descendants but its fork server),
+the host's, and the CPU time the host,
 its fork server and every app use in ``--idle`` seconds of N open idle
 sessions (as a share of one core).
 
@@ -107,13 +108,20 @@ class Screen:
         self.process = process
         self.screen = pyte.Screen(*SIZE)
         self.stream = pyte.ByteStream(self.screen)
+        self.raw = bytearray()
 
     def text(self) -> str:
+        self.stream.feed(bytes(self.raw))  # (for a message: the screen so far)
+        self.raw.clear()
         return "\n".join(self.screen.display)
 
     async def wait_for(self, *texts: str) -> None:
+        """Until every text is in the bytes received: the stop names come as whole
+        runs of text, so the bytes are searched (a terminal emulator per player,
+        fifty of them, would take the cores the host needs)."""
+        wanted = [t.encode() for t in texts]
         deadline = time.monotonic() + TIMEOUT
-        while not all(t in self.text() for t in texts):
+        while not all(w in self.raw for w in wanted):
             left = deadline - time.monotonic()
             if left <= 0:
                 raise TimeoutError(f"never drawn: {texts}\n{self.text()}")
@@ -124,12 +132,12 @@ class Screen:
                 continue
             if not chunk:
                 raise ConnectionError(f"the session ended:\n{self.text()}")
-            self.stream.feed(chunk)
+            self.raw += chunk
 
     async def drain(self) -> None:
         """Keep reading (a player's terminal keeps up with the app)."""
-        while chunk := await self.process.stdout.read(65536):
-            self.stream.feed(chunk)
+        while await self.process.stdout.read(65536):
+            pass
 
 
 CHECKOUT: str | None = None  # --checkout: the paris-tui of another checkout runs the host

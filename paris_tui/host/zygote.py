@@ -186,6 +186,10 @@ def _child(
         os.environ.update(env)
         os.environ[_PARENT_ENV] = str(server)  # die_with_parent in the app: with the server
         os.chdir(cwd)
+        import locale
+
+        with contextlib.suppress(locale.Error):  # as a fresh interpreter sets it from the env
+            locale.setlocale(locale.LC_CTYPE, "")
         import random
 
         random.seed()  # not the server's state: every child its own
