@@ -78,7 +78,7 @@ from ..wording import in_language, language_of, name_problem
 from .child import client_command, client_env
 from .server import Host
 from .starts import Slot, StartSlots
-from .zygote import ForkedProcess, ForkServer, release_shared, shared_fork_server
+from .zygote import FORK_SERVER_WAIT, ForkedProcess, ForkServer, release_shared, shared_fork_server
 
 __all__ = [
     "HOST_KEY_FILE",
@@ -956,7 +956,11 @@ class SSHDoor:
         task = self._fork_server
         if task is None or self.closing:
             return None
-        server = await asyncio.shield(task)
+        try:  # a login waits for a starting fork server, not for ever
+            server = await asyncio.wait_for(asyncio.shield(task), FORK_SERVER_WAIT)
+        except TimeoutError:
+            log.warning("the fork server is not ready yet: this app starts by exec")
+            return None
         return server if server is not None and server.alive else None
 
     # --- bounds ---------------------------------------------------------------------------

@@ -53,7 +53,7 @@ from ..core.text import printable
 from ..i18n import _
 from ..wording import in_language, language_of_accept
 from .child import client_command, client_env
-from .zygote import ForkServer, release_shared, shared_fork_server, spawn_piped
+from .zygote import FORK_SERVER_WAIT, ForkServer, release_shared, shared_fork_server, spawn_piped
 
 if TYPE_CHECKING:
     from .server import Host
@@ -410,7 +410,11 @@ class WebDoor:
         task = self._fork_server
         if task is None or self.closing:
             return None
-        server = await asyncio.shield(task)
+        try:  # a login waits for a starting fork server, not for ever
+            server = await asyncio.wait_for(asyncio.shield(task), FORK_SERVER_WAIT)
+        except TimeoutError:
+            log.warning("the fork server is not ready yet: this app starts by exec")
+            return None
         return server if server is not None and server.alive else None
 
     @property

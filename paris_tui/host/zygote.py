@@ -56,6 +56,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 __all__ = [
+    "FORK_SERVER_WAIT",
     "PRELOAD",
     "ForkServer",
     "ForkedProcess",
@@ -97,6 +98,8 @@ _KEY_ENV = "PARIS_TUI_ZYGOTE_KEY_FD"
 _PARENT_ENV = "PARIS_TUI_PARENT_PID"  # host/child.py's PARENT_ENV (not imported: keep it light)
 _SPAWN_TIMEOUT = 10.0
 _START_TIMEOUT = 60.0
+FORK_SERVER_WAIT = 10.0
+"""Seconds a door's login waits for a fork server that is still starting (then: exec)."""
 
 
 def _die_with_parent(parent: int) -> None:
