@@ -85,6 +85,15 @@ PRELOAD = (
     "paris_tui.app.screens.help",
     "paris_tui.net.client",
     "paris_tui.net.table",
+    "paris_tui.host.child",
+    "textual.pilot",
+    "importlib.readers",
+    # What a game needs later (shared by every app rather than imported by each):
+    "paris_tui.app.screens.stats",
+    "paris_tui.app.screens.review",
+    "paris_tui.app.widgets.hint",
+    "paris_tui.app.widgets.score_chart",
+    "paris_tui.ai.hint",
 )
 """What the server imports before it serves: what every door's app needs before its
 first frame (the lobby or the game screen), and the game screen's own modules."""
