@@ -14,6 +14,12 @@ loop is closed, so the round trip is the tables divided by the throughput
 (Little's law) and measures saturation, not latency.
 
     .venv/bin/python benchmarks/net_load.py --tables 50 --seats 4
+    .venv/bin/python benchmarks/net_load.py --tables 10 --seats 4 --ai-seats 2 --seconds 60
+
+With ``--ai-seats K`` each table has K AI seats (``--ai-level``, default
+strong: a second of CPU a move) played by the host itself: the bot clients'
+round trip then says whether the AI starves the host, and the host's log
+whether it shrank the AI's budget (host/ai_moves.py).
 
 Targets on a 2-core machine: 50 tables x 4 seats, 0 errors, p95 under
 50 ms, host RSS under 200 MB. The bots share the machine with the host, so
@@ -107,12 +113,16 @@ def _percentile(values: list[float], q: float) -> float:
 
 
 async def main(args: argparse.Namespace) -> int:
+    humans = args.seats - args.ai_seats
+    if humans < 1:
+        print("--ai-seats leaves no seat for a bot client", file=sys.stderr)
+        return 2
     with tempfile.TemporaryDirectory(prefix="paris-net-load-") as tmp:
-        return await _main(args, Path(tmp))
+        return await _main(args, Path(tmp), humans)
 
 
-async def _main(args: argparse.Namespace, data: Path) -> int:
-    names = [[f"t{t}p{s}" for s in range(args.seats)] for t in range(args.tables)]
+async def _main(args: argparse.Namespace, data: Path, humans: int) -> int:
+    names = [[f"t{t}p{s}" for s in range(humans)] for t in range(args.tables)]
     command = [
         sys.executable,
         "-m",
@@ -136,12 +146,14 @@ async def _main(args: argparse.Namespace, data: Path) -> int:
         str(args.tables),
     ]
     for table in names:
-        command += ["--table", ",".join(table)]
-    host = await asyncio.create_subprocess_exec(
-        *command, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL
-    )
+        command += ["--table", ",".join(table + [f"ai:{args.ai_level}"] * args.ai_seats)]
+    log_path = data / "host.log"
+    with log_path.open("wb") as log_file:  # the child keeps its own copy of the descriptor
+        host = await asyncio.create_subprocess_exec(
+            *command, stdout=asyncio.subprocess.PIPE, stderr=log_file
+        )
     try:
-        return await _measure(args, names, host)
+        return await _measure(args, names, host, log_path)
     finally:  # a failed run leaves no host behind (its data folder is removed next)
         if host.returncode is None:
             host.kill()
@@ -149,7 +161,10 @@ async def _main(args: argparse.Namespace, data: Path) -> int:
 
 
 async def _measure(
-    args: argparse.Namespace, names: list[list[str]], host: asyncio.subprocess.Process
+    args: argparse.Namespace,
+    names: list[list[str]],
+    host: asyncio.subprocess.Process,
+    log_path: Path,
 ) -> int:
     assert host.stdout is not None
     port = 0
@@ -173,20 +188,31 @@ async def _measure(
 
     sampler = asyncio.create_task(sample())
     started = time.perf_counter()
-    await asyncio.gather(
+    play = asyncio.gather(
         *(
             _bot(port, name, args.think, random.Random(rng.random()), stats)
             for table in names
             for name in table
         )
     )
+    try:
+        async with asyncio.timeout(args.seconds or None):
+            await play
+    except TimeoutError:  # --seconds: the figures of that long
+        pass
     elapsed = time.perf_counter() - started
     sampler.cancel()
     end = _status(host.pid)
     host.send_signal(signal.SIGTERM)
     async with asyncio.timeout(30):
         code = await host.wait()
+    said = log_path.read_text("utf-8", "replace").splitlines()
+    shrunk = [line for line in said if "AI under load" in line]
     result = {
+        "ai_seats": args.ai_seats,
+        "ai_level": args.ai_level,
+        "ai_budget_shrunk_lines": len(shrunk),
+        "ai_budget_last_said": shrunk[-1] if shrunk else None,
         "tables": args.tables,
         "seats": args.seats,
         "games_finished": stats.games,
@@ -223,6 +249,12 @@ async def _measure(
             f"max {r['max']} ms"
         )
         print(f"errors: {len(stats.errors)}")
+        if args.ai_seats:
+            print(
+                f"AI seats: {args.ai_seats} ai:{args.ai_level} per table; the host said the "
+                f"budget shrank {len(shrunk)} times"
+                + (f", last: {shrunk[-1].split(': ', 1)[-1]}" if shrunk else "")
+            )
         m = result["host_rss_mb"]
         print(
             f"host RSS: {m['idle']} MB idle, {m['peak']} MB peak, {m['end']} MB at the end; "
@@ -243,6 +275,13 @@ if __name__ == "__main__":
         default=2.0,
         help="a bot thinks a uniform 0..THINK seconds before each move (default 2.0; "
         "0 measures throughput at saturation, where the round trip is queueing)",
+    )
+    parser.add_argument(
+        "--ai-seats", type=int, default=0, help="AI seats per table (the rest: bot clients)"
+    )
+    parser.add_argument("--ai-level", default="strong", help="their level (default strong)")
+    parser.add_argument(
+        "--seconds", type=float, default=0, help="stop after this long (default: every game)"
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")

@@ -8,6 +8,7 @@ terminal.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import random
@@ -298,7 +299,14 @@ def _add_ai_delay(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def build_parser() -> argparse.ArgumentParser:
+LIGHT_COMMANDS = ("play", "resume", "replay", "join", "stats", "bench")
+"""The commands defined here: a parser for one of them needs neither the AI's commands
+(``arena``, ``review``) nor the host's, whose modules take a while to import."""
+
+
+def build_parser(*, light: bool = False) -> argparse.ArgumentParser:
+    """The ``paris-tui`` parser; ``light``: one that knows the :data:`LIGHT_COMMANDS`
+    but not ``arena``, ``review`` or ``host``, built without importing the AI or the host."""
     parser = argparse.ArgumentParser(
         prog="paris-tui",
         description=_(
@@ -382,18 +390,19 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--json", action="store_true", help=_("print one JSON object"))
     bench.set_defaults(func=cmd_bench)
 
-    try:
-        from .ai.arena import add_arena_parser
-    except ImportError:  # pragma: no cover - the AI package is part of the distribution
-        pass
-    else:
-        add_arena_parser(sub)
-        from .ai.review import add_review_parser
+    if not light:
+        try:
+            from .ai.arena import add_arena_parser
+        except ImportError:  # pragma: no cover - the AI package is part of the distribution
+            pass
+        else:
+            add_arena_parser(sub)
+            from .ai.review import add_review_parser
 
-        add_review_parser(sub)
-    from .host.command import add_host_parser
+            add_review_parser(sub)
+        from .host.command import add_host_parser
 
-    add_host_parser(sub)
+        add_host_parser(sub)
     _add_join_parser(sub)
     # --lang is taken before or after the command: every parser knows it.
     for each in (parser, *sub.choices.values()):
@@ -501,6 +510,29 @@ def _add_join_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
     join.set_defaults(func=cmd_join)
 
 
+_VALUED_OPTIONS = ("--lang", "--glyphs", "--ai-delay")
+"""The options before a command that take a value (the next argument, or ``=VALUE``)."""
+
+
+def _light_enough(argv: Sequence[str]) -> bool:
+    """Does the light parser parse ``argv`` exactly as the full one? Yes for a command
+    of :data:`LIGHT_COMMANDS`, or none without a request for the top-level help.
+
+    ``paris-tui play ...`` starts the app sooner without the AI's and the
+    host's commands to build; ``paris-tui --help`` and anything unclear get
+    the full parser.
+    """
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg in ("-h", "--") or arg.startswith("--h"):
+            return False
+        if not arg.startswith("-"):
+            return arg in LIGHT_COMMANDS
+        i += 2 if arg in _VALUED_OPTIONS else 1
+    return True  # no command: the new-game screen
+
+
 def _requested_language(argv: Sequence[str]) -> str | None:
     """The value of the last ``--lang`` in ``argv`` (before a ``--``), or None.
 
@@ -548,7 +580,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         choose_language(_requested_language(argv))
     except ValueError as exc:
         return _fail(str(exc))
-    parser = build_parser()
+    parser = build_parser(light=_light_enough(argv))
     args = parser.parse_args(argv)
     if getattr(args, "lang", None) is not None:  # e.g. an abbreviated --la de
         try:
@@ -556,7 +588,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         except ValueError as exc:
             return _fail(str(exc))
     func = getattr(args, "func", cmd_default)
-    if func in (cmd_default, cmd_play, cmd_resume, cmd_replay, cmd_join):
+    textual_app = func in (cmd_default, cmd_play, cmd_resume, cmd_replay, cmd_join)
+    if textual_app:
         from .app.glyphs import choose_glyphs
 
         choose_glyphs(getattr(args, "glyphs", None))  # argparse checked the name
@@ -566,6 +599,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         by_ear = _by_ear(func, args)
         if by_ear is not None:
             func = by_ear
+            textual_app = False
+    if not textual_app:
+        gc.enable()  # off since __main__.run: only an app turns it on at its first frame
     try:
         return int(func(args))
     except KeyboardInterrupt:

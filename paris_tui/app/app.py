@@ -9,6 +9,7 @@ offers to resume an unfinished game), or the replay viewer.
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from collections.abc import Iterable
@@ -26,6 +27,7 @@ from textual.scrollbar import ScrollBar, ScrollBarRender
 
 if TYPE_CHECKING:
     from ..net.table import RemoteTable
+    from .history import History
     from .remote import Link, LobbyStart
     from .screens.game import GameScreen
 
@@ -35,9 +37,8 @@ from ..i18n import LANGUAGE_NAMES, LANGUAGES, N_, _, current_language, set_langu
 from .commands import SafeCommandPalette
 from .describe import printable
 from .glyphs import current_glyphs, set_glyphs
-from .history import History
 from .keygate import Gate, KeyStamp
-from .resources import css_paths
+from .resources import LAST_TIE_BREAKER, first_css_paths, last_css_path, later_css_paths
 from .screens.base import MIN_HEIGHT, MIN_WIDTH
 from .session import SeatSpec, Session, SessionTable, next_seed
 from .settings import load_settings, save_settings
@@ -50,6 +51,8 @@ DEFAULT_ANIM = 0.6
 DARK, LIGHT = "textual-dark", "textual-light"
 # Below this width the footer has no room for Textual's "^p palette" key (-tight).
 TIGHT_WIDTH = 100
+# After the first frame (the hand-off), the game screen is made ready this much later.
+WARM_UP_DELAY = 0.05
 # Keys that always work, even behind the too-small notice: quitting (every move is saved).
 ALWAYS_KEYS = frozenset({"ctrl+c", "ctrl+q"})
 
@@ -66,7 +69,7 @@ class ParisApp(App[int]):
     """Paris Paris in the terminal."""
 
     TITLE = "Paris Paris"
-    CSS_PATH = css_paths()
+    CSS_PATH = first_css_paths()  # the rest: load_styles
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]  # noqa: RUF012 - Textual's API
     VERTICAL_BREAKPOINTS = [(0, "-short"), (34, "-tall")]  # noqa: RUF012
     ENABLE_COMMAND_PALETTE = True
@@ -121,6 +124,61 @@ class ParisApp(App[int]):
         self.too_small = False  # the "please enlarge" notice shows: no input, the game waits
         self._last_key: KeyStamp | None = None
         self._mouse_down_admitted = True
+        self._later_styles = False
+        self._glyph_styles = False
+        from .warm_css import shared_stylesheet
+
+        shared = shared_stylesheet(self.get_css_variables())  # in a fork server's app
+        if shared is not None:
+            self.stylesheet = shared
+
+    # --- start-up: the first frame first ---------------------------------------------
+
+    def load_styles(self) -> None:
+        """Read the stylesheets the first frame did without (resources.py), once."""
+        if self._later_styles:
+            return
+        self._later_styles = True
+        for path in later_css_paths():
+            self.stylesheet.read(path)
+        self._load_glyph_styles()
+        if self.is_running and any(type(screen) is not Screen for screen in self.screen_stack):
+            self.stylesheet.update(self)  # what shows already (the hand-off)
+
+    def _load_glyph_styles(self) -> None:
+        """The ascii glyph set's stylesheet (every rule needs the app's ``-ascii-glyphs``
+        class), winning its ties as the last one read; once."""
+        if self._glyph_styles:
+            return
+        self._glyph_styles = True
+        last = last_css_path()
+        if last is not None:
+            self.stylesheet.add_source(
+                last.read_text(encoding="utf-8"),
+                read_from=(str(last), ""),
+                tie_breaker=LAST_TIE_BREAKER,
+            )
+
+    def _first_frame(self) -> None:
+        """The first frame is out: collect garbage again (cli.py and ``python -m paris_tui``
+        start without: the start-up's objects live as long as the app), once."""
+        if not gc.isenabled():
+            gc.freeze()  # what start-up made stays out of every later collection
+            gc.enable()
+
+    def _load_screen_css(self, screen: Screen[Any]) -> None:
+        # Textual 8.2.8 calls this for every screen it is about to show (pushed,
+        # switched to, a mode's): the later stylesheets come before any screen
+        # but Textual's empty default one and the first frame's hand-off.
+        if type(screen) is not Screen and not getattr(screen, "FIRST_FRAME", False):
+            self.load_styles()
+        super()._load_screen_css(screen)
+
+    def _warm_up(self) -> None:
+        """After the first frame, while the hand-off waits for its press: what the
+        game screen needs (its stylesheets and modules), so that Enter shows it at once."""
+        self.load_styles()
+        from .screens import game  # noqa: F401 - imported for its side effect: loaded
 
     def get_key_display(self, binding: Binding) -> str:
         """How the footer shows a key: Textual's way, in ASCII with the ascii glyph set."""
@@ -137,6 +195,7 @@ class ParisApp(App[int]):
         return driver_class(chosen)
 
     def on_mount(self) -> None:
+        self.call_after_refresh(self._first_frame)
         self.theme = DARK
         self._show_glyphs()
         self._set_too_small(self.size.width, self.size.height)
@@ -452,6 +511,7 @@ class ParisApp(App[int]):
             on_ready=ready,
         )
         self.push_screen(handoff)
+        self.call_after_refresh(self.set_timer, WARM_UP_DELAY, self._warm_up)
 
     def start_new(self, seats: list[SeatSpec], *, seed: int | None, options: Options) -> None:
         """A new game in a new save file; ``OSError`` (nothing started) if it cannot be saved."""
@@ -504,6 +564,8 @@ class ParisApp(App[int]):
         """Textual's own drawing follows the glyph set: boxes (styles/glyphs.tcss, by the
         class ``-ascii-glyphs``) and scrollbars (whole cells only, no block characters)."""
         ascii_ = current_glyphs().is_ascii
+        if ascii_:
+            self._load_glyph_styles()
         self.set_class(ascii_, "-ascii-glyphs")
         ScrollBar.renderer = AsciiScrollBarRender if ascii_ else ScrollBarRender
 

@@ -128,9 +128,11 @@ def words(template: str, /, style: str = "", **values: str | int | Text) -> Text
         return chr(_SENTINEL + len(fields) - 1)
 
     source = _FIELD.sub(mark, template)
+    # No ":name:" emoji codes: a catalog's words are drawn as written (and Rich's
+    # table of emoji codes is not loaded for them).
     if not fields:
-        return Text.from_markup(source, style=style)
-    marked = Text.from_markup(source)
+        return Text.from_markup(source, style=style, emoji=False)
+    marked = Text.from_markup(source, emoji=False)
     plain_text = marked.plain
     cuts = sorted({i for i, ch in enumerate(plain_text) if _SENTINEL <= ord(ch) < _SENTINEL + 64})
     out = Text(style=style)

@@ -16,7 +16,8 @@ file, or a browser door's pipe closed. Textual 8.2.8 does not notice:
 - ``WebDriver`` (what textual-serve runs the app with) ends its input thread
   at end of file and leaves the app running with no one to see it.
 
-:class:`TerminalDriver` and :class:`WebDoorDriver` are those drivers with
+:class:`TerminalDriver` and :class:`~paris_tui.app.web_door.WebDoorDriver` (in a
+module of its own: a terminal's app does not import the web driver) are those drivers with
 exactly that fixed: when input ends or fails, or output fails, they ask the
 app to exit with status :data:`TERMINAL_GONE` (the app saves: every move is
 already saved, and closing the session releases the save's lock). Everything
@@ -30,9 +31,9 @@ from __future__ import annotations
 import io
 import os
 import selectors
+import sys
 import threading
 from codecs import getincrementaldecoder
-from functools import partial
 from typing import IO, Any, cast
 
 from textual._loop import loop_last
@@ -40,12 +41,10 @@ from textual._parser import ParseError
 from textual._xterm_parser import XTermParser
 from textual.driver import Driver
 from textual.drivers.linux_driver import LinuxDriver
-from textual.drivers.web_driver import WebDriver
 
 __all__ = [
     "TERMINAL_GONE",
     "TerminalDriver",
-    "WebDoorDriver",
     "driver_class",
 ]
 
@@ -178,37 +177,14 @@ class TerminalDriver(LinuxDriver):
                 pass
 
 
-class WebDoorDriver(WebDriver):
-    """Textual's ``WebDriver`` that exits the app when its input pipe ends or its
-    output pipe breaks (the door that ran it is gone)."""
-
-    def __init__(self, app: Any, **kwargs: Any) -> None:
-        super().__init__(app, **kwargs)
-        self._gone = _Gone(self)
-        self._write = partial(self._guarded_write)  # upstream: partial(os.write, fileno)
-
-    def _guarded_write(self, data: bytes) -> int:
-        if self._gone.gone:
-            return len(data)
-        try:
-            return os.write(self.fileno, data)
-        except OSError:  # EPIPE: nobody reads our output any more
-            self._gone()
-            return len(data)
-
-    def run_input_thread(self) -> None:
-        super().run_input_thread()
-        # Upstream returns here when the door says "exit" (stop_application_mode
-        # sets exit_event first) and when standard input ends: only the latter is news.
-        if not self.exit_event.is_set():
-            self._gone()
-
-
 def driver_class(chosen: type[Driver]) -> type[Driver]:
     """Our driver for the one Textual chose (``TEXTUAL_DRIVER`` or the platform's):
     its fixed subclass where there is one, else Textual's choice unchanged."""
     if chosen is LinuxDriver:
         return TerminalDriver
-    if chosen is WebDriver:
+    web = sys.modules.get("textual.drivers.web_driver")  # imported if Textual chose it
+    if web is not None and chosen is web.WebDriver:
+        from .web_door import WebDoorDriver
+
         return WebDoorDriver
     return chosen

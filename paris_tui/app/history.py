@@ -21,20 +21,21 @@ by the core's name rule when their game was made, and are drawn as data.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
-import sqlite3
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..core import Event, SeatView
 from ..core.record import Record, replay
 from ..core.text import printable
 from ..i18n import _
 from .session import SCORE_KINDS, points_by_kind
+
+if TYPE_CHECKING:
+    import sqlite3  # imported on first use: the app's first frame needs no database
 
 __all__ = [
     "HISTORY_FILE",
@@ -112,6 +113,8 @@ def game_key(view: SeatView) -> str:
         "public": view.public_route,
     }
     text = json.dumps(data, separators=(",", ":"), ensure_ascii=True, sort_keys=True)
+    import hashlib
+
     return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
@@ -136,6 +139,8 @@ class PlayerStats:
 
 
 def _problem(path: Path, exc: BaseException) -> HistoryError:
+    import sqlite3
+
     where = printable(str(path))
     if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
         return HistoryError(
@@ -165,6 +170,8 @@ class History:
 
     @contextlib.contextmanager
     def _connect(self, *, create: bool) -> Iterator[sqlite3.Connection]:
+        import sqlite3
+
         if not create and not self.path.exists():
             conn = sqlite3.connect(":memory:")
         else:
@@ -236,6 +243,8 @@ class History:
         players = len(view.names)
         if len(kinds) != players:
             raise ValueError("one kind per seat")
+        import sqlite3
+
         by_source = points_by_kind(players, events)
         key = game_key(view)
         when = (finished_at or datetime.now(UTC)).isoformat(timespec="seconds")

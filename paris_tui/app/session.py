@@ -15,12 +15,11 @@ the app has open raises :class:`~paris_tui.app.locks.GameInUseError`.
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import secrets
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol, TypeGuard
+from typing import TYPE_CHECKING, Any, Protocol, TypeGuard
 
 from ..core import (
     Event,
@@ -41,10 +40,12 @@ from ..core.errors import invalid
 from ..core.record import Player as RecordPlayer
 from ..core.record import Record, load_record, replay, save_record
 from ..i18n import _, ngettext
-from ..net.protocol import ErrorCode, SeatInfo
-from ..net.table import Table, TableListener
 from ..wording import name_problem, refusal_reason, seat_problem
 from .locks import GameLock, acquire
+
+if TYPE_CHECKING:  # the network's modules are not needed for a game on this terminal
+    from ..net.protocol import ErrorCode, SeatInfo
+    from ..net.table import Table, TableListener
 
 __all__ = [
     "MAX_SEED",
@@ -92,6 +93,8 @@ def make_bot(level: str, seed: int) -> Bot:
 
 def ai_seed(game_seed: int | str, seat: int) -> int:
     """A deterministic seed for the AI in ``seat``, derived from the game's seed."""
+    import hashlib  # on first use: the hand-off's first frame needs none
+
     digest = hashlib.sha256(f"paris-tui:{game_seed}:{seat}".encode()).digest()
     return int.from_bytes(digest[:4], "big")
 
@@ -291,7 +294,7 @@ class Session:
         lock: GameLock | None = None,
     ) -> Session:
         """A new game, saved at once to ``path`` (locked with ``lock``, or locked here)."""
-        seed = secrets.randbelow(2**31) if seed is None else check_seed(seed)
+        seed = random.SystemRandom().randrange(2**31) if seed is None else check_seed(seed)
         game = Game.new([s.name for s in seats], seed=seed, options=options)
         meta = {
             "seed": seed,
@@ -480,6 +483,8 @@ class SessionTable:
 
     @property
     def seats(self) -> tuple[SeatInfo, ...]:
+        from ..net.protocol import SeatInfo
+
         return tuple(
             SeatInfo(p.name, p.kind, "ai" if p.is_ai else "present") for p in self.session.players
         )

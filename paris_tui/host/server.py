@@ -92,6 +92,7 @@ from .accounts import (
     open_accounts,
     ssh_fingerprint,
 )
+from .ai_moves import AIMoves
 from .identity import TICKET_SECONDS, Claim, DoorProof, Gate, Tickets
 from .names import same_name, skeleton
 from .referee import Referee, Refusal, SeatSpec
@@ -410,7 +411,7 @@ class Room:
         view = ref.view(seat)
         bot = ref.bot(seat)
         try:
-            move = await loop.run_in_executor(self.host.ai_pool, bot.choose, view)
+            move = await self.host.ai_moves.choose(bot, view)  # queued, budget shared (ai_moves.py)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -459,6 +460,7 @@ class Host:
             max_workers=max(1, config.ai_threads), thread_name_prefix="paris-ai"
         )
         self.io_pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="paris-io")
+        self.ai_moves = AIMoves(self.ai_pool, max(1, config.ai_threads))
         self.server_name = f"paris-tui {__version__}"
         # What the doors proved (SSH keys, browser cookies), for the apps they start.
         self.tickets = Tickets()

@@ -88,6 +88,8 @@ from .child import client_command, client_env
 from .identity import DoorProof
 from .names import folded
 from .server import Host
+from .starts import Slot, StartSlots
+from .zygote import FORK_SERVER_WAIT, ForkedProcess, ForkServer, release_shared, shared_fork_server
 
 __all__ = [
     "HOST_KEY_FILE",
@@ -285,6 +287,39 @@ class AppProcess:
     """One app on a new pty, its output copied to ``write``; ``on_exit(status)`` once
     it is gone (reaped) and its last output copied."""
 
+    @classmethod
+    async def start(
+        cls,
+        argv: list[str],
+        env: dict[str, str],
+        size: tuple[int, int],
+        write: Callable[[bytes], None],
+        on_exit: Callable[[int], None],
+        cwd: Path | None = None,
+        fork_server: ForkServer | None = None,
+    ) -> AppProcess:
+        """The app, forked warm by ``fork_server`` when there is one and it can
+        (host/zygote.py), else started by exec as before."""
+        if fork_server is not None:
+            master, slave = os.openpty()
+            forked: ForkedProcess | None = None
+            try:
+                _set_size(master, *size)
+                forked = await fork_server.spawn(
+                    argv, env, cwd or Path.cwd(), (slave, slave, slave), tty=True
+                )
+                if forked is not None:
+                    return cls(argv, env, size, write, on_exit, cwd, forked=(forked, master))
+            except BaseException:
+                if forked is not None:
+                    forked.close()  # the fork server ends it
+                os.close(master)
+                raise
+            finally:
+                os.close(slave)
+            os.close(master)
+        return cls(argv, env, size, write, on_exit, cwd)
+
     def __init__(
         self,
         argv: list[str],
@@ -293,6 +328,8 @@ class AppProcess:
         write: Callable[[bytes], None],
         on_exit: Callable[[int], None],
         cwd: Path | None = None,
+        *,
+        forked: tuple[ForkedProcess, int] | None = None,
     ) -> None:
         self._loop = asyncio.get_running_loop()
         self._write = write
@@ -305,30 +342,37 @@ class AppProcess:
         self._kill_timer: asyncio.TimerHandle | None = None
         self._finish_timer: asyncio.TimerHandle | None = None
         self.done: asyncio.Future[int] = self._loop.create_future()
-        master, slave = os.openpty()
-        try:
-            _set_size(master, *size)
-            self.proc = subprocess.Popen(
-                argv,
-                stdin=slave,
-                stdout=slave,
-                stderr=slave,
-                env=env,
-                cwd=cwd,
-                start_new_session=True,
-                preexec_fn=_take_terminal,  # noqa: PLW1509 - one ioctl, no lock, before exec
-                close_fds=True,
-            )
-        except BaseException:
-            os.close(master)
-            raise
-        finally:
-            os.close(slave)
+        self.proc: subprocess.Popen[bytes] | ForkedProcess
+        if forked is not None:
+            self.proc, master = forked
+        else:
+            master, slave = os.openpty()
+            try:
+                _set_size(master, *size)
+                self.proc = subprocess.Popen(
+                    argv,
+                    stdin=slave,
+                    stdout=slave,
+                    stderr=slave,
+                    env=env,
+                    cwd=cwd,
+                    start_new_session=True,
+                    preexec_fn=_take_terminal,  # noqa: PLW1509 - one ioctl, no lock, before exec
+                    close_fds=True,
+                )
+            except BaseException:
+                os.close(master)
+                raise
+            finally:
+                os.close(slave)
         self.pid = self.proc.pid
         self._master: int | None = master
         os.set_blocking(master, False)
         self._start_reading()
         self._pidfd: int | None = None
+        if isinstance(self.proc, ForkedProcess):
+            self.proc.add_exit_callback(self._exited)  # the fork server reaps and reports it
+            return
         try:
             self._pidfd = os.pidfd_open(self.pid)
         except (AttributeError, OSError):  # not Linux 5.3+: look every so often
@@ -430,6 +474,7 @@ class AppProcess:
         if self._kill_timer is not None:
             self._kill_timer.cancel()
         code = self.proc.returncode
+        code = 1 if code is None else code
         self._status = code if code >= 0 else 128 - code
         if not self._paused:
             self._read()
@@ -501,9 +546,14 @@ class _Session(asyncssh.SSHServerSession[bytes]):
         self._early: bytearray = bytearray()
         self._task: asyncio.Task[None] | None = None
         self._gone = False
+        self._slot: Slot | None = None  # its turn to start the app (host/starts.py)
 
     def connection_made(self, chan: Any) -> None:
         self.chan = chan
+
+    def gone(self) -> bool:
+        """Is the SSH connection lost (asked again after each wait)?"""
+        return self._gone
 
     def pty_requested(
         self, term_type: str, term_size: tuple[int, int, int, int], term_modes: Mapping[int, int]
@@ -592,6 +642,13 @@ class _Session(asyncssh.SSHServerSession[bytes]):
                     _("paris-tui: the host has too many players over SSH; try again later")
                 )
             return
+        # Logins take turns to start their apps, fairly by address (host/starts.py).
+        slot = await door.starts.acquire(conn.address)
+        if self.gone():
+            slot.release()
+            door.release(conn)
+            return
+        self._slot = slot
         self.ticket = ticket = door.host.issue_ticket(
             DoorProof("ssh", fingerprint, folded(name), conn.key_label)
         )
@@ -601,10 +658,17 @@ class _Session(asyncssh.SSHServerSession[bytes]):
             env[DATA_DIR_ENV] = str(player_dir(door.host.store.root, name))
             # In the host's own 0700 directory: ``python -m`` looks for modules in
             # the working directory first, and the host's may be anyone's (/tmp).
-            self.app = AppProcess(
-                argv, env, self.size, self._output, self._app_exited, cwd=door.host.store.root
+            self.app = await AppProcess.start(
+                argv,
+                env,
+                self.size,
+                self._output,
+                self._app_exited,
+                cwd=door.host.store.root,
+                fork_server=await door.fork_server(),
             )
         except OSError as exc:
+            slot.release()
             door.release(conn)
             log.error("SSH %s: cannot start the app: %s", conn, exc)
             with in_language(language):
@@ -613,7 +677,11 @@ class _Session(asyncssh.SSHServerSession[bytes]):
                 )
             return
         door._apps.add(self.app)
-        log.info("SSH %s: %s plays (app %d)", conn, name, self.app.pid)
+        warm = "warm" if isinstance(self.app.proc, ForkedProcess) else "exec"
+        log.info("SSH %s: %s plays (app %d, %s)", conn, name, self.app.pid, warm)
+        if self.gone():  # the connection went while the app started
+            self.hang_up()
+            return
         if self._early:
             self.app.send(bytes(self._early))
             self._early.clear()
@@ -756,10 +824,14 @@ class _Session(asyncssh.SSHServerSession[bytes]):
         return {}
 
     def _output(self, data: bytes) -> None:
+        if self._slot is not None:
+            self._slot.output(len(data))
         if self.chan is not None and not self._gone:
             self.chan.write(data)
 
     def _app_exited(self, status: int) -> None:
+        if self._slot is not None:
+            self._slot.release()
         if self.app is not None:
             self.door._apps.discard(self.app)
         self._revoke()
@@ -931,6 +1003,8 @@ class SSHDoor:
         self._sessions: Counter[str] = Counter()  # apps running
         self._apps: set[AppProcess] = set()
         self._tasks: set[asyncio.Task[None]] = set()
+        self._fork_server: asyncio.Task[ForkServer | None] | None = None
+        self.starts = StartSlots()
 
     async def start(self) -> tuple[str, int]:
         """Read or create the host key, read the authorized keys, listen.
@@ -964,10 +1038,25 @@ class SSHDoor:
                 f"cannot listen for SSH on {printable(cfg.bind)} port {cfg.port}: "
                 f"{exc.strerror or exc} (--ssh-port off: no SSH)"
             ) from None
+        if self.config.command is _client_app:  # the apps are paris-tui's own: start warm
+            self._fork_server = shared_fork_server(self.host, self.host.store.root)
         address = self._server.get_addresses()[0]
         self.port = int(address[1])
         log.debug("SSH door on %s:%d, host key %s", address[0], self.port, self.fingerprint)
         return str(address[0]), self.port
+
+    async def fork_server(self) -> ForkServer | None:
+        """The fork server the apps start from (host/zygote.py), once it is ready;
+        None: start them by exec (another command, or no fork server: see the log)."""
+        task = self._fork_server
+        if task is None or self.closing:
+            return None
+        try:  # a login waits for a starting fork server, not for ever
+            server = await asyncio.wait_for(asyncio.shield(task), FORK_SERVER_WAIT)
+        except TimeoutError:
+            log.warning("the fork server is not ready yet: this app starts by exec")
+            return None
+        return server if server is not None and server.alive else None
 
     # --- bounds ---------------------------------------------------------------------------
 
@@ -1062,6 +1151,8 @@ class SSHDoor:
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(2.0):
                     await self._server.wait_closed()
+        if self._fork_server is not None:
+            await release_shared(self.host)
         log.info("SSH door closed")
 
 

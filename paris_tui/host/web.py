@@ -43,7 +43,7 @@ import re
 import secrets
 import shutil
 import tempfile
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -58,6 +58,7 @@ from ..wording import in_language, language_of_accept
 from .accounts import digest
 from .child import client_command, client_env
 from .identity import DoorProof
+from .zygote import FORK_SERVER_WAIT, ForkServer, release_shared, shared_fork_server, spawn_piped
 
 if TYPE_CHECKING:
     from .server import Host
@@ -161,6 +162,7 @@ class _Session(AppService):
         env: dict[str, str],
         cwd: Path,
         ticket: str | None = None,
+        fork_server: Callable[[], Awaitable[ForkServer | None]] | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(argv[0], **kwargs)
@@ -168,11 +170,23 @@ class _Session(AppService):
         self.env = env
         self.cwd = cwd
         self.ticket = ticket  # what the door proved (the browser's cookie), for the app
+        self.fork_server = fork_server
+        self.warm = False
         self._stopping: asyncio.Future[None] | None = None
 
     async def _open_app_process(self, width: int = 80, height: int = 24) -> Any:
         environment = self._build_environment(width=width, height=height)
         environment.update(self.env)
+        server = None if self.fork_server is None else await self.fork_server()
+        if server is not None:  # forked warm (host/zygote.py), else by exec
+            forked = await spawn_piped(
+                server, self.argv, client_env(self.ticket, base=environment), self.cwd
+            )
+            if forked is not None:
+                self.warm = True
+                self._process = forked  # type: ignore[assignment] # the same interface
+                self._stdin = forked.stdin
+                return forked
         self._process = process = await asyncio.create_subprocess_exec(
             *self.argv,
             stdin=asyncio.subprocess.PIPE,
@@ -344,6 +358,7 @@ class _Server(Server):
                 write_str=websocket.send_str,
                 close=websocket.close,
                 download_manager=self.download_manager,
+                fork_server=self.door.fork_server,
             )
             self.door.sessions.add(session)
             self.door.sockets.add(websocket)
@@ -354,7 +369,8 @@ class _Server(Server):
                 self.door.host.reserve_door_slot(slot)
             try:
                 await session.start(width, height)
-                log.info("browser session started (app pid %s)", session.pid)
+                how = "warm" if session.warm else "exec"
+                log.info("browser session started (app pid %s, %s)", session.pid, how)
                 await self._process_messages(websocket, session)
             except (asyncio.CancelledError, ConnectionError):
                 pass
@@ -421,6 +437,20 @@ class WebDoor:
         self.sockets: set[web.WebSocketResponse] = set()
         self._runner: web.AppRunner | None = None
         self._server = _Server(self)
+        self._fork_server: asyncio.Task[ForkServer | None] | None = None
+
+    async def fork_server(self) -> ForkServer | None:
+        """The host's fork server the apps start from (host/zygote.py), once ready; None:
+        start them by exec (a stand-in command, no host, or no fork server: see the log)."""
+        task = self._fork_server
+        if task is None or self.closing:
+            return None
+        try:  # a login waits for a starting fork server, not for ever
+            server = await asyncio.wait_for(asyncio.shield(task), FORK_SERVER_WAIT)
+        except TimeoutError:
+            log.warning("the fork server is not ready yet: this app starts by exec")
+            return None
+        return server if server is not None and server.alive else None
 
     @property
     def full(self) -> bool:
@@ -470,6 +500,8 @@ class WebDoor:
             await runner.cleanup()
             raise
         self._runner = runner
+        if self._command is None and self.host is not None:  # paris-tui's own apps: warm
+            self._fork_server = shared_fork_server(self.host, self.host.store.root)
         server = site._server
         assert isinstance(server, asyncio.Server)
         name = server.sockets[0].getsockname()
@@ -486,6 +518,10 @@ class WebDoor:
             with contextlib.suppress(Exception):
                 await websocket.close(code=WSCloseCode.GOING_AWAY, message=b"host stopped")
         await runner.cleanup()
+        if self._fork_server is not None:
+            self._fork_server = None
+            if self.host is not None:
+                await release_shared(self.host)
 
     def app_pids(self) -> list[int]:
         """The process ids of the sessions' apps (for tests and measurements)."""

@@ -20,7 +20,7 @@ def test_checkout_finds_the_repo_styles() -> None:
     folder = styles_dir()
     assert (folder / "app.tcss").is_file()
     names = [Path(p).name for p in css_paths()]
-    assert names[:2] == ["app.tcss", "screens.tcss"]
+    assert names[:4] == ["app.tcss", "handoff.tcss", "game.tcss", "screens.tcss"]
     assert set(names) <= set(STYLESHEETS)
 
 

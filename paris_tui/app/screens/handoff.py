@@ -34,6 +34,7 @@ class HandoffScreen(ParisScreen):
         Binding("question_mark,f1", "app.help", N_("Help"), key_display="?"),
         Binding("q", "app.quit", N_("Quit")),
     ]
+    FIRST_FRAME: ClassVar[bool] = True  # styled by the first frame's stylesheets alone
 
     def __init__(
         self,
