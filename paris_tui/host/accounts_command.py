@@ -26,9 +26,9 @@ EXIT_ERROR = 1
 EXIT_USAGE = 2
 
 
-def add_accounts_parser(host_parser: argparse.ArgumentParser) -> None:
-    """Add ``accounts`` under ``paris-tui host``."""
-    sub = host_parser.add_subparsers(dest="host_command", metavar="accounts")
+def add_accounts_parser(host_parser: argparse.ArgumentParser) -> Any:
+    """Add ``accounts`` under ``paris-tui host``; returns the subcommands (for more)."""
+    sub = host_parser.add_subparsers(dest="host_command", metavar="{accounts,migrate}")
     accounts = sub.add_parser(
         "accounts",
         help=_("list and change the host's accounts (a name is an account on a host)"),
@@ -80,6 +80,7 @@ def add_accounts_parser(host_parser: argparse.ArgumentParser) -> None:
     add_key.add_argument(
         "key", metavar="KEY", help=_("a public key file (.pub), or its one line in quotes")
     )
+    return sub
 
 
 def invite(store: Any, name: str) -> str:

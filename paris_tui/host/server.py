@@ -43,7 +43,6 @@ from pathlib import Path
 
 from .. import __version__
 from ..core import Event, Move, Options
-from ..core.record import write_text_atomic
 from ..core.text import InvalidNameError, normalize_name, printable
 from ..net.protocol import MAX_CLIENT_LINE as _MAX_LINE
 from ..net.protocol import (
@@ -94,7 +93,7 @@ from .accounts import (
 from .identity import TICKET_SECONDS, Claim, DoorProof, Gate, Tickets
 from .names import same_name, skeleton
 from .referee import Referee, Refusal, SeatSpec
-from .store import HostStore, SeatsFileError
+from .store import HostStore, SeatsFileError, TableStore
 from .waiting import WaitingTable, plan_seats, table_options
 
 __all__ = ["TICKET_SECONDS", "Host", "HostConfig", "Limits", "Room", "TableConflictError"]
@@ -137,6 +136,10 @@ class HostConfig:
     limits: Limits = field(default_factory=Limits)
     ai_threads: int = 2
     hints: bool = False  # players may ask for a hint (worked out by their own terminal)
+    # PostgreSQL (host --database URL): tables and accounts there, shared by several
+    # hosts; None keeps them in data_dir (files and SQLite).
+    database: str | None = None
+    db_pool: int = 4  # connections this host keeps to the database at most
 
 
 class TableConflictError(ValueError):
@@ -357,20 +360,31 @@ class Room:
         ref = self.referee
         async with self.moving:
             events = ref.play(seat, move, move_count)
-            if ref.path is not None:
-                text = ref.record_text()
-                loop = asyncio.get_running_loop()
-                try:
-                    await loop.run_in_executor(self.host.io_pool, write_text_atomic, ref.path, text)
-                except OSError as exc:
-                    ref.save_error = f"could not save table {self.id}: {exc.strerror or exc}"
-                    log.error("%s", ref.save_error)
-                else:
-                    ref.save_error = None
+            loop = asyncio.get_running_loop()
+            try:
+                await loop.run_in_executor(self.host.io_pool, self.host.tables.append, ref)
+            except OSError as exc:
+                ref.save_error = f"could not save table {self.id}: {exc.strerror or exc}"
+                log.error("%s", ref.save_error)
+                if self.host.config.database is not None:
+                    # A move is told only once it is in the database: this one is
+                    # taken back and refused; the table waits for the database.
+                    self._take_back()
+                    raise Refusal("unavailable", "the host cannot save the move now") from None
+            else:
+                ref.save_error = None
             self.broadcast_update(events)
             if ref.is_over:
                 self._game_over()
         self.kick()
+
+    def _take_back(self) -> None:
+        """Undo the referee's last move (it could not be saved)."""
+        old = self.referee
+        record = old.record()
+        self.referee = Referee.from_record(self.id, record.with_moves(record.moves[:-1]))
+        self.referee.save_error = old.save_error
+        self._cancel_ai()
 
     def _game_over(self) -> None:
         for timer in self._timers.values():
@@ -441,7 +455,12 @@ class Host:
 
     def __init__(self, config: HostConfig) -> None:
         self.config = config
-        self.store = HostStore(config.data_dir)
+        self.store = HostStore(config.data_dir)  # the data directory (lock, doors' files)
+        self.tables: TableStore = self.store  # where tables are kept: these files, or
+        if config.database is not None:  # the database several hosts share
+            from .pgstore import PostgresStore
+
+            self.tables = PostgresStore(config.database, pool_size=config.db_pool)
         self.rooms: dict[str, Room] = {}
         # Tables opened by clients whose seats are not all taken (in memory only).
         self.waiting: dict[str, WaitingTable] = {}
@@ -474,25 +493,28 @@ class Host:
         ``OSError``.
         """
         self.store.lock()
+        try:
+            self.tables.open()
+        except BaseException:
+            self.store.unlock()
+            raise
         notes: list[str] = []
         skeleton("")  # the confusables table, read now (about 0.15 s), not at a first join
         try:
-            self.accounts = open_accounts(self.store.root)
+            self.accounts = self._open_accounts()
             notes += migrate_ssh_pins(self.accounts, self.store.root)
             self.gate = Gate(self.accounts, None, self.tickets)
         except AccountsUnavailable as exc:
             log.error("%s: every seat is refused until it is repaired", exc)
             self.gate = Gate(None, str(exc), self.tickets)
-        tables, problems = self.store.load_tables()
+        tables, problems = self.tables.load_tables()
         for name, problem in problems:
             notes.append(f"skipped {printable(name)}: {problem}")
         for table_id, record in tables:
             if len(record.moves) >= len(record.setup.stacks) * len(record.players):
                 continue  # finished: kept on disk for replay, not served
             try:
-                referee = Referee.from_record(
-                    table_id, record, path=self.store.record_path(table_id)
-                )
+                referee = Referee.from_record(table_id, record)
             except ValueError as exc:  # pragma: no cover - load_record replayed it already
                 notes.append(f"skipped table {table_id}: {exc}")
                 continue
@@ -507,6 +529,28 @@ class Host:
             log.info("resumed table %s at move %d", table_id, referee.move_count)
         return notes
 
+    def _open_accounts(self) -> AccountStore:
+        from .pgstore import PostgresStore
+
+        if isinstance(self.tables, PostgresStore):
+            from .pgaccounts import PostgresAccounts
+
+            return PostgresAccounts(self.tables.pool)
+        return open_accounts(self.store.root)
+
+    def _new_referee(
+        self, table_id: str, seats: Sequence[SeatSpec], seed: int | None, options: Options | None
+    ) -> Referee:
+        """A new table's referee, its record saved (a failure in ``save_error``)."""
+        referee = Referee.new(table_id, seats, seed=seed, options=options)
+        try:
+            self.tables.create(referee)
+        except (OSError, ValueError, RecursionError) as exc:
+            referee.save_error = (
+                f"could not save table {table_id}: {getattr(exc, 'strerror', None) or exc}"
+            )
+        return referee
+
     def _load_owners(self, table_id: str, referee: Referee) -> tuple[dict[int, int], str | None]:
         """Who owns the seats of a resumed table (from the accounts store), with the
         seat file of an earlier version moved in first; a problem instead when
@@ -518,7 +562,7 @@ class Host:
             key = f"seats:{table_id}"
             if not accounts.done(key):
                 try:
-                    legacy = self.store.load_seats(table_id)
+                    legacy = self.tables.load_seats(table_id)
                 except SeatsFileError as exc:
                     return {}, str(exc)
                 for seat, token_digest in legacy.items():
@@ -537,7 +581,7 @@ class Host:
                     accounts.claim_seat(table_id, seat, account.id)
                 accounts.mark_done(key)
                 if legacy:
-                    self.store.retire_seats(table_id)
+                    self.tables.retire_seats(table_id)
             return accounts.seat_owners(table_id), None
         except AccountError as exc:
             return {}, str(exc)
@@ -562,9 +606,7 @@ class Host:
         if self._tables_full():
             raise ValueError(f"the host serves {self.config.limits.max_tables} tables at most")
         table_id = self._new_table_id()
-        referee = Referee.new(
-            table_id, seats, seed=seed, options=options, path=self.store.record_path(table_id)
-        )
+        referee = self._new_referee(table_id, seats, seed, options)
         if referee.save_error:
             raise OSError(referee.save_error)
         room = Room(self, referee, {}, self._forget_owners(table_id))
@@ -593,7 +635,7 @@ class Host:
     def _new_table_id(self) -> str:
         """An id no record and no table of this run has had (a waiting table's id is
         its record's name once its game starts)."""
-        number = max(int(self.store.new_table_id()[1:]), self._next_id)
+        number = max(int(self.tables.new_table_id()[1:]), self._next_id)
         self._next_id = number + 1
         return f"t{number}"
 
@@ -702,9 +744,7 @@ class Host:
             tokens[seat] = claim.token
         del self.waiting[table.id]
         holders = table.holders
-        referee = Referee.new(
-            table.id, table.specs(), options=table.options, path=self.store.record_path(table.id)
-        )
+        referee = self._new_referee(table.id, table.specs(), None, table.options)
         if referee.save_error:
             log.error("%s", referee.save_error)  # the game goes on; the next move saves again
         room = Room(self, referee, {}, self._forget_owners(table.id))
@@ -797,7 +837,10 @@ class Host:
             task.cancel()
         for room in self.rooms.values():
             async with room.moving:  # a move being saved is saved first
-                room.referee.save()
+                try:
+                    self.tables.save(room.referee)
+                except (OSError, ValueError, RecursionError) as exc:
+                    log.error("could not save table %s: %s", room.id, exc)
         if self._server is not None:
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(2.0):
@@ -806,6 +849,7 @@ class Host:
         self.io_pool.shutdown(wait=True)
         if self.accounts is not None:
             self.accounts.close()
+        self.tables.close()
         self.store.unlock()
         log.info("host closed")
 

@@ -29,6 +29,9 @@ from paris_tui.net.protocol import (
 
 TIMEOUT = 10.0
 MAX_STEPS = 2000
+# The database running_host serves from by default (None: the data directory's files);
+# set per test by conftest.py's --host-store postgres.
+DATABASE: str | None = None
 
 
 @asynccontextmanager
@@ -40,8 +43,10 @@ async def running_host(
     limits: Limits | None = None,
     ai_delay: float = 0.0,
     ai_takeover: float | None = None,
+    database: str | None = None,
 ) -> AsyncIterator[tuple[Host, int]]:
-    """A host serving ``tables`` (and the data directory's unfinished ones) on 127.0.0.1."""
+    """A host serving ``tables`` (and the store's unfinished ones) on 127.0.0.1, from
+    ``database`` (else :data:`DATABASE`, else ``data_dir``'s files)."""
     host = Host(
         HostConfig(
             data_dir=data_dir,
@@ -49,6 +54,7 @@ async def running_host(
             ai_delay=ai_delay,
             ai_takeover=ai_takeover,
             limits=limits or Limits(),
+            database=database or DATABASE,
         )
     )
     host.load()
