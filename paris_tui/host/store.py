@@ -123,6 +123,12 @@ class TableStore(Protocol):
 
     def record_text(self, table_id: str) -> str | None: ...
 
+    def load_record(self, table_id: str) -> Record | None:
+        """The table's record, ``None`` if it has none (raises ``RecordError``)."""
+
+    def put_record(self, table_id: str, data: dict[str, Any], *, finished: bool = False) -> None:
+        """A whole record (its JSON object), written as it is (tests, ``host migrate``)."""
+
     def touched(self, table_id: str) -> float: ...
 
     def load_seats(self, table_id: str) -> dict[int, str]: ...
@@ -195,6 +201,14 @@ class HostStore:
             return self.record_path(table_id).read_text(encoding="utf-8")
         except FileNotFoundError:
             return None
+
+    def load_record(self, table_id: str) -> Record | None:
+        path = self.record_path(table_id)
+        return load_record(path) if path.exists() else None
+
+    def put_record(self, table_id: str, data: dict[str, Any], *, finished: bool = False) -> None:
+        self.tables_dir.mkdir(parents=True, exist_ok=True)
+        write_text_atomic(self.record_path(table_id), json.dumps(data, ensure_ascii=False) + "\n")
 
     def touched(self, table_id: str) -> float:
         """When the table's record was last written (its last move), wall clock."""

@@ -15,8 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from paris_tui.core import Move, SeatView
+from paris_tui.core.record import Record
+from paris_tui.host.pgstore import PostgresStore
 from paris_tui.host.referee import parse_seats
 from paris_tui.host.server import Host, HostConfig, Limits
+from paris_tui.host.store import HostStore, TableStore
 from paris_tui.net.client import HostClient
 from paris_tui.net.protocol import (
     HostMessage,
@@ -65,6 +68,29 @@ async def running_host(
         yield host, port
     finally:
         await host.close()
+
+
+def put_record(data_dir: Path, table_id: str, record: Record) -> None:
+    """Give the store running_host serves from a record: ``data_dir``'s files (a new
+    folder each time: a new store), or :data:`DATABASE`, emptied first likewise."""
+    tables: TableStore = HostStore(data_dir)
+    if DATABASE is not None:
+        tables = PostgresStore(DATABASE)
+    tables.open()
+    try:
+        if isinstance(tables, PostgresStore):
+            with tables.pool.connection() as conn:
+                conn.execute("TRUNCATE paris_tables, paris_moves, paris_leases, accounts CASCADE")
+        tables.put_record(table_id, record.to_json_dict())
+    finally:
+        tables.close()
+
+
+def saved(host: Host, table_id: str) -> Record:
+    """The table's record as the host's store holds it."""
+    record = host.tables.load_record(table_id)
+    assert record is not None, f"no record of {table_id}"
+    return record
 
 
 def first_legal(view: SeatView) -> Move:
