@@ -83,6 +83,7 @@ _SCHEMA = [
     """CREATE TABLE IF NOT EXISTS paris_leases (
         table_id text PRIMARY KEY,
         holder text NOT NULL,
+        address text NOT NULL DEFAULT '',
         until timestamptz NOT NULL
     )""",
     # The accounts (paris_tui.host.pgaccounts): as host/accounts.sqlite's tables.
@@ -291,7 +292,7 @@ class PostgresStore:
             self._pool = None
 
     @contextlib.contextmanager
-    def _tx(self) -> Iterator[Connection[Any]]:
+    def tx(self) -> Iterator[Connection[Any]]:
         psycopg, psycopg_pool = _driver()
         try:
             with self.pool.connection() as conn, conn.transaction():
@@ -304,7 +305,7 @@ class PostgresStore:
     # --- tables ---------------------------------------------------------------------
 
     def table_ids(self) -> list[str]:
-        with self._tx() as conn:
+        with self.tx() as conn:
             rows = conn.execute(
                 "SELECT table_id FROM paris_tables WHERE NOT archived ORDER BY number"
             ).fetchall()
@@ -312,7 +313,7 @@ class PostgresStore:
 
     def new_table_id(self) -> str:
         """A table id no host has used (the database's sequence)."""
-        with self._tx() as conn:
+        with self.tx() as conn:
             row = conn.execute("SELECT nextval('paris_table_numbers')").fetchone()
         assert row is not None
         return f"t{int(row[0])}"
@@ -323,7 +324,7 @@ class PostgresStore:
         """Every table's record (``unfinished``: only those whose game goes on), and
         the tables that could not be read."""
         where = "WHERE NOT t.archived" + (" AND NOT t.finished" if unfinished else "")
-        with self._tx() as conn:
+        with self.tx() as conn:
             heads = conn.execute(
                 f"SELECT t.table_id, t.header FROM paris_tables t {where} ORDER BY t.number"
             ).fetchall()
@@ -358,17 +359,17 @@ class PostgresStore:
 
     def record_text(self, table_id: str) -> str | None:
         """The table's record as the host's file would hold it, ``None`` if there is none."""
-        with self._tx() as conn:
+        with self.tx() as conn:
             found = self._moves(conn, table_id)
         return None if found is None else record_text(record_data(*found))
 
     def load_record(self, table_id: str) -> Record | None:
-        with self._tx() as conn:
+        with self.tx() as conn:
             found = self._moves(conn, table_id)
         return None if found is None else parse_record(record_data(*found))
 
     def move_count(self, table_id: str) -> int:
-        with self._tx() as conn:
+        with self.tx() as conn:
             row = conn.execute(
                 "SELECT count(*) FROM paris_moves WHERE table_id = %s", (table_id,)
             ).fetchone()
@@ -380,7 +381,7 @@ class PostgresStore:
         psycopg, _pool = _driver()
         number = int(table_id[1:])
         try:
-            with self._tx() as conn:
+            with self.tx() as conn:
                 conn.execute(
                     "INSERT INTO paris_tables (table_id, number, header, finished) "
                     "VALUES (%s, %s, %s, %s)",
@@ -413,7 +414,7 @@ class PostgresStore:
         move_no = len(data["moves"])
         move = json.dumps(data["moves"][-1], ensure_ascii=False)
         try:
-            with self._tx() as conn:
+            with self.tx() as conn:
                 conn.execute(
                     "INSERT INTO paris_moves (table_id, move_no, move) VALUES (%s, %s, %s)",
                     (ref.table_id, move_no, move),
@@ -432,7 +433,7 @@ class PostgresStore:
 
     def touched(self, table_id: str) -> float:
         """When the table last moved (the database's clock, seconds since the epoch)."""
-        with self._tx() as conn:
+        with self.tx() as conn:
             row = conn.execute(
                 "SELECT extract(epoch FROM touched) FROM paris_tables WHERE table_id = %s",
                 (table_id,),
@@ -441,7 +442,7 @@ class PostgresStore:
 
     def archive(self, table_id: str) -> None:
         """Out of the lobby and the caps, still a record to read."""
-        with self._tx() as conn:
+        with self.tx() as conn:
             conn.execute("UPDATE paris_tables SET archived = true WHERE table_id = %s", (table_id,))
 
     # --- seat files of earlier versions: none in a database ---------------------------

@@ -40,6 +40,7 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .. import __version__
 from ..core import Event, Move, Options
@@ -94,6 +95,10 @@ from .identity import TICKET_SECONDS, Claim, DoorProof, Gate, Tickets
 from .names import same_name, skeleton
 from .referee import Referee, Refusal, SeatSpec
 from .store import HostStore, SeatsFileError, TableStore
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..core.record import Record
+    from .cluster import Cluster
 from .waiting import WaitingTable, plan_seats, table_options
 
 __all__ = ["TICKET_SECONDS", "Host", "HostConfig", "Limits", "Room", "TableConflictError"]
@@ -140,6 +145,8 @@ class HostConfig:
     # hosts; None keeps them in data_dir (files and SQLite).
     database: str | None = None
     db_pool: int = 4  # connections this host keeps to the database at most
+    lease_seconds: float = 3.0  # a dead host's tables are taken over after about this
+    advertise: str | None = None  # HOST:PORT where the other hosts reach this one
 
 
 class TableConflictError(ValueError):
@@ -175,6 +182,7 @@ class Connection:
         self.waiting: WaitingTable | None = None  # a waiting table where it holds a seat
         self.opened = 0  # tables it opened
         self.claim: Claim | None = None  # the account it holds a waiting seat as
+        self.hello: Hello | None = None  # its hello (a relay to another host says it again)
         loop = asyncio.get_running_loop()
         self.last_heard = loop.time()
         self._tokens = float(host.config.limits.burst)
@@ -370,6 +378,8 @@ class Room:
                     # A move is told only once it is in the database: this one is
                     # taken back and refused; the table waits for the database.
                     self._take_back()
+                    if self.host.cluster is not None and type(exc).__name__ == "MoveConflict":
+                        self.host.cluster.lose(self.id)  # another host referees it now
                     raise Refusal("unavailable", "the host cannot save the move now") from None
             else:
                 ref.save_error = None
@@ -457,10 +467,14 @@ class Host:
         self.config = config
         self.store = HostStore(config.data_dir)  # the data directory (lock, doors' files)
         self.tables: TableStore = self.store  # where tables are kept: these files, or
-        if config.database is not None:  # the database several hosts share
+        self.cluster: Cluster | None = None  # the database several hosts share, and
+        if config.database is not None:  # this host among the others there
+            from .cluster import Cluster
             from .pgstore import PostgresStore
 
-            self.tables = PostgresStore(config.database, pool_size=config.db_pool)
+            database = PostgresStore(config.database, pool_size=config.db_pool)
+            self.tables = database
+            self.cluster = Cluster(self, database, config.lease_seconds)
         self.rooms: dict[str, Room] = {}
         # Tables opened by clients whose seats are not all taken (in memory only).
         self.waiting: dict[str, WaitingTable] = {}
@@ -513,21 +527,28 @@ class Host:
         for table_id, record in tables:
             if len(record.moves) >= len(record.setup.stacks) * len(record.players):
                 continue  # finished: kept on disk for replay, not served
+            if self.cluster is not None and not self.cluster.acquire(table_id):
+                continue  # another host referees it
             try:
-                referee = Referee.from_record(table_id, record)
+                self.resume(table_id, record)
             except ValueError as exc:  # pragma: no cover - load_record replayed it already
                 notes.append(f"skipped table {table_id}: {exc}")
-                continue
-            owners, seats_problem = self._load_owners(table_id, referee)
-            if seats_problem is not None and self.accounts is not None:
-                log.error(
-                    "table %s: %s: its seats are refused until it is repaired",
-                    table_id,
-                    seats_problem,
-                )
-            self.rooms[table_id] = Room(self, referee, owners, seats_problem)
-            log.info("resumed table %s at move %d", table_id, referee.move_count)
         return notes
+
+    def resume(self, table_id: str, record: Record) -> Room:
+        """Serve a table from its record (raises ``ValueError``)."""
+        referee = Referee.from_record(table_id, record)
+        owners, seats_problem = self._load_owners(table_id, referee)
+        if seats_problem is not None and self.accounts is not None:
+            log.error(
+                "table %s: %s: its seats are refused until it is repaired",
+                table_id,
+                seats_problem,
+            )
+        room = Room(self, referee, owners, seats_problem)
+        self.rooms[table_id] = room
+        log.info("resumed table %s at move %d", table_id, referee.move_count)
+        return room
 
     def _open_accounts(self) -> AccountStore:
         from .pgstore import PostgresStore
@@ -607,6 +628,8 @@ class Host:
             raise ValueError(f"the host serves {self.config.limits.max_tables} tables at most")
         table_id = self._new_table_id()
         referee = self._new_referee(table_id, seats, seed, options)
+        if self.cluster is not None:
+            self.cluster.acquire(table_id)
         if referee.save_error:
             raise OSError(referee.save_error)
         room = Room(self, referee, {}, self._forget_owners(table_id))
@@ -745,6 +768,8 @@ class Host:
         del self.waiting[table.id]
         holders = table.holders
         referee = self._new_referee(table.id, table.specs(), None, table.options)
+        if self.cluster is not None:
+            self.cluster.acquire(table.id)
         if referee.save_error:
             log.error("%s", referee.save_error)  # the game goes on; the next move saves again
         room = Room(self, referee, {}, self._forget_owners(table.id))
@@ -815,7 +840,12 @@ class Host:
         for room in self.rooms.values():
             room.start()
         sock = self._server.sockets[0].getsockname()
-        return str(sock[0]), int(sock[1])
+        address, port = str(sock[0]), int(sock[1])
+        if self.cluster is not None:
+            shown = "127.0.0.1" if address in ("0.0.0.0", "::", "") else address
+            shown = f"[{shown}]" if ":" in shown else shown
+            self.cluster.start(self.config.advertise or f"{shown}:{port}")
+        return address, port
 
     async def close(self) -> None:
         """Stop: say goodbye to every client, save every table, release the lock."""
@@ -847,6 +877,8 @@ class Host:
                     await self._server.wait_closed()
         self.ai_pool.shutdown(wait=False, cancel_futures=True)
         self.io_pool.shutdown(wait=True)
+        if self.cluster is not None:
+            await self.cluster.stop()  # the leases given back: another host may take them
         if self.accounts is not None:
             self.accounts.close()
         self.tables.close()
@@ -960,6 +992,7 @@ class Host:
             )
             return
         conn.protocol = hello.protocol
+        conn.hello = hello
         try:
             client = normalize_name(hello.client)
         except InvalidNameError as exc:
@@ -1006,13 +1039,28 @@ class Host:
             case Hello():
                 raise Refusal("bad_message", "hello was already sent")
             case ListTables():
-                conn.send(Tables(self.table_infos(waiting=conn.protocol >= 2)))
+                infos = self.table_infos(waiting=conn.protocol >= 2)
+                if self.cluster is not None:
+                    infos = tuple(
+                        sorted(
+                            (*infos, *self.cluster.remote_infos()),
+                            key=lambda t: (len(t.table), t.table),
+                        )
+                    )
+                conn.send(Tables(infos))
             case OpenTable():
                 self._open(conn, message)
             case Leave():
                 room = conn.room or conn.waiting
                 self._leave(conn)
                 conn.send(Left(None if room is None else room.id))
+            case Join() | Watch() if self.cluster is not None and (
+                where := self.cluster.where(
+                    message.table, message.name if isinstance(message, Join) else None
+                )
+            ):
+                self._leave(conn)
+                await self.cluster.relay(conn, where, message)
             case Join():
                 await self._join(conn, message)
             case AccountRequest():
