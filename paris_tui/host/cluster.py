@@ -36,7 +36,17 @@ import uuid
 from typing import TYPE_CHECKING
 
 from ..core.record import Record
-from ..net.protocol import MAX_HOST_LINE, Bye, ClientMessage, Hello, SeatInfo, TableInfo, encode
+from ..net.protocol import (
+    MAX_HOST_LINE,
+    Bye,
+    ClientMessage,
+    Hello,
+    Join,
+    SeatInfo,
+    TableInfo,
+    Watch,
+    encode,
+)
 from .lease import LEASE_SECONDS, Leases
 from .pgstore import PostgresStore
 
@@ -131,7 +141,7 @@ class Cluster:
         except (OSError, ValueError) as exc:
             log.error("table %s: cannot take it over: %s", table_id, exc)
             return
-        if record is None:
+        if record is None or table_id in self.host.rooms:  # taken meanwhile (another join)
             return
         room = self.host.resume(table_id, record)
         if room is not None:
@@ -173,31 +183,60 @@ class Cluster:
             infos.append(TableInfo(table_id, seats, moves, total, moves >= total))
         return infos
 
-    def where(self, table: str | None, name: str | None) -> str | None:
-        """The address of the host refereeing ``table`` (or the table where ``name``
-        sits), if it is another host's; ``None`` to serve it here."""
-        if table is not None and table in self.host.rooms:
+    def _remote_table(self, table: str | None, name: str | None) -> str | None:
+        """The table refereed elsewhere (or nowhere) that ``table`` or ``name`` asks for."""
+        if table is not None:
+            if table in self.host.rooms or table in self.host.waiting:
+                return None
+            return table  # the leases say where it is, if anywhere
+        if name is None:
             return None
-        if table is None:
-            if name is None:
+        for room in self.host.unfinished():
+            if room.referee.seat_of(name) is not None:
                 return None
-            key = name.casefold()
-            for room in self.host.unfinished():
-                if room.referee.seat_of(name) is not None:
-                    return None
-            for table_id, record in self.remote_tables().items():
-                if any(not p.is_ai and p.name.casefold() == key for p in record.players):
-                    table = table_id
-                    break
-            if table is None:
-                return None
+        key = name.casefold()
+        for table_id, record in self.remote_tables().items():
+            if any(not p.is_ai and p.name.casefold() == key for p in record.players):
+                return table_id
+        return None
+
+    def _unfinished(self, table: str) -> Record | None:
         try:
-            holder = self.leases.holders().get(table)
+            record = self.store.load_record(table)
+        except (OSError, ValueError):
+            return None
+        if record is None or len(record.moves) >= len(record.setup.stacks) * len(record.players):
+            return None
+        return record
+
+    async def route(self, conn: Connection, message: Join | Watch) -> bool:
+        """Relay ``message`` to the host that referees its table (``True``: done), or
+        take the table here first when its host died and nobody took it yet."""
+        name = message.name if isinstance(message, Join) else None
+        loop = asyncio.get_running_loop()
+        table = await loop.run_in_executor(
+            self.host.io_pool, self._remote_table, message.table, name
+        )
+        if table is None:
+            return False
+        try:
+            holder = await loop.run_in_executor(self.host.io_pool, self.leases.holders)
         except OSError:
-            return None
-        if holder is None or holder.holder == self.id or not holder.address:
-            return None
-        return holder.address
+            return False
+        found = holder.get(table)
+        if found is None:  # run out (its host died): taken here and now, not at a tick
+            record = await loop.run_in_executor(self.host.io_pool, self._unfinished, table)
+            if record is None:
+                return False  # no such table, or finished: answered here
+            got = await loop.run_in_executor(self.host.io_pool, self.leases.acquire, table)
+            if got and table not in self.host.rooms:
+                await self.take(table)
+            return False
+        if found.holder == self.id or not found.address:
+            return False
+        self.host.leave(conn)
+        await self.relay(conn, found.address, message)
+        return True
 
     # --- the relay -----------------------------------------------------------------------
 

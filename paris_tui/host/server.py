@@ -925,6 +925,10 @@ class Host:
                 del self._per_address[conn.address]
         self._leave(conn)
 
+    def leave(self, conn: Connection) -> None:
+        """``conn`` sits and waits nowhere any more."""
+        self._leave(conn)
+
     def _leave(self, conn: Connection) -> None:
         if conn.room is not None:
             conn.room.depart(conn)
@@ -1031,6 +1035,12 @@ class Host:
             raise Refusal(
                 "bad_message", f"unknown message type 'account' in protocol {conn.protocol}"
             )
+        if (
+            self.cluster is not None
+            and isinstance(message, Join | Watch)
+            and await self.cluster.route(conn, message)
+        ):
+            return  # relayed to the table's host: its referee answered
         match message:
             case Ping():
                 conn.send(Pong(message.nonce))
@@ -1054,13 +1064,6 @@ class Host:
                 room = conn.room or conn.waiting
                 self._leave(conn)
                 conn.send(Left(None if room is None else room.id))
-            case Join() | Watch() if self.cluster is not None and (
-                where := self.cluster.where(
-                    message.table, message.name if isinstance(message, Join) else None
-                )
-            ):
-                self._leave(conn)
-                await self.cluster.relay(conn, where, message)
             case Join():
                 await self._join(conn, message)
             case AccountRequest():

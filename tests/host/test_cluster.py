@@ -21,9 +21,10 @@ from paris_tui.host.lease import Leases
 from paris_tui.host.pgstore import PostgresStore
 from paris_tui.host.referee import Refusal, parse_seats
 from paris_tui.host.server import Host, HostConfig
+from paris_tui.net.client import RefusedError
 from paris_tui.net.protocol import Seated, Update, decode_host, encode
 
-from .helpers import HELLO, TIMEOUT, RawClient, join_bot, random_player
+from .helpers import HELLO, TIMEOUT, Bot, RawClient, join_bot, random_player
 
 LEASE = 1.0
 
@@ -229,3 +230,81 @@ def encode_join(name: str, table: str) -> bytes:
     from paris_tui.net.protocol import Join
 
     return encode(Join(name, table=table))
+
+
+# --- real processes, kill -9, and a client given several addresses ------------------------
+
+
+async def _join_when_back(port: int, name: str, token: str | None, seed: int) -> tuple[Bot, float]:
+    """Join at ``port`` again and again until the table is served (bounded)."""
+    loop = asyncio.get_running_loop()
+    began = loop.time()
+    for _ in range(100):
+        try:
+            return await join_bot(port, name, random_player(seed), token=token), loop.time() - began
+        except RefusedError as exc:
+            assert exc.code in ("unavailable", "seat_taken"), exc  # protocol 1 says seat_taken
+            await asyncio.sleep(0.1)
+    raise AssertionError("the table was never served again")
+
+
+async def test_kill_9_of_the_referees_host_and_the_game_goes_on_at_another(
+    tmp_path: Path, database: str
+) -> None:
+    from .test_process import HostProcess
+
+    a = await HostProcess.start(
+        tmp_path / "a",
+        "--database",
+        database,
+        "--table",
+        "ann,bob",
+        "--seed",
+        "3",
+        "--ai-delay",
+        "0",
+    )
+    b = await HostProcess.start(tmp_path / "b", "--database", database)
+    try:
+        port_a, port_b = await a.port(), await b.port()
+        ann = await join_bot(port_a, "ann", random_player(1))
+        bob = await join_bot(port_b, "bob", random_player(2))  # relayed to a
+        await asyncio.gather(
+            ann.play_until(lambda v: len(v.moves) >= 6), bob.play_until(lambda v: len(v.moves) >= 6)
+        )
+        made = ann.view.moves
+        a.proc.kill()  # kill -9
+        await a.wait()
+        (bob2, waited), (ann2, _) = await asyncio.gather(
+            _join_when_back(port_b, "bob", bob.seated.token, 2),
+            _join_when_back(port_b, "ann", ann.seated.token, 1),
+        )
+        assert waited < 8.0, waited  # a lease of 3 s, then the next join takes it
+        assert bob2.view.moves[: len(made)] == made  # every acknowledged move
+        end, _ = await asyncio.gather(bob2.play_to_end(), ann2.play_to_end())
+        assert end.outcome is not None
+        for bot in (ann, bob, ann2, bob2):
+            await bot.client.close()
+    finally:
+        for proc in (a.proc, b.proc):
+            if proc.returncode is None:
+                proc.kill()
+                await proc.wait()
+
+
+async def test_join_given_several_addresses_uses_one_that_answers(
+    tmp_path: Path, database: str
+) -> None:
+    from paris_tui.app.remote import JoinTarget, Link
+
+    async with (
+        cluster_host(tmp_path / "a", database, ("ann,bob",)),
+        cluster_host(tmp_path / "b", database) as (_b, port_b),
+    ):
+        target = JoinTarget("127.0.0.1", 1, "bob", others=(("127.0.0.1", port_b),))
+        link = await Link.open(target, None)
+        assert link.table.view(None).names == ("ann", "bob") and link.table.table_id == "t1"
+        assert link.target.address == "127.0.0.1:1"  # its tokens stay the server's first
+        assert target.at(1).endpoint == ("127.0.0.1", port_b)
+        assert target.at(2).endpoint == ("127.0.0.1", 1)
+        await link.close()
