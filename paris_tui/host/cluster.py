@@ -49,6 +49,7 @@ from ..net.protocol import (
 )
 from .lease import LEASE_SECONDS, Leases
 from .pgstore import PostgresStore
+from .referee import Refusal
 
 if TYPE_CHECKING:  # pragma: no cover
     from .server import Connection, Host
@@ -231,8 +232,12 @@ class Cluster:
             got = await loop.run_in_executor(self.host.io_pool, self.leases.acquire, table)
             if got and table not in self.host.rooms:
                 await self.take(table)
+            if table not in self.host.rooms:  # another host took it first: ask again
+                raise Refusal("unavailable", f"table {table} is moving to another host: try again")
             return False
         if found.holder == self.id or not found.address:
+            if table not in self.host.rooms:  # ours, being taken over at this moment
+                raise Refusal("unavailable", f"table {table} is being taken over: try again")
             return False
         self.host.leave(conn)
         await self.relay(conn, found.address, message)
@@ -254,8 +259,6 @@ class Cluster:
                 await reader.readuntil(b"\n")  # its welcome: the client had ours
         except (OSError, TimeoutError, asyncio.IncompleteReadError, ValueError) as exc:
             log.warning("%s: cannot relay to %s: %s", conn, address, exc)
-            from .referee import Refusal
-
             raise Refusal("unavailable", "the table's host cannot be reached: try again") from None
         log.info("%s relayed to %s", conn, address)
 
