@@ -1050,10 +1050,12 @@ class Host:
                 raise Refusal("bad_message", "hello was already sent")
             case ListTables():
                 infos = self.table_infos(waiting=conn.protocol >= 2)
-                if self.cluster is not None:
+                if self.cluster is not None:  # every host's tables: read in an I/O thread
+                    loop = asyncio.get_running_loop()
+                    remote = await loop.run_in_executor(self.io_pool, self.cluster.remote_infos)
                     infos = tuple(
                         sorted(
-                            (*infos, *self.cluster.remote_infos()),
+                            (*infos, *remote),
                             key=lambda t: (len(t.table), t.table),
                         )
                     )

@@ -308,3 +308,33 @@ async def test_join_given_several_addresses_uses_one_that_answers(
         assert target.at(1).endpoint == ("127.0.0.1", port_b)
         assert target.at(2).endpoint == ("127.0.0.1", 1)
         await link.close()
+
+
+async def test_hostile_clients_at_one_host_do_not_disturb_a_game_across_hosts(
+    tmp_path: Path, database: str
+) -> None:
+    async with (
+        cluster_host(tmp_path / "a", database, ("ann,bob",)) as (_a, port_a),
+        cluster_host(tmp_path / "b", database) as (b, port_b),
+    ):
+        ann = await join_bot(port_a, "ann", random_player(1))
+        bob = await join_bot(port_b, "bob", random_player(2))  # relayed by b
+        hostile = []
+        for i in range(12):
+            raw = await RawClient.open(port_b)
+            if i % 3 == 0:
+                raw.send(b"not json\n")
+            elif i % 3 == 1:
+                raw.send(HELLO + b'{"type":"watch","table":"t1"}\n' + b"x" * 200_000 + b"\n")
+            else:  # a relayed watcher that never reads, and a join for a name not its own
+                raw.send(HELLO + encode_join("ann", "t1"))
+            hostile.append(raw)
+        await asyncio.gather(
+            ann.play_until(lambda v: len(v.moves) >= 8), bob.play_until(lambda v: len(v.moves) >= 8)
+        )
+        assert ann.view.moves[:8] == bob.view.moves[:8]
+        for raw in hostile:
+            raw.writer.close()
+        for bot in (ann, bob):
+            await bot.client.close()
+        assert b.rooms == {}
