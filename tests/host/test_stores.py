@@ -337,6 +337,16 @@ async def test_migrate_moves_a_data_directory_in_and_records_replay_byte_for_byt
         assert int(store.new_table_id()[1:]) > 2
     finally:
         store.close()
+    # The operator's account commands work on the database too.
+    capsys.readouterr()
+    assert main(["host", "accounts", "list", "--json", "--database", database]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert [a["name"] for a in listed["accounts"]] == ["ann", "bob", "cy", "dee"]
+    assert main(["host", "accounts", "lock", "cy", "--database", database]) == 0
+    capsys.readouterr()
+    main(["host", "accounts", "list", "--json", "--database", database])
+    locked = {a["name"]: a["locked"] for a in json.loads(capsys.readouterr().out)["accounts"]}
+    assert locked["cy"] and not locked["ann"]
     # The host on the database serves the unfinished table where it was.
     async with running_host(tmp_path / "other", database=database) as (again, port):
         assert list(again.rooms) == ["t2"]
