@@ -259,7 +259,7 @@ async def main() -> int:
             "killed_host_tables": len(victims),
             "tables_moving_again": len(recovered),
             "seconds_to_recover": round(max(recovered), 2) if recovered else None,
-            "recover_each": sorted(round(r, 2) for r in recovered),
+            "seconds_to_recover_p50": round(statistics.median(recovered), 2) if recovered else None,
             "moves_lost": lost,
         }
         if args.json:
