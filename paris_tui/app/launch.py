@@ -225,10 +225,11 @@ def run_join(
 
     die_with_parent()
     ticket = os.environ.pop(TICKET_ENV, None) or None  # kept in memory only, never on disk
-    try:
-        host, port = parse_address(address)
+    try:  # HOST:PORT, or several hosts of one server: host-a:7337,host-b:7338
+        addresses = [parse_address(part.strip()) for part in address.split(",")[:16]]
     except ValueError as exc:
         return _fail(str(exc))
+    host, port = addresses[0]
     if watch is not None and (name is not None or table is not None):
         return _fail(
             _("{option} watches a table: give it without {name} and {table}").format(
@@ -239,7 +240,7 @@ def run_join(
         return _fail(_("{option} must be 0 or more").format(option="--ai-delay"))
     if code is not None and name is None:
         return _fail(_("{option} needs {name}").format(option="--code", name="--name"))
-    target = JoinTarget(host, port, name, table, watch)
+    target = JoinTarget(host, port, name, table, watch, tuple(addresses[1:]))
     try:
         target = target.checked()
     except JoinError as exc:

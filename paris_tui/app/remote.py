@@ -17,7 +17,7 @@ import asyncio
 import contextlib
 import re
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .. import i18n
 from ..core import printable
@@ -95,6 +95,10 @@ def parse_address(text: str) -> tuple[str, int]:
     return host, int(port)
 
 
+def _address(host: str, port: int) -> str:
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
 @dataclass(frozen=True, slots=True)
 class JoinTarget:
     """Where to sit: a host, and a name (with a table, maybe) or a table to watch."""
@@ -104,10 +108,25 @@ class JoinTarget:
     name: str | None = None
     table: str | None = None
     watch: str | None = None
+    # More hosts of the same server (several hosts on one database): a reconnection
+    # tries them in turn.
+    others: tuple[tuple[str, int], ...] = ()
+    dial: int = 0  # which of them to connect to (0: host, port); tokens stay the first's
 
     @property
     def address(self) -> str:
-        return f"[{self.host}]:{self.port}" if ":" in self.host else f"{self.host}:{self.port}"
+        """The server's address (its first host's): the key of its tokens."""
+        return _address(self.host, self.port)
+
+    @property
+    def endpoint(self) -> tuple[str, int]:
+        """Where to connect: the host at :attr:`dial`."""
+        addresses = ((self.host, self.port), *self.others)
+        return addresses[self.dial % len(addresses)]
+
+    def at(self, attempt: int) -> JoinTarget:
+        """The target dialling its ``attempt``-th address, in turn (the first is 0)."""
+        return replace(self, dial=attempt % (1 + len(self.others)))
 
     def checked(self) -> JoinTarget:
         """The target with its name normalized (``JoinError`` if it breaks the name rule)."""
@@ -117,7 +136,7 @@ class JoinTarget:
             name = normalize_name(self.name)
         except InvalidNameError as exc:
             raise JoinError(f"--name: {name_problem(exc)}", EXIT_USAGE) from None
-        return JoinTarget(self.host, self.port, name, self.table, self.watch)
+        return replace(self, name=name)
 
 
 REFUSAL_HINTS = {
@@ -212,9 +231,10 @@ class Link:
                     tokens.put(target.address, target.name, joined.token)
         return cls(target, client, joined, tokens=tokens, token=token)
 
-    async def rejoin(self, timeout: float = CONNECT_TIMEOUT) -> RemoteTable:
-        """Join the same seat (or watch the same table) again on a new connection."""
-        client, joined = await _join(self.target, self.token, timeout)
+    async def rejoin(self, timeout: float = CONNECT_TIMEOUT, attempt: int = 0) -> RemoteTable:
+        """Join the same seat (or watch the same table) again on a new connection
+        (at the target's ``attempt``-th address, when it has several)."""
+        client, joined = await _join(self.target.at(attempt), self.token, timeout)
         self.table = RemoteTable(client, joined)
         return self.table
 
@@ -260,10 +280,10 @@ class Link:
             if self.closed:
                 return problem
             try:
-                await self.rejoin()
+                await self.rejoin(attempt=attempt)
             except JoinError as exc:
                 problem = exc.message
-                if exc.status == EXIT_REFUSED:
+                if exc.status == EXIT_REFUSED and exc.code != "unavailable":
                     return problem  # the host answered no: trying again will not change it
                 continue
             self.reconnects += 1
@@ -301,12 +321,21 @@ class LobbyStart:
 
 
 async def connect(target: JoinTarget, timeout: float = CONNECT_TIMEOUT) -> HostClient:
-    """A connection to the host (hello said), or :class:`JoinError`."""
-    where = target.address
+    """A connection to the host (hello said), or :class:`JoinError`; a target of
+    several hosts tries each in turn until one answers."""
+    for attempt in range(len(target.others)):
+        with contextlib.suppress(JoinError):
+            return await _connect_one(target.at(target.dial + attempt), timeout)
+    return await _connect_one(target.at(target.dial + len(target.others)), timeout)
+
+
+async def _connect_one(target: JoinTarget, timeout: float) -> HostClient:
+    host, port = target.endpoint
+    where = _address(host, port)
     cannot = _("cannot connect to {address}: {reason}")
     try:
         return await HostClient.connect(
-            target.host, target.port, timeout=timeout, language=i18n.current_language()
+            host, port, timeout=timeout, language=i18n.current_language()
         )
     except RefusedError as exc:
         raise JoinError(_refusal_message(target, exc), EXIT_REFUSED, exc.code) from None

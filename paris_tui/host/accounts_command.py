@@ -26,9 +26,9 @@ EXIT_ERROR = 1
 EXIT_USAGE = 2
 
 
-def add_accounts_parser(host_parser: argparse.ArgumentParser) -> None:
-    """Add ``accounts`` under ``paris-tui host``."""
-    sub = host_parser.add_subparsers(dest="host_command", metavar="accounts")
+def add_accounts_parser(host_parser: argparse.ArgumentParser) -> Any:
+    """Add ``accounts`` under ``paris-tui host``; returns the subcommands (for more)."""
+    sub = host_parser.add_subparsers(dest="host_command", metavar="{accounts,migrate}")
     accounts = sub.add_parser(
         "accounts",
         help=_("list and change the host's accounts (a name is an account on a host)"),
@@ -49,6 +49,13 @@ def add_accounts_parser(host_parser: argparse.ArgumentParser) -> None:
             dest="accounts_data_dir",
             default=None,
             help=_("the host's data directory (default: the paris-tui data directory)"),
+        )
+        parser.add_argument(
+            "--database",
+            metavar="URL",
+            dest="accounts_database",
+            default=None,
+            help=_("the hosts' PostgreSQL database instead (or $PARIS_TUI_DATABASE)"),
         )
         parser.set_defaults(func=cmd_accounts, accounts_action=name)
         return parser
@@ -80,6 +87,37 @@ def add_accounts_parser(host_parser: argparse.ArgumentParser) -> None:
     add_key.add_argument(
         "key", metavar="KEY", help=_("a public key file (.pub), or its one line in quotes")
     )
+    return sub
+
+
+def _database_accounts(args: argparse.Namespace, url: str) -> int:
+    """The account commands on the hosts' shared database (``--database``)."""
+    from ..core.text import InvalidNameError, normalize_name, printable
+    from ..wording import name_problem
+    from .accounts import AccountError
+    from .pgaccounts import PostgresAccounts
+    from .pgstore import DatabaseUnavailable, DriverMissing, PostgresStore
+
+    names: dict[str, str] = {}
+    for field in ("name", "new_name"):
+        value = getattr(args, field, None)
+        if value is None:
+            continue
+        try:
+            names[field] = normalize_name(value)
+        except InvalidNameError as exc:
+            return _fail(f"{printable(value[:40])}: {name_problem(exc)}", EXIT_USAGE)
+    tables = PostgresStore(url, pool_size=1)
+    try:
+        tables.open()
+    except (DriverMissing, DatabaseUnavailable) as exc:
+        return _fail(str(exc))
+    try:
+        return _run(PostgresAccounts(tables.pool), args, names)
+    except (AccountError, ValueError, OSError) as exc:
+        return _fail(str(exc))
+    finally:
+        tables.close()
 
 
 def invite(store: Any, name: str) -> str:
@@ -101,8 +139,12 @@ def cmd_accounts(args: argparse.Namespace) -> int:
     from ..core.text import InvalidNameError, normalize_name, printable
     from ..wording import name_problem
     from .accounts import AccountError, AccountsUnavailable, open_accounts
+    from .pgstore import database_url
     from .store import HostStore, default_data_dir
 
+    url = database_url(getattr(args, "accounts_database", None))
+    if url is not None and not args.accounts_data_dir:
+        return _database_accounts(args, url)
     folder = args.accounts_data_dir or getattr(args, "data_dir", None)
     data_dir = Path(folder) if folder else default_data_dir()
     root = HostStore(data_dir).root

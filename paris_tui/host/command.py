@@ -70,6 +70,16 @@ def add_host_parser(subparsers: Any) -> argparse.ArgumentParser:
         help=_("where tables are saved (default: the paris-tui data directory)"),
     )
     parser.add_argument(
+        "--database",
+        metavar="URL",
+        default=None,
+        help=_(
+            "keep tables and accounts in this PostgreSQL database (e.g. "
+            "postgresql://paris@db/paris, or $PARIS_TUI_DATABASE), which several hosts may "
+            "share; needs pip install 'paris-tui[postgres]'"
+        ),
+    )
+    parser.add_argument(
         "--table",
         metavar="SEATS",
         action="append",
@@ -159,8 +169,9 @@ def add_host_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     parser.set_defaults(func=cmd_host)
     from .accounts_command import add_accounts_parser
+    from .migrate import add_migrate_parser
 
-    add_accounts_parser(parser)
+    add_migrate_parser(add_accounts_parser(parser))
     return parser
 
 
@@ -239,8 +250,11 @@ def cmd_host(args: argparse.Namespace) -> int:
                 raise _UsageError(f"--table {printable(text[:60])!s}: {exc}") from None
     except _UsageError as exc:
         return _fail(str(exc), EXIT_USAGE)
+    from .pgstore import database_url
+
     data_dir = Path(args.data_dir) if args.data_dir else default_data_dir()
     config = HostConfig(
+        database=database_url(args.database),
         data_dir=data_dir,
         bind=args.bind,
         port=port,
@@ -354,13 +368,14 @@ async def _run_host(
 
     from ..core.text import printable
     from ..net.protocol import PROTOCOL_VERSIONS
+    from .pgstore import DatabaseUnavailable, DriverMissing
     from .server import Host, TableConflictError
     from .store import HostBusyError
 
     host = Host(config)
     try:
         notes = host.load()
-    except HostBusyError as exc:
+    except (HostBusyError, DriverMissing, DatabaseUnavailable) as exc:
         return _fail(str(exc), EXIT_ERROR)
     except OSError as exc:
         where = printable(str(config.data_dir))
@@ -433,7 +448,7 @@ async def _run_host(
     lines = [
         f"paris-tui host: listening on {address}:{port} "
         f"(protocols {' and '.join(str(v) for v in PROTOCOL_VERSIONS)}); "
-        f"tables saved in {printable(str(host.store.tables_dir))}"
+        f"tables saved in {host.tables.where}"
     ]
     if door is not None:
         lines.append(

@@ -328,15 +328,20 @@ class Referee:
 
         The record's JSON object is built once and each move appended as it is
         made (a test holds it equal to :meth:`record`'s, move after move)."""
-        if self._record_json is None:
-            self._record_json = self.record().to_json_dict()
-        data = self._record_json
+        data = self.record_json()
         text = json.dumps(data, ensure_ascii=False)
         try:
             text.encode("utf-8")
         except UnicodeEncodeError:  # a lone surrogate in an extra: keep it, escaped
             text = json.dumps(data)
         return text + "\n"
+
+    def record_json(self) -> dict[str, Any]:
+        """The record's JSON object, built once, each move appended as it is made
+        (the caller does not change it)."""
+        if self._record_json is None:
+            self._record_json = self.record().to_json_dict()
+        return self._record_json
 
     def views(self, seats: Iterable[int]) -> tuple[SeatView, dict[int, SeatView]]:
         """The public view and several seats' views at once, each equal to :meth:`view`.

@@ -40,10 +40,10 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .. import __version__
 from ..core import Event, Move, Options
-from ..core.record import write_text_atomic
 from ..core.text import InvalidNameError, normalize_name, printable
 from ..net.protocol import MAX_CLIENT_LINE as _MAX_LINE
 from ..net.protocol import (
@@ -96,7 +96,11 @@ from .ai_moves import AIMoves
 from .identity import TICKET_SECONDS, Claim, DoorProof, Gate, Tickets
 from .names import same_name, skeleton
 from .referee import Referee, Refusal, SeatSpec
-from .store import HostStore, SeatsFileError
+from .store import HostStore, SeatsFileError, TableStore
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..core.record import Record
+    from .cluster import Cluster
 from .waiting import WaitingTable, plan_seats, table_options
 
 __all__ = ["TICKET_SECONDS", "Host", "HostConfig", "Limits", "Room", "TableConflictError"]
@@ -142,6 +146,12 @@ class HostConfig:
     # The accounts store, given the host's folder (<data dir>/host): SQLite there by
     # default; any AccountStore (one shared by several hosts) fits.
     accounts: Callable[[Path], AccountStore] = open_accounts
+    # PostgreSQL (host --database URL): tables and accounts there, shared by several
+    # hosts; None keeps them in data_dir (files and SQLite).
+    database: str | None = None
+    db_pool: int = 4  # connections this host keeps to the database at most
+    lease_seconds: float = 3.0  # a dead host's tables are taken over after about this
+    advertise: str | None = None  # HOST:PORT where the other hosts reach this one
 
 
 class TableConflictError(ValueError):
@@ -177,6 +187,7 @@ class Connection:
         self.waiting: WaitingTable | None = None  # a waiting table where it holds a seat
         self.opened = 0  # tables it opened
         self.claim: Claim | None = None  # the account it holds a waiting seat as
+        self.hello: Hello | None = None  # its hello (a relay to another host says it again)
         loop = asyncio.get_running_loop()
         self.last_heard = loop.time()
         self._tokens = float(host.config.limits.burst)
@@ -362,20 +373,33 @@ class Room:
         ref = self.referee
         async with self.moving:
             events = ref.play(seat, move, move_count)
-            if ref.path is not None:
-                text = ref.record_text()
-                loop = asyncio.get_running_loop()
-                try:
-                    await loop.run_in_executor(self.host.io_pool, write_text_atomic, ref.path, text)
-                except OSError as exc:
-                    ref.save_error = f"could not save table {self.id}: {exc.strerror or exc}"
-                    log.error("%s", ref.save_error)
-                else:
-                    ref.save_error = None
+            loop = asyncio.get_running_loop()
+            try:
+                await loop.run_in_executor(self.host.io_pool, self.host.tables.append, ref)
+            except OSError as exc:
+                ref.save_error = f"could not save table {self.id}: {exc.strerror or exc}"
+                log.error("%s", ref.save_error)
+                if self.host.config.database is not None:
+                    # A move is told only once it is in the database: this one is
+                    # taken back and refused; the table waits for the database.
+                    self._take_back()
+                    if self.host.cluster is not None and type(exc).__name__ == "MoveConflict":
+                        self.host.cluster.lose(self.id)  # another host referees it now
+                    raise Refusal("unavailable", "the host cannot save the move now") from None
+            else:
+                ref.save_error = None
             self.broadcast_update(events)
             if ref.is_over:
                 self._game_over()
         self.kick()
+
+    def _take_back(self) -> None:
+        """Undo the referee's last move (it could not be saved)."""
+        old = self.referee
+        record = old.record()
+        self.referee = Referee.from_record(self.id, record.with_moves(record.moves[:-1]))
+        self.referee.save_error = old.save_error
+        self._cancel_ai()
 
     def _game_over(self) -> None:
         for timer in self._timers.values():
@@ -446,7 +470,16 @@ class Host:
 
     def __init__(self, config: HostConfig) -> None:
         self.config = config
-        self.store = HostStore(config.data_dir)
+        self.store = HostStore(config.data_dir)  # the data directory (lock, doors' files)
+        self.tables: TableStore = self.store  # where tables are kept: these files, or
+        self.cluster: Cluster | None = None  # the database several hosts share, and
+        if config.database is not None:  # this host among the others there
+            from .cluster import Cluster
+            from .pgstore import PostgresStore
+
+            database = PostgresStore(config.database, pool_size=config.db_pool)
+            self.tables = database
+            self.cluster = Cluster(self, database, config.lease_seconds)
         self.rooms: dict[str, Room] = {}
         # Tables opened by clients whose seats are not all taken (in memory only).
         self.waiting: dict[str, WaitingTable] = {}
@@ -480,38 +513,70 @@ class Host:
         ``OSError``.
         """
         self.store.lock()
+        try:
+            self.tables.open()
+        except BaseException:
+            self.store.unlock()
+            raise
         notes: list[str] = []
         skeleton("")  # the confusables table, read now (about 0.15 s), not at a first join
         try:
-            self.accounts = self.config.accounts(self.store.root)
+            self.accounts = self._open_accounts()
             notes += migrate_ssh_pins(self.accounts, self.store.root)
             self.gate = Gate(self.accounts, None, self.tickets)
         except AccountsUnavailable as exc:
             log.error("%s: every seat is refused until it is repaired", exc)
             self.gate = Gate(None, str(exc), self.tickets)
-        tables, problems = self.store.load_tables()
+        tables, problems = self.tables.load_tables()
         for name, problem in problems:
             notes.append(f"skipped {printable(name)}: {problem}")
         for table_id, record in tables:
             if len(record.moves) >= len(record.setup.stacks) * len(record.players):
                 continue  # finished: kept on disk for replay, not served
+            if self.cluster is not None and not self.cluster.acquire(table_id):
+                continue  # another host referees it
             try:
-                referee = Referee.from_record(
-                    table_id, record, path=self.store.record_path(table_id)
-                )
+                self.resume(table_id, record)
             except ValueError as exc:  # pragma: no cover - load_record replayed it already
                 notes.append(f"skipped table {table_id}: {exc}")
-                continue
-            owners, seats_problem = self._load_owners(table_id, referee)
-            if seats_problem is not None and self.accounts is not None:
-                log.error(
-                    "table %s: %s: its seats are refused until it is repaired",
-                    table_id,
-                    seats_problem,
-                )
-            self.rooms[table_id] = Room(self, referee, owners, seats_problem)
-            log.info("resumed table %s at move %d", table_id, referee.move_count)
         return notes
+
+    def resume(self, table_id: str, record: Record) -> Room:
+        """Serve a table from its record (raises ``ValueError``)."""
+        referee = Referee.from_record(table_id, record)
+        owners, seats_problem = self._load_owners(table_id, referee)
+        if seats_problem is not None and self.accounts is not None:
+            log.error(
+                "table %s: %s: its seats are refused until it is repaired",
+                table_id,
+                seats_problem,
+            )
+        room = Room(self, referee, owners, seats_problem)
+        self.rooms[table_id] = room
+        log.info("resumed table %s at move %d", table_id, referee.move_count)
+        return room
+
+    def _open_accounts(self) -> AccountStore:
+        from .pgstore import PostgresStore
+
+        if isinstance(self.tables, PostgresStore):
+            from .pgaccounts import PostgresAccounts
+
+            return PostgresAccounts(self.tables.pool)
+        return self.config.accounts(self.store.root)
+
+    def _new_referee(
+        self, table_id: str, seats: Sequence[SeatSpec], seed: int | None, options: Options | None
+    ) -> Referee:
+        """A new table's referee, its record saved (a failure in ``save_error``)."""
+        referee = Referee.new(table_id, seats, seed=seed, options=options)
+        try:
+            self.tables.create(referee)
+        except (OSError, ValueError, RecursionError) as exc:
+            referee.save_error = (
+                f"could not save table {table_id}: {getattr(exc, 'strerror', None) or exc}"
+            )
+        return referee
 
     def _load_owners(self, table_id: str, referee: Referee) -> tuple[dict[int, int], str | None]:
         """Who owns the seats of a resumed table (from the accounts store), with the
@@ -524,7 +589,7 @@ class Host:
             key = f"seats:{table_id}"
             if not accounts.done(key):
                 try:
-                    legacy = self.store.load_seats(table_id)
+                    legacy = self.tables.load_seats(table_id)
                 except SeatsFileError as exc:
                     return {}, str(exc)
                 for seat, token_digest in legacy.items():
@@ -543,7 +608,7 @@ class Host:
                     accounts.claim_seat(table_id, seat, account.id)
                 accounts.mark_done(key)
                 if legacy:
-                    self.store.retire_seats(table_id)
+                    self.tables.retire_seats(table_id)
             return accounts.seat_owners(table_id), None
         except AccountError as exc:
             return {}, str(exc)
@@ -568,9 +633,9 @@ class Host:
         if self._tables_full():
             raise ValueError(f"the host serves {self.config.limits.max_tables} tables at most")
         table_id = self._new_table_id()
-        referee = Referee.new(
-            table_id, seats, seed=seed, options=options, path=self.store.record_path(table_id)
-        )
+        referee = self._new_referee(table_id, seats, seed, options)
+        if self.cluster is not None:
+            self.cluster.acquire(table_id)
         if referee.save_error:
             raise OSError(referee.save_error)
         room = Room(self, referee, {}, self._forget_owners(table_id))
@@ -599,7 +664,7 @@ class Host:
     def _new_table_id(self) -> str:
         """An id no record and no table of this run has had (a waiting table's id is
         its record's name once its game starts)."""
-        number = max(int(self.store.new_table_id()[1:]), self._next_id)
+        number = max(int(self.tables.new_table_id()[1:]), self._next_id)
         self._next_id = number + 1
         return f"t{number}"
 
@@ -708,9 +773,9 @@ class Host:
             tokens[seat] = claim.token
         del self.waiting[table.id]
         holders = table.holders
-        referee = Referee.new(
-            table.id, table.specs(), options=table.options, path=self.store.record_path(table.id)
-        )
+        referee = self._new_referee(table.id, table.specs(), None, table.options)
+        if self.cluster is not None:
+            self.cluster.acquire(table.id)
         if referee.save_error:
             log.error("%s", referee.save_error)  # the game goes on; the next move saves again
         room = Room(self, referee, {}, self._forget_owners(table.id))
@@ -781,7 +846,12 @@ class Host:
         for room in self.rooms.values():
             room.start()
         sock = self._server.sockets[0].getsockname()
-        return str(sock[0]), int(sock[1])
+        address, port = str(sock[0]), int(sock[1])
+        if self.cluster is not None:
+            shown = "127.0.0.1" if address in ("0.0.0.0", "::", "") else address
+            shown = f"[{shown}]" if ":" in shown else shown
+            self.cluster.start(self.config.advertise or f"{shown}:{port}")
+        return address, port
 
     async def close(self) -> None:
         """Stop: say goodbye to every client, save every table, release the lock."""
@@ -803,15 +873,21 @@ class Host:
             task.cancel()
         for room in self.rooms.values():
             async with room.moving:  # a move being saved is saved first
-                room.referee.save()
+                try:
+                    self.tables.save(room.referee)
+                except (OSError, ValueError, RecursionError) as exc:
+                    log.error("could not save table %s: %s", room.id, exc)
         if self._server is not None:
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(2.0):
                     await self._server.wait_closed()
         self.ai_pool.shutdown(wait=False, cancel_futures=True)
         self.io_pool.shutdown(wait=True)
+        if self.cluster is not None:
+            await self.cluster.stop()  # the leases given back: another host may take them
         if self.accounts is not None:
             self.accounts.close()
+        self.tables.close()
         self.store.unlock()
         log.info("host closed")
 
@@ -853,6 +929,10 @@ class Host:
             self._per_address[conn.address] -= 1
             if self._per_address[conn.address] <= 0:
                 del self._per_address[conn.address]
+        self._leave(conn)
+
+    def leave(self, conn: Connection) -> None:
+        """``conn`` sits and waits nowhere any more."""
         self._leave(conn)
 
     def _leave(self, conn: Connection) -> None:
@@ -922,6 +1002,7 @@ class Host:
             )
             return
         conn.protocol = hello.protocol
+        conn.hello = hello
         try:
             client = normalize_name(hello.client)
         except InvalidNameError as exc:
@@ -960,6 +1041,12 @@ class Host:
             raise Refusal(
                 "bad_message", f"unknown message type 'account' in protocol {conn.protocol}"
             )
+        if (
+            self.cluster is not None
+            and isinstance(message, Join | Watch)
+            and await self.cluster.route(conn, message)
+        ):
+            return  # relayed to the table's host: its referee answered
         match message:
             case Ping():
                 conn.send(Pong(message.nonce))
@@ -968,7 +1055,17 @@ class Host:
             case Hello():
                 raise Refusal("bad_message", "hello was already sent")
             case ListTables():
-                conn.send(Tables(self.table_infos(waiting=conn.protocol >= 2)))
+                infos = self.table_infos(waiting=conn.protocol >= 2)
+                if self.cluster is not None:  # every host's tables: read in an I/O thread
+                    loop = asyncio.get_running_loop()
+                    remote = await loop.run_in_executor(self.io_pool, self.cluster.remote_infos)
+                    infos = tuple(
+                        sorted(
+                            (*infos, *remote),
+                            key=lambda t: (len(t.table), t.table),
+                        )
+                    )
+                conn.send(Tables(infos))
             case OpenTable():
                 self._open(conn, message)
             case Leave():

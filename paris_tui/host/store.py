@@ -25,16 +25,18 @@ import json
 import os
 import re
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Protocol
 
 from ..core import RecordError
-from ..core.record import Record, load_record
+from ..core.record import Record, load_record, save_record, write_text_atomic
 from ..core.text import printable
 
 __all__ = [
     "HostBusyError",
     "HostStore",
+    "Saved",
     "SeatsFileError",
+    "TableStore",
     "default_data_dir",
     "token_hash",
     "token_matches",
@@ -72,8 +74,70 @@ class SeatsFileError(ValueError):
     """A seat file of an earlier version that cannot be read (one line)."""
 
 
+class Saved(Protocol):
+    """What a store writes of a table: its referee (:class:`~paris_tui.host.referee.Referee`)."""
+
+    @property
+    def table_id(self) -> str: ...
+
+    @property
+    def is_over(self) -> bool: ...
+
+    def record(self) -> Record: ...
+
+    def record_text(self) -> str: ...
+
+    def record_json(self) -> dict[str, Any]: ...
+
+
+class TableStore(Protocol):
+    """Where a host keeps its tables: each an append-only move log (a record).
+
+    Two implementations: :class:`HostStore` (files in the data directory, one
+    host) and :class:`~paris_tui.host.pgstore.PostgresStore` (PostgreSQL, any
+    number of hosts); the referee, the doors and the lobby do not know which.
+    ``OSError`` is every failure to read or write."""
+
+    @property
+    def where(self) -> str:
+        """For the operator's messages: a folder, or the database (no password)."""
+
+    def open(self) -> None: ...
+
+    def close(self) -> None: ...
+
+    def table_ids(self) -> list[str]: ...
+
+    def new_table_id(self) -> str: ...
+
+    def load_tables(self) -> tuple[list[tuple[str, Record]], list[tuple[str, str]]]: ...
+
+    def create(self, ref: Saved) -> None:
+        """A new table's record, saved at once."""
+
+    def append(self, ref: Saved) -> None:
+        """The table's latest move, saved before anyone hears of it."""
+
+    def save(self, ref: Saved) -> None:
+        """Everything of the table saved (the host is closing)."""
+
+    def record_text(self, table_id: str) -> str | None: ...
+
+    def load_record(self, table_id: str) -> Record | None:
+        """The table's record, ``None`` if it has none (raises ``RecordError``)."""
+
+    def put_record(self, table_id: str, data: dict[str, Any], *, finished: bool = False) -> None:
+        """A whole record (its JSON object), written as it is (tests, ``host migrate``)."""
+
+    def touched(self, table_id: str) -> float: ...
+
+    def load_seats(self, table_id: str) -> dict[int, str]: ...
+
+    def retire_seats(self, table_id: str) -> None: ...
+
+
 class HostStore:
-    """The files of one host under ``data_dir/host``."""
+    """The files of one host under ``data_dir/host`` (the :class:`TableStore` of files)."""
 
     def __init__(self, data_dir: Path) -> None:
         self.root = Path(data_dir) / "host"
@@ -110,6 +174,48 @@ class HostStore:
         if self._lock is not None:
             self._lock.close()
             self._lock = None
+
+    # --- the table store of files ----------------------------------------------------
+
+    @property
+    def where(self) -> str:
+        return printable(str(self.tables_dir))
+
+    def open(self) -> None:
+        """Nothing more to open (:meth:`lock` made the folders)."""
+
+    def close(self) -> None:
+        return None
+
+    def create(self, ref: Saved) -> None:
+        save_record(ref.record(), self.record_path(ref.table_id))
+
+    def append(self, ref: Saved) -> None:
+        write_text_atomic(self.record_path(ref.table_id), ref.record_text())
+
+    def save(self, ref: Saved) -> None:
+        save_record(ref.record(), self.record_path(ref.table_id))
+
+    def record_text(self, table_id: str) -> str | None:
+        try:
+            return self.record_path(table_id).read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return None
+
+    def load_record(self, table_id: str) -> Record | None:
+        path = self.record_path(table_id)
+        return load_record(path) if path.exists() else None
+
+    def put_record(self, table_id: str, data: dict[str, Any], *, finished: bool = False) -> None:
+        self.tables_dir.mkdir(parents=True, exist_ok=True)
+        write_text_atomic(self.record_path(table_id), json.dumps(data, ensure_ascii=False) + "\n")
+
+    def touched(self, table_id: str) -> float:
+        """When the table's record was last written (its last move), wall clock."""
+        try:
+            return self.record_path(table_id).stat().st_mtime
+        except OSError:
+            return 0.0
 
     # --- tables ------------------------------------------------------------------
 

@@ -15,8 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from paris_tui.core import Move, SeatView
+from paris_tui.core.record import Record
+from paris_tui.host.pgstore import PostgresStore
 from paris_tui.host.referee import parse_seats
 from paris_tui.host.server import Host, HostConfig, Limits
+from paris_tui.host.store import HostStore, TableStore
 from paris_tui.net.client import HostClient
 from paris_tui.net.protocol import (
     HostMessage,
@@ -29,6 +32,9 @@ from paris_tui.net.protocol import (
 
 TIMEOUT = 10.0
 MAX_STEPS = 2000
+# The database running_host serves from by default (None: the data directory's files);
+# set per test by conftest.py's --host-store postgres.
+DATABASE: str | None = None
 
 
 @asynccontextmanager
@@ -40,8 +46,10 @@ async def running_host(
     limits: Limits | None = None,
     ai_delay: float = 0.0,
     ai_takeover: float | None = None,
+    database: str | None = None,
 ) -> AsyncIterator[tuple[Host, int]]:
-    """A host serving ``tables`` (and the data directory's unfinished ones) on 127.0.0.1."""
+    """A host serving ``tables`` (and the store's unfinished ones) on 127.0.0.1, from
+    ``database`` (else :data:`DATABASE`, else ``data_dir``'s files)."""
     host = Host(
         HostConfig(
             data_dir=data_dir,
@@ -49,6 +57,7 @@ async def running_host(
             ai_delay=ai_delay,
             ai_takeover=ai_takeover,
             limits=limits or Limits(),
+            database=database or DATABASE,
         )
     )
     host.load()
@@ -59,6 +68,29 @@ async def running_host(
         yield host, port
     finally:
         await host.close()
+
+
+def put_record(data_dir: Path, table_id: str, record: Record) -> None:
+    """Give the store running_host serves from a record: ``data_dir``'s files (a new
+    folder each time: a new store), or :data:`DATABASE`, emptied first likewise."""
+    tables: TableStore = HostStore(data_dir)
+    if DATABASE is not None:
+        tables = PostgresStore(DATABASE)
+    tables.open()
+    try:
+        if isinstance(tables, PostgresStore):
+            with tables.pool.connection() as conn:
+                conn.execute("TRUNCATE paris_tables, paris_moves, paris_leases, accounts CASCADE")
+        tables.put_record(table_id, record.to_json_dict())
+    finally:
+        tables.close()
+
+
+def saved(host: Host, table_id: str) -> Record:
+    """The table's record as the host's store holds it."""
+    record = host.tables.load_record(table_id)
+    assert record is not None, f"no record of {table_id}"
+    return record
 
 
 def first_legal(view: SeatView) -> Move:

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from hostile_corpus import REFUSED
 
-from paris_tui.core.record import load_record, replay_summary
+from paris_tui.core.record import replay_summary
 from paris_tui.host.server import Limits
 from paris_tui.net.client import HostClient, HostClosedError, RefusedError
 from paris_tui.net.protocol import PROTOCOL_VERSION, Refused, Seated, Tables, Waiting, Welcome
@@ -28,6 +28,7 @@ from .helpers import (
     join_bot,
     random_player,
     running_host,
+    saved,
 )
 
 HELLO_2 = b'{"type":"hello","protocol":2,"client":"test"}\n'
@@ -119,8 +120,8 @@ async def test_open_list_fill_and_play(tmp_path: Path) -> None:
         await asyncio.gather(*(b.play_until(lambda v: len(v.moves) >= 8) for b in bots))
         listed = {t.table: t for t in await (await _connect(port)).tables()}
         assert not listed["t2"].waiting and listed["t2"].move_count >= 8
-    # On disk: an ordinary paris-paris-record, and the owners of the seats.
-    record = load_record(tmp_path / "host" / "tables" / "t2.json")
+        # Saved: an ordinary paris-paris-record, and the owners of the seats.
+        record = saved(host, "t2")
     assert [p.name for p in record.players] == ["Carol", "Dave", "Eve", "Greedy AI"]
     assert [p.kind for p in record.players] == ["human", "human", "human", "ai:greedy"]
     assert len(record.moves) >= 8
@@ -143,7 +144,7 @@ async def test_a_table_of_me_and_ai_starts_at_once(tmp_path: Path) -> None:
         bot = Bot(zoe, seated, random_player(5))
         end = await bot.play_to_end()
         assert end.outcome is not None
-        record = load_record(host.store.record_path(seated.table))
+        record = saved(host, seated.table)
         assert replay_summary(record)["final"]["scores"] == list(end.outcome.scores)
 
 

@@ -21,12 +21,11 @@ import re
 from pathlib import Path
 
 from paris_tui.core import Game, Move, Setup
-from paris_tui.core.record import Player, Record, save_record
+from paris_tui.core.record import Player, Record
 from paris_tui.host.server import Limits
-from paris_tui.host.store import HostStore
 from paris_tui.net.protocol import Join, Play, Seated, Update, Watching, decode_host, encode
 
-from .helpers import HELLO, MAX_STEPS, TIMEOUT, RawClient, running_host
+from .helpers import HELLO, MAX_STEPS, TIMEOUT, RawClient, put_record, running_host
 
 NAMES = ("ann", "bob", "cy")
 TOKEN = re.compile(rb'"token":"[A-Za-z0-9_-]+"')
@@ -67,13 +66,12 @@ async def _drive(raw: RawClient, script: tuple[Move, ...], seat: int | None) -> 
 async def _record(data_dir: Path, setup: Setup, script: tuple[Move, ...]) -> list[list[bytes]]:
     """Play ``script`` over ``setup`` at a host; every line each connection received
     (seats 0-2, then a watcher), tokens blanked."""
-    store = HostStore(data_dir)
     record = Record(
         tuple(Player(n) for n in NAMES),
         setup,
         extra={"app": {"seed": 1, "ai_seeds": [None, None, None]}},
     )
-    save_record(record, store.record_path("t1"))
+    put_record(data_dir, "t1", record)
     async with running_host(data_dir, limits=QUIET) as (_, port):
         clients = []
         for name in NAMES:

@@ -11,7 +11,7 @@ import pytest
 from hostile_corpus import CORPUS
 
 from paris_tui.core import Move, ScoreEvent
-from paris_tui.core.record import load_record, replay_summary
+from paris_tui.core.record import replay_summary
 from paris_tui.core.text import InvalidNameError, normalize_name
 from paris_tui.host.referee import parse_seats
 from paris_tui.host.server import Host, HostConfig, Limits, TableConflictError
@@ -26,6 +26,7 @@ from .helpers import (
     join_bot,
     random_player,
     running_host,
+    saved,
     wait_presence,
 )
 
@@ -45,7 +46,7 @@ async def test_full_game_two_remote_players_and_an_ai(tmp_path: Path) -> None:
         assert (ann.seated.seat, bob.seated.seat) == (0, 1)
         assert ann.seated.token and bob.seated.token and ann.seated.token != bob.seated.token
         end_a, end_b = await asyncio.gather(ann.play_to_end(), bob.play_to_end())
-        record = load_record(host.store.record_path("t1"))
+        record = saved(host, "t1")
     summary = replay_summary(record)
     assert summary["finished"]
     assert end_a.outcome is not None and end_b.outcome is not None

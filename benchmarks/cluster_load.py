@@ -1,0 +1,293 @@
+"""Load on several hosts sharing one PostgreSQL database, and a kill -9 mid-run (issue 21).
+
+Starts a throwaway PostgreSQL server (tests/pg.py: Debian's initdb/pg_ctl,
+a Unix socket, fsync off) unless ``--database URL`` is given, then ``--hosts``
+``paris-tui host --database`` processes, each opening its share of
+``--tables`` tables of 4 human seats. One bot client per seat connects to a
+*random* host (a host that does not referee the table relays it) and plays
+its seat: each move is sent after a think time drawn up to ``--think``
+seconds. After ``--kill-after`` seconds one host is killed with SIGKILL; its
+clients reconnect to another host with their tokens and go on.
+
+Prints: the move round trip (sent -> the update that holds it) p50/p95,
+errors (refusals other than the wait for a takeover, timeouts), moves per
+second, the database's connections (at the peak of the run), and for the
+kill: the seconds until every table the dead host refereed moved again, and
+the moves lost (moves a client had seen that the database does not hold;
+want 0).
+
+    .venv/bin/python benchmarks/cluster_load.py --tables 60 --hosts 3
+
+Targets on 2 cores (the issue): 200 tables x 4 seats, p95 under 50 ms,
+0 errors, failover under 5 s, 0 lost. The bots share the machine with the
+hosts and the database, so the figures include the clients' own work.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+from paris_tui.net.client import HostClient, RefusedError  # noqa: E402
+from paris_tui.net.protocol import Refused, Update  # noqa: E402
+
+TIMEOUT = 20.0
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.trips: list[float] = []
+        self.errors: list[str] = []
+        self.moves = 0
+        self.seen: dict[str, int] = {}  # table -> the most moves a client saw
+        self.killed_at: float | None = None
+        self.back_at: dict[str, float] = {}  # table -> its first move after the kill
+
+
+async def start_host(
+    data: Path, database: str, tables: list[str]
+) -> tuple[asyncio.subprocess.Process, int]:
+    args = [sys.executable, "-m", "paris_tui.cli", "host", "--port", "0", "--ssh-port", "off"]
+    args += ["--data-dir", str(data), "--database", database, "--ai-delay", "0"]
+    args += ["--max-connections", "5000", "--max-per-address", "5000", "--max-tables", "5000"]
+    for text in tables:
+        args += ["--table", text]
+    proc = await asyncio.create_subprocess_exec(
+        *args, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE
+    )
+    asyncio.get_running_loop().create_task(_log(proc, data.with_suffix(".log")))
+    assert proc.stdout is not None
+    async with asyncio.timeout(120):
+        while True:
+            line = (await proc.stdout.readline()).decode()
+            if not line:
+                raise RuntimeError("a host did not start")
+            if "listening on" in line:
+                port = int(line.split("listening on ", 1)[1].split(" ")[0].rsplit(":", 1)[1])
+                break
+    asyncio.get_running_loop().create_task(proc.stdout.read())  # drain the rest
+    return proc, port
+
+
+async def _log(proc: asyncio.subprocess.Process, path: Path) -> None:
+    """The host's log, each line stamped with this run's clock (--keep keeps it)."""
+    assert proc.stderr is not None
+    with path.open("w", encoding="utf-8") as out:
+        while line := await proc.stderr.readline():
+            out.write(f"{time.perf_counter():.2f} {line.decode(errors='replace')}")
+
+
+async def play_seat(
+    name: str,
+    table: str,
+    ports: list[int],
+    alive: set[int],
+    think: float,
+    stats: Stats,
+    rng: random.Random,
+    stop: asyncio.Event,
+) -> None:
+    token: str | None = None
+    while not stop.is_set():
+        port = rng.choice([p for p in ports if p in alive])
+        try:
+            client = await HostClient.connect("127.0.0.1", port, timeout=TIMEOUT)
+            seated = await client.join(name, token, table, timeout=TIMEOUT)
+        except RefusedError as exc:
+            if exc.code not in ("unavailable", "seat_taken"):  # waiting for a takeover
+                stats.errors.append(f"{name}: {exc.code}")
+                return
+            await asyncio.sleep(0.2)
+            continue
+        except (OSError, TimeoutError, Exception):  # a host that just died
+            await asyncio.sleep(0.2)
+            continue
+        token = seated.token or token
+        view = seated.view
+        sent_at: float | None = None
+        sent_count = -1
+        try:
+            while not view.is_over and not stop.is_set():
+                if view.my_turn and sent_count != len(view.moves):
+                    if think:
+                        await asyncio.sleep(rng.uniform(0, think))
+                    sent_count = len(view.moves)
+                    sent_at = time.perf_counter()
+                    client.play(rng.choice(view.legal_moves), sent_count)
+                message = await client.receive(TIMEOUT)
+                if isinstance(message, Update):
+                    view = message.view
+                    count = len(view.moves)
+                    if count > stats.seen.get(table, 0):
+                        stats.seen[table] = count
+                        now = time.perf_counter()
+                        if stats.killed_at is not None and table not in stats.back_at:
+                            stats.back_at[table] = now
+                        stats.moves += 1
+                    if sent_at is not None and count > sent_count:
+                        stats.trips.append(time.perf_counter() - sent_at)
+                        sent_at = None
+                elif isinstance(message, Refused):
+                    if message.code in ("unavailable", "stale", "not_your_turn"):
+                        sent_count = -1
+                        continue
+                    stats.errors.append(f"{name}: {message.code}")
+                    return
+            await client.close()
+            return
+        except Exception:  # the host died: come back at another
+            client.abort()
+            sent_count = -1
+            await asyncio.sleep(0.1)
+
+
+async def db_connections(server: object, database: str) -> int:
+    import psycopg
+
+    with psycopg.connect(database) as conn:
+        row = conn.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+        ).fetchone()
+    return int(row[0]) - 1 if row else 0
+
+
+async def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=30)
+    parser.add_argument("--hosts", type=int, default=3)
+    parser.add_argument("--think", type=float, default=0.5)
+    parser.add_argument("--kill-after", type=float, default=6.0)
+    parser.add_argument("--duration", type=float, default=20.0)
+    parser.add_argument("--database", default=None)
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--keep", action="store_true", help="keep the hosts' logs")
+    args = parser.parse_args()
+
+    server = None
+    database = args.database
+    if database is None:
+        from pg import find_pg_bin, start_server  # tests/pg.py
+
+        bin_dir = find_pg_bin()
+        if bin_dir is None:
+            print("cluster_load: no PostgreSQL (apt-get install postgresql)", file=sys.stderr)
+            return 1
+        server = start_server(bin_dir)
+        database = server.dsn(server.create_database())
+    folder = Path(tempfile.mkdtemp(prefix="paris-cluster-"))
+    procs: list[asyncio.subprocess.Process] = []
+    rng = random.Random(1)
+    stats = Stats()
+    try:
+        names = {f"t{i + 1}": [f"p{i + 1}s{s}" for s in range(4)] for i in range(args.tables)}
+        shares: list[list[str]] = [[] for _ in range(args.hosts)]
+        # Table ids come from the database's sequence: host 0 opens the first share, ...
+        ports: list[int] = []
+        first = 0
+        owner: dict[str, int] = {}
+        for h in range(args.hosts):
+            count = args.tables // args.hosts + (1 if h < args.tables % args.hosts else 0)
+            share = [",".join(names[f"t{first + i + 1}"]) for i in range(count)]
+            for i in range(count):
+                owner[f"t{first + i + 1}"] = h
+            first += count
+            proc, port = await start_host(folder / f"h{h}", database, share)
+            procs.append(proc)
+            ports.append(port)
+            shares[h] = share
+        alive = set(ports)
+        stop = asyncio.Event()
+        began = time.perf_counter()
+        tasks = [
+            asyncio.create_task(
+                play_seat(
+                    name, table, ports, alive, args.think, stats, random.Random(rng.random()), stop
+                )
+            )
+            for table, seats in names.items()
+            for name in seats
+        ]
+        await asyncio.sleep(args.kill_after)
+        peak_connections = await db_connections(server, database)
+        victim = 0
+        procs[victim].kill()  # kill -9
+        killed_at = time.perf_counter()
+        stats.killed_at = killed_at
+        if args.keep:
+            print(f"killed host 0 at {killed_at:.2f}")
+        alive.discard(ports[victim])
+        seen_at_kill = dict(stats.seen)
+        victims = [t for t, h in owner.items() if h == victim and seen_at_kill.get(t, 0) < 64]
+        await asyncio.sleep(max(0.0, args.duration - args.kill_after))
+        stop.set()
+        await asyncio.wait(tasks, timeout=TIMEOUT)
+        elapsed = time.perf_counter() - began
+        recovered = [stats.back_at[t] - killed_at for t in victims if t in stats.back_at]
+        # Moves lost: a client saw more moves than the database holds.
+        import psycopg
+
+        with psycopg.connect(database) as conn:
+            rows = dict(
+                conn.execute(
+                    "SELECT table_id, count(*) FROM paris_moves GROUP BY table_id"
+                ).fetchall()
+            )
+        lost = sum(max(0, seen - int(rows.get(t, 0))) for t, seen in stats.seen.items())
+        trips = sorted(stats.trips)
+        result = {
+            "hosts": args.hosts,
+            "tables": args.tables,
+            "seats": 4 * args.tables,
+            "moves": stats.moves,
+            "moves_per_second": round(stats.moves / elapsed, 1),
+            "round_trip_ms_p50": round(1000 * statistics.median(trips), 1) if trips else None,
+            "round_trip_ms_p95": round(1000 * trips[int(0.95 * (len(trips) - 1))], 1)
+            if trips
+            else None,
+            "errors": len(stats.errors),
+            "db_connections": peak_connections,
+            "killed_host_tables": len(victims),
+            "tables_moving_again": len(recovered),
+            "seconds_to_recover": round(max(recovered), 2) if recovered else None,
+            "seconds_to_recover_p50": round(statistics.median(recovered), 2) if recovered else None,
+            "moves_lost": lost,
+        }
+        if args.json:
+            print(json.dumps(result))
+        else:
+            for key, value in result.items():
+                print(f"{key:>22}: {value}")
+            for line in stats.errors[:5]:
+                print(f"  error: {line}")
+        return 0
+    finally:
+        for proc in procs:
+            if proc.returncode is None:
+                proc.terminate()
+                try:
+                    await asyncio.wait_for(proc.wait(), 10)
+                except TimeoutError:
+                    proc.kill()
+        if server is not None:
+            from pg import stop_server
+
+            stop_server(server)
+        import shutil
+
+        print("logs in", folder) if "--keep" in sys.argv else shutil.rmtree(
+            folder, ignore_errors=True
+        )
+
+
+if __name__ == "__main__":
+    sys.exit(asyncio.run(main()))

@@ -1,0 +1,291 @@
+"""Several hosts on one database: who referees which table, and the relay to it.
+
+With ``--database`` each host is a :class:`Cluster` member:
+
+- **One referee per table**: a host serves (holds a :class:`~paris_tui.host.server.Room`
+  for) only the tables whose lease it holds (:mod:`paris_tui.host.lease`). Every
+  :data:`TICK` seconds it renews its leases, drops the tables it lost (their
+  connections are told ``bye`` and reconnect) and takes the unfinished tables
+  whose lease ran out (a host died), replaying their moves from the database.
+  Every move is its own row, committed before anyone is told
+  (:meth:`~paris_tui.host.pgstore.PostgresStore.append`).
+- **Any host's doors serve any table**: a ``join`` or ``watch`` at a host for a
+  table another host referees is *relayed*: this host opens a connection to the
+  referee's host (the lease row says where), says the client's hello and its
+  request, and from then on copies lines both ways, unchanged. The referee
+  cuts each connection's view to its seat as ever, so what crosses hosts is
+  exactly what a direct connection gets (secrecy by construction still holds);
+  moves made at one host reach players connected to another at once, over the
+  relay. When the referee's host dies, the relay ends, the client reconnects
+  (``join`` takes several addresses), and by then another host referees the
+  table (within :data:`~paris_tui.host.lease.LEASE_SECONDS` and a tick).
+- The lobby lists every host's tables (those refereed elsewhere read from the
+  database).
+
+Why a relay and not LISTEN/NOTIFY to every host: with one referee per table,
+its players' updates are made there, cut per seat there; a relay is the one
+path that carries them as they are, no second copy of a game to keep in step.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import uuid
+from typing import TYPE_CHECKING
+
+from ..core.record import Record
+from ..net.protocol import (
+    MAX_HOST_LINE,
+    Bye,
+    ClientMessage,
+    Hello,
+    Join,
+    SeatInfo,
+    TableInfo,
+    Watch,
+    encode,
+)
+from .lease import LEASE_SECONDS, Leases
+from .pgstore import PostgresStore
+from .referee import Refusal
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .server import Connection, Host
+
+__all__ = ["TICK", "Cluster"]
+
+log = logging.getLogger("paris_tui.host.cluster")
+
+TICK = LEASE_SECONDS / 3  # how often leases are renewed and run-out ones taken
+
+
+class Cluster:
+    """This host's part among the hosts on one database."""
+
+    def __init__(self, host: Host, store: PostgresStore, lease_seconds: float) -> None:
+        self.host = host
+        self.store = store
+        self.id = uuid.uuid4().hex[:12]
+        self.leases = Leases(store, self.id, "", lease_seconds)
+        self.tick = lease_seconds / 3
+        self._task: asyncio.Task[None] | None = None
+        self._down = False  # the database was unreachable at the last tick
+        self._remote: dict[str, Record] = {}  # tables refereed elsewhere, as last read
+
+    # --- leases ------------------------------------------------------------------------
+
+    def acquire(self, table_id: str) -> bool:
+        try:
+            return self.leases.acquire(table_id)
+        except OSError as exc:
+            log.error("table %s: %s", table_id, exc)
+            return False
+
+    def start(self, address: str) -> None:
+        self.leases.address = address
+        with contextlib.suppress(OSError):
+            self.leases.renew()
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def stop(self, *, release: bool = True) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+        if release:
+            with contextlib.suppress(OSError):
+                self.leases.release()
+
+    async def _run(self) -> None:
+        while True:
+            await asyncio.sleep(self.tick)
+            try:
+                await self.step()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # a bug must not end the leases' renewal
+                log.exception("cluster step failed")
+
+    async def step(self) -> None:
+        """Renew, drop what was lost, take what ran out (one tick)."""
+        loop = asyncio.get_running_loop()
+        pool = self.host.io_pool
+        try:
+            held = await loop.run_in_executor(pool, self.leases.renew)
+            free = await loop.run_in_executor(pool, self.leases.unheld)
+        except OSError as exc:
+            if not self._down:
+                log.error("the database is away (%s): tables wait for it", exc)
+                self._down = True
+            return
+        if self._down:
+            log.info("the database is back")
+            self._down = False
+        for table_id, room in list(self.host.rooms.items()):
+            if table_id not in held and not room.referee.is_over:
+                self.lose(table_id)
+        for table_id in free:
+            if table_id in self.host.rooms:
+                continue
+            got = await loop.run_in_executor(pool, self.leases.acquire, table_id)
+            if got:
+                await self.take(table_id)
+
+    async def take(self, table_id: str) -> None:
+        """Referee ``table_id`` from its moves in the database (its host died)."""
+        loop = asyncio.get_running_loop()
+        try:
+            record = await loop.run_in_executor(self.host.io_pool, self.store.load_record, table_id)
+        except (OSError, ValueError) as exc:
+            log.error("table %s: cannot take it over: %s", table_id, exc)
+            return
+        if record is None or table_id in self.host.rooms:  # taken meanwhile (another join)
+            return
+        room = self.host.resume(table_id, record)
+        if room is not None:
+            room.start()
+            log.info("took over table %s at move %d", table_id, room.referee.move_count)
+
+    def lose(self, table_id: str) -> None:
+        """Another host referees ``table_id`` now: stop serving it here."""
+        room = self.host.rooms.pop(table_id, None)
+        if room is None:
+            return
+        room.stop()
+        for conn in (*room.seated.values(), *room.watchers):
+            conn.room = None
+            conn.seat = None
+            conn.dismiss(Bye("shutdown"))  # as a host going away: the client comes back
+        log.warning("table %s: its lease went to another host", table_id)
+
+    # --- tables refereed elsewhere ------------------------------------------------------
+
+    def remote_tables(self) -> dict[str, Record]:
+        """Unfinished tables refereed by other hosts, from the database."""
+        try:
+            tables, _problems = self.store.load_tables(unfinished=True)
+        except OSError as exc:
+            log.error("%s", exc)
+            return self._remote
+        self._remote = {t: r for t, r in tables if t not in self.host.rooms}
+        return self._remote
+
+    def remote_infos(self) -> list[TableInfo]:
+        infos = []
+        for table_id, record in self.remote_tables().items():
+            seats = tuple(
+                SeatInfo(p.name, p.kind, "ai" if p.is_ai else "away") for p in record.players
+            )
+            total = len(record.setup.stacks) * len(record.players)
+            moves = len(record.moves)
+            infos.append(TableInfo(table_id, seats, moves, total, moves >= total))
+        return infos
+
+    def _remote_table(self, table: str | None, name: str | None) -> str | None:
+        """The table refereed elsewhere (or nowhere) that ``table`` or ``name`` asks for."""
+        if table is not None:
+            if table in self.host.rooms or table in self.host.waiting:
+                return None
+            return table  # the leases say where it is, if anywhere
+        if name is None:
+            return None
+        for room in self.host.unfinished():
+            if room.referee.seat_of(name) is not None:
+                return None
+        key = name.casefold()
+        for table_id, record in self.remote_tables().items():
+            if any(not p.is_ai and p.name.casefold() == key for p in record.players):
+                return table_id
+        return None
+
+    def _unfinished(self, table: str) -> Record | None:
+        try:
+            record = self.store.load_record(table)
+        except (OSError, ValueError):
+            return None
+        if record is None or len(record.moves) >= len(record.setup.stacks) * len(record.players):
+            return None
+        return record
+
+    async def route(self, conn: Connection, message: Join | Watch) -> bool:
+        """Relay ``message`` to the host that referees its table (``True``: done), or
+        take the table here first when its host died and nobody took it yet."""
+        name = message.name if isinstance(message, Join) else None
+        loop = asyncio.get_running_loop()
+        table = await loop.run_in_executor(
+            self.host.io_pool, self._remote_table, message.table, name
+        )
+        if table is None:
+            return False
+        try:
+            holder = await loop.run_in_executor(self.host.io_pool, self.leases.holders)
+        except OSError:
+            return False
+        found = holder.get(table)
+        if found is None:  # run out (its host died): taken here and now, not at a tick
+            record = await loop.run_in_executor(self.host.io_pool, self._unfinished, table)
+            if record is None:
+                return False  # no such table, or finished: answered here
+            got = await loop.run_in_executor(self.host.io_pool, self.leases.acquire, table)
+            if got and table not in self.host.rooms:
+                await self.take(table)
+            if table not in self.host.rooms:  # another host took it first: ask again
+                raise Refusal("unavailable", f"table {table} is moving to another host: try again")
+            return False
+        if found.holder == self.id or not found.address:
+            if table not in self.host.rooms:  # ours, being taken over at this moment
+                raise Refusal("unavailable", f"table {table} is being taken over: try again")
+            return False
+        self.host.leave(conn)
+        await self.relay(conn, found.address, message)
+        return True
+
+    # --- the relay -----------------------------------------------------------------------
+
+    async def relay(self, conn: Connection, address: str, message: ClientMessage) -> None:
+        """Copy ``conn``'s lines to the referee's host at ``address`` and back, from
+        ``message`` on, until either side ends."""
+        hello = conn.hello or Hello(conn.protocol, "paris-tui relay")
+        host, _, port = address.rpartition(":")
+        try:
+            async with asyncio.timeout(5.0):
+                reader, writer = await asyncio.open_connection(
+                    host.strip("[]"), int(port), limit=MAX_HOST_LINE
+                )
+                writer.write(encode(hello) + encode(message))
+                await reader.readuntil(b"\n")  # its welcome: the client had ours
+        except (OSError, TimeoutError, asyncio.IncompleteReadError, ValueError) as exc:
+            log.warning("%s: cannot relay to %s: %s", conn, address, exc)
+            raise Refusal("unavailable", "the table's host cannot be reached: try again") from None
+        log.info("%s relayed to %s", conn, address)
+
+        async def down() -> None:
+            while True:
+                line = await reader.readline()
+                if not line:
+                    return
+                conn.send_bytes(line)
+
+        async def up() -> None:
+            while True:
+                line = await conn.reader.readline()
+                if not line:
+                    return
+                writer.write(line)
+                await writer.drain()
+
+        tasks = [asyncio.create_task(down()), asyncio.create_task(up())]
+        try:
+            await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in tasks:
+                task.cancel()
+            for task in tasks:
+                with contextlib.suppress(BaseException):
+                    await task
+            writer.close()
+            conn.closed = True
+            conn.writer.close()

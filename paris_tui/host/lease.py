@@ -1,0 +1,103 @@
+"""Leases: one referee per table among the hosts on one database, on the database's clock.
+
+A table is refereed by the host that holds its row in ``paris_leases``
+(ShedLock's lock row): taken with ``INSERT ... ON CONFLICT DO UPDATE ...
+WHERE until <= now()`` (free or run out), renewed ``WHERE holder = me``,
+given back at a clean stop. Every time is the database's ``now()``, so the
+hosts' clocks never matter. A host that dies stops renewing; once its leases
+run out (:data:`LEASE_SECONDS`) another host takes its tables, reading their
+moves from the database. The row also says where the holder's door is
+(``address``), so another host can relay a connection to it.
+
+A lease is not the only guard: a host that lost its lease without noticing
+(a pause longer than the lease) still cannot write a move another wrote, the
+move rows' primary key refuses it (:class:`~paris_tui.host.pgstore.MoveConflict`),
+and it then drops the table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .pgstore import PostgresStore
+
+if TYPE_CHECKING:  # pragma: no cover
+    pass
+
+__all__ = ["LEASE_SECONDS", "Holder", "Leases"]
+
+LEASE_SECONDS = 3.0
+"""How long a lease lasts unless renewed (renewed about three times as often)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Holder:
+    table_id: str
+    holder: str
+    address: str
+
+
+class Leases:
+    """The leases of one host (``holder``: its unique id) on ``store``'s database."""
+
+    def __init__(
+        self, store: PostgresStore, holder: str, address: str, seconds: float = LEASE_SECONDS
+    ) -> None:
+        self.store = store
+        self.holder = holder
+        self.address = address
+        self.seconds = seconds
+
+    def acquire(self, table_id: str) -> bool:
+        """Take the table's lease if it is free, run out, or ours already."""
+        with self.store.tx() as conn:
+            row = conn.execute(
+                "INSERT INTO paris_leases (table_id, holder, address, until) "
+                "VALUES (%s, %s, %s, now() + make_interval(secs => %s)) "
+                "ON CONFLICT (table_id) DO UPDATE SET holder = EXCLUDED.holder, "
+                "address = EXCLUDED.address, until = EXCLUDED.until "
+                "WHERE paris_leases.until <= now() OR paris_leases.holder = EXCLUDED.holder "
+                "RETURNING holder",
+                (table_id, self.holder, self.address, self.seconds),
+            ).fetchone()
+        return row is not None
+
+    def renew(self) -> set[str]:
+        """Renew every lease still ours; returns their tables (the others were lost)."""
+        with self.store.tx() as conn:
+            rows = conn.execute(
+                "UPDATE paris_leases SET until = now() + make_interval(secs => %s), "
+                "address = %s WHERE holder = %s AND until > now() RETURNING table_id",
+                (self.seconds, self.address, self.holder),
+            ).fetchall()
+        return {str(r[0]) for r in rows}
+
+    def release(self, table_id: str | None = None) -> None:
+        """Give back one table's lease, or (``None``) every lease of this host."""
+        with self.store.tx() as conn:
+            if table_id is None:
+                conn.execute("DELETE FROM paris_leases WHERE holder = %s", (self.holder,))
+            else:
+                conn.execute(
+                    "DELETE FROM paris_leases WHERE holder = %s AND table_id = %s",
+                    (self.holder, table_id),
+                )
+
+    def holders(self) -> dict[str, Holder]:
+        """The live leases of every host."""
+        with self.store.tx() as conn:
+            rows = conn.execute(
+                "SELECT table_id, holder, address FROM paris_leases WHERE until > now()"
+            ).fetchall()
+        return {str(t): Holder(str(t), str(h), str(a)) for t, h, a in rows}
+
+    def unheld(self) -> list[str]:
+        """Unfinished tables whose lease is free or run out (a host died)."""
+        with self.store.tx() as conn:
+            rows = conn.execute(
+                "SELECT t.table_id FROM paris_tables t LEFT JOIN paris_leases l "
+                "USING (table_id) WHERE NOT t.finished AND NOT t.archived "
+                "AND (l.until IS NULL OR l.until <= now()) ORDER BY t.number"
+            ).fetchall()
+        return [str(r[0]) for r in rows]

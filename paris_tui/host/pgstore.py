@@ -1,0 +1,454 @@
+"""Tables in PostgreSQL: the :class:`~paris_tui.host.store.TableStore` of ``host --database``.
+
+Several hosts share one database. A table is a row of ``paris_tables`` (its
+record without its moves, as the record's own JSON text: key order kept, so a
+record read back is the one that went in) and each move is its own row of
+``paris_moves``, whose primary key ``(table_id, move_no)`` is the refusal of a
+second writer: two referees that both believe they hold a table can never
+both write move *n* (the second gets :class:`MoveConflict`). A move's row is
+committed before anyone hears of the move.
+
+Schema versioned (``paris_schema``): created or moved forward at start (one
+host at a time, under a transaction's advisory lock), a newer one refused with
+one line (:class:`SchemaTooNew`). Every query is parameterised. Connections
+come from one bounded ``psycopg_pool.ConnectionPool`` per host (the host's
+I/O threads use it); the driver is imported only when ``--database`` is given
+(``pip install 'paris-tui[postgres]'``), a missing one is one line
+(:class:`DriverMissing`). A database that cannot be reached raises
+:class:`DatabaseUnavailable` (an ``OSError``, one line).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from ..core import RecordError
+from ..core.record import Record, parse_record
+from ..core.text import printable
+
+if TYPE_CHECKING:  # pragma: no cover
+    from psycopg import Connection
+    from psycopg_pool import ConnectionPool
+
+    from .store import Saved
+
+__all__ = [
+    "ENV_DATABASE",
+    "SCHEMA_VERSION",
+    "DatabaseUnavailable",
+    "DriverMissing",
+    "MoveConflict",
+    "PostgresStore",
+    "SchemaTooNew",
+    "connect_pool",
+    "database_url",
+    "ensure_schema",
+    "redact",
+]
+
+log = logging.getLogger("paris_tui.host.pgstore")
+
+ENV_DATABASE = "PARIS_TUI_DATABASE"
+SCHEMA_VERSION = 1
+# The advisory lock key under which a host creates or migrates the schema.
+_SCHEMA_LOCK = 0x7061726973  # "paris"
+
+_SCHEMA = [
+    """CREATE TABLE IF NOT EXISTS paris_schema (
+        one boolean PRIMARY KEY DEFAULT true CHECK (one),
+        version integer NOT NULL
+    )""",
+    "CREATE SEQUENCE IF NOT EXISTS paris_table_numbers",
+    """CREATE TABLE IF NOT EXISTS paris_tables (
+        table_id text PRIMARY KEY,
+        number bigint NOT NULL UNIQUE,
+        header text NOT NULL,
+        created timestamptz NOT NULL DEFAULT now(),
+        touched timestamptz NOT NULL DEFAULT now(),
+        finished boolean NOT NULL DEFAULT false,
+        archived boolean NOT NULL DEFAULT false
+    )""",
+    """CREATE TABLE IF NOT EXISTS paris_moves (
+        table_id text NOT NULL REFERENCES paris_tables(table_id) ON DELETE CASCADE,
+        move_no integer NOT NULL CHECK (move_no >= 1),
+        move text NOT NULL,
+        made timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (table_id, move_no)
+    )""",
+    """CREATE TABLE IF NOT EXISTS paris_leases (
+        table_id text PRIMARY KEY,
+        holder text NOT NULL,
+        address text NOT NULL DEFAULT '',
+        until timestamptz NOT NULL
+    )""",
+    # The accounts (paris_tui.host.pgaccounts): as host/accounts.sqlite's tables.
+    """CREATE TABLE IF NOT EXISTS accounts (
+        id bigserial PRIMARY KEY,
+        name text NOT NULL,
+        folded text NOT NULL UNIQUE,
+        skeleton text NOT NULL UNIQUE,
+        locked integer NOT NULL DEFAULT 0,
+        created double precision NOT NULL
+    )""",
+    """CREATE TABLE IF NOT EXISTS credentials (
+        id bigserial PRIMARY KEY,
+        account bigint NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        door text NOT NULL CHECK (door IN ('ssh', 'token', 'browser')),
+        digest text NOT NULL,
+        label text NOT NULL DEFAULT '',
+        created double precision NOT NULL,
+        UNIQUE (door, digest)
+    )""",
+    "CREATE INDEX IF NOT EXISTS credentials_account ON credentials(account)",
+    """CREATE TABLE IF NOT EXISTS codes (
+        account bigint PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+        digest text NOT NULL UNIQUE,
+        expires double precision NOT NULL
+    )""",
+    """CREATE TABLE IF NOT EXISTS seats (
+        table_id text NOT NULL,
+        seat integer NOT NULL,
+        account bigint NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        PRIMARY KEY (table_id, seat)
+    )""",
+    "CREATE TABLE IF NOT EXISTS meta (key text PRIMARY KEY, value text NOT NULL)",
+]
+
+
+class DriverMissing(RuntimeError):
+    """psycopg is not installed (one line saying how to install it)."""
+
+
+class DatabaseUnavailable(OSError):
+    """The database cannot be reached or failed (one line, never the password)."""
+
+
+class SchemaTooNew(DatabaseUnavailable):
+    """The database was made by a newer paris-tui."""
+
+
+class MoveConflict(DatabaseUnavailable):
+    """Another referee wrote this move number first: this one does not hold the table."""
+
+
+def database_url(given: str | None) -> str | None:
+    """``--database``, else ``$PARIS_TUI_DATABASE``, else ``None`` (files)."""
+    if given:
+        return given
+    return os.environ.get(ENV_DATABASE) or None
+
+
+def redact(url: str) -> str:
+    """The URL as the log may show it: no password."""
+    try:
+        from psycopg.conninfo import conninfo_to_dict, make_conninfo
+    except ImportError:  # pragma: no cover - the driver is checked first
+        return "the database"
+    try:
+        params = conninfo_to_dict(url)
+    except Exception:
+        return "the database"
+    params.pop("password", None)
+    shown = {k: v for k, v in params.items() if k in ("host", "port", "dbname", "user")}
+    return printable(make_conninfo("", **{k: str(v) for k, v in shown.items()}))
+
+
+def _driver() -> Any:
+    try:
+        import psycopg
+        import psycopg_pool
+    except ImportError:
+        raise DriverMissing(
+            "--database needs the PostgreSQL driver: pip install 'paris-tui[postgres]'"
+        ) from None
+    return psycopg, psycopg_pool
+
+
+def connect_pool(url: str, *, max_size: int = 4, timeout: float = 10.0) -> ConnectionPool:
+    """A bounded pool of connections to ``url`` (opened and checked once)."""
+    psycopg, psycopg_pool = _driver()
+    # The pool's own warnings (each retry, with the server's whole message) would
+    # fill the host's log while a database is away: the host says it once itself.
+    logging.getLogger("psycopg.pool").setLevel(logging.ERROR)
+    pool: ConnectionPool = psycopg_pool.ConnectionPool(
+        url,
+        min_size=1,
+        max_size=max(1, max_size),
+        timeout=timeout,
+        kwargs={"connect_timeout": max(1, int(timeout))},
+        open=False,
+        name="paris-tui",
+    )
+    try:
+        pool.open(wait=True, timeout=timeout)
+    except (psycopg.Error, psycopg_pool.PoolTimeout) as exc:
+        pool.close()
+        raise DatabaseUnavailable(f"cannot reach {redact(url)}: {_one_line(exc)}") from None
+    return pool
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return printable(text[0] if text else type(exc).__name__)[:300]
+
+
+def ensure_schema(pool: ConnectionPool) -> None:
+    """Create the schema or move it forward; refuse a newer one (:class:`SchemaTooNew`)."""
+    psycopg, _pool = _driver()
+    try:
+        with pool.connection() as conn, conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
+            exists = conn.execute("SELECT to_regclass('paris_schema') IS NOT NULL").fetchone()
+            version = 0
+            if exists and exists[0]:
+                row = conn.execute("SELECT version FROM paris_schema").fetchone()
+                version = int(row[0]) if row else 0
+            if version > SCHEMA_VERSION:
+                raise SchemaTooNew(
+                    f"the database is of a newer paris-tui (schema {version}, this one knows "
+                    f"{SCHEMA_VERSION}): upgrade paris-tui"
+                )
+            if version < SCHEMA_VERSION:
+                for statement in _SCHEMA:
+                    conn.execute(statement)
+                conn.execute(
+                    "INSERT INTO paris_schema (one, version) VALUES (true, %s) "
+                    "ON CONFLICT (one) DO UPDATE SET version = EXCLUDED.version",
+                    (SCHEMA_VERSION,),
+                )
+                log.info("database schema %d made (was %d)", SCHEMA_VERSION, version)
+    except psycopg.Error as exc:
+        raise DatabaseUnavailable(f"the database failed: {_one_line(exc)}") from None
+
+
+def _header(record_json: dict[str, Any]) -> str:
+    """The record's JSON text without its moves (``"moves": []`` kept in its place)."""
+    data = dict(record_json)
+    data["moves"] = []
+    text = json.dumps(data, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate in an extra: kept, escaped
+        text = json.dumps(data)
+    return text
+
+
+def record_data(header: str, moves: list[str]) -> dict[str, Any]:
+    """The record's JSON object from its header and its moves' rows."""
+    data: dict[str, Any] = json.loads(header)
+    data["moves"] = [json.loads(m) for m in moves]
+    return data
+
+
+def record_text(data: dict[str, Any]) -> str:
+    """The record as the host's file would hold it (one line, as Referee.record_text)."""
+    text = json.dumps(data, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(data)
+    return text + "\n"
+
+
+class PostgresStore:
+    """The tables of every host on one database (:class:`~paris_tui.host.store.TableStore`)."""
+
+    def __init__(self, url: str, *, pool_size: int = 4) -> None:
+        self.url = url
+        self.pool_size = pool_size
+        self.where = "database"
+        self._pool: ConnectionPool | None = None
+
+    # --- plumbing -------------------------------------------------------------------
+
+    def open(self) -> None:
+        """Connect (a bounded pool) and make or check the schema. Raises
+        :class:`DriverMissing` or :class:`DatabaseUnavailable`."""
+        if self._pool is not None:
+            return
+        pool = connect_pool(self.url, max_size=self.pool_size)
+        try:
+            ensure_schema(pool)
+        except BaseException:
+            pool.close()
+            raise
+        self._pool = pool
+        self.where = redact(self.url)
+
+    @property
+    def pool(self) -> ConnectionPool:
+        if self._pool is None:
+            raise DatabaseUnavailable("the database is not open")
+        return self._pool
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.close()
+            self._pool = None
+
+    @contextlib.contextmanager
+    def tx(self) -> Iterator[Connection[Any]]:
+        psycopg, psycopg_pool = _driver()
+        try:
+            with self.pool.connection() as conn, conn.transaction():
+                yield conn
+        except psycopg.errors.UniqueViolation:
+            raise
+        except (psycopg.Error, psycopg_pool.PoolTimeout) as exc:
+            raise DatabaseUnavailable(f"the database failed: {_one_line(exc)}") from None
+
+    # --- tables ---------------------------------------------------------------------
+
+    def table_ids(self) -> list[str]:
+        with self.tx() as conn:
+            rows = conn.execute(
+                "SELECT table_id FROM paris_tables WHERE NOT archived ORDER BY number"
+            ).fetchall()
+        return [str(r[0]) for r in rows]
+
+    def new_table_id(self) -> str:
+        """A table id no host has used (the database's sequence)."""
+        with self.tx() as conn:
+            row = conn.execute("SELECT nextval('paris_table_numbers')").fetchone()
+        assert row is not None
+        return f"t{int(row[0])}"
+
+    def load_tables(
+        self, *, unfinished: bool = False
+    ) -> tuple[list[tuple[str, Record]], list[tuple[str, str]]]:
+        """Every table's record (``unfinished``: only those whose game goes on), and
+        the tables that could not be read."""
+        where = "WHERE NOT t.archived" + (" AND NOT t.finished" if unfinished else "")
+        with self.tx() as conn:
+            heads = conn.execute(
+                f"SELECT t.table_id, t.header FROM paris_tables t {where} ORDER BY t.number"
+            ).fetchall()
+            rows = conn.execute(
+                "SELECT m.table_id, m.move FROM paris_moves m JOIN paris_tables t "
+                f"USING (table_id) {where} ORDER BY m.table_id, m.move_no"
+            ).fetchall()
+        moves: dict[str, list[str]] = {}
+        for table_id, move in rows:
+            moves.setdefault(str(table_id), []).append(str(move))
+        tables: list[tuple[str, Record]] = []
+        problems: list[tuple[str, str]] = []
+        for table_id, header in heads:
+            try:
+                record = parse_record(record_data(str(header), moves.get(str(table_id), [])))
+            except (RecordError, ValueError) as exc:
+                problems.append((f"table {table_id}", str(exc)))
+                continue
+            tables.append((str(table_id), record))
+        return tables, problems
+
+    def _moves(self, conn: Connection[Any], table_id: str) -> tuple[str, list[str]] | None:
+        head = conn.execute(
+            "SELECT header FROM paris_tables WHERE table_id = %s", (table_id,)
+        ).fetchone()
+        if head is None:
+            return None
+        rows = conn.execute(
+            "SELECT move FROM paris_moves WHERE table_id = %s ORDER BY move_no", (table_id,)
+        ).fetchall()
+        return str(head[0]), [str(r[0]) for r in rows]
+
+    def record_text(self, table_id: str) -> str | None:
+        """The table's record as the host's file would hold it, ``None`` if there is none."""
+        with self.tx() as conn:
+            found = self._moves(conn, table_id)
+        return None if found is None else record_text(record_data(*found))
+
+    def load_record(self, table_id: str) -> Record | None:
+        with self.tx() as conn:
+            found = self._moves(conn, table_id)
+        return None if found is None else parse_record(record_data(*found))
+
+    def move_count(self, table_id: str) -> int:
+        with self.tx() as conn:
+            row = conn.execute(
+                "SELECT count(*) FROM paris_moves WHERE table_id = %s", (table_id,)
+            ).fetchone()
+        return int(row[0]) if row else 0
+
+    def put_record(self, table_id: str, data: dict[str, Any], *, finished: bool = False) -> None:
+        """A whole record in one transaction (a new table, or ``host migrate``).
+        Raises :class:`MoveConflict` when the table is there already."""
+        psycopg, _pool = _driver()
+        number = int(table_id[1:])
+        try:
+            with self.tx() as conn:
+                conn.execute(
+                    "INSERT INTO paris_tables (table_id, number, header, finished) "
+                    "VALUES (%s, %s, %s, %s)",
+                    (table_id, number, _header(data), finished),
+                )
+                moves = [json.dumps(m, ensure_ascii=False) for m in data.get("moves", [])]
+                with conn.cursor() as cur:
+                    cur.executemany(
+                        "INSERT INTO paris_moves (table_id, move_no, move) VALUES (%s, %s, %s)",
+                        [(table_id, i, m) for i, m in enumerate(moves, 1)],
+                    )
+                # Ids stay unique past those moved in.
+                conn.execute(
+                    "SELECT setval('paris_table_numbers', "
+                    "greatest(%s, (SELECT last_value FROM paris_table_numbers)))",
+                    (number,),
+                )
+        except psycopg.errors.UniqueViolation:
+            raise MoveConflict(f"table {table_id} is in the database already") from None
+
+    def create(self, ref: Saved) -> None:
+        """A new table's first record."""
+        self.put_record(ref.table_id, ref.record_json(), finished=ref.is_over)
+
+    def append(self, ref: Saved) -> None:
+        """The referee's last move, committed as its own row before anyone is told.
+        Raises :class:`MoveConflict` when another referee wrote that move number."""
+        psycopg, _pool = _driver()
+        data = ref.record_json()
+        move_no = len(data["moves"])
+        move = json.dumps(data["moves"][-1], ensure_ascii=False)
+        try:
+            with self.tx() as conn:
+                conn.execute(
+                    "INSERT INTO paris_moves (table_id, move_no, move) VALUES (%s, %s, %s)",
+                    (ref.table_id, move_no, move),
+                )
+                conn.execute(
+                    "UPDATE paris_tables SET touched = now(), finished = %s WHERE table_id = %s",
+                    (ref.is_over, ref.table_id),
+                )
+        except psycopg.errors.UniqueViolation:
+            raise MoveConflict(
+                f"table {ref.table_id}: move {move_no} was written by another host"
+            ) from None
+
+    def save(self, ref: Saved) -> None:
+        """Nothing to do: every move is in the database once it is made."""
+
+    def touched(self, table_id: str) -> float:
+        """When the table last moved (the database's clock, seconds since the epoch)."""
+        with self.tx() as conn:
+            row = conn.execute(
+                "SELECT extract(epoch FROM touched) FROM paris_tables WHERE table_id = %s",
+                (table_id,),
+            ).fetchone()
+        return float(row[0]) if row else 0.0
+
+    def archive(self, table_id: str) -> None:
+        """Out of the lobby and the caps, still a record to read."""
+        with self.tx() as conn:
+            conn.execute("UPDATE paris_tables SET archived = true WHERE table_id = %s", (table_id,))
+
+    # --- seat files of earlier versions: none in a database ---------------------------
+
+    def load_seats(self, table_id: str) -> dict[int, str]:
+        return {}
+
+    def retire_seats(self, table_id: str) -> None:
+        return None

@@ -1,0 +1,340 @@
+"""Several hosts on one PostgreSQL database (issue 21): leases, relays, takeover, splits.
+
+In-process hosts on loopback ports, each with a data directory of its own and
+the same database (a fresh one per test on the throwaway server of tests/pg.py).
+Leases are short here (:data:`LEASE`) so that a takeover takes about a second.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import pytest
+from pg import PostgresServer
+
+from paris_tui.core.record import replay_summary
+from paris_tui.host.lease import Leases
+from paris_tui.host.pgstore import PostgresStore
+from paris_tui.host.referee import Refusal, parse_seats
+from paris_tui.host.server import Host, HostConfig
+from paris_tui.net.client import RefusedError
+from paris_tui.net.protocol import Seated, Update, decode_host, encode
+
+from .helpers import HELLO, TIMEOUT, Bot, RawClient, join_bot, random_player
+
+LEASE = 1.0
+
+
+@pytest.fixture
+def database(postgres: PostgresServer) -> str:
+    return postgres.dsn(postgres.create_database())
+
+
+@asynccontextmanager
+async def cluster_host(
+    folder: Path, database: str, tables: tuple[str, ...] = ()
+) -> AsyncIterator[tuple[Host, int]]:
+    host = Host(
+        HostConfig(data_dir=folder, port=0, ai_delay=0.0, database=database, lease_seconds=LEASE)
+    )
+    host.load()
+    for i, text in enumerate(tables):
+        host.open_table(parse_seats(text), seed=7 + i)
+    _, port = await host.start()
+    try:
+        yield host, port
+    finally:
+        await host.close()
+
+
+async def test_a_game_across_two_hosts_equals_its_replay_and_keeps_each_seat_secret(
+    tmp_path: Path, database: str
+) -> None:
+    async with (
+        cluster_host(tmp_path / "a", database, ("ann,bob",)) as (a, port_a),
+        cluster_host(tmp_path / "b", database) as (b, port_b),
+    ):
+        assert list(a.rooms) == ["t1"] and b.rooms == {}
+        # The lobby is the same at either host.
+        lobby = await RawClient.open(port_b)
+        lobby.send(HELLO + b'{"type":"list_tables"}\n')
+        await lobby.line()
+        listed = decode_host(await lobby.line())
+        assert [t.table for t in listed.tables] == ["t1"]  # type: ignore[attr-defined]
+        lobby.writer.close()
+        ann = await join_bot(port_a, "ann", random_player(1))
+        bob = await join_bot(port_b, "bob", random_player(2))  # relayed to host a
+        assert bob.seated.seat == 1 and b.rooms == {}
+        watcher = await RawClient.open(port_b)
+        watcher.send(HELLO + b'{"type":"watch","table":"t1"}\n')
+        end_a, end_b = await asyncio.gather(ann.play_to_end(), bob.play_to_end())
+        for _ in range(400):
+            line = await watcher.line()
+            message = decode_host(line) if line else None
+            if isinstance(message, Update) and message.view.is_over:
+                break
+        store = PostgresStore(database)
+        store.open()
+        try:
+            record = store.load_record("t1")
+        finally:
+            store.close()
+        assert record is not None
+        summary = replay_summary(record)
+        assert end_a.outcome is not None and end_a.outcome == end_b.outcome
+        assert summary["final"]["scores"] == list(end_a.outcome.scores)
+        assert tuple(json.loads(json.dumps(record.to_json_dict()))["moves"]) == tuple(
+            {"tile": m.tile} if m.evict is None else {"tile": m.tile, "evict": m.evict}
+            for m in end_b.moves
+        )
+        # Secrecy across hosts: bob, over the relay, saw only his own route
+        # before the end; the watcher at host b, none.
+        ann_route = a.rooms["t1"].referee.view(0).own_route
+        for message in bob.received:
+            if isinstance(message, Update) and not message.view.is_over:
+                assert message.view.seat == 1 and message.view.own_route != ann_route
+                assert message.view.revealed_routes is None
+        for line in watcher.lines:
+            message = decode_host(line)
+            if isinstance(message, Update) and not message.view.is_over:
+                assert message.view.own_route is None and message.view.seat is None
+        for bot in (ann, bob):
+            await bot.client.close()
+        watcher.writer.close()
+
+
+async def test_a_host_that_dies_hands_its_tables_to_another_with_every_move(
+    tmp_path: Path, database: str
+) -> None:
+    async with cluster_host(tmp_path / "b", database) as (b, port_b):
+        a = Host(
+            HostConfig(
+                data_dir=tmp_path / "a",
+                port=0,
+                ai_delay=0.0,
+                database=database,
+                lease_seconds=LEASE,
+            )
+        )
+        a.load()
+        a.open_table(parse_seats("ann,bob"), seed=3)
+        _, port_a = await a.start()
+        ann = await join_bot(port_a, "ann", random_player(1))
+        bob = await join_bot(port_b, "bob", random_player(2))  # relayed to a
+        await asyncio.gather(
+            ann.play_until(lambda v: len(v.moves) >= 5), bob.play_until(lambda v: len(v.moves) >= 5)
+        )
+        made = a.rooms["t1"].referee.record().moves
+        tokens = (ann.seated.token, bob.seated.token)
+        # Host a "dies": its leases are not given back, its sockets just close.
+        assert a.cluster is not None
+        await a.cluster.stop(release=False)
+        for conn in list(a.connections):
+            conn.abort()
+        for room in a.rooms.values():
+            room.stop()
+        a.rooms.clear()
+        await a.close()
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        for _ in range(100):
+            if "t1" in b.rooms:
+                break
+            await asyncio.sleep(0.1)
+        took = loop.time() - began
+        assert "t1" in b.rooms and took < LEASE * 3 + 1, took
+        assert b.rooms["t1"].referee.record().moves == made  # every acknowledged move
+        # Both players come back at host b and finish the game.
+        ann2 = await join_bot(port_b, "ann", random_player(1), token=tokens[0])
+        bob2 = await join_bot(port_b, "bob", random_player(2), token=tokens[1])
+        end, _ = await asyncio.gather(ann2.play_to_end(), bob2.play_to_end())
+        assert end.moves[: len(made)] == made
+        for bot in (ann, bob, ann2, bob2):
+            await bot.client.close()
+
+
+async def test_a_split_never_writes_two_moves_n(tmp_path: Path, database: str) -> None:
+    async with (
+        cluster_host(tmp_path / "a", database, ("ann,bob",)) as (a, _port_a),
+        cluster_host(tmp_path / "b", database) as (b, _port_b),
+    ):
+        # Force a second referee of t1 at host b (as if it believed the lease its own).
+        store = PostgresStore(database)
+        store.open()
+        try:
+            record = store.load_record("t1")
+            assert record is not None
+            room_b = b.resume("t1", record)
+            room_a = a.rooms["t1"]
+            first = room_a.referee.view(0).legal_moves
+            await room_a.play(0, first[0], 0)
+            with pytest.raises(Refusal) as refused:
+                await room_b.play(0, first[-1], 0)
+            assert refused.value.code == "unavailable"
+            assert "t1" not in b.rooms  # host b gave the table up
+            assert store.move_count("t1") == 1
+            saved = store.load_record("t1")
+            assert saved is not None and saved.moves == (first[0],)
+        finally:
+            store.close()
+
+
+def test_a_lease_is_one_hosts_until_it_runs_out_on_the_databases_clock(database: str) -> None:
+    store = PostgresStore(database)
+    store.open()
+    try:
+        one = Leases(store, "one", "127.0.0.1:1", seconds=0.5)
+        two = Leases(store, "two", "127.0.0.1:2", seconds=0.5)
+        assert one.acquire("t1") and one.acquire("t1")
+        assert not two.acquire("t1")
+        assert one.renew() == {"t1"}
+        assert two.holders()["t1"].address == "127.0.0.1:1"
+        with store.pool.connection() as conn:
+            conn.execute("SELECT pg_sleep(0.6)")
+        assert two.acquire("t1")  # run out: taken
+        assert one.renew() == set()  # and one knows it lost it
+        two.release()
+        assert one.acquire("t1")
+    finally:
+        store.close()
+
+
+async def test_a_relay_to_a_host_that_is_gone_is_refused_not_hung(
+    tmp_path: Path, database: str
+) -> None:
+    async with cluster_host(tmp_path / "b", database) as (_b, port_b):
+        store = PostgresStore(database)
+        store.open()
+        try:
+            from paris_tui.host.referee import Referee
+
+            ref = Referee.new("t1", parse_seats("ann,bob"), seed=1)
+            store.create(ref)
+            Leases(store, "elsewhere", "127.0.0.1:1", seconds=30).acquire("t1")
+        finally:
+            store.close()
+        raw = await RawClient.open(port_b)
+        raw.send(HELLO + encode_join("ann", "t1"))
+        await raw.line()
+        answer = decode_host(await raw.line(TIMEOUT))
+        assert "cannot be reached" in getattr(answer, "message", ""), answer
+        assert not isinstance(answer, Seated)
+        raw.writer.close()
+
+
+def encode_join(name: str, table: str) -> bytes:
+    from paris_tui.net.protocol import Join
+
+    return encode(Join(name, table=table))
+
+
+# --- real processes, kill -9, and a client given several addresses ------------------------
+
+
+async def _join_when_back(port: int, name: str, token: str | None, seed: int) -> tuple[Bot, float]:
+    """Join at ``port`` again and again until the table is served (bounded)."""
+    loop = asyncio.get_running_loop()
+    began = loop.time()
+    for _ in range(100):
+        try:
+            return await join_bot(port, name, random_player(seed), token=token), loop.time() - began
+        except RefusedError as exc:
+            assert exc.code in ("unavailable", "seat_taken"), exc  # protocol 1 says seat_taken
+            await asyncio.sleep(0.1)
+    raise AssertionError("the table was never served again")
+
+
+async def test_kill_9_of_the_referees_host_and_the_game_goes_on_at_another(
+    tmp_path: Path, database: str
+) -> None:
+    from .test_process import HostProcess
+
+    a = await HostProcess.start(
+        tmp_path / "a",
+        "--database",
+        database,
+        "--table",
+        "ann,bob",
+        "--seed",
+        "3",
+        "--ai-delay",
+        "0",
+    )
+    b = await HostProcess.start(tmp_path / "b", "--database", database)
+    try:
+        port_a, port_b = await a.port(), await b.port()
+        ann = await join_bot(port_a, "ann", random_player(1))
+        bob = await join_bot(port_b, "bob", random_player(2))  # relayed to a
+        await asyncio.gather(
+            ann.play_until(lambda v: len(v.moves) >= 6), bob.play_until(lambda v: len(v.moves) >= 6)
+        )
+        made = ann.view.moves
+        a.proc.kill()  # kill -9
+        await a.wait()
+        (bob2, waited), (ann2, _) = await asyncio.gather(
+            _join_when_back(port_b, "bob", bob.seated.token, 2),
+            _join_when_back(port_b, "ann", ann.seated.token, 1),
+        )
+        assert waited < 8.0, waited  # a lease of 3 s, then the next join takes it
+        assert bob2.view.moves[: len(made)] == made  # every acknowledged move
+        end, _ = await asyncio.gather(bob2.play_to_end(), ann2.play_to_end())
+        assert end.outcome is not None
+        for bot in (ann, bob, ann2, bob2):
+            await bot.client.close()
+    finally:
+        for proc in (a.proc, b.proc):
+            if proc.returncode is None:
+                proc.kill()
+                await proc.wait()
+
+
+async def test_join_given_several_addresses_uses_one_that_answers(
+    tmp_path: Path, database: str
+) -> None:
+    from paris_tui.app.remote import JoinTarget, Link
+
+    async with (
+        cluster_host(tmp_path / "a", database, ("ann,bob",)),
+        cluster_host(tmp_path / "b", database) as (_b, port_b),
+    ):
+        target = JoinTarget("127.0.0.1", 1, "bob", others=(("127.0.0.1", port_b),))
+        link = await Link.open(target, None)
+        assert link.table.view(None).names == ("ann", "bob") and link.table.table_id == "t1"
+        assert link.target.address == "127.0.0.1:1"  # its tokens stay the server's first
+        assert target.at(1).endpoint == ("127.0.0.1", port_b)
+        assert target.at(2).endpoint == ("127.0.0.1", 1)
+        await link.close()
+
+
+async def test_hostile_clients_at_one_host_do_not_disturb_a_game_across_hosts(
+    tmp_path: Path, database: str
+) -> None:
+    async with (
+        cluster_host(tmp_path / "a", database, ("ann,bob",)) as (_a, port_a),
+        cluster_host(tmp_path / "b", database) as (b, port_b),
+    ):
+        ann = await join_bot(port_a, "ann", random_player(1))
+        bob = await join_bot(port_b, "bob", random_player(2))  # relayed by b
+        hostile = []
+        for i in range(12):
+            raw = await RawClient.open(port_b)
+            if i % 3 == 0:
+                raw.send(b"not json\n")
+            elif i % 3 == 1:
+                raw.send(HELLO + b'{"type":"watch","table":"t1"}\n' + b"x" * 200_000 + b"\n")
+            else:  # a relayed watcher that never reads, and a join for a name not its own
+                raw.send(HELLO + encode_join("ann", "t1"))
+            hostile.append(raw)
+        await asyncio.gather(
+            ann.play_until(lambda v: len(v.moves) >= 8), bob.play_until(lambda v: len(v.moves) >= 8)
+        )
+        assert ann.view.moves[:8] == bob.view.moves[:8]
+        for raw in hostile:
+            raw.writer.close()
+        for bot in (ann, bob):
+            await bot.client.close()
+        assert b.rooms == {}

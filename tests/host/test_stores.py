@@ -1,0 +1,374 @@
+"""One store interface, two stores (issue 21): files, and PostgreSQL shared by hosts.
+
+Each test here runs against both stores (``store``: ``None`` for the data
+directory's files, else the URL of a fresh database on the throwaway server
+of tests/pg.py). The whole host suite runs against PostgreSQL with
+``pytest tests/host --host-store postgres``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import psycopg
+import pytest
+from pg import PostgresServer
+
+from paris_tui.cli import main
+from paris_tui.core.record import load_record, parse_record
+from paris_tui.host.accounts import (
+    MAX_CREDENTIALS,
+    AccountError,
+    AccountStore,
+    Credential,
+    NameTakenError,
+    digest,
+    open_accounts,
+)
+from paris_tui.host.pgaccounts import PostgresAccounts
+from paris_tui.host.pgstore import (
+    PostgresStore,
+    SchemaTooNew,
+    connect_pool,
+    ensure_schema,
+)
+from paris_tui.host.referee import Referee, parse_seats
+from paris_tui.host.server import Host, HostConfig
+from paris_tui.net.client import HostClient
+from paris_tui.net.protocol import Presence, Refused, Update
+
+from .helpers import TIMEOUT, join_bot, random_player, running_host
+
+
+@pytest.fixture(params=["files", "postgres"])
+def store(request: pytest.FixtureRequest) -> str | None:
+    if request.param == "files":
+        return None
+    server: PostgresServer = request.getfixturevalue("postgres")
+    return server.dsn(server.create_database())
+
+
+@pytest.fixture
+def database(postgres: PostgresServer) -> str:
+    return postgres.dsn(postgres.create_database())
+
+
+# --- the table store -------------------------------------------------------------------
+
+
+async def test_a_game_is_kept_move_by_move_and_resumed_by_the_next_host(
+    tmp_path: Path, store: str | None
+) -> None:
+    async with running_host(tmp_path, ["ann,bob"], seed=5, database=store) as (host, port):
+        ann = await join_bot(port, "ann", random_player(1))
+        bob = await join_bot(port, "bob", random_player(2))
+        await asyncio.gather(
+            ann.play_until(lambda v: len(v.moves) >= 7), bob.play_until(lambda v: len(v.moves) >= 7)
+        )
+        made = host.rooms["t1"].referee.record()
+        tokens = {"ann": ann.seated.token, "bob": bob.seated.token}
+        await ann.client.close()
+        await bob.client.close()
+    assert len(made.moves) >= 7
+    # The next host (the same folder, or the same database) resumes it at that move.
+    async with running_host(tmp_path, database=store) as (again, port):
+        assert again.rooms["t1"].referee.record() == made
+        text = again.tables.record_text("t1")
+        assert text is not None and parse_record(json.loads(text)) == made
+        ann = await join_bot(port, "ann", random_player(1), token=tokens["ann"])
+        bob = await join_bot(port, "bob", random_player(2), token=tokens["bob"])
+        await asyncio.gather(ann.play_to_end(), bob.play_to_end())
+        final = again.rooms["t1"].referee.record()
+    assert final.moves[: len(made.moves)] == made.moves
+    # A finished table is not served again, but its record stays.
+    async with running_host(tmp_path, database=store) as (third, _port):
+        assert "t1" not in third.rooms
+        text = third.tables.record_text("t1")
+        assert text is not None and parse_record(json.loads(text)) == final
+
+
+def _accounts(tmp_path: Path, store: str | None) -> tuple[AccountStore, PostgresStore | None]:
+    if store is None:
+        return open_accounts(tmp_path), None
+    tables = PostgresStore(store)
+    tables.open()
+    return PostgresAccounts(tables.pool), tables
+
+
+def test_the_accounts_rules_hold_in_either_store(tmp_path: Path, store: str | None) -> None:
+    accounts, tables = _accounts(tmp_path, store)
+    try:
+        ann = accounts.create("Ann", Credential("token", digest("t" * 43)))
+        for other in ("ann", "\uff41nn", "\u0430nn"):
+            with pytest.raises(NameTakenError):
+                accounts.create(other, None)
+            found = accounts.find(other)
+            assert found is not None and found.id == ann.id
+        assert accounts.verify(ann.id, "token", digest("t" * 43))
+        assert not accounts.verify(ann.id, "ssh", digest("t" * 43))
+        bob = accounts.create("bob", None)
+        with pytest.raises(AccountError):  # a credential is one account's only
+            accounts.add_credential(bob.id, Credential("token", digest("t" * 43)))
+        for i in range(MAX_CREDENTIALS + 3):
+            accounts.add_credential(bob.id, Credential("token", digest(f"token-{i:03}")))
+        assert len(accounts.credentials(bob.id)) == MAX_CREDENTIALS
+        assert not accounts.verify(bob.id, "token", digest("token-000"))
+        code = accounts.new_code(ann.id)
+        assert accounts.take_code(code, bob.id) is None
+        newer = accounts.new_code(ann.id)
+        assert accounts.take_code(code) is None
+        taken = accounts.take_code(newer)
+        assert taken is not None and taken.id == ann.id
+        assert accounts.take_code(newer) is None
+        assert accounts.claim_seat("t1", 0, ann.id)
+        assert not accounts.claim_seat("t1", 0, bob.id)
+        assert accounts.claim_seat("t1", 0, ann.id)
+        assert accounts.seat_owners("t1") == {0: ann.id}
+        accounts.rename(ann.id, "anna")
+        assert accounts.find("ann") is None
+        accounts.remove(bob.id)
+        assert [a.name for a in accounts.accounts()] == ["anna"]
+        assert not accounts.done("x")
+        accounts.mark_done("x")
+        accounts.mark_done("x")
+        assert accounts.done("x")
+    finally:
+        accounts.close()
+        if tables is not None:
+            tables.close()
+
+
+def test_two_hosts_claiming_one_seat_at_once_give_it_to_one(database: str) -> None:
+    first, second = PostgresStore(database), PostgresStore(database)
+    first.open()
+    second.open()
+    try:
+        a, b = PostgresAccounts(first.pool), PostgresAccounts(second.pool)
+        ann, bob = a.create("ann", None), b.create("bob", None)
+        with pytest.raises(NameTakenError):
+            b.create("\u0430nn", None)  # a look-alike, made at the other host
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(2) as pool:
+            got = list(
+                pool.map(lambda job: job[0].claim_seat("t9", 1, job[1]), [(a, ann.id), (b, bob.id)])
+            )
+        assert sorted(got) == [False, True]
+    finally:
+        first.close()
+        second.close()
+
+
+def test_two_referees_never_both_write_move_n(database: str) -> None:
+    store = PostgresStore(database)
+    store.open()
+    try:
+        one = Referee.new("t1", parse_seats("ann,bob"), seed=3)
+        store.create(one)
+        two = Referee.from_record("t1", store.load_record("t1") or one.record())
+        # Both believe they hold t1 and make move 1, each its own.
+        one.play(0, one.view(0).legal_moves[0], 0)
+        two.play(0, two.view(0).legal_moves[-1], 0)
+        store.append(one)
+        from paris_tui.host.pgstore import MoveConflict
+
+        with pytest.raises(MoveConflict):
+            store.append(two)
+        assert store.move_count("t1") == 1
+        saved = store.load_record("t1")
+        assert saved is not None and saved.moves == one.record().moves
+    finally:
+        store.close()
+
+
+def test_a_newer_schema_is_refused_with_one_line(database: str) -> None:
+    pool = connect_pool(database)
+    try:
+        ensure_schema(pool)
+        with pool.connection() as conn:
+            conn.execute("UPDATE paris_schema SET version = 99")
+        with pytest.raises(SchemaTooNew) as caught:
+            ensure_schema(pool)
+    finally:
+        pool.close()
+    assert "\n" not in str(caught.value) and "schema 99" in str(caught.value)
+    assert "upgrade paris-tui" in str(caught.value)
+
+
+def test_the_host_says_one_line_for_a_database_it_cannot_reach(tmp_path: Path) -> None:
+    bad = f"host={tmp_path} port=1 user=nobody dbname=nothing password=secret connect_timeout=1"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "paris_tui",
+            "host",
+            "--data-dir",
+            str(tmp_path / "d"),
+            "--ssh-port",
+            "off",
+            "--port",
+            "0",
+            "--database",
+            bad,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 1
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("paris-tui host: cannot reach"), lines
+    assert "secret" not in done.stderr
+
+
+def test_a_missing_driver_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "psycopg_pool", None)
+    host = Host(HostConfig(data_dir=tmp_path, port=0, database="postgresql://x/y"))
+    from paris_tui.host.pgstore import DriverMissing
+
+    with pytest.raises(DriverMissing, match=r"pip install 'paris-tui\[postgres\]'"):
+        host.load()
+    host.store.unlock()
+
+
+# --- the database goes away -------------------------------------------------------------
+
+
+@pytest.fixture
+def cut(postgres: PostgresServer) -> Iterator[tuple[str, list[str]]]:
+    """A database and the SQL that cuts it off (``[0]``) or lets it back (``[1]``)."""
+    name = postgres.create_database()
+    yield (
+        postgres.dsn(name),
+        [
+            f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS false;'
+            f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}'",
+            f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true',
+        ],
+    )
+    postgres.psql(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true')
+
+
+async def test_a_database_that_goes_away_pauses_the_table_and_it_resumes(
+    tmp_path: Path, postgres: PostgresServer, cut: tuple[str, list[str]]
+) -> None:
+    url, sql = cut
+    async with running_host(tmp_path, ["ann,bob"], seed=2, database=url) as (host, port):
+        host.tables.pool.timeout = 2.0  # type: ignore[attr-defined]
+        ann = await HostClient.connect("127.0.0.1", port)
+        seated = await ann.join("ann")
+        postgres.psql(sql[0])
+        move = seated.view.legal_moves[0]
+        ann.play(move, 0)
+        for _ in range(10):
+            answer = await ann.receive(TIMEOUT)
+            if not isinstance(answer, Presence):
+                break
+        assert isinstance(answer, Refused) and answer.code == "unavailable", answer
+        assert host.rooms["t1"].referee.move_count == 0  # not told, not made
+        postgres.psql(sql[1])
+        ann.play(move, 0)
+        for _ in range(10):
+            answer = await ann.receive(TIMEOUT)
+            if isinstance(answer, Update):
+                break
+        assert isinstance(answer, Update) and len(answer.view.moves) == 1
+        assert host.tables.record_text("t1") is not None
+        await ann.close()
+    store = PostgresStore(url)
+    store.open()
+    try:
+        assert store.move_count("t1") == 1
+    finally:
+        store.close()
+
+
+# --- host migrate -----------------------------------------------------------------------
+
+
+def _replay_json(path: Path, capsys: pytest.CaptureFixture[str]) -> str:
+    capsys.readouterr()
+    assert main(["replay", "--json", str(path)]) == 0
+    return capsys.readouterr().out
+
+
+async def test_migrate_moves_a_data_directory_in_and_records_replay_byte_for_byte(
+    tmp_path: Path, database: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = tmp_path / "data"
+    async with running_host(data, ["ann,bob", "cy,ai:easy"], seed=4) as (host, port):
+        ann = await join_bot(port, "ann", random_player(1))
+        bob = await join_bot(port, "bob", random_player(2))
+        await asyncio.gather(ann.play_to_end(), bob.play_to_end())  # t1 finished
+        cy = await join_bot(port, "cy", random_player(3))
+        await cy.play_until(lambda v: len(v.moves) >= 4)  # t2 under way
+        for bot in (ann, bob, cy):
+            await bot.client.close()
+        ann_id = host.accounts.find("ann").id  # type: ignore[union-attr]
+    capsys.readouterr()
+    assert main(["host", "migrate", "--from", str(data), "--to", database]) == 0
+    out = capsys.readouterr().out
+    assert "moved 2 tables and 3 accounts" in out, out
+    store = PostgresStore(database)
+    store.open()
+    try:
+        for table_id in ("t1", "t2"):
+            original = data / "host" / "tables" / f"{table_id}.json"
+            text = store.record_text(table_id)
+            assert text is not None
+            back = tmp_path / f"{table_id}.back.json"
+            back.write_text(text, encoding="utf-8")
+            assert json.loads(text) == json.loads(original.read_text(encoding="utf-8"))
+            assert load_record(back) == load_record(original)
+            assert _replay_json(back, capsys) == _replay_json(original, capsys)
+        accounts = PostgresAccounts(store.pool)
+        found = accounts.find("ann")
+        assert found is not None and found.id == ann_id
+        assert accounts.seat_owners("t1") == {0: ann_id, 1: accounts.find("bob").id}  # type: ignore[union-attr]
+        fresh = accounts.create("dee", None)
+        assert fresh.id > ann_id  # ids go on after those moved in
+        assert int(store.new_table_id()[1:]) > 2
+    finally:
+        store.close()
+    # The operator's account commands work on the database too.
+    capsys.readouterr()
+    assert main(["host", "accounts", "list", "--json", "--database", database]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert [a["name"] for a in listed["accounts"]] == ["ann", "bob", "cy", "dee"]
+    assert main(["host", "accounts", "lock", "cy", "--database", database]) == 0
+    capsys.readouterr()
+    main(["host", "accounts", "list", "--json", "--database", database])
+    locked = {a["name"]: a["locked"] for a in json.loads(capsys.readouterr().out)["accounts"]}
+    assert locked["cy"] and not locked["ann"]
+    # The host on the database serves the unfinished table where it was.
+    async with running_host(tmp_path / "other", database=database) as (again, port):
+        assert list(again.rooms) == ["t2"]
+        assert again.rooms["t2"].referee.move_count >= 4
+    # Into a database that holds tables already: refused, one line.
+    capsys.readouterr()
+    assert main(["host", "migrate", "--from", str(data), "--to", database]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "empty" in err[0]
+    with psycopg.connect(database) as conn:
+        assert conn.execute("SELECT count(*) FROM paris_tables").fetchone() == (2,)
+
+
+def test_every_query_is_parameterised() -> None:
+    """No value is put into SQL text: the modules' SQL strings hold no ``{`` but
+    constant names, and every value goes as a parameter (read from the source)."""
+    import inspect
+
+    from paris_tui.host import migrate, pgaccounts, pgstore
+
+    for module in (pgstore, pgaccounts, migrate):
+        source = inspect.getsource(module)
+        for line in source.splitlines():
+            if 'f"' in line and any(w in line for w in ("SELECT", "INSERT", "UPDATE", "DELETE")):
+                assert any(k in line for k in ("{where}", "{names}", "{table}", "{marks}")), line
