@@ -162,8 +162,8 @@ def test_resume_without_a_game_says_so(data_dir: Path, capsys: pytest.CaptureFix
 @pytest.mark.parametrize(
     ("players", "message"),
     [
-        ("Ann", "2 to 4 players"),
-        ("Ann,Bob,Cy,Dee,Eve", "2 to 4 players"),
+        ("Ann", "names 1 player: Paris Paris is for 2 to 4"),
+        ("Ann,Bob,Cy,Dee,Eve", "names 5 players: Paris Paris is for 2 to 4"),
         ("Ann,,Bob", "--players: seat 2: the name is blank"),
         ("Ann,Ann", "--players: seat 2: two seats are called Ann"),
         ("Ann,ai:genius", "unknown AI level"),
