@@ -73,6 +73,7 @@ from ..net.protocol import (
     encode_updates,
     refusal,
 )
+from .limits import NestedWindow, Quota, address_key, owner_key
 from .referee import Referee, Refusal, SeatSpec
 from .store import HostStore, token_hash, token_matches
 from .waiting import WaitingTable, plan_seats, table_options
@@ -91,8 +92,17 @@ class Limits:
 
     max_connections: int = 256
     max_per_address: int = 32
-    max_tables: int = 64  # unfinished tables and tables waiting for players, together
-    max_opens: int = 8  # tables one connection may open (open_table, protocol 2)
+    # Tables opened by clients (open_table, protocol 2), unfinished or waiting, together;
+    # the operator's own tables (--table) never count and are never refused.
+    max_tables: int = 64
+    tables_per_owner: int = 2  # ... of them one person's, unfinished or waiting
+    tables_per_address: int = 4  # ... of them opened from one address (IPv6: its /64)
+    # Tables opened (each open_table that is not refused), per person, address, host.
+    opens: Quota = field(default_factory=lambda: Quota(6, 12, 120, 3600.0))
+    # A table nobody has moved at or joined for this long, with nobody at it, is
+    # archived as abandoned: out of the lobby and out of the caps, still replayable.
+    abandon_after: float = 14 * 86400.0
+    keep_finished: int = 16  # finished tables kept in the lobby (the latest ones)
     line_bytes: int = _MAX_LINE
     rate: float = 20.0  # messages per second a client may send, sustained
     burst: int = 40  # ... and in a burst
@@ -145,7 +155,6 @@ class Connection:
         self.seat: int | None = None
         self.protocol = PROTOCOL_VERSION  # the hello's version, once said
         self.waiting: WaitingTable | None = None  # a waiting table where it holds a seat
-        self.opened = 0  # tables it opened
         loop = asyncio.get_running_loop()
         self.last_heard = loop.time()
         self._tokens = float(host.config.limits.burst)
@@ -232,6 +241,13 @@ class Room:
         self._ai_job: tuple[int, int] | None = None
         self.moving = asyncio.Lock()  # held while a move is made, saved and sent
         self.owners_saving = asyncio.Lock()
+        # Opened by a client: the opener's owner key (kept in the record's meta, so
+        # a restart still counts it) and address key (this run only: an address is
+        # nobody's business in a record that is handed round for replays).
+        opener = referee.meta.get("opener")
+        self.opener: str | None = opener if isinstance(opener, str) else None
+        self.opener_address: str | None = None
+        self.touched = time.time()  # the last move or arrival (wall clock: survives restarts)
 
     # --- who is here ----------------------------------------------------------------
 
@@ -264,6 +280,7 @@ class Room:
         The caller announces it (:meth:`broadcast_presence`) once the newcomer has
         been told where it sits."""
         self.seated[seat] = conn
+        self.touched = time.time()
         timer = self._timers.pop(seat, None)
         if timer is not None:
             timer.cancel()
@@ -328,6 +345,7 @@ class Room:
         ref = self.referee
         async with self.moving:
             events = ref.play(seat, move, move_count)
+            self.touched = time.time()
             if ref.path is not None:
                 text = ref.record_text()
                 loop = asyncio.get_running_loop()
@@ -432,6 +450,9 @@ class Host:
         # Connections over the per-address limit allowed from an address where a
         # door's apps come from: one per live door session (reserve_door_slot).
         self._door_slots: Counter[str] = Counter()
+        # Tables opened by clients: per person, per address, for the host (limits.py).
+        self.opens = NestedWindow(config.limits.opens)
+        self._sweeper: asyncio.Task[None] | None = None
 
     # --- tables -------------------------------------------------------------------------
 
@@ -447,9 +468,22 @@ class Host:
         tables, problems = self.store.load_tables()
         for name, problem in problems:
             notes.append(f"skipped {printable(name)}: {problem}")
+        limits = self.config.limits
+        now = time.time()
+        finished = [
+            table_id
+            for table_id, record in tables
+            if len(record.moves) >= len(record.setup.stacks) * len(record.players)
+        ]
+        shown = set(finished[-limits.keep_finished :]) if limits.keep_finished > 0 else set()
         for table_id, record in tables:
-            if len(record.moves) >= len(record.setup.stacks) * len(record.players):
-                continue  # finished: kept on disk for replay, not served
+            over = table_id in finished
+            if over and table_id not in shown:
+                continue  # an older finished table: kept on disk for replay, not listed
+            touched = self.store.touched(table_id)
+            if not over and now - touched > limits.abandon_after:
+                self._archive_file(table_id, touched)
+                continue
             try:
                 referee = Referee.from_record(
                     table_id, record, path=self.store.record_path(table_id)
@@ -457,9 +491,57 @@ class Host:
             except ValueError as exc:  # pragma: no cover - load_record replayed it already
                 notes.append(f"skipped table {table_id}: {exc}")
                 continue
-            self.rooms[table_id] = Room(self, referee, self.store.load_seats(table_id))
-            log.info("resumed table %s at move %d", table_id, referee.move_count)
+            room = Room(self, referee, self.store.load_seats(table_id))
+            room.touched = touched
+            self.rooms[table_id] = room
+            if not over:
+                log.info("resumed table %s at move %d", table_id, referee.move_count)
         return notes
+
+    # --- abandoned and finished tables ----------------------------------------------------
+
+    def _archive_file(self, table_id: str, touched: float) -> None:
+        days = (time.time() - touched) / 86400
+        try:
+            self.store.archive(table_id)
+        except OSError as exc:
+            log.error("table %s: could not archive it: %s", table_id, exc.strerror or exc)
+            return
+        log.info(
+            "table %s archived as abandoned (untouched for %.0f days): %s",
+            table_id,
+            days,
+            printable(str(self.store.archived_path(table_id))),
+        )
+
+    def sweep(self) -> list[str]:
+        """Archive the tables abandoned by now, forget the finished tables beyond
+        ``keep_finished`` that nobody is at; the ids archived."""
+        limits = self.config.limits
+        now = time.time()
+        archived: list[str] = []
+        for room in list(self.rooms.values()):
+            if room.seated or room.watchers or room.moving.locked():
+                continue
+            if not room.referee.is_over and now - room.touched > limits.abandon_after:
+                room.stop()
+                del self.rooms[room.id]
+                self._archive_file(room.id, room.touched)
+                archived.append(room.id)
+        over = [r for r in self.rooms.values() if r.referee.is_over]
+        for room in over[: max(0, len(over) - limits.keep_finished)]:
+            if not (room.seated or room.watchers):
+                del self.rooms[room.id]
+        return archived
+
+    async def _sweep_now_and_then(self) -> None:
+        every = max(1.0, min(3600.0, self.config.limits.abandon_after / 8))
+        while True:
+            await asyncio.sleep(every)
+            try:
+                self.sweep()
+            except Exception:  # pragma: no cover - a bug must not stop the host
+                log.exception("sweeping the tables failed")
 
     def unfinished(self) -> list[Room]:
         return [r for r in self.rooms.values() if not r.referee.is_over]
@@ -467,9 +549,10 @@ class Host:
     def open_table(
         self, seats: Sequence[SeatSpec], *, seed: int | None = None, options: Options | None = None
     ) -> Room:
-        """Open a new table (saved at once). Raises :class:`TableConflictError` when
-        its players sit at an unfinished table, ``ValueError`` over the table limit,
-        ``OSError`` if it cannot be saved."""
+        """Open the operator's table (saved at once). Raises
+        :class:`TableConflictError` when its players sit at an unfinished table,
+        ``OSError`` if it cannot be saved. Never refused for the tables clients
+        opened: those have their own cap (``Limits.max_tables``)."""
         for room in self.unfinished():
             clash = [
                 s.name
@@ -478,8 +561,6 @@ class Host:
             ]
             if clash:
                 raise TableConflictError(room.id, clash)
-        if self._tables_full():
-            raise ValueError(f"the host serves {self.config.limits.max_tables} tables at most")
         table_id = self._new_table_id()
         referee = Referee.new(
             table_id, seats, seed=seed, options=options, path=self.store.record_path(table_id)
@@ -493,8 +574,43 @@ class Host:
         log.info("opened table %s", table_id)
         return room
 
-    def _tables_full(self) -> bool:
-        return len(self.unfinished()) + len(self.waiting) >= self.config.limits.max_tables
+    def client_tables(self) -> list[Room | WaitingTable]:
+        """The tables clients opened that count against the caps: unfinished or waiting."""
+        rooms: list[Room | WaitingTable] = [r for r in self.unfinished() if r.opener is not None]
+        return rooms + list(self.waiting.values())
+
+    def _check_quota(self, conn: Connection, owner: str) -> None:
+        """Refuse (``too_many_tables``) an open_table over any table quota."""
+        limits = self.config.limits
+        address = address_key(conn.address)
+        mine = conn.waiting
+        if mine is not None and mine.opener_conn is not conn:
+            mine = None  # a table it only sits at stays when it opens one
+        held = [t for t in self.client_tables() if t is not mine]
+        if sum(1 for t in held if t.opener == owner) >= limits.tables_per_owner:
+            raise Refusal(
+                "too_many_tables",
+                f"{owner} holds {limits.tables_per_owner} unfinished tables already: "
+                "finish or leave one first",
+            )
+        if sum(1 for t in held if t.opener_address == address) >= limits.tables_per_address:
+            raise Refusal(
+                "too_many_tables",
+                f"{limits.tables_per_address} unfinished tables were opened from this "
+                "address already",
+            )
+        if len(held) >= limits.max_tables:
+            raise Refusal("too_many_tables", f"the host serves {limits.max_tables} tables at most")
+        used = self.opens.refusal(owner, address)
+        if used is not None:
+            quota = limits.opens
+            wait = max(1, round(self.opens.retry_after(owner, address) / 60))
+            per = {"owner": quota.per_owner, "address": quota.per_address, "host": quota.total}
+            who = {"owner": owner, "address": "this address", "host": "the host"}[used]
+            raise Refusal(
+                "too_many_tables",
+                f"{who} opened {per[used]} tables in the last hour: try again in {wait} min",
+            )
 
     def _new_table_id(self) -> str:
         """An id no record and no table of this run has had (a waiting table's id is
@@ -535,18 +651,17 @@ class Host:
         mine, slots = plan_seats(message.seats, name)
         options = table_options(message.small_tour, message.final_tours)
         self._check_name_free(name, conn)
-        limits = self.config.limits
-        if conn.opened >= limits.max_opens:
-            raise Refusal(
-                "too_many_tables", f"a connection opens {limits.max_opens} tables at most"
-            )
-        if self._tables_full():
-            raise Refusal("too_many_tables", f"the host serves {limits.max_tables} tables at most")
-        conn.opened += 1
+        owner = owner_key(name)
+        self._check_quota(conn, owner)
+        address = address_key(conn.address)
+        self.opens.add(owner, address)
         self._leave(conn)
-        table = WaitingTable(self._new_table_id(), slots, options)
+        table = WaitingTable(
+            self._new_table_id(), slots, options, opener=owner, opener_address=address
+        )
         self.waiting[table.id] = table
         table.take(name, conn, mine)
+        table.opener_conn = conn
         conn.waiting = table
         log.info("%s opened table %s, %d seats free", conn, table.id, table.free_seats)
         self._filled(table)
@@ -588,7 +703,11 @@ class Host:
         )
         if referee.save_error:
             log.error("%s", referee.save_error)  # the game goes on; the next move saves again
+        if table.opener is not None:
+            referee.meta["opener"] = table.opener
+            referee.save()  # a restart counts it against its opener's quota too
         room = Room(self, referee, {})
+        room.opener_address = table.opener_address
         tokens = {seat: secrets.token_urlsafe(32) for seat, _ in holders}
         room.owners.update({seat: token_hash(token) for seat, token in tokens.items()})
         try:
@@ -674,6 +793,7 @@ class Host:
         )
         for room in self.rooms.values():
             room.start()
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep_now_and_then())
         sock = self._server.sockets[0].getsockname()
         return str(sock[0]), int(sock[1])
 
@@ -682,6 +802,8 @@ class Host:
         if self._closing:
             return
         self._closing = True
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         if self._server is not None:
             self._server.close()
         for conn in list(self.connections):
@@ -755,10 +877,28 @@ class Host:
         table = conn.waiting
         if table is not None:
             conn.waiting = None
-            if table.release(conn):
+            if table.opener_conn is conn:
+                self._opener_left(table)
+            elif table.release(conn):
                 self._announce(table)
             elif self.waiting.get(table.id) is table:
                 self._close_waiting(table)
+
+    def _opener_left(self, table: WaitingTable) -> None:
+        """The opener of a waiting table left: the table closes, whoever waits is told."""
+        table.opener_conn = None
+        for _seat, other in table.holders:
+            if other.waiting is table:
+                other.waiting = None
+                other.send(Left(table.id))
+                other.send(
+                    refusal("no_such_table", f"table {table.id} was closed: its opener left")
+                )
+        for slot in table.slots:
+            if slot.kind == "human":
+                slot.name, slot.conn = None, None
+        if self.waiting.get(table.id) is table:
+            self._close_waiting(table)
 
     async def _read(self, conn: Connection, first: bool) -> ClientMessage | None:
         """The next message, or ``None`` once the connection is over (closed or cut off)."""
