@@ -136,6 +136,17 @@ def add_host_parser(subparsers: Any) -> argparse.ArgumentParser:
         ),
     )
     parser.add_argument(
+        "--web-host",
+        metavar="NAME",
+        action="append",
+        default=[],
+        help=_(
+            "a public name the browser page is reached by, e.g. paris.example.org (IP "
+            "addresses and localhost always work; a page asked for under any other name "
+            "is refused, against DNS rebinding); may be given several times"
+        ),
+    )
+    parser.add_argument(
         "--max-web-sessions",
         metavar="N",
         default="16",
@@ -253,7 +264,7 @@ def cmd_host(args: argparse.Namespace) -> int:
         )
     import asyncio
 
-    web = None if web_port is None else (web_port, web_sessions)
+    web = None if web_port is None else (web_port, web_sessions, tuple(args.web_host))
     return asyncio.run(_serve(config, tables, seed, options, ssh, web))
 
 
@@ -363,7 +374,7 @@ async def _run_host(
     if web is not None:
         from .web import WebDoor
 
-        web_port, web_sessions = web
+        web_port, web_sessions, web_names = web
         web_door = WebDoor(
             host=host,
             host_port=port,
@@ -371,6 +382,7 @@ async def _run_host(
             bind=config.bind,
             port=web_port,
             max_sessions=web_sessions,
+            public_names=web_names,
         )
         try:
             _address, web_port = await web_door.start()

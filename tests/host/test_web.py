@@ -342,7 +342,9 @@ async def test_a_browser_comes_back_to_its_own_data_directory(tmp_path: Path) ->
             assert await data_dir(bob, url) != first
         async with aiohttp.ClientSession(cookie_jar=aiohttp.DummyCookieJar()) as no_cookies:
             throwaway = await data_dir(no_cookies, url)
-            assert Path(throwaway).parent != tmp_path / "browsers"
+            # Its own folder, in the door's (kept while its app runs), never a cookie's.
+            assert Path(throwaway).parent == tmp_path / "browsers"
+            assert Path(throwaway).name.startswith("tab-")
         deadline = time.monotonic() + TIMEOUT
         while Path(throwaway).exists():  # removed when its session ends
             assert time.monotonic() < deadline
