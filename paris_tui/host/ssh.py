@@ -269,9 +269,19 @@ def _take_terminal() -> None:  # pragma: no cover - runs in the child, before ex
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
 
+MAX_COLUMNS, MAX_ROWS = 500, 200
+"""The largest window a session's app is given (a client asking for more gets this):
+more than a real terminal has; its repaint's cost is in benchmarks/ssh_login.py."""
+
+INPUT_BURST = 64 * 1024
+"""Keys (bytes) a session may send at once; beyond it they come at :data:`INPUT_RATE`."""
+INPUT_RATE = 16 * 1024
+"""Bytes a second a session's keys are taken at, after a burst; more is dropped."""
+
+
 def _set_size(fd: int, columns: int, rows: int) -> None:
-    columns = min(max(columns, 1), 4096) if columns else 80
-    rows = min(max(rows, 1), 4096) if rows else 24
+    columns = min(max(columns, 1), MAX_COLUMNS) if columns else 80
+    rows = min(max(rows, 1), MAX_ROWS) if rows else 24
     with contextlib.suppress(OSError):
         fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
 
@@ -544,6 +554,9 @@ class _Session(asyncssh.SSHServerSession[bytes]):
         self.conn = conn
         self.door = conn.door
         self.chan: asyncssh.SSHServerChannel[bytes] | None = None
+        self._bucket = float(INPUT_BURST)  # bytes of keys it may send now
+        self._bucket_at = asyncio.get_running_loop().time()
+        self._dropped_said = False
         self.term: str | None = None
         self.size = (80, 24)
         self.pty = False
@@ -631,24 +644,24 @@ class _Session(asyncssh.SSHServerSession[bytes]):
             with in_language(language):
                 self._refuse(_("paris-tui: log in with a public key"))
             return
+        # A login refused (another's name, the session cap) writes nothing: it is
+        # checked first, and the key pinned only once the session is admitted.
+        if door.pins.check(name, key) is False or not door.admit(conn):
+            if door.pins.check(name, key) is False:
+                self._refuse_name(name, key, language)
+            else:
+                log.warning("SSH %s: too many SSH players: refused", conn)
+                with in_language(language):
+                    self._refuse(
+                        _("paris-tui: the host has too many players over SSH; try again later")
+                    )
+            return
         if not await door.pins.pin(name, key, door.host.io_pool):
-            log.warning("SSH %s: %s with a key not pinned to the name: refused", conn, name)
-            with in_language(language):
-                self._refuse(
-                    _(
-                        "paris-tui: the name {name} belongs to another key (this key is "
-                        "{fingerprint}): log in with {name}'s key, or as another name"
-                    ).format(name=name, fingerprint=key.get_fingerprint())
-                )
+            door.release(conn)
+            self._refuse_name(name, key, language)
             return
         if self._gone:
-            return
-        if not door.admit(conn):
-            log.warning("SSH %s: too many SSH players: refused", conn)
-            with in_language(language):
-                self._refuse(
-                    _("paris-tui: the host has too many players over SSH; try again later")
-                )
+            door.release(conn)
             return
         ticket = door.host.issue_ticket(name)
         env = app_environment(ticket, self.term, self._client_env(), language)
@@ -674,6 +687,16 @@ class _Session(asyncssh.SSHServerSession[bytes]):
             self.app.send(bytes(self._early))
             self._early.clear()
 
+    def _refuse_name(self, name: str, key: asyncssh.SSHKey, language: str) -> None:
+        log.warning("SSH %s: %s with a key not pinned to the name: refused", self.conn, name)
+        with in_language(language):
+            self._refuse(
+                _(
+                    "paris-tui: the name {name} belongs to another key (this key is "
+                    "{fingerprint}): log in with {name}'s key, or as another name"
+                ).format(name=name, fingerprint=key.get_fingerprint())
+            )
+
     def _client_env(self) -> Mapping[str, str]:
         if self.chan is None:
             return {}
@@ -693,7 +716,25 @@ class _Session(asyncssh.SSHServerSession[bytes]):
             with contextlib.suppress(OSError, asyncssh.Error):
                 self.chan.exit(status)
 
+    def _within_rate(self, data: bytes) -> bytes:
+        """What of ``data`` the bucket lets through (no paste, say 4 MiB, balloons the
+        app: a person types a few bytes a second); the rest is dropped."""
+        now = asyncio.get_running_loop().time()
+        self._bucket = min(
+            float(INPUT_BURST), self._bucket + (now - self._bucket_at) * INPUT_RATE
+        )
+        self._bucket_at = now
+        taken = data[: int(self._bucket)]
+        self._bucket -= len(taken)
+        if len(taken) < len(data) and not self._dropped_said:
+            self._dropped_said = True
+            log.warning("SSH %s sends keys too fast: the excess is dropped", self.conn)
+        return taken
+
     def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
+        data = self._within_rate(data)
+        if not data:
+            return
         if self.app is not None:
             self.app.send(data)
             if self.app.input_backlog > 65536 and self.chan is not None:
@@ -859,6 +900,10 @@ class SSHDoor:
                 login_timeout=cfg.login_timeout,
                 keepalive_interval=cfg.keepalive,
                 keepalive_count_max=3,
+                # Keys arrive in packets of 32 KiB at most, 256 KiB in flight: a huge
+                # write comes in pieces the input bucket (INPUT_RATE) can refuse.
+                window=256 * 1024,
+                max_pktsize=32 * 1024,
                 agent_forwarding=False,
                 x11_forwarding=False,
                 allow_scp=False,
