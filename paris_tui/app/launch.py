@@ -217,13 +217,15 @@ def run_join(
     import asyncio
     import os
 
-    from ..host.child import TICKET_ENV, die_with_parent
+    from ..host.child import DOOR_SOCKET_ENV, TICKET_ENV, die_with_parent
     from ..net.client import TokenStore
+    from . import remote
     from .history import History
     from .remote import JoinError, JoinTarget, Link, LobbyStart, connect, open_link, parse_address
 
     die_with_parent()
     ticket = os.environ.pop(TICKET_ENV, None) or None  # used once, kept nowhere
+    remote.DOOR_SOCKET = os.environ.pop(DOOR_SOCKET_ENV, None) or None
     try:
         host, port = parse_address(address)
     except ValueError as exc:

@@ -285,13 +285,22 @@ class LobbyStart:
         return Link.joined(target, self.client, joined, self.tokens)
 
 
+DOOR_SOCKET: str | None = None
+"""The host's private socket, when a door (SSH, browser) started this app
+(:data:`~paris_tui.host.child.DOOR_SOCKET_ENV`): every connection goes there."""
+
+
 async def connect(target: JoinTarget, timeout: float = CONNECT_TIMEOUT) -> HostClient:
     """A connection to the host (hello said), or :class:`JoinError`."""
     where = target.address
     cannot = _("cannot connect to {address}: {reason}")
     try:
         return await HostClient.connect(
-            target.host, target.port, timeout=timeout, language=i18n.current_language()
+            target.host,
+            target.port,
+            timeout=timeout,
+            language=i18n.current_language(),
+            path=DOOR_SOCKET,
         )
     except RefusedError as exc:
         raise JoinError(_refusal_message(target, exc), EXIT_REFUSED, exc.code) from None

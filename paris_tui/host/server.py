@@ -29,7 +29,9 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import os
 import secrets
+import shutil
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -107,6 +109,11 @@ class Limits:
     rate: float = 20.0  # messages per second a client may send, sustained
     burst: int = 40  # ... and in a burst
     hello_timeout: float = 10.0  # the first line must come this soon
+    # Connections that have proven nobody yet (no seat, no table held): a pool of their
+    # own, so they never starve the players and the doors' apps; a shorter hello.
+    max_anonymous: int = 64
+    anonymous_per_address: int = 8  # ... from one address (IPv6: its /64)
+    anonymous_hello_timeout: float = 5.0
     ping_interval: float = 15.0  # a silent client is pinged this often
     idle_timeout: float = 45.0  # a client silent this long (no pong) is cut off
     send_buffer: int = 4 * 1024 * 1024  # bytes queued for a client that does not read
@@ -150,7 +157,12 @@ class Connection:
         self.reader = reader
         self.writer = writer
         peer = writer.get_extra_info("peername")
-        self.address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+        self.address = str(peer[0]) if isinstance(peer, tuple) and peer else "door"
+        self.address_key = address_key(self.address)
+        # A door's app (on the host's private socket): never anonymous, never counted
+        # against an address. Otherwise anonymous until it sits or holds a table.
+        self.door = not isinstance(peer, tuple)
+        self.anonymous = not self.door
         self.room: Room | None = None
         self.seat: int | None = None
         self.protocol = PROTOCOL_VERSION  # the hello's version, once said
@@ -436,7 +448,13 @@ class Host:
         self.waiting: dict[str, WaitingTable] = {}
         self._next_id = 1
         self.connections: set[Connection] = set()
-        self._per_address: Counter[str] = Counter()
+        self._per_address: Counter[str] = Counter()  # TCP connections per address key
+        # The anonymous pool, oldest first (limits.max_anonymous), and per address key.
+        self._anonymous: dict[Connection, None] = {}
+        self._anonymous_per_address: Counter[str] = Counter()
+        self._door_server: asyncio.Server | None = None
+        self.door_socket: str | None = None  # where the doors' apps connect (start())
+        self._door_dir: str | None = None
         self._handlers: set[asyncio.Task[None]] = set()
         self._server: asyncio.Server | None = None
         self._closing = False
@@ -663,6 +681,7 @@ class Host:
         table.take(name, conn, mine)
         table.opener_conn = conn
         conn.waiting = table
+        self._proven(conn)
         log.info("%s opened table %s, %d seats free", conn, table.id, table.free_seats)
         self._filled(table)
 
@@ -682,6 +701,7 @@ class Host:
         self._leave(conn)
         table.take(name, conn)
         conn.waiting = table
+        self._proven(conn)
         log.info("%s waits at table %s (%s)", conn, table.id, printable(name))
         self._filled(table)
 
@@ -756,13 +776,14 @@ class Host:
         more connection from there than ``max_per_address``. The door caps its
         sessions per *person's* address itself, so many players over one door
         never trip the limit meant for one address."""
-        self._door_slots[address] += 1
+        self._door_slots[address_key(address)] += 1
 
     def release_door_slot(self, address: str) -> None:
         """That session is over (called once per :meth:`reserve_door_slot`)."""
-        self._door_slots[address] -= 1
-        if self._door_slots[address] <= 0:
-            del self._door_slots[address]
+        key = address_key(address)
+        self._door_slots[key] -= 1
+        if self._door_slots[key] <= 0:
+            del self._door_slots[key]
 
     def _take_ticket(self, token: str | None, name: str) -> bool:
         """Whether ``token`` is a live ticket for ``name``; if so it is used up."""
@@ -794,8 +815,29 @@ class Host:
         for room in self.rooms.values():
             room.start()
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep_now_and_then())
+        await self._start_door_socket()
         sock = self._server.sockets[0].getsockname()
         return str(sock[0]), int(sock[1])
+
+    async def _start_door_socket(self) -> None:
+        """The doors' apps connect on a Unix socket in a fresh 0700 folder: nobody
+        else (another user, the network) can reach it, so no flood of theirs can
+        keep a door's player out. Without Unix sockets the apps use the TCP port."""
+        if not hasattr(asyncio, "start_unix_server"):  # pragma: no cover - not POSIX
+            return
+        import tempfile
+
+        folder = tempfile.mkdtemp(prefix="paris-tui-door-")
+        path = os.path.join(folder, "host.sock")
+        try:
+            self._door_server = await asyncio.start_unix_server(
+                self._handle_door, path, limit=self.config.limits.line_bytes
+            )
+        except OSError as exc:  # pragma: no cover - the apps fall back on TCP
+            log.warning("no private socket for the doors' apps: %s", exc.strerror or exc)
+            shutil.rmtree(folder, ignore_errors=True)
+            return
+        self._door_dir, self.door_socket = folder, path
 
     async def close(self) -> None:
         """Stop: say goodbye to every client, save every table, release the lock."""
@@ -806,6 +848,11 @@ class Host:
             self._sweeper.cancel()
         if self._server is not None:
             self._server.close()
+        if self._door_server is not None:
+            self._door_server.close()
+        if self._door_dir is not None:
+            shutil.rmtree(self._door_dir, ignore_errors=True)
+            self._door_dir = self.door_socket = None
         for conn in list(self.connections):
             conn.dismiss(Bye("shutdown"))
         for room in self.rooms.values():
@@ -832,18 +879,13 @@ class Host:
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         task = asyncio.current_task()
         conn = Connection(self, reader, writer)
-        limits = self.config.limits
         if self._closing:
             writer.close()
             return
-        if len(self.connections) >= limits.max_connections or self._per_address[
-            conn.address
-        ] >= limits.max_per_address + self._door_slots.get(conn.address, 0):
+        if not self._admit(conn):
             log.warning("%s refused: too many connections", conn)
             await conn.hang_up(refusal("host_full", "the host has too many connections"))
             return
-        self.connections.add(conn)
-        self._per_address[conn.address] += 1
         if task is not None:
             self._handlers.add(task)
         try:
@@ -861,13 +903,65 @@ class Host:
             if not writer.is_closing():
                 writer.close()
 
+    def _admit(self, conn: Connection) -> bool:
+        """Count a new connection, or ``False`` (refuse it).
+
+        A door's app (the private socket) is bounded by the doors' live sessions
+        only. A TCP connection comes in anonymous: bounded in all, per address, and
+        in the anonymous pool; when the pool (not its address's share) is full, the
+        oldest anonymous connection makes room, so a flood from many addresses
+        delays a newcomer's hello but cannot keep it out."""
+        limits = self.config.limits
+        if conn.door:
+            doors = sum(1 for c in self.connections if c.door)
+            if doors >= sum(self._door_slots.values()) + 8:
+                return False
+            self.connections.add(conn)
+            return True
+        key = conn.address_key
+        tcp = len(self.connections) - sum(1 for c in self.connections if c.door)
+        if (
+            tcp >= limits.max_connections
+            or self._per_address[key] >= limits.max_per_address + self._door_slots.get(key, 0)
+            or self._anonymous_per_address[key] >= limits.anonymous_per_address
+        ):
+            return False
+        if len(self._anonymous) >= limits.max_anonymous:
+            oldest = next(iter(self._anonymous))
+            log.info("%s: the anonymous pool is full, the oldest (%s) makes room", conn, oldest)
+            self._proven(oldest)  # out of the pool at once; its own task ends it
+            oldest.dismiss(refusal("host_full", "the host has too many connections"))
+        self.connections.add(conn)
+        self._per_address[key] += 1
+        self._anonymous[conn] = None
+        self._anonymous_per_address[key] += 1
+        return True
+
+    def _proven(self, conn: Connection) -> None:
+        """``conn`` sits, or holds a table: out of the anonymous pool."""
+        if conn.anonymous:
+            conn.anonymous = False
+            self._anonymous.pop(conn, None)
+            key = conn.address_key
+            self._anonymous_per_address[key] -= 1
+            if self._anonymous_per_address[key] <= 0:
+                del self._anonymous_per_address[key]
+
     def _drop(self, conn: Connection) -> None:
+        self._proven(conn)
         if conn in self.connections:
             self.connections.discard(conn)
-            self._per_address[conn.address] -= 1
-            if self._per_address[conn.address] <= 0:
-                del self._per_address[conn.address]
+            if not conn.door:
+                key = conn.address_key
+                self._per_address[key] -= 1
+                if self._per_address[key] <= 0:
+                    del self._per_address[key]
         self._leave(conn)
+
+    async def _handle_door(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+    ) -> None:
+        await self._handle(reader, writer)
 
     def _leave(self, conn: Connection) -> None:
         if conn.room is not None:
@@ -905,7 +999,8 @@ class Host:
         limits = self.config.limits
         loop = asyncio.get_running_loop()
         while not conn.closed:
-            wait = limits.hello_timeout if first else limits.ping_interval
+            hello = limits.anonymous_hello_timeout if conn.anonymous else limits.hello_timeout
+            wait = hello if first else limits.ping_interval
             try:
                 async with asyncio.timeout(wait):
                     line = await conn.reader.readuntil(b"\n")
@@ -1075,6 +1170,7 @@ class Host:
             old.seat = None
             old.dismiss(Bye("replaced"))
         conn.room, conn.seat = room, seat
+        self._proven(conn)
         room.arrive(seat, conn)
         ref = room.referee
         conn.send(Seated(room.id, seat, issued, ref.view(seat), ref.events, room.seat_infos()))

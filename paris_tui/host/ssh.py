@@ -310,6 +310,7 @@ def app_environment(
     term: str | None,
     client_env_vars: Mapping[str, str],
     language: str | None = None,
+    door_socket: str | None = None,
 ) -> dict[str, str]:
     """The environment of a session's app: the host's, with the session's
     terminal type, the few variables a client may send (``SendEnv``: locale,
@@ -341,7 +342,7 @@ def app_environment(
     # locale), never the host's environment or saved setting.
     glyphs_env = {k: v for k, v in client_env_vars.items() if k in _GLYPHS_ENV}
     base["PARIS_TUI_GLYPHS"] = resolve_glyphs(None, glyphs_env, None)
-    return client_env(ticket, base)
+    return client_env(ticket, base, door_socket)
 
 
 class AppProcess:
@@ -664,7 +665,9 @@ class _Session(asyncssh.SSHServerSession[bytes]):
             door.release(conn)
             return
         ticket = door.host.issue_ticket(name)
-        env = app_environment(ticket, self.term, self._client_env(), language)
+        env = app_environment(
+            ticket, self.term, self._client_env(), language, door.host.door_socket
+        )
         argv = door.config.command(door.app_port, name, door.app_address)
         try:
             env[DATA_DIR_ENV] = str(player_dir(door.host.store.root, name))
@@ -720,9 +723,7 @@ class _Session(asyncssh.SSHServerSession[bytes]):
         """What of ``data`` the bucket lets through (no paste, say 4 MiB, balloons the
         app: a person types a few bytes a second); the rest is dropped."""
         now = asyncio.get_running_loop().time()
-        self._bucket = min(
-            float(INPUT_BURST), self._bucket + (now - self._bucket_at) * INPUT_RATE
-        )
+        self._bucket = min(float(INPUT_BURST), self._bucket + (now - self._bucket_at) * INPUT_RATE)
         self._bucket_at = now
         taken = data[: int(self._bucket)]
         self._bucket -= len(taken)

@@ -147,11 +147,19 @@ class _Session(AppService):
     why in the page.
     """
 
-    def __init__(self, argv: Sequence[str], env: dict[str, str], cwd: Path, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        argv: Sequence[str],
+        env: dict[str, str],
+        cwd: Path,
+        door_socket: str | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(argv[0], **kwargs)
         self.argv = list(argv)
         self.env = env
         self.cwd = cwd
+        self.door_socket = door_socket
         self._stopping: asyncio.Future[None] | None = None
 
     async def _open_app_process(self, width: int = 80, height: int = 24) -> Any:
@@ -162,7 +170,7 @@ class _Session(AppService):
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
-            env=client_env(None, base=environment),
+            env=client_env(None, base=environment, door_socket=self.door_socket),
             # Its own 0700 directory: ``python -m`` looks for modules in the working
             # directory first, and the host's may be anyone's (/tmp).
             cwd=self.cwd,
@@ -395,6 +403,7 @@ class _Server(Server):
                 # The browser's language, never the host's (its settings, its locale).
                 {"PARIS_TUI_DATA_DIR": str(data_dir), "PARIS_TUI_LANG": language},
                 data_dir,
+                None if self.door.host is None else self.door.host.door_socket,
                 write_bytes=websocket.send_bytes,
                 write_str=websocket.send_str,
                 close=websocket.close,

@@ -94,15 +94,20 @@ class HostClient:
         client: str = CLIENT_NAME,
         language: str = "en",
         timeout: float = 10.0,
+        path: str | None = None,
     ) -> HostClient:
-        """Connect, say hello, and wait for the host's welcome.
+        """Connect, say hello, and wait for the host's welcome (``path``: over the
+        host's Unix socket for doors' apps instead of ``host``:``port``).
 
         Raises ``OSError`` (cannot connect), ``TimeoutError``,
         :class:`RefusedError` (e.g. ``host_full``), :class:`HostClosedError`
         or :class:`~paris_tui.net.protocol.ProtocolError`.
         """
         async with asyncio.timeout(timeout):
-            reader, writer = await asyncio.open_connection(host, port, limit=MAX_HOST_LINE)
+            if path is not None:
+                reader, writer = await asyncio.open_unix_connection(path, limit=MAX_HOST_LINE)
+            else:
+                reader, writer = await asyncio.open_connection(host, port, limit=MAX_HOST_LINE)
         self = cls(reader, writer)
         try:
             self.send(Hello(PROTOCOL_VERSION, client, language))

@@ -8,6 +8,7 @@ replayable). The windows and keys of host/limits.py on a fake clock.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import time
 from pathlib import Path
@@ -19,7 +20,7 @@ from paris_tui.host.limits import NestedWindow, Quota, Window, address_key, owne
 from paris_tui.host.referee import parse_seats
 from paris_tui.host.server import Host, HostConfig, Limits
 from paris_tui.net.client import HostClient, RefusedError
-from paris_tui.net.protocol import Left, Refused, Seated, Waiting
+from paris_tui.net.protocol import Hello, Left, Ping, Pong, Refused, Seated, Waiting, Welcome
 
 from .helpers import MAX_STEPS, TIMEOUT, running_host
 
@@ -163,8 +164,6 @@ async def test_abandoned_tables_are_archived_out_of_the_lobby_and_the_caps(
 
 
 async def _tick() -> None:
-    import asyncio
-
     await asyncio.sleep(0.01)
 
 
@@ -174,8 +173,6 @@ async def test_finished_tables_stay_in_the_lobby_after_a_restart(tmp_path: Path)
     async with running_host(tmp_path, ["ann,bob"]) as (_host, port):
         ann = await join_bot(port, "ann", random_player(1))
         bob = await join_bot(port, "bob", random_player(2))
-        import asyncio
-
         await asyncio.wait_for(asyncio.gather(ann.play_to_end(), bob.play_to_end()), 120)
         await ann.client.close()
         await bob.client.close()
@@ -230,3 +227,76 @@ def test_nested_windows_count_nothing_for_a_refusal() -> None:
     assert nested.refusal("dee", "9.9.9.9") == "host"
     now[0] = 11.0
     assert nested.refusal("ann", "1.2.3.4") is None
+
+
+# --- connections: the anonymous pool, the doors' apps -------------------------------------
+
+
+async def _flood(port: int, addresses: int = 10, each: int = 30) -> list[asyncio.StreamWriter]:
+    """``each`` silent connections from each of ``addresses`` loopback addresses."""
+    writers = []
+    for a in range(1, addresses + 1):
+        for _ in range(each):
+            try:
+                _reader, writer = await asyncio.open_connection(
+                    "127.0.0.1", port, local_addr=(f"127.0.0.{a}", 0)
+                )
+            except OSError:
+                continue
+            writers.append(writer)
+    await asyncio.sleep(0.2)  # the host has seen them all
+    return writers
+
+
+async def test_a_flood_from_many_addresses_never_starves_ssh_players(tmp_path: Path) -> None:
+    from .ssh_helpers import Terminal, connect, new_key, running_door
+
+    async with running_door(tmp_path) as (host, door):
+        writers = await _flood(host_port(host))
+        try:
+            limits = Limits()
+            # The anonymous pool holds, the flood is refused per address or makes room.
+            assert len(host._anonymous) <= limits.max_anonymous
+            async with await connect(door.port, "ann", new_key(tmp_path, "ann")) as conn:
+                term = await Terminal.open(conn)
+                await term.wait_for("ready")
+                assert term.field("seat") == "0"  # not host_full: the doors' own pool
+        finally:
+            for writer in writers:
+                writer.transport.abort()
+
+
+async def test_a_returning_player_gets_in_through_a_flood(tmp_path: Path) -> None:
+    async with running_host(tmp_path, ["ann,bob"]) as (host, port):
+        first = await _connect(port)
+        token = (await first.join("ann")).token
+        await first.close()
+        writers = await _flood(port)
+        try:
+            assert len(host._anonymous) == Limits().max_anonymous
+            reader, writer = await asyncio.open_connection(
+                "127.0.0.1", port, local_addr=("127.0.0.11", 0)
+            )
+            client = HostClient(reader, writer)
+            client.send(Hello(2, "test"))
+            assert isinstance(await client.receive(TIMEOUT), Welcome)
+            seated = await client.join("ann", token=token)
+            assert seated.seat == 0
+            # Sitting, she is out of the anonymous pool: no newcomer pushes her out.
+            more = await _flood(port, addresses=10, each=8)
+            writers += more
+            client.send(Ping(7))
+            for _ in range(5):  # her seat's presence news may come first
+                if await client.receive(TIMEOUT) == Pong(7):
+                    break
+            else:
+                raise AssertionError("no pong")
+            await client.close()
+        finally:
+            for writer in writers:
+                writer.transport.abort()
+
+
+def host_port(host: Host) -> int:
+    assert host._server is not None
+    return int(host._server.sockets[0].getsockname()[1])
