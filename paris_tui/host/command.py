@@ -268,10 +268,42 @@ def cmd_host(args: argparse.Namespace) -> int:
     return asyncio.run(_serve(config, tables, seed, options, ssh, web))
 
 
+def machine_addresses(bind: str) -> list[str]:
+    """The addresses others may reach a host bound to ``bind`` (every network:
+    ``0.0.0.0`` or ``::``) at: this machine's own, loopback last; ``[bind]`` otherwise."""
+    import ipaddress
+    import socket
+
+    if bind not in ("0.0.0.0", "::", ""):
+        return [bind]
+    family = socket.AF_INET6 if bind == "::" else socket.AF_INET
+    found: list[str] = []
+    probe = "2001:db8::1" if family == socket.AF_INET6 else "192.0.2.1"  # documentation nets
+    try:  # the address this machine sends from (a UDP "connect" sends nothing)
+        with socket.socket(family, socket.SOCK_DGRAM) as sock:
+            sock.connect((probe, 9))
+            found.append(str(sock.getsockname()[0]))
+    except OSError:
+        pass
+    try:
+        for info in socket.getaddrinfo(socket.gethostname(), None, family):
+            found.append(str(info[4][0]))
+    except OSError:
+        pass
+    seen: list[str] = []
+    for address in found:
+        try:
+            ip = ipaddress.ip_address(address.split("%", 1)[0])
+        except ValueError:
+            continue
+        if not ip.is_loopback and not ip.is_link_local and address not in seen:
+            seen.append(address)
+    return seen + (["::1"] if family == socket.AF_INET6 else ["127.0.0.1"])
+
+
 def _join_address(bind: str, port: int) -> str:
-    if bind in ("0.0.0.0", "::", ""):
-        return f"<this host>:{port}"
-    return f"[{bind}]:{port}" if ":" in bind else f"{bind}:{port}"
+    where = machine_addresses(bind)[0]
+    return f"[{where}]:{port}" if ":" in where else f"{where}:{port}"
 
 
 def _ssh_args(port: int, name: str, bind: str) -> str:
@@ -280,7 +312,33 @@ def _ssh_args(port: int, name: str, bind: str) -> str:
     from .ssh import ssh_join_line
 
     who = name if name == "NAME" else shlex.quote(name)
-    return ssh_join_line(port, who, bind)
+    return ssh_join_line(port, who, machine_addresses(bind)[0])
+
+
+def _reach_lines(bind: str) -> list[str]:
+    """Who can connect, said plainly, and what to run so that friends can."""
+    import ipaddress
+
+    try:
+        loopback = ipaddress.ip_address(bind).is_loopback
+    except ValueError:
+        loopback = bind == "localhost"
+    if loopback:
+        return [
+            _(
+                "Only this machine can connect (--bind {bind}). So that friends on your "
+                "network can: paris-tui host --bind 0.0.0.0 (and allow the ports in the "
+                "firewall); before going on the internet, read docs/security.md."
+            ).format(bind=bind)
+        ]
+    addresses = machine_addresses(bind)
+    if len(addresses) > 1:
+        return [
+            _("Others reach this machine at: {addresses}").format(
+                addresses=", ".join(addresses[:-1])
+            )
+        ]
+    return []
 
 
 async def _serve(
@@ -449,6 +507,7 @@ async def _run_host(
                 "In a browser: {url} (the lobby: type your name; {n} browser players at most)"
             ).format(url=url, n=web_door.max_sessions)
         )
+    lines.extend(_reach_lines(config.bind))
     print("\n".join(lines), flush=True)
 
     try:

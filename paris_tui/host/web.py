@@ -51,7 +51,7 @@ from textual_serve.app_service import AppService
 from textual_serve.server import Server, to_int
 
 from ..core.text import printable
-from ..i18n import _
+from ..i18n import _, ngettext
 from ..wording import in_language, language_of_accept
 from .child import client_command, client_env
 
@@ -549,9 +549,12 @@ class WebDoor:
 
     def full_message(self, language: str = "en") -> str:
         with in_language(language):
-            return _(
+            return ngettext(
+                "paris-tui: {n} browser player is here already, "
+                "the most this host allows; try again later.",
                 "paris-tui: {n} browser players are here already, "
-                "the most this host allows; try again later."
+                "the most this host allows; try again later.",
+                self.max_sessions,
             ).format(n=self.max_sessions)
 
     def command(self, data_dir: Path) -> list[str]:

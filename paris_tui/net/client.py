@@ -143,7 +143,11 @@ class HostClient:
                     raise HostClosedError("closed") from None
                 except asyncio.LimitOverrunError:
                     raise ProtocolError("too_large", "the host sent a line too long") from None
-                message = decode_host(line)
+                try:
+                    message = decode_host(line)
+                except ProtocolError as exc:
+                    exc.line = line[:64]
+                    raise
                 if isinstance(message, Ping):
                     self.send(Pong(message.nonce))
                     continue

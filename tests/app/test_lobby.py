@@ -158,7 +158,7 @@ async def test_a_reserved_seat_is_joined_with_the_token_kept_for_it(tmp_path: Pa
                 await pilot.press("enter")
                 await _until(
                     pilot,
-                    lambda: app.result is not UNSET or "already claimed" in widgets_text(app),
+                    lambda: app.result is not UNSET or "already someone's" in widgets_text(app),
                     "an answer",
                 )
                 await pilot.press("q")

@@ -53,6 +53,7 @@ from ...net.protocol import (
     Watching,
 )
 from ...wording import name_problem as worded_problem
+from ...wording import refusal_reason
 from ..describe import ai_label, words
 from .base import ParisScreen
 from .new_game import NameInput
@@ -538,7 +539,15 @@ class LobbyScreen(ParisScreen):
                 self._say(_("You left the table."))
                 self.action_refresh()
             case Refused():
-                self._say(printable(message.message).rstrip(".") + ".", problem=True)
+                # In the player's language, from the code (the host's words are English).
+                if message.code == "seat_taken":
+                    why = _(
+                        "that name's seat is already someone's: sit under another name, or "
+                        "come back from the terminal or browser that took it"
+                    )
+                else:
+                    why = refusal_reason(message.code, message.message, message.illegal)
+                self._say(printable(why).rstrip(".") + ".", problem=True)
             case _:
                 pass  # presence and updates belong to a table we no longer sit at
 
