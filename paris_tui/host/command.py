@@ -121,6 +121,21 @@ def add_host_parser(subparsers: Any) -> argparse.ArgumentParser:
         help=_("connections at once from one address (default {n})").format(n=32),
     )
     parser.add_argument(
+        "--max-anonymous",
+        metavar="N",
+        default="64",
+        help=_(
+            "connections at once that sit nowhere yet (no seat, no table held): a pool of "
+            "their own, so that they never keep players out (default {n})"
+        ).format(n=64),
+    )
+    parser.add_argument(
+        "--max-anonymous-per-address",
+        metavar="N",
+        default="8",
+        help=_("... of them from one address (IPv6: its /64; default {n})").format(n=8),
+    )
+    parser.add_argument(
         "--max-tables",
         metavar="N",
         default="64",
@@ -222,10 +237,16 @@ def cmd_host(args: argparse.Namespace) -> int:
         seed = None if args.seed is None else _int("--seed", args.seed, 0, 2**63 - 1)
         ai_delay = _seconds("--ai-delay", args.ai_delay)
         takeover = None if args.ai_takeover is None else _seconds("--ai-takeover", args.ai_takeover)
+        connections = _int("--max-connections", args.max_connections, 1, 100_000)
+        per_address = _int("--max-per-address", args.max_per_address, 1, 100_000)
         limits = Limits(
-            max_connections=_int("--max-connections", args.max_connections, 1, 100_000),
-            max_per_address=_int("--max-per-address", args.max_per_address, 1, 100_000),
+            max_connections=connections,
+            max_per_address=per_address,
             max_tables=_int("--max-tables", args.max_tables, 1, 100_000),
+            max_anonymous=_int("--max-anonymous", args.max_anonymous, 1, 100_000),
+            anonymous_per_address=_int(
+                "--max-anonymous-per-address", args.max_anonymous_per_address, 1, 100_000
+            ),
         )
         try:
             options = Options(small_tour=args.small_tour, final_tours=args.final_tours)
