@@ -74,9 +74,11 @@ def _children(pid: int) -> list[int]:
 
 
 class Screen:
-    def __init__(self, process: asyncssh.SSHClientProcess[bytes]) -> None:
+    def __init__(
+        self, process: asyncssh.SSHClientProcess[bytes], size: tuple[int, int] = SIZE
+    ) -> None:
         self.process = process
-        self.screen = pyte.Screen(*SIZE)
+        self.screen = pyte.Screen(*size)
         self.stream = pyte.ByteStream(self.screen)
 
     def text(self) -> str:
@@ -138,7 +140,7 @@ async def _start_host(data_dir: Path, players: int) -> tuple[asyncio.subprocess.
                 return proc, int(line.split("SSH on ", 1)[1].split(";")[0].rsplit(":", 1)[1])
 
 
-async def run(players: int) -> dict[str, object]:
+async def run(players: int, size: tuple[int, int] = SIZE) -> dict[str, object]:
     with tempfile.TemporaryDirectory(prefix="paris-ssh-bench-") as tmp:
         host, port = await _start_host(Path(tmp), players)
         conns: list[asyncssh.SSHClientConnection] = []
@@ -150,6 +152,8 @@ async def run(players: int) -> dict[str, object]:
             auths: list[float] = []
             cpus: list[int] = []
             seen: set[int] = set()
+            first_app: list[int] = []
+            processes: list[asyncssh.SSHClientProcess[bytes]] = []
             for i in range(players):
                 key = asyncssh.generate_private_key("ssh-ed25519")
                 started = time.perf_counter()
@@ -165,18 +169,34 @@ async def run(players: int) -> dict[str, object]:
                 conns.append(conn)
                 auths.append(time.perf_counter() - started)
                 process = await conn.create_process(
-                    term_type="xterm-256color", term_size=SIZE, encoding=None
+                    term_type="xterm-256color", term_size=size, encoding=None
                 )
-                screen = Screen(process)
+                processes.append(process)
+                screen = Screen(process, size)
                 await screen.wait_for(*FIRST_FRAME, f"p{i + 1}")
                 logins.append(time.perf_counter() - started)
                 new = [pid for pid in _children(host.pid) if pid not in seen]
                 seen.update(new)
+                if not first_app and new:
+                    first_app.append(new[0])
                 cpus += [_cpu_ms(pid) for pid in new]
                 drains.append(asyncio.create_task(screen.drain()))
             await asyncio.sleep(2.0)  # every app settled
             apps = [_memory(pid) for pid in _children(host.pid)]
             after = _memory(host.pid)
+            # The cost of a whole repaint at this size: the first player's window
+            # shrinks by one cell and grows back, twice (four repaints).
+            repaint_ms = 0.0
+            repaint_rss = 0
+            if first_app and processes:
+                pid, proc = first_app[0], processes[0]
+                cpu = _cpu_ms(pid)
+                for _ in range(2):
+                    for w, h in ((size[0] - 1, size[1] - 1), size):
+                        proc.change_terminal_size(w, h)
+                        await asyncio.sleep(1.5)
+                repaint_ms = (_cpu_ms(pid) - cpu) / 4
+                repaint_rss = _memory(pid)["rss"]
         finally:
             for conn in conns:
                 conn.close()
@@ -206,6 +226,9 @@ async def run(players: int) -> dict[str, object]:
             "growth_per_player": round((after["rss"] - before["rss"]) / 1024 / players, 2),
         },
         "cpus": os.cpu_count(),
+        "size": f"{size[0]}x{size[1]}",
+        "repaint_cpu_ms": round(repaint_ms),
+        "repainted_app_rss_mb": round(repaint_rss / 1024, 1),
     }
 
 
@@ -214,12 +237,21 @@ def main() -> int:
     parser.add_argument(
         "--players", type=int, default=8, help="SSH players (default 8, at most 16)"
     )
+    parser.add_argument(
+        "--size",
+        default=f"{SIZE[0]}x{SIZE[1]}",
+        help="each player's window, COLSxROWS (default 120x40; the door allows 500x200)",
+    )
     parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args()
+    try:
+        cols, rows = (int(x) for x in args.size.lower().split("x"))
+    except ValueError:
+        parser.error("--size is COLSxROWS, e.g. 500x200")
     # Every player logs in from 127.0.0.1 here: the door's cap per address.
     if not 1 <= args.players <= SSHConfig().max_per_address:
         parser.error(f"--players must be between 1 and {SSHConfig().max_per_address}")
-    result = asyncio.run(run(args.players))
+    result = asyncio.run(run(args.players, (cols, rows)))
     if args.json:
         print(json.dumps(result))
         return 0
@@ -241,6 +273,10 @@ def main() -> int:
     print(
         f"host RSS {grow['before']} MB before, {grow['after']} MB with every player "
         f"({grow['growth_per_player']} MB per player)"
+    )
+    print(
+        f"a whole repaint at {result['size']}: {result['repaint_cpu_ms']} ms of the app's "
+        f"CPU; its RSS after {result['repainted_app_rss_mb']} MB"
     )
     return 0
 

@@ -84,3 +84,20 @@ def test_the_browser_doors_refusal_has_plural_forms(tmp_path: Path) -> None:
     assert "1 browser player is here already" in one.full_message()
     many = WebDoor(host_port=1, data_dir=tmp_path, max_sessions=3)
     assert "3 browser players are here already" in many.full_message()
+
+
+def test_the_german_reconnect_lines_fit_where_the_english_ones_do() -> None:
+    from rich.cells import cell_len
+
+    from paris_tui.i18n import _
+    from paris_tui.wording import in_language
+
+    for line in (
+        "Connection lost: joining again (try {n})…",
+        "The host stopped: joining again (try {n})…",
+    ):
+        english = cell_len(line.format(n=12))
+        with in_language("de"):
+            german = _(line).format(n=12)
+        assert german != line.format(n=12)
+        assert cell_len(german) <= english, german
