@@ -285,14 +285,18 @@ class LobbyStart:
     client: HostClient
     tokens: TokenStore | None
 
-    def link(self, joined: Seated | Watching, name: str | None) -> Link:
-        """The link of the seat (or table) the lobby was left for, to follow and rejoin."""
+    def link(
+        self, joined: Seated | Watching, name: str | None, client: HostClient | None = None
+    ) -> Link:
+        """The link of the seat (or table) the lobby was left for, to follow and rejoin
+        (``client``: the lobby's connection when it is no longer the first one)."""
+        client = self.client if client is None else client
         host, port = self.target.host, self.target.port
         if isinstance(joined, Watching):
             target = JoinTarget(host, port, watch=joined.table)
         else:
             target = JoinTarget(host, port, name or self.target.name, joined.table)
-        return Link.joined(target, self.client, joined, self.tokens)
+        return Link.joined(target, client, joined, self.tokens)
 
 
 DOOR_SOCKET: str | None = None
