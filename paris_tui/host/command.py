@@ -67,7 +67,10 @@ def add_host_parser(subparsers: Any) -> argparse.ArgumentParser:
         "--data-dir",
         metavar="DIR",
         default=None,
-        help=_("where tables are saved (default: the paris-tui data directory)"),
+        help=_(
+            "the data directory (default: paris-tui's own); the host keeps its files in "
+            "DIR/host: tables in DIR/host/tables, abandoned ones in DIR/host/archive"
+        ),
     )
     parser.add_argument(
         "--table",
