@@ -18,9 +18,12 @@ Defences, each cutting off only the connection concerned (other tables
 never notice): a line limit (:data:`~paris_tui.net.protocol.MAX_CLIENT_LINE`),
 a message rate limit (token bucket), a hello deadline, pings to a silent
 client and a cut-off when it stays silent (half-open connections), a cap on
-bytes queued for a client that does not read, and caps on connections (in
-all and per address) and tables. Seat tokens are compared in constant time
-and never logged; every name from a client passes the core's name rule.
+bytes queued for a client that does not read, and caps on connections and
+tables per person and per address (:mod:`paris_tui.host.limits`): connections
+that sit nowhere yet have a pool of their own, and the doors' apps connect
+on a private Unix socket, so that neither pool starves the players. Seat
+tokens are compared in constant time and never logged; every name from a
+client passes the core's name rule.
 """
 
 from __future__ import annotations
@@ -150,18 +153,23 @@ class Connection:
     """One client connection: where it sits, what it may still send, its socket."""
 
     def __init__(
-        self, host: Host, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+        self,
+        host: Host,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        *,
+        door: bool = False,
     ) -> None:
         self.id = next(_ids)
         self.host = host
         self.reader = reader
         self.writer = writer
         peer = writer.get_extra_info("peername")
-        self.address = str(peer[0]) if isinstance(peer, tuple) and peer else "door"
+        self.address = "door" if door else str(peer[0]) if isinstance(peer, tuple) and peer else "?"
         self.address_key = address_key(self.address)
         # A door's app (on the host's private socket): never anonymous, never counted
         # against an address. Otherwise anonymous until it sits or holds a table.
-        self.door = not isinstance(peer, tuple)
+        self.door = door
         self.anonymous = not self.door
         self.room: Room | None = None
         self.seat: int | None = None
@@ -876,9 +884,11 @@ class Host:
         self.store.unlock()
         log.info("host closed")
 
-    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    async def _handle(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, *, door: bool = False
+    ) -> None:
         task = asyncio.current_task()
-        conn = Connection(self, reader, writer)
+        conn = Connection(self, reader, writer, door=door)
         if self._closing:
             writer.close()
             return
@@ -961,7 +971,7 @@ class Host:
     async def _handle_door(
         self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
     ) -> None:
-        await self._handle(reader, writer)
+        await self._handle(reader, writer, door=True)
 
     def _leave(self, conn: Connection) -> None:
         if conn.room is not None:

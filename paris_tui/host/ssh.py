@@ -30,10 +30,13 @@ people may not come in at all.
 
 Bounded: connections in all and per address (over the cap a connection is
 dropped before authentication), one app session per connection, a login
-grace time, keep-alives for dead peers. Each app's loopback connection to
-the host counts against the host's per-address limit as one connection of
-the door (:meth:`~paris_tui.host.server.Host.reserve_door_slot`), so many
-SSH players never trip the limit meant for one address.
+grace time, keep-alives for dead peers; windows clamped to
+:data:`MAX_COLUMNS` x :data:`MAX_ROWS`, keys taken at :data:`INPUT_RATE`.
+Each app connects to the host on its private Unix socket
+(:data:`~paris_tui.host.child.DOOR_SOCKET_ENV`), in the doors' own pool,
+bounded by the door's sessions
+(:meth:`~paris_tui.host.server.Host.reserve_door_slot`), so neither many SSH
+players nor strangers' connections to the public port keep a player out.
 
 Each player's app gets a data directory of its own,
 ``players/<digest of the name>/`` in the host's data directory (mode 0700):

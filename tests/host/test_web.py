@@ -161,7 +161,7 @@ async def test_sessions_are_bounded_and_other_sites_refused(tmp_path: Path) -> N
         assert full.status == 503
         second = await http.ws_connect(f"{url}/ws")
         said = await _receive_text(second, "try again later")
-        assert "1 browser players are here already" in said
+        assert "1 browser player is here already" in said
         await second.close()
         # A page of another site cannot open a game in the player's browser.
         with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
@@ -195,7 +195,7 @@ async def test_each_browser_in_its_own_language(tmp_path: Path) -> None:
         assert "lang zh-TW cwd " in await _receive_text(first, " cwd ")
         full = await http.get(f"{url}/", headers=german)
         assert full.status == 503
-        assert "1 Browser-Spieler hier" in await full.text()
+        assert "1 Browser-Spieler ist schon da" in await full.text()
         second = await http.ws_connect(f"{url}/ws", headers=german)
         said = await _receive_text(second, "später")
         assert "versuch es später noch einmal" in said
