@@ -507,7 +507,13 @@ async def _run_host(
         )
         for seat in ref.human_seats:
             name = shlex.quote(ref.names[seat])
-            lines.append(f"  {ref.names[seat]}: paris-tui join {join} --name {name}")
+            line = f"  {ref.names[seat]}: paris-tui join {join} --name {name}"
+            if seat in room.owners:  # claimed: a join without its token is refused
+                line += " " + _(
+                    "(claimed: only from the terminal or browser that claimed it, which "
+                    "keeps its token)"
+                )
+            lines.append(line)
         if door is not None:
             lines.extend(
                 f"  {ref.names[seat]}: ssh {_ssh_args(door.port, ref.names[seat], config.bind)}"
