@@ -36,6 +36,7 @@ import contextlib
 import hashlib
 import html
 import ipaddress
+import json
 import logging
 import re
 import secrets
@@ -50,7 +51,7 @@ from aiohttp import WSCloseCode, web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server, to_int
 
-from ..core.text import printable
+from ..core.text import InvalidNameError, normalize_name, printable
 from ..i18n import _, ngettext
 from ..wording import in_language, language_of_accept
 from .child import client_command, client_env
@@ -561,7 +562,31 @@ class WebDoor:
         if self._command is not None:
             return list(self._command(data_dir))
         address = loopback_for(self.bind)
-        return [*client_command(self._host_port, address=address), f"--data-dir={data_dir}"]
+        argv = [*client_command(self._host_port, address=address), f"--data-dir={data_dir}"]
+        name = self.remembered_name(data_dir)
+        if name is not None:  # a reload comes back to its seat, as a terminal does
+            argv.append(f"--name={name}")
+        return argv
+
+    def remembered_name(self, data_dir: Path) -> str | None:
+        """The one name this browser holds a seat's token for at this host (its app
+        keeps them in ``tokens.json``), or ``None`` (none, several, unreadable)."""
+        address = loopback_for(self.bind)
+        where = (
+            f"[{address}]:{self._host_port}" if ":" in address else f"{address}:{self._host_port}"
+        )
+        try:
+            data = json.loads((data_dir / "tokens.json").read_text(encoding="utf-8"))
+            names = data["tokens"][where]
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+        if not isinstance(names, dict) or len(names) != 1:
+            return None
+        (name,) = names
+        try:
+            return normalize_name(name) if isinstance(name, str) else None
+        except InvalidNameError:
+            return None
 
     @contextlib.contextmanager
     def session_dir(self, cookie: str | None) -> Iterator[Path]:

@@ -227,3 +227,19 @@ async def test_a_cookieless_tabs_folder_is_kept_while_its_app_runs(tmp_path: Pat
         await ws.close()
         await _until(lambda: not door.sessions, "the session over")
         assert not folder.exists()
+
+
+def test_a_reload_comes_back_to_the_seat_its_browser_holds(tmp_path: Path) -> None:
+    door = WebDoor(host_port=7337, data_dir=tmp_path, port=0)
+    folder = tmp_path / "browsers" / "b"
+    folder.mkdir(parents=True)
+    assert not any(a.startswith("--name") for a in door.command(folder))  # nothing kept
+    tokens = folder / "tokens.json"
+    tokens.write_text('{"tokens": {"127.0.0.1:7337": {"ann": "' + "t" * 43 + '"}}}')
+    assert door.command(folder)[-1] == "--name=ann"  # the app joins her seat again
+    tokens.write_text('{"tokens": {"127.0.0.1:7337": {"ann": "x", "bob": "y"}}}')
+    assert not any(a.startswith("--name") for a in door.command(folder))  # which one?
+    tokens.write_text('{"tokens": {"127.0.0.1:9": {"ann": "x"}}}')  # another host's
+    assert not any(a.startswith("--name") for a in door.command(folder))
+    tokens.write_text("{not json")
+    assert not any(a.startswith("--name") for a in door.command(folder))
