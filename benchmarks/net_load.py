@@ -142,6 +142,11 @@ async def _main(args: argparse.Namespace, data: Path, humans: int) -> int:
         str(args.tables * args.seats + 16),
         "--max-per-address",
         str(args.tables * args.seats + 16),
+        # Every bot connects at once from 127.0.0.1: not yet seated, all of them.
+        "--max-anonymous",
+        str(args.tables * args.seats + 16),
+        "--max-anonymous-per-address",
+        str(args.tables * args.seats + 16),
         "--max-tables",
         str(args.tables),
     ]

@@ -190,7 +190,9 @@ async def _start_host(data_dir: Path, players: int) -> tuple[asyncio.subprocess.
                 return proc, int(line.split("SSH on ", 1)[1].split(";")[0].rsplit(":", 1)[1])
 
 
-async def _login(i: int, port: int) -> tuple[asyncssh.SSHClientConnection, Screen, float, float]:
+async def _login(
+    i: int, port: int, size: tuple[int, int] = SIZE
+) -> tuple[asyncssh.SSHClientConnection, Screen, float, float, asyncssh.SSHClientProcess[bytes]]:
     """Player ``p{i+1}`` logs in (from 127.0.0.x: at most 10 players per address) and
     waits for the first frame; the seconds to the SSH login and to the first frame."""
     key = asyncssh.generate_private_key("ssh-ed25519")
@@ -206,10 +208,10 @@ async def _login(i: int, port: int) -> tuple[asyncssh.SSHClientConnection, Scree
         local_addr=(f"127.0.0.{2 + i // 10}", 0),
     )
     auth = time.perf_counter() - started
-    process = await conn.create_process(term_type="xterm-256color", term_size=SIZE, encoding=None)
+    process = await conn.create_process(term_type="xterm-256color", term_size=size, encoding=None)
     screen = Screen(process)
     await screen.wait_for(*FIRST_FRAME, f"p{i + 1}")
-    return conn, screen, auth, time.perf_counter() - started
+    return conn, screen, auth, time.perf_counter() - started, process
 
 
 def _cpu_total_ms(pids: list[int]) -> int:
@@ -220,7 +222,9 @@ def _cpu_total_ms(pids: list[int]) -> int:
     return total
 
 
-async def run(players: int, *, together: bool, idle: float) -> dict[str, object]:
+async def run(
+    players: int, *, together: bool, idle: float, size: tuple[int, int] = SIZE
+) -> dict[str, object]:
     with tempfile.TemporaryDirectory(prefix="paris-ssh-bench-") as tmp:
         host, port = await _start_host(Path(tmp), players)
         conns: list[asyncssh.SSHClientConnection] = []
@@ -230,15 +234,15 @@ async def run(players: int, *, together: bool, idle: float) -> dict[str, object]
             before = _memory(host.pid)
             results = []
             if together:
-                results = await asyncio.gather(*(_login(i, port) for i in range(players)))
+                results = await asyncio.gather(*(_login(i, port, size) for i in range(players)))
             else:
                 for i in range(players):
-                    results.append(await _login(i, port))
-            for conn, screen, _, _ in results:
+                    results.append(await _login(i, port, size))
+            for conn, screen, *_ in results:
                 conns.append(conn)
                 drains.append(asyncio.create_task(screen.drain()))
-            auths = [auth for _, _, auth, _ in results]
-            logins = [login for _, _, _, login in results]
+            auths = [r[2] for r in results]
+            logins = [r[3] for r in results]
             await asyncio.sleep(2.0)  # every app settled
             apps = _apps(host.pid)
             memory = [_memory(pid) for pid in apps]
@@ -247,6 +251,17 @@ async def run(players: int, *, together: bool, idle: float) -> dict[str, object]
             cpu_before = _cpu_total_ms(everyone)
             await asyncio.sleep(idle)
             idle_cpu = (_cpu_total_ms(everyone) - cpu_before) / (idle * 1000) * 100
+            # The cost of a whole repaint at this size: the first player's window
+            # shrinks by one cell and grows back, twice (four repaints), measured as
+            # the CPU time of every app (only the first one repaints).
+            process = results[0][4]
+            cpu = _cpu_total_ms(apps)
+            for _ in range(2):
+                for w, h in ((size[0] - 1, size[1] - 1), size):
+                    process.change_terminal_size(w, h)
+                    await asyncio.sleep(1.5)
+            repaint_ms = (_cpu_total_ms(apps) - cpu) / 4
+            repaint_rss = max(_memory(pid)["rss"] for pid in apps)
         finally:
             for conn in conns:
                 conn.close()
@@ -276,6 +291,9 @@ async def run(players: int, *, together: bool, idle: float) -> dict[str, object]
             "growth_per_player": round((after["rss"] - before["rss"]) / 1024 / players, 2),
         },
         "idle_cpu_percent_of_one_core": round(idle_cpu, 1),
+        "size": f"{size[0]}x{size[1]}",
+        "repaint_cpu_ms": round(repaint_ms, 1),
+        "repainted_app_rss_mb": round(repaint_rss / 1024, 1),
         "cpus": os.cpu_count(),
     }
 
@@ -296,15 +314,25 @@ def main() -> int:
     parser.add_argument(
         "--checkout", metavar="DIR", help="run the host of another checkout (e.g. an older commit)"
     )
+    parser.add_argument(
+        "--size",
+        default="120x40",
+        help="each player's window, COLSxROWS (the door clamps it to 500x200)",
+    )
     parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args()
     global CHECKOUT  # noqa: PLW0603 - one setting for the whole run
     CHECKOUT = os.path.abspath(args.checkout) if args.checkout else None
+    try:
+        cols, rows = (int(x) for x in args.size.lower().split("x"))
+    except ValueError:
+        parser.error("--size is COLSxROWS, e.g. 500x200")
+    size = (cols, rows)
     counts = [int(n) for n in args.players.split(",")]
     if not all(1 <= n <= 60 for n in counts):
         parser.error("--players: each between 1 and 60")
     for n in counts:
-        result = asyncio.run(run(n, together=not args.one_by_one, idle=args.idle))
+        result = asyncio.run(run(n, together=not args.one_by_one, idle=args.idle, size=size))
         if args.json:
             print(json.dumps(result), flush=True)
             continue
@@ -323,6 +351,11 @@ def main() -> int:
             f"({app['processes']} apps); host RSS {grow['before']} MB before, "
             f"{grow['after']} MB after; {n} idle sessions: "
             f"{result['idle_cpu_percent_of_one_core']}% of one core",
+            flush=True,
+        )
+        print(
+            f"  a whole repaint at {result['size']}: {result['repaint_cpu_ms']} ms of the "
+            f"app's CPU; the largest app's RSS after {result['repainted_app_rss_mb']} MB",
             flush=True,
         )
     return 0

@@ -413,6 +413,7 @@ class ParisApp(App[int]):
     def open_lobby(self, lobby: LobbyStart) -> None:
         """The host's tables: sit, watch or open one; then its game screen (or quit)."""
         from ..net.protocol import Seated, Watching
+        from .remote import connect
         from .screens.lobby import LobbyScreen
 
         target = lobby.target
@@ -422,13 +423,14 @@ class ParisApp(App[int]):
             tokens=lobby.tokens,
             address=target.address,
             ticket=lobby.ticket,
+            reconnect=lambda: connect(target),  # the lobby reconnects as a seat does
         )
 
         def left(result: Seated | Watching | None) -> None:
             if result is None:
                 self.exit()
                 return
-            self.link = lobby.link(result, screen.player)
+            self.link = lobby.link(result, screen.player, screen.client)
             self.open_remote(self.link)
 
         self.push_screen(screen, left)

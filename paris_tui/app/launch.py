@@ -218,13 +218,15 @@ def run_join(
     import asyncio
     import os
 
-    from ..host.child import TICKET_ENV, die_with_parent
+    from ..host.child import DOOR_SOCKET_ENV, TICKET_ENV, die_with_parent
     from ..net.client import TokenStore
+    from . import remote
     from .history import History
     from .remote import JoinError, JoinTarget, Link, LobbyStart, connect, open_link, parse_address
 
     die_with_parent()
     ticket = os.environ.pop(TICKET_ENV, None) or None  # kept in memory only, never on disk
+    remote.DOOR_SOCKET = os.environ.pop(DOOR_SOCKET_ENV, None) or None
     try:  # HOST:PORT, or several hosts of one server: host-a:7337,host-b:7338
         addresses = [parse_address(part.strip()) for part in address.split(",")[:16]]
     except ValueError as exc:

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import re
+import socket
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 
@@ -69,8 +71,13 @@ class JoinError(Exception):
         self.code = code
 
 
+DEFAULT_PORT = 7337
+"""The port of ``paris-tui host`` unless it says ``--port``: ``join HOST`` means it."""
+
+
 def parse_address(text: str) -> tuple[str, int]:
-    """``HOST:PORT`` (``[::1]:7337`` for an IPv6 address) as ``(host, port)``.
+    """``HOST:PORT`` (``[::1]:7337`` for an IPv6 address) as ``(host, port)``; a
+    ``HOST`` (or ``[::1]``) alone means :data:`DEFAULT_PORT`.
 
     Raises ``ValueError`` with a message that shows the text escaped.
     """
@@ -78,6 +85,9 @@ def parse_address(text: str) -> tuple[str, int]:
     problem = _("'{text}' is not HOST:PORT (e.g. {example})").format(
         text=shown, example="127.0.0.1:7337"
     )
+    bracketed = text.startswith("[") and text.endswith("]")
+    if bracketed or (":" not in text and text and not text.isdigit()):
+        text = f"{text}:{DEFAULT_PORT}"
     if text.startswith("["):
         host, sep, port = text[1:].partition("]:")
         if not sep or not host or ":" not in host:
@@ -306,8 +316,12 @@ class LobbyStart:
     tokens: TokenStore | None
     ticket: str | None = None  # a door's ticket: the proof when no token is kept
 
-    def link(self, joined: Seated | Watching, name: str | None) -> Link:
-        """The link of the seat (or table) the lobby was left for, to follow and rejoin."""
+    def link(
+        self, joined: Seated | Watching, name: str | None, client: HostClient | None = None
+    ) -> Link:
+        """The link of the seat (or table) the lobby was left for, to follow and rejoin
+        (``client``: the lobby's connection when it is no longer the first one)."""
+        client = self.client if client is None else client
         host, port = self.target.host, self.target.port
         if isinstance(joined, Watching):
             target = JoinTarget(host, port, watch=joined.table)
@@ -317,7 +331,12 @@ class LobbyStart:
         if self.tokens is not None and target.name is not None:
             with contextlib.suppress(OSError):
                 token = self.tokens.get(target.address, target.name)
-        return Link.joined(target, self.client, joined, self.tokens, token or self.ticket)
+        return Link.joined(target, client, joined, self.tokens, token or self.ticket)
+
+
+DOOR_SOCKET: str | None = None
+"""The host's private socket, when a door (SSH, browser) started this app
+(:data:`~paris_tui.host.child.DOOR_SOCKET_ENV`): every connection goes there."""
 
 
 async def connect(target: JoinTarget, timeout: float = CONNECT_TIMEOUT) -> HostClient:
@@ -335,7 +354,7 @@ async def _connect_one(target: JoinTarget, timeout: float) -> HostClient:
     cannot = _("cannot connect to {address}: {reason}")
     try:
         return await HostClient.connect(
-            host, port, timeout=timeout, language=i18n.current_language()
+            host, port, timeout=timeout, language=i18n.current_language(), path=DOOR_SOCKET
         )
     except RefusedError as exc:
         raise JoinError(_refusal_message(target, exc), EXIT_REFUSED, exc.code) from None
@@ -346,14 +365,38 @@ async def _connect_one(target: JoinTarget, timeout: float) -> HostClient:
         why = _("the host hung up")
         raise JoinError(cannot.format(address=where, reason=why), EXIT_CONNECT) from None
     except ProtocolError as exc:
+        service = _service_named(exc)
+        if service is not None:
+            message = _(
+                "cannot connect to {address}: {service} answered there, not a paris-tui "
+                "host (its port is {port} unless it says --port)"
+            ).format(address=where, service=service, port=DEFAULT_PORT)
+            raise JoinError(message, EXIT_CONNECT) from None
         message = printable(cannot.format(address=where, reason=exc))
         raise JoinError(message, EXIT_CONNECT) from None
     except OSError as exc:
-        why = printable(exc.strerror or str(exc) or type(exc).__name__)
+        if isinstance(exc, ConnectionRefusedError) or exc.errno == errno.ECONNREFUSED:
+            why = _("nothing answers on that port")
+        elif exc.errno in (errno.EHOSTUNREACH, errno.ENETUNREACH):
+            why = _("that machine cannot be reached from here")
+        elif isinstance(exc, socket.gaierror):
+            why = _("no machine has that name")
+        else:
+            why = printable(exc.strerror or str(exc) or type(exc).__name__)
         message = _(
             "cannot connect to {address}: {reason} (is paris-tui host running there?)"
         ).format(address=where, reason=why)
         raise JoinError(message, EXIT_CONNECT) from None
+
+
+def _service_named(exc: ProtocolError) -> str | None:
+    """Which other service answered, from the line that was not JSON."""
+    line = exc.line
+    if line.startswith(b"SSH-"):
+        return _("an SSH server (paris-tui host's SSH door, say: ssh -p PORT NAME@HOST)")
+    if line.startswith(b"HTTP/"):
+        return _("a web server (paris-tui host's browser door, say: open it in a browser)")
+    return None
 
 
 async def _join(

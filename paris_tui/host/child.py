@@ -23,10 +23,21 @@ import sys
 
 from ..core.text import normalize_name
 
-__all__ = ["PARENT_ENV", "TICKET_ENV", "client_command", "client_env", "die_with_parent"]
+__all__ = [
+    "DOOR_SOCKET_ENV",
+    "PARENT_ENV",
+    "TICKET_ENV",
+    "client_command",
+    "client_env",
+    "die_with_parent",
+]
 
 TICKET_ENV = "PARIS_TUI_TICKET"
 """The environment variable that carries a door session's ticket."""
+
+DOOR_SOCKET_ENV = "PARIS_TUI_DOOR_SOCKET"
+"""Set by a door to the host's private Unix socket: its app connects there, in the
+doors' own pool, never starved by strangers' connections to the TCP port."""
 
 PARENT_ENV = "PARIS_TUI_PARENT_PID"
 """Set by a door to its own process id: the app dies with that process."""
@@ -52,13 +63,19 @@ def client_command(port: int, name: str | None = None, *, address: str = "127.0.
     return argv
 
 
-def client_env(ticket: str | None, base: dict[str, str] | None = None) -> dict[str, str]:
+def client_env(
+    ticket: str | None, base: dict[str, str] | None = None, door_socket: str | None = None
+) -> dict[str, str]:
     """The environment of a door session's app: ``base`` (default: this process's)
-    with the ticket, this process as the parent to die with, and no stale ticket."""
+    with the ticket, this process as the parent to die with, no stale ticket, and
+    the host's private socket for doors' apps (:data:`DOOR_SOCKET_ENV`) if it has one."""
     env = dict(os.environ if base is None else base)
     env.pop(TICKET_ENV, None)
+    env.pop(DOOR_SOCKET_ENV, None)
     if ticket is not None:
         env[TICKET_ENV] = ticket
+    if door_socket is not None:
+        env[DOOR_SOCKET_ENV] = door_socket
     env[PARENT_ENV] = str(os.getpid())
     return env
 

@@ -67,7 +67,10 @@ def add_host_parser(subparsers: Any) -> argparse.ArgumentParser:
         "--data-dir",
         metavar="DIR",
         default=None,
-        help=_("where tables are saved (default: the paris-tui data directory)"),
+        help=_(
+            "the data directory (default: paris-tui's own); the host keeps its files in "
+            "DIR/host: tables in DIR/host/tables, abandoned ones in DIR/host/archive"
+        ),
     )
     parser.add_argument(
         "--database",
@@ -131,6 +134,21 @@ def add_host_parser(subparsers: Any) -> argparse.ArgumentParser:
         help=_("connections at once from one address (default {n})").format(n=32),
     )
     parser.add_argument(
+        "--max-anonymous",
+        metavar="N",
+        default="64",
+        help=_(
+            "connections at once that sit nowhere yet (no seat, no table held): a pool of "
+            "their own, so that they never keep players out (default {n})"
+        ).format(n=64),
+    )
+    parser.add_argument(
+        "--max-anonymous-per-address",
+        metavar="N",
+        default="8",
+        help=_("... of them from one address (IPv6: its /64; default {n})").format(n=8),
+    )
+    parser.add_argument(
         "--max-tables",
         metavar="N",
         default="64",
@@ -143,6 +161,17 @@ def add_host_parser(subparsers: Any) -> argparse.ArgumentParser:
         help=_(
             "also serve the game to web browsers on this TCP port, at --bind "
             "(default: off; 0 picks a free port)"
+        ),
+    )
+    parser.add_argument(
+        "--web-host",
+        metavar="NAME",
+        action="append",
+        default=[],
+        help=_(
+            "a public name the browser page is reached by, e.g. paris.example.org (IP "
+            "addresses and localhost always work; a page asked for under any other name "
+            "is refused, against DNS rebinding); may be given several times"
         ),
     )
     parser.add_argument(
@@ -233,10 +262,16 @@ def cmd_host(args: argparse.Namespace) -> int:
         seed = None if args.seed is None else _int("--seed", args.seed, 0, 2**63 - 1)
         ai_delay = _seconds("--ai-delay", args.ai_delay)
         takeover = None if args.ai_takeover is None else _seconds("--ai-takeover", args.ai_takeover)
+        connections = _int("--max-connections", args.max_connections, 1, 100_000)
+        per_address = _int("--max-per-address", args.max_per_address, 1, 100_000)
         limits = Limits(
-            max_connections=_int("--max-connections", args.max_connections, 1, 100_000),
-            max_per_address=_int("--max-per-address", args.max_per_address, 1, 100_000),
+            max_connections=connections,
+            max_per_address=per_address,
             max_tables=_int("--max-tables", args.max_tables, 1, 100_000),
+            max_anonymous=_int("--max-anonymous", args.max_anonymous, 1, 100_000),
+            anonymous_per_address=_int(
+                "--max-anonymous-per-address", args.max_anonymous_per_address, 1, 100_000
+            ),
         )
         try:
             options = Options(small_tour=args.small_tour, final_tours=args.final_tours)
@@ -278,7 +313,7 @@ def cmd_host(args: argparse.Namespace) -> int:
         )
     import asyncio
 
-    web = None if web_port is None else (web_port, web_sessions)
+    web = None if web_port is None else (web_port, web_sessions, tuple(args.web_host))
     if args.invite and not tables:
         return _fail(
             _("{option} is for the seats of {table}").format(option="--invite", table="--table"),
@@ -311,10 +346,42 @@ def _invitations(host: Any, room: Any) -> list[str]:
     return lines
 
 
+def machine_addresses(bind: str) -> list[str]:
+    """The addresses others may reach a host bound to ``bind`` (every network:
+    ``0.0.0.0`` or ``::``) at: this machine's own, loopback last; ``[bind]`` otherwise."""
+    import ipaddress
+    import socket
+
+    if bind not in ("0.0.0.0", "::", ""):
+        return [bind]
+    family = socket.AF_INET6 if bind == "::" else socket.AF_INET
+    found: list[str] = []
+    probe = "2001:db8::1" if family == socket.AF_INET6 else "192.0.2.1"  # documentation nets
+    try:  # the address this machine sends from (a UDP "connect" sends nothing)
+        with socket.socket(family, socket.SOCK_DGRAM) as sock:
+            sock.connect((probe, 9))
+            found.append(str(sock.getsockname()[0]))
+    except OSError:
+        pass
+    try:
+        for info in socket.getaddrinfo(socket.gethostname(), None, family):
+            found.append(str(info[4][0]))
+    except OSError:
+        pass
+    seen: list[str] = []
+    for address in found:
+        try:
+            ip = ipaddress.ip_address(address.split("%", 1)[0])
+        except ValueError:
+            continue
+        if not ip.is_loopback and not ip.is_link_local and address not in seen:
+            seen.append(address)
+    return seen + (["::1"] if family == socket.AF_INET6 else ["127.0.0.1"])
+
+
 def _join_address(bind: str, port: int) -> str:
-    if bind in ("0.0.0.0", "::", ""):
-        return f"<this host>:{port}"
-    return f"[{bind}]:{port}" if ":" in bind else f"{bind}:{port}"
+    where = machine_addresses(bind)[0]
+    return f"[{where}]:{port}" if ":" in where else f"{where}:{port}"
 
 
 def _ssh_args(port: int, name: str, bind: str) -> str:
@@ -323,7 +390,33 @@ def _ssh_args(port: int, name: str, bind: str) -> str:
     from .ssh import ssh_join_line
 
     who = name if name == "NAME" else shlex.quote(name)
-    return ssh_join_line(port, who, bind)
+    return ssh_join_line(port, who, machine_addresses(bind)[0])
+
+
+def _reach_lines(bind: str) -> list[str]:
+    """Who can connect, said plainly, and what to run so that friends can."""
+    import ipaddress
+
+    try:
+        loopback = ipaddress.ip_address(bind).is_loopback
+    except ValueError:
+        loopback = bind == "localhost"
+    if loopback:
+        return [
+            _(
+                "Only this machine can connect (--bind {bind}). So that friends on your "
+                "network can: paris-tui host --bind 0.0.0.0 (and allow the ports in the "
+                "firewall); before going on the internet, read docs/security.md."
+            ).format(bind=bind)
+        ]
+    addresses = machine_addresses(bind)
+    if len(addresses) > 1:
+        return [
+            _("Others reach this machine at: {addresses}").format(
+                addresses=", ".join(addresses[:-1])
+            )
+        ]
+    return []
 
 
 async def _serve(
@@ -423,7 +516,7 @@ async def _run_host(
     if web is not None:
         from .web import WebDoor
 
-        web_port, web_sessions = web
+        web_port, web_sessions, web_names = web
         web_door = WebDoor(
             host=host,
             host_port=port,
@@ -431,6 +524,7 @@ async def _run_host(
             bind=config.bind,
             port=web_port,
             max_sessions=web_sessions,
+            public_names=web_names,
         )
         try:
             _address, web_port = await web_door.start()
@@ -473,7 +567,13 @@ async def _run_host(
         )
         for seat in ref.human_seats:
             name = shlex.quote(ref.names[seat])
-            lines.append(f"  {ref.names[seat]}: paris-tui join {join} --name {name}")
+            line = f"  {ref.names[seat]}: paris-tui join {join} --name {name}"
+            if seat in room.owners:  # claimed: a join without its token is refused
+                line += " " + _(
+                    "(claimed: only from the terminal or browser that claimed it, which "
+                    "keeps its token)"
+                )
+            lines.append(line)
         if door is not None:
             lines.extend(
                 f"  {ref.names[seat]}: ssh {_ssh_args(door.port, ref.names[seat], config.bind)}"
@@ -505,6 +605,7 @@ async def _run_host(
             )
         )
         lines.extend(invited)
+    lines.extend(_reach_lines(config.bind))
     print("\n".join(lines), flush=True)
 
     try:

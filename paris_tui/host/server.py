@@ -18,9 +18,12 @@ Defences, each cutting off only the connection concerned (other tables
 never notice): a line limit (:data:`~paris_tui.net.protocol.MAX_CLIENT_LINE`),
 a message rate limit (token bucket), a hello deadline, pings to a silent
 client and a cut-off when it stays silent (half-open connections), a cap on
-bytes queued for a client that does not read, and caps on connections (in
-all and per address) and tables. Seat tokens are compared in constant time
-and never logged; every name from a client passes the core's name rule.
+bytes queued for a client that does not read, and caps on connections and
+tables per person and per address (:mod:`paris_tui.host.limits`): connections
+that sit nowhere yet have a pool of their own, and the doors' apps connect
+on a private Unix socket, so that neither pool starves the players. Seat
+tokens are compared in constant time and never logged; every name from a
+client passes the core's name rule.
 
 Who sits where: a name is an account (:mod:`paris_tui.host.accounts`), and
 every request that acts as a name (``join``, ``open_table``, ``account``)
@@ -35,6 +38,9 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import os
+import shutil
+import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -94,6 +100,7 @@ from .accounts import (
 )
 from .ai_moves import AIMoves
 from .identity import TICKET_SECONDS, Claim, DoorProof, Gate, Tickets
+from .limits import NestedWindow, Quota, address_key, owner_key
 from .names import same_name, skeleton
 from .referee import Referee, Refusal, SeatSpec
 from .store import HostStore, SeatsFileError, TableStore
@@ -122,12 +129,26 @@ class Limits:
 
     max_connections: int = 256
     max_per_address: int = 32
-    max_tables: int = 64  # unfinished tables and tables waiting for players, together
-    max_opens: int = 8  # tables one connection may open (open_table, protocol 2)
+    # Tables opened by clients (open_table, protocol 2), unfinished or waiting, together;
+    # the operator's own tables (--table) never count and are never refused.
+    max_tables: int = 64
+    tables_per_owner: int = 2  # ... of them one person's, unfinished or waiting
+    tables_per_address: int = 4  # ... of them opened from one address (IPv6: its /64)
+    # Tables opened (each open_table that is not refused), per person, address, host.
+    opens: Quota = field(default_factory=lambda: Quota(6, 12, 120, 3600.0))
+    # A table nobody has moved at or joined for this long, with nobody at it, is
+    # archived as abandoned: out of the lobby and out of the caps, still replayable.
+    abandon_after: float = 14 * 86400.0
+    keep_finished: int = 16  # finished tables kept in the lobby (the latest ones)
     line_bytes: int = _MAX_LINE
     rate: float = 20.0  # messages per second a client may send, sustained
     burst: int = 40  # ... and in a burst
     hello_timeout: float = 10.0  # the first line must come this soon
+    # Connections that have proven nobody yet (no seat, no table held): a pool of their
+    # own, so they never starve the players and the doors' apps; a shorter hello.
+    max_anonymous: int = 64
+    anonymous_per_address: int = 8  # ... from one address (IPv6: its /64)
+    anonymous_hello_timeout: float = 5.0
     ping_interval: float = 15.0  # a silent client is pinged this often
     idle_timeout: float = 45.0  # a client silent this long (no pong) is cut off
     send_buffer: int = 4 * 1024 * 1024  # bytes queued for a client that does not read
@@ -173,19 +194,28 @@ class Connection:
     """One client connection: where it sits, what it may still send, its socket."""
 
     def __init__(
-        self, host: Host, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+        self,
+        host: Host,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        *,
+        door: bool = False,
     ) -> None:
         self.id = next(_ids)
         self.host = host
         self.reader = reader
         self.writer = writer
         peer = writer.get_extra_info("peername")
-        self.address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+        self.address = "door" if door else str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+        self.address_key = address_key(self.address)
+        # A door's app (on the host's private socket): never anonymous, never counted
+        # against an address. Otherwise anonymous until it sits or holds a table.
+        self.door = door
+        self.anonymous = not self.door
         self.room: Room | None = None
         self.seat: int | None = None
         self.protocol = PROTOCOL_VERSION  # the hello's version, once said
         self.waiting: WaitingTable | None = None  # a waiting table where it holds a seat
-        self.opened = 0  # tables it opened
         self.claim: Claim | None = None  # the account it holds a waiting seat as
         self.hello: Hello | None = None  # its hello (a relay to another host says it again)
         loop = asyncio.get_running_loop()
@@ -277,6 +307,13 @@ class Room:
         self._ai_job: tuple[int, int] | None = None
         self.moving = asyncio.Lock()  # held while a move is made, saved and sent
         self.owners_saving = asyncio.Lock()
+        # Opened by a client: the opener's owner key (kept in the record's meta, so
+        # a restart still counts it) and address key (this run only: an address is
+        # nobody's business in a record that is handed round for replays).
+        opener = referee.meta.get("opener")
+        self.opener: str | None = opener if isinstance(opener, str) else None
+        self.opener_address: str | None = None
+        self.touched = time.time()  # the last move or arrival (wall clock: survives restarts)
 
     # --- who is here ----------------------------------------------------------------
 
@@ -309,6 +346,7 @@ class Room:
         The caller announces it (:meth:`broadcast_presence`) once the newcomer has
         been told where it sits."""
         self.seated[seat] = conn
+        self.touched = time.time()
         timer = self._timers.pop(seat, None)
         if timer is not None:
             timer.cancel()
@@ -373,6 +411,7 @@ class Room:
         ref = self.referee
         async with self.moving:
             events = ref.play(seat, move, move_count)
+            self.touched = time.time()
             loop = asyncio.get_running_loop()
             try:
                 await loop.run_in_executor(self.host.io_pool, self.host.tables.append, ref)
@@ -485,7 +524,13 @@ class Host:
         self.waiting: dict[str, WaitingTable] = {}
         self._next_id = 1
         self.connections: set[Connection] = set()
-        self._per_address: Counter[str] = Counter()
+        self._per_address: Counter[str] = Counter()  # TCP connections per address key
+        # The anonymous pool, oldest first (limits.max_anonymous), and per address key.
+        self._anonymous: dict[Connection, None] = {}
+        self._anonymous_per_address: Counter[str] = Counter()
+        self._door_server: asyncio.Server | None = None
+        self.door_socket: str | None = None  # where the doors' apps connect (start())
+        self._door_dir: str | None = None
         self._handlers: set[asyncio.Task[None]] = set()
         self._server: asyncio.Server | None = None
         self._closing = False
@@ -502,6 +547,9 @@ class Host:
         # Connections over the per-address limit allowed from an address where a
         # door's apps come from: one per live door session (reserve_door_slot).
         self._door_slots: Counter[str] = Counter()
+        # Tables opened by clients: per person, per address, for the host (limits.py).
+        self.opens = NestedWindow(config.limits.opens)
+        self._sweeper: asyncio.Task[None] | None = None
 
     # --- tables -------------------------------------------------------------------------
 
@@ -530,15 +578,31 @@ class Host:
         tables, problems = self.tables.load_tables()
         for name, problem in problems:
             notes.append(f"skipped {printable(name)}: {problem}")
+        limits = self.config.limits
+        now = time.time()
+        finished = [
+            table_id
+            for table_id, record in tables
+            if len(record.moves) >= len(record.setup.stacks) * len(record.players)
+        ]
+        shown = set(finished[-limits.keep_finished :]) if limits.keep_finished > 0 else set()
         for table_id, record in tables:
-            if len(record.moves) >= len(record.setup.stacks) * len(record.players):
-                continue  # finished: kept on disk for replay, not served
+            over = table_id in finished
+            if over and (self.cluster is not None or table_id not in shown):
+                # kept for replay, not listed (across hosts, the lobby reads the database)
+                continue
             if self.cluster is not None and not self.cluster.acquire(table_id):
                 continue  # another host referees it
+            touched = self.tables.touched(table_id)
+            if not over and now - touched > limits.abandon_after and self._archives():
+                self._archive_file(table_id, touched)
+                continue
             try:
-                self.resume(table_id, record)
+                room = self.resume(table_id, record)
             except ValueError as exc:  # pragma: no cover - load_record replayed it already
                 notes.append(f"skipped table {table_id}: {exc}")
+                continue
+            room.touched = touched
         return notes
 
     def resume(self, table_id: str, record: Record) -> Room:
@@ -553,7 +617,8 @@ class Host:
             )
         room = Room(self, referee, owners, seats_problem)
         self.rooms[table_id] = room
-        log.info("resumed table %s at move %d", table_id, referee.move_count)
+        if not referee.is_over:
+            log.info("resumed table %s at move %d", table_id, referee.move_count)
         return room
 
     def _open_accounts(self) -> AccountStore:
@@ -613,15 +678,67 @@ class Host:
         except AccountError as exc:
             return {}, str(exc)
 
+    # --- abandoned and finished tables ----------------------------------------------------
+
+    def _archives(self) -> bool:
+        """Whether abandoned tables are archived: with the tables in files. (In a
+        database shared by several hosts they stay where they are for now.)"""
+        return self.tables is self.store
+
+    def _archive_file(self, table_id: str, touched: float) -> None:
+        days = (time.time() - touched) / 86400
+        try:
+            self.store.archive(table_id)
+        except OSError as exc:
+            log.error("table %s: could not archive it: %s", table_id, exc.strerror or exc)
+            return
+        log.info(
+            "table %s archived as abandoned (untouched for %.0f days): %s",
+            table_id,
+            days,
+            printable(str(self.store.archived_path(table_id))),
+        )
+
+    def sweep(self) -> list[str]:
+        """Archive the tables abandoned by now, forget the finished tables beyond
+        ``keep_finished`` that nobody is at; the ids archived."""
+        limits = self.config.limits
+        now = time.time()
+        archived: list[str] = []
+        for room in list(self.rooms.values()):
+            if room.seated or room.watchers or room.moving.locked():
+                continue
+            abandoned = now - room.touched > limits.abandon_after
+            if not room.referee.is_over and abandoned and self._archives():
+                room.stop()
+                del self.rooms[room.id]
+                self._archive_file(room.id, room.touched)
+                archived.append(room.id)
+        over = [r for r in self.rooms.values() if r.referee.is_over]
+        for room in over[: max(0, len(over) - limits.keep_finished)]:
+            if not (room.seated or room.watchers):
+                del self.rooms[room.id]
+        return archived
+
+    async def _sweep_now_and_then(self) -> None:
+        every = max(1.0, min(3600.0, self.config.limits.abandon_after / 8))
+        while True:
+            await asyncio.sleep(every)
+            try:
+                self.sweep()
+            except Exception:  # pragma: no cover - a bug must not stop the host
+                log.exception("sweeping the tables failed")
+
     def unfinished(self) -> list[Room]:
         return [r for r in self.rooms.values() if not r.referee.is_over]
 
     def open_table(
         self, seats: Sequence[SeatSpec], *, seed: int | None = None, options: Options | None = None
     ) -> Room:
-        """Open a new table (saved at once). Raises :class:`TableConflictError` when
-        its players sit at an unfinished table, ``ValueError`` over the table limit,
-        ``OSError`` if it cannot be saved."""
+        """Open the operator's table (saved at once). Raises
+        :class:`TableConflictError` when its players sit at an unfinished table,
+        ``OSError`` if it cannot be saved. Never refused for the tables clients
+        opened: those have their own cap (``Limits.max_tables``)."""
         for room in self.unfinished():
             clash = [
                 s.name
@@ -630,8 +747,6 @@ class Host:
             ]
             if clash:
                 raise TableConflictError(room.id, clash)
-        if self._tables_full():
-            raise ValueError(f"the host serves {self.config.limits.max_tables} tables at most")
         table_id = self._new_table_id()
         referee = self._new_referee(table_id, seats, seed, options)
         if self.cluster is not None:
@@ -660,6 +775,44 @@ class Host:
 
     def _tables_full(self) -> bool:
         return len(self.unfinished()) + len(self.waiting) >= self.config.limits.max_tables
+
+    def client_tables(self) -> list[Room | WaitingTable]:
+        """The tables clients opened that count against the caps: unfinished or waiting."""
+        rooms: list[Room | WaitingTable] = [r for r in self.unfinished() if r.opener is not None]
+        return rooms + list(self.waiting.values())
+
+    def _check_quota(self, conn: Connection, owner: str) -> None:
+        """Refuse (``too_many_tables``) an open_table over any table quota."""
+        limits = self.config.limits
+        address = address_key(conn.address)
+        mine = conn.waiting
+        if mine is not None and mine.opener_conn is not conn:
+            mine = None  # a table it only sits at stays when it opens one
+        held = [t for t in self.client_tables() if t is not mine]
+        if sum(1 for t in held if t.opener == owner) >= limits.tables_per_owner:
+            raise Refusal(
+                "too_many_tables",
+                f"{owner} holds {limits.tables_per_owner} unfinished tables already: "
+                "finish or leave one first",
+            )
+        if sum(1 for t in held if t.opener_address == address) >= limits.tables_per_address:
+            raise Refusal(
+                "too_many_tables",
+                f"{limits.tables_per_address} unfinished tables were opened from this "
+                "address already",
+            )
+        if len(held) >= limits.max_tables:
+            raise Refusal("too_many_tables", f"the host serves {limits.max_tables} tables at most")
+        used = self.opens.refusal(owner, address)
+        if used is not None:
+            quota = limits.opens
+            wait = max(1, round(self.opens.retry_after(owner, address) / 60))
+            per = {"owner": quota.per_owner, "address": quota.per_address, "host": quota.total}
+            who = {"owner": owner, "address": "this address", "host": "the host"}[used]
+            raise Refusal(
+                "too_many_tables",
+                f"{who} opened {per[used]} tables in the last hour: try again in {wait} min",
+            )
 
     def _new_table_id(self) -> str:
         """An id no record and no table of this run has had (a waiting table's id is
@@ -701,20 +854,20 @@ class Host:
         mine, slots = plan_seats(message.seats, name)
         options = table_options(message.small_tour, message.final_tours)
         self._check_name_free(name, conn)
-        limits = self.config.limits
-        if conn.opened >= limits.max_opens:
-            raise Refusal(
-                "too_many_tables", f"a connection opens {limits.max_opens} tables at most"
-            )
-        if self._tables_full():
-            raise Refusal("too_many_tables", f"the host serves {limits.max_tables} tables at most")
-        conn.opened += 1
+        owner = owner_key(name)
+        self._check_quota(conn, owner)
+        address = address_key(conn.address)
+        self.opens.add(owner, address)
         self._leave(conn)
-        table = WaitingTable(self._new_table_id(), slots, options)
+        table = WaitingTable(
+            self._new_table_id(), slots, options, opener=owner, opener_address=address
+        )
         self.waiting[table.id] = table
         table.take(name, conn, mine)
+        table.opener_conn = conn
         conn.waiting = table
         conn.claim = claim
+        self._proven(conn)
         log.info("%s opened table %s, %d seats free", conn, table.id, table.free_seats)
         self._filled(table)
 
@@ -739,6 +892,7 @@ class Host:
         table.take(name, conn)
         conn.waiting = table
         conn.claim = claim
+        self._proven(conn)
         log.info("%s waits at table %s (%s)", conn, table.id, printable(name))
         self._filled(table)
 
@@ -778,7 +932,14 @@ class Host:
             self.cluster.acquire(table.id)
         if referee.save_error:
             log.error("%s", referee.save_error)  # the game goes on; the next move saves again
+        if table.opener is not None:
+            referee.meta["opener"] = table.opener
+            try:  # a restart counts it against its opener's quota too
+                self.tables.save(referee)
+            except OSError as exc:
+                log.error("table %s: could not save its opener: %s", table.id, exc)
         room = Room(self, referee, {}, self._forget_owners(table.id))
+        room.opener_address = table.opener_address
         if room.seats_problem is None and self.accounts is not None:
             try:
                 for seat, account_id in accounts.items():
@@ -825,13 +986,14 @@ class Host:
         more connection from there than ``max_per_address``. The door caps its
         sessions per *person's* address itself, so many players over one door
         never trip the limit meant for one address."""
-        self._door_slots[address] += 1
+        self._door_slots[address_key(address)] += 1
 
     def release_door_slot(self, address: str) -> None:
         """That session is over (called once per :meth:`reserve_door_slot`)."""
-        self._door_slots[address] -= 1
-        if self._door_slots[address] <= 0:
-            del self._door_slots[address]
+        key = address_key(address)
+        self._door_slots[key] -= 1
+        if self._door_slots[key] <= 0:
+            del self._door_slots[key]
 
     # --- serving ------------------------------------------------------------------------
 
@@ -845,6 +1007,8 @@ class Host:
         )
         for room in self.rooms.values():
             room.start()
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep_now_and_then())
+        await self._start_door_socket()
         sock = self._server.sockets[0].getsockname()
         address, port = str(sock[0]), int(sock[1])
         if self.cluster is not None:
@@ -853,13 +1017,40 @@ class Host:
             self.cluster.start(self.config.advertise or f"{shown}:{port}")
         return address, port
 
+    async def _start_door_socket(self) -> None:
+        """The doors' apps connect on a Unix socket in a fresh 0700 folder: nobody
+        else (another user, the network) can reach it, so no flood of theirs can
+        keep a door's player out. Without Unix sockets the apps use the TCP port."""
+        if not hasattr(asyncio, "start_unix_server"):  # pragma: no cover - not POSIX
+            return
+        import tempfile
+
+        folder = tempfile.mkdtemp(prefix="paris-tui-door-")
+        path = os.path.join(folder, "host.sock")
+        try:
+            self._door_server = await asyncio.start_unix_server(
+                self._handle_door, path, limit=self.config.limits.line_bytes
+            )
+        except OSError as exc:  # pragma: no cover - the apps fall back on TCP
+            log.warning("no private socket for the doors' apps: %s", exc.strerror or exc)
+            shutil.rmtree(folder, ignore_errors=True)
+            return
+        self._door_dir, self.door_socket = folder, path
+
     async def close(self) -> None:
         """Stop: say goodbye to every client, save every table, release the lock."""
         if self._closing:
             return
         self._closing = True
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         if self._server is not None:
             self._server.close()
+        if self._door_server is not None:
+            self._door_server.close()
+        if self._door_dir is not None:
+            shutil.rmtree(self._door_dir, ignore_errors=True)
+            self._door_dir = self.door_socket = None
         for conn in list(self.connections):
             conn.dismiss(Bye("shutdown"))
         for room in self.rooms.values():
@@ -891,21 +1082,18 @@ class Host:
         self.store.unlock()
         log.info("host closed")
 
-    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    async def _handle(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, *, door: bool = False
+    ) -> None:
         task = asyncio.current_task()
-        conn = Connection(self, reader, writer)
-        limits = self.config.limits
+        conn = Connection(self, reader, writer, door=door)
         if self._closing:
             writer.close()
             return
-        if len(self.connections) >= limits.max_connections or self._per_address[
-            conn.address
-        ] >= limits.max_per_address + self._door_slots.get(conn.address, 0):
+        if not self._admit(conn):
             log.warning("%s refused: too many connections", conn)
             await conn.hang_up(refusal("host_full", "the host has too many connections"))
             return
-        self.connections.add(conn)
-        self._per_address[conn.address] += 1
         if task is not None:
             self._handlers.add(task)
         try:
@@ -923,17 +1111,69 @@ class Host:
             if not writer.is_closing():
                 writer.close()
 
+    def _admit(self, conn: Connection) -> bool:
+        """Count a new connection, or ``False`` (refuse it).
+
+        A door's app (the private socket) is bounded by the doors' live sessions
+        only. A TCP connection comes in anonymous: bounded in all, per address, and
+        in the anonymous pool; when the pool (not its address's share) is full, the
+        oldest anonymous connection makes room, so a flood from many addresses
+        delays a newcomer's hello but cannot keep it out."""
+        limits = self.config.limits
+        if conn.door:
+            doors = sum(1 for c in self.connections if c.door)
+            if doors >= sum(self._door_slots.values()) + 8:
+                return False
+            self.connections.add(conn)
+            return True
+        key = conn.address_key
+        tcp = len(self.connections) - sum(1 for c in self.connections if c.door)
+        if (
+            tcp >= limits.max_connections
+            or self._per_address[key] >= limits.max_per_address + self._door_slots.get(key, 0)
+            or self._anonymous_per_address[key] >= limits.anonymous_per_address
+        ):
+            return False
+        if len(self._anonymous) >= limits.max_anonymous:
+            oldest = next(iter(self._anonymous))
+            log.info("%s: the anonymous pool is full, the oldest (%s) makes room", conn, oldest)
+            self._proven(oldest)  # out of the pool at once; its own task ends it
+            oldest.dismiss(refusal("host_full", "the host has too many connections"))
+        self.connections.add(conn)
+        self._per_address[key] += 1
+        self._anonymous[conn] = None
+        self._anonymous_per_address[key] += 1
+        return True
+
+    def _proven(self, conn: Connection) -> None:
+        """``conn`` sits, or holds a table: out of the anonymous pool."""
+        if conn.anonymous:
+            conn.anonymous = False
+            self._anonymous.pop(conn, None)
+            key = conn.address_key
+            self._anonymous_per_address[key] -= 1
+            if self._anonymous_per_address[key] <= 0:
+                del self._anonymous_per_address[key]
+
     def _drop(self, conn: Connection) -> None:
+        self._proven(conn)
         if conn in self.connections:
             self.connections.discard(conn)
-            self._per_address[conn.address] -= 1
-            if self._per_address[conn.address] <= 0:
-                del self._per_address[conn.address]
+            if not conn.door:
+                key = conn.address_key
+                self._per_address[key] -= 1
+                if self._per_address[key] <= 0:
+                    del self._per_address[key]
         self._leave(conn)
 
     def leave(self, conn: Connection) -> None:
         """``conn`` sits and waits nowhere any more."""
         self._leave(conn)
+
+    async def _handle_door(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+    ) -> None:
+        await self._handle(reader, writer, door=True)
 
     def _leave(self, conn: Connection) -> None:
         if conn.room is not None:
@@ -943,17 +1183,36 @@ class Host:
         table = conn.waiting
         if table is not None:
             conn.waiting = None
-            if table.release(conn):
+            if table.opener_conn is conn:
+                self._opener_left(table)
+            elif table.release(conn):
                 self._announce(table)
             elif self.waiting.get(table.id) is table:
                 self._close_waiting(table)
+
+    def _opener_left(self, table: WaitingTable) -> None:
+        """The opener of a waiting table left: the table closes, whoever waits is told."""
+        table.opener_conn = None
+        for _seat, other in table.holders:
+            if other.waiting is table:
+                other.waiting = None
+                other.send(Left(table.id))
+                other.send(
+                    refusal("no_such_table", f"table {table.id} was closed: its opener left")
+                )
+        for slot in table.slots:
+            if slot.kind == "human":
+                slot.name, slot.conn = None, None
+        if self.waiting.get(table.id) is table:
+            self._close_waiting(table)
 
     async def _read(self, conn: Connection, first: bool) -> ClientMessage | None:
         """The next message, or ``None`` once the connection is over (closed or cut off)."""
         limits = self.config.limits
         loop = asyncio.get_running_loop()
         while not conn.closed:
-            wait = limits.hello_timeout if first else limits.ping_interval
+            hello = limits.anonymous_hello_timeout if conn.anonymous else limits.hello_timeout
+            wait = hello if first else limits.ping_interval
             try:
                 async with asyncio.timeout(wait):
                     line = await conn.reader.readuntil(b"\n")
@@ -1172,6 +1431,7 @@ class Host:
             old.seat = None
             old.dismiss(Bye("replaced"))
         conn.room, conn.seat = room, seat
+        self._proven(conn)
         room.arrive(seat, conn)
         ref = room.referee
         conn.send(Seated(room.id, seat, issued, ref.view(seat), ref.events, room.seat_infos()))

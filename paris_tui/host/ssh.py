@@ -39,10 +39,13 @@ those people may not come in at all.
 
 Bounded: connections in all and per address (over the cap a connection is
 dropped before authentication), one app session per connection, a login
-grace time, keep-alives for dead peers. Each app's loopback connection to
-the host counts against the host's per-address limit as one connection of
-the door (:meth:`~paris_tui.host.server.Host.reserve_door_slot`), so many
-SSH players never trip the limit meant for one address.
+grace time, keep-alives for dead peers; windows clamped to
+:data:`MAX_COLUMNS` x :data:`MAX_ROWS`, keys taken at :data:`INPUT_RATE`.
+Each app connects to the host on its private Unix socket
+(:data:`~paris_tui.host.child.DOOR_SOCKET_ENV`), in the doors' own pool,
+bounded by the door's sessions
+(:meth:`~paris_tui.host.server.Host.reserve_door_slot`), so neither many SSH
+players nor strangers' connections to the public port keep a player out.
 
 Each player's app gets a data directory of its own,
 ``players/<digest of the name>/`` in the host's data directory (mode 0700):
@@ -211,9 +214,19 @@ def _take_terminal() -> None:  # pragma: no cover - runs in the child, before ex
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
 
+MAX_COLUMNS, MAX_ROWS = 500, 200
+"""The largest window a session's app is given (a client asking for more gets this):
+more than a real terminal has; its repaint's cost is in benchmarks/ssh_login.py."""
+
+INPUT_BURST = 64 * 1024
+"""Keys (bytes) a session may send at once; beyond it they come at :data:`INPUT_RATE`."""
+INPUT_RATE = 16 * 1024
+"""Bytes a second a session's keys are taken at, after a burst; more is dropped."""
+
+
 def _set_size(fd: int, columns: int, rows: int) -> None:
-    columns = min(max(columns, 1), 4096) if columns else 80
-    rows = min(max(rows, 1), 4096) if rows else 24
+    columns = min(max(columns, 1), MAX_COLUMNS) if columns else 80
+    rows = min(max(rows, 1), MAX_ROWS) if rows else 24
     with contextlib.suppress(OSError):
         fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
 
@@ -242,6 +255,7 @@ def app_environment(
     term: str | None,
     client_env_vars: Mapping[str, str],
     language: str | None = None,
+    door_socket: str | None = None,
 ) -> dict[str, str]:
     """The environment of a session's app: the host's, with the session's
     terminal type, the few variables a client may send (``SendEnv``: locale,
@@ -280,7 +294,7 @@ def app_environment(
     base.pop(SCREEN_READER_ENV, None)
     if wanted(False, {SCREEN_READER_ENV: client_env_vars.get(SCREEN_READER_ENV, "")[:8]}):
         base[SCREEN_READER_ENV] = "1"
-    return client_env(ticket, base)
+    return client_env(ticket, base, door_socket)
 
 
 class AppProcess:
@@ -536,6 +550,9 @@ class _Session(asyncssh.SSHServerSession[bytes]):
         self.conn = conn
         self.door = conn.door
         self.chan: asyncssh.SSHServerChannel[bytes] | None = None
+        self._bucket = float(INPUT_BURST)  # bytes of keys it may send now
+        self._bucket_at = asyncio.get_running_loop().time()
+        self._dropped_said = False
         self.term: str | None = None
         self.size = (80, 24)
         self.pty = False
@@ -642,6 +659,9 @@ class _Session(asyncssh.SSHServerSession[bytes]):
                     _("paris-tui: the host has too many players over SSH; try again later")
                 )
             return
+        if self._gone:
+            door.release(conn)
+            return
         # Logins take turns to start their apps, fairly by address (host/starts.py).
         slot = await door.starts.acquire(conn.address)
         if self.gone():
@@ -652,7 +672,9 @@ class _Session(asyncssh.SSHServerSession[bytes]):
         self.ticket = ticket = door.host.issue_ticket(
             DoorProof("ssh", fingerprint, folded(name), conn.key_label)
         )
-        env = app_environment(ticket, self.term, self._client_env(), language)
+        env = app_environment(
+            ticket, self.term, self._client_env(), language, door.host.door_socket
+        )
         argv = door.config.command(door.app_port, name, door.app_address)
         try:
             env[DATA_DIR_ENV] = str(player_dir(door.host.store.root, name))
@@ -840,7 +862,23 @@ class _Session(asyncssh.SSHServerSession[bytes]):
             with contextlib.suppress(OSError, asyncssh.Error):
                 self.chan.exit(status)
 
+    def _within_rate(self, data: bytes) -> bytes:
+        """What of ``data`` the bucket lets through (no paste, say 4 MiB, balloons the
+        app: a person types a few bytes a second); the rest is dropped."""
+        now = asyncio.get_running_loop().time()
+        self._bucket = min(float(INPUT_BURST), self._bucket + (now - self._bucket_at) * INPUT_RATE)
+        self._bucket_at = now
+        taken = data[: int(self._bucket)]
+        self._bucket -= len(taken)
+        if len(taken) < len(data) and not self._dropped_said:
+            self._dropped_said = True
+            log.warning("SSH %s sends keys too fast: the excess is dropped", self.conn)
+        return taken
+
     def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
+        data = self._within_rate(data)
+        if not data:
+            return
         if self.app is not None:
             self.app.send(data)
             if self.app.input_backlog > 65536 and self.chan is not None:
@@ -1028,6 +1066,10 @@ class SSHDoor:
                 login_timeout=cfg.login_timeout,
                 keepalive_interval=cfg.keepalive,
                 keepalive_count_max=3,
+                # Keys arrive in packets of 32 KiB at most, 256 KiB in flight: a huge
+                # write comes in pieces the input bucket (INPUT_RATE) can refuse.
+                window=256 * 1024,
+                max_pktsize=32 * 1024,
                 agent_forwarding=False,
                 x11_forwarding=False,
                 allow_scp=False,

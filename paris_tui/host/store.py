@@ -9,6 +9,8 @@ Layout, under ``<data dir>/host/`` (mode 0700)::
     tables/t1.seats.json an earlier version's seat owners (the SHA-256 of each
                          seat's token): taken into the accounts once, then
                          renamed t1.seats.json.migrated
+    archive/t7.json      a table archived as abandoned (untouched for long): out of
+                         the lobby and the caps, still an ordinary record to replay
 
 The host is the only writer of these files. Records are written atomically
 (a temporary file, fsync, rename), so a kill -9 leaves the old version or
@@ -142,6 +144,7 @@ class HostStore:
     def __init__(self, data_dir: Path) -> None:
         self.root = Path(data_dir) / "host"
         self.tables_dir = self.root / "tables"
+        self.archive_dir = self.root / "archive"
         self._lock: IO[bytes] | None = None
 
     # --- the lock --------------------------------------------------------------
@@ -225,21 +228,36 @@ class HostStore:
     def seats_path(self, table_id: str) -> Path:
         return self.tables_dir / f"{table_id}.seats.json"
 
-    def table_ids(self) -> list[str]:
-        """The ids of the tables with a record, in numeric order."""
-        if not self.tables_dir.is_dir():
+    def table_ids(self, folder: Path | None = None) -> list[str]:
+        """The ids of the tables with a record (in ``folder``, default the served
+        tables'), in numeric order."""
+        folder = self.tables_dir if folder is None else folder
+        if not folder.is_dir():
             return []
         found = []
-        for path in self.tables_dir.iterdir():
+        for path in folder.iterdir():
             match = _TABLE_FILE.fullmatch(path.name)
             if match:
                 found.append(match.group(1))
         return sorted(found, key=lambda t: int(t[1:]))
 
     def new_table_id(self) -> str:
-        """A table id with no record yet (``t1``, ``t2``, ...)."""
-        ids = self.table_ids()
-        return f"t{int(ids[-1][1:]) + 1 if ids else 1}"
+        """A table id with no record yet, served or archived (``t1``, ``t2``, ...)."""
+        ids = self.table_ids() + self.table_ids(self.archive_dir)
+        return f"t{max(int(t[1:]) for t in ids) + 1 if ids else 1}"
+
+    def archived_path(self, table_id: str) -> Path:
+        return self.archive_dir / f"{table_id}.json"
+
+    def archive(self, table_id: str) -> None:
+        """Move an abandoned table's record (and its seat owners) to ``archive/``:
+        no longer served, listed or counted, still a record to replay. Raises
+        ``OSError``."""
+        self.archive_dir.mkdir(mode=0o700, exist_ok=True)
+        seats = self.seats_path(table_id)
+        if seats.exists():
+            os.replace(seats, self.archive_dir / seats.name)
+        os.replace(self.record_path(table_id), self.archived_path(table_id))
 
     def load_tables(self) -> tuple[list[tuple[str, Record]], list[tuple[str, str]]]:
         """Every table's record, and the files that could not be read (left untouched)."""

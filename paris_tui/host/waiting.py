@@ -14,8 +14,11 @@ gets its token in its ``seated``, as on any first join.
 
 A waiting table's seat is kept only while its connection stays: a player
 who leaves (or whose connection drops) frees the seat, and a table nobody
-waits at any more is closed. A host that stops (or restarts) drops every
-waiting table the same way: there is nothing of it on disk, no game began.
+waits at any more is closed. When the opener leaves, the table closes at
+once: whoever else waits there is told (``left``, then ``no_such_table``),
+so no table is kept waiting by people who only came to fill it. A host that
+stops (or restarts) drops every waiting table the same way: there is nothing
+of it on disk, no game began.
 """
 
 from __future__ import annotations
@@ -114,10 +117,21 @@ def table_options(small_tour: str, final_tours: str) -> Options:
 class WaitingTable:
     """A table opened from a client whose game has not started: some seat is free."""
 
-    def __init__(self, table_id: str, slots: list[Slot], options: Options) -> None:
+    def __init__(
+        self,
+        table_id: str,
+        slots: list[Slot],
+        options: Options,
+        *,
+        opener: str | None = None,
+        opener_address: str | None = None,
+    ) -> None:
         self.id = table_id
         self.slots = slots
         self.options = options
+        self.opener = opener  # the opener's owner key (limits.owner_key)
+        self.opener_address = opener_address  # ... and address key (limits.address_key)
+        self.opener_conn: Connection | None = None  # the table closes when it leaves
 
     @property
     def free_seats(self) -> int:

@@ -38,6 +38,8 @@ import asyncio
 import contextlib
 import hashlib
 import html
+import ipaddress
+import json
 import logging
 import re
 import secrets
@@ -52,8 +54,8 @@ from aiohttp import WSCloseCode, web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server, to_int
 
-from ..core.text import printable
-from ..i18n import _
+from ..core.text import InvalidNameError, normalize_name, printable
+from ..i18n import _, ngettext
 from ..wording import in_language, language_of_accept
 from .accounts import digest
 from .child import client_command, client_env
@@ -63,7 +65,16 @@ from .zygote import FORK_SERVER_WAIT, ForkServer, release_shared, shared_fork_se
 if TYPE_CHECKING:
     from .server import Host
 
-__all__ = ["COOKIE", "DEFAULT_MAX_SESSIONS", "STOP_SECONDS", "WebDoor", "loopback_for"]
+__all__ = [
+    "COOKIE",
+    "DEFAULT_MAX_SESSIONS",
+    "MAX_COLUMNS",
+    "MAX_ROWS",
+    "MAX_STDIN_FRAME",
+    "STOP_SECONDS",
+    "WebDoor",
+    "loopback_for",
+]
 
 log = logging.getLogger("paris_tui.host.web")
 
@@ -76,6 +87,14 @@ STOP_SECONDS = 3.0
 COOKIE = "paris_tui_browser"
 _COOKIE_RE = re.compile(r"[A-Za-z0-9_-]{43}")  # secrets.token_urlsafe(32)
 _COOKIE_AGE = 400 * 24 * 3600  # the most browsers keep a cookie
+_THROWAWAY = "tab-"  # a cookie-less tab's folder in browsers/ (a cookie's is 32 hex digits)
+
+MAX_COLUMNS, MAX_ROWS = 500, 200
+"""The largest screen a session's app is given (a browser asking for more gets this):
+more than any real terminal window, a bounded repaint (benchmarks/ssh_login.py)."""
+
+MAX_STDIN_FRAME = 64 * 1024
+"""The largest WebSocket message a tab may send (a key, a paste): over it, the tab ends."""
 
 _STDERR_KEPT = 4096  # bytes of an app's standard error kept, to say why it did not start
 
@@ -163,6 +182,7 @@ class _Session(AppService):
         cwd: Path,
         ticket: str | None = None,
         fork_server: Callable[[], Awaitable[ForkServer | None]] | None = None,
+        door_socket: str | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(argv[0], **kwargs)
@@ -172,6 +192,7 @@ class _Session(AppService):
         self.ticket = ticket  # what the door proved (the browser's cookie), for the app
         self.fork_server = fork_server
         self.warm = False
+        self.door_socket = door_socket
         self._stopping: asyncio.Future[None] | None = None
 
     async def _open_app_process(self, width: int = 80, height: int = 24) -> Any:
@@ -180,7 +201,10 @@ class _Session(AppService):
         server = None if self.fork_server is None else await self.fork_server()
         if server is not None:  # forked warm (host/zygote.py), else by exec
             forked = await spawn_piped(
-                server, self.argv, client_env(self.ticket, base=environment), self.cwd
+                server,
+                self.argv,
+                client_env(self.ticket, base=environment, door_socket=self.door_socket),
+                self.cwd,
             )
             if forked is not None:
                 self.warm = True
@@ -192,7 +216,7 @@ class _Session(AppService):
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
-            env=client_env(self.ticket, base=environment),
+            env=client_env(self.ticket, base=environment, door_socket=self.door_socket),
             # Its own 0700 directory: ``python -m`` looks for modules in the working
             # directory first, and the host's may be anyone's (/tmp).
             cwd=self.cwd,
@@ -233,8 +257,10 @@ class _Session(AppService):
                     await self.on_meta(payload)
                 elif kind == b"P":
                     await self.on_packed(payload)
-        except (asyncio.IncompleteReadError, ConnectionResetError, asyncio.CancelledError):
-            pass
+        except (asyncio.IncompleteReadError, ConnectionError, asyncio.CancelledError):
+            pass  # the app ended, or the tab did (closed, aborted) while a screen was sent
+        except Exception:  # anything else ends this session only, never the door
+            log.exception("a browser session's output failed")
         finally:
             if not started:  # its last words, as it exits
                 with contextlib.suppress(TimeoutError, asyncio.CancelledError):
@@ -266,26 +292,98 @@ class _Session(AppService):
     async def _stop(self) -> None:
         task, self._task = self._task, None
         process = self._process
-        if task is not None:
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(STOP_SECONDS):
-                    await self._download_manager.cancel_app_downloads(
-                        app_service_id=self.app_service_id
-                    )
-                    await self.send_meta({"type": "quit"})  # the app saves and exits
-                    await asyncio.shield(task)
-                    if process is not None:
-                        # Reaped by asyncio's child watcher: a kill() now would reap it
-                        # first (Popen.send_signal polls) and the watcher would complain.
-                        await process.wait()
-        if process is not None and process.returncode is None:
-            with contextlib.suppress(ProcessLookupError):
-                process.kill()
-            await process.wait()
-        if task is not None and not task.done():
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        try:
+            if task is not None:
+                # However the tab ended (closed, aborted, an error mid-send), nothing
+                # here may skip the kill below: the app and its slot are freed.
+                with contextlib.suppress(Exception):
+                    async with asyncio.timeout(STOP_SECONDS):
+                        await self._download_manager.cancel_app_downloads(
+                            app_service_id=self.app_service_id
+                        )
+                        await self.send_meta({"type": "quit"})  # the app saves and exits
+                        await asyncio.shield(task)
+                        if process is not None:
+                            # Reaped by asyncio's child watcher: a kill() now would reap
+                            # it first (Popen.send_signal polls); the watcher would complain.
+                            await process.wait()
+        finally:
+            if process is not None and process.returncode is None:
+                with contextlib.suppress(ProcessLookupError):
+                    process.kill()
+            if process is not None:
+                # asyncio's wait() also waits for the app's pipes to close: what it
+                # wrote and nobody read (a screen in flight) is drained and dropped.
+                with contextlib.suppress(Exception):
+                    async with asyncio.timeout(STOP_SECONDS):
+                        await asyncio.gather(
+                            process.wait(), _drain(process.stdout), _drain(process.stderr)
+                        )
+            if task is not None and not task.done():
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task
+
+    async def set_terminal_size(self, width: int, height: int) -> None:
+        """Upstream's, with the size clamped to :data:`MAX_COLUMNS` x :data:`MAX_ROWS`."""
+        await super().set_terminal_size(*clamp_size(width, height))
+
+    async def send_bytes(self, data: bytes) -> bool:
+        """Upstream's; ``False`` (the app is gone) instead of a broken pipe."""
+        try:
+            return await super().send_bytes(data)
+        except (ConnectionError, RuntimeError):
+            return False
+
+
+async def _drain(stream: asyncio.StreamReader | None) -> None:
+    while stream is not None and await stream.read(1 << 16):
+        pass
+
+
+def clamp_size(width: object, height: object) -> tuple[int, int]:
+    """A screen size a browser asked for, as the app gets it: whole numbers between
+    1x1 and :data:`MAX_COLUMNS` x :data:`MAX_ROWS` (80x24 for what is not a number)."""
+    w = width if isinstance(width, int) and not isinstance(width, bool) else 80
+    h = height if isinstance(height, int) and not isinstance(height, bool) else 24
+    return max(1, min(MAX_COLUMNS, w)), max(1, min(MAX_ROWS, h))
+
+
+_SECURITY_HEADERS = {
+    # Never framed by another page (clickjacking), no other site's scripts or sockets.
+    "Content-Security-Policy": (
+        "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; "
+        "style-src 'self' 'unsafe-inline'; script-src 'self' 'unsafe-inline'; "
+        "frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+    ),
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+
+
+def _host_name(header: str) -> str:
+    """The name of a ``Host`` header (no port; an IPv6 address without brackets)."""
+    header = header.strip().lower()
+    if header.startswith("["):
+        return header[1:].split("]", 1)[0]
+    return header.rsplit(":", 1)[0] if header.count(":") == 1 else header
+
+
+def host_allowed(header: str, names: frozenset[str]) -> bool:
+    """Whether a request's ``Host`` is this door's: an IP address (a page reached by
+    address is that address's own origin: no DNS rebinding), ``localhost``, or one
+    of ``names`` (``--web-host``, the bind address)."""
+    name = _host_name(header)
+    if not name:
+        return False
+    if name in names or name == "localhost" or name.endswith(".localhost"):
+        return True
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
 
 
 class _Server(Server):
@@ -330,7 +428,7 @@ class _Server(Server):
             with in_language(language):
                 text = _("paris-tui: a page of another site cannot open a game")
             raise web.HTTPForbidden(text=text)
-        websocket = web.WebSocketResponse(heartbeat=15)
+        websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=MAX_STDIN_FRAME)
         await websocket.prepare(request)
         if self.door.closing:
             await websocket.close(code=WSCloseCode.GOING_AWAY, message=b"host stopping")
@@ -340,8 +438,10 @@ class _Server(Server):
             await websocket.send_bytes(("\r\n  " + full + "\r\n").encode())
             await websocket.close(code=WSCloseCode.TRY_AGAIN_LATER)
             return websocket
-        width = max(1, min(1000, to_int(request.query.get("width", "80"), 80)))
-        height = max(1, min(1000, to_int(request.query.get("height", "24"), 24)))
+        width, height = clamp_size(
+            to_int(request.query.get("width", "80"), 80),
+            to_int(request.query.get("height", "24"), 24),
+        )
         cookie = _browser_cookie(request)
         host = self.door.host
         ticket = None
@@ -354,6 +454,7 @@ class _Server(Server):
                 {"PARIS_TUI_DATA_DIR": str(data_dir), "PARIS_TUI_LANG": language},
                 data_dir,
                 ticket,
+                None if self.door.host is None else self.door.host.door_socket,
                 write_bytes=websocket.send_bytes,
                 write_str=websocket.send_str,
                 close=websocket.close,
@@ -377,17 +478,70 @@ class _Server(Server):
             except Exception:  # a broken message from the browser: end this session only
                 log.exception("browser session failed")
             finally:
-                await session.stop()
-                if ticket is not None and host is not None:
-                    host.revoke_ticket(ticket)
-                self.door.sessions.discard(session)
-                self.door.sockets.discard(websocket)
-                if self.door.host is not None:
-                    self.door.host.release_door_slot(slot)
-                with contextlib.suppress(Exception):
-                    await websocket.close()
-                log.info("browser session ended (app pid %s)", session.pid)
+                try:
+                    await session.stop()
+                finally:  # the slot is freed whatever stopping met
+                    if ticket is not None and host is not None:
+                        host.revoke_ticket(ticket)
+                    self.door.sessions.discard(session)
+                    self.door.sockets.discard(websocket)
+                    if self.door.host is not None:
+                        self.door.host.release_door_slot(slot)
+                    with contextlib.suppress(Exception):
+                        await websocket.close()
+                    log.info("browser session ended (app pid %s)", session.pid)
         return websocket
+
+    async def _process_messages(self, websocket: web.WebSocketResponse, app_service: Any) -> None:
+        """Upstream's: the browser's keys, resizes and pings to the app; anything
+        else (not JSON, not a list, too large: aiohttp closes the socket) ends the tab."""
+        async for message in websocket:
+            if message.type != web.WSMsgType.TEXT:
+                continue
+            envelope = message.json()
+            if not isinstance(envelope, list) or not 1 <= len(envelope) <= 2:
+                raise ValueError("a browser sent what is not a message")
+            kind, data = envelope[0], envelope[1] if len(envelope) == 2 else None
+            if kind == "stdin" and isinstance(data, str):
+                await app_service.send_bytes(data.encode("utf-8"))
+            elif kind == "resize" and isinstance(data, dict):
+                await app_service.set_terminal_size(data.get("width"), data.get("height"))
+            elif kind == "ping":
+                await websocket.send_json(["pong", data])
+            elif kind == "blur":
+                await app_service.blur()
+            elif kind == "focus":
+                await app_service.focus()
+
+    async def _make_app(self) -> web.Application:
+        """Upstream's application with the door's guards: the ``Host`` allow-list,
+        the security headers on every answer, static files without listings."""
+        app = web.Application(middlewares=[self._guard])
+        app.add_routes(
+            [
+                web.get("/", self.handle_index, name="index"),
+                web.get("/ws", self.handle_websocket, name="websocket"),
+                web.get("/download/{key}", self.handle_download, name="download"),
+                web.static("/static", self.statics_path, show_index=False, name="static"),
+            ]
+        )
+        app.on_response_prepare.append(_add_security_headers)
+        return app
+
+    @web.middleware
+    async def _guard(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        if not host_allowed(request.host, self.door.host_names):
+            log.warning("browser request for host %r refused", printable(request.host[:80]))
+            with in_language(_browser_language(request)):
+                text = _("paris-tui: this page is not served under that name")
+            return web.Response(status=421, text=text)
+        response: web.StreamResponse = await handler(request)
+        return response
+
+
+async def _add_security_headers(_request: web.Request, response: web.StreamResponse) -> None:
+    for name, value in _SECURITY_HEADERS.items():
+        response.headers.setdefault(name, value)
 
 
 def _browser_language(request: web.Request) -> str:
@@ -424,9 +578,15 @@ class WebDoor:
         port: int = 8080,
         max_sessions: int = DEFAULT_MAX_SESSIONS,
         command: Command | None = None,
+        public_names: Sequence[str] = (),
     ) -> None:
         self.host = host
         self.bind = bind
+        # The names a page of this door may be reached by (besides IP addresses and
+        # localhost): the bind address and --web-host. Any other Host: 421.
+        self.host_names = frozenset(
+            n for n in (_host_name(bind), *(_host_name(x) for x in public_names)) if n
+        )
         self.port = port
         self.closing = False
         self.max_sessions = max_sessions
@@ -458,29 +618,58 @@ class WebDoor:
 
     def full_message(self, language: str = "en") -> str:
         with in_language(language):
-            return _(
+            return ngettext(
+                "paris-tui: {n} browser player is here already, "
+                "the most this host allows; try again later.",
                 "paris-tui: {n} browser players are here already, "
-                "the most this host allows; try again later."
+                "the most this host allows; try again later.",
+                self.max_sessions,
             ).format(n=self.max_sessions)
 
     def command(self, data_dir: Path) -> list[str]:
         if self._command is not None:
             return list(self._command(data_dir))
         address = loopback_for(self.bind)
-        return [*client_command(self._host_port, address=address), f"--data-dir={data_dir}"]
+        argv = [*client_command(self._host_port, address=address), f"--data-dir={data_dir}"]
+        name = self.remembered_name(data_dir)
+        if name is not None:  # a reload comes back to its seat, as a terminal does
+            argv.append(f"--name={name}")
+        return argv
+
+    def remembered_name(self, data_dir: Path) -> str | None:
+        """The one name this browser holds a seat's token for at this host (its app
+        keeps them in ``tokens.json``), or ``None`` (none, several, unreadable)."""
+        address = loopback_for(self.bind)
+        where = (
+            f"[{address}]:{self._host_port}" if ":" in address else f"{address}:{self._host_port}"
+        )
+        try:
+            data = json.loads((data_dir / "tokens.json").read_text(encoding="utf-8"))
+            names = data["tokens"][where]
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+        if not isinstance(names, dict) or len(names) != 1:
+            return None
+        (name,) = names
+        try:
+            return normalize_name(name) if isinstance(name, str) else None
+        except InvalidNameError:
+            return None
 
     @contextlib.contextmanager
     def session_dir(self, cookie: str | None) -> Iterator[Path]:
-        """The data directory of a session: its browser's own, or a throwaway one."""
+        """The data directory of a session: its browser's own, or a throwaway one
+        (under the door's own folder, where no cleaner of /tmp takes it while the
+        app runs; removed once the app is gone)."""
+        self.browsers_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
         if cookie is None:
-            folder = Path(tempfile.mkdtemp(prefix="paris-tui-browser-"))  # mode 0700
+            folder = Path(tempfile.mkdtemp(prefix=_THROWAWAY, dir=self.browsers_dir))  # 0700
             try:
                 yield folder
             finally:
                 shutil.rmtree(folder, ignore_errors=True)
             return
         digest = hashlib.sha256(cookie.encode("ascii")).hexdigest()[:32]
-        self.browsers_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
         folder = self.browsers_dir / digest
         folder.mkdir(mode=0o700, exist_ok=True)
         yield folder
@@ -490,6 +679,10 @@ class WebDoor:
         # Upstream's Server.serve() runs its own loop (web.run_app); the door runs
         # upstream's aiohttp application (Server._make_app: its page, WebSocket,
         # download and static routes) in the host's loop instead.
+        # Throwaway folders a killed host left behind (their apps died with it).
+        with contextlib.suppress(OSError):
+            for leftover in self.browsers_dir.glob(_THROWAWAY + "*"):
+                shutil.rmtree(leftover, ignore_errors=True)
         app = await self._server._make_app()
         runner = web.AppRunner(app, handle_signals=False, shutdown_timeout=2.0, access_log=None)
         await runner.setup()

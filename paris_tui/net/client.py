@@ -96,15 +96,20 @@ class HostClient:
         client: str = CLIENT_NAME,
         language: str = "en",
         timeout: float = 10.0,
+        path: str | None = None,
     ) -> HostClient:
-        """Connect, say hello, and wait for the host's welcome.
+        """Connect, say hello, and wait for the host's welcome (``path``: over the
+        host's Unix socket for doors' apps instead of ``host``:``port``).
 
         Raises ``OSError`` (cannot connect), ``TimeoutError``,
         :class:`RefusedError` (e.g. ``host_full``), :class:`HostClosedError`
         or :class:`~paris_tui.net.protocol.ProtocolError`.
         """
         async with asyncio.timeout(timeout):
-            reader, writer = await asyncio.open_connection(host, port, limit=MAX_HOST_LINE)
+            if path is not None:
+                reader, writer = await asyncio.open_unix_connection(path, limit=MAX_HOST_LINE)
+            else:
+                reader, writer = await asyncio.open_connection(host, port, limit=MAX_HOST_LINE)
         self = cls(reader, writer)
         try:
             self.send(Hello(PROTOCOL_VERSION, client, language))
@@ -140,7 +145,11 @@ class HostClient:
                     raise HostClosedError("closed") from None
                 except asyncio.LimitOverrunError:
                     raise ProtocolError("too_large", "the host sent a line too long") from None
-                message = decode_host(line)
+                try:
+                    message = decode_host(line)
+                except ProtocolError as exc:
+                    exc.line = line[:64]
+                    raise
                 if isinstance(message, Ping):
                     self.send(Pong(message.nonce))
                     continue

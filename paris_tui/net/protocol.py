@@ -155,6 +155,7 @@ class ProtocolError(ValueError):
     def __init__(self, code: ErrorCode, message: str) -> None:
         self.code = code
         self.message = message
+        self.line = b""  # the start of the line (a client says which service sent it)
         super().__init__(message)
 
 

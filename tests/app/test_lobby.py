@@ -326,3 +326,20 @@ def test_lobby_snapshot_80x24(snap_compare: Any, tmp_path: Path) -> None:
         await pilot.pause()
 
     assert snap_compare(_SnapApp(), run_before=run_before, terminal_size=(80, 24))
+
+
+async def test_the_lobby_reconnects_when_its_connection_drops(tmp_path: Path) -> None:
+    async with hosting(tmp_path, "ann,bob") as (host, port):
+        client = await _client(port)
+        app = LobbyApp(client, "Ann", reconnect=lambda: _client(port))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await _until(pilot, lambda: "move 0 of" in screen_text(app), "listed")
+            for conn in list(host.connections):  # the connection drops (host side)
+                conn.abort()
+            await _until(pilot, lambda: "Connected again" in widgets_text(app), "reconnected")
+            screen = app.screen
+            assert isinstance(screen, LobbyScreen) and screen.client is not client
+            assert screen.ended is None
+            # It works as before: Enter takes Ann's seat over the new connection.
+            await pilot.press("enter")
+            await _until(pilot, lambda: isinstance(app.result, Seated), "seated")

@@ -32,7 +32,7 @@ STUBBORN_ENV = "STAND_IN_STUBBORN"
 
 STAND_IN = r"""
 import asyncio, fcntl, os, signal, struct, sys, termios, tty
-from paris_tui.host.child import TICKET_ENV, die_with_parent
+from paris_tui.host.child import DOOR_SOCKET_ENV, TICKET_ENV, die_with_parent
 
 die_with_parent()
 port, name, address = int(sys.argv[1]), sys.argv[2], sys.argv[3]
@@ -55,7 +55,7 @@ async def main():
     from paris_tui.net.client import HostClient, RefusedError
 
     ticket = os.environ.get(TICKET_ENV)
-    client = await HostClient.connect(address, port)
+    client = await HostClient.connect(address, port, path=os.environ.get(DOOR_SOCKET_ENV))
     try:
         seat = (await client.join(name, token=ticket)).seat
     except RefusedError as exc:

@@ -15,6 +15,7 @@ import pytest
 from hostile_corpus import REFUSED
 
 from paris_tui.core.record import replay_summary
+from paris_tui.host.limits import Quota
 from paris_tui.host.server import Limits
 from paris_tui.net.client import HostClient, HostClosedError, RefusedError
 from paris_tui.net.protocol import PROTOCOL_VERSION, Refused, Seated, Tables, Waiting, Welcome
@@ -217,7 +218,13 @@ async def test_a_version_1_connection_never_sees_a_waiting_table(tmp_path: Path)
 
 
 async def test_hostile_opens_are_refused_and_other_tables_play_on(tmp_path: Path) -> None:
-    limits = Limits(max_tables=6, max_opens=3, burst=100, rate=50)
+    limits = Limits(
+        max_tables=6,
+        tables_per_address=10,
+        opens=Quota(per_owner=3, per_address=10, total=100, seconds=3600.0),
+        burst=100,
+        rate=50,
+    )
     async with running_host(tmp_path, ["ann,bob"], limits=limits) as (host, port):
         ann = await join_bot(port, "ann", random_player(1))
         bob = await join_bot(port, "bob", random_player(2))
@@ -241,13 +248,14 @@ async def test_hostile_opens_are_refused_and_other_tables_play_on(tmp_path: Path
         error = await _refused(mallory.open_table("mallory", ("me", "open"), final_tours="all"))
         assert error.code == "bad_table"
         assert host.waiting == {}
-        # One connection opens a few tables, each leaving the one before: then no more.
+        # One person opens a few tables, each leaving the one before: then no more.
         for _ in range(3):
             assert isinstance(await mallory.open_table("mallory", ("me", "open")), Waiting)
         assert len(host.waiting) == 1
         error = await _refused(mallory.open_table("mallory", ("me", "open")))
         assert error.code == "too_many_tables"
-        # Many connections: the host's table limit holds (t1 plus 5 waiting tables).
+        # Many connections: the host's table limit holds (6 waiting tables; t1 is the
+        # operator's and counts in no client's cap).
         others = [await _connect(port) for _ in range(6)]
         opened = 0
         for i, other in enumerate(others):
@@ -256,7 +264,7 @@ async def test_hostile_opens_are_refused_and_other_tables_play_on(tmp_path: Path
                 opened += 1
             except RefusedError as exc:
                 assert exc.code == "too_many_tables" and not exc.refused.fatal
-        assert opened == 4 and len(host.waiting) == 5
+        assert opened == 5 and len(host.waiting) == 6
         # A thousand opens in one burst: cut off for flooding; its table closes with it.
         raw = await RawClient.open(port)
         raw.send(HELLO_2 + b'{"type":"open_table","name":"flood","seats":["me","open"]}\n' * 1000)
@@ -278,7 +286,7 @@ async def test_hostile_opens_are_refused_and_other_tables_play_on(tmp_path: Path
             if "flood" not in {s.name for t in host.waiting.values() for s in t.slots}:
                 break
             await asyncio.sleep(0.01)
-        assert len(host.waiting) == 5
+        assert len(host.waiting) == 6
         # Ann and Bob were never disturbed.
         ends = await asyncio.wait_for(game, 120)
         assert ends[0].outcome is not None and ends[0].outcome == ends[1].outcome

@@ -196,3 +196,22 @@ def test_bad_options_get_one_line_and_exit_2(tmp_path: Path, args: list[str]) ->
 
 def test_timeout_constant_is_sane() -> None:
     assert 1 <= TIMEOUT <= 60
+
+
+async def test_the_start_up_lines_say_which_seats_are_claimed(
+    tmp_path: Path,
+) -> None:
+    first = await HostProcess.start(tmp_path, *TABLE)
+    port = await first.port()
+    ann = await join_bot(port, "ann")  # claimed (from a browser, say)
+    await ann.client.close()
+    first.proc.send_signal(signal.SIGTERM)
+    assert await first.wait() == 0
+    again = await HostProcess.start(tmp_path)
+    port = await again.port()
+    again.proc.send_signal(signal.SIGTERM)
+    assert await again.wait() == 0
+    rest = await again.stdout_rest()
+    assert f"  ann: paris-tui join 127.0.0.1:{port} --name ann (claimed: only from" in rest
+    assert f"  bob: paris-tui join 127.0.0.1:{port} --name bob" in rest
+    assert "Only this machine can connect (--bind 127.0.0.1)" in rest

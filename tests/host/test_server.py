@@ -361,15 +361,6 @@ def test_one_host_per_data_directory(tmp_path: Path) -> None:
     Host(HostConfig(data_dir=tmp_path)).load()
 
 
-def test_table_limit(tmp_path: Path) -> None:
-    host = Host(HostConfig(data_dir=tmp_path, limits=Limits(max_tables=1)))
-    host.load()
-    host.open_table(parse_seats("a,b"))
-    with pytest.raises(ValueError, match="1 tables at most"):
-        host.open_table(parse_seats("c,d"))
-    host.store.unlock()
-
-
 async def test_a_replaced_connection_is_closed_at_once(tmp_path: Path) -> None:
     async with running_host(tmp_path, ["ann,bob"]) as (host, port):
         old = await RawClient.open(port)

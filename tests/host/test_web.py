@@ -161,7 +161,7 @@ async def test_sessions_are_bounded_and_other_sites_refused(tmp_path: Path) -> N
         assert full.status == 503
         second = await http.ws_connect(f"{url}/ws")
         said = await _receive_text(second, "try again later")
-        assert "1 browser players are here already" in said
+        assert "1 browser player is here already" in said
         await second.close()
         # A page of another site cannot open a game in the player's browser.
         with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
@@ -195,7 +195,7 @@ async def test_each_browser_in_its_own_language(tmp_path: Path) -> None:
         assert "lang zh-TW cwd " in await _receive_text(first, " cwd ")
         full = await http.get(f"{url}/", headers=german)
         assert full.status == 503
-        assert "1 Browser-Spieler hier" in await full.text()
+        assert "1 Browser-Spieler ist schon da" in await full.text()
         second = await http.ws_connect(f"{url}/ws", headers=german)
         said = await _receive_text(second, "später")
         assert "versuch es später noch einmal" in said
@@ -354,7 +354,9 @@ async def test_a_browser_comes_back_to_its_own_data_directory(tmp_path: Path) ->
             assert await data_dir(bob, url) != first
         async with aiohttp.ClientSession(cookie_jar=aiohttp.DummyCookieJar()) as no_cookies:
             throwaway = await data_dir(no_cookies, url)
-            assert Path(throwaway).parent != tmp_path / "browsers"
+            # Its own folder, in the door's (kept while its app runs), never a cookie's.
+            assert Path(throwaway).parent == tmp_path / "browsers"
+            assert Path(throwaway).name.startswith("tab-")
         deadline = time.monotonic() + TIMEOUT
         while Path(throwaway).exists():  # removed when its session ends
             assert time.monotonic() < deadline
@@ -416,14 +418,10 @@ async def test_a_browser_joins_a_real_host_from_the_lobby(tmp_path: Path) -> Non
             await page.press("Enter")  # sit at the table that holds Ann's seat
             shown = await page.wait_for("Your route", timeout=TIMEOUT)
             assert "ann" in shown.lower()
-            # The same browser comes back to its seat (now claimed) after a reload: the
-            # name is an account whose credential is this browser's cookie.
+            # The same browser comes back to its seat (now claimed) after a reload, with
+            # no name to type: the name is an account whose credential is this browser's
+            # cookie, and the door starts its app with that seat's name.
             await page.call("Page.reload")
-            await page.wait_for("Your name", timeout=TIMEOUT)
-            await page.type_text("ann")
-            await page.press("Enter")
-            await asyncio.sleep(0.5)
-            await page.press("Enter")
             await page.wait_for("Your route", timeout=TIMEOUT)
             apps = sorted(set(apps) | set(_apps(proc.pid)))
         # Another browser (another cookie) is not Ann: the name is her account now.

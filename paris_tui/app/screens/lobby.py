@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+from collections.abc import Awaitable, Callable
 from typing import ClassVar
 
 from rich.text import Text
@@ -64,6 +65,7 @@ from .new_game import NameInput
 __all__ = ["POLL", "LobbyScreen", "NewTableScreen", "table_game_text", "table_players_text"]
 
 POLL = 2.0  # seconds between two asks for the table list
+RECONNECT_TRIES = 8  # the lobby tries this often to connect again (0.5 s, 1 s, ... 8 s apart)
 
 # What to do about an account's refusal, in the lobby (issue 17).
 _ACCOUNT_HINTS = {
@@ -327,12 +329,16 @@ class LobbyScreen(ParisScreen):
         tokens: TokenStore | None = None,
         address: str | None = None,
         ticket: str | None = None,
+        reconnect: Callable[[], Awaitable[HostClient]] | None = None,
     ) -> None:
         """``tokens`` and ``address`` (the host as the token store knows it): a seat
         reserved for the player's name is joined with the token kept for it, and a
-        token the host issues here is kept (as ``paris-tui join`` does)."""
+        token the host issues here is kept (as ``paris-tui join`` does).
+        ``reconnect``: a new connection to the host, tried when this one drops (as a
+        seated client rejoins); :attr:`client` is then the new one."""
         super().__init__()
         self.client = client
+        self._connect = reconnect
         self.tokens = tokens
         self.address = address
         self.ticket = ticket  # a door's proof of this person, when no token is kept
@@ -490,7 +496,19 @@ class LobbyScreen(ParisScreen):
         while not self.done:
             try:
                 message = await self.client.receive()
-            except HostClosedError as exc:
+            except (HostClosedError, OSError) as exc:
+                replaced = isinstance(exc, HostClosedError) and exc.reason == "replaced"
+                if not replaced and await self._reconnect():
+                    continue
+                if not isinstance(exc, HostClosedError):
+                    self._connection_over(
+                        printable(
+                            _("The connection to the host failed: {problem}").format(
+                                problem=exc.strerror or exc
+                            )
+                        )
+                    )
+                    return
                 self._connection_over(
                     _("The host closed the connection ({reason}).").format(reason=exc.reason)
                 )
@@ -504,15 +522,6 @@ class LobbyScreen(ParisScreen):
                     )
                 )
                 return
-            except OSError as exc:
-                self._connection_over(
-                    printable(
-                        _("The connection to the host failed: {problem}").format(
-                            problem=exc.strerror or exc
-                        )
-                    )
-                )
-                return
             if isinstance(message, Seated | Watching):
                 if isinstance(message, Seated) and message.token is not None:
                     self._keep_token(message.token)
@@ -520,6 +529,35 @@ class LobbyScreen(ParisScreen):
                 self._finish(message)
                 return
             self._heard(message)
+
+    def _over(self) -> bool:
+        return self.done
+
+    async def _reconnect(self) -> bool:
+        """Connect again (a few tries, waiting longer each time); whether it worked.
+        A seat held at a waiting table is gone with the old connection."""
+        if self._connect is None or self.done:
+            return False
+        if self.waiting is not None:
+            self.waiting = None
+            self.refresh_bindings()
+        for attempt in range(1, RECONNECT_TRIES + 1):
+            self._say(
+                _("Connection lost: joining again (try {n})…").format(n=attempt), problem=True
+            )
+            await asyncio.sleep(min(8.0, 0.5 * 2 ** (attempt - 1)))
+            if self._over():  # left while it waited
+                return False
+            try:
+                client = await self._connect()
+            except Exception:  # JoinError, OSError: the next try
+                continue
+            old, self.client = self.client, client
+            old.abort()
+            self._say(_("Connected again"))
+            self.action_refresh()
+            return True
+        return False
 
     def _token(self) -> str | None:
         """The token kept for the player's name, else the door's ticket."""
@@ -566,7 +604,15 @@ class LobbyScreen(ParisScreen):
                 reason = printable(refusal_reason(message.code, message.message)).rstrip(".")
                 self._say(f"{reason}. {_(_ACCOUNT_HINTS[message.code])}", problem=True)
             case Refused():
-                self._say(printable(message.message).rstrip(".") + ".", problem=True)
+                # In the player's language, from the code (the host's words are English).
+                if message.code == "seat_taken":
+                    why = _(
+                        "that name's seat is already someone's: sit under another name, or "
+                        "come back from the terminal or browser that took it"
+                    )
+                else:
+                    why = refusal_reason(message.code, message.message, message.illegal)
+                self._say(printable(why).rstrip(".") + ".", problem=True)
             case _:
                 pass  # presence and updates belong to a table we no longer sit at
 
