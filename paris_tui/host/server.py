@@ -79,7 +79,7 @@ from ..net.protocol import (
     refusal,
 )
 from .limits import NestedWindow, Quota, address_key, owner_key
-from .referee import Referee, Refusal, SeatSpec
+from .referee import APP_KEY, Referee, Refusal, SeatSpec
 from .store import HostStore, token_hash, token_matches
 from .waiting import WaitingTable, plan_seats, table_options
 
@@ -104,8 +104,9 @@ class Limits:
     tables_per_address: int = 4  # ... of them opened from one address (IPv6: its /64)
     # Tables opened (each open_table that is not refused), per person, address, host.
     opens: Quota = field(default_factory=lambda: Quota(6, 12, 120, 3600.0))
-    # A table nobody has moved at or joined for this long, with nobody at it, is
-    # archived as abandoned: out of the lobby and out of the caps, still replayable.
+    # A table a client opened that nobody has moved at or joined for this long, with
+    # nobody at it, is archived as abandoned: out of the lobby and the caps, still
+    # replayable. The operator's own tables (--table) are never archived.
     abandon_after: float = 14 * 86400.0
     keep_finished: int = 16  # finished tables kept in the lobby (the latest ones)
     line_bytes: int = _MAX_LINE
@@ -507,7 +508,9 @@ class Host:
             if over and table_id not in shown:
                 continue  # an older finished table: kept on disk for replay, not listed
             touched = self.store.touched(table_id)
-            if not over and now - touched > limits.abandon_after:
+            meta = record.extra.get(APP_KEY)
+            opened_by_client = isinstance(meta, dict) and isinstance(meta.get("opener"), str)
+            if not over and opened_by_client and now - touched > limits.abandon_after:
                 self._archive_file(table_id, touched)
                 continue
             try:
@@ -549,7 +552,11 @@ class Host:
         for room in list(self.rooms.values()):
             if room.seated or room.watchers or room.moving.locked():
                 continue
-            if not room.referee.is_over and now - room.touched > limits.abandon_after:
+            if (
+                room.opener is not None  # the operator's own tables are the operator's
+                and not room.referee.is_over
+                and now - room.touched > limits.abandon_after
+            ):
                 room.stop()
                 del self.rooms[room.id]
                 self._archive_file(room.id, room.touched)
