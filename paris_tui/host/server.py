@@ -102,7 +102,7 @@ from .ai_moves import AIMoves
 from .identity import TICKET_SECONDS, Claim, DoorProof, Gate, Tickets
 from .limits import NestedWindow, Quota, address_key, owner_key
 from .names import same_name, skeleton
-from .referee import Referee, Refusal, SeatSpec
+from .referee import APP_KEY, Referee, Refusal, SeatSpec
 from .store import HostStore, SeatsFileError, TableStore
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -136,8 +136,9 @@ class Limits:
     tables_per_address: int = 4  # ... of them opened from one address (IPv6: its /64)
     # Tables opened (each open_table that is not refused), per person, address, host.
     opens: Quota = field(default_factory=lambda: Quota(6, 12, 120, 3600.0))
-    # A table nobody has moved at or joined for this long, with nobody at it, is
-    # archived as abandoned: out of the lobby and out of the caps, still replayable.
+    # A table a client opened that nobody has moved at or joined for this long, with
+    # nobody at it, is archived as abandoned: out of the lobby and the caps, still
+    # replayable. The operator's own tables (--table) are never archived.
     abandon_after: float = 14 * 86400.0
     keep_finished: int = 16  # finished tables kept in the lobby (the latest ones)
     line_bytes: int = _MAX_LINE
@@ -594,7 +595,10 @@ class Host:
             if self.cluster is not None and not self.cluster.acquire(table_id):
                 continue  # another host referees it
             touched = self.tables.touched(table_id)
-            if not over and now - touched > limits.abandon_after and self._archives():
+            meta = record.extra.get(APP_KEY)
+            opened_by_client = isinstance(meta, dict) and isinstance(meta.get("opener"), str)
+            abandoned = now - touched > limits.abandon_after
+            if not over and opened_by_client and abandoned and self._archives():
                 self._archive_file(table_id, touched)
                 continue
             try:
@@ -708,8 +712,12 @@ class Host:
         for room in list(self.rooms.values()):
             if room.seated or room.watchers or room.moving.locked():
                 continue
-            abandoned = now - room.touched > limits.abandon_after
-            if not room.referee.is_over and abandoned and self._archives():
+            if (
+                room.opener is not None  # the operator's own tables are the operator's
+                and not room.referee.is_over
+                and now - room.touched > limits.abandon_after
+                and self._archives()
+            ):
                 room.stop()
                 del self.rooms[room.id]
                 self._archive_file(room.id, room.touched)

@@ -659,9 +659,6 @@ class _Session(asyncssh.SSHServerSession[bytes]):
                     _("paris-tui: the host has too many players over SSH; try again later")
                 )
             return
-        if self._gone:
-            door.release(conn)
-            return
         # Logins take turns to start their apps, fairly by address (host/starts.py).
         slot = await door.starts.acquire(conn.address)
         if self.gone():

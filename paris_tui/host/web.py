@@ -454,7 +454,7 @@ class _Server(Server):
                 {"PARIS_TUI_DATA_DIR": str(data_dir), "PARIS_TUI_LANG": language},
                 data_dir,
                 ticket,
-                None if self.door.host is None else self.door.host.door_socket,
+                door_socket=None if self.door.host is None else self.door.host.door_socket,
                 write_bytes=websocket.send_bytes,
                 write_str=websocket.send_str,
                 close=websocket.close,

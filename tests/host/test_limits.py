@@ -151,16 +151,22 @@ async def test_abandoned_tables_are_archived_out_of_the_lobby_and_the_caps(
         again = await client.open_table("ann", ("me", "ai:random"))
         assert isinstance(again, Seated) and again.table != seated.table
         await client.close()
-    # A table untouched for long is archived when the host starts, not resumed.
-    path = host.store.record_path(again.table)
+    # A table untouched for long is archived when the host starts, not resumed;
+    # the operator's own tables never are.
     old = time.time() - 15 * DAY
-    os.utime(path, (old, old))
+    os.utime(host.store.record_path(again.table), (old, old))
     async with running_host(tmp_path, ["zoe,yan"]) as (host, _port):
         assert again.table not in host.rooms
         assert host.store.archived_path(again.table).exists()
         assert {r.referee.names for r in host.rooms.values()} == {("zoe", "yan")}
         # No id is given twice: the new table's is past every archived one.
         assert max(int(t[1:]) for t in host.rooms) > int(again.table[1:])
+        zoe = next(iter(host.rooms.values()))
+        zoe.touched = old
+        assert host.sweep() == []
+    os.utime(host.store.record_path(zoe.id), (old, old))
+    async with running_host(tmp_path) as (host, _port):
+        assert zoe.id in host.rooms
 
 
 async def _tick() -> None:
