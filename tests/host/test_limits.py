@@ -148,7 +148,7 @@ async def test_abandoned_tables_are_archived_out_of_the_lobby_and_the_caps(
         assert load_record(archived).players[0].name == "ann"
         # Out of the cap: the same address opens another table, with a new id.
         client = await _connect(port)
-        again = await client.open_table("ann", ("me", "ai:random"))
+        again = await client.open_table("ann", ("me", "ai:random"), token=seated.token)
         assert isinstance(again, Seated) and again.table != seated.table
         await client.close()
     # A table untouched for long is archived when the host starts, not resumed;

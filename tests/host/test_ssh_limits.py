@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from paris_tui.host.ssh import INPUT_BURST, KEYS_FILE, MAX_COLUMNS, MAX_ROWS
+from paris_tui.host.ssh import INPUT_BURST, MAX_COLUMNS, MAX_ROWS
 
 from .ssh_helpers import Terminal, connect, new_key, running_door
 
@@ -47,22 +47,3 @@ async def test_a_huge_paste_reaches_the_app_at_a_persons_pace(tmp_path: Path) ->
         # The burst, and what the rate lets through while the paste comes in.
         assert INPUT_BURST <= got < 400 * 1024, got
         print(f"of 3.9 MiB pasted, the app was given {got / 1024:.0f} KiB")
-
-
-async def test_logins_refused_by_the_session_cap_write_no_pins(tmp_path: Path) -> None:
-    async with (
-        running_door(tmp_path, max_sessions=1, max_per_address=1) as (_host, door),
-        await connect(door.port, "ann", new_key(tmp_path, "ann")) as first,
-    ):
-        term = await Terminal.open(first)
-        await term.wait_for("ready")
-        pins = tmp_path / "host" / KEYS_FILE
-        before = pins.read_bytes()
-        for i in range(5):
-            name = f"p{i}"
-            async with await connect(door.port, name, new_key(tmp_path, name)) as other:
-                refused = await Terminal.open(other)
-                assert await refused.finish() == 1
-                assert b"too many players over SSH" in refused.output
-        assert pins.read_bytes() == before
-        assert set(door.pins.pins) == {"ann"}
