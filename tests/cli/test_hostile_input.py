@@ -106,8 +106,8 @@ def test_a_comma_separates_seats_on_the_command_line() -> None:
         ("Ann,ai:\x1b]2;pwned\x07", "seat 2: unknown AI level '\\x1b]2;pwned\\x07'"),
         ("Ann,ai:" + "x" * 500, "seat 2: unknown AI level 'xxxxxxxxxxxxxxxxxxxx...'"),
         ("Ann," + "B" * 1_000_000, "--players: seat 2: the name is too long (1000000 characters"),
-        ("," * 1_000_000, "2 to 4 players"),
-        ("Ann", "2 to 4 players"),
+        ("," * 1_000_000, "players: Paris Paris is for 2 to 4"),
+        ("Ann", "names 1 player: Paris Paris is for 2 to 4"),
     ],
 )
 def test_play_refusals_say_what_and_where(
