@@ -345,8 +345,9 @@ async def test_the_new_table_form_keeps_its_choices_across_a_language_change(
 
 @pytest.mark.parametrize("lang", ["de", "zh-TW"])
 def test_one_english_word_two_meanings_two_translations(lang: str) -> None:
-    """Back: Esc (the previous screen) and ← in the replay (one move back); Start: F5 on
-    the new-game screen and Home in the replay (the first move): a context each."""
+    """Esc (the previous screen) and ← in the replay (one move back) never say the same;
+    Start: F5 on the new-game screen and Home in the replay (the first move): a context
+    each."""
     from textual.binding import Binding
 
     from paris_tui.app.screens.new_game import NewGameScreen
@@ -363,5 +364,6 @@ def test_one_english_word_two_meanings_two_translations(lang: str) -> None:
     for text in (words(ReplayScreen, "left"), words(ReplayScreen, "home")):
         assert "\x04" not in text and text.isprintable()
     i18n.set_language("en")
-    assert words(ReplayScreen, "left") == words(NewGameScreen, "escape") == "Back"
+    # In English the replay's ← says "Previous" (issue 18: one footer, one "Back").
+    assert words(ReplayScreen, "left") == "Previous" != words(NewGameScreen, "escape") == "Back"
     assert words(ReplayScreen, "home") == words(NewGameScreen, "f5") == "Start"

@@ -245,9 +245,13 @@ def test_record_errors_in_chinese(capsys: pytest.CaptureFixture[str], tmp_path: 
 
 
 def test_join_and_arena_errors_in_german(capsys: pytest.CaptureFixture[str]) -> None:
-    status, _out, err = _run(["--lang", "de", "join", "nowhere"], capsys)
+    # (A host without a port is HOST:7337: a bad port is what is refused.)
+    status, _out, err = _run(["--lang", "de", "join", "nowhere:x"], capsys)
     assert status == 2
-    assert err == "paris-tui: „nowhere“ ist nicht HOST:PORT (z. B. 127.0.0.1:7337)\n"
+    assert err == (
+        "paris-tui: „nowhere:x“ ist nicht HOST:PORT (z. B. 127.0.0.1:7337): "
+        "der Port muss eine Zahl von 1 bis 65535 sein\n"
+    )
     status, _out, err = _run(["--lang", "de", "arena", "--seats", "greedy,wizard"], capsys)
     assert status == 2
     assert err.startswith("paris-tui arena: unbekannte KI-Stufe 'wizard' (zur Wahl: random, ")

@@ -5,8 +5,10 @@ them as text in its accessibility tree); without it the page loads textual.js as
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -46,7 +48,15 @@ async def test_the_page_turns_on_xterms_screen_reader_mode(
     try:
         async with open_browser(f"http://127.0.0.1:{door.port}/?screen-reader=1") as page:
             await page.wait_for("Ann: choose a tile", timeout=TIMEOUT)
-            rows = await page.evaluate(ROWS)
+            # xterm.js fills its accessibility tree a moment after it draws the rows
+            # (later still on a loaded machine): read it until it says so, bounded.
+            rows = None
+            deadline = time.monotonic() + TIMEOUT
+            while time.monotonic() < deadline:
+                rows = await page.evaluate(ROWS)
+                if rows is not None and "choose a tile" in rows:
+                    break
+                await asyncio.sleep(0.25)
             assert rows is not None and "choose a tile" in rows  # the rows, as text
     finally:
         await door.close()

@@ -30,9 +30,10 @@ __all__ = ["ReplayScreen"]
 class ReplayScreen(ParisScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         # "Previous"/"Next", not "Back": Esc is Back where this viewer is opened from another
-        # screen (the watcher), and one footer must not offer two different "Back"s.
-        Binding("left", "step(-1)", N_("Previous"), key_display="←", priority=True),
-        Binding("right", "step(1)", N_("Next"), key_display="→", priority=True),
+        # screen (the watcher), and one footer must not offer two different "Back"s; with the
+        # context "replay" each language says "one move" ("Zug zurück", 上一步).
+        Binding("left", "step(-1)", NP_("replay", "Previous"), key_display="←", priority=True),
+        Binding("right", "step(1)", NP_("replay", "Next"), key_display="→", priority=True),
         Binding("pageup", "step(-10)", "−10", show=False, priority=True),
         Binding("pagedown", "step(10)", "+10", show=False, priority=True),
         Binding("home", "go(0)", NP_("replay", "Start"), priority=True),
