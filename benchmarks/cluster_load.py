@@ -60,6 +60,9 @@ async def start_host(
     args = [sys.executable, "-m", "paris_tui.cli", "host", "--port", "0", "--ssh-port", "off"]
     args += ["--data-dir", str(data), "--database", database, "--ai-delay", "0"]
     args += ["--max-connections", "5000", "--max-per-address", "5000", "--max-tables", "5000"]
+    # Every client connects at once from 127.0.0.1, not yet seated: the anonymous pool
+    # (issue 17) would keep all but a few out.
+    args += ["--max-anonymous", "5000", "--max-anonymous-per-address", "5000"]
     for text in tables:
         args += ["--table", text]
     proc = await asyncio.create_subprocess_exec(
