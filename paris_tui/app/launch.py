@@ -93,16 +93,12 @@ def _app_class() -> type:
 
 def run_play(players: str, *, seed: int | None, options: Options, ai_delay: float | None) -> int:
     """``paris-tui play --players "Ann,Bob"``: a new game, straight to the first turn."""
-    from .session import PlayersError, Session, is_seed, parse_players, seed_problem
+    from .session import Session, play_seats
 
-    if ai_delay is not None and ai_delay < 0:
-        return _fail(_("{option} must be 0 or more").format(option="--ai-delay"))
     try:
-        seats = parse_players(players)
-    except PlayersError as exc:
-        return _fail(f"--players: {exc.words()}" if exc.seat is not None else exc.words())
-    if seed is not None and not is_seed(seed):
-        return _fail(seed_problem("--seed"))
+        seats = play_seats(players, seed=seed, ai_delay=ai_delay)
+    except ValueError as exc:
+        return _fail(str(exc))
     problem = _terminal_problem()
     if problem:
         return _fail(problem)

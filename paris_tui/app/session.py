@@ -62,6 +62,7 @@ __all__ = [
     "name_seats",
     "next_seed",
     "parse_players",
+    "play_seats",
     "points_by_kind",
 ]
 
@@ -209,6 +210,23 @@ def check_seed(seed: object, what: str = "the seed") -> int:
     if not is_seed(seed):
         raise ValueError(seed_problem(what))
     return seed
+
+
+def play_seats(players: str, *, seed: int | None, ai_delay: float | None) -> list[SeatSpec]:
+    """The seats of ``paris-tui play --players ...``, its ``--seed`` and ``--ai-delay``
+    checked (the full screen's and the screen reader's ``play`` alike). Raises
+    ``ValueError`` with the one line to print, in the current language."""
+    if ai_delay is not None and ai_delay < 0:
+        raise ValueError(_("{option} must be 0 or more").format(option="--ai-delay"))
+    try:
+        seats = parse_players(players)
+    except PlayersError as exc:
+        raise ValueError(
+            f"--players: {exc.words()}" if exc.seat is not None else exc.words()
+        ) from None
+    if seed is not None and not is_seed(seed):
+        raise ValueError(seed_problem("--seed"))
+    return seats
 
 
 def next_seed(seed: int) -> int:

@@ -93,17 +93,13 @@ async def _play_session(session: Any, out: Lines, inbox: Inbox, ai_delay: float)
 
 def run_play(players: str, *, seed: int | None, options: Options, ai_delay: float | None) -> int:
     """``paris-tui play --players "Ann,Bob" --screen-reader``."""
-    from ..app.session import PlayersError, Session, is_seed, parse_players, seed_problem
+    from ..app.session import Session, play_seats
     from ..app.storage import clean_saves
 
-    if ai_delay is not None and ai_delay < 0:
-        return _fail(_("{option} must be 0 or more").format(option="--ai-delay"))
     try:
-        seats = parse_players(players)
-    except PlayersError as exc:
-        return _fail(f"--players: {exc.words()}" if exc.seat is not None else exc.words())
-    if seed is not None and not is_seed(seed):
-        return _fail(seed_problem("--seed"))
+        seats = play_seats(players, seed=seed, ai_delay=ai_delay)
+    except ValueError as exc:
+        return _fail(str(exc))
     clean_saves()
     try:
         session = Session.new_saved(seats, seed=seed, options=options)
