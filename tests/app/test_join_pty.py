@@ -16,10 +16,16 @@ from paris_tui.core.record import load_record
 
 from .pty_app import Key, PtyApp
 
-HOST = [sys.executable, "-m", "paris_tui.cli", "host", "--port", "0", "--ai-delay", "0"]
+# The SSH door off: these tests join over the game port, and the door's default port
+# (2222) may be taken on the machine that runs them.
+HOST = [
+    *(sys.executable, "-m", "paris_tui.cli", "host", "--port", "0", "--ai-delay", "0"),
+    *("--ssh-port", "off"),
+]
 
 
 def start_host(data_dir: Path, table: str) -> tuple[subprocess.Popen[str], int]:
+    """``paris-tui host`` on a free port with ``table`` (its SSH door off)."""
     proc = subprocess.Popen(
         [*HOST, "--data-dir", str(data_dir), "--table", table, "--seed", "3"],
         stdout=subprocess.PIPE,

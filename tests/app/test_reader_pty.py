@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
 import time
 from pathlib import Path
 
@@ -22,31 +21,7 @@ from paris_tui.core.record import load_record, replay
 
 from .ear import Ear, check_plain, final_scores, fragment, replay_json, squash, words
 from .pty_app import Key, PtyApp
-from .test_join_pty import HOST
-
-HOST_NO_DOORS = [*HOST, "--ssh-port", "off"]  # no SSH door: its default port may be taken here
-
-
-def start_host(data_dir: Path, table: str) -> tuple[subprocess.Popen[str], int]:
-    """``paris-tui host`` on a free port with ``table`` (its SSH door off)."""
-    proc = subprocess.Popen(
-        [*HOST_NO_DOORS, "--data-dir", str(data_dir), "--table", table, "--seed", "3"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-        start_new_session=True,
-    )
-    assert proc.stdout is not None
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        assert line, "the host exited"
-        if "listening on" in line:
-            port = int(line.split("listening on ", 1)[1].split(" ")[0].rsplit(":", 1)[1])
-            return proc, port
-    proc.kill()
-    raise AssertionError("the host did not start")
-
+from .test_join_pty import start_host
 
 WIDTH = 80
 
