@@ -30,7 +30,7 @@ from . import say
 from .commands import match_names, parse, word_for
 from .inbox import Inbox, Typed, is_deliberate, now
 from .lines import Lines
-from .queries import VIEW_QUERIES, answer
+from .queries import VIEW_QUERIES, answer, query_words
 
 __all__ = ["QUERIES", "LocalBots", "Quit", "Reader"]
 
@@ -761,16 +761,7 @@ class Reader:
             _(
                 "{board}, {line} and a line's name, {stop} and a stop's name, {tiles}, {scores}, "
                 "{route}, {discard}, {sack}: the game as it is now."
-            ).format(
-                board=w("board"),
-                line=w("line"),
-                stop=w("stop"),
-                tiles=w("tiles"),
-                scores=w("scores"),
-                route=w("route"),
-                discard=w("discard"),
-                sack=w("sack"),
-            )
+            ).format(**query_words())
         )
         lines.append(
             _(

@@ -12,10 +12,15 @@ from ..i18n import _
 from . import say
 from .commands import match_names, word_for
 
-__all__ = ["VIEW_QUERIES", "answer"]
+__all__ = ["VIEW_QUERIES", "answer", "query_words"]
 
 VIEW_QUERIES = ("board", "line", "stop", "tiles", "scores", "route", "discard", "sack")
 """The questions a view answers by itself."""
+
+
+def query_words() -> dict[str, str]:
+    """Each of :data:`VIEW_QUERIES` -> its word in the current language (for help)."""
+    return {query: word_for(query) for query in VIEW_QUERIES}
 
 
 def answer(view: SeatView, command: str, arg: str = "") -> list[str]:

@@ -14,7 +14,7 @@ from . import say
 from .commands import parse, word_for
 from .inbox import Inbox
 from .lines import Lines
-from .queries import VIEW_QUERIES, answer
+from .queries import VIEW_QUERIES, answer, query_words
 
 __all__ = ["ReplayReader"]
 
@@ -73,16 +73,7 @@ class ReplayReader:
                     _(
                         "{board}, {line}, {stop}, {tiles}, {scores}, {route}, {discard}, {sack}: "
                         "the position as it is."
-                    ).format(
-                        board=word_for("board"),
-                        line=word_for("line"),
-                        stop=word_for("stop"),
-                        tiles=word_for("tiles"),
-                        scores=word_for("scores"),
-                        route=word_for("route"),
-                        discard=word_for("discard"),
-                        sack=word_for("sack"),
-                    ),
+                    ).format(**query_words()),
                 )
             elif parsed.command in QUERIES:
                 self._query(parsed.command, parsed.arg)
