@@ -147,7 +147,11 @@ async def join_bot(
     port: int, name: str, choose: Callable[[SeatView], Move] = first_legal, **join: Any
 ) -> Bot:
     client = await HostClient.connect("127.0.0.1", port)
-    seated = await client.join(name, **join)
+    try:
+        seated = await client.join(name, **join)
+    except BaseException:  # a refused join leaves no connection behind (retry loops)
+        await client.close()
+        raise
     return Bot(client, seated, choose)
 
 
