@@ -50,17 +50,34 @@ class AIMoves:
     async def choose(self, bot: Any, view: SeatView) -> Move:
         """``bot``'s move for ``view``, on the pool (waiting its turn there)."""
         loop = asyncio.get_running_loop()
+        counted = [True]  # still in ``waiting``; whoever ends the move first takes it out
         with self._lock:
             self.waiting += 1
         try:
-            move: Move = await loop.run_in_executor(self.pool, self._run, bot, view)
+            move: Move = await loop.run_in_executor(self.pool, self._run, bot, view, counted)
             return move
         finally:
-            with self._lock:
+            self._done(counted)  # a move cancelled while queued never ran ``_run``
+
+    def _done(self, counted: list[bool]) -> None:
+        with self._lock:
+            if counted[0]:
+                counted[0] = False
                 self.waiting -= 1
 
-    def _run(self, bot: Any, view: SeatView) -> Move:
-        """On a worker: the move, with the budget of this moment."""
+    def _run(self, bot: Any, view: SeatView, counted: list[bool]) -> Move:
+        """On a worker: the move, with the budget of this moment.
+
+        The move leaves the count here, on the worker, as it ends: the next
+        queued move may start before the event loop hears of this one, and
+        must not count it.
+        """
+        try:
+            return self._think(bot, view)
+        finally:
+            self._done(counted)
+
+    def _think(self, bot: Any, view: SeatView) -> Move:
         full = getattr(bot, "budget", None)
         if not isinstance(full, int | float) or getattr(bot, "simulations", None) is not None:
             move: Move = bot.choose(view)
