@@ -31,28 +31,36 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import hmac
+import json
 import logging
 import uuid
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from ..core.record import Record
 from ..net.protocol import (
     MAX_HOST_LINE,
+    SEAT_STATUSES,
     Bye,
     ClientMessage,
     Hello,
     Join,
+    Relay,
     SeatInfo,
+    SeatStatus,
     TableInfo,
     Watch,
     encode,
 )
 from .lease import LEASE_SECONDS, Leases
+from .names import same_name
 from .pgstore import PostgresStore
 from .referee import Refusal
 
 if TYPE_CHECKING:  # pragma: no cover
     from .server import Connection, Host
+    from .waiting import WaitingTable
 
 __all__ = ["TICK", "Cluster"]
 
@@ -73,6 +81,7 @@ class Cluster:
         self._task: asyncio.Task[None] | None = None
         self._down = False  # the database was unreachable at the last tick
         self._remote: dict[str, Record] = {}  # tables refereed elsewhere, as last read
+        self._secret: bytes | None = None  # what proves a peer host (the database's)
 
     # --- leases ------------------------------------------------------------------------
 
@@ -87,6 +96,7 @@ class Cluster:
         self.leases.address = address
         with contextlib.suppress(OSError):
             self.leases.renew()
+        self.secret()
         self._task = asyncio.get_running_loop().create_task(self._run())
 
     async def stop(self, *, release: bool = True) -> None:
@@ -96,6 +106,8 @@ class Cluster:
                 await self._task
             self._task = None
         if release:
+            with contextlib.suppress(OSError):
+                self.store.drop_waiting(holder=self.id)
             with contextlib.suppress(OSError):
                 self.leases.release()
 
@@ -173,8 +185,9 @@ class Cluster:
         self._remote = {t: r for t, r in tables if t not in self.host.rooms}
         return self._remote
 
-    def remote_infos(self) -> list[TableInfo]:
-        infos = []
+    def remote_infos(self, waiting: bool = True) -> list[TableInfo]:
+        """The other hosts' unfinished tables (and, ``waiting``, those waiting for players)."""
+        infos = self.waiting_infos() if waiting else []
         for table_id, record in self.remote_tables().items():
             seats = tuple(
                 SeatInfo(p.name, p.kind, "ai" if p.is_ai else "away") for p in record.players
@@ -243,7 +256,113 @@ class Cluster:
         await self.relay(conn, found.address, message)
         return True
 
+    # --- tables waiting for players, at every host -------------------------------------
+    #
+    # A waiting table lives in the memory of the host where it was opened: its seats
+    # are held by connections there, and its game is dealt there. That host holds
+    # its lease from the start (so a join for it at another host is relayed there,
+    # as for any table) and keeps a row of its seats in ``paris_waiting`` for every
+    # host's lobby and for the one-table-per-name rule. The row goes when the game
+    # starts (the table is then an ordinary one) or the table closes.
+
+    def publish(self, table: WaitingTable) -> None:
+        """The waiting table's seats, for the other hosts (its lease taken first)."""
+        seats = json.dumps([[s.name, s.kind, s.status] for s in table.seat_infos()])
+        try:
+            if self.leases.acquire(table.id):
+                self.store.put_waiting(table.id, self.id, seats)
+        except OSError as exc:
+            log.error("table %s: the other hosts cannot list it: %s", table.id, exc)
+
+    def withdraw(self, table_id: str, *, started: bool) -> None:
+        """The waiting table started (its lease kept: the game is here) or closed."""
+        try:
+            self.store.drop_waiting(table_id)
+            if not started:
+                self.leases.release(table_id)
+        except OSError as exc:
+            log.error("table %s: %s", table_id, exc)
+
+    def waiting_infos(self) -> list[TableInfo]:
+        """The tables waiting for players at the other hosts (live ones only)."""
+        infos = []
+        for table_id, seats in self._waiting_elsewhere():
+            try:
+                slots = tuple(
+                    SeatInfo(str(n or ""), str(k), cast(SeatStatus, st))
+                    for n, k, st in seats
+                    if st in SEAT_STATUSES
+                )
+            except (TypeError, ValueError):
+                continue
+            if len(slots) != len(seats):
+                continue
+            free = sum(1 for seat in slots if seat.status == "free")
+            infos.append(TableInfo(table_id, slots, 0, 0, False, waiting=True, free_seats=free))
+        return infos
+
+    def _waiting_elsewhere(self) -> list[tuple[str, list[list[str | None]]]]:
+        try:
+            rows = self.store.waiting_elsewhere(self.id)
+        except OSError as exc:
+            log.error("%s", exc)
+            return []
+        out = []
+        for table_id, text in rows:
+            try:
+                seats = json.loads(text)
+            except ValueError:
+                continue
+            if isinstance(seats, list):
+                out.append((table_id, seats))
+        return out
+
+    def name_elsewhere(self, name: str) -> str | None:
+        """A line saying where ``name`` sits at an unfinished table, or waits at a
+        table, of another host; ``None`` if nowhere (issue 21: a name sits at one
+        unfinished table, across every host). Raises ``OSError``."""
+        for table_id, names in self.store.unfinished_players(set(self.host.rooms)):
+            for other in names:
+                if same_name(other, name):
+                    return f"{other} sits at unfinished table {table_id}: join it"
+        for table_id, seats in self._waiting_elsewhere():
+            for seat in seats:
+                if isinstance(seat, list) and len(seat) == 3 and seat[2] == "present":
+                    other = str(seat[0] or "")
+                    if other and same_name(other, name):
+                        return f"{other} already waits at table {table_id}"
+        return None
+
     # --- the relay -----------------------------------------------------------------------
+
+    def secret(self) -> bytes | None:
+        """The relay secret every host on the database shares (``None``: unreadable now)."""
+        if self._secret is None:
+            try:
+                self._secret = self.store.relay_secret()
+            except OSError as exc:
+                log.error("cannot read the relay secret: %s", exc)
+        return self._secret
+
+    @staticmethod
+    def _proof(secret: bytes, source: str, address: str) -> str:
+        """The HMAC a peer relaying from ``source`` (ip:port, as the referee sees
+        it) sends for a person at ``address``: a proof for one TCP connection."""
+        data = f"paris-tui relay\n{source}\n{address}".encode()
+        return hmac.new(secret, data, hashlib.sha256).hexdigest()
+
+    def relay_proof(self, source: str, address: str) -> str | None:
+        secret = self.secret()
+        return None if secret is None else self._proof(secret, source, address)
+
+    def proven_relay(self, source: str, message: Relay) -> bool:
+        """Whether ``message`` came from a peer host on this database over the
+        connection whose far end is ``source``."""
+        secret = self.secret()
+        if secret is None:
+            return False
+        want = self._proof(secret, source, message.address)
+        return hmac.compare_digest(want.encode(), message.proof.encode())
 
     async def relay(self, conn: Connection, address: str, message: ClientMessage) -> None:
         """Copy ``conn``'s lines to the referee's host at ``address`` and back, from
@@ -255,7 +374,10 @@ class Cluster:
                 reader, writer = await asyncio.open_connection(
                     host.strip("[]"), int(port), limit=MAX_HOST_LINE
                 )
-                writer.write(encode(hello) + encode(message))
+                sock = writer.get_extra_info("sockname")
+                source = f"{sock[0]}:{sock[1]}" if isinstance(sock, tuple) else "?"
+                proof = self.relay_proof(source, conn.address) or ""
+                writer.write(encode(hello) + encode(Relay(conn.address, proof)) + encode(message))
                 await reader.readuntil(b"\n")  # its welcome: the client had ours
         except (OSError, TimeoutError, asyncio.IncompleteReadError, ValueError) as exc:
             log.warning("%s: cannot relay to %s: %s", conn, address, exc)

@@ -54,7 +54,7 @@ __all__ = [
 log = logging.getLogger("paris_tui.host.pgstore")
 
 ENV_DATABASE = "PARIS_TUI_DATABASE"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 # The advisory lock key under which a host creates or migrates the schema.
 _SCHEMA_LOCK = 0x7061726973  # "paris"
 
@@ -117,6 +117,15 @@ _SCHEMA = [
         PRIMARY KEY (table_id, seat)
     )""",
     "CREATE TABLE IF NOT EXISTS meta (key text PRIMARY KEY, value text NOT NULL)",
+    # Issue 21, the cluster (schema 2): the tables waiting for players, each held in
+    # memory by the host where it was opened (its lease in paris_leases says which,
+    # and where), listed here for every host's lobby and for the one-table-per-name
+    # rule: "seats" is the JSON list of [name, kind, status] of its seats.
+    """CREATE TABLE IF NOT EXISTS paris_waiting (
+        table_id text PRIMARY KEY,
+        holder text NOT NULL,
+        seats text NOT NULL
+    )""",
 ]
 
 
@@ -429,7 +438,14 @@ class PostgresStore:
             ) from None
 
     def save(self, ref: Saved) -> None:
-        """Nothing to do: every move is in the database once it is made."""
+        """The table's header again (its moves are in the database once made): what
+        the host noted of it since (its opener, so a restart still counts it
+        against the opener's quota and archives it once abandoned)."""
+        with self.tx() as conn:
+            conn.execute(
+                "UPDATE paris_tables SET header = %s WHERE table_id = %s",
+                (_header(ref.record_json()), ref.table_id),
+            )
 
     def touched(self, table_id: str) -> float:
         """When the table last moved (the database's clock, seconds since the epoch)."""
@@ -441,9 +457,92 @@ class PostgresStore:
         return float(row[0]) if row else 0.0
 
     def archive(self, table_id: str) -> None:
-        """Out of the lobby and the caps, still a record to read."""
+        """Out of the lobby, the caps and the takeovers, still a record to read."""
         with self.tx() as conn:
             conn.execute("UPDATE paris_tables SET archived = true WHERE table_id = %s", (table_id,))
+
+    def archived_where(self, table_id: str) -> str:
+        return f"table {table_id} of {self.where}, archived"
+
+    def is_archived(self, table_id: str) -> bool:
+        with self.tx() as conn:
+            row = conn.execute(
+                "SELECT archived FROM paris_tables WHERE table_id = %s", (table_id,)
+            ).fetchone()
+        return bool(row and row[0])
+
+    def unfinished_players(self, skip: set[str]) -> list[tuple[str, list[str]]]:
+        """The human players' names of every unfinished table not in ``skip`` (its
+        header only: no moves read)."""
+        with self.tx() as conn:
+            rows = conn.execute(
+                "SELECT table_id, header FROM paris_tables WHERE NOT finished AND NOT archived "
+                "ORDER BY number"
+            ).fetchall()
+        out: list[tuple[str, list[str]]] = []
+        for table_id, header in rows:
+            if str(table_id) in skip:
+                continue
+            try:
+                players = json.loads(str(header)).get("players", [])
+                names = [
+                    str(p["name"])
+                    for p in players
+                    if isinstance(p, dict) and not str(p.get("kind", "human")).startswith("ai:")
+                ]
+            except (ValueError, AttributeError, KeyError, TypeError):
+                continue
+            out.append((str(table_id), names))
+        return out
+
+    # --- tables waiting for players (issue 21: listed for every host) ----------------
+
+    def put_waiting(self, table_id: str, holder: str, seats: str) -> None:
+        with self.tx() as conn:
+            conn.execute(
+                "INSERT INTO paris_waiting (table_id, holder, seats) VALUES (%s, %s, %s) "
+                "ON CONFLICT (table_id) DO UPDATE SET holder = EXCLUDED.holder, "
+                "seats = EXCLUDED.seats",
+                (table_id, holder, seats),
+            )
+
+    def drop_waiting(self, table_id: str | None = None, *, holder: str | None = None) -> None:
+        """One waiting table's row, or (``holder``) every row of that host."""
+        with self.tx() as conn:
+            if table_id is not None:
+                conn.execute("DELETE FROM paris_waiting WHERE table_id = %s", (table_id,))
+            else:
+                conn.execute("DELETE FROM paris_waiting WHERE holder = %s", (holder,))
+
+    def waiting_elsewhere(self, holder: str) -> list[tuple[str, str]]:
+        """(table, seats JSON) of the tables waiting at live hosts other than ``holder``:
+        a row counts only while its host holds the table's lease (a host that died
+        leaves rows that nobody lists)."""
+        with self.tx() as conn:
+            rows = conn.execute(
+                "SELECT w.table_id, w.seats FROM paris_waiting w JOIN paris_leases l "
+                "ON l.table_id = w.table_id AND l.holder = w.holder "
+                "WHERE l.until > now() AND w.holder <> %s "
+                "AND NOT EXISTS (SELECT 1 FROM paris_tables t WHERE t.table_id = w.table_id)",
+                (holder,),
+            ).fetchall()
+        return [(str(t), str(s)) for t, s in rows]
+
+    # --- the relay's secret (issue 21): what proves a peer host -----------------------
+
+    def relay_secret(self) -> bytes:
+        """The secret every host on this database shares (made once, at random)."""
+        with self.tx() as conn:
+            conn.execute(
+                "INSERT INTO meta (key, value) VALUES ('cluster:relay_secret', %s) "
+                "ON CONFLICT (key) DO NOTHING",
+                (os.urandom(32).hex(),),
+            )
+            row = conn.execute(
+                "SELECT value FROM meta WHERE key = 'cluster:relay_secret'"
+            ).fetchone()
+        assert row is not None
+        return bytes.fromhex(str(row[0]))
 
     # --- seat files of earlier versions: none in a database ---------------------------
 

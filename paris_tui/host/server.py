@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import itertools
 import logging
 import os
@@ -73,6 +74,7 @@ from ..net.protocol import (
     Presence,
     ProtocolError,
     Refused,
+    Relay,
     Seated,
     SeatInfo,
     SeatStatus,
@@ -209,6 +211,9 @@ class Connection:
         peer = writer.get_extra_info("peername")
         self.address = "door" if door else str(peer[0]) if isinstance(peer, tuple) and peer else "?"
         self.address_key = address_key(self.address)
+        # Its far end as ip:port (what a peer host's relay proof is bound to, issue 21).
+        self.source = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) and len(peer) > 1 else "?"
+        self.fresh = True  # nothing said after its hello yet (a relay says who it is then)
         # A door's app (on the host's private socket): never anonymous, never counted
         # against an address. Otherwise anonymous until it sits or holds a table.
         self.door = door
@@ -418,7 +423,9 @@ class Room:
                 await loop.run_in_executor(self.host.io_pool, self.host.tables.append, ref)
             except OSError as exc:
                 ref.save_error = f"could not save table {self.id}: {exc.strerror or exc}"
-                log.error("%s", ref.save_error)
+                if not self.host.saves_failing:  # once per outage, not once per move
+                    self.host.saves_failing = True
+                    log.error("%s: moves wait until it takes them again", ref.save_error)
                 if self.host.config.database is not None:
                     # A move is told only once it is in the database: this one is
                     # taken back and refused; the table waits for the database.
@@ -428,6 +435,9 @@ class Room:
                     raise Refusal("unavailable", "the host cannot save the move now") from None
             else:
                 ref.save_error = None
+                if self.host.saves_failing:
+                    self.host.saves_failing = False
+                    log.info("moves are saved again (table %s)", self.id)
             self.broadcast_update(events)
             if ref.is_over:
                 self._game_over()
@@ -551,6 +561,7 @@ class Host:
         # Tables opened by clients: per person, per address, for the host (limits.py).
         self.opens = NestedWindow(config.limits.opens)
         self._sweeper: asyncio.Task[None] | None = None
+        self.saves_failing = False  # a move could not be saved, none has been since
 
     # --- tables -------------------------------------------------------------------------
 
@@ -598,7 +609,7 @@ class Host:
             meta = record.extra.get(APP_KEY)
             opened_by_client = isinstance(meta, dict) and isinstance(meta.get("opener"), str)
             abandoned = now - touched > limits.abandon_after
-            if not over and opened_by_client and abandoned and self._archives():
+            if not over and opened_by_client and abandoned:
                 self._archive_file(table_id, touched)
                 continue
             try:
@@ -684,23 +695,24 @@ class Host:
 
     # --- abandoned and finished tables ----------------------------------------------------
 
-    def _archives(self) -> bool:
-        """Whether abandoned tables are archived: with the tables in files. (In a
-        database shared by several hosts they stay where they are for now.)"""
-        return self.tables is self.store
-
     def _archive_file(self, table_id: str, touched: float) -> None:
+        """Archive an abandoned table: a file moved to ``archive/``, or a database
+        row marked (out of every host's lobby, caps and takeovers; its lease given
+        back). Either stays a record to replay."""
         days = (time.time() - touched) / 86400
         try:
-            self.store.archive(table_id)
+            self.tables.archive(table_id)
         except OSError as exc:
             log.error("table %s: could not archive it: %s", table_id, exc.strerror or exc)
             return
+        if self.cluster is not None:
+            with contextlib.suppress(OSError):
+                self.cluster.leases.release(table_id)
         log.info(
             "table %s archived as abandoned (untouched for %.0f days): %s",
             table_id,
             days,
-            printable(str(self.store.archived_path(table_id))),
+            self.tables.archived_where(table_id),
         )
 
     def sweep(self) -> list[str]:
@@ -716,7 +728,6 @@ class Host:
                 room.opener is not None  # the operator's own tables are the operator's
                 and not room.referee.is_over
                 and now - room.touched > limits.abandon_after
-                and self._archives()
             ):
                 room.stop()
                 del self.rooms[room.id]
@@ -755,6 +766,12 @@ class Host:
             ]
             if clash:
                 raise TableConflictError(room.id, clash)
+        if self.cluster is not None:  # ... or at another host's (issue 21)
+            humans = {s.name for s in seats if s.level is None}
+            for other_id, names in self.tables_elsewhere():
+                clash = [n for n in humans if any(same_name(n, o) for o in names)]
+                if clash:
+                    raise TableConflictError(other_id, clash)
         table_id = self._new_table_id()
         referee = self._new_referee(table_id, seats, seed, options)
         if self.cluster is not None:
@@ -767,6 +784,13 @@ class Host:
             room.start()
         log.info("opened table %s", table_id)
         return room
+
+    def tables_elsewhere(self) -> list[tuple[str, list[str]]]:
+        """The unfinished tables of the other hosts on the database, with their
+        human players' names (raises ``OSError``)."""
+        if self.cluster is None:
+            return []
+        return self.cluster.store.unfinished_players(set(self.rooms))
 
     def _forget_owners(self, table_id: str) -> str | None:
         """A new table's id: no seat claim of an older table of that id counts
@@ -851,6 +875,14 @@ class Host:
             for slot in table.slots:
                 if slot.conn is not None and slot.name is not None and same_name(slot.name, name):
                     raise Refusal("name_in_use", f"{slot.name} already waits at table {table.id}")
+        if self.cluster is not None:  # ... and at every other host's tables (issue 21)
+            try:
+                elsewhere = self.cluster.name_elsewhere(name)
+            except OSError as exc:
+                log.error("cannot read the other hosts' tables: %s", exc)
+                raise Refusal("unavailable", "the host cannot read its database now") from None
+            if elsewhere is not None:
+                raise Refusal("name_in_use", elsewhere)
 
     def _open(self, conn: Connection, message: OpenTable) -> None:
         try:
@@ -905,6 +937,8 @@ class Host:
         self._filled(table)
 
     def _announce(self, table: WaitingTable) -> None:
+        if self.cluster is not None:  # every host's lobby lists it (issue 21)
+            self.cluster.publish(table)
         seats = table.seat_infos()
         for seat, conn in table.holders:
             conn.send(Waiting(table.id, seat, seats))
@@ -934,6 +968,8 @@ class Host:
                 return
             tokens[seat] = claim.token
         del self.waiting[table.id]
+        if self.cluster is not None:
+            self.cluster.withdraw(table.id, started=True)
         holders = table.holders
         referee = self._new_referee(table.id, table.specs(), None, table.options)
         if self.cluster is not None:
@@ -970,6 +1006,8 @@ class Host:
 
     def _close_waiting(self, table: WaitingTable) -> None:
         self.waiting.pop(table.id, None)
+        if self.cluster is not None:
+            self.cluster.withdraw(table.id, started=False)
         log.info("table %s closed: nobody waits at it", table.id)
 
     # --- doors --------------------------------------------------------------------------
@@ -1300,7 +1338,52 @@ class Host:
             code = _OLD_CODES.get(code, code)
         return refusal(code, exc.message, exc.illegal)
 
+    def _relayed(self, conn: Connection, message: Relay) -> None:
+        """A peer host relays ``conn`` (issue 21): count it at the person's address.
+
+        Only right after the hello, and only with the proof of a host on this
+        database over this very TCP connection; anything else is cut off."""
+        if (
+            self.cluster is None
+            or conn.door
+            or not conn.fresh
+            or not self.cluster.proven_relay(conn.source, message)
+        ):
+            log.warning("%s: a relay message from what is not a peer host: cut off", conn)
+            raise Refusal("bad_message", "relay is only for the hosts of one database")
+        conn.fresh = False
+        address = message.address
+        if address != "door":  # a door's app at the peer: that door bounds its people
+            try:
+                address = str(ipaddress.ip_address(address.split("%", 1)[0]))
+            except ValueError:
+                raise Refusal("bad_message", "relay: not an address") from None
+        key = address_key(address)
+        limits = self.config.limits
+        if address != "door" and (
+            self._per_address[key] >= limits.max_per_address + self._door_slots.get(key, 0)
+            or (conn.anonymous and self._anonymous_per_address[key] >= limits.anonymous_per_address)
+        ):
+            log.warning("%s relayed for %s refused: too many connections", conn, address)
+            raise Refusal("host_full", "the host has too many connections from this address")
+        old = conn.address_key
+        for counter, counted in (
+            (self._per_address, True),
+            (self._anonymous_per_address, conn.anonymous),
+        ):
+            if counted:
+                counter[old] -= 1
+                if counter[old] <= 0:
+                    del counter[old]
+                counter[key] += 1
+        log.info("%s is relayed by a peer host for %s", conn, address)
+        conn.address, conn.address_key = address, key
+
     async def _dispatch(self, conn: Connection, message: ClientMessage) -> None:
+        if isinstance(message, Relay):
+            self._relayed(conn, message)
+            return
+        conn.fresh = False
         if conn.protocol < 2 and isinstance(message, OpenTable | Leave):
             kind = "open_table" if isinstance(message, OpenTable) else "leave"
             raise Refusal("bad_message", f"unknown message type {kind!r} in protocol 1")
@@ -1325,7 +1408,9 @@ class Host:
                 infos = self.table_infos(waiting=conn.protocol >= 2)
                 if self.cluster is not None:  # every host's tables: read in an I/O thread
                     loop = asyncio.get_running_loop()
-                    remote = await loop.run_in_executor(self.io_pool, self.cluster.remote_infos)
+                    remote = await loop.run_in_executor(
+                        self.io_pool, self.cluster.remote_infos, conn.protocol >= 2
+                    )
                     infos = tuple(
                         sorted(
                             (*infos, *remote),

@@ -133,6 +133,13 @@ class TableStore(Protocol):
 
     def touched(self, table_id: str) -> float: ...
 
+    def archive(self, table_id: str) -> None:
+        """An abandoned table: out of the lobby, the caps (and, in a database, the
+        takeovers), still a record to replay. Raises ``OSError``."""
+
+    def archived_where(self, table_id: str) -> str:
+        """Where an archived table's record is, for the operator's log."""
+
     def load_seats(self, table_id: str) -> dict[int, str]: ...
 
     def retire_seats(self, table_id: str) -> None: ...
@@ -248,6 +255,9 @@ class HostStore:
 
     def archived_path(self, table_id: str) -> Path:
         return self.archive_dir / f"{table_id}.json"
+
+    def archived_where(self, table_id: str) -> str:
+        return printable(str(self.archived_path(table_id)))
 
     def archive(self, table_id: str) -> None:
         """Move an abandoned table's record (and its seat owners) to ``archive/``:

@@ -66,6 +66,7 @@ __all__ = [
     "Presence",
     "ProtocolError",
     "Refused",
+    "Relay",
     "SeatInfo",
     "SeatStatus",
     "Seated",
@@ -289,8 +290,30 @@ class AccountRequest:
     key: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Relay:
+    """Host to host (issue 21), right after the hello: a peer host on the same
+    database relays this connection for a person at ``address``. ``proof`` is
+    the peer's HMAC over the relay's own source and ``address`` with the
+    database's relay secret (:mod:`paris_tui.host.cluster`); from anything else
+    it is refused and the connection cut off."""
+
+    address: str
+    proof: str
+
+
 ClientMessage = (
-    Hello | Join | Watch | ListTables | Play | Ping | Pong | OpenTable | Leave | AccountRequest
+    Hello
+    | Join
+    | Watch
+    | ListTables
+    | Play
+    | Ping
+    | Pong
+    | OpenTable
+    | Leave
+    | AccountRequest
+    | Relay
 )
 
 
@@ -477,6 +500,8 @@ def to_json(message: ClientMessage | HostMessage) -> dict[str, Any]:
             return request
         case Leave():
             return {"type": "leave"}
+        case Relay():
+            return {"type": "relay", "address": message.address, "proof": message.proof}
         case Play():
             return {
                 "type": "play",
@@ -735,6 +760,11 @@ def decode_client(line: bytes) -> ClientMessage:
             )
         if kind == "leave":
             return Leave()
+        if kind == "relay":
+            return Relay(
+                text(field(data, "address", kind), "address", limit=100),
+                text(field(data, "proof", kind), "proof", limit=100),
+            )
         if kind == "play":
             return Play(
                 move_from_json(field(data, "move", kind)),

@@ -9,22 +9,35 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pg import PostgresServer
 
 from paris_tui.core.record import replay_summary
 from paris_tui.host.lease import Leases
-from paris_tui.host.pgstore import PostgresStore
+from paris_tui.host.pgstore import DatabaseUnavailable, PostgresStore
 from paris_tui.host.referee import Refusal, parse_seats
-from paris_tui.host.server import Host, HostConfig
-from paris_tui.net.client import RefusedError
-from paris_tui.net.protocol import Seated, Update, decode_host, encode
+from paris_tui.host.server import Connection, Host, HostConfig, TableConflictError
+from paris_tui.net.client import HostClient, RefusedError
+from paris_tui.net.protocol import (
+    Pong,
+    Refused,
+    Relay,
+    Seated,
+    Update,
+    Waiting,
+    Welcome,
+    decode_host,
+    encode,
+)
 
-from .helpers import HELLO, TIMEOUT, Bot, RawClient, join_bot, random_player
+from .helpers import HELLO, TIMEOUT, Bot, RawClient, first_legal, join_bot, random_player
 
 LEASE = 1.0
 
@@ -338,3 +351,210 @@ async def test_hostile_clients_at_one_host_do_not_disturb_a_game_across_hosts(
         for bot in (ann, bob):
             await bot.client.close()
         assert b.rooms == {}
+
+
+# --- issue 21's rest: waiting tables, names, relayed addresses, archives ------------------
+
+
+async def _client(port: int) -> HostClient:
+    return await HostClient.connect("127.0.0.1", port)
+
+
+async def _next(client: HostClient, kind: type[Any], *, refusals: bool = False) -> Any:
+    for _ in range(50):
+        message = await client.receive(TIMEOUT)
+        if isinstance(message, kind):
+            return message
+        assert refusals or not isinstance(message, Refused), message
+    raise AssertionError(f"no {kind.__name__} came")
+
+
+async def test_a_table_waiting_at_one_host_is_listed_and_joined_at_another(
+    tmp_path: Path, database: str
+) -> None:
+    async with (
+        cluster_host(tmp_path / "a", database) as (a, port_a),
+        cluster_host(tmp_path / "b", database) as (b, port_b),
+    ):
+        carol = await _client(port_a)
+        waiting = await carol.open_table("carol", ("me", "open"))
+        assert isinstance(waiting, Waiting) and waiting.table in a.waiting
+        lobby = await _client(port_b)
+        listed = {t.table: t for t in await lobby.tables()}
+        shown = listed[waiting.table]
+        assert shown.waiting and shown.free_seats == 1
+        assert [(s.name, s.status) for s in shown.seats] == [("carol", "present"), ("", "free")]
+        # dave, at host b, takes the free seat: relayed to host a, where the game starts.
+        dave = await _client(port_b)
+        seated = await dave.sit("dave", waiting.table)
+        assert isinstance(seated, Seated) and seated.seat == 1
+        assert isinstance(await _next(carol, Seated), Seated)
+        assert waiting.table in a.rooms and b.rooms == {} and b.waiting == {}
+        listed = {t.table: t for t in await lobby.tables()}
+        assert not listed[waiting.table].waiting  # a game now, read from the database
+        # A table that closes (its opener left) leaves every lobby.
+        erin = await _client(port_a)
+        other = await erin.open_table("erin", ("me", "open"))
+        assert other.table in {t.table for t in await lobby.tables()}
+        await erin.close()
+        for _ in range(200):
+            if other.table not in {t.table for t in await lobby.tables()}:
+                break
+            await asyncio.sleep(0.01)
+        assert other.table not in {t.table for t in await lobby.tables()}
+        # A join at b for it now is answered as for any table that is not there.
+        late = await _client(port_b)
+        with pytest.raises(RefusedError) as info:
+            await late.sit("fred", other.table)
+        assert info.value.refused.code == "no_such_table"
+        for client in (carol, lobby, dave, late):
+            await client.close()
+
+
+async def test_a_name_sits_at_one_unfinished_table_across_every_host(
+    tmp_path: Path, database: str
+) -> None:
+    async with (
+        cluster_host(tmp_path / "a", database, ("ann,bob",)) as (_a, port_a),
+        cluster_host(tmp_path / "b", database) as (b, port_b),
+    ):
+        ann = await _client(port_b)
+        with pytest.raises(RefusedError) as info:
+            await ann.open_table("ANN", ("me", "open"))
+        assert info.value.refused.code == "name_in_use"
+        assert "t1" in info.value.refused.message
+        # A name waiting at a table of host a cannot open or wait at one of host b.
+        carol = await _client(port_a)
+        waiting = await carol.open_table("carol", ("me", "open"))
+        with pytest.raises(RefusedError) as info:
+            await ann.open_table("Carol", ("me", "open"))
+        assert info.value.refused.code == "name_in_use"
+        assert waiting.table in info.value.refused.message
+        # The operator's tables too.
+        with pytest.raises(TableConflictError):
+            b.open_table(parse_seats("zed,bob"))
+        assert b.rooms == {} and b.waiting == {}
+        # Anyone else opens at b as ever.
+        assert isinstance(await ann.open_table("dora", ("me", "open")), Waiting)
+        for client in (ann, carol):
+            await client.close()
+
+
+async def test_a_referee_counts_a_relayed_player_at_the_players_own_address(
+    tmp_path: Path, database: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with (
+        cluster_host(tmp_path / "a", database, ("ann,bob",)) as (a, port_a),
+        cluster_host(tmp_path / "b", database) as (b, port_b),
+    ):
+        admit = b._admit
+
+        def from_far(conn: Connection) -> bool:  # bob is somewhere else on the net
+            conn.address, conn.address_key = "198.51.100.7", "198.51.100.7"
+            return admit(conn)
+
+        monkeypatch.setattr(b, "_admit", from_far)
+        bob = await join_bot(port_b, "bob")  # relayed by b to a
+        assert bob.seated.seat == 1 and b.rooms == {}
+        room = a.rooms["t1"]
+        assert room.seated[1].address == "198.51.100.7"
+        assert a._per_address["198.51.100.7"] == 1
+        # A relay message from anything but a peer host (no proof, a proof for
+        # another connection) is refused and the connection cut off.
+        for proof in ("0" * 64, a.cluster.relay_proof("127.0.0.1:1", "203.0.113.9")):  # type: ignore[union-attr]
+            raw = await RawClient.open(port_a)
+            raw.send(HELLO + encode(Relay("203.0.113.9", proof or "")))
+            heard = await raw.closed()
+            assert isinstance(heard[-1], Refused) and heard[-1].code == "bad_message"
+            assert heard[-1].fatal
+        assert "203.0.113.9" not in a._per_address
+        # With the proof for its own connection, a peer moves it to the person's address.
+        raw = await RawClient.open(port_a)
+        ip, port = raw.writer.get_extra_info("sockname")[:2]
+        proof = a.cluster.relay_proof(f"{ip}:{port}", "203.0.113.9")  # type: ignore[union-attr]
+        raw.send(HELLO + encode(Relay("203.0.113.9", proof or "")) + b'{"type":"ping"}\n')
+        assert isinstance(await raw.message(), Welcome)
+        assert isinstance(await raw.message(), Pong)
+        assert a._per_address["203.0.113.9"] == 1
+        # ... once only: a second relay message on it is refused.
+        raw.send(encode(Relay("203.0.113.10", proof or "")))
+        heard = await raw.closed()
+        assert isinstance(heard[-1], Refused) and heard[-1].code == "bad_message"
+        for _ in range(200):
+            if "203.0.113.9" not in a._per_address:
+                break
+            await asyncio.sleep(0.01)
+        assert "203.0.113.9" not in a._per_address
+        await bob.client.close()
+
+
+async def test_an_abandoned_table_in_the_database_is_archived_not_served(
+    tmp_path: Path, database: str
+) -> None:
+    store = PostgresStore(database)
+    store.open()
+    try:
+        async with cluster_host(tmp_path / "a", database) as (a, port_a):
+            client = await _client(port_a)
+            seated = await client.open_table("ann", ("me", "ai:random"))
+            assert isinstance(seated, Seated)
+            await client.close()
+            room = a.rooms[seated.table]
+            for _ in range(500):
+                if not room.seated:
+                    break
+                await asyncio.sleep(0.01)
+            room.touched = time.time() - 15 * 86400
+            assert a.sweep() == [seated.table]
+            assert seated.table not in a.rooms and a.client_tables() == []
+            assert store.is_archived(seated.table)
+            lobby = await _client(port_a)
+            assert seated.table not in {t.table for t in await lobby.tables()}
+            await lobby.close()
+        # Still a record to replay; no host takes it over or serves it.
+        record = store.load_record(seated.table)
+        assert record is not None and record.players[0].name == "ann"
+        replay_summary(record)
+        assert seated.table not in Leases(store, "x", "", 1.0).unheld()
+        # A table untouched for long is archived as a host starts, not resumed.
+        again = "t90"
+        store.put_record(again, json.loads(store.record_text(seated.table) or "{}"))
+        with store.tx() as conn:
+            conn.execute(
+                "UPDATE paris_tables SET touched = now() - interval '15 days' WHERE table_id = %s",
+                (again,),
+            )
+        async with cluster_host(tmp_path / "b", database) as (b, _port_b):
+            assert again not in b.rooms and store.is_archived(again)
+            assert again not in b.cluster.leases.holders()  # type: ignore[union-attr]
+    finally:
+        store.close()
+
+
+async def test_a_database_outage_is_one_line_in_the_log_not_one_per_move(
+    tmp_path: Path, database: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    async with cluster_host(tmp_path / "a", database, ("ann,bob",)) as (a, port_a):
+        ann = await join_bot(port_a, "ann")
+        bob = await join_bot(port_a, "bob")
+        append = a.tables.append
+
+        def away(ref: Any) -> None:
+            raise DatabaseUnavailable("the database failed: it is away")
+
+        a.tables.append = away  # type: ignore[method-assign]
+        caplog.set_level(logging.INFO, logger="paris_tui.host")
+        for _ in range(3):
+            bot = ann if ann.view.seat == ann.view.to_move else bob
+            bot.client.play(first_legal(bot.view), len(bot.view.moves))
+            message = await _next(bot.client, Refused, refusals=True)
+            assert message.code == "unavailable"
+        a.tables.append = append  # type: ignore[method-assign]
+        bot = ann if ann.view.seat == ann.view.to_move else bob
+        bot.client.play(first_legal(bot.view), len(bot.view.moves))
+        assert isinstance(await _next(bot.client, Update), Update)
+        lines = [r.getMessage() for r in caplog.records if "could not save" in r.getMessage()]
+        assert len(lines) == 1, lines
+        assert any("saved again" in r.getMessage() for r in caplog.records)
+        for b in (ann, bob):
+            await b.client.close()

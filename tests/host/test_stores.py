@@ -37,8 +37,9 @@ from paris_tui.host.pgstore import (
     connect_pool,
     ensure_schema,
 )
-from paris_tui.host.referee import Referee, parse_seats
+from paris_tui.host.referee import APP_KEY, Referee, parse_seats
 from paris_tui.host.server import Host, HostConfig
+from paris_tui.host.store import HostStore, TableStore
 from paris_tui.net.client import HostClient
 from paris_tui.net.protocol import Presence, Refused, Update
 
@@ -184,6 +185,40 @@ def test_two_referees_never_both_write_move_n(database: str) -> None:
         assert saved is not None and saved.moves == one.record().moves
     finally:
         store.close()
+
+
+def test_a_tables_notes_are_saved_and_an_archived_table_is_out_but_replays(
+    tmp_path: Path, store: str | None
+) -> None:
+    files = HostStore(tmp_path)
+    tables: TableStore = files if store is None else PostgresStore(store)
+    files.lock()
+    tables.open()
+    try:
+        ref = Referee.new(tables.new_table_id(), parse_seats("ann,bob"), seed=3)
+        tables.create(ref)
+        ref.play(0, ref.view(0).legal_moves[0], 0)
+        tables.append(ref)
+        ref.meta["opener"] = "ann"  # noted after its first write: saved again
+        tables.save(ref)
+        first = tables.load_record(ref.table_id)
+        assert first is not None and first.extra[APP_KEY]["opener"] == "ann"
+        assert len(first.moves) == 1
+        tables.archive(ref.table_id)
+        assert ref.table_id not in tables.table_ids()
+        assert tables.load_tables() == ([], [])
+        assert tables.new_table_id() != ref.table_id
+        # Still a record to replay, where the log says it is.
+        text = (
+            files.archived_path(ref.table_id).read_text(encoding="utf-8")
+            if store is None
+            else tables.record_text(ref.table_id)
+        )
+        assert text is not None and parse_record(json.loads(text)) == first
+        assert ref.table_id in tables.archived_where(ref.table_id)
+    finally:
+        tables.close()
+        files.unlock()
 
 
 def test_a_newer_schema_is_refused_with_one_line(database: str) -> None:
