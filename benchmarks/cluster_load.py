@@ -9,7 +9,9 @@ its seat: each move is sent after a think time drawn up to ``--think``
 seconds. After ``--kill-after`` seconds one host is killed with SIGKILL; its
 clients reconnect to another host with their tokens and go on.
 
-Prints: the move round trip (sent -> the update that holds it) p50/p95,
+Prints: the move round trip (sent -> the update that holds it) p50/p95, over
+the whole run and "steady" (the moves sent after ``--warmup`` seconds, when
+the 800 joins are done, and before the kill),
 errors (refusals other than the wait for a takeover, timeouts), moves per
 second, the database's connections (at the peak of the run), and for the
 kill: the seconds until every table the dead host refereed moved again, and
@@ -47,11 +49,19 @@ TIMEOUT = 20.0
 class Stats:
     def __init__(self) -> None:
         self.trips: list[float] = []
+        self.steady: list[float] = []  # the trips sent after the warm-up, before the kill
+        self.warm_at = float("inf")  # when the warm-up ends (set by main)
         self.errors: list[str] = []
         self.moves = 0
         self.seen: dict[str, int] = {}  # table -> the most moves a client saw
         self.killed_at: float | None = None
         self.back_at: dict[str, float] = {}  # table -> its first move after the kill
+
+    def when(self) -> str:
+        """When, for an error: before the kill, or how long after it."""
+        if self.killed_at is None:
+            return " (before the kill)"
+        return f" ({time.perf_counter() - self.killed_at:.1f} s after the kill)"
 
 
 async def start_host(
@@ -108,7 +118,7 @@ async def play_seat(
             seated = await client.join(name, token, table, timeout=TIMEOUT)
         except RefusedError as exc:
             if exc.code not in ("unavailable", "seat_taken"):  # waiting for a takeover
-                stats.errors.append(f"{name}: {exc.code}")
+                stats.errors.append(f"{name}: {exc.code} at {port}{stats.when()}: {exc}")
                 return
             await asyncio.sleep(0.2)
             continue
@@ -138,13 +148,16 @@ async def play_seat(
                             stats.back_at[table] = now
                         stats.moves += 1
                     if sent_at is not None and count > sent_count:
-                        stats.trips.append(time.perf_counter() - sent_at)
+                        trip = time.perf_counter() - sent_at
+                        stats.trips.append(trip)
+                        if stats.warm_at <= sent_at and stats.killed_at is None:
+                            stats.steady.append(trip)
                         sent_at = None
                 elif isinstance(message, Refused):
                     if message.code in ("unavailable", "stale", "not_your_turn"):
                         sent_count = -1
                         continue
-                    stats.errors.append(f"{name}: {message.code}")
+                    stats.errors.append(f"{name}: {message.code} at {port}{stats.when()}")
                     return
             await client.close()
             return
@@ -170,6 +183,12 @@ async def main() -> int:
     parser.add_argument("--hosts", type=int, default=3)
     parser.add_argument("--think", type=float, default=0.5)
     parser.add_argument("--kill-after", type=float, default=6.0)
+    parser.add_argument(
+        "--warmup",
+        type=float,
+        default=3.0,
+        help="seconds of joining before the steady round trips count (up to the kill)",
+    )
     parser.add_argument("--duration", type=float, default=20.0)
     parser.add_argument("--database", default=None)
     parser.add_argument("--json", action="store_true")
@@ -211,6 +230,7 @@ async def main() -> int:
         alive = set(ports)
         stop = asyncio.Event()
         began = time.perf_counter()
+        stats.warm_at = began + args.warmup
         tasks = [
             asyncio.create_task(
                 play_seat(
@@ -247,6 +267,7 @@ async def main() -> int:
             )
         lost = sum(max(0, seen - int(rows.get(t, 0))) for t, seen in stats.seen.items())
         trips = sorted(stats.trips)
+        steady = sorted(stats.steady)
         result = {
             "hosts": args.hosts,
             "tables": args.tables,
@@ -256,6 +277,14 @@ async def main() -> int:
             "round_trip_ms_p50": round(1000 * statistics.median(trips), 1) if trips else None,
             "round_trip_ms_p95": round(1000 * trips[int(0.95 * (len(trips) - 1))], 1)
             if trips
+            else None,
+            "steady_trips": len(steady),
+            "steady_ms_p50": round(1000 * statistics.median(steady), 1) if steady else None,
+            "steady_ms_p95": round(1000 * steady[int(0.95 * (len(steady) - 1))], 1)
+            if steady
+            else None,
+            "steady_ms_p99": round(1000 * steady[int(0.99 * (len(steady) - 1))], 1)
+            if steady
             else None,
             "errors": len(stats.errors),
             "db_connections": peak_connections,

@@ -35,6 +35,7 @@ import hashlib
 import hmac
 import json
 import logging
+import time
 import uuid
 from typing import TYPE_CHECKING, cast
 
@@ -82,15 +83,20 @@ class Cluster:
         self._down = False  # the database was unreachable at the last tick
         self._remote: dict[str, Record] = {}  # tables refereed elsewhere, as last read
         self._secret: bytes | None = None  # what proves a peer host (the database's)
+        self._taken: dict[str, float] = {}  # table -> when its lease was last taken here
 
     # --- leases ------------------------------------------------------------------------
 
     def acquire(self, table_id: str) -> bool:
+        began = time.monotonic()
         try:
-            return self.leases.acquire(table_id)
+            got = self.leases.acquire(table_id)
         except OSError as exc:
             log.error("table %s: %s", table_id, exc)
             return False
+        if got:
+            self._taken[table_id] = began
+        return got
 
     def start(self, address: str) -> None:
         self.leases.address = address
@@ -125,6 +131,7 @@ class Cluster:
         """Renew, drop what was lost, take what ran out (one tick)."""
         loop = asyncio.get_running_loop()
         pool = self.host.io_pool
+        began = time.monotonic()
         try:
             held = await loop.run_in_executor(pool, self.leases.renew)
             free = await loop.run_in_executor(pool, self.leases.unheld)
@@ -137,17 +144,26 @@ class Cluster:
             log.info("the database is back")
             self._down = False
         for table_id, room in list(self.host.rooms.items()):
-            if table_id not in held and not room.referee.is_over:
+            # A lease taken while the renewal ran (a join took the table) is ours.
+            if (
+                table_id not in held
+                and not room.referee.is_over
+                and self._taken.get(table_id, 0.0) < began
+            ):
                 self.lose(table_id)
+        for table_id in held:  # ours, yet served by nobody here (a takeover that failed)
+            if table_id not in self.host.rooms and table_id not in self.host.waiting:
+                await self.take(table_id, finished=False)
         for table_id in free:
             if table_id in self.host.rooms:
                 continue
-            got = await loop.run_in_executor(pool, self.leases.acquire, table_id)
+            got = await loop.run_in_executor(pool, self.acquire, table_id)
             if got:
                 await self.take(table_id)
 
-    async def take(self, table_id: str) -> None:
-        """Referee ``table_id`` from its moves in the database (its host died)."""
+    async def take(self, table_id: str, *, finished: bool = True) -> None:
+        """Referee ``table_id`` from its moves in the database (its host died);
+        ``finished=False``: only if its game goes on (else its lease is given back)."""
         loop = asyncio.get_running_loop()
         try:
             record = await loop.run_in_executor(self.host.io_pool, self.store.load_record, table_id)
@@ -155,6 +171,10 @@ class Cluster:
             log.error("table %s: cannot take it over: %s", table_id, exc)
             return
         if record is None or table_id in self.host.rooms:  # taken meanwhile (another join)
+            return
+        if not finished and len(record.moves) >= len(record.setup.stacks) * len(record.players):
+            with contextlib.suppress(OSError):
+                await loop.run_in_executor(self.host.io_pool, self.leases.release, table_id)
             return
         room = self.host.resume(table_id, record)
         if room is not None:
@@ -215,9 +235,11 @@ class Cluster:
         return None
 
     def _unfinished(self, table: str) -> Record | None:
+        """The table's record if its game goes on (raises ``OSError``: the database
+        did not answer, which is no answer about the table)."""
         try:
             record = self.store.load_record(table)
-        except (OSError, ValueError):
+        except ValueError:
             return None
         if record is None or len(record.moves) >= len(record.setup.stacks) * len(record.players):
             return None
@@ -235,14 +257,17 @@ class Cluster:
             return False
         try:
             holder = await loop.run_in_executor(self.host.io_pool, self.leases.holders)
-        except OSError:
-            return False
-        found = holder.get(table)
-        if found is None:  # run out (its host died): taken here and now, not at a tick
-            record = await loop.run_in_executor(self.host.io_pool, self._unfinished, table)
+            found = holder.get(table)
+            record = None
+            if found is None:  # run out (its host died): taken here and now, not at a tick
+                record = await loop.run_in_executor(self.host.io_pool, self._unfinished, table)
+        except OSError as exc:  # not "no such table": the database did not say
+            log.error("%s: cannot find where table %s is: %s", conn, table, exc)
+            raise Refusal("unavailable", "the host cannot reach its database: try again") from None
+        if found is None:
             if record is None:
                 return False  # no such table, or finished: answered here
-            got = await loop.run_in_executor(self.host.io_pool, self.leases.acquire, table)
+            got = await loop.run_in_executor(self.host.io_pool, self.acquire, table)
             if got and table not in self.host.rooms:
                 await self.take(table)
             if table not in self.host.rooms:  # another host took it first: ask again
@@ -269,7 +294,7 @@ class Cluster:
         """The waiting table's seats, for the other hosts (its lease taken first)."""
         seats = json.dumps([[s.name, s.kind, s.status] for s in table.seat_infos()])
         try:
-            if self.leases.acquire(table.id):
+            if self.acquire(table.id):
                 self.store.put_waiting(table.id, self.id, seats)
         except OSError as exc:
             log.error("table %s: the other hosts cannot list it: %s", table.id, exc)

@@ -51,7 +51,7 @@ class Leases:
 
     def acquire(self, table_id: str) -> bool:
         """Take the table's lease if it is free, run out, or ours already."""
-        with self.store.tx() as conn:
+        with self.store.one() as conn:
             row = conn.execute(
                 "INSERT INTO paris_leases (table_id, holder, address, until) "
                 "VALUES (%s, %s, %s, now() + make_interval(secs => %s)) "
@@ -65,7 +65,7 @@ class Leases:
 
     def renew(self) -> set[str]:
         """Renew every lease still ours; returns their tables (the others were lost)."""
-        with self.store.tx() as conn:
+        with self.store.one() as conn:
             rows = conn.execute(
                 "UPDATE paris_leases SET until = now() + make_interval(secs => %s), "
                 "address = %s WHERE holder = %s AND until > now() RETURNING table_id",
@@ -75,7 +75,7 @@ class Leases:
 
     def release(self, table_id: str | None = None) -> None:
         """Give back one table's lease, or (``None``) every lease of this host."""
-        with self.store.tx() as conn:
+        with self.store.one() as conn:
             if table_id is None:
                 conn.execute("DELETE FROM paris_leases WHERE holder = %s", (self.holder,))
             else:
@@ -86,7 +86,7 @@ class Leases:
 
     def holders(self) -> dict[str, Holder]:
         """The live leases of every host."""
-        with self.store.tx() as conn:
+        with self.store.one() as conn:
             rows = conn.execute(
                 "SELECT table_id, holder, address FROM paris_leases WHERE until > now()"
             ).fetchall()
@@ -94,7 +94,7 @@ class Leases:
 
     def unheld(self) -> list[str]:
         """Unfinished tables whose lease is free or run out (a host died)."""
-        with self.store.tx() as conn:
+        with self.store.one() as conn:
             rows = conn.execute(
                 "SELECT t.table_id FROM paris_tables t LEFT JOIN paris_leases l "
                 "USING (table_id) WHERE NOT t.finished AND NOT t.archived "

@@ -189,7 +189,10 @@ def connect_pool(url: str, *, max_size: int = 4, timeout: float = 10.0) -> Conne
         min_size=1,
         max_size=max(1, max_size),
         timeout=timeout,
-        kwargs={"connect_timeout": max(1, int(timeout))},
+        # Autocommit: a statement outside tx() is its own transaction, one round trip
+        # (no BEGIN before it, no COMMIT or pool ROLLBACK after it); tx() still makes
+        # an explicit transaction of several statements.
+        kwargs={"connect_timeout": max(1, int(timeout)), "autocommit": True},
         open=False,
         name="paris-tui",
     )
@@ -302,6 +305,7 @@ class PostgresStore:
 
     @contextlib.contextmanager
     def tx(self) -> Iterator[Connection[Any]]:
+        """A connection in a transaction (committed at the end of the block)."""
         psycopg, psycopg_pool = _driver()
         try:
             with self.pool.connection() as conn, conn.transaction():
@@ -311,10 +315,23 @@ class PostgresStore:
         except (psycopg.Error, psycopg_pool.PoolTimeout) as exc:
             raise DatabaseUnavailable(f"the database failed: {_one_line(exc)}") from None
 
+    @contextlib.contextmanager
+    def one(self) -> Iterator[Connection[Any]]:
+        """A connection for ONE statement, its own transaction (autocommit): one
+        round trip to the database instead of tx()'s three (BEGIN, it, COMMIT)."""
+        psycopg, psycopg_pool = _driver()
+        try:
+            with self.pool.connection() as conn:
+                yield conn
+        except psycopg.errors.UniqueViolation:
+            raise
+        except (psycopg.Error, psycopg_pool.PoolTimeout) as exc:
+            raise DatabaseUnavailable(f"the database failed: {_one_line(exc)}") from None
+
     # --- tables ---------------------------------------------------------------------
 
     def table_ids(self) -> list[str]:
-        with self.tx() as conn:
+        with self.one() as conn:
             rows = conn.execute(
                 "SELECT table_id FROM paris_tables WHERE NOT archived ORDER BY number"
             ).fetchall()
@@ -322,7 +339,7 @@ class PostgresStore:
 
     def new_table_id(self) -> str:
         """A table id no host has used (the database's sequence)."""
-        with self.tx() as conn:
+        with self.one() as conn:
             row = conn.execute("SELECT nextval('paris_table_numbers')").fetchone()
         assert row is not None
         return f"t{int(row[0])}"
@@ -378,7 +395,7 @@ class PostgresStore:
         return None if found is None else parse_record(record_data(*found))
 
     def move_count(self, table_id: str) -> int:
-        with self.tx() as conn:
+        with self.one() as conn:
             row = conn.execute(
                 "SELECT count(*) FROM paris_moves WHERE table_id = %s", (table_id,)
             ).fetchone()
@@ -423,14 +440,16 @@ class PostgresStore:
         move_no = len(data["moves"])
         move = json.dumps(data["moves"][-1], ensure_ascii=False)
         try:
-            with self.tx() as conn:
+            # One statement, so one transaction in one round trip: the move's row
+            # and the table's touched, both or neither (the row's key refuses a
+            # second move n, and then nothing is written).
+            with self.one() as conn:
                 conn.execute(
-                    "INSERT INTO paris_moves (table_id, move_no, move) VALUES (%s, %s, %s)",
-                    (ref.table_id, move_no, move),
-                )
-                conn.execute(
-                    "UPDATE paris_tables SET touched = now(), finished = %s WHERE table_id = %s",
-                    (ref.is_over, ref.table_id),
+                    "WITH m AS (INSERT INTO paris_moves (table_id, move_no, move) "
+                    "VALUES (%s, %s, %s) RETURNING table_id) "
+                    "UPDATE paris_tables SET touched = now(), finished = %s "
+                    "WHERE table_id = (SELECT table_id FROM m)",
+                    (ref.table_id, move_no, move, ref.is_over),
                 )
         except psycopg.errors.UniqueViolation:
             raise MoveConflict(
@@ -441,7 +460,7 @@ class PostgresStore:
         """The table's header again (its moves are in the database once made): what
         the host noted of it since (its opener, so a restart still counts it
         against the opener's quota and archives it once abandoned)."""
-        with self.tx() as conn:
+        with self.one() as conn:
             conn.execute(
                 "UPDATE paris_tables SET header = %s WHERE table_id = %s",
                 (_header(ref.record_json()), ref.table_id),
@@ -449,7 +468,7 @@ class PostgresStore:
 
     def touched(self, table_id: str) -> float:
         """When the table last moved (the database's clock, seconds since the epoch)."""
-        with self.tx() as conn:
+        with self.one() as conn:
             row = conn.execute(
                 "SELECT extract(epoch FROM touched) FROM paris_tables WHERE table_id = %s",
                 (table_id,),
@@ -458,14 +477,14 @@ class PostgresStore:
 
     def archive(self, table_id: str) -> None:
         """Out of the lobby, the caps and the takeovers, still a record to read."""
-        with self.tx() as conn:
+        with self.one() as conn:
             conn.execute("UPDATE paris_tables SET archived = true WHERE table_id = %s", (table_id,))
 
     def archived_where(self, table_id: str) -> str:
         return f"table {table_id} of {self.where}, archived"
 
     def is_archived(self, table_id: str) -> bool:
-        with self.tx() as conn:
+        with self.one() as conn:
             row = conn.execute(
                 "SELECT archived FROM paris_tables WHERE table_id = %s", (table_id,)
             ).fetchone()
@@ -474,7 +493,7 @@ class PostgresStore:
     def unfinished_players(self, skip: set[str]) -> list[tuple[str, list[str]]]:
         """The human players' names of every unfinished table not in ``skip`` (its
         header only: no moves read)."""
-        with self.tx() as conn:
+        with self.one() as conn:
             rows = conn.execute(
                 "SELECT table_id, header FROM paris_tables WHERE NOT finished AND NOT archived "
                 "ORDER BY number"
@@ -498,7 +517,7 @@ class PostgresStore:
     # --- tables waiting for players (issue 21: listed for every host) ----------------
 
     def put_waiting(self, table_id: str, holder: str, seats: str) -> None:
-        with self.tx() as conn:
+        with self.one() as conn:
             conn.execute(
                 "INSERT INTO paris_waiting (table_id, holder, seats) VALUES (%s, %s, %s) "
                 "ON CONFLICT (table_id) DO UPDATE SET holder = EXCLUDED.holder, "
@@ -508,7 +527,7 @@ class PostgresStore:
 
     def drop_waiting(self, table_id: str | None = None, *, holder: str | None = None) -> None:
         """One waiting table's row, or (``holder``) every row of that host."""
-        with self.tx() as conn:
+        with self.one() as conn:
             if table_id is not None:
                 conn.execute("DELETE FROM paris_waiting WHERE table_id = %s", (table_id,))
             else:
@@ -518,7 +537,7 @@ class PostgresStore:
         """(table, seats JSON) of the tables waiting at live hosts other than ``holder``:
         a row counts only while its host holds the table's lease (a host that died
         leaves rows that nobody lists)."""
-        with self.tx() as conn:
+        with self.one() as conn:
             rows = conn.execute(
                 "SELECT w.table_id, w.seats FROM paris_waiting w JOIN paris_leases l "
                 "ON l.table_id = w.table_id AND l.holder = w.holder "

@@ -22,7 +22,7 @@ from pg import PostgresServer
 from paris_tui.core.record import replay_summary
 from paris_tui.host.lease import Leases
 from paris_tui.host.pgstore import DatabaseUnavailable, PostgresStore
-from paris_tui.host.referee import Refusal, parse_seats
+from paris_tui.host.referee import Referee, Refusal, parse_seats
 from paris_tui.host.server import Connection, Host, HostConfig, TableConflictError
 from paris_tui.net.client import HostClient, RefusedError
 from paris_tui.net.protocol import (
@@ -49,10 +49,10 @@ def database(postgres: PostgresServer) -> str:
 
 @asynccontextmanager
 async def cluster_host(
-    folder: Path, database: str, tables: tuple[str, ...] = ()
+    folder: Path, database: str, tables: tuple[str, ...] = (), lease: float = LEASE
 ) -> AsyncIterator[tuple[Host, int]]:
     host = Host(
-        HostConfig(data_dir=folder, port=0, ai_delay=0.0, database=database, lease_seconds=LEASE)
+        HostConfig(data_dir=folder, port=0, ai_delay=0.0, database=database, lease_seconds=lease)
     )
     host.load()
     for i, text in enumerate(tables):
@@ -558,3 +558,40 @@ async def test_a_database_outage_is_one_line_in_the_log_not_one_per_move(
         assert any("saved again" in r.getMessage() for r in caplog.records)
         for b in (ann, bob):
             await b.client.close()
+
+
+async def test_a_table_taken_while_the_leases_renew_is_kept_and_a_lease_never_idles(
+    tmp_path: Path, database: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = PostgresStore(database)
+    store.open()
+    try:
+        # A long lease: the ticks are this test's own steps.
+        async with cluster_host(tmp_path / "a", database, lease=30.0) as (a, port_a):
+            cluster = a.cluster
+            assert cluster is not None and a.rooms == {}
+            ref = Referee.new("t1", parse_seats("ann,bob"), seed=3)
+            store.create(ref)  # a table whose host is gone: no lease
+            renew = cluster.leases.renew
+
+            def slow_renew() -> set[str]:
+                held = renew()
+                time.sleep(0.5)  # ann's join takes t1 meanwhile
+                return held
+
+            monkeypatch.setattr(cluster.leases, "renew", slow_renew)
+            step = asyncio.create_task(cluster.step())
+            await asyncio.sleep(0.1)
+            ann = await join_bot(port_a, "ann", table="t1")
+            assert "t1" in a.rooms
+            await step
+            assert "t1" in a.rooms and a.rooms["t1"].seated  # not dropped as lost
+            # A lease held with no table served here (its room gone) is served again
+            # at the next step, not left to answer "try again" for ever.
+            monkeypatch.setattr(cluster.leases, "renew", renew)
+            a.rooms.pop("t1").stop()
+            await cluster.step()
+            assert "t1" in a.rooms
+            await ann.client.close()
+    finally:
+        store.close()
