@@ -256,8 +256,7 @@ class Cluster:
         if table is None:
             return False
         try:
-            holder = await loop.run_in_executor(self.host.io_pool, self.leases.holders)
-            found = holder.get(table)
+            found = await loop.run_in_executor(self.host.io_pool, self.leases.lease_of, table)
             record = None
             if found is None:  # run out (its host died): taken here and now, not at a tick
                 record = await loop.run_in_executor(self.host.io_pool, self._unfinished, table)

@@ -92,6 +92,15 @@ class Leases:
             ).fetchall()
         return {str(t): Holder(str(t), str(h), str(a)) for t, h, a in rows}
 
+    def lease_of(self, table_id: str) -> Holder | None:
+        """The live lease of one table (a join's look-up: one row, not every one)."""
+        with self.store.one() as conn:
+            row = conn.execute(
+                "SELECT holder, address FROM paris_leases WHERE table_id = %s AND until > now()",
+                (table_id,),
+            ).fetchone()
+        return None if row is None else Holder(table_id, str(row[0]), str(row[1]))
+
     def unheld(self) -> list[str]:
         """Unfinished tables whose lease is free or run out (a host died)."""
         with self.store.one() as conn:
