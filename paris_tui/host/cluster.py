@@ -102,6 +102,8 @@ class Cluster:
         self.leases.address = address
         with contextlib.suppress(OSError):
             self.leases.renew()
+        with contextlib.suppress(OSError):  # the waiting tables of hosts that died
+            self.store.drop_waiting(stale=True)
         self.secret()
         self._task = asyncio.get_running_loop().create_task(self._run())
 
@@ -176,7 +178,16 @@ class Cluster:
             with contextlib.suppress(OSError):
                 await loop.run_in_executor(self.host.io_pool, self.leases.release, table_id)
             return
-        room = self.host.resume(table_id, record)
+        try:  # the replay and the owners' reads off the event loop
+            prepared = await loop.run_in_executor(
+                self.host.io_pool, self.host.prepare, table_id, record
+            )
+        except ValueError as exc:
+            log.error("table %s: cannot take it over: %s", table_id, exc)
+            return
+        if table_id in self.host.rooms:  # taken meanwhile (another join)
+            return
+        room = self.host.resume(table_id, record, prepared)
         if room is not None:
             room.start()
             log.info("took over table %s at move %d", table_id, room.referee.move_count)

@@ -525,11 +525,19 @@ class PostgresStore:
                 (table_id, holder, seats),
             )
 
-    def drop_waiting(self, table_id: str | None = None, *, holder: str | None = None) -> None:
-        """One waiting table's row, or (``holder``) every row of that host."""
+    def drop_waiting(
+        self, table_id: str | None = None, *, holder: str | None = None, stale: bool = False
+    ) -> None:
+        """One waiting table's row, or (``holder``) every row of that host, or
+        (``stale``) the rows of hosts that died (no live lease of theirs)."""
         with self.one() as conn:
             if table_id is not None:
                 conn.execute("DELETE FROM paris_waiting WHERE table_id = %s", (table_id,))
+            elif stale:
+                conn.execute(
+                    "DELETE FROM paris_waiting w WHERE NOT EXISTS (SELECT 1 FROM paris_leases l "
+                    "WHERE l.table_id = w.table_id AND l.holder = w.holder AND l.until > now())"
+                )
             else:
                 conn.execute("DELETE FROM paris_waiting WHERE holder = %s", (holder,))
 

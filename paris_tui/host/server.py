@@ -515,6 +515,10 @@ class Room:
         self._cancel_ai()
 
 
+# A table ready to serve: its replayed referee, its seats' owners, a problem reading them.
+Resumed = tuple[Referee, dict[int, int], str | None]
+
+
 class Host:
     """Every table of a data directory, served on one TCP port."""
 
@@ -620,10 +624,15 @@ class Host:
             room.touched = touched
         return notes
 
-    def resume(self, table_id: str, record: Record) -> Room:
-        """Serve a table from its record (raises ``ValueError``)."""
+    def prepare(self, table_id: str, record: Record) -> Resumed:
+        """What :meth:`resume` needs: the replayed referee and the seats' owners (the
+        accounts store's reads). Blocking, so a takeover runs it in an I/O thread."""
         referee = Referee.from_record(table_id, record)
-        owners, seats_problem = self._load_owners(table_id, referee)
+        return referee, *self._load_owners(table_id, referee)
+
+    def resume(self, table_id: str, record: Record, prepared: Resumed | None = None) -> Room:
+        """Serve a table from its record (raises ``ValueError``)."""
+        referee, owners, seats_problem = prepared or self.prepare(table_id, record)
         if seats_problem is not None and self.accounts is not None:
             log.error(
                 "table %s: %s: its seats are refused until it is repaired",

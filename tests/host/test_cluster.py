@@ -372,10 +372,19 @@ async def _next(client: HostClient, kind: type[Any], *, refusals: bool = False) 
 async def test_a_table_waiting_at_one_host_is_listed_and_joined_at_another(
     tmp_path: Path, database: str
 ) -> None:
+    store = PostgresStore(database)
+    store.open()
+    try:  # a table waiting at a host killed -9: its row stays, with no lease
+        store.put_waiting("t77", "dead", '[["zoe", "human", "present"], ["", "human", "free"]]')
+    finally:
+        store.close()
     async with (
         cluster_host(tmp_path / "a", database) as (a, port_a),
         cluster_host(tmp_path / "b", database) as (b, port_b),
     ):
+        assert b.cluster is not None and b.cluster.waiting_infos() == []  # a starting host
+        with b.cluster.store.one() as conn:  # ... removed the dead host's row
+            assert conn.execute("SELECT count(*) FROM paris_waiting").fetchone() == (0,)
         carol = await _client(port_a)
         waiting = await carol.open_table("carol", ("me", "open"))
         assert isinstance(waiting, Waiting) and waiting.table in a.waiting
