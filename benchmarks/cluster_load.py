@@ -54,6 +54,7 @@ class Stats:
         self.errors: list[str] = []
         self.moves = 0
         self.seen: dict[str, int] = {}  # table -> the most moves a client saw
+        self.over: dict[str, float] = {}  # table -> when a client saw its game end
         self.killed_at: float | None = None
         self.back_at: dict[str, float] = {}  # table -> its first move after the kill
 
@@ -141,6 +142,8 @@ async def play_seat(
                 if isinstance(message, Update):
                     view = message.view
                     count = len(view.moves)
+                    if view.is_over:
+                        stats.over.setdefault(table, time.perf_counter())
                     if count > stats.seen.get(table, 0):
                         stats.seen[table] = count
                         now = time.perf_counter()
@@ -249,8 +252,8 @@ async def main() -> int:
         if args.keep:
             print(f"killed host 0 at {killed_at:.2f}")
         alive.discard(ports[victim])
-        seen_at_kill = dict(stats.seen)
-        victims = [t for t, h in owner.items() if h == victim and seen_at_kill.get(t, 0) < 64]
+        # The killed host's tables whose game had not ended (as far as any client saw).
+        victims = [t for t, h in owner.items() if h == victim and t not in stats.over]
         await asyncio.sleep(max(0.0, args.duration - args.kill_after))
         stop.set()
         await asyncio.wait(tasks, timeout=TIMEOUT)
@@ -293,6 +296,12 @@ async def main() -> int:
             "seconds_to_recover": round(max(recovered), 2) if recovered else None,
             "seconds_to_recover_p50": round(statistics.median(recovered), 2) if recovered else None,
             "moves_lost": lost,
+            # The killed host's tables not seen moving again: id, moves seen, moves held.
+            "not_moving_again": [
+                f"{t}:{stats.seen.get(t, 0)}/{int(rows.get(t, 0))}"
+                for t in victims
+                if t not in stats.back_at
+            ][:10],
         }
         if args.json:
             print(json.dumps(result))
