@@ -36,6 +36,7 @@ from .protocol import (
     Hello,
     HostMessage,
     Join,
+    Leader,
     Leave,
     Left,
     ListTables,
@@ -86,6 +87,7 @@ class HostClient:
         self.reader = reader
         self.writer = writer
         self.welcome: Welcome | None = None
+        self.leaderboard: tuple[Leader, ...] = ()  # the last tables answer's (ratings)
 
     @classmethod
     async def connect(
@@ -190,6 +192,7 @@ class HostClient:
     async def tables(self, timeout: float = 10.0) -> tuple[TableInfo, ...]:
         self.send(ListTables())
         answer: Tables = await self._answer(timeout, Tables)
+        self.leaderboard = answer.leaderboard
         return answer.tables
 
     async def open_table(

@@ -22,6 +22,14 @@ from dataclasses import dataclass
 from typing import Any, Literal, cast, get_args
 
 from ..core import Event, IllegalCode, Move, SeatView
+from .ratings_wire import (
+    Leader,
+    RatedResult,
+    leader_from_json,
+    leader_to_json,
+    result_from_json,
+    result_to_json,
+)
 from .wire import (
     WireError,
     boolean,
@@ -34,6 +42,7 @@ from .wire import (
     move_from_json,
     move_to_json,
     obj,
+    opt_integer,
     text,
     view_from_json,
     view_to_json,
@@ -56,6 +65,7 @@ __all__ = [
     "Hello",
     "HostMessage",
     "Join",
+    "Leader",
     "Leave",
     "Left",
     "ListTables",
@@ -65,6 +75,7 @@ __all__ = [
     "Pong",
     "Presence",
     "ProtocolError",
+    "RatedResult",
     "Refused",
     "SeatInfo",
     "SeatStatus",
@@ -175,6 +186,7 @@ class SeatInfo:
     name: str
     kind: str
     status: SeatStatus
+    rating: int | None = None  # the account's shown rating in tenths (net/ratings_wire.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -349,6 +361,7 @@ class Presence:
 
     table: str
     seats: tuple[SeatInfo, ...]
+    result: RatedResult | None = None  # once the game is over: how it was rated
 
 
 @dataclass(frozen=True, slots=True)
@@ -394,6 +407,7 @@ class Refused:
 @dataclass(frozen=True, slots=True)
 class Tables:
     tables: tuple[TableInfo, ...]
+    leaderboard: tuple[Leader, ...] = ()  # the host's best ratings (net/ratings_wire.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -425,6 +439,8 @@ HostMessage = (
 
 
 def _seat_info(info: SeatInfo) -> dict[str, Any]:
+    if info.rating is not None:
+        return {"name": info.name, "kind": info.kind, "status": info.status, "rating": info.rating}
     return {"name": info.name, "kind": info.kind, "status": info.status}
 
 
@@ -521,11 +537,14 @@ def to_json(message: ClientMessage | HostMessage) -> dict[str, Any]:
                 "events": events_to_json(message.events),
             }
         case Presence():
-            return {
+            presence: dict[str, Any] = {
                 "type": "presence",
                 "table": message.table,
                 "seats": [_seat_info(s) for s in message.seats],
             }
+            if message.result is not None:
+                presence["result"] = result_to_json(message.result)
+            return presence
         case Refused():
             error: dict[str, Any] = {
                 "type": "error",
@@ -551,6 +570,11 @@ def to_json(message: ClientMessage | HostMessage) -> dict[str, Any]:
                     }
                     for t in message.tables
                 ],
+                **(
+                    {"leaderboard": [leader_to_json(r) for r in message.leaderboard]}
+                    if message.leaderboard
+                    else {}
+                ),
             }
         case Bye():
             return {"type": "bye", "reason": message.reason}
@@ -755,6 +779,7 @@ def _seat_info_item(value: object, where: str) -> SeatInfo:
         text(field(data, "name", where), f"{where}.name"),
         text(field(data, "kind", where), f"{where}.kind", limit=32),
         cast(SeatStatus, choice(field(data, "status", where), f"{where}.status", SEAT_STATUSES)),
+        opt_integer(data.get("rating"), f"{where}.rating", -100_000, 100_000),
     )
 
 
@@ -812,9 +837,11 @@ def decode_host(line: bytes) -> HostMessage:
                 events_from_json(field(data, "events", kind)),
             )
         if kind == "presence":
+            result = data.get("result")
             return Presence(
                 _table_id(field(data, "table", kind), "table"),
                 _seats(field(data, "seats", kind)),
+                None if result is None else result_from_json(result),
             )
         if kind == "error":
             code = choice(field(data, "code", kind), "code", ERROR_CODES)
@@ -829,7 +856,8 @@ def decode_host(line: bytes) -> HostMessage:
             )
         if kind == "tables":
             return Tables(
-                items(field(data, "tables", kind), "tables", _table_info_item, limit=10_000)
+                items(field(data, "tables", kind), "tables", _table_info_item, limit=10_000),
+                items(data.get("leaderboard", []), "leaderboard", leader_from_json, limit=100),
             )
         if kind == "bye":
             return Bye(cast(ByeReason, choice(field(data, "reason", kind), "reason", BYE_REASONS)))
