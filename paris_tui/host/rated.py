@@ -122,6 +122,10 @@ class HostRatings:
         """:meth:`shown` in tenths, as a seat's ``rating`` on the wire."""
         return tenths(self.shown(account))
 
+    def seat_rating_by_name(self, name: str) -> int | None:
+        """:meth:`shown_by_name` in tenths (a waiting table's holder on the wire)."""
+        return tenths(self.shown_by_name(name))
+
     def shown_by_name(self, name: str) -> float | None:
         """The shown rating of the account called ``name`` (a waiting table's holder)."""
         accounts = self.host.accounts

@@ -886,6 +886,7 @@ class Host:
         table = WaitingTable(
             self._new_table_id(), slots, options, opener=owner, opener_address=address
         )
+        table.rating_of = self.ratings.seat_rating_by_name
         self.waiting[table.id] = table
         table.take(name, conn, mine)
         table.opener_conn = conn

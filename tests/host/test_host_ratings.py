@@ -7,12 +7,14 @@ hosts' PostgreSQL database of tests/pg.py); the unrated cases on files.
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 
 import pytest
 from openskill.models import PlackettLuce
 from pg import PostgresServer
 
+from paris_tui.cli import main
 from paris_tui.core import SeatView
 from paris_tui.host.accounts import open_accounts
 from paris_tui.host.ratings import MU, SIGMA, ranks, shown
@@ -46,7 +48,7 @@ def places_of(view: SeatView, leavers: tuple[int, ...] = ()) -> list[int]:
 
 
 async def test_a_game_between_accounts_is_rated_once_and_kept(
-    tmp_path: Path, store: str | None
+    tmp_path: Path, store: str | None, capsys: pytest.CaptureFixture[str]
 ) -> None:
     async with running_host(tmp_path, ["ann,bob"], seed=4, database=store) as (host, port):
         ann = await join_bot(port, "ann", random_player(1))
@@ -78,6 +80,21 @@ async def test_a_game_between_accounts_is_rated_once_and_kept(
         assert again.ratings.store.ratings(list(held)) == held
         if store is None:  # files: the finished table is served, its result kept
             assert again.rooms["t1"].result == results[0]
+    # The operator's leaderboard, from the folder or the database.
+    where = ["--data-dir", str(tmp_path)] if store is None else ["--database", store]
+    assert main(["host", "ratings", *where, "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["rating"] == "ordinal (mu - 3 sigma)"
+    by_name = {row["name"]: row for row in printed["ratings"]}
+    assert sorted(by_name) == ["ann", "bob"]
+    for seat, name in enumerate(("ann", "bob")):
+        assert round(by_name[name]["rating"] * 10) == after[seat]
+        assert by_name[name]["games"] == 1
+        assert by_name[name]["mu"] == pytest.approx(expected[seat][0].mu)
+    assert [row["rank"] for row in printed["ratings"]] == [1, 2]
+    assert main(["host", "ratings", *where]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "mu - 3 sigma" in lines[0] and len(lines) == 3
 
 
 async def test_a_takeover_seat_makes_the_game_unrated_and_its_leaver_last(
@@ -143,3 +160,12 @@ async def test_a_finish_not_counted_before_a_crash_is_counted_at_the_next_start(
             result = host.rooms["t1"].result
             assert result is not None and result.rated and list(result.ranks) == places
     assert (expected[0][0].mu, expected[0][0].sigma) != (MU, SIGMA)
+
+
+def test_host_ratings_of_a_folder_without_games(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["host", "ratings", "--data-dir", str(tmp_path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["ratings"] == []
+    assert main(["host", "ratings", "--data-dir", str(tmp_path / "nowhere")]) == 1
+    assert "is not a folder" in capsys.readouterr().err
