@@ -31,7 +31,7 @@ from .ratings import (
 )
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..core.record import Record
+    from ..core.record import Player, Record
     from .accounts import AccountStore
     from .referee import Referee
     from .server import Host, Room
@@ -59,6 +59,7 @@ class HostRatings:
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="paris-ratings")
         self._pending: set[asyncio.Future[None]] = set()
         self._results: dict[str, RatedResult] = {}
+        self._names: dict[str, tuple[int | None, float]] = {}  # name -> (account, when)
 
     def open(self) -> None:
         from .pgstore import PostgresStore
@@ -122,6 +123,15 @@ class HostRatings:
         """:meth:`shown` in tenths, as a seat's ``rating`` on the wire."""
         return tenths(self.shown(account))
 
+    def seat_rating_of(self, player: Player, owner: int | None) -> int | None:
+        """A table's seat on the wire: its owner's rating, else (a seat reserved for
+        a name, not claimed yet) the rating of the account of that name."""
+        if player.is_ai or self.store is None:
+            return None
+        if owner is not None:
+            return self.seat_rating(owner)
+        return self.seat_rating_by_name(player.name)
+
     def seat_rating_by_name(self, name: str) -> int | None:
         """:meth:`shown_by_name` in tenths (a waiting table's holder on the wire)."""
         return tenths(self.shown_by_name(name))
@@ -131,11 +141,18 @@ class HostRatings:
         accounts = self.host.accounts
         if accounts is None or self.store is None or not name:
             return None
-        try:
-            account = accounts.find(name)
-        except AccountsUnavailable:
-            return None
-        return None if account is None or account.name != name else self.shown(account.id)
+        now = time.monotonic()
+        cached = self._names.get(name)
+        if cached is None or now - cached[1] >= CACHE_SECONDS:
+            try:
+                account = accounts.find(name)
+            except AccountsUnavailable:
+                return None
+            found = None if account is None or account.name != name else account.id
+            if len(self._names) > 10_000:
+                self._names.clear()
+            cached = self._names[name] = (found, now)
+        return self.shown(cached[0])
 
     def leaderboard(self) -> tuple[LeaderRow, ...]:
         """The best :data:`~paris_tui.host.ratings.LEADERBOARD_SIZE` accounts, best first."""

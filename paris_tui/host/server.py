@@ -329,9 +329,9 @@ class Room:
         return "takeover" if seat in self.takeover else "away"
 
     def seat_infos(self) -> tuple[SeatInfo, ...]:
-        shown = self.host.ratings.seat_rating
+        rating = self.host.ratings.seat_rating_of  # the account's rating (rated.py)
         return tuple(
-            SeatInfo(p.name, p.kind, self.status(i), shown(self.owners.get(i)))
+            SeatInfo(p.name, p.kind, self.status(i), rating(p, self.owners.get(i)))
             for i, p in enumerate(self.referee.players)
         )
 

@@ -14,7 +14,8 @@ reserved for your name) or else watches it; ``w`` watches; ``n`` opens a
 new table (:class:`NewTableScreen`: seats as you, open or AI, and the rule
 variants); ``a`` is your Account on the host (a link code for another door,
 or one typed here: :class:`~paris_tui.app.screens.account.AccountScreen`);
-``Esc`` leaves a table you wait at; ``q`` quits.
+``l`` shows the host's leaderboard (:class:`~paris_tui.app.screens.leaderboard.LeaderboardScreen`;
+each seat's rating is beside its name too); ``Esc`` leaves a table you wait at; ``q`` quits.
 
 Everything the host sends (names, messages) is outside text: it is drawn
 through :class:`rich.text.Text` after :func:`~paris_tui.core.printable`,
@@ -42,6 +43,7 @@ from ...i18n import N_, _, ngettext
 from ...net.client import HostClient, HostClosedError, TokenStore
 from ...net.protocol import (
     Join,
+    Leader,
     Leave,
     Left,
     ListTables,
@@ -60,6 +62,7 @@ from ...wording import name_problem as worded_problem
 from ...wording import refusal_reason
 from ..describe import ai_label, shown_name, words
 from .base import ParisScreen
+from .leaderboard import LeaderboardScreen, rating_text
 from .new_game import NameInput
 
 __all__ = ["POLL", "LobbyScreen", "NewTableScreen", "table_game_text", "table_players_text"]
@@ -99,6 +102,8 @@ def _seat_text(seat: SeatInfo, me: str | None) -> Text:
     text = Text(name, style="bold" if seat.status == "present" else "")
     if me is not None and seat.kind == "human" and seat.name.casefold() == me.casefold():
         text.stylize("underline")
+    if seat.rating is not None:  # the account's rating (leaderboard.py)
+        text.append(" " + rating_text(seat.rating), style="cyan")
     if seat.status == "away":
         text.append(_(" (away)"), style="dim")
     elif seat.status == "takeover":
@@ -314,6 +319,8 @@ class LobbyScreen(ParisScreen):
         Binding("w", "watch", N_("Watch")),
         Binding("n", "new_table", N_("New table")),
         Binding("a", "account", N_("Account"), show=False),  # also in the palette
+        # Shown beside "You are ..." once the host has rated games (the footer is full).
+        Binding("l", "leaderboard", N_("Leaderboard"), show=False),
         Binding("r", "refresh", N_("Refresh"), show=False),
         Binding("escape", "leave", N_("Leave the table")),
         Binding("q", "quit", N_("Quit")),
@@ -353,6 +360,7 @@ class LobbyScreen(ParisScreen):
                 self.name_problem = worded_problem(exc)
         self.poll_every = poll
         self.tables: tuple[TableInfo, ...] = ()
+        self.leaderboard: tuple[Leader, ...] = ()  # the host's best ratings (l shows them)
         self.waiting: Waiting | None = None
         self.ended: str | None = None  # why the connection is over, once it is
         self.done = False  # dismissed (or about to be): nothing more is read
@@ -459,7 +467,22 @@ class LobbyScreen(ParisScreen):
             you.display = False
             return
         you.display = True
-        you.update(words(_("You are {player}."), player=Text(printable(self.player), style="bold")))
+        line = words(_("You are {player}."), player=Text(printable(self.player), style="bold"))
+        if self.leaderboard:
+            n = len(self.leaderboard)
+            line.append("  ")
+            line.append_text(
+                words(
+                    ngettext(
+                        "{key} the leaderboard ({n} rated player)",
+                        "{key} the leaderboard ({n} rated players)",
+                        n,
+                    ),
+                    key=Text("l", style="bold"),
+                    n=n,
+                )
+            )
+        you.update(line)
 
     # --- the name ------------------------------------------------------------------------
 
@@ -582,6 +605,9 @@ class LobbyScreen(ParisScreen):
     def _heard(self, message: object) -> None:
         match message:
             case Tables():
+                if message.leaderboard != self.leaderboard:
+                    self.leaderboard = message.leaderboard
+                    self._show_you()
                 if message.tables != self.tables or not self._drawn:
                     self.tables = message.tables
                     self._draw_tables()
@@ -791,6 +817,10 @@ class LobbyScreen(ParisScreen):
                 self._say(_("The code goes with your next seat or table."))
 
         self.app.push_screen(AccountScreen(host, port, self.player, self._token()), typed)
+
+    def action_leaderboard(self) -> None:
+        """The host's leaderboard (:class:`LeaderboardScreen`)."""
+        self.app.push_screen(LeaderboardScreen(self.leaderboard, self.player))
 
     def action_leave(self) -> None:
         if self.waiting is not None and self._can_send():
