@@ -1376,6 +1376,8 @@ class Host:
                 conn.room = room
                 ref = room.referee
                 conn.send(Watching(room.id, ref.view(None), ref.events, room.seat_infos()))
+                if room.result is not None:  # a finished game: how it was rated
+                    conn.send(Presence(room.id, room.seat_infos(), room.result))
             case Play():
                 room, seat = conn.room, conn.seat
                 if room is None or seat is None:
