@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from ..i18n import N_, _
+from ..i18n import N_, _, ngettext
 from ..net.protocol import RatedResult
 from .describe import joined, seat_label, words
 
@@ -41,9 +41,11 @@ def rated_text(result: RatedResult, names: tuple[str, ...]) -> Text:
                 text.append("\n")
                 text.append_text(
                     words(
-                        _("{players} left the game and is ranked last.")
-                        if len(leavers) == 1
-                        else _("{players} left the game and are ranked last."),
+                        ngettext(
+                            "{players} left the game and is ranked last.",
+                            "{players} left the game and are ranked last.",
+                            len(leavers),
+                        ),
                         players=joined(leavers),
                     )
                 )

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..i18n import _
+from ..i18n import _, ngettext
 
 __all__ = ["add_ratings_parser", "cmd_ratings"]
 
@@ -83,11 +83,9 @@ def _print(found: list[dict[str, Any]], as_json: bool) -> int:
         return EXIT_OK
     print(_("Rating: the conservative estimate mu - 3 sigma (openskill, Plackett-Luce)."))
     for row in found:
-        print(
-            _("{rank:>3}. {name}: {rating:.1f} ({games} games)").format(
-                rank=row["rank"], name=row["name"], rating=row["rating"], games=row["games"]
-            )
-        )
+        line = ngettext("{name}: {rating} ({n} game)", "{name}: {rating} ({n} games)", row["games"])
+        shown = f"{row['rating']:.1f}"
+        print(f"{row['rank']:>3}. " + line.format(name=row["name"], rating=shown, n=row["games"]))
     return EXIT_OK
 
 
