@@ -169,3 +169,36 @@ def test_host_ratings_of_a_folder_without_games(
     assert json.loads(capsys.readouterr().out)["ratings"] == []
     assert main(["host", "ratings", "--data-dir", str(tmp_path / "nowhere")]) == 1
     assert "is not a folder" in capsys.readouterr().err
+
+
+async def test_ratings_survive_kill_9_and_a_restart_counts_nothing_twice(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import signal
+
+    from .test_process import HostProcess
+
+    table = ["--table", "ann,bob", "--seed", "3"]
+    first = await HostProcess.start(tmp_path, *table)
+    port = await first.port()
+    ann = await join_bot(port, "ann", random_player(1))
+    bob = await join_bot(port, "bob", random_player(2))
+    await asyncio.gather(ann.play_to_end(), bob.play_to_end())
+    result = await rated_result(ann)  # told only once it is committed
+    assert result.rated
+    first.proc.send_signal(signal.SIGKILL)
+    assert await first.wait() == -signal.SIGKILL
+
+    def board() -> list[tuple[str, int, int]]:
+        assert main(["host", "ratings", "--data-dir", str(tmp_path), "--json"]) == 0
+        rows = json.loads(capsys.readouterr().out)["ratings"]
+        return sorted((r["name"], round(r["rating"] * 10), r["games"]) for r in rows)
+
+    counted = board()
+    assert counted == sorted([("ann", result.after[0], 1), ("bob", result.after[1], 1)])
+    # The same command again: the finished table is found counted, nothing moves.
+    second = await HostProcess.start(tmp_path, *table)
+    await second.port()
+    second.proc.send_signal(signal.SIGKILL)
+    assert await second.wait() == -signal.SIGKILL
+    assert board() == counted
