@@ -130,8 +130,10 @@ _SCHEMA = [
         table_id text NOT NULL,
         finished double precision NOT NULL,
         rated integer NOT NULL,
-        result text NOT NULL
+        result text NOT NULL,
+        names text NOT NULL DEFAULT '[]'
     )""",
+    "CREATE INDEX IF NOT EXISTS rating_games_finished ON rating_games(finished)",
     """CREATE TABLE IF NOT EXISTS rating_marks (
         table_id text NOT NULL,
         seat integer NOT NULL,

@@ -241,7 +241,13 @@ class HostRatings:
         key = game_key(referee.table_id, referee.record_json())
         try:
             result = self.store.finish(
-                key, referee.table_id, kinds, dict(owners), outcome.scores, outcome.on_board
+                key,
+                referee.table_id,
+                kinds,
+                dict(owners),
+                outcome.scores,
+                outcome.on_board,
+                referee.names,
             )
         except RatingsUnavailable as exc:
             self._fail(exc)

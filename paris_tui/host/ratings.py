@@ -54,6 +54,7 @@ from ..core.text import printable
 
 __all__ = [
     "RATINGS_FILE",
+    "Finished",
     "GameResult",
     "Rating",
     "RatingStore",
@@ -97,8 +98,10 @@ CREATE TABLE IF NOT EXISTS rating_games (
     table_id TEXT NOT NULL,
     finished REAL NOT NULL,
     rated INTEGER NOT NULL,
-    result TEXT NOT NULL
+    result TEXT NOT NULL,
+    names TEXT NOT NULL DEFAULT '[]'
 );
+CREATE INDEX IF NOT EXISTS rating_games_finished ON rating_games(finished);
 CREATE TABLE IF NOT EXISTS rating_marks (
     table_id TEXT NOT NULL,
     seat INTEGER NOT NULL,
@@ -135,6 +138,16 @@ class Rating:
     @property
     def shown(self) -> float:
         return shown(self.mu, self.sigma)
+
+
+@dataclass(frozen=True, slots=True)
+class Finished:
+    """A finished game as the ratings keep it: for the lobby's list of finished games."""
+
+    table_id: str
+    names: tuple[str, ...]
+    finished: float
+    rated: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,12 +302,16 @@ class RatingStore(Protocol):
         owners: dict[int, int],
         scores: Sequence[int],
         on_board: Sequence[int],
+        names: Sequence[str] = (),
     ) -> GameResult:
         """Count a finished game once (one transaction): judge it, rank it, move
         the ratings if it is rated. A key counted before returns its result as it
         was (``replayed``)."""
 
     def result(self, key: str) -> GameResult | None: ...
+
+    def games(self, limit: int = 200) -> list[Finished]:
+        """The finished games counted, newest first (rated or not)."""
 
     def close(self) -> None: ...
 
@@ -390,6 +407,23 @@ class SQLiteRatings:
         except ValueError as exc:
             raise RatingsUnavailable(f"the ratings store holds a bad result: {exc}") from None
 
+    def games(self, limit: int = 200) -> list[Finished]:
+        rows = self._read(
+            "SELECT table_id, finished, rated, names FROM rating_games "
+            "ORDER BY finished DESC, table_id LIMIT ?",
+            (max(0, min(int(limit), 10_000)),),
+        )
+        out: list[Finished] = []
+        for table_id, finished, rated, names in rows:
+            try:
+                found = json.loads(str(names))
+            except ValueError:
+                found = []
+            if not isinstance(found, list) or not all(isinstance(n, str) for n in found):
+                found = []
+            out.append(Finished(str(table_id), tuple(found), float(finished), bool(rated)))
+        return out
+
     # --- writing ---------------------------------------------------------------------
 
     def mark(self, table_id: str, seat: int, state: str) -> None:
@@ -408,6 +442,7 @@ class SQLiteRatings:
         owners: dict[int, int],
         scores: Sequence[int],
         on_board: Sequence[int],
+        names: Sequence[str] = (),
     ) -> GameResult:
         with self._tx() as db:
             row = db.execute("SELECT result FROM rating_games WHERE game = ?", (key,)).fetchone()
@@ -455,9 +490,16 @@ class SQLiteRatings:
                 reason is None, reason, tuple(places), leavers, tuple(before), tuple(after)
             )
             db.execute(
-                "INSERT INTO rating_games (game, table_id, finished, rated, result) "
-                "VALUES (?, ?, ?, ?, ?)",
-                (key, table_id, time.time(), int(reason is None), json.dumps(result.to_json())),
+                "INSERT INTO rating_games (game, table_id, finished, rated, result, names) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (
+                    key,
+                    table_id,
+                    time.time(),
+                    int(reason is None),
+                    json.dumps(result.to_json()),
+                    json.dumps(list(names), ensure_ascii=False),
+                ),
             )
             db.execute("DELETE FROM rating_marks WHERE table_id = ?", (table_id,))
         if result.rated:

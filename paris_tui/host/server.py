@@ -60,11 +60,13 @@ from ..net.protocol import (
     Bye,
     ClientMessage,
     ErrorCode,
+    GetRecord,
     Hello,
     HostMessage,
     Join,
     Leave,
     Left,
+    ListGames,
     ListTables,
     OpenTable,
     Ping,
@@ -100,6 +102,7 @@ from .accounts import (
     ssh_fingerprint,
 )
 from .ai_moves import AIMoves
+from .finished import answer as finished_games
 from .identity import TICKET_SECONDS, Claim, DoorProof, Gate, Tickets
 from .limits import NestedWindow, Quota, address_key, owner_key
 from .names import same_name, skeleton
@@ -1339,6 +1342,8 @@ class Host:
                 pass
             case Hello():
                 raise Refusal("bad_message", "hello was already sent")
+            case ListGames() | GetRecord():  # protocol 4: the finished games (finished.py)
+                await finished_games(self, conn, message)
             case ListTables():
                 infos = self.table_infos(waiting=conn.protocol >= 2)
                 if self.cluster is not None:  # every host's tables: read in an I/O thread

@@ -33,18 +33,23 @@ from .protocol import (
     AccountRequest,
     Bye,
     ClientMessage,
+    FinishedGame,
+    Games,
+    GetRecord,
     Hello,
     HostMessage,
     Join,
     Leader,
     Leave,
     Left,
+    ListGames,
     ListTables,
     OpenTable,
     Ping,
     Play,
     Pong,
     ProtocolError,
+    RecordSent,
     Refused,
     Seated,
     TableInfo,
@@ -194,6 +199,18 @@ class HostClient:
         answer: Tables = await self._answer(timeout, Tables)
         self.leaderboard = answer.leaderboard
         return answer.tables
+
+    async def games(self, timeout: float = 10.0) -> tuple[FinishedGame, ...]:
+        """The host's finished games, newest first (protocol 4)."""
+        self.send(ListGames())
+        answer: Games = await self._answer(timeout, Games)
+        return answer.games
+
+    async def record(self, table: str, timeout: float = 10.0) -> RecordSent:
+        """A finished game's public record (protocol 4). Raises :class:`RefusedError`."""
+        self.send(GetRecord(table))
+        answer: RecordSent = await self._answer(timeout, RecordSent)
+        return answer
 
     async def open_table(
         self,

@@ -22,6 +22,16 @@ from dataclasses import dataclass
 from typing import Any, Literal, cast, get_args
 
 from ..core import Event, IllegalCode, Move, SeatView
+from .games_wire import (
+    FinishedGame,
+    Games,
+    GetRecord,
+    ListGames,
+    RecordSent,
+    decode_games_client,
+    decode_games_host,
+    games_to_json,
+)
 from .ratings_wire import (
     Leader,
     RatedResult,
@@ -62,12 +72,16 @@ __all__ = [
     "ByeReason",
     "ClientMessage",
     "ErrorCode",
+    "FinishedGame",
+    "Games",
+    "GetRecord",
     "Hello",
     "HostMessage",
     "Join",
     "Leader",
     "Leave",
     "Left",
+    "ListGames",
     "ListTables",
     "OpenTable",
     "Ping",
@@ -76,6 +90,7 @@ __all__ = [
     "Presence",
     "ProtocolError",
     "RatedResult",
+    "RecordSent",
     "Refused",
     "SeatInfo",
     "SeatStatus",
@@ -95,9 +110,9 @@ __all__ = [
     "to_json",
 ]
 
-PROTOCOL_VERSION = 3
+PROTOCOL_VERSION = 4
 """The version this code speaks by default (a client's :class:`Hello`)."""
-PROTOCOL_VERSIONS: tuple[int, ...] = (1, 2, 3)
+PROTOCOL_VERSIONS: tuple[int, ...] = (1, 2, 3, 4)
 """Every version a host speaks. Version 2 is version 1 plus tables with free
 seats: :class:`OpenTable`, :class:`Leave`, :class:`Waiting`, :class:`Left`,
 the ``free`` seat status and the error codes marked below; a version-1
@@ -105,7 +120,9 @@ connection never sees any of them (nor a table that waits for players).
 Version 3 is version 2 plus accounts: a ``code`` in :class:`Join` and
 :class:`OpenTable`, a ``token`` in :class:`OpenTable`, :class:`AccountRequest`
 and :class:`AccountInfo`, and the error codes marked below (an older
-connection gets ``seat_taken`` or ``bad_token`` for them)."""
+connection gets ``seat_taken`` or ``bad_token`` for them).
+Version 4 is version 3 plus the host's finished games (:mod:`.games_wire`):
+:class:`ListGames`, :class:`GetRecord`, :class:`Games`, :class:`RecordSent`."""
 # A client's line, newline included: its longest message (a join) is under 400 bytes.
 MAX_CLIENT_LINE = 4096
 # A host's line: a ``seated`` with a whole game's events is about 30 KB.
@@ -302,7 +319,18 @@ class AccountRequest:
 
 
 ClientMessage = (
-    Hello | Join | Watch | ListTables | Play | Ping | Pong | OpenTable | Leave | AccountRequest
+    Hello
+    | Join
+    | Watch
+    | ListTables
+    | Play
+    | Ping
+    | Pong
+    | OpenTable
+    | Leave
+    | AccountRequest
+    | ListGames  # protocol 4 (games_wire.py)
+    | GetRecord
 )
 
 
@@ -432,6 +460,8 @@ HostMessage = (
     | Waiting
     | Left
     | AccountInfo
+    | Games  # protocol 4 (games_wire.py)
+    | RecordSent
 )
 
 
@@ -446,6 +476,8 @@ def _seat_info(info: SeatInfo) -> dict[str, Any]:
 
 def to_json(message: ClientMessage | HostMessage) -> dict[str, Any]:
     """The JSON object of a message."""
+    if isinstance(message, ListGames | GetRecord | Games | RecordSent):
+        return games_to_json(message)
     match message:
         case Hello():
             return {
@@ -759,6 +791,9 @@ def decode_client(line: bytes) -> ClientMessage:
             )
         if kind == "leave":
             return Leave()
+        games = decode_games_client(kind, data, _table_id)
+        if games is not None:
+            return games
         if kind == "play":
             return Play(
                 move_from_json(field(data, "move", kind)),
@@ -869,6 +904,9 @@ def decode_host(line: bytes) -> HostMessage:
             )
         if kind == "left":
             return Left(_opt_table_id(data.get("table"), "table"))
+        games = decode_games_host(kind, data, _table_id)
+        if games is not None:
+            return games
         if kind == "account":
             doors = obj(field(data, "doors", kind), "doors")
             expires = data.get("expires")
