@@ -1,12 +1,15 @@
-"""The lobby shows ratings (issue 22): beside each name, and the leaderboard on ``l``."""
+"""The lobby shows ratings (issue 22): beside each name, the leaderboard on ``l``, and the
+host's finished games on ``g`` (yours first), each opening in the replay viewer."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from paris_tui.app.screens.finished_games import FinishedGamesScreen, HostReplayScreen
 from paris_tui.app.screens.leaderboard import LeaderboardScreen, rating_text
 from paris_tui.host.accounts import open_accounts
 from paris_tui.host.ratings import open_ratings
+from paris_tui.host.referee import Referee, parse_seats
 
 from .helpers import screen_text
 from .test_lobby import LobbyApp, _client, _until, hosting
@@ -53,7 +56,9 @@ async def test_the_lobby_shows_ratings_and_the_leaderboard(tmp_path: Path) -> No
         async with app.run_test(size=(80, 24)) as pilot:
             want = f"ann {shown['ann']} (away), bob {shown['bob']} (away)"
             await _until(pilot, lambda: want in screen_text(app), "ratings beside the names")
-            assert "You are Cy.  l the leaderboard (3 rated players)" in screen_text(app)
+            assert "You are Cy.  g finished games  l leaderboard (3 rated players)" in screen_text(
+                app
+            )
             await pilot.press("l")
             await _until(
                 pilot, lambda: isinstance(app.screen, LeaderboardScreen), "the leaderboard"
@@ -79,7 +84,50 @@ async def test_a_host_without_rated_games_says_so(tmp_path: Path) -> None:
         app = LobbyApp(client, "Cy")
         async with app.run_test(size=(80, 24)) as pilot:
             await _until(pilot, lambda: "ann (away)" in screen_text(app), "the table")
-            assert "leaderboard" not in screen_text(app)  # the key is said once it shows some
+            text = screen_text(app)
+            assert "You are Cy.  g finished games  l leaderboard" in text
+            assert "leaderboard (" not in text
             await pilot.press("l")
             await _until(pilot, lambda: "No rated games yet." in screen_text(app), "empty board")
+        await client.close()
+
+
+def put_finished(tables: Path, table_id: str, seats: str, seed: int) -> int:
+    """A finished game's record in the host's folder (counted at the host's start)."""
+    referee = Referee.new(table_id, parse_seats(seats), seed=seed)
+    while not referee.is_over:
+        seat = referee.to_move
+        assert seat is not None
+        referee.play(seat, referee.view(seat).legal_moves[0], referee.move_count)
+    tables.mkdir(parents=True, exist_ok=True)
+    (tables / f"{table_id}.json").write_text(referee.record_text(), encoding="utf-8")
+    return referee.move_count
+
+
+async def test_g_lists_the_finished_games_yours_first_and_replays_one(tmp_path: Path) -> None:
+    tables = tmp_path / "host-data" / "host" / "tables"
+    moves = put_finished(tables, "t1", "Cy,Dee", 3)
+    put_finished(tables, "t2", "ann,bob", 4)
+    async with hosting(tmp_path) as (_, port):
+        client = await _client(port)
+        app = LobbyApp(client, "cy")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await _until(pilot, lambda: "g finished games" in screen_text(app), "the keys")
+            await pilot.press("g")
+            await _until(pilot, lambda: "Your games first" in screen_text(app), "the list")
+            screen = app.screen
+            assert isinstance(screen, FinishedGamesScreen)
+            # Cy's game first, though the other ended later; neither was rated.
+            assert [g.table for g in screen.games] == ["t1", "t2"]
+            text = screen_text(app)
+            assert text.index("Cy, Dee (unrated)") < text.index("ann, bob (unrated)")
+            await pilot.press("enter")
+            await _until(pilot, lambda: isinstance(app.screen, HostReplayScreen), "the replay")
+            want = f"Replay: move {moves} of {moves}"
+            await _until(pilot, lambda: want in screen_text(app), "the last position")
+            assert "t1.json" in screen_text(app) and "Game over" in screen_text(app)
+            await pilot.press("escape")
+            await _until(pilot, lambda: isinstance(app.screen, FinishedGamesScreen), "back")
+            await pilot.press("escape")
+            await _until(pilot, lambda: "Players" in screen_text(app), "the lobby again")
         await client.close()
