@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .ratings import RatingsUnavailable, SQLiteRatings
@@ -85,3 +86,34 @@ class PostgresRatings(SQLiteRatings):
 
     def close(self) -> None:
         """The pool is the table store's: it closes it."""
+
+
+_COPIED = (
+    ("ratings", ("account", "mu", "sigma", "games", "updated")),
+    ("rating_games", ("game", "table_id", "finished", "rated", "result", "names")),
+    ("rating_marks", ("table_id", "seat", "state")),
+)
+
+
+def copy_ratings(path: Path, pool: ConnectionPool) -> int:
+    """Copy a data directory's ``ratings.sqlite`` into the database (``host migrate``:
+    account ids are copied as they are, so the ratings stay their accounts').
+    Returns how many accounts have a rating."""
+    import sqlite3
+
+    if not path.exists():
+        return 0
+    source = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        with pool.connection() as conn, conn.transaction():
+            for table, columns in _COPIED:
+                names = ", ".join(columns)
+                marks = ", ".join(["%s"] * len(columns))
+                rows = source.execute(f"SELECT {names} FROM {table}").fetchall()
+                if rows:
+                    with conn.cursor() as cur:
+                        cur.executemany(f"INSERT INTO {table} ({names}) VALUES ({marks})", rows)
+        count = source.execute("SELECT count(*) FROM ratings").fetchone()
+        return int(count[0]) if count else 0
+    finally:
+        source.close()
