@@ -70,7 +70,7 @@ class FinishedGamesScreen(TranslatedBindings, ModalScreen[None]):
             yield Static(Text(_("Asking the host…")), id="games-status")
             grid: DataTable[Text] = DataTable(id="games-grid", cursor_type="row")
             grid.add_column(Text(_("Table")), width=6)
-            grid.add_column(Text(_("Players")), width=40)
+            grid.add_column(Text(_("Players")), width=38)
             grid.add_column(Text(_("Ended")), width=16)
             yield grid
 

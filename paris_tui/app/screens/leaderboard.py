@@ -73,7 +73,7 @@ class LeaderboardScreen(TranslatedBindings, ModalScreen[None]):
                 return
             grid: DataTable[Text] = DataTable(id="leaderboard-grid", cursor_type="row")
             grid.add_column(Text("#"), width=3)
-            grid.add_column(Text(_("Player")), width=30)
+            grid.add_column(Text(_("Player")), width=26)
             grid.add_column(Text(_("Rating")), width=8)
             grid.add_column(Text(_("Games")), width=12)
             me = None if self.me is None else self.me.casefold()
