@@ -131,3 +131,25 @@ async def test_g_lists_the_finished_games_yours_first_and_replays_one(tmp_path: 
             await pilot.press("escape")
             await _until(pilot, lambda: "Players" in screen_text(app), "the lobby again")
         await client.close()
+
+
+async def test_the_keys_line_fits_80_columns_with_a_long_name_in_german(tmp_path: Path) -> None:
+    from paris_tui import i18n
+
+    from .test_layout_fit import check_screen
+
+    seed_ratings(tmp_path / "host-data")
+    name = "Bartholomäus" + "x" * 8  # 20 cells, the longest name
+    try:
+        i18n.set_language("de")
+        async with hosting(tmp_path, "ann,bob") as (_, port):
+            client = await _client(port)
+            app = LobbyApp(client, name)
+            async with app.run_test(size=(80, 24)) as pilot:
+                await _until(pilot, lambda: "Rangliste (3" in screen_text(app), "the keys")
+                await pilot.pause()
+                problems = check_screen(app)
+                assert not problems, "\n".join(map(str, problems))
+            await client.close()
+    finally:
+        i18n.set_language("en")

@@ -319,7 +319,7 @@ class LobbyScreen(ParisScreen):
     LobbyScreen #lobby-name-row Label { width: 11; }
     LobbyScreen #lobby-name-row Input { border: none; height: 1; padding: 0 1; width: 26; }
     LobbyScreen #lobby-name-row Input:focus { background: $boost; text-style: bold; }
-    LobbyScreen #lobby-you { padding: 0 1; margin-top: 1; height: 1; }
+    LobbyScreen #lobby-you { padding: 0 1; margin-top: 1; height: auto; }  /* the keys may wrap */
     LobbyScreen #lobby-tables { height: 1fr; margin-top: 1; }
     LobbyScreen #lobby-status { padding: 0 1; height: 3; }
     """
