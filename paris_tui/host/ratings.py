@@ -289,8 +289,8 @@ class RatingStore(Protocol):
         """The best shown ratings first (ties: more games first, then account id)."""
 
     def mark(self, table_id: str, seat: int, state: str) -> None:
-        """The takeover AI plays ``seat`` (``"takeover"``) or played it and the
-        player is back (``"returned"``)."""
+        """The takeover AI moves for ``seat`` (``"takeover"``), or the player of a seat
+        it moved for is back (``"returned"``: nothing for a seat it never moved for)."""
 
     def marks(self, table_id: str) -> dict[int, str]: ...
 
@@ -428,6 +428,12 @@ class SQLiteRatings:
 
     def mark(self, table_id: str, seat: int, state: str) -> None:
         with self._tx() as db:
+            if state == "returned":  # only a seat the AI moved for has come back
+                db.execute(
+                    "UPDATE rating_marks SET state = ? WHERE table_id = ? AND seat = ?",
+                    (state, table_id, seat),
+                )
+                return
             db.execute(
                 "INSERT INTO rating_marks (table_id, seat, state) VALUES (?, ?, ?) "
                 "ON CONFLICT (table_id, seat) DO UPDATE SET state = excluded.state",

@@ -153,3 +153,37 @@ async def test_the_keys_line_fits_80_columns_with_a_long_name_in_german(tmp_path
             await client.close()
     finally:
         i18n.set_language("en")
+
+
+async def test_hostile_names_are_drawn_as_text_in_the_leaderboard_and_the_games(
+    tmp_path: Path,
+) -> None:
+    from hostile_corpus import SHOWN
+
+    cases = [c for c in SHOWN if "[" in c.text][:3]
+    names = [c.text for c in cases]
+    root = tmp_path / "host-data" / "host"
+    accounts = open_accounts(root)
+    ids = [accounts.create(name, None).id for name in names]
+    accounts.close()
+    ratings = open_ratings(root)
+    ratings.finish("t0:x", "t0", ["human"] * 3, dict(enumerate(ids)), [9, 4, 7], [1, 1, 1])
+    ratings.close()
+    put_finished(root / "tables", "t1", ",".join(names), 5)
+    async with hosting(tmp_path) as (_, port):
+        client = await _client(port)
+        app = LobbyApp(client, "Cy")
+        async with app.run_test(size=(120, 30)) as pilot:
+            await _until(pilot, lambda: "rated players" in screen_text(app), "the board")
+            await pilot.press("l")
+            await _until(pilot, lambda: isinstance(app.screen, LeaderboardScreen), "board")
+            await pilot.pause()
+            text = screen_text(app)
+            for case in cases:
+                assert case.shown in text, case.label
+            await pilot.press("escape", "g")
+            await _until(pilot, lambda: "Your games first" in screen_text(app), "the games")
+            text = screen_text(app)
+            for case in cases:
+                assert case.shown in text, case.label
+        await client.close()

@@ -205,3 +205,11 @@ def test_sqlite_ratings_survive_a_reopen(tmp_path: Path) -> None:
     assert again.finish("t1:a", "t1", HUMANS[2], {0: 1, 1: 2}, [10, 4], [1, 1]).replayed
     assert again.ratings([1, 2]) == held
     again.close()
+
+
+def test_a_return_counts_only_where_the_ai_moved(ratings: RatingStore) -> None:
+    # Taken over, back before the AI's first move for the seat: still rated.
+    ratings.mark("t6", 0, "returned")
+    assert ratings.marks("t6") == {}
+    result = ratings.finish("t6:x", "t6", HUMANS[2], {0: 1, 1: 2}, [5, 4], [1, 1])
+    assert result.rated
