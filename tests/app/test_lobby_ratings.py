@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from textual.app import App
+
+from paris_tui.app.resources import css_paths
 from paris_tui.app.screens.finished_games import FinishedGamesScreen, HostReplayScreen
 from paris_tui.app.screens.leaderboard import LeaderboardScreen, rating_text
 from paris_tui.host.accounts import open_accounts
@@ -187,3 +190,45 @@ async def test_hostile_names_are_drawn_as_text_in_the_leaderboard_and_the_games(
             for case in cases:
                 assert case.shown in text, case.label
         await client.close()
+
+
+async def test_b_shows_the_strong_ais_belief_about_each_route(tmp_path: Path) -> None:
+    from paris_tui.ai.belief import RouteBelief
+    from paris_tui.core.record import load_record, replay
+    from paris_tui.core.sampling import Determinizer
+
+    tables = tmp_path / "tables"
+    put_finished(tables, "t1", "Ann,Bob,Cy", 3)
+    record = load_record(tables / "t1.json")
+    screen = HostReplayScreen(record, "t1")
+    app = EndlessApp(screen)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        screen.action_go(12)
+        await pilot.press("b")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "The strong AI believes (routes):" in text
+        # The numbers are the belief's own, from the spectator's view after 12 moves.
+        expected = RouteBelief().weights(Determinizer(replay(record, 12).view(None)))
+        assert screen.weights_at(12) == expected and set(expected) == {0, 1, 2}
+        board = replay(record).view(None).board
+        for seat, name in enumerate(("Ann", "Bob", "Cy")):
+            route, weight = max(expected[seat].items(), key=lambda item: item[1])
+            letter = board.lines[board.line_index[route]].letter
+            assert f"{name}: {letter} {round(weight * 100)}%" in text
+        held = replay(record).view(None).revealed_routes
+        assert held is not None
+        assert f"(holds {board.lines[board.line_index[held[0]]].letter})" in text
+        await pilot.press("b")
+        await pilot.pause()
+        assert "believes" not in screen_text(app)
+
+
+class EndlessApp(App[None]):
+    def __init__(self, screen: HostReplayScreen) -> None:
+        super().__init__(css_path=css_paths())
+        self.replay = screen
+
+    def on_mount(self) -> None:
+        self.push_screen(self.replay)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -111,14 +111,78 @@ class FinishedGamesScreen(TranslatedBindings, ModalScreen[None]):
 
 
 class HostReplayScreen(ReplayScreen):
-    """The replay viewer on a host's finished game; Esc (or q) comes back to the lobby."""
+    """The replay viewer on a host's finished game; Esc (or q) comes back to the lobby.
+
+    ``b`` shows what the strong AI's opponent model (:mod:`paris_tui.ai.belief`)
+    believes of each player's secret route after the move shown, from the moves
+    made so far (a spectator's view: no route known), beside the route the
+    player turned out to hold. The game is over, so nothing is secret any more.
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q", "back", N_("Back")),
+        Binding("b", "beliefs", N_("Beliefs")),
     ]
 
     def __init__(self, record: Record, table: str) -> None:
         super().__init__(record, Path(f"{table}.json"))
+        self.beliefs = False
+        self._belief: Any = None  # the RouteBelief (its cache serves every position)
+        self._weights: dict[int, dict[int, dict[str, float]]] = {}
 
     def action_back(self) -> None:
         self.dismiss(None)
+
+    def action_beliefs(self) -> None:
+        self.beliefs = not self.beliefs
+        self.show_position()
+
+    def weights_at(self, k: int) -> dict[int, dict[str, float]]:
+        """Per seat, the belief's weight of each line after the first ``k`` moves."""
+        if k not in self._weights:
+            from ...ai.belief import RouteBelief
+            from ...core.sampling import Determinizer
+
+            if self._belief is None:
+                self._belief = RouteBelief()
+            view = self.game_at(k).view(None)
+            self._weights[k] = {} if view.is_over else self._belief.weights(Determinizer(view))
+        return self._weights[k]
+
+    def show_position(self) -> None:
+        super().show_position()
+        if not self.beliefs:
+            return
+        for status in self.query("#replay-position").results(Static):
+            shown = status.content  # the position, as the viewer wrote it
+            text = shown.copy() if isinstance(shown, Text) else Text()
+            text.append_text(self.beliefs_text(self.position))
+            status.update(text)
+
+    def beliefs_text(self, k: int) -> Text:
+        """``● Ann: B 62%, C 21% (holds C)`` for each seat, under a title line."""
+        from ..describe import seat_label
+
+        final = self.game_at(self.total).view(None)
+        board = final.board
+        routes = final.revealed_routes or ()
+        text = Text("\n" + _("The strong AI believes (routes):"), style="")
+        weights = self.weights_at(k)
+        if not weights:
+            text.append("\n" + _("nothing yet (or no secret routes)"), style="dim")
+            return text
+        for seat in sorted(weights):
+            line = Text("\n")
+            line.append_text(seat_label(final.names, seat, width=10))
+            line.append(": ")
+            top = sorted(weights[seat].items(), key=lambda item: -item[1])[:2]
+            for j, (route, weight) in enumerate(top):
+                if j:
+                    line.append(", ")
+                letter = board.lines[board.line_index[route]].letter
+                line.append(f"{letter} {round(weight * 100)}%", style="")
+            if seat < len(routes):
+                held = board.lines[board.line_index[routes[seat]]].letter
+                line.append(" " + _("(holds {line})").format(line=held), style="dim")
+            text.append_text(line)
+        return text
