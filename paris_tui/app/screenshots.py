@@ -317,6 +317,74 @@ async def at_one_table(out: Path) -> Path:
     return out / "at-one-table-bob.svg"
 
 
+def _seed_ratings(root: Path) -> None:
+    """A few rated games between five accounts (the lobby-with-ratings scene)."""
+    from ..host.accounts import open_accounts
+    from ..host.ratings import open_ratings
+
+    accounts = open_accounts(root)
+    ids = {n: accounts.create(n, None).id for n in ("Ann", "Bob", "Cy", "Dee", "Eve")}
+    accounts.close()
+    ratings = open_ratings(root)
+    games = [
+        ("Ann", "Bob", "Cy"),
+        ("Dee", "Ann", "Eve", "Bob"),
+        ("Ann", "Cy"),
+        ("Eve", "Dee", "Cy"),
+        ("Ann", "Eve"),
+        ("Bob", "Dee"),
+    ]
+    for number, order in enumerate(games, 1):
+        owners = {seat: ids[name] for seat, name in enumerate(order)}
+        scores = [40 - 5 * seat for seat in range(len(order))]  # in the order given
+        ratings.finish(
+            f"s{number}:x", f"s{number}", ["human"] * len(order), owners, scores, [1] * len(order)
+        )
+    ratings.close()
+
+
+async def lobby_ratings(out: Path) -> Path:
+    """The lobby of a host with rated players (issue 22): each rating beside its name,
+    then the leaderboard (``l``)."""
+    import tempfile
+
+    from ..host.referee import parse_seats
+    from ..host.server import Host, HostConfig
+    from ..net.client import HostClient
+    from .screens.lobby import LobbyScreen
+
+    with tempfile.TemporaryDirectory() as tmp:
+        _seed_ratings(Path(tmp) / "host")
+        host = Host(HostConfig(data_dir=Path(tmp), port=0, ai_delay=3600.0))
+        host.load()
+        playing = host.open_table(parse_seats("Ann,Bob,Cy"), seed=3).referee
+        for _ in range(9):
+            seat = playing.to_move or 0
+            playing.play(seat, playing.view(seat).legal_moves[0], playing.move_count)
+        host.open_table(parse_seats("Dee,Eve,ai:strong"), seed=4)
+        _, port = await host.start()
+        streams = sys.stdout, sys.stderr
+        try:
+            dee = await HostClient.connect("127.0.0.1", port)
+            await dee.open_table("Fay", ("me", "open", "open"))
+            client = await HostClient.connect("127.0.0.1", port)
+            app = ParisApp(anim=0.0, ai_delay=0.0, cursor_blink=False)
+            async with app.run_test(size=(80, 24)) as pilot:
+                await pilot.pause()
+                app.push_screen(LobbyScreen(client, "Eve", poll=3600.0))
+                await pilot.pause(0.5)
+                app.save_screenshot("lobby-ratings.svg", str(out))
+                await pilot.press("l")
+                await pilot.pause(0.3)
+                app.save_screenshot("leaderboard.svg", str(out))
+            await client.close()
+            await dee.close()
+        finally:
+            sys.stdout, sys.stderr = streams
+            await host.close()
+    return out / "leaderboard.svg"
+
+
 async def _in_language(
     out: Path, name: str, lang: str, glyphs: str, size: tuple[int, int] = (100, 32)
 ) -> Path:
@@ -359,6 +427,7 @@ SCENES: dict[str, Scene] = {
     "review": review_screen,
     "statistics": statistics_screen,
     "at-one-table": at_one_table,
+    "lobby-ratings": lobby_ratings,
     "lang-de": german,
     "lang-zh-TW": chinese,
 }

@@ -199,8 +199,11 @@ def add_host_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.set_defaults(func=cmd_host)
     from .accounts_command import add_accounts_parser
     from .migrate import add_migrate_parser
+    from .ratings_command import add_ratings_parser
 
-    add_migrate_parser(add_accounts_parser(parser))
+    sub = add_accounts_parser(parser)
+    add_migrate_parser(sub)
+    add_ratings_parser(sub)
     return parser
 
 

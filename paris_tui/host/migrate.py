@@ -78,7 +78,9 @@ def migrate(data_dir: Path, url: str) -> list[str]:
     database holds tables or accounts already),
     :class:`~paris_tui.host.store.HostBusyError` or ``OSError``."""
     from .accounts import ACCOUNTS_FILE
+    from .pgratings import copy_ratings
     from .pgstore import DatabaseUnavailable, PostgresStore
+    from .ratings import RATINGS_FILE
     from .server import Host, HostConfig
 
     # The files of earlier versions are taken in as a host start does it.
@@ -88,6 +90,7 @@ def migrate(data_dir: Path, url: str) -> list[str]:
     host.io_pool.shutdown(wait=True)
     if host.accounts is not None:
         host.accounts.close()
+    host.ratings.close()
     files = host.store  # still locked: no host serves from it meanwhile
     db = PostgresStore(url, pool_size=2)
     try:
@@ -119,9 +122,11 @@ def migrate(data_dir: Path, url: str) -> list[str]:
                     db.archive(table_id)
                 moved += 1
         accounts = _copy_accounts(files.root / ACCOUNTS_FILE, db)
+        rated = copy_ratings(files.root / RATINGS_FILE, db.pool)  # issue 22: the ratings
         lines.append(
             f"moved {moved} tables and {accounts} accounts from "
             f"{printable(str(data_dir))} into {db.where}"
+            + (f" (and {rated} accounts' ratings)" if rated else "")
         )
         return lines
     finally:

@@ -54,7 +54,7 @@ __all__ = [
 log = logging.getLogger("paris_tui.host.pgstore")
 
 ENV_DATABASE = "PARIS_TUI_DATABASE"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3  # 2: paris_waiting (issue 21); 3: the ratings tables (issue 22)
 # The advisory lock key under which a host creates or migrates the schema.
 _SCHEMA_LOCK = 0x7061726973  # "paris"
 
@@ -126,6 +126,30 @@ _SCHEMA = [
         holder text NOT NULL,
         seats text NOT NULL
     )""",
+    # --- ratings (issue 22; paris_tui.host.pgratings): as host/ratings.sqlite's tables.
+    """CREATE TABLE IF NOT EXISTS ratings (
+        account bigint PRIMARY KEY,
+        mu double precision NOT NULL,
+        sigma double precision NOT NULL,
+        games integer NOT NULL DEFAULT 0,
+        updated double precision NOT NULL
+    )""",
+    """CREATE TABLE IF NOT EXISTS rating_games (
+        game text PRIMARY KEY,
+        table_id text NOT NULL,
+        finished double precision NOT NULL,
+        rated integer NOT NULL,
+        result text NOT NULL,
+        names text NOT NULL DEFAULT '[]'
+    )""",
+    "CREATE INDEX IF NOT EXISTS rating_games_finished ON rating_games(finished)",
+    """CREATE TABLE IF NOT EXISTS rating_marks (
+        table_id text NOT NULL,
+        seat integer NOT NULL,
+        state text NOT NULL,
+        PRIMARY KEY (table_id, seat)
+    )""",
+    # --- end of ratings
 ]
 
 

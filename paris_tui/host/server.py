@@ -61,11 +61,13 @@ from ..net.protocol import (
     Bye,
     ClientMessage,
     ErrorCode,
+    GetRecord,
     Hello,
     HostMessage,
     Join,
     Leave,
     Left,
+    ListGames,
     ListTables,
     OpenTable,
     Ping,
@@ -73,6 +75,7 @@ from ..net.protocol import (
     Pong,
     Presence,
     ProtocolError,
+    RatedResult,
     Refused,
     Relay,
     Seated,
@@ -101,9 +104,11 @@ from .accounts import (
     ssh_fingerprint,
 )
 from .ai_moves import AIMoves
+from .finished import answer as finished_games
 from .identity import TICKET_SECONDS, Claim, DoorProof, Gate, Tickets
 from .limits import NestedWindow, Quota, address_key, owner_key
 from .names import same_name, skeleton
+from .rated import HostRatings, table_leaderboard
 from .referee import APP_KEY, Referee, Refusal, SeatSpec
 from .store import HostStore, SeatsFileError, TableStore
 
@@ -320,6 +325,7 @@ class Room:
         self.opener: str | None = opener if isinstance(opener, str) else None
         self.opener_address: str | None = None
         self.touched = time.time()  # the last move or arrival (wall clock: survives restarts)
+        self.result: RatedResult | None = None  # how the finished game was rated (rated.py)
 
     # --- who is here ----------------------------------------------------------------
 
@@ -331,8 +337,10 @@ class Room:
         return "takeover" if seat in self.takeover else "away"
 
     def seat_infos(self) -> tuple[SeatInfo, ...]:
+        rating = self.host.ratings.seat_rating_of  # the account's rating (rated.py)
         return tuple(
-            SeatInfo(p.name, p.kind, self.status(i)) for i, p in enumerate(self.referee.players)
+            SeatInfo(p.name, p.kind, self.status(i), rating(p, self.owners.get(i)))
+            for i, p in enumerate(self.referee.players)
         )
 
     def info(self) -> TableInfo:
@@ -359,6 +367,7 @@ class Room:
         if seat in self.takeover:
             self.takeover.discard(seat)
             log.info("table %s: seat %d is back, the AI hands it back", self.id, seat)
+            self.host.ratings.mark_soon(self.id, seat, "returned")
         if self._ai_job is not None and self._ai_job[0] == seat:
             self._cancel_ai()
 
@@ -390,7 +399,7 @@ class Room:
     # --- sending ----------------------------------------------------------------------
 
     def broadcast_presence(self) -> None:
-        data = encode(Presence(self.id, self.seat_infos()))
+        data = encode(Presence(self.id, self.seat_infos(), self.result))
         for conn in (*self.seated.values(), *self.watchers):
             conn.send_bytes(data)
 
@@ -457,6 +466,7 @@ class Room:
         self._timers.clear()
         self.takeover.clear()
         log.info("table %s: game over", self.id)
+        self.host.ratings.finish_soon(self)
 
     def kick(self) -> None:
         """Start the AI if the seat to move is an AI seat or taken over."""
@@ -502,6 +512,10 @@ class Room:
         self._ai_task = None
         if not (ref.is_ai(seat) or seat in self.takeover):
             return
+        if not ref.is_ai(seat):  # the takeover AI's move: the game is no longer rated
+            await self.host.ratings.mark(self.id, seat, "takeover")
+            if self._ai_job is not None or seat not in self.takeover:
+                return
         try:
             await self.play(seat, move, count)
         except Refusal as exc:  # a player's own move came first
@@ -564,6 +578,7 @@ class Host:
         self._door_slots: Counter[str] = Counter()
         # Tables opened by clients: per person, per address, for the host (limits.py).
         self.opens = NestedWindow(config.limits.opens)
+        self.ratings = HostRatings(self)  # ratings and the leaderboard (rated.py)
         self._sweeper: asyncio.Task[None] | None = None
         self.saves_failing = False  # a move could not be saved, none has been since
 
@@ -591,6 +606,7 @@ class Host:
         except AccountsUnavailable as exc:
             log.error("%s: every seat is refused until it is repaired", exc)
             self.gate = Gate(None, str(exc), self.tickets)
+        self.ratings.open()
         tables, problems = self.tables.load_tables()
         for name, problem in problems:
             notes.append(f"skipped {printable(name)}: {problem}")
@@ -604,6 +620,8 @@ class Host:
         shown = set(finished[-limits.keep_finished :]) if limits.keep_finished > 0 else set()
         for table_id, record in tables:
             over = table_id in finished
+            if over:
+                self.ratings.catch_up(table_id, record)  # a finish not counted yet (kill -9)
             if over and (self.cluster is not None or table_id not in shown):
                 # kept for replay, not listed (across hosts, the lobby reads the database)
                 continue
@@ -640,6 +658,7 @@ class Host:
                 seats_problem,
             )
         room = Room(self, referee, owners, seats_problem)
+        room.result = self.ratings.result_of(table_id)
         self.rooms[table_id] = room
         if not referee.is_over:
             log.info("resumed table %s at move %d", table_id, referee.move_count)
@@ -911,6 +930,7 @@ class Host:
         table = WaitingTable(
             self._new_table_id(), slots, options, opener=owner, opener_address=address
         )
+        table.rating_of = self.ratings.seat_rating_by_name
         self.waiting[table.id] = table
         table.take(name, conn, mine)
         table.opener_conn = conn
@@ -1129,6 +1149,7 @@ class Host:
                     await self._server.wait_closed()
         self.ai_pool.shutdown(wait=False, cancel_futures=True)
         self.io_pool.shutdown(wait=True)
+        await self.ratings.drain()  # a game's count under way is finished first
         if self.cluster is not None:
             await self.cluster.stop()  # the leases given back: another host may take them
         if self.accounts is not None:
@@ -1413,6 +1434,8 @@ class Host:
                 pass
             case Hello():
                 raise Refusal("bad_message", "hello was already sent")
+            case ListGames() | GetRecord():  # protocol 4: the finished games (finished.py)
+                await finished_games(self, conn, message)
             case ListTables():
                 infos = self.table_infos(waiting=conn.protocol >= 2)
                 if self.cluster is not None:  # every host's tables: read in an I/O thread
@@ -1426,7 +1449,7 @@ class Host:
                             key=lambda t: (len(t.table), t.table),
                         )
                     )
-                conn.send(Tables(infos))
+                conn.send(Tables(infos, table_leaderboard(self)))
             case OpenTable():
                 self._open(conn, message)
             case Leave():
@@ -1452,6 +1475,8 @@ class Host:
                 conn.room = room
                 ref = room.referee
                 conn.send(Watching(room.id, ref.view(None), ref.events, room.seat_infos()))
+                if room.result is not None:  # a finished game: how it was rated
+                    conn.send(Presence(room.id, room.seat_infos(), room.result))
             case Play():
                 room, seat = conn.room, conn.seat
                 if room is None or seat is None:

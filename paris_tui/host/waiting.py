@@ -23,7 +23,7 @@ of it on disk, no game began.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -132,6 +132,8 @@ class WaitingTable:
         self.opener = opener  # the opener's owner key (limits.owner_key)
         self.opener_address = opener_address  # ... and address key (limits.address_key)
         self.opener_conn: Connection | None = None  # the table closes when it leaves
+        # A holder's shown rating in tenths (the host's ratings: rated.py), by name.
+        self.rating_of: Callable[[str], int | None] = lambda name: None
 
     @property
     def free_seats(self) -> int:
@@ -149,7 +151,8 @@ class WaitingTable:
             elif slot.conn is None:
                 out.append(SeatInfo("", "human", "free"))
             else:
-                out.append(SeatInfo(slot.name or "", "human", "present"))
+                name = slot.name or ""
+                out.append(SeatInfo(name, "human", "present", self.rating_of(name)))
         return tuple(out)
 
     def info(self) -> TableInfo:

@@ -33,17 +33,23 @@ from .protocol import (
     AccountRequest,
     Bye,
     ClientMessage,
+    FinishedGame,
+    Games,
+    GetRecord,
     Hello,
     HostMessage,
     Join,
+    Leader,
     Leave,
     Left,
+    ListGames,
     ListTables,
     OpenTable,
     Ping,
     Play,
     Pong,
     ProtocolError,
+    RecordSent,
     Refused,
     Seated,
     TableInfo,
@@ -86,6 +92,7 @@ class HostClient:
         self.reader = reader
         self.writer = writer
         self.welcome: Welcome | None = None
+        self.leaderboard: tuple[Leader, ...] = ()  # the last tables answer's (ratings)
 
     @classmethod
     async def connect(
@@ -190,7 +197,20 @@ class HostClient:
     async def tables(self, timeout: float = 10.0) -> tuple[TableInfo, ...]:
         self.send(ListTables())
         answer: Tables = await self._answer(timeout, Tables)
+        self.leaderboard = answer.leaderboard
         return answer.tables
+
+    async def games(self, timeout: float = 10.0) -> tuple[FinishedGame, ...]:
+        """The host's finished games, newest first (protocol 4)."""
+        self.send(ListGames())
+        answer: Games = await self._answer(timeout, Games)
+        return answer.games
+
+    async def record(self, table: str, timeout: float = 10.0) -> RecordSent:
+        """A finished game's public record (protocol 4). Raises :class:`RefusedError`."""
+        self.send(GetRecord(table))
+        answer: RecordSent = await self._answer(timeout, RecordSent)
+        return answer
 
     async def open_table(
         self,

@@ -22,6 +22,24 @@ from dataclasses import dataclass
 from typing import Any, Literal, cast, get_args
 
 from ..core import Event, IllegalCode, Move, SeatView
+from .games_wire import (
+    FinishedGame,
+    Games,
+    GetRecord,
+    ListGames,
+    RecordSent,
+    decode_games_client,
+    decode_games_host,
+    games_to_json,
+)
+from .ratings_wire import (
+    Leader,
+    RatedResult,
+    leader_from_json,
+    leader_to_json,
+    result_from_json,
+    result_to_json,
+)
 from .wire import (
     WireError,
     boolean,
@@ -34,6 +52,7 @@ from .wire import (
     move_from_json,
     move_to_json,
     obj,
+    opt_integer,
     text,
     view_from_json,
     view_to_json,
@@ -53,11 +72,16 @@ __all__ = [
     "ByeReason",
     "ClientMessage",
     "ErrorCode",
+    "FinishedGame",
+    "Games",
+    "GetRecord",
     "Hello",
     "HostMessage",
     "Join",
+    "Leader",
     "Leave",
     "Left",
+    "ListGames",
     "ListTables",
     "OpenTable",
     "Ping",
@@ -65,6 +89,8 @@ __all__ = [
     "Pong",
     "Presence",
     "ProtocolError",
+    "RatedResult",
+    "RecordSent",
     "Refused",
     "Relay",
     "SeatInfo",
@@ -85,9 +111,9 @@ __all__ = [
     "to_json",
 ]
 
-PROTOCOL_VERSION = 3
+PROTOCOL_VERSION = 4
 """The version this code speaks by default (a client's :class:`Hello`)."""
-PROTOCOL_VERSIONS: tuple[int, ...] = (1, 2, 3)
+PROTOCOL_VERSIONS: tuple[int, ...] = (1, 2, 3, 4)
 """Every version a host speaks. Version 2 is version 1 plus tables with free
 seats: :class:`OpenTable`, :class:`Leave`, :class:`Waiting`, :class:`Left`,
 the ``free`` seat status and the error codes marked below; a version-1
@@ -95,7 +121,9 @@ connection never sees any of them (nor a table that waits for players).
 Version 3 is version 2 plus accounts: a ``code`` in :class:`Join` and
 :class:`OpenTable`, a ``token`` in :class:`OpenTable`, :class:`AccountRequest`
 and :class:`AccountInfo`, and the error codes marked below (an older
-connection gets ``seat_taken`` or ``bad_token`` for them)."""
+connection gets ``seat_taken`` or ``bad_token`` for them).
+Version 4 is version 3 plus the host's finished games (:mod:`.games_wire`):
+:class:`ListGames`, :class:`GetRecord`, :class:`Games`, :class:`RecordSent`."""
 # A client's line, newline included: its longest message (a join) is under 400 bytes.
 MAX_CLIENT_LINE = 4096
 # A host's line: a ``seated`` with a whole game's events is about 30 KB.
@@ -176,6 +204,7 @@ class SeatInfo:
     name: str
     kind: str
     status: SeatStatus
+    rating: int | None = None  # the account's shown rating in tenths (net/ratings_wire.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -314,6 +343,8 @@ ClientMessage = (
     | Leave
     | AccountRequest
     | Relay
+    | ListGames  # protocol 4 (games_wire.py)
+    | GetRecord
 )
 
 
@@ -372,6 +403,7 @@ class Presence:
 
     table: str
     seats: tuple[SeatInfo, ...]
+    result: RatedResult | None = None  # once the game is over: how it was rated
 
 
 @dataclass(frozen=True, slots=True)
@@ -417,6 +449,7 @@ class Refused:
 @dataclass(frozen=True, slots=True)
 class Tables:
     tables: tuple[TableInfo, ...]
+    leaderboard: tuple[Leader, ...] = ()  # the host's best ratings (net/ratings_wire.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -441,6 +474,8 @@ HostMessage = (
     | Waiting
     | Left
     | AccountInfo
+    | Games  # protocol 4 (games_wire.py)
+    | RecordSent
 )
 
 
@@ -448,11 +483,15 @@ HostMessage = (
 
 
 def _seat_info(info: SeatInfo) -> dict[str, Any]:
+    if info.rating is not None:
+        return {"name": info.name, "kind": info.kind, "status": info.status, "rating": info.rating}
     return {"name": info.name, "kind": info.kind, "status": info.status}
 
 
 def to_json(message: ClientMessage | HostMessage) -> dict[str, Any]:
     """The JSON object of a message."""
+    if isinstance(message, ListGames | GetRecord | Games | RecordSent):
+        return games_to_json(message)
     match message:
         case Hello():
             return {
@@ -546,11 +585,14 @@ def to_json(message: ClientMessage | HostMessage) -> dict[str, Any]:
                 "events": events_to_json(message.events),
             }
         case Presence():
-            return {
+            presence: dict[str, Any] = {
                 "type": "presence",
                 "table": message.table,
                 "seats": [_seat_info(s) for s in message.seats],
             }
+            if message.result is not None:
+                presence["result"] = result_to_json(message.result)
+            return presence
         case Refused():
             error: dict[str, Any] = {
                 "type": "error",
@@ -576,6 +618,11 @@ def to_json(message: ClientMessage | HostMessage) -> dict[str, Any]:
                     }
                     for t in message.tables
                 ],
+                **(
+                    {"leaderboard": [leader_to_json(r) for r in message.leaderboard]}
+                    if message.leaderboard
+                    else {}
+                ),
             }
         case Bye():
             return {"type": "bye", "reason": message.reason}
@@ -765,6 +812,9 @@ def decode_client(line: bytes) -> ClientMessage:
                 text(field(data, "address", kind), "address", limit=100),
                 text(field(data, "proof", kind), "proof", limit=100),
             )
+        games = decode_games_client(kind, data, _table_id)
+        if games is not None:
+            return games
         if kind == "play":
             return Play(
                 move_from_json(field(data, "move", kind)),
@@ -785,6 +835,7 @@ def _seat_info_item(value: object, where: str) -> SeatInfo:
         text(field(data, "name", where), f"{where}.name"),
         text(field(data, "kind", where), f"{where}.kind", limit=32),
         cast(SeatStatus, choice(field(data, "status", where), f"{where}.status", SEAT_STATUSES)),
+        opt_integer(data.get("rating"), f"{where}.rating", -100_000, 100_000),
     )
 
 
@@ -842,9 +893,11 @@ def decode_host(line: bytes) -> HostMessage:
                 events_from_json(field(data, "events", kind)),
             )
         if kind == "presence":
+            result = data.get("result")
             return Presence(
                 _table_id(field(data, "table", kind), "table"),
                 _seats(field(data, "seats", kind)),
+                None if result is None else result_from_json(result),
             )
         if kind == "error":
             code = choice(field(data, "code", kind), "code", ERROR_CODES)
@@ -859,7 +912,8 @@ def decode_host(line: bytes) -> HostMessage:
             )
         if kind == "tables":
             return Tables(
-                items(field(data, "tables", kind), "tables", _table_info_item, limit=10_000)
+                items(field(data, "tables", kind), "tables", _table_info_item, limit=10_000),
+                items(data.get("leaderboard", []), "leaderboard", leader_from_json, limit=100),
             )
         if kind == "bye":
             return Bye(cast(ByeReason, choice(field(data, "reason", kind), "reason", BYE_REASONS)))
@@ -871,6 +925,9 @@ def decode_host(line: bytes) -> HostMessage:
             )
         if kind == "left":
             return Left(_opt_table_id(data.get("table"), "table"))
+        games = decode_games_host(kind, data, _table_id)
+        if games is not None:
+            return games
         if kind == "account":
             doors = obj(field(data, "doors", kind), "doors")
             expires = data.get("expires")

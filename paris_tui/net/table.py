@@ -22,6 +22,7 @@ from .protocol import (
     ErrorCode,
     Presence,
     ProtocolError,
+    RatedResult,
     Refused,
     Seated,
     SeatInfo,
@@ -106,6 +107,7 @@ class RemoteTable:
         self._seats = joined.seats
         self._listeners: list[TableListener] = []
         self.closed_reason: str | None = None
+        self.rated: RatedResult | None = None  # how the finished game was rated (issue 22)
 
     @property
     def table_id(self) -> str:
@@ -161,6 +163,8 @@ class RemoteTable:
                         listener.table_changed(self, message.events)
                 elif isinstance(message, Presence) and message.table == self._table_id:
                     self._seats = message.seats
+                    if message.result is not None:
+                        self.rated = message.result
                     for listener in list(self._listeners):
                         listener.table_presence(self)
                 elif isinstance(message, Refused):

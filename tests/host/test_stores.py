@@ -351,6 +351,10 @@ async def test_migrate_moves_a_data_directory_in_and_records_replay_byte_for_byt
     assert main(["host", "migrate", "--from", str(data), "--to", database]) == 0
     out = capsys.readouterr().out
     assert "moved 2 tables and 3 accounts" in out, out
+    assert "(and 2 accounts' ratings)" in out, out  # t1 was rated (issue 22)
+    assert main(["host", "ratings", "--database", database, "--json"]) == 0
+    rated = json.loads(capsys.readouterr().out)["ratings"]
+    assert sorted((r["name"], r["games"]) for r in rated) == [("ann", 1), ("bob", 1)]
     store = PostgresStore(database)
     store.open()
     try:

@@ -15,11 +15,13 @@ from textual.widgets import Button, Footer, Static
 
 from ...core import Event, ScoreEvent, SeatView, TourEvent
 from ...i18n import N_, _, ngettext
+from ...net.protocol import RatedResult
 from ..describe import joined, line_label, seat_label, shown_name, words
 from ..fit import Fit, cut
 from ..glyphs import current_glyphs
 from ..keygate import FREE_KEYS, KeyGate
 from ..palette import LINE_COLOURS, player_style
+from ..rating_words import rated_text
 from .base import ParisScreen
 
 # Rich's SIMPLE_HEAD (a rule under the head row only) drawn with '-' for the ascii glyph set.
@@ -95,9 +97,12 @@ class EndScreen(ParisScreen):
         *,
         step: float = 0.8,
         play_again: bool = True,
+        rated: RatedResult | None = None,
     ) -> None:
-        """``play_again=False``: no "Play again" (a host's table: the host deals games)."""
+        """``play_again=False``: no "Play again" (a host's table: the host deals games).
+        ``rated``: how a host rated the game (:meth:`set_rated` when it comes later)."""
         super().__init__()
+        self.rated = rated
         assert view.outcome is not None
         self.can_play_again = play_again
         self.view = view
@@ -188,8 +193,25 @@ class EndScreen(ParisScreen):
                 variants.append(text)
             items.append(Fit(variants))
         items.append(self._table())
-        items.append(self._winner())
+        winner = self._winner()
+        items.append(winner)
+        self._gaps = {id(winner)}  # a blank line above the winner (and the rating)
+        if self.rated is not None:
+            rating = rated_text(self.rated, view.names)
+            self._gaps.add(id(rating))
+            items.append(rating)
         return items
+
+    def set_rated(self, rated: RatedResult) -> None:
+        """The host's word on the game's rating, shown under the winner."""
+        if rated == self.rated:
+            return
+        self.rated = rated
+        complete = self.shown >= len(self.items)
+        self.items = self._items()
+        if complete:
+            self.shown = len(self.items)
+        self._render_steps()
 
     def _tour_line(self, number: int, tour: SpecialTour) -> Fit:
         """``Special tour 1: [B] Blue line — Ann's route: ● Ann +3, ▲ Bob +1`` on one line.
@@ -294,7 +316,7 @@ class EndScreen(ParisScreen):
         waiting = self.shown < len(self.items)
         renderables: list[Fit | Text | Table] = []
         for part in parts:
-            if isinstance(part, Table) or part is self.items[-1]:
+            if isinstance(part, Table) or id(part) in self._gaps:
                 renderables.append(Text(""))
             renderables.append(part)
         if waiting:

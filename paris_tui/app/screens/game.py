@@ -267,6 +267,11 @@ class GameScreen(ParisScreen):
 
     def table_presence(self, table: Table) -> None:
         self.seats = table.seats
+        rated = getattr(table, "rated", None)  # a host's table: how the game was rated
+        if rated is not None:
+            for screen in self.app.screen_stack:
+                if isinstance(screen, EndScreen):
+                    screen.set_rated(rated)
         if self.is_mounted and self.query(PlayersPanel):
             self.refresh_all()
 
@@ -1046,6 +1051,7 @@ class GameScreen(ParisScreen):
                 points_by_kind(public.players, self._events),
                 step=self.anim,
                 play_again=not self.networked,
+                rated=getattr(self.table, "rated", None),
             )
         )
         self._remember()

@@ -14,7 +14,10 @@ reserved for your name) or else watches it; ``w`` watches; ``n`` opens a
 new table (:class:`NewTableScreen`: seats as you, open or AI, and the rule
 variants); ``a`` is your Account on the host (a link code for another door,
 or one typed here: :class:`~paris_tui.app.screens.account.AccountScreen`);
-``Esc`` leaves a table you wait at; ``q`` quits.
+``g`` lists the host's finished games, yours first, and opens one in the
+replay viewer (:mod:`~paris_tui.app.screens.finished_games`); ``l`` shows the
+host's leaderboard (:mod:`~paris_tui.app.screens.leaderboard`; each seat's
+rating is beside its name too); ``Esc`` leaves a table you wait at; ``q`` quits.
 
 Everything the host sends (names, messages) is outside text: it is drawn
 through :class:`rich.text.Text` after :func:`~paris_tui.core.printable`,
@@ -37,16 +40,23 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Footer, Input, Label, Static
 
-from ...core import MAX_NAME_CELLS, InvalidNameError, normalize_name, printable
+from ...core import MAX_NAME_CELLS, InvalidNameError, RecordError, normalize_name, printable
+from ...core.record import parse_record
 from ...i18n import N_, _, ngettext
 from ...net.client import HostClient, HostClosedError, TokenStore
+from ...net.games_wire import GAMES_VERSION
 from ...net.protocol import (
+    Games,
+    GetRecord,
     Join,
+    Leader,
     Leave,
     Left,
+    ListGames,
     ListTables,
     OpenTable,
     ProtocolError,
+    RecordSent,
     Refused,
     Seated,
     SeatInfo,
@@ -60,6 +70,8 @@ from ...wording import name_problem as worded_problem
 from ...wording import refusal_reason
 from ..describe import ai_label, shown_name, words
 from .base import ParisScreen
+from .finished_games import FinishedGamesScreen, HostReplayScreen
+from .leaderboard import LeaderboardScreen, rating_text
 from .new_game import NameInput
 
 __all__ = ["POLL", "LobbyScreen", "NewTableScreen", "table_game_text", "table_players_text"]
@@ -99,6 +111,8 @@ def _seat_text(seat: SeatInfo, me: str | None) -> Text:
     text = Text(name, style="bold" if seat.status == "present" else "")
     if me is not None and seat.kind == "human" and seat.name.casefold() == me.casefold():
         text.stylize("underline")
+    if seat.rating is not None:  # the account's rating (leaderboard.py)
+        text.append(" " + rating_text(seat.rating), style="cyan")
     if seat.status == "away":
         text.append(_(" (away)"), style="dim")
     elif seat.status == "takeover":
@@ -305,7 +319,7 @@ class LobbyScreen(ParisScreen):
     LobbyScreen #lobby-name-row Label { width: 11; }
     LobbyScreen #lobby-name-row Input { border: none; height: 1; padding: 0 1; width: 26; }
     LobbyScreen #lobby-name-row Input:focus { background: $boost; text-style: bold; }
-    LobbyScreen #lobby-you { padding: 0 1; margin-top: 1; height: 1; }
+    LobbyScreen #lobby-you { padding: 0 1; margin-top: 1; height: auto; }  /* the keys may wrap */
     LobbyScreen #lobby-tables { height: 1fr; margin-top: 1; }
     LobbyScreen #lobby-status { padding: 0 1; height: 3; }
     """
@@ -314,6 +328,9 @@ class LobbyScreen(ParisScreen):
         Binding("w", "watch", N_("Watch")),
         Binding("n", "new_table", N_("New table")),
         Binding("a", "account", N_("Account"), show=False),  # also in the palette
+        # Shown beside "You are ..." once the host has rated games (the footer is full).
+        Binding("l", "leaderboard", N_("Leaderboard"), show=False),
+        Binding("g", "games", N_("Finished games"), show=False),
         Binding("r", "refresh", N_("Refresh"), show=False),
         Binding("escape", "leave", N_("Leave the table")),
         Binding("q", "quit", N_("Quit")),
@@ -353,6 +370,7 @@ class LobbyScreen(ParisScreen):
                 self.name_problem = worded_problem(exc)
         self.poll_every = poll
         self.tables: tuple[TableInfo, ...] = ()
+        self.leaderboard: tuple[Leader, ...] = ()  # the host's best ratings (l shows them)
         self.waiting: Waiting | None = None
         self.ended: str | None = None  # why the connection is over, once it is
         self.done = False  # dismissed (or about to be): nothing more is read
@@ -459,7 +477,24 @@ class LobbyScreen(ParisScreen):
             you.display = False
             return
         you.display = True
-        you.update(words(_("You are {player}."), player=Text(printable(self.player), style="bold")))
+        line = words(_("You are {player}."), player=Text(printable(self.player), style="bold"))
+        welcome = self.client.welcome
+        if welcome is not None and welcome.protocol >= GAMES_VERSION:
+            # The keys of issue 22 (the footer is full at 80 columns).
+            line.append("  ")
+            line.append_text(words(_("{key} finished games"), key=Text("g", style="bold")))
+            line.append("  ")
+            n = len(self.leaderboard)
+            if n:
+                board = ngettext(
+                    "{key} leaderboard ({n} rated player)",
+                    "{key} leaderboard ({n} rated players)",
+                    n,
+                )
+            else:
+                board = _("{key} leaderboard")
+            line.append_text(words(board, key=Text("l", style="bold"), n=n))
+        you.update(line)
 
     # --- the name ------------------------------------------------------------------------
 
@@ -582,9 +617,18 @@ class LobbyScreen(ParisScreen):
     def _heard(self, message: object) -> None:
         match message:
             case Tables():
+                if message.leaderboard != self.leaderboard:
+                    self.leaderboard = message.leaderboard
+                    self._show_you()
                 if message.tables != self.tables or not self._drawn:
                     self.tables = message.tables
                     self._draw_tables()
+            case Games():
+                for screen in self.app.screen_stack:
+                    if isinstance(screen, FinishedGamesScreen):
+                        screen.show(message.games)
+            case RecordSent():
+                self._replay(message)
             case Waiting():
                 first = self.waiting is None or self.waiting.table != message.table
                 self.waiting = message
@@ -791,6 +835,40 @@ class LobbyScreen(ParisScreen):
                 self._say(_("The code goes with your next seat or table."))
 
         self.app.push_screen(AccountScreen(host, port, self.player, self._token()), typed)
+
+    def action_games(self) -> None:
+        """The host's finished games (:class:`FinishedGamesScreen`), yours first."""
+        welcome = self.client.welcome
+        if welcome is None or welcome.protocol < GAMES_VERSION:
+            self._say(_("This host cannot list its finished games (an older version)."))
+            return
+        if not self._can_send():
+            return
+
+        def open_game(table: str) -> None:
+            if self._can_send():
+                self.client.send(GetRecord(table))
+
+        self.app.push_screen(FinishedGamesScreen(self.player, open_game))
+        self.client.send(ListGames())
+
+    def _replay(self, sent: RecordSent) -> None:
+        """A finished game's record from the host: in the replay viewer."""
+        try:
+            record = parse_record(sent.record)
+        except RecordError as exc:
+            self._say(
+                _("The host sent a game that cannot be read: {problem}").format(
+                    problem=printable(str(exc))
+                ),
+                problem=True,
+            )
+            return
+        self.app.push_screen(HostReplayScreen(record, sent.table))
+
+    def action_leaderboard(self) -> None:
+        """The host's leaderboard (:class:`LeaderboardScreen`)."""
+        self.app.push_screen(LeaderboardScreen(self.leaderboard, self.player))
 
     def action_leave(self) -> None:
         if self.waiting is not None and self._can_send():
