@@ -132,6 +132,7 @@ class WaitingTable:
         self.opener = opener  # the opener's owner key (limits.owner_key)
         self.opener_address = opener_address  # ... and address key (limits.address_key)
         self.opener_conn: Connection | None = None  # the table closes when it leaves
+        self.move_time: float | None = None  # seconds per move (issue 22, host/turns.py)
 
     @property
     def free_seats(self) -> int:
@@ -154,7 +155,14 @@ class WaitingTable:
 
     def info(self) -> TableInfo:
         return TableInfo(
-            self.id, self.seat_infos(), 0, 0, False, waiting=True, free_seats=self.free_seats
+            self.id,
+            self.seat_infos(),
+            0,
+            0,
+            False,
+            waiting=True,
+            free_seats=self.free_seats,
+            move_time=self.move_time,
         )
 
     def name_taken(self, name: str) -> bool:
