@@ -12,6 +12,7 @@ referee in this process (hot-seat: every human seat is local).
 from __future__ import annotations
 
 import contextlib
+import time
 from dataclasses import replace
 from typing import Protocol
 
@@ -20,6 +21,7 @@ from ..wording import refusal_reason
 from .client import HostClient, HostClosedError
 from .protocol import (
     ErrorCode,
+    MoveClock,
     Presence,
     ProtocolError,
     Refused,
@@ -106,6 +108,9 @@ class RemoteTable:
         self._seats = joined.seats
         self._listeners: list[TableListener] = []
         self.closed_reason: str | None = None
+        # A timed table's clock (issue 22), as last told, and when (time.monotonic()).
+        self.clock: MoveClock | None = None
+        self.clock_heard = 0.0
 
     @property
     def table_id(self) -> str:
@@ -161,6 +166,8 @@ class RemoteTable:
                         listener.table_changed(self, message.events)
                 elif isinstance(message, Presence) and message.table == self._table_id:
                     self._seats = message.seats
+                    if message.clock is not None:
+                        self.clock, self.clock_heard = message.clock, time.monotonic()
                     for listener in list(self._listeners):
                         listener.table_presence(self)
                 elif isinstance(message, Refused):
