@@ -606,9 +606,13 @@ class LobbyScreen(ParisScreen):
     def _heard(self, message: object) -> None:
         match message:
             case Tables():
-                if message.tables != self.tables or not self._drawn:
-                    self.tables = message.tables
-                    self._draw_tables()
+                # In the grid's order (your move first), so that the cursor's row is
+                # the table it was on.
+                tables = tuple(tables_in_order(message.tables, self.player))
+                if tables != self.tables or not self._drawn:
+                    on = self._current()  # the table the cursor is on, before the new list
+                    self.tables = tables
+                    self._draw_tables(None if on is None else on.table)
             case Waiting():
                 first = self.waiting is None or self.waiting.table != message.table
                 self.waiting = message
@@ -683,10 +687,13 @@ class LobbyScreen(ParisScreen):
         self.tables = tuple(tables)
         self._draw_tables()
 
-    def _draw_tables(self) -> None:
+    def _draw_tables(self, keep: str | None = None) -> None:
+        """The grid of :attr:`tables`; the cursor stays on table ``keep`` (else on the
+        table it is on, while the rows are still those of :attr:`tables`)."""
         grid = self.query_one("#lobby-tables", DataTable)
-        current = self._current()
-        keep = None if current is None else current.table
+        if keep is None:
+            current = self._current()
+            keep = None if current is None else current.table
         grid.clear()
         self._drawn = True
         self.tables = tuple(tables_in_order(self.tables, self.player))  # your move first
@@ -729,6 +736,8 @@ class LobbyScreen(ParisScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "leave":
             return self.waiting is not None  # shown in the footer only while waiting
+        if action == "play_now":
+            return self.waiting is None  # Esc takes its place in the footer meanwhile
         return True
 
     def action_refresh(self) -> None:
