@@ -104,12 +104,15 @@ def table_turn_text(info: TableInfo, me: str | None) -> Text | None:
 
 
 def table_clock(table: object) -> tuple[MoveClock | None, float]:
-    """A host's table's clock as last told, and seconds since (``None``: not timed)."""
-    from ..net.table import RemoteTable
-
-    if not isinstance(table, RemoteTable) or table.clock is None:
+    """A host's table's clock as last told (its ``clock``, as
+    :class:`~paris_tui.net.table.RemoteTable` keeps it, ``None``: not timed), and
+    seconds since (its ``clock_heard``, :func:`time.monotonic`)."""
+    clock = getattr(table, "clock", None)
+    if not isinstance(clock, MoveClock):
         return None, 0.0
-    return table.clock, max(0.0, time.monotonic() - table.clock_heard)
+    heard = getattr(table, "clock_heard", 0.0)
+    since = time.monotonic() - heard if isinstance(heard, float) else 0.0
+    return clock, max(0.0, since)
 
 
 def real_time(table: object) -> bool:

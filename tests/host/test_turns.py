@@ -304,3 +304,49 @@ async def test_the_notify_command_is_bounded_and_its_failures_are_one_line(
     assert any("notify command failed" in line for line in lines)
     assert all("\n" not in line for line in lines)
     assert not Notifier(None).notify("ann", "t1", "your-turn")
+
+
+async def test_a_turn_clock_goes_on_at_the_host_that_takes_the_table_over(
+    tmp_path: Path, postgres: PostgresServer
+) -> None:
+    """With --database, a dead host's turn-based table keeps its clock at the next host."""
+    database = postgres.dsn(postgres.create_database())
+    clock = FakeClock()
+
+    def config(folder: str) -> HostConfig:
+        return HostConfig(
+            data_dir=tmp_path / folder,
+            port=0,
+            ai_delay=0.0,
+            database=database,
+            lease_seconds=1.0,
+            clock=clock,
+        )
+
+    b = Host(config("b"))
+    b.load()
+    await b.start()
+    try:
+        a = Host(config("a"))
+        a.load()
+        a.open_table(parse_seats("ann,bob"), seed=3, move_time=DAY)
+        await a.start()
+        began = a.turns.turn("t1")
+        assert began is not None and began.since == T0
+        clock.advance(20 * HOUR)
+        # Host a "dies": its lease is not given back (as test_cluster's).
+        assert a.cluster is not None
+        await a.cluster.stop(release=False)
+        for room in a.rooms.values():
+            room.stop()
+        a.rooms.clear()
+        await a.close()
+        await until(lambda: "t1" in b.rooms, "host b takes t1")  # (within ~3 leases)
+        room = b.rooms["t1"]
+        assert b.turns.turn("t1") == began  # the same turn, since the same moment
+        assert b.turns.waited(room) == 20 * HOUR
+        clock.advance(4 * HOUR)
+        assert await b.turns.expire_due() == ["t1"]
+        assert room.referee.move_count == 1
+    finally:
+        await b.close()
