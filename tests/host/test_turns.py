@@ -350,3 +350,41 @@ async def test_a_turn_clock_goes_on_at_the_host_that_takes_the_table_over(
         assert room.referee.move_count == 1
     finally:
         await b.close()
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--table", "ann,bob", "--move-time", "soon"], "--move-time: 'soon' is no move time"),
+        (["--table", "ann,bob", "--move-time", "2"], "--move-time: a move time is 5 seconds"),
+        (["--move-time", "1d"], "--move-time is for the seats of --table"),
+        (["--notify-command", "'unclosed"], "--notify-command: No closing quotation"),
+        (["--notify-command", "  "], "--notify-command: no command"),
+        (["--max-turn-tables", "0"], "--max-turn-tables"),
+    ],
+)
+def test_the_host_options_of_timed_tables_are_checked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], said: str
+) -> None:
+    from paris_tui.cli import main
+
+    assert main(["host", "--data-dir", str(tmp_path), "--ssh-port", "off", *args]) == 2
+    err = capsys.readouterr().err
+    assert said in err and len(err.strip().splitlines()) == 1, err
+    assert not (tmp_path / "host").exists()
+
+
+async def test_host_table_move_time_is_kept_in_the_tables_record(tmp_path: Path) -> None:
+    from paris_tui.core import Options
+    from paris_tui.core.record import load_record
+    from paris_tui.host.command import _run_host
+
+    stop = asyncio.Event()
+    stop.set()  # serve, print how to join, and stop at once
+    config = HostConfig(data_dir=tmp_path, port=0, ai_delay=0.0)
+    status = await _run_host(
+        config, [parse_seats("ann,bob")], 1, Options(), stop, move_time=3 * DAY
+    )
+    assert status == 0
+    record = load_record(tmp_path / "host" / "tables" / "t1.json")
+    assert record.extra["app"]["move_time"] == 3 * DAY
