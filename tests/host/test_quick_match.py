@@ -147,3 +147,12 @@ def test_the_timed_fields_cross_the_wire_and_older_lines_still_read() -> None:
     assert decode_client(encode(OpenTable("ann", ("me", "open")))) == OpenTable(
         "ann", ("me", "open")
     )
+
+
+def test_the_screen_readers_lobby_says_which_table_waits_for_your_move() -> None:
+    from paris_tui.reader.lobby import table_line
+
+    info = timed("t3", 1, 5 * 3600.0, "ann", "bob")
+    assert table_line(2, info, "bob") == "2: table t3, ann, bob, move 3 of 40, your move for 5 h."
+    assert table_line(2, info, "ann") == "2: table t3, ann, bob, move 3 of 40."
+    assert table_line(2, info) == "2: table t3, ann, bob, move 3 of 40."
