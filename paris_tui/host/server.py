@@ -105,7 +105,7 @@ from .limits import NestedWindow, Quota, address_key, owner_key
 from .names import same_name, skeleton
 from .referee import APP_KEY, Referee, Refusal, SeatSpec
 from .store import HostStore, SeatsFileError, TableStore
-from .turns import MOVE_TIME_KEY, TurnKeeper
+from .turns import MOVE_TIME_KEY, TurnKeeper, move_time_of
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..core.record import Record
@@ -616,6 +616,8 @@ class Host:
             meta = record.extra.get(APP_KEY)
             opened_by_client = isinstance(meta, dict) and isinstance(meta.get("opener"), str)
             abandoned = now - touched > limits.abandon_after
+            if isinstance(meta, dict) and is_turn_based(move_time_of(meta)):
+                abandoned = False  # a turn-based table waits; its clock moves it on
             if not over and opened_by_client and abandoned and self._archives():
                 self._archive_file(table_id, touched)
                 continue
@@ -740,6 +742,7 @@ class Host:
             if (
                 room.opener is not None  # the operator's own tables are the operator's
                 and not room.referee.is_over
+                and not self.turns.turn_based(room)  # it waits; its clock moves it on
                 and now - room.touched > limits.abandon_after
                 and self._archives()
             ):

@@ -392,6 +392,8 @@ class TurnKeeper:
         if self.move_time(room) is None:
             return
         self.sync(room)
+        if room.referee.is_over and self.turn_based(room):
+            self._game_over(room)  # this move ended it: the absent players hear of it
         room.broadcast_presence()
 
     def sync(self, room: Room) -> None:
@@ -404,8 +406,6 @@ class TurnKeeper:
             self._cancel_timer(room.id)
             if old is not None:
                 self._forget(room.id)
-            if move_time is not None and ref.is_over:
-                self._game_over(room)
             return
         if old is not None and old.seat == seat and old.move_no == ref.move_count:
             turn = old  # resumed: the clock goes on from when the turn began

@@ -388,3 +388,46 @@ async def test_host_table_move_time_is_kept_in_the_tables_record(tmp_path: Path)
     assert status == 0
     record = load_record(tmp_path / "host" / "tables" / "t1.json")
     assert record.extra["app"]["move_time"] == 3 * DAY
+
+
+async def test_a_game_played_out_by_time_outs_ends_and_the_absent_player_hears_once(
+    tmp_path: Path,
+) -> None:
+    clock = FakeClock()
+    command, out = notify_script(tmp_path)
+    tables = (("ann,ai:greedy", DAY),)
+    async with timed_host(tmp_path, clock, notify=command, tables=tables) as (host, _port):
+        room = host.rooms["t1"]
+        for _ in range(400):
+            if room.referee.is_over:
+                break
+            turn = host.turns.turn("t1")
+            if turn is not None and turn.seat == 0 and turn.move_no == room.referee.move_count:
+                clock.advance(DAY)
+                assert await host.turns.expire_due() == ["t1"]
+            else:
+                await asyncio.sleep(0.005)  # the AI seat's own move
+        assert room.referee.is_over
+        assert room.referee.players[0].kind == "human"  # her seat to the end, not the AI's
+        assert host.turns.turn("t1") is None
+    said = notified(out)
+    assert said[-1] == ["ann", "t1", "game-over"]
+    assert said[:-1] and all(line == ["ann", "t1", "your-turn"] for line in said[:-1])
+    # A restart tells nobody again of a game that is over.
+    async with timed_host(tmp_path, clock, notify=command):
+        pass
+    assert notified(out) == said
+
+
+async def test_a_move_time_that_ran_out_while_the_host_was_down_is_played_at_start(
+    tmp_path: Path,
+) -> None:
+    clock = FakeClock()
+    async with timed_host(tmp_path, clock, tables=(("ann,bob", 30.0),)) as (host, _port):
+        assert host.turns.turn("t1") is not None
+    clock.advance(45.0)
+    async with timed_host(tmp_path, clock) as (again, _port):
+        room = again.rooms["t1"]
+        # No expire_due here: the host's own timer finds the time out and plays.
+        await until(lambda: room.referee.move_count == 1, "the AI's move for ann")
+        assert again.turns.timed_out["t1"] == (0, 0)
