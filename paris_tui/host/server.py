@@ -1432,7 +1432,8 @@ class Host:
             if seat is None:
                 raise Refusal("no_such_seat", f"no seat at table {table} is reserved for {name}")
             return room, seat
-        for rooms in (self.turns.waiting_order(self.unfinished()), list(self.rooms.values())):
+        first = self.turns.waiting_order(self.unfinished(), name)  # your move first
+        for rooms in (first, list(self.rooms.values())):
             for room in rooms:
                 seat = seat_in(room)
                 if seat is not None:

@@ -361,15 +361,19 @@ class TurnKeeper:
             waited=None if turn is None else max(0.0, self.clock() - turn.since),
         )
 
-    def waiting_order(self, rooms: list[Room]) -> list[Room]:
-        """``rooms`` with the longest-waiting timed ones first (a join without a table)."""
+    def waiting_order(self, rooms: list[Room], name: str) -> list[Room]:
+        """``rooms`` with the timed ones waiting for ``name``'s move first, the
+        longest-waiting at the top (where a join that names no table sits)."""
         now = self.clock()
+        key = name.casefold()
 
-        def key(room: Room) -> float:
+        def order(room: Room) -> tuple[int, float]:
             turn = self._turns.get(room.id)
-            return 0.0 if turn is None else -(now - turn.since)
+            if turn is None or room.referee.names[turn.seat].casefold() != key:
+                return (1, 0.0)
+            return (0, -(now - turn.since))
 
-        return sorted(rooms, key=key)
+        return sorted(rooms, key=order)
 
     # --- the turn ---------------------------------------------------------------------------
 

@@ -431,3 +431,18 @@ async def test_a_move_time_that_ran_out_while_the_host_was_down_is_played_at_sta
         # No expire_due here: the host's own timer finds the time out and plays.
         await until(lambda: room.referee.move_count == 1, "the AI's move for ann")
         assert again.turns.timed_out["t1"] == (0, 0)
+
+
+async def test_a_join_naming_no_table_sits_where_your_move_has_waited_longest(
+    tmp_path: Path,
+) -> None:
+    clock = FakeClock()
+    tables = (("cy,ann", DAY), ("ann,bob", DAY))  # t1 waits for cy, t2 for ann
+    async with timed_host(tmp_path, clock, tables=tables) as (host, port):
+        clock.advance(HOUR)
+        host.open_table(parse_seats("ann,dee"), seed=9, move_time=DAY)  # t3: for ann, later
+        assert [host.turns.turn(t).seat for t in ("t1", "t2", "t3")] == [0, 0, 0]  # type: ignore[union-attr]
+        ann = await HostClient.connect("127.0.0.1", port)
+        seated = await ann.join("ann")
+        assert seated.table == "t2"
+        await ann.close()
