@@ -99,7 +99,7 @@ INVITE_SECONDS = 7 * 24 * 3600.0
 MAX_CREDENTIALS = 16
 """Credentials of one door an account keeps at most."""
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS accounts (
     id INTEGER PRIMARY KEY,
@@ -131,6 +131,15 @@ CREATE TABLE IF NOT EXISTS seats (
     PRIMARY KEY (table_id, seat)
 );
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+-- issue 22, turn-based tables (paris_tui.host.turns): whose turn each timed table
+-- waits for, since when (the host's clock), and whether that player was notified.
+CREATE TABLE IF NOT EXISTS turn_clocks (
+    table_id TEXT PRIMARY KEY,
+    seat INTEGER NOT NULL,
+    move_no INTEGER NOT NULL,
+    since REAL NOT NULL,
+    notified INTEGER NOT NULL DEFAULT 0
+);
 """
 
 

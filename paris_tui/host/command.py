@@ -96,6 +96,32 @@ def add_host_parser(subparsers: Any) -> argparse.ArgumentParser:
         "--seed", metavar="N", default=None, help=_("deal seed of the new table(s)")
     )
     parser.add_argument(
+        "--move-time",
+        metavar="TIME",
+        default=None,
+        help=_(
+            "time per move at the --table tables: seconds (90, 90s) or minutes (2m) for a "
+            "real-time clock, hours (12h) or days (3d) for a turn-based table that waits "
+            "for its players; when it runs out the AI plays that move"
+        ),
+    )
+    parser.add_argument(
+        "--notify-command",
+        metavar="CMD",
+        default=None,
+        help=_(
+            "run CMD (no shell) with the account, the table and your-turn or game-over "
+            "as three more arguments when an absent player's turn comes at a turn-based "
+            "table or its game ends"
+        ),
+    )
+    parser.add_argument(
+        "--max-turn-tables",
+        metavar="N",
+        default="21",
+        help=_("turn-based tables one account may sit at (default {n})").format(n=21),
+    )
+    parser.add_argument(
         "--small-tour",
         metavar="MODE",
         default="both-lines",
@@ -275,7 +301,24 @@ def cmd_host(args: argparse.Namespace) -> int:
             anonymous_per_address=_int(
                 "--max-anonymous-per-address", args.max_anonymous_per_address, 1, 100_000
             ),
+            turn_tables_per_account=_int("--max-turn-tables", args.max_turn_tables, 1, 10_000),
         )
+        move_time = None
+        if args.move_time is not None:
+            from ..net.turns import parse_move_time
+
+            try:
+                move_time = parse_move_time(args.move_time)
+            except ValueError as exc:
+                raise _UsageError(f"--move-time: {exc}") from None
+        if args.notify_command is not None:
+            import shlex
+
+            try:
+                if not shlex.split(args.notify_command):
+                    raise ValueError("no command")
+            except ValueError as exc:
+                raise _UsageError(f"--notify-command: {exc}") from None
         try:
             options = Options(small_tour=args.small_tour, final_tours=args.final_tours)
         except ValueError as exc:
@@ -300,6 +343,7 @@ def cmd_host(args: argparse.Namespace) -> int:
         ai_takeover=takeover,
         limits=limits,
         hints=args.hints,
+        notify_command=args.notify_command,
     )
     ssh = None
     if ssh_port is not None:
@@ -322,7 +366,12 @@ def cmd_host(args: argparse.Namespace) -> int:
             _("{option} is for the seats of {table}").format(option="--invite", table="--table"),
             EXIT_USAGE,
         )
-    return asyncio.run(_serve(config, tables, seed, options, ssh, web, args.invite))
+    if move_time is not None and not tables:
+        return _fail(
+            _("{option} is for the seats of {table}").format(option="--move-time", table="--table"),
+            EXIT_USAGE,
+        )
+    return asyncio.run(_serve(config, tables, seed, options, ssh, web, args.invite, move_time))
 
 
 def _invitations(host: Any, room: Any) -> list[str]:
@@ -430,6 +479,7 @@ async def _serve(
     ssh: Any = None,
     web: Any = None,
     invite: bool = False,
+    move_time: float | None = None,
 ) -> int:
     import asyncio
     import logging
@@ -444,7 +494,7 @@ async def _serve(
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     try:
-        return await _run_host(config, tables, seed, options, stop, ssh, web, invite)
+        return await _run_host(config, tables, seed, options, stop, ssh, web, invite, move_time)
     finally:
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.remove_signal_handler(sig)
@@ -459,6 +509,7 @@ async def _run_host(
     ssh: Any = None,
     web: Any = None,
     invite: bool = False,
+    move_time: float | None = None,
 ) -> int:
     import shlex
 
@@ -486,7 +537,12 @@ async def _run_host(
     invited: list[str] = []
     for i, seats in enumerate(tables):
         try:
-            room = host.open_table(seats, seed=None if seed is None else seed + i, options=options)
+            room = host.open_table(
+                seats,
+                seed=None if seed is None else seed + i,
+                options=options,
+                move_time=move_time,
+            )
             if invite:
                 invited += _invitations(host, room)
         except TableConflictError as exc:

@@ -54,7 +54,7 @@ __all__ = [
 log = logging.getLogger("paris_tui.host.pgstore")
 
 ENV_DATABASE = "PARIS_TUI_DATABASE"
-SCHEMA_VERSION = 3  # 2: paris_waiting (issue 21); 3: the ratings tables (issue 22)
+SCHEMA_VERSION = 4  # 2: paris_waiting (issue 21); 3: ratings; 4: turn_clocks (issue 22)
 # The advisory lock key under which a host creates or migrates the schema.
 _SCHEMA_LOCK = 0x7061726973  # "paris"
 
@@ -150,6 +150,14 @@ _SCHEMA = [
         PRIMARY KEY (table_id, seat)
     )""",
     # --- end of ratings
+    # issue 22, turn-based tables (paris_tui.host.turns): as host/accounts.sqlite's.
+    """CREATE TABLE IF NOT EXISTS turn_clocks (
+        table_id text PRIMARY KEY,
+        seat integer NOT NULL,
+        move_no integer NOT NULL,
+        since double precision NOT NULL,
+        notified integer NOT NULL DEFAULT 0
+    )""",
 ]
 
 

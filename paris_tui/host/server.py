@@ -92,6 +92,7 @@ from ..net.protocol import (
     encode_updates,
     refusal,
 )
+from ..net.turns import is_turn_based
 from .accounts import (
     CODE_SECONDS,
     AccountError,
@@ -111,10 +112,12 @@ from .names import same_name, skeleton
 from .rated import HostRatings, table_leaderboard
 from .referee import APP_KEY, Referee, Refusal, SeatSpec
 from .store import HostStore, SeatsFileError, TableStore
+from .turns import MOVE_TIME_KEY, TurnKeeper, move_time_of
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..core.record import Record
     from .cluster import Cluster
+from .turns import check_turn_cap, checked_move_time, table_turn_based
 from .waiting import WaitingTable, plan_seats, table_options
 
 __all__ = ["TICKET_SECONDS", "Host", "HostConfig", "Limits", "Room", "TableConflictError"]
@@ -160,6 +163,9 @@ class Limits:
     ping_interval: float = 15.0  # a silent client is pinged this often
     idle_timeout: float = 45.0  # a client silent this long (no pong) is cut off
     send_buffer: int = 4 * 1024 * 1024  # bytes queued for a client that does not read
+    # Unfinished turn-based tables (issue 22: hours or days per move) one account sits
+    # at, waiting ones included, as BGA's 21; they do not count in tables_per_owner.
+    turn_tables_per_account: int = 21
 
 
 @dataclass(slots=True)
@@ -181,6 +187,10 @@ class HostConfig:
     db_pool: int = 4  # connections this host keeps to the database at most
     lease_seconds: float = 3.0  # a dead host's tables are taken over after about this
     advertise: str | None = None  # HOST:PORT where the other hosts reach this one
+    # Timed tables (issue 22, host/turns.py): the clock of their move times (the wall
+    # clock; a test's own runs a table over days), and --notify-command.
+    clock: Callable[[], float] = time.time
+    notify_command: str | None = None
 
 
 class TableConflictError(ValueError):
@@ -345,13 +355,15 @@ class Room:
 
     def info(self) -> TableInfo:
         ref = self.referee
-        return TableInfo(self.id, self.seat_infos(), ref.move_count, ref.total_moves, ref.is_over)
+        info = TableInfo(self.id, self.seat_infos(), ref.move_count, ref.total_moves, ref.is_over)
+        return self.host.turns.table_info(self, info)
 
     def start(self) -> None:
         """Begin serving: away seats' takeover clocks run, the AI moves if it is its turn."""
         for seat in self.referee.human_seats:
             if seat not in self.seated:
                 self._start_clock(seat)
+        self.host.turns.started(self)
         self.kick()
 
     def arrive(self, seat: int, conn: Connection) -> None:
@@ -378,12 +390,15 @@ class Room:
         if seat is not None and self.seated.get(seat) is conn:
             del self.seated[seat]
             self._start_clock(seat)
+            self.host.turns.departed(self, seat)
             self.broadcast_presence()
 
     def _start_clock(self, seat: int) -> None:
         delay = self.host.config.ai_takeover
         if delay is None or self.referee.is_over or seat in self._timers:
             return
+        if self.host.turns.turn_based(self):
+            return  # a turn-based table waits for its players (host/turns.py)
         loop = asyncio.get_running_loop()
         self._timers[seat] = loop.call_later(delay, self._take_over, seat)
 
@@ -399,7 +414,9 @@ class Room:
     # --- sending ----------------------------------------------------------------------
 
     def broadcast_presence(self) -> None:
-        data = encode(Presence(self.id, self.seat_infos(), self.result))
+        data = encode(
+            Presence(self.id, self.seat_infos(), self.result, self.host.turns.move_clock(self))
+        )
         for conn in (*self.seated.values(), *self.watchers):
             conn.send_bytes(data)
 
@@ -450,6 +467,7 @@ class Room:
             self.broadcast_update(events)
             if ref.is_over:
                 self._game_over()
+            self.host.turns.moved(self)
         self.kick()
 
     def _take_back(self) -> None:
@@ -581,6 +599,7 @@ class Host:
         self.ratings = HostRatings(self)  # ratings and the leaderboard (rated.py)
         self._sweeper: asyncio.Task[None] | None = None
         self.saves_failing = False  # a move could not be saved, none has been since
+        self.turns = TurnKeeper(self, config.clock, config.notify_command)  # timed tables
 
     # --- tables -------------------------------------------------------------------------
 
@@ -607,6 +626,7 @@ class Host:
             log.error("%s: every seat is refused until it is repaired", exc)
             self.gate = Gate(None, str(exc), self.tickets)
         self.ratings.open()
+        self.turns.open(self.accounts)
         tables, problems = self.tables.load_tables()
         for name, problem in problems:
             notes.append(f"skipped {printable(name)}: {problem}")
@@ -631,6 +651,8 @@ class Host:
             meta = record.extra.get(APP_KEY)
             opened_by_client = isinstance(meta, dict) and isinstance(meta.get("opener"), str)
             abandoned = now - touched > limits.abandon_after
+            if isinstance(meta, dict) and is_turn_based(move_time_of(meta)):
+                abandoned = False  # a turn-based table waits; its clock moves it on
             if not over and opened_by_client and abandoned:
                 self._archive_file(table_id, touched)
                 continue
@@ -674,10 +696,17 @@ class Host:
         return self.config.accounts(self.store.root)
 
     def _new_referee(
-        self, table_id: str, seats: Sequence[SeatSpec], seed: int | None, options: Options | None
+        self,
+        table_id: str,
+        seats: Sequence[SeatSpec],
+        seed: int | None,
+        options: Options | None,
+        move_time: float | None = None,
     ) -> Referee:
         """A new table's referee, its record saved (a failure in ``save_error``)."""
         referee = Referee.new(table_id, seats, seed=seed, options=options)
+        if move_time is not None:  # in the record from its first save (host/turns.py)
+            referee.meta[MOVE_TIME_KEY] = move_time
         try:
             self.tables.create(referee)
         except (OSError, ValueError, RecursionError) as exc:
@@ -755,6 +784,7 @@ class Host:
             if (
                 room.opener is not None  # the operator's own tables are the operator's
                 and not room.referee.is_over
+                and not self.turns.turn_based(room)  # it waits; its clock moves it on
                 and now - room.touched > limits.abandon_after
             ):
                 room.stop()
@@ -780,13 +810,20 @@ class Host:
         return [r for r in self.rooms.values() if not r.referee.is_over]
 
     def open_table(
-        self, seats: Sequence[SeatSpec], *, seed: int | None = None, options: Options | None = None
+        self,
+        seats: Sequence[SeatSpec],
+        *,
+        seed: int | None = None,
+        options: Options | None = None,
+        move_time: float | None = None,
     ) -> Room:
         """Open the operator's table (saved at once). Raises
         :class:`TableConflictError` when its players sit at an unfinished table,
         ``OSError`` if it cannot be saved. Never refused for the tables clients
         opened: those have their own cap (``Limits.max_tables``)."""
         for room in self.unfinished():
+            if is_turn_based(move_time) and self.turns.turn_based(room):
+                continue  # one may sit at several turn-based tables
             clash = [
                 s.name
                 for s in seats
@@ -801,7 +838,7 @@ class Host:
                 if clash:
                     raise TableConflictError(other_id, clash)
         table_id = self._new_table_id()
-        referee = self._new_referee(table_id, seats, seed, options)
+        referee = self._new_referee(table_id, seats, seed, options, move_time)
         if self.cluster is not None:
             self.cluster.acquire(table_id)
         if referee.save_error:
@@ -841,7 +878,7 @@ class Host:
         rooms: list[Room | WaitingTable] = [r for r in self.unfinished() if r.opener is not None]
         return rooms + list(self.waiting.values())
 
-    def _check_quota(self, conn: Connection, owner: str) -> None:
+    def _check_quota(self, conn: Connection, owner: str, move_time: float | None = None) -> None:
         """Refuse (``too_many_tables``) an open_table over any table quota."""
         limits = self.config.limits
         address = address_key(conn.address)
@@ -849,7 +886,12 @@ class Host:
         if mine is not None and mine.opener_conn is not conn:
             mine = None  # a table it only sits at stays when it opens one
         held = [t for t in self.client_tables() if t is not mine]
-        if sum(1 for t in held if t.opener == owner) >= limits.tables_per_owner:
+        owned = [t for t in held if t.opener == owner]
+        if not is_turn_based(move_time):  # turn-based tables have their own cap
+            owned = [t for t in owned if not table_turn_based(self, t)]
+        else:
+            owned = []
+        if len(owned) >= limits.tables_per_owner:
             raise Refusal(
                 "too_many_tables",
                 f"{owner} holds {limits.tables_per_owner} unfinished tables already: "
@@ -891,14 +933,20 @@ class Host:
 
     # --- tables opened by clients (protocol 2) -----------------------------------------
 
-    def _check_name_free(self, name: str, conn: Connection) -> None:
+    def _check_name_free(self, name: str, conn: Connection, move_time: float | None = None) -> None:
         """A name sits at one table at a time: refuse one seated at an unfinished
-        table, or waiting at another table than ``conn``'s own."""
+        table, or waiting at another table than ``conn``'s own. Turn-based tables
+        (issue 22) are apart: a name sits at several of them (``turn_tables_per_account``)."""
+        if is_turn_based(move_time):
+            check_turn_cap(self, name)
+            return
         for room in self.unfinished():
+            if self.turns.turn_based(room):
+                continue
             if room.referee.seat_of(name) is not None:
                 raise Refusal("name_in_use", f"{name} sits at unfinished table {room.id}: join it")
         for table in self.waiting.values():
-            if table is conn.waiting:
+            if table is conn.waiting or is_turn_based(table.move_time):
                 continue
             for slot in table.slots:
                 if slot.conn is not None and slot.name is not None and same_name(slot.name, name):
@@ -921,9 +969,10 @@ class Host:
         name = claim.name
         mine, slots = plan_seats(message.seats, name)
         options = table_options(message.small_tour, message.final_tours)
-        self._check_name_free(name, conn)
+        move_time = checked_move_time(message.move_time)
+        self._check_name_free(name, conn, move_time)
         owner = owner_key(name)
-        self._check_quota(conn, owner)
+        self._check_quota(conn, owner, move_time)
         address = address_key(conn.address)
         self.opens.add(owner, address)
         self._leave(conn)
@@ -931,6 +980,7 @@ class Host:
             self._new_table_id(), slots, options, opener=owner, opener_address=address
         )
         table.rating_of = self.ratings.seat_rating_by_name
+        table.move_time = move_time
         self.waiting[table.id] = table
         table.take(name, conn, mine)
         table.opener_conn = conn
@@ -951,7 +1001,7 @@ class Host:
             return
         if table.name_taken(name):
             raise Refusal("name_in_use", f"someone called {name} already sits at table {table.id}")
-        self._check_name_free(name, conn)
+        self._check_name_free(name, conn, table.move_time)
         if table.free_seats == 0 and mine is None:
             raise Refusal("no_such_seat", f"table {table.id} has no free seat")
         if mine is not None:  # the same connection, another name: its seat is taken again
@@ -1000,7 +1050,7 @@ class Host:
         if self.cluster is not None:
             self.cluster.withdraw(table.id, started=True)
         holders = table.holders
-        referee = self._new_referee(table.id, table.specs(), None, table.options)
+        referee = self._new_referee(table.id, table.specs(), None, table.options, table.move_time)
         if self.cluster is not None:
             self.cluster.acquire(table.id)
         if referee.save_error:
@@ -1130,6 +1180,7 @@ class Host:
             conn.dismiss(Bye("shutdown"))
         for room in self.rooms.values():
             room.stop()
+        self.turns.stop()
         if self.waiting:  # no game began: nothing of them is on disk
             log.info("dropped the tables waiting for players: %s", ", ".join(self.waiting))
             self.waiting.clear()
@@ -1502,7 +1553,8 @@ class Host:
             if seat is None:
                 raise Refusal("no_such_seat", f"no seat at table {table} is reserved for {name}")
             return room, seat
-        for rooms in (self.unfinished(), list(self.rooms.values())):
+        first = self.turns.waiting_order(self.unfinished(), name)  # your move first
+        for rooms in (first, list(self.rooms.values())):
             for room in rooms:
                 seat = seat_in(room)
                 if seat is not None:

@@ -134,6 +134,7 @@ class WaitingTable:
         self.opener_conn: Connection | None = None  # the table closes when it leaves
         # A holder's shown rating in tenths (the host's ratings: rated.py), by name.
         self.rating_of: Callable[[str], int | None] = lambda name: None
+        self.move_time: float | None = None  # seconds per move (issue 22, host/turns.py)
 
     @property
     def free_seats(self) -> int:
@@ -157,7 +158,14 @@ class WaitingTable:
 
     def info(self) -> TableInfo:
         return TableInfo(
-            self.id, self.seat_infos(), 0, 0, False, waiting=True, free_seats=self.free_seats
+            self.id,
+            self.seat_infos(),
+            0,
+            0,
+            False,
+            waiting=True,
+            free_seats=self.free_seats,
+            move_time=self.move_time,
         )
 
     def name_taken(self, name: str) -> bool:

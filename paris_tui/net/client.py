@@ -222,12 +222,14 @@ class HostClient:
         timeout: float = 10.0,
         token: str | None = None,
         code: str | None = None,
+        move_time: float | None = None,
     ) -> Waiting | Seated:
-        """Protocol 2: open a table (seats ``"me"``, ``"open"``, ``"ai:<level>"``).
+        """Protocol 2: open a table (seats ``"me"``, ``"open"``, ``"ai:<level>"``),
+        timed with ``move_time`` seconds per move (issue 22).
 
         :class:`Waiting` while seats are free; :class:`Seated` when the game starts at
         once (no seat is ``open``). Raises :class:`RefusedError`."""
-        self.send(OpenTable(name, seats, small_tour, final_tours, token, code))
+        self.send(OpenTable(name, seats, small_tour, final_tours, token, code, move_time))
         answer: Waiting | Seated = await self._answer(timeout, Waiting, Seated)
         return answer
 

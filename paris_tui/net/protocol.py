@@ -17,6 +17,7 @@ Play(move=Move(tile='louvre/yellow', evict=None), move_count=3)
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass
 from typing import Any, Literal, cast, get_args
@@ -83,6 +84,7 @@ __all__ = [
     "Left",
     "ListGames",
     "ListTables",
+    "MoveClock",
     "OpenTable",
     "Ping",
     "Play",
@@ -222,6 +224,26 @@ class TableInfo:
     finished: bool
     waiting: bool = False
     free_seats: int = 0
+    # A timed table (issue 22, additive; sent only when set): seconds per move, the
+    # seat to move and how long (seconds) the table has waited for that seat.
+    move_time: float | None = None
+    to_move: int | None = None
+    waited: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MoveClock:
+    """The move clock of a timed table (issue 22), in a :class:`Presence`: ``seat`` is
+    to move and has had ``waited`` of its ``move_time`` seconds when this was sent;
+    ``turn_based`` for hours or days per move. ``timed_out``: the seat whose time
+    ran out at move ``timed_out_move`` (the AI played that move for it), if any."""
+
+    move_time: float
+    turn_based: bool
+    seat: int | None
+    waited: float
+    timed_out: int | None = None
+    timed_out_move: int | None = None
 
 
 # --- client to host ----------------------------------------------------------------
@@ -271,6 +293,7 @@ class OpenTable:
     final_tours: str = "secret"
     token: str | None = None  # protocol 3: the account's token (as in a join)
     code: str | None = None  # protocol 3: a link code (as in a join)
+    move_time: float | None = None  # issue 22: seconds per move (additive)
 
 
 @dataclass(frozen=True, slots=True)
@@ -404,6 +427,7 @@ class Presence:
     table: str
     seats: tuple[SeatInfo, ...]
     result: RatedResult | None = None  # once the game is over: how it was rated
+    clock: MoveClock | None = None  # a timed table's clock (issue 22, additive)
 
 
 @dataclass(frozen=True, slots=True)
@@ -488,6 +512,63 @@ def _seat_info(info: SeatInfo) -> dict[str, Any]:
     return {"name": info.name, "kind": info.kind, "status": info.status}
 
 
+def _table_info_json(t: TableInfo) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "table": t.table,
+        "seats": [_seat_info(s) for s in t.seats],
+        "move_count": t.move_count,
+        "total_moves": t.total_moves,
+        "finished": t.finished,
+        "waiting": t.waiting,
+        "free_seats": t.free_seats,
+    }
+    for key in ("move_time", "to_move", "waited"):  # a timed table's (issue 22)
+        if getattr(t, key) is not None:
+            data[key] = getattr(t, key)
+    return data
+
+
+def _clock_json(clock: MoveClock) -> dict[str, Any]:
+    return {
+        "move_time": clock.move_time,
+        "turn_based": clock.turn_based,
+        "seat": clock.seat,
+        "waited": clock.waited,
+        "timed_out": clock.timed_out,
+        "timed_out_move": clock.timed_out_move,
+    }
+
+
+def _seconds(value: object, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise WireError(where, "is not a number of seconds")
+    if not 0 <= value <= 10 * 365 * 86400:
+        raise WireError(where, "is out of range")
+    return float(value)
+
+
+def _opt_seconds(value: object, where: str) -> float | None:
+    return None if value is None else _seconds(value, where)
+
+
+def _opt_seat(value: object, where: str) -> int | None:
+    return None if value is None else integer(value, where, 0, 3)
+
+
+def _clock_item(value: object, where: str) -> MoveClock:
+    data = obj(value, where)
+    return MoveClock(
+        _seconds(field(data, "move_time", where), f"{where}.move_time"),
+        boolean(data.get("turn_based", False), f"{where}.turn_based"),
+        _opt_seat(data.get("seat"), f"{where}.seat"),
+        _seconds(data.get("waited", 0), f"{where}.waited"),
+        _opt_seat(data.get("timed_out"), f"{where}.timed_out"),
+        None
+        if data.get("timed_out_move") is None
+        else integer(data.get("timed_out_move"), f"{where}.timed_out_move", 0, 10_000),
+    )
+
+
 def to_json(message: ClientMessage | HostMessage) -> dict[str, Any]:
     """The JSON object of a message."""
     if isinstance(message, ListGames | GetRecord | Games | RecordSent):
@@ -526,6 +607,8 @@ def to_json(message: ClientMessage | HostMessage) -> dict[str, Any]:
                 opened["token"] = message.token
             if message.code is not None:
                 opened["code"] = message.code
+            if message.move_time is not None:
+                opened["move_time"] = message.move_time
             return opened
         case AccountRequest():
             request: dict[str, Any] = {
@@ -592,6 +675,8 @@ def to_json(message: ClientMessage | HostMessage) -> dict[str, Any]:
             }
             if message.result is not None:
                 presence["result"] = result_to_json(message.result)
+            if message.clock is not None:
+                presence["clock"] = _clock_json(message.clock)
             return presence
         case Refused():
             error: dict[str, Any] = {
@@ -606,18 +691,7 @@ def to_json(message: ClientMessage | HostMessage) -> dict[str, Any]:
         case Tables():
             return {
                 "type": "tables",
-                "tables": [
-                    {
-                        "table": t.table,
-                        "seats": [_seat_info(s) for s in t.seats],
-                        "move_count": t.move_count,
-                        "total_moves": t.total_moves,
-                        "finished": t.finished,
-                        "waiting": t.waiting,
-                        "free_seats": t.free_seats,
-                    }
-                    for t in message.tables
-                ],
+                "tables": [_table_info_json(t) for t in message.tables],
                 **(
                     {"leaderboard": [leader_to_json(r) for r in message.leaderboard]}
                     if message.leaderboard
@@ -792,6 +866,7 @@ def decode_client(line: bytes) -> ClientMessage:
                 text(data.get("final_tours", "secret"), "final_tours", limit=32),
                 _token(data.get("token"), "token"),
                 _code(data.get("code"), "code"),
+                _opt_seconds(data.get("move_time"), "move_time"),
             )
         if kind == "account":
             key = data.get("key")
@@ -854,6 +929,10 @@ def _table_info_item(value: object, where: str) -> TableInfo:
         # Protocol 2's fields; a version-1 host sends neither.
         boolean(data.get("waiting", False), f"{where}.waiting"),
         integer(data.get("free_seats", 0), f"{where}.free_seats", 0, 4),
+        # A timed table's (issue 22): absent for the others.
+        _opt_seconds(data.get("move_time"), f"{where}.move_time"),
+        _opt_seat(data.get("to_move"), f"{where}.to_move"),
+        _opt_seconds(data.get("waited"), f"{where}.waited"),
     )
 
 
@@ -894,10 +973,12 @@ def decode_host(line: bytes) -> HostMessage:
             )
         if kind == "presence":
             result = data.get("result")
+            clock = data.get("clock")
             return Presence(
                 _table_id(field(data, "table", kind), "table"),
                 _seats(field(data, "seats", kind)),
                 None if result is None else result_from_json(result),
+                None if clock is None else _clock_item(clock, "clock"),
             )
         if kind == "error":
             code = choice(field(data, "code", kind), "code", ERROR_CODES)

@@ -12,6 +12,7 @@ referee in this process (hot-seat: every human seat is local).
 from __future__ import annotations
 
 import contextlib
+import time
 from dataclasses import replace
 from typing import Protocol
 
@@ -20,6 +21,7 @@ from ..wording import refusal_reason
 from .client import HostClient, HostClosedError
 from .protocol import (
     ErrorCode,
+    MoveClock,
     Presence,
     ProtocolError,
     RatedResult,
@@ -108,6 +110,9 @@ class RemoteTable:
         self._listeners: list[TableListener] = []
         self.closed_reason: str | None = None
         self.rated: RatedResult | None = None  # how the finished game was rated (issue 22)
+        # A timed table's clock (issue 22), as last told, and when (time.monotonic()).
+        self.clock: MoveClock | None = None
+        self.clock_heard = 0.0
 
     @property
     def table_id(self) -> str:
@@ -165,6 +170,8 @@ class RemoteTable:
                     self._seats = message.seats
                     if message.result is not None:
                         self.rated = message.result
+                    if message.clock is not None:
+                        self.clock, self.clock_heard = message.clock, time.monotonic()
                     for listener in list(self._listeners):
                         listener.table_presence(self)
                 elif isinstance(message, Refused):

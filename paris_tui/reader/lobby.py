@@ -16,6 +16,7 @@ from ..core.text import InvalidNameError, normalize_name
 from ..i18n import _, ngettext
 from ..net.client import HostClient, HostClosedError, RefusedError, TokenStore
 from ..net.protocol import ProtocolError, Seated, TableInfo, Waiting
+from ..net.turns import move_time_words, tables_in_order, waiting_for
 from ..wording import name_problem, refusal_reason
 from .commands import parse, word_for
 from .inbox import Inbox
@@ -24,8 +25,9 @@ from .lines import Lines
 __all__ = ["lobby", "table_line"]
 
 
-def table_line(n: int, info: TableInfo) -> str:
-    """``1: table t1, Ann and Bob, move 3 of 40.`` (free seats and a finished game said)."""
+def table_line(n: int, info: TableInfo, me: str | None = None) -> str:
+    """``1: table t1, Ann and Bob, move 3 of 40.`` (free seats and a finished game said;
+    a table waiting for ``me``'s move says so and since when, issue 22)."""
     names = [printable(s.name) for s in info.seats if s.status != "free"]
     who = ", ".join(names) if names else _("nobody yet")
     if info.waiting:
@@ -36,6 +38,10 @@ def table_line(n: int, info: TableInfo) -> str:
         state = _("finished")
     else:
         state = _("move {n} of {total}").format(n=info.move_count, total=info.total_moves)
+    if any(t.table == info.table for t in waiting_for([info], me)):
+        state = _("{state}, your move for {waited}").format(
+            state=state, waited=move_time_words(info.waited or 0.0)
+        )
     return _("{n}: table {table}, {players}, {state}.").format(
         n=n, table=printable(info.table), players=who, state=state
     )
@@ -49,12 +55,12 @@ async def lobby(
     name = target.name
     while True:
         try:
-            tables = await client.tables()
+            tables = tables_in_order(await client.tables(), name)  # your move first
         except (RefusedError, HostClosedError, ProtocolError, OSError, TimeoutError):
             out.say(_("The host closed the connection."))
             return None
         out.say(_("The host's lobby.") if tables else _("No table is open on this host yet."))
-        out.say(*(table_line(i + 1, info) for i, info in enumerate(tables)))
+        out.say(*(table_line(i + 1, info, name) for i, info in enumerate(tables)))
         out.say(
             _(
                 "Type a table's number to sit there, {watch} and a number to watch it, "

@@ -59,6 +59,7 @@ from ..frames import Frame, build_frames
 from ..history import GameMode, History, HistoryError
 from ..keygate import REPEAT_DELAY, KeyStamp, TurnGate
 from ..session import Bot, points_by_kind
+from ..turns_view import clock_text, new_time_out, real_time, table_clock
 from ..widgets.hint import HintPanel
 from ..widgets.map_view import BoardMap, MapOverlay
 from ..widgets.panels import (
@@ -229,6 +230,7 @@ class GameScreen(ParisScreen):
         self.ai_timer: Timer | None = None
         # What waits while the game is paused (too small a terminal), run on resume.
         self._waiting: dict[str, Callable[[], None]] = {}
+        self._time_outs: set[int] = set()  # the moves whose time-out the log told
         table.add_listener(self)
 
     # --- the table -------------------------------------------------------------------
@@ -272,8 +274,23 @@ class GameScreen(ParisScreen):
             for screen in self.app.screen_stack:
                 if isinstance(screen, EndScreen):
                     screen.set_rated(rated)
+        if self.is_mounted and self.query(GameLog):
+            line = new_time_out(table, self._time_outs, self._public.names)
+            if line is not None:  # the AI moved for a player out of time: said in the log
+                self.query_one(GameLog).write_entry(line)
         if self.is_mounted and self.query(PlayersPanel):
             self.refresh_all()
+
+    def _clock(self) -> Text | None:
+        """A timed table's clock for the players panel (issue 22, app/turns_view.py)."""
+        clock, since = table_clock(self.table)
+        return None if self.ended else clock_text(clock, self._public.names, since)
+
+    def _tick_clock(self) -> None:
+        if real_time(self.table) and not self.ended and self.query(PlayersPanel):
+            self.query_one(PlayersPanel).show(
+                self.view, scores=self.shown_scores, presence=self._presence(), clock=self._clock()
+            )
 
     def table_closed(self, table: Table, reason: str) -> None:
         self._sent = False
@@ -332,6 +349,8 @@ class GameScreen(ParisScreen):
         if not self.query(GameLog):
             return  # mounted while the app shuts down: nothing to show
         self._fit_footer(self.app.size.width)
+        if self.networked:
+            self.set_interval(1.0, self._tick_clock)  # a real-time move clock's bar
         self._resumed_at = self.move_count if self._events else None
         self._write_log()
         self.refresh_all()
@@ -396,7 +415,9 @@ class GameScreen(ParisScreen):
     def refresh_all(self) -> None:
         self.view = self.seat_view(self.viewer)
         view = self.view
-        self.query_one(PlayersPanel).show(view, scores=self.shown_scores, presence=self._presence())
+        self.query_one(PlayersPanel).show(
+            view, scores=self.shown_scores, presence=self._presence(), clock=self._clock()
+        )
         self.query_one(RoutePanel).show(
             view,
             reveal=self.viewer is not None and not self.route_hidden,
@@ -913,7 +934,7 @@ class GameScreen(ParisScreen):
         done = self._shown_chunks >= len(self._staged)
         self.shown_scores = None if done else tuple(scores)
         self.query_one(PlayersPanel).show(
-            self.view, scores=self.shown_scores, presence=self._presence()
+            self.view, scores=self.shown_scores, presence=self._presence(), clock=self._clock()
         )
         self.query_one(ScoreTrack).show(self.view, scores=self.shown_scores)
 

@@ -12,12 +12,18 @@ the game screen takes the connection over from the very next line),
 Keys: ``Enter`` on a table sits there (at a free seat, or at the seat
 reserved for your name) or else watches it; ``w`` watches; ``n`` opens a
 new table (:class:`NewTableScreen`: seats as you, open or AI, and the rule
-variants); ``a`` is your Account on the host (a link code for another door,
-or one typed here: :class:`~paris_tui.app.screens.account.AccountScreen`);
+variants); ``p`` plays now (quick match: how many players, then a seat at the fullest
+table of that size waiting for players, or a new one:
+:mod:`~paris_tui.app.screens.quick_match`); ``a`` is your Account on the
+host (a link code for another door, or one typed here:
+:class:`~paris_tui.app.screens.account.AccountScreen`);
 ``g`` lists the host's finished games, yours first, and opens one in the
 replay viewer (:mod:`~paris_tui.app.screens.finished_games`); ``l`` shows the
 host's leaderboard (:mod:`~paris_tui.app.screens.leaderboard`; each seat's
 rating is beside its name too); ``Esc`` leaves a table you wait at; ``q`` quits.
+The tables waiting for your move (timed tables, issue 22) come first, the
+longest-waiting at the top, marked "your move"
+(:func:`~paris_tui.net.turns.tables_in_order`).
 
 Everything the host sends (names, messages) is outside text: it is drawn
 through :class:`rich.text.Text` after :func:`~paris_tui.core.printable`,
@@ -66,9 +72,11 @@ from ...net.protocol import (
     Watch,
     Watching,
 )
+from ...net.turns import RatingLookup, tables_in_order
 from ...wording import name_problem as worded_problem
 from ...wording import refusal_reason
 from ..describe import ai_label, shown_name, words
+from ..turns_view import table_turn_text, waiting_line
 from .base import ParisScreen
 from .finished_games import FinishedGamesScreen, HostReplayScreen
 from .leaderboard import LeaderboardScreen, rating_text
@@ -244,6 +252,18 @@ class NewTableScreen(ParisScreen):
                     ],
                     id="final-tours",
                 )
+            with Horizontal(classes="form-row"):
+                yield Label(_("Move time"), classes="form-label")
+                yield Cycler(
+                    [
+                        (_("no clock"), "none"),
+                        (_("30 seconds"), "30"),
+                        (_("2 minutes"), "120"),
+                        (_("1 day (turn-based)"), "86400"),
+                        (_("3 days (turn-based)"), "259200"),
+                    ],
+                    id="move-time",
+                )
             yield Static(
                 Text(
                     _(
@@ -285,11 +305,13 @@ class NewTableScreen(ParisScreen):
             value = self.query_one(f"#seat-{i}", Cycler).value
             if value != "none":
                 seats.append(value)
+        move_time = self.query_one("#move-time", Cycler).value
         return OpenTable(
             self.player,
             tuple(seats),
             self.query_one("#small-tour", Cycler).value,
             self.query_one("#final-tours", Cycler).value,
+            move_time=None if move_time == "none" else float(move_time),
         )
 
     def action_open(self) -> None:
@@ -327,6 +349,7 @@ class LobbyScreen(ParisScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("w", "watch", N_("Watch")),
         Binding("n", "new_table", N_("New table")),
+        Binding("p", "play_now", N_("Play now")),
         Binding("a", "account", N_("Account"), show=False),  # also in the palette
         # Shown beside "You are ..." once the host has rated games (the footer is full).
         Binding("l", "leaderboard", N_("Leaderboard"), show=False),
@@ -377,6 +400,8 @@ class LobbyScreen(ParisScreen):
         self._reader: asyncio.Task[None] | None = None
         self._drawn = False  # the list was drawn once (an empty list is drawn too)
         self._problem_shown = False  # the status line says what went wrong: keep it
+        # Quick match prefers players of a near rating when this says ratings (issue 22).
+        self.rating: RatingLookup | None = None
 
     # --- layout ------------------------------------------------------------------------
 
@@ -620,9 +645,13 @@ class LobbyScreen(ParisScreen):
                 if message.leaderboard != self.leaderboard:
                     self.leaderboard = message.leaderboard
                     self._show_you()
-                if message.tables != self.tables or not self._drawn:
-                    self.tables = message.tables
-                    self._draw_tables()
+                # In the grid's order (your move first), so that the cursor's row is
+                # the table it was on.
+                tables = tuple(tables_in_order(message.tables, self.player))
+                if tables != self.tables or not self._drawn:
+                    on = self._current()  # the table the cursor is on, before the new list
+                    self.tables = tables
+                    self._draw_tables(None if on is None else on.table)
             case Games():
                 for screen in self.app.screen_stack:
                     if isinstance(screen, FinishedGamesScreen):
@@ -703,17 +732,23 @@ class LobbyScreen(ParisScreen):
         self.tables = tuple(tables)
         self._draw_tables()
 
-    def _draw_tables(self) -> None:
+    def _draw_tables(self, keep: str | None = None) -> None:
+        """The grid of :attr:`tables`; the cursor stays on table ``keep`` (else on the
+        table it is on, while the rows are still those of :attr:`tables`)."""
         grid = self.query_one("#lobby-tables", DataTable)
-        current = self._current()
-        keep = None if current is None else current.table
+        if keep is None:
+            current = self._current()
+            keep = None if current is None else current.table
         grid.clear()
         self._drawn = True
+        self.tables = tuple(tables_in_order(self.tables, self.player))  # your move first
         for info in self.tables:
+            game = table_game_text(info)
+            mark = table_turn_text(info, self.player)
             grid.add_row(
                 Text(info.table),
                 table_players_text(info, self.player),
-                table_game_text(info),
+                game if mark is None else Text("\n").join((game, mark)),
                 key=info.table,
                 height=None,  # as many lines as the players take: no name is cut
             )
@@ -722,6 +757,9 @@ class LobbyScreen(ParisScreen):
             grid.move_cursor(row=ids.index(keep), animate=False)
         if not self.tables and self.ended is None and not self._problem_shown:
             self._say(_("No table is open on this host yet: n opens one."))
+        told = waiting_line(self.tables, self.player)
+        if told is not None and self.waiting is None and not self._problem_shown:
+            self._say(told)
 
     def _current(self) -> TableInfo | None:
         grid = self.query_one("#lobby-tables", DataTable)
@@ -743,6 +781,8 @@ class LobbyScreen(ParisScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "leave":
             return self.waiting is not None  # shown in the footer only while waiting
+        if action == "play_now":
+            return self.waiting is None  # Esc takes its place in the footer meanwhile
         return True
 
     def action_refresh(self) -> None:
@@ -816,6 +856,29 @@ class LobbyScreen(ParisScreen):
             )
 
         self.app.push_screen(NewTableScreen(name), opened)
+
+    def action_play_now(self) -> None:
+        """Quick match: a seat at the fullest waiting table of the size asked, or a new one."""
+        from .quick_match import QuickMatchScreen, quick_request
+
+        if not self._can_send():
+            return
+        name = self._need_name()
+        if name is None:
+            return
+        welcome = self.client.welcome
+        if welcome is not None and welcome.protocol < 2:
+            self._say(_("This host cannot open a table for a client (it speaks protocol 1)."))
+            return
+
+        def chosen(size: int | None) -> None:
+            if size is None or not self._can_send():
+                return
+            request = quick_request(self.tables, size, name, self.rating, self._token())
+            self._say(_("Finding a table…"))
+            self.client.send(dataclasses.replace(request, code=self._take_code()))
+
+        self.app.push_screen(QuickMatchScreen(), chosen)
 
     def action_account(self) -> None:
         """This player's account on the host (:class:`AccountScreen`)."""

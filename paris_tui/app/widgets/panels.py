@@ -149,8 +149,10 @@ class PlayersPanel(Static):
         *,
         scores: tuple[int, ...] | None = None,
         presence: Sequence[str] | None = None,
+        clock: Text | None = None,
     ) -> None:
-        """``presence``: each seat's status at a host's table (``away``, ``takeover``...)."""
+        """``presence``: each seat's status at a host's table (``away``, ``takeover``...);
+        ``clock``: a timed table's move clock (app/turns_view.py)."""
         shown = view.scores if scores is None else scores
         table = Table.grid(padding=(0, 1), expand=True)
         table.add_column(width=1)
@@ -185,6 +187,8 @@ class PlayersPanel(Static):
             parts.append(sack)
         if any(track_position(score)[0] for score in shown):
             parts.append(Text(f"  {_(LAPS_LEGEND)}", style="dim", no_wrap=True))
+        if clock is not None:
+            parts.append(clock)
         self.update(Group(*parts))
 
 
