@@ -99,7 +99,7 @@ INVITE_SECONDS = 7 * 24 * 3600.0
 MAX_CREDENTIALS = 16
 """Credentials of one door an account keeps at most."""
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS accounts (
     id INTEGER PRIMARY KEY,
@@ -131,6 +131,16 @@ CREATE TABLE IF NOT EXISTS seats (
     PRIMARY KEY (table_id, seat)
 );
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+-- Issue 22, table chat (schema 2): the operator's mutes, each account's friends.
+CREATE TABLE IF NOT EXISTS muted (
+    account INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+    since REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS friends (
+    account INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    friend INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    PRIMARY KEY (account, friend)
+);
 """
 
 
@@ -260,6 +270,13 @@ class AccountStore(Protocol):
     def mark_done(self, key: str) -> None: ...
 
     def close(self) -> None: ...
+
+    # Issue 22, table chat: the operator's mute.
+    def set_muted(self, account_id: int, muted: bool) -> None:
+        """Mute the account in every table's chat (the operator's), or unmute it."""
+        ...
+
+    def is_muted(self, account_id: int) -> bool: ...
 
 
 class SQLiteAccounts:
@@ -392,6 +409,22 @@ class SQLiteAccounts:
     def remove(self, account_id: int) -> None:
         with self._tx() as db:
             db.execute("DELETE FROM accounts WHERE id = ?", (account_id,))
+
+    # --- the operator's mute (issue 22, table chat) ------------------------------------
+
+    def set_muted(self, account_id: int, muted: bool) -> None:
+        with self._tx() as db:
+            if muted:
+                db.execute(
+                    "INSERT INTO muted (account, since) VALUES (?, ?) "
+                    "ON CONFLICT (account) DO NOTHING",
+                    (account_id, time.time()),
+                )
+            else:
+                db.execute("DELETE FROM muted WHERE account = ?", (account_id,))
+
+    def is_muted(self, account_id: int) -> bool:
+        return bool(self._read("SELECT 1 FROM muted WHERE account = ?", (account_id,)))
 
     # --- credentials ------------------------------------------------------------------
 

@@ -54,7 +54,7 @@ __all__ = [
 log = logging.getLogger("paris_tui.host.pgstore")
 
 ENV_DATABASE = "PARIS_TUI_DATABASE"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 # The advisory lock key under which a host creates or migrates the schema.
 _SCHEMA_LOCK = 0x7061726973  # "paris"
 
@@ -117,6 +117,24 @@ _SCHEMA = [
         PRIMARY KEY (table_id, seat)
     )""",
     "CREATE TABLE IF NOT EXISTS meta (key text PRIMARY KEY, value text NOT NULL)",
+    # Issue 22, table chat (schema 2): the tables' chat lines (paris_tui.host.chat),
+    # the operator's mutes and each account's friends (accounts.py's same tables).
+    """CREATE TABLE IF NOT EXISTS paris_chat (
+        id bigserial PRIMARY KEY,
+        table_id text NOT NULL,
+        line text NOT NULL,
+        said timestamptz NOT NULL DEFAULT now()
+    )""",
+    "CREATE INDEX IF NOT EXISTS paris_chat_table ON paris_chat(table_id, id)",
+    """CREATE TABLE IF NOT EXISTS muted (
+        account bigint PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+        since double precision NOT NULL
+    )""",
+    """CREATE TABLE IF NOT EXISTS friends (
+        account bigint NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        friend bigint NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        PRIMARY KEY (account, friend)
+    )""",
 ]
 
 

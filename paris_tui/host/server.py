@@ -58,6 +58,7 @@ from ..net.protocol import (
     AccountInfo,
     AccountRequest,
     Bye,
+    Chat,
     ClientMessage,
     ErrorCode,
     Hello,
@@ -99,6 +100,7 @@ from .accounts import (
     ssh_fingerprint,
 )
 from .ai_moves import AIMoves
+from .chat import TableChat, chat_store
 from .identity import TICKET_SECONDS, Claim, DoorProof, Gate, Tickets
 from .limits import NestedWindow, Quota, address_key, owner_key
 from .names import same_name, skeleton
@@ -431,6 +433,7 @@ class Room:
             self.broadcast_update(events)
             if ref.is_over:
                 self._game_over()
+                self.host.chat.game_over(self)
         self.kick()
 
     def _take_back(self) -> None:
@@ -550,6 +553,7 @@ class Host:
         self._door_slots: Counter[str] = Counter()
         # Tables opened by clients: per person, per address, for the host (limits.py).
         self.opens = NestedWindow(config.limits.opens)
+        self.chat = TableChat(self, chat_store(self))  # issue 22: table chat (chat.py)
         self._sweeper: asyncio.Task[None] | None = None
 
     # --- tables -------------------------------------------------------------------------
@@ -1304,6 +1308,8 @@ class Host:
         if conn.protocol < 2 and isinstance(message, OpenTable | Leave):
             kind = "open_table" if isinstance(message, OpenTable) else "leave"
             raise Refusal("bad_message", f"unknown message type {kind!r} in protocol 1")
+        if conn.protocol < 4 and isinstance(message, Chat):
+            raise Refusal("bad_message", f"unknown message type 'chat' in protocol {conn.protocol}")
         if conn.protocol < 3 and isinstance(message, AccountRequest):
             raise Refusal(
                 "bad_message", f"unknown message type 'account' in protocol {conn.protocol}"
@@ -1358,6 +1364,9 @@ class Host:
                 conn.room = room
                 ref = room.referee
                 conn.send(Watching(room.id, ref.view(None), ref.events, room.seat_infos()))
+                await self.chat.history(conn, room)
+            case Chat():
+                await self.chat.say(conn, message)
             case Play():
                 room, seat = conn.room, conn.seat
                 if room is None or seat is None:
@@ -1443,6 +1452,7 @@ class Host:
         room.arrive(seat, conn)
         ref = room.referee
         conn.send(Seated(room.id, seat, issued, ref.view(seat), ref.events, room.seat_infos()))
+        await self.chat.history(conn, room)
         room.broadcast_presence()
         log.info("%s sits at table %s, seat %d (%s)", conn, room.id, seat, printable(name))
         room.kick()

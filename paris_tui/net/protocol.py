@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, cast, get_args
 
 from ..core import Event, IllegalCode, Move, SeatView
+from ..core.text import InvalidChatError, InvalidNameError, normalize_chat, normalize_name
 from .wire import (
     WireError,
     boolean,
@@ -34,6 +35,7 @@ from .wire import (
     move_from_json,
     move_to_json,
     obj,
+    opt_text,
     text,
     view_from_json,
     view_to_json,
@@ -41,6 +43,8 @@ from .wire import (
 
 __all__ = [
     "ACCOUNT_ACTIONS",
+    "CHAT_CHANNELS",
+    "CHAT_PHRASES",
     "ERROR_CODES",
     "FATAL_CODES",
     "MAX_CLIENT_LINE",
@@ -51,6 +55,8 @@ __all__ = [
     "AccountRequest",
     "Bye",
     "ByeReason",
+    "Chat",
+    "ChatLine",
     "ClientMessage",
     "ErrorCode",
     "Hello",
@@ -84,9 +90,9 @@ __all__ = [
     "to_json",
 ]
 
-PROTOCOL_VERSION = 3
+PROTOCOL_VERSION = 4
 """The version this code speaks by default (a client's :class:`Hello`)."""
-PROTOCOL_VERSIONS: tuple[int, ...] = (1, 2, 3)
+PROTOCOL_VERSIONS: tuple[int, ...] = (1, 2, 3, 4)
 """Every version a host speaks. Version 2 is version 1 plus tables with free
 seats: :class:`OpenTable`, :class:`Leave`, :class:`Waiting`, :class:`Left`,
 the ``free`` seat status and the error codes marked below; a version-1
@@ -94,7 +100,10 @@ connection never sees any of them (nor a table that waits for players).
 Version 3 is version 2 plus accounts: a ``code`` in :class:`Join` and
 :class:`OpenTable`, a ``token`` in :class:`OpenTable`, :class:`AccountRequest`
 and :class:`AccountInfo`, and the error codes marked below (an older
-connection gets ``seat_taken`` or ``bad_token`` for them)."""
+connection gets ``seat_taken`` or ``bad_token`` for them).
+Version 4 is version 3 plus table chat (issue 22): :class:`Chat`,
+:class:`ChatLine` and the error codes ``bad_chat``, ``chat_limited``,
+``muted``; an older connection is sent no chat."""
 # A client's line, newline included: its longest message (a join) is under 400 bytes.
 MAX_CLIENT_LINE = 4096
 # A host's line: a ``seated`` with a whole game's events is about 30 KB.
@@ -123,6 +132,10 @@ ErrorCode = Literal[
     "bad_code",
     "account_locked",
     "unavailable",
+    # protocol 4: table chat
+    "bad_chat",
+    "chat_limited",
+    "muted",
     # the connection misbehaved (fatal: the host closes it)
     "bad_message",
     "too_large",
@@ -289,8 +302,41 @@ class AccountRequest:
     key: str | None = None
 
 
+# --- table chat (protocol 4, issue 22) -----------------------------------------------
+
+CHAT_PHRASES = ("hello", "good_luck", "your_turn", "well_played", "thanks", "good_game")
+"""The canned phrases' ids: a phrase is sent as its id and each reader words it in
+their own language."""
+ChatChannel = Literal["table", "watchers"]
+CHAT_CHANNELS: tuple[str, ...] = get_args(ChatChannel)
+
+
+@dataclass(frozen=True, slots=True)
+class Chat:
+    """Protocol 4: say a line at the table this connection sits at or watches: a
+    ``text`` (the core's chat rule, :func:`~paris_tui.core.text.normalize_chat`)
+    or a canned ``phrase`` id (:data:`CHAT_PHRASES`), one of the two. A watcher
+    may speak as an account (``name`` and its ``token``, proven as in a join);
+    without them a watcher speaks as an anonymous watcher."""
+
+    text: str | None = None
+    phrase: str | None = None
+    name: str | None = None
+    token: str | None = None
+
+
 ClientMessage = (
-    Hello | Join | Watch | ListTables | Play | Ping | Pong | OpenTable | Leave | AccountRequest
+    Hello
+    | Join
+    | Watch
+    | ListTables
+    | Play
+    | Ping
+    | Pong
+    | OpenTable
+    | Leave
+    | AccountRequest
+    | Chat
 )
 
 
@@ -404,6 +450,24 @@ class Bye:
     reason: ByeReason
 
 
+@dataclass(frozen=True, slots=True)
+class ChatLine:
+    """Protocol 4 (``"type": "chat"``): a line said at ``table`` by ``name`` (``""``:
+    an anonymous watcher) from ``seat`` (``None``: a watcher), on ``channel``:
+    ``table`` (everyone there) or ``watchers`` (a watcher's line while the game
+    runs: only watchers get it). ``text`` or ``phrase`` (an id), one of the two;
+    ``at``: when, in Unix seconds. Also sent after ``seated`` and ``watching``: the
+    table's recent lines that the connection may read."""
+
+    table: str
+    name: str
+    seat: int | None
+    channel: ChatChannel
+    text: str | None
+    phrase: str | None
+    at: int
+
+
 HostMessage = (
     Welcome
     | Seated
@@ -418,6 +482,7 @@ HostMessage = (
     | Waiting
     | Left
     | AccountInfo
+    | ChatLine
 )
 
 
@@ -477,6 +542,23 @@ def to_json(message: ClientMessage | HostMessage) -> dict[str, Any]:
             return request
         case Leave():
             return {"type": "leave"}
+        case Chat():
+            chat: dict[str, Any] = {"type": "chat"}
+            for key in ("text", "phrase", "name", "token"):
+                if getattr(message, key) is not None:
+                    chat[key] = getattr(message, key)
+            return chat
+        case ChatLine():
+            return {
+                "type": "chat",
+                "table": message.table,
+                "name": message.name,
+                "seat": message.seat,
+                "channel": message.channel,
+                "text": message.text,
+                "phrase": message.phrase,
+                "at": message.at,
+            }
         case Play():
             return {
                 "type": "play",
@@ -735,6 +817,8 @@ def decode_client(line: bytes) -> ClientMessage:
             )
         if kind == "leave":
             return Leave()
+        if kind == "chat":
+            return _chat(data)
         if kind == "play":
             return Play(
                 move_from_json(field(data, "move", kind)),
@@ -747,6 +831,45 @@ def decode_client(line: bytes) -> ClientMessage:
     except WireError as exc:
         raise ProtocolError("bad_message", str(exc)) from None
     raise ProtocolError("bad_message", f"unknown message type {kind[:32]!r}")
+
+
+def _chat(data: dict[str, Any]) -> Chat:
+    # Sizes and types only (the host applies the core's chat rule and says why).
+    said = opt_text(data.get("text"), "text", limit=4 * 480)
+    phrase = data.get("phrase")
+    if phrase is not None:
+        phrase = choice(phrase, "phrase", CHAT_PHRASES)
+    if (said is None) == (phrase is None):
+        raise WireError("chat", "needs a text or a phrase, one of the two")
+    name = opt_text(data.get("name"), "name", limit=1000)
+    return Chat(said, phrase, name, _token(data.get("token"), "token"))
+
+
+def _chat_line(data: dict[str, Any]) -> ChatLine:
+    # What a host says is outside text too: the core's rules, again, here.
+    phrase = data.get("phrase")
+    said = data.get("text")
+    try:
+        if phrase is not None:
+            phrase = choice(phrase, "phrase", CHAT_PHRASES)
+            said = None
+        else:
+            said = normalize_chat(text(field(data, "text", "chat"), "text", limit=4 * 480))
+        name = text(field(data, "name", "chat"), "name", limit=1000)
+        if name:
+            name = normalize_name(name)
+    except (InvalidChatError, InvalidNameError) as exc:
+        raise WireError("chat", f"breaks the rule of outside text: {exc}") from None
+    seat = data.get("seat")
+    return ChatLine(
+        _table_id(field(data, "table", "chat"), "table"),
+        name,
+        None if seat is None else integer(seat, "seat", 0, 3),
+        cast(ChatChannel, choice(field(data, "channel", "chat"), "channel", CHAT_CHANNELS)),
+        said,
+        phrase,
+        integer(data.get("at", 0), "at", 0, 2**62),
+    )
 
 
 def _seat_info_item(value: object, where: str) -> SeatInfo:
@@ -853,6 +976,8 @@ def decode_host(line: bytes) -> HostMessage:
                 _code(data.get("code"), "code"),
                 None if expires is None else integer(expires, "expires", 0, 10**7),
             )
+        if kind == "chat":
+            return _chat_line(data)
         if kind == "ping":
             return Ping(integer(data.get("nonce", 0), "nonce"))
         if kind == "pong":

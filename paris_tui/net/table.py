@@ -12,6 +12,7 @@ referee in this process (hot-seat: every human seat is local).
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Protocol
 
@@ -19,6 +20,8 @@ from ..core import Event, Move, SeatView
 from ..wording import refusal_reason
 from .client import HostClient, HostClosedError
 from .protocol import (
+    Chat,
+    ChatLine,
     ErrorCode,
     Presence,
     ProtocolError,
@@ -106,6 +109,23 @@ class RemoteTable:
         self._seats = joined.seats
         self._listeners: list[TableListener] = []
         self.closed_reason: str | None = None
+        # Table chat (protocol 4): the lines heard, and who hears them as they come.
+        self.chat_lines: list[ChatLine] = []
+        self.chat_listeners: list[Callable[[ChatLine], None]] = []
+        # A watcher speaks as this account when set (name, token), else as nobody.
+        self.chat_as: tuple[str, str | None] | None = None
+
+    @property
+    def chat_allowed(self) -> bool:
+        """The host speaks table chat (protocol 4)."""
+        welcome = self.client.welcome
+        return welcome is not None and welcome.protocol >= 4
+
+    def say(self, text: str | None = None, phrase: str | None = None) -> None:
+        """Say a chat line (or a canned ``phrase`` id) at this table; a refusal comes
+        to the listeners as :meth:`TableListener.table_refused`."""
+        name, token = self.chat_as if self._seat is None and self.chat_as else (None, None)
+        self.client.send(Chat(text, phrase, name, token))
 
     @property
     def table_id(self) -> str:
@@ -163,6 +183,10 @@ class RemoteTable:
                     self._seats = message.seats
                     for listener in list(self._listeners):
                         listener.table_presence(self)
+                elif isinstance(message, ChatLine) and message.table == self._table_id:
+                    self.chat_lines = [*self.chat_lines[-199:], message]
+                    for hear in list(self.chat_listeners):
+                        hear(message)
                 elif isinstance(message, Refused):
                     for listener in list(self._listeners):
                         # The host's code, in this terminal's words.
