@@ -40,7 +40,7 @@ from ..core.record import write_text_atomic
 from ..core.text import InvalidChatError, normalize_chat, printable
 from ..net.protocol import CHAT_PHRASES, Chat, ChatChannel, ChatLine, encode
 from .accounts import AccountsUnavailable
-from .limits import NestedWindow, Quota, owner_key
+from .limits import GLOBAL, Quota, Window, owner_key
 from .referee import Refusal
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -60,9 +60,10 @@ __all__ = [
 
 log = logging.getLogger("paris_tui.host.chat")
 
-CHAT_QUOTA = Quota(per_owner=5, per_address=10, total=400, seconds=10.0)
-"""Lines one account (or one address, for anonymous watchers) may say in 10 s, and
-the host in all. A refused line counts nowhere."""
+CHAT_QUOTA = Quota(per_owner=5, per_address=5, total=400, seconds=10.0)
+"""Lines one account, or one address for anonymous watchers (an account's lines
+are not counted against its address: players behind one NAT each have their
+own), may say in 10 s, and the host in all. A refused line counts nowhere."""
 KEEP_LINES = 50
 """The recent lines of a table a newcomer is sent (and that a store must give back)."""
 MAX_FILE_BYTES = 256 * 1024
@@ -151,8 +152,11 @@ class FileChat:
     def add(self, table_id: str, line: SavedLine) -> None:
         path = self.path(table_id)
         data = json.dumps(line.to_json(), ensure_ascii=True, separators=(",", ":")) + "\n"
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)
         try:
+            end = os.fstat(fd).st_size
+            if end and os.pread(fd, 1, end - 1) != b"\n":
+                data = "\n" + data  # a torn last line (a kill -9 mid-write) stays apart
             os.write(fd, data.encode("ascii"))
             os.fsync(fd)
             size = os.fstat(fd).st_size
@@ -228,7 +232,10 @@ class TableChat:
     def __init__(self, host: Host, store: ChatStore, *, quota: Quota = CHAT_QUOTA) -> None:
         self.host = host
         self.store = store
-        self.window = NestedWindow(quota)
+        self.quota = quota
+        self.owners = Window(quota.per_owner, quota.seconds)
+        self.addresses = Window(quota.per_address, quota.seconds)
+        self.total = Window(quota.total, quota.seconds, max_keys=1)
         self._recent: dict[str, deque[SavedLine]] = {}
 
     async def _lines(self, table_id: str) -> deque[SavedLine]:
@@ -264,11 +271,7 @@ class TableChat:
         owner = owner_key(name) if name else None
         if account_id is not None and self.muted(account_id):
             raise Refusal("muted", f"the host's operator muted {name} in every table's chat")
-        why = self.window.refusal(owner, conn.address_key)
-        if why is not None:
-            wait = max(1, round(self.window.retry_after(owner, conn.address_key)))
-            raise Refusal("chat_limited", f"too many lines ({why}): say the next in {wait} s")
-        self.window.add(owner, conn.address_key)
+        self._count(owner, conn.address_key)
         ref = room.referee
         channel: ChatChannel = "watchers" if seat is None and not ref.is_over else "table"
         line = SavedLine(int(time.time()), name, seat, channel, said, message.phrase, account_id)
@@ -282,6 +285,23 @@ class TableChat:
         lines.append(line)
         log.info("table %s: a chat line from %s", room.id, printable(name) or "a watcher")
         self._send(room, [line], watchers_only=channel == "watchers")
+
+    def _count(self, owner: str | None, address: str) -> None:
+        """Count one line of ``owner`` (an account's key; ``None``: an anonymous
+        watcher at ``address``), or refuse it (counted nowhere then)."""
+        window, key, who = (
+            (self.owners, owner, "this account")
+            if owner is not None
+            else (self.addresses, address, "this address")
+        )
+        for limit, at, what in ((window, key, who), (self.total, GLOBAL, "the host")):
+            if not limit.allows(at):
+                wait = max(1, round(limit.retry_after(at)))
+                raise Refusal(
+                    "chat_limited", f"too many chat lines from {what}: say the next in {wait} s"
+                )
+        window.add(key)
+        self.total.add(GLOBAL)
 
     def muted(self, account_id: int) -> bool:
         accounts = self.host.accounts
