@@ -13,10 +13,11 @@ from pathlib import Path
 
 import pytest
 from hostile_corpus import CORPUS
+from pg import PostgresServer
 
 from paris_tui.cli import main
 from paris_tui.core.text import InvalidChatError, normalize_chat
-from paris_tui.host.chat import FileChat
+from paris_tui.host.chat import FileChat, PostgresChat
 from paris_tui.host.limits import Window
 from paris_tui.host.server import Limits
 from paris_tui.net.client import HostClient
@@ -297,3 +298,81 @@ def test_the_sidecar_stays_bounded_and_skips_a_torn_line(tmp_path: Path) -> None
     with path.open("ab") as f:
         f.write(b'\n{"at":1,"name":"x","seat":0,"channel":"table","text":"\\u001b[2J"}\n')
     assert chat.recent("t1")[-1].text == "after"
+
+
+# --- both stores (files and PostgreSQL) ---------------------------------------------------
+
+
+@pytest.fixture(params=["files", "postgres"])
+def store(request: pytest.FixtureRequest) -> str | None:
+    if request.param == "files":
+        return None
+    server: PostgresServer = request.getfixturevalue("postgres")
+    return server.dsn(server.create_database())
+
+
+async def test_both_stores_keep_chat_and_the_operators_mute_across_a_restart(
+    tmp_path: Path, store: str | None
+) -> None:
+    async with running_host(tmp_path, ["ann,bob"], database=store) as (host, port):
+        assert isinstance(host.chat.store, FileChat if store is None else PostgresChat)
+        ann = await join_bot(port, "ann")
+        bob = await join_bot(port, "bob")
+        ann.client.send(Chat("王 [red]x[/]"))
+        await _next(ann.client, ChatLine)
+        watcher, _ = await _watcher(port)
+        watcher.send(Chat("psst"))
+        await _next(watcher, ChatLine)
+        assert host.accounts is not None
+        account = host.accounts.find("bob")
+        assert account is not None
+        host.accounts.set_muted(account.id, True)
+        tokens = (ann.seated.token, bob.seated.token)
+        for client in (ann.client, bob.client, watcher):
+            await client.close()
+        record = host.tables.record_text("t1")
+    assert record is not None and "psst" not in record and "[red]" not in record
+    async with running_host(tmp_path, database=store) as (again, port):
+        kept = again.chat.store.recent("t1")
+        assert [(k.name, k.channel, k.text) for k in kept] == [
+            ("ann", "table", "王 [red]x[/]"),
+            ("", "watchers", "psst"),
+        ]
+        client = await HostClient.connect("127.0.0.1", port)
+        await client.join("bob", tokens[1])
+        line = await _next(client, ChatLine)  # the players' line; not yet the watcher's
+        assert isinstance(line, ChatLine) and line.text == "王 [red]x[/]"
+        client.send(Chat("still muted?"))
+        refused = await _next(client, Refused, ChatLine)
+        assert isinstance(refused, Refused) and refused.code == "muted"
+        watcher, _ = await _watcher(port)
+        both = [await _next(watcher, ChatLine), await _next(watcher, ChatLine)]
+        assert [b.text for b in both if isinstance(b, ChatLine)] == ["王 [red]x[/]", "psst"]
+        await client.close()
+        await watcher.close()
+
+
+# --- the wire ---------------------------------------------------------------------------
+
+
+def test_chat_messages_round_trip_and_a_hostile_host_line_is_refused() -> None:
+    from paris_tui.net.protocol import ProtocolError, decode_client, decode_host
+
+    for message in (Chat("hi [b]"), Chat(phrase="good_game"), Chat("x", name="zoe", token=None)):
+        assert decode_client(encode(message)) == message
+    line = ChatLine("t1", "ann", 0, "table", "王 [red]x[/]", None, 12)
+    assert decode_host(encode(line)) == line
+    assert b"\\u738b" in encode(line)  # ASCII on the wire
+    for bad in (
+        b'{"type":"chat"}\n',  # neither
+        b'{"type":"chat","text":"a","phrase":"thanks"}\n',  # both
+        b'{"type":"chat","phrase":"you_suck"}\n',  # no such phrase
+    ):
+        with pytest.raises(ProtocolError):
+            decode_client(bad)
+    # What a host says is outside text to the client: checked by the core's rules again.
+    for text, name in (("\x1b[2J", "ann"), ("hi", "a\u202eb"), ("\u2066x", "")):
+        said = {"type": "chat", "table": "t1", "name": name, "seat": None}
+        said |= {"channel": "table", "text": text, "phrase": None, "at": 1}
+        with pytest.raises(ProtocolError):
+            decode_host(json.dumps(said).encode() + b"\n")
