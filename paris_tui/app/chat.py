@@ -132,11 +132,12 @@ class ChatPane(RichLog):
             return True
         if word == "/mute":
             self.muted.add(name.casefold())
+            self.redraw()
             self.note(_("{name}'s lines are hidden here.").format(name=name))
         else:
             self.muted.discard(name.casefold())
+            self.redraw()
             self.note(_("{name}'s lines are shown again.").format(name=name))
-        self.redraw()
         return True
 
 
