@@ -22,10 +22,10 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, RichLog, Static
 
+from ..chat_words import CHAT_CODES, chat_problem, chat_table, phrase_words, writer
 from ..core.text import InvalidChatError, InvalidNameError, normalize_chat, normalize_name
 from ..i18n import N_, _
 from ..net.protocol import CHAT_PHRASES, ChatLine
-from ..net.table import RemoteTable
 from .describe import shown_name
 from .palette import player_style
 from .screens.base import ParisScreen
@@ -41,32 +41,8 @@ __all__ = [
     "phrase_words",
 ]
 
-PHRASE_WORDS = {
-    "hello": N_("Hello!"),
-    "good_luck": N_("Good luck!"),
-    "your_turn": N_("Your turn."),
-    "well_played": N_("Well played!"),
-    "thanks": N_("Thanks!"),
-    "good_game": N_("Good game!"),
-}
-"""Each canned phrase's words (translated where drawn: each reader's language)."""
 PHRASE_KEYS = ("f2", "f3", "f4", "f5", "f6", "f7")
 """The keys of the canned phrases, in :data:`CHAT_PHRASES`'s order."""
-CHAT_CODES = frozenset({"bad_chat", "chat_limited", "muted"})
-"""Refusals that only a chat line gets."""
-
-
-def chat_table(table: object) -> RemoteTable | None:
-    """``table`` if it is a host's table whose host speaks chat, else ``None``."""
-    if isinstance(table, RemoteTable) and table.chat_allowed:
-        return table
-    return None
-
-
-def phrase_words(phrase: str) -> str:
-    """A canned phrase in the current language (an unknown id as itself)."""
-    words = PHRASE_WORDS.get(phrase)
-    return _(words) if words is not None else phrase
 
 
 def chat_entry(line: ChatLine, names: tuple[str, ...] = ()) -> Text:
@@ -79,10 +55,8 @@ def chat_entry(line: ChatLine, names: tuple[str, ...] = ()) -> Text:
         style = player_style(line.seat)
         name = shown_name(names[line.seat]) if line.seat < len(names) else line.name
         out.append(f"{style.symbol} {name}", style=f"bold {style.colour}")
-    elif line.name:
-        out.append(_("{name} (watching)").format(name=line.name), style="bold")
     else:
-        out.append(_("A watcher"), style="bold")
+        out.append(writer(line), style="bold")
     out.append(": ")
     if line.phrase is not None:
         out.append(phrase_words(line.phrase), style="italic")
@@ -102,6 +76,8 @@ class ChatPane(RichLog):
         self.muted: set[str] = set()  # folded names hidden on this terminal (/mute)
 
     def hear(self, line: ChatLine) -> None:
+        if line in self.lines_heard:
+            return  # the table's recent lines again, after a reconnection
         self.lines_heard = [*self.lines_heard[-199:], line]
         if line.name.casefold() in self.muted:
             return
@@ -192,16 +168,3 @@ class ChatPrompt(ParisScreen, ModalScreen[tuple[str, str] | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
-
-
-def chat_problem(exc: InvalidChatError) -> str:
-    """Why a line is not sent, in the current language."""
-    match exc.code:
-        case "blank":
-            return _("The line is empty.")
-        case "control":
-            return _("The line holds a character that is not text ({char}).").format(
-                char=exc.params.get("char", "?")
-            )
-        case _:
-            return _("The line is too long.")
