@@ -99,6 +99,9 @@ INVITE_SECONDS = 7 * 24 * 3600.0
 MAX_CREDENTIALS = 16
 """Credentials of one door an account keeps at most."""
 
+MAX_FRIENDS = 50
+"""Friends one account may ask to be told about."""
+
 SCHEMA_VERSION = 2
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS accounts (
@@ -278,6 +281,17 @@ class AccountStore(Protocol):
 
     def is_muted(self, account_id: int) -> bool: ...
 
+    # Issue 22, friends: "tell me when NAME is here".
+    def add_friend(self, account_id: int, friend_id: int) -> bool:
+        """Add a friend (``False``: the list holds :data:`MAX_FRIENDS` already)."""
+        ...
+
+    def remove_friend(self, account_id: int, friend_id: int) -> None: ...
+
+    def friends(self, account_id: int) -> list[Account]:
+        """The account's friends, by name."""
+        ...
+
 
 class SQLiteAccounts:
     """:class:`AccountStore` in one SQLite file (WAL; one transaction per change).
@@ -425,6 +439,36 @@ class SQLiteAccounts:
 
     def is_muted(self, account_id: int) -> bool:
         return bool(self._read("SELECT 1 FROM muted WHERE account = ?", (account_id,)))
+
+    # --- friends (issue 22) ----------------------------------------------------------------
+
+    def add_friend(self, account_id: int, friend_id: int) -> bool:
+        with self._tx() as db:
+            count = db.execute(
+                "SELECT count(*) FROM friends WHERE account = ?", (account_id,)
+            ).fetchone()[0]
+            if int(count) >= MAX_FRIENDS:
+                return False
+            db.execute(
+                "INSERT INTO friends (account, friend) VALUES (?, ?) "
+                "ON CONFLICT (account, friend) DO NOTHING",
+                (account_id, friend_id),
+            )
+        return True
+
+    def remove_friend(self, account_id: int, friend_id: int) -> None:
+        with self._tx() as db:
+            db.execute(
+                "DELETE FROM friends WHERE account = ? AND friend = ?", (account_id, friend_id)
+            )
+
+    def friends(self, account_id: int) -> list[Account]:
+        rows = self._read(
+            "SELECT a.id, a.name, a.locked, a.created FROM friends f "
+            "JOIN accounts a ON a.id = f.friend WHERE f.account = ? ORDER BY a.folded",
+            (account_id,),
+        )
+        return [self._account(r) for r in rows]
 
     # --- credentials ------------------------------------------------------------------
 

@@ -61,6 +61,7 @@ from ..net.protocol import (
     Chat,
     ClientMessage,
     ErrorCode,
+    FriendsRequest,
     Hello,
     HostMessage,
     Join,
@@ -101,6 +102,7 @@ from .accounts import (
 )
 from .ai_moves import AIMoves
 from .chat import TableChat, chat_store
+from .friends import Friends
 from .identity import TICKET_SECONDS, Claim, DoorProof, Gate, Tickets
 from .limits import NestedWindow, Quota, address_key, owner_key
 from .names import same_name, skeleton
@@ -554,6 +556,7 @@ class Host:
         # Tables opened by clients: per person, per address, for the host (limits.py).
         self.opens = NestedWindow(config.limits.opens)
         self.chat = TableChat(self, chat_store(self))  # issue 22: table chat (chat.py)
+        self.friends = Friends(self)  # issue 22: "tell me when NAME is here" (friends.py)
         self._sweeper: asyncio.Task[None] | None = None
 
     # --- tables -------------------------------------------------------------------------
@@ -1308,8 +1311,11 @@ class Host:
         if conn.protocol < 2 and isinstance(message, OpenTable | Leave):
             kind = "open_table" if isinstance(message, OpenTable) else "leave"
             raise Refusal("bad_message", f"unknown message type {kind!r} in protocol 1")
-        if conn.protocol < 4 and isinstance(message, Chat):
-            raise Refusal("bad_message", f"unknown message type 'chat' in protocol {conn.protocol}")
+        if conn.protocol < 4 and isinstance(message, Chat | FriendsRequest):
+            kind = "chat" if isinstance(message, Chat) else "friends"
+            raise Refusal(
+                "bad_message", f"unknown message type {kind!r} in protocol {conn.protocol}"
+            )
         if conn.protocol < 3 and isinstance(message, AccountRequest):
             raise Refusal(
                 "bad_message", f"unknown message type 'account' in protocol {conn.protocol}"
@@ -1367,6 +1373,8 @@ class Host:
                 await self.chat.history(conn, room)
             case Chat():
                 await self.chat.say(conn, message)
+            case FriendsRequest():
+                await self.friends.request(conn, message)
             case Play():
                 room, seat = conn.room, conn.seat
                 if room is None or seat is None:
@@ -1447,6 +1455,7 @@ class Host:
             old.room = None
             old.seat = None
             old.dismiss(Bye("replaced"))
+        self.friends.arrived(conn, account.id, account.name)  # before it counts as here
         conn.room, conn.seat = room, seat
         self._proven(conn)
         room.arrive(seat, conn)

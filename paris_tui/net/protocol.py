@@ -47,6 +47,7 @@ __all__ = [
     "CHAT_PHRASES",
     "ERROR_CODES",
     "FATAL_CODES",
+    "FRIENDS_ACTIONS",
     "MAX_CLIENT_LINE",
     "MAX_HOST_LINE",
     "PROTOCOL_VERSION",
@@ -59,6 +60,8 @@ __all__ = [
     "ChatLine",
     "ClientMessage",
     "ErrorCode",
+    "FriendsInfo",
+    "FriendsRequest",
     "Hello",
     "HostMessage",
     "Join",
@@ -101,9 +104,10 @@ Version 3 is version 2 plus accounts: a ``code`` in :class:`Join` and
 :class:`OpenTable`, a ``token`` in :class:`OpenTable`, :class:`AccountRequest`
 and :class:`AccountInfo`, and the error codes marked below (an older
 connection gets ``seat_taken`` or ``bad_token`` for them).
-Version 4 is version 3 plus table chat (issue 22): :class:`Chat`,
-:class:`ChatLine` and the error codes ``bad_chat``, ``chat_limited``,
-``muted``; an older connection is sent no chat."""
+Version 4 is version 3 plus table chat and friends (issue 22): :class:`Chat`,
+:class:`ChatLine`, :class:`FriendsRequest`, :class:`FriendsInfo` and the error
+codes ``bad_chat``, ``chat_limited``, ``muted``; an older connection is sent no
+chat."""
 # A client's line, newline included: its longest message (a join) is under 400 bytes.
 MAX_CLIENT_LINE = 4096
 # A host's line: a ``seated`` with a whole game's events is about 30 KB.
@@ -325,6 +329,23 @@ class Chat:
     token: str | None = None
 
 
+FRIENDS_ACTIONS = ("show", "add", "remove")
+
+
+@dataclass(frozen=True, slots=True)
+class FriendsRequest:
+    """Protocol 4 (``"type": "friends"``): the account ``name`` (proven by ``token``,
+    as in a join) asks to be told when its friends are here: ``show`` the list,
+    ``add`` or ``remove`` ``friend`` (an account's name). From then on this
+    connection gets a :class:`FriendsInfo` with ``arrived`` whenever a friend
+    comes in at any door. Answered by :class:`FriendsInfo`."""
+
+    name: str
+    token: str | None
+    action: str = "show"
+    friend: str | None = None
+
+
 ClientMessage = (
     Hello
     | Join
@@ -337,6 +358,7 @@ ClientMessage = (
     | Leave
     | AccountRequest
     | Chat
+    | FriendsRequest
 )
 
 
@@ -468,6 +490,17 @@ class ChatLine:
     at: int
 
 
+@dataclass(frozen=True, slots=True)
+class FriendsInfo:
+    """Protocol 4 (``"type": "friends"``): the account's friends (``(name, here)``
+    pairs, ``here``: connected now at some door), and ``arrived``: the friend who
+    just came in (``None`` in the answer to a request)."""
+
+    name: str
+    friends: tuple[tuple[str, bool], ...]
+    arrived: str | None = None
+
+
 HostMessage = (
     Welcome
     | Seated
@@ -483,6 +516,7 @@ HostMessage = (
     | Left
     | AccountInfo
     | ChatLine
+    | FriendsInfo
 )
 
 
@@ -548,6 +582,23 @@ def to_json(message: ClientMessage | HostMessage) -> dict[str, Any]:
                 if getattr(message, key) is not None:
                     chat[key] = getattr(message, key)
             return chat
+        case FriendsRequest():
+            asked: dict[str, Any] = {
+                "type": "friends",
+                "name": message.name,
+                "token": message.token,
+                "action": message.action,
+            }
+            if message.friend is not None:
+                asked["friend"] = message.friend
+            return asked
+        case FriendsInfo():
+            return {
+                "type": "friends",
+                "name": message.name,
+                "friends": [{"name": n, "here": here} for n, here in message.friends],
+                "arrived": message.arrived,
+            }
         case ChatLine():
             return {
                 "type": "chat",
@@ -819,6 +870,14 @@ def decode_client(line: bytes) -> ClientMessage:
             return Leave()
         if kind == "chat":
             return _chat(data)
+        if kind == "friends":
+            friend = data.get("friend")
+            return FriendsRequest(
+                text(field(data, "name", kind), "name", limit=1000),
+                _token(data.get("token"), "token"),
+                choice(data.get("action", "show"), "action", FRIENDS_ACTIONS),
+                None if friend is None else text(friend, "friend", limit=1000),
+            )
         if kind == "play":
             return Play(
                 move_from_json(field(data, "move", kind)),
@@ -869,6 +928,31 @@ def _chat_line(data: dict[str, Any]) -> ChatLine:
         said,
         phrase,
         integer(data.get("at", 0), "at", 0, 2**62),
+    )
+
+
+def _host_name(value: object, where: str) -> str:
+    # A name a host sends is outside text to the client: the core's name rule again.
+    try:
+        return normalize_name(text(value, where, limit=1000))
+    except InvalidNameError as exc:
+        raise WireError(where, f"breaks the name rule: {exc}") from None
+
+
+def _friend_item(value: object, where: str) -> tuple[str, bool]:
+    data = obj(value, where)
+    return (
+        _host_name(field(data, "name", where), f"{where}.name"),
+        boolean(field(data, "here", where), f"{where}.here"),
+    )
+
+
+def _friends(data: dict[str, Any]) -> FriendsInfo:
+    arrived = data.get("arrived")
+    return FriendsInfo(
+        _host_name(field(data, "name", "friends"), "name"),
+        items(field(data, "friends", "friends"), "friends", _friend_item, limit=100),
+        None if arrived is None else _host_name(arrived, "arrived"),
     )
 
 
@@ -978,6 +1062,8 @@ def decode_host(line: bytes) -> HostMessage:
             )
         if kind == "chat":
             return _chat_line(data)
+        if kind == "friends":
+            return _friends(data)
         if kind == "ping":
             return Ping(integer(data.get("nonce", 0), "nonce"))
         if kind == "pong":

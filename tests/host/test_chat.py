@@ -25,6 +25,8 @@ from paris_tui.net.protocol import (
     MAX_CLIENT_LINE,
     Chat,
     ChatLine,
+    FriendsInfo,
+    FriendsRequest,
     HostMessage,
     Refused,
     Seated,
@@ -376,3 +378,50 @@ def test_chat_messages_round_trip_and_a_hostile_host_line_is_refused() -> None:
         said |= {"channel": "table", "text": text, "phrase": None, "at": 1}
         with pytest.raises(ProtocolError):
             decode_host(json.dumps(said).encode() + b"\n")
+
+
+# --- friends: "tell me when NAME is here" -------------------------------------------------
+
+
+async def _friends(client: HostClient) -> FriendsInfo:
+    answer = await _next(client, FriendsInfo, Refused)
+    assert isinstance(answer, FriendsInfo), answer
+    return answer
+
+
+async def test_friends_are_kept_with_the_accounts_and_told_when_one_comes_in(
+    tmp_path: Path, store: str | None
+) -> None:
+    async with running_host(tmp_path, ["ann,bob", "cy,dee"], database=store) as (_host, port):
+        ann = await join_bot(port, "ann")
+        bob = await join_bot(port, "bob")
+        cy = await join_bot(port, "cy")
+        await bob.client.close()
+        lobby = await HostClient.connect("127.0.0.1", port)  # Ann's lobby, another door
+        lobby.send(FriendsRequest("ann", ann.seated.token, "add", "BOB"))
+        info = await _friends(lobby)
+        assert info == FriendsInfo("ann", (("bob", False),))
+        lobby.send(FriendsRequest("ann", ann.seated.token, "add", "cy"))
+        assert (await _friends(lobby)).friends == (("bob", False), ("cy", True))
+        lobby.send(FriendsRequest("ann", ann.seated.token, "add", "nobody"))
+        refused = await _next(lobby, Refused)
+        assert isinstance(refused, Refused) and refused.code == "no_such_seat"
+        lobby.send(FriendsRequest("ann", None, "show"))  # no proof: nothing is shown
+        refused = await _next(lobby, Refused)
+        assert isinstance(refused, Refused) and refused.code == "name_taken"
+        # Bob comes back (any door): Ann's lobby is told; Cy, already here, is not news.
+        bob = await join_bot(port, "bob", token=bob.seated.token)
+        told = await _friends(lobby)
+        assert told.arrived == "bob" and told.friends == (("bob", True), ("cy", True))
+        ann_token, cy_token = ann.seated.token, cy.seated.token
+        for client in (ann.client, bob.client, cy.client, lobby):
+            await client.close()
+    async with running_host(tmp_path, database=store) as (_again, port):
+        ann = await join_bot(port, "ann", token=ann_token)
+        ann.client.send(FriendsRequest("ann", ann_token, "remove", "bob"))
+        assert (await _friends(ann.client)).friends == (("cy", False),)  # kept across a restart
+        cy = await join_bot(port, "cy", token=cy_token)
+        told = await _friends(ann.client)
+        assert told.arrived == "cy"
+        await ann.client.close()
+        await cy.client.close()
