@@ -83,6 +83,9 @@ class Friends:
         account = claim.account
         store = self.host.accounts
         if account is None or store is None:
+            if message.action == "show":  # a name that is nobody's yet has no friends
+                conn.send(FriendsInfo(name, ()))
+                return
             raise Refusal(
                 "no_such_seat", f"{name} is no account here yet: take a seat or open a table first"
             )

@@ -41,6 +41,7 @@ from ...core import MAX_NAME_CELLS, InvalidNameError, normalize_name, printable
 from ...i18n import N_, _, ngettext
 from ...net.client import HostClient, HostClosedError, TokenStore
 from ...net.protocol import (
+    FriendsInfo,
     Join,
     Leave,
     Left,
@@ -59,6 +60,7 @@ from ...net.protocol import (
 from ...wording import name_problem as worded_problem
 from ...wording import refusal_reason
 from ..describe import ai_label, shown_name, words
+from ..friends import LobbyFriends
 from .base import ParisScreen
 from .new_game import NameInput
 
@@ -314,6 +316,7 @@ class LobbyScreen(ParisScreen):
         Binding("w", "watch", N_("Watch")),
         Binding("n", "new_table", N_("New table")),
         Binding("a", "account", N_("Account"), show=False),  # also in the palette
+        Binding("f", "friends", N_("Friends"), show=False),  # issue 22 (app/friends.py)
         Binding("r", "refresh", N_("Refresh"), show=False),
         Binding("escape", "leave", N_("Leave the table")),
         Binding("q", "quit", N_("Quit")),
@@ -359,6 +362,7 @@ class LobbyScreen(ParisScreen):
         self._reader: asyncio.Task[None] | None = None
         self._drawn = False  # the list was drawn once (an empty list is drawn too)
         self._problem_shown = False  # the status line says what went wrong: keep it
+        self.friends = LobbyFriends(self)  # "tell me when NAME is here" (issue 22)
 
     # --- layout ------------------------------------------------------------------------
 
@@ -404,6 +408,7 @@ class LobbyScreen(ParisScreen):
                     _("No seat waits for you here: sit at a free seat, watch, or open a table.")
                 )
         self._reader = asyncio.get_running_loop().create_task(self._read())
+        self.friends.ask()
         self.action_refresh()
         self.set_interval(self.poll_every, self.action_refresh)
 
@@ -595,6 +600,8 @@ class LobbyScreen(ParisScreen):
                     ids = [info.table for info in self.tables]
                     grid = self.query_one("#lobby-tables", DataTable)
                     grid.move_cursor(row=ids.index(message.table), animate=False)
+            case FriendsInfo():
+                self.friends.heard(message)
             case Left():
                 self.waiting = None
                 self.refresh_bindings()  # Esc leaves no table now
@@ -791,6 +798,9 @@ class LobbyScreen(ParisScreen):
                 self._say(_("The code goes with your next seat or table."))
 
         self.app.push_screen(AccountScreen(host, port, self.player, self._token()), typed)
+
+    def action_friends(self) -> None:
+        self.friends.open()
 
     def action_leave(self) -> None:
         if self.waiting is not None and self._can_send():
