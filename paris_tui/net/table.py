@@ -125,6 +125,8 @@ class RemoteTable:
         """Say a chat line (or a canned ``phrase`` id) at this table; a refusal comes
         to the listeners as :meth:`TableListener.table_refused`."""
         name, token = self.chat_as if self._seat is None and self.chat_as else (None, None)
+        if token is None:  # nothing proves the name (no account yet): as an anonymous watcher
+            name = None
         self.client.send(Chat(text, phrase, name, token))
 
     @property

@@ -111,5 +111,19 @@ async def test_chat_is_drawn_literally_said_by_keys_and_muted_here(tmp_path: Pat
             await pilot.pause()
             assert "can you read me" not in pane_text(pane)
             assert "can you read me" not in screen_text(app)
+            # Unmuted, and another screen on top (help here, the end screen at the end):
+            # a line heard meanwhile comes as a notice, as plain text.
+            await press(pilot, "c")
+            await until(pilot, lambda: isinstance(app.screen, ChatPrompt))
+            await pilot.press(*"/unmute bob")
+            await press(pilot, "enter")
+            await until(pilot, lambda: "[red]x[/]" in pane_text(pane))
+            notices: list[str] = []
+            game.notify = lambda message, **_: notices.append(str(message))  # type: ignore[method-assign,assignment]
+            await press(pilot, "question_mark")
+            await until(pilot, lambda: app.screen is not game)
+            bob.client.send(Chat("[@click=app.quit]over here"))
+            await until(pilot, lambda: bool(notices))
+            assert notices == ["▲ bob: [@click=app.quit]over here"] and app.is_running
         await bob.client.close()
         await asyncio.sleep(0)

@@ -52,9 +52,9 @@ from ...core.analysis import LeftoverPreview, leftover_previews
 from ...core.record import Player, Record
 from ...core.sampling import Determinizer
 from ...i18n import N_, _, ngettext
-from ...net.protocol import CHAT_PHRASES, ErrorCode, SeatInfo
+from ...net.protocol import CHAT_PHRASES, ChatLine, ErrorCode, SeatInfo
 from ...net.table import Table
-from ..chat import CHAT_CODES, PHRASE_KEYS, ChatPane, ChatPrompt, chat_table
+from ..chat import CHAT_CODES, PHRASE_KEYS, ChatPane, ChatPrompt, chat_entry, chat_table
 from ..describe import describe_events, preview_text, printable, seat_label, stop_name, words
 from ..fit import Fit
 from ..frames import Frame, build_frames
@@ -574,6 +574,17 @@ class GameScreen(ParisScreen):
             for line in table.chat_lines:
                 pane.hear(line)
         table.chat_listeners.append(pane.hear)
+        table.chat_listeners.append(self._chat_elsewhere)
+
+    def _chat_elsewhere(self, line: ChatLine) -> None:
+        """A line heard while another screen is on top (the end screen, help): a notice."""
+        top = self.app.screen if self.is_attached else self
+        if top is self or isinstance(top, ChatPrompt):
+            return
+        pane = self.query(ChatPane)
+        if pane and line.name.casefold() in pane.first().muted:
+            return
+        self.notify(chat_entry(line, self._public.names).plain, title=_("Chat"), markup=False)
 
     def action_chat(self) -> None:
         self.app.push_screen(ChatPrompt(), self._chat_chosen)
