@@ -29,6 +29,7 @@ import contextlib
 import json
 import logging
 import os
+import threading
 import time
 from collections import deque
 from collections.abc import Iterable
@@ -145,11 +146,18 @@ class FileChat:
     def __init__(self, tables_dir: Path, *, max_bytes: int = MAX_FILE_BYTES) -> None:
         self.tables_dir = Path(tables_dir)
         self.max_bytes = max_bytes
+        # The host's I/O threads: one line at a time, so a rewrite never drops one
+        # appended meanwhile.
+        self._lock = threading.Lock()
 
     def path(self, table_id: str) -> Path:
         return self.tables_dir / f"{table_id}.chat.jsonl"
 
     def add(self, table_id: str, line: SavedLine) -> None:
+        with self._lock:
+            self._add(table_id, line)
+
+    def _add(self, table_id: str, line: SavedLine) -> None:
         path = self.path(table_id)
         data = json.dumps(line.to_json(), ensure_ascii=True, separators=(",", ":")) + "\n"
         fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)
