@@ -237,6 +237,9 @@ _REFUSALS = {
     "bad_code": N_("that code is wrong, used or expired"),
     "account_locked": N_("the host's operator has locked this account"),
     "unavailable": N_("the host cannot read its accounts right now"),
+    "bad_chat": N_("the host does not take this chat line"),
+    "chat_limited": N_("too many chat lines: wait a moment"),
+    "muted": N_("the host's operator has muted this account in the chat"),
 }
 
 

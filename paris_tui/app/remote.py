@@ -195,6 +195,7 @@ class Link:
         self.tokens = tokens
         self.token = token  # the seat's token (from the store, or issued to a ticket's join)
         self.table = RemoteTable(client, joined)
+        self._chat_as()
         self.reconnects = 0
         self.closed = False
         self.delays = RECONNECT_DELAYS  # the pauses before each try to join again
@@ -246,7 +247,13 @@ class Link:
         (at the target's ``attempt``-th address, when it has several)."""
         client, joined = await _join(self.target.at(attempt), self.token, timeout)
         self.table = RemoteTable(client, joined)
+        self._chat_as()
         return self.table
+
+    def _chat_as(self) -> None:
+        """A watcher who gave a name chats as that account (table chat, issue 22)."""
+        if self.target.name is not None:
+            self.table.chat_as = (self.target.name, self.token)
 
     # --- following ---------------------------------------------------------------------
 

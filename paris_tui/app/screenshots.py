@@ -346,6 +346,11 @@ def _seed_ratings(root: Path) -> None:
 async def lobby_ratings(out: Path) -> Path:
     """The lobby of a host with rated players (issue 22): each rating beside its name,
     then the leaderboard (``l``)."""
+
+
+async def table_chat(out: Path) -> Path:
+    """Issue 22: a host's table with its chat beside the log, on Ann's terminal: Bob's
+    lines (markup shown as typed), canned phrases each reader sees in their language."""
     import tempfile
 
     from ..host.referee import parse_seats
@@ -383,6 +388,44 @@ async def lobby_ratings(out: Path) -> Path:
             sys.stdout, sys.stderr = streams
             await host.close()
     return out / "leaderboard.svg"
+    from ..net.protocol import Chat, ChatLine
+    from .remote import JoinTarget, Link
+
+    with tempfile.TemporaryDirectory() as tmp:
+        host = Host(HostConfig(data_dir=Path(tmp), port=0, ai_delay=30.0))
+        host.load()
+        room = host.open_table(parse_seats("Ann,Bob,ai:greedy"), seed=3)
+        referee = room.referee
+        while referee.move_count < 13 or referee.to_move != 0:
+            seat = referee.to_move
+            assert seat is not None
+            moves = referee.view(seat).legal_moves
+            referee.submit(seat, moves[(referee.move_count * 7) % len(moves)], referee.move_count)
+        _, port = await host.start()
+        streams = sys.stdout, sys.stderr
+        try:
+            bob = await HostClient.connect("127.0.0.1", port)
+            await bob.join("Bob")
+            for said in (Chat(phrase="good_luck"), Chat("gl! [b]bold?[/b] no: as typed")):
+                bob.send(said)
+            link = await Link.open(JoinTarget("127.0.0.1", port, "Ann"), None)
+            app = ParisApp(link=link, anim=0.0, ai_delay=0.0, cursor_blink=False)
+            async with app.run_test(size=(100, 30)) as pilot:
+                await pilot.pause(0.3)
+                link.table.say(phrase="thanks")
+                await pilot.pause(0.2)
+                bob.send(Chat(phrase="your_turn"))
+                for _ in range(50):
+                    if sum(isinstance(m, ChatLine) for m in link.table.chat_lines) >= 4:
+                        break
+                    await pilot.pause(0.05)
+                await pilot.pause(0.3)
+                app.save_screenshot("table-chat.svg", str(out))
+            await bob.close()
+        finally:
+            sys.stdout, sys.stderr = streams  # the app redirected them while it ran
+            await host.close()
+    return out / "table-chat.svg"
 
 
 async def _in_language(
@@ -428,6 +471,7 @@ SCENES: dict[str, Scene] = {
     "statistics": statistics_screen,
     "at-one-table": at_one_table,
     "lobby-ratings": lobby_ratings,
+    "table-chat": table_chat,
     "lang-de": german,
     "lang-zh-TW": chinese,
 }

@@ -45,14 +45,18 @@ from typing import Literal
 from .errors import ParisError
 
 __all__ = [
+    "MAX_CHAT_BYTES",
+    "MAX_CHAT_CELLS",
     "MAX_NAME_CELLS",
     "MAX_NAME_CHARS",
+    "InvalidChatError",
     "InvalidNameError",
     "NameProblem",
     "ai_seat_code",
     "ai_seat_names",
     "cell_width",
     "check_table_names",
+    "normalize_chat",
     "normalize_name",
     "printable",
 ]
@@ -335,3 +339,74 @@ def ai_seat_code(name: str) -> tuple[str, int] | None:
     if match is None:
         return None
     return match["level"].lower(), int(match["n"] or 1)
+
+
+# --- chat lines (issue 22: table chat) ------------------------------------------------
+
+MAX_CHAT_CELLS = 160
+"""A chat line fits in this many terminal cells (two lines of an 80-column log)."""
+
+MAX_CHAT_BYTES = 480
+"""A chat line is at most this many bytes of UTF-8 (after NFC): marks take no
+cell, so the cell limit alone would let a line pile up combining marks."""
+
+ChatProblem = Literal["not_text", "too_long_input", "blank", "too_long", "too_wide", "control"]
+"""Why a chat line breaks the rule (:attr:`InvalidChatError.code`)."""
+
+
+class InvalidChatError(ParisError, ValueError):
+    """A chat line breaks the rule: :attr:`code` and :attr:`params` say what is wrong
+    (the app words it from the code); the message says it in English, naming a
+    refused character by its code point, never echoing it."""
+
+    def __init__(self, code: ChatProblem, **params: str | int) -> None:
+        self.code: ChatProblem = code
+        self.params: dict[str, str | int] = params
+        p = params
+        match code:
+            case "not_text":
+                problem = "a chat line must be text"
+            case "too_long_input" | "too_long":
+                problem = f"the line is too long ({p['length']} bytes; at most {p['limit']})"
+            case "blank":
+                problem = "the line is blank"
+            case "too_wide":
+                problem = f"the line is too long ({p['cells']} cells; at most {p['limit']})"
+            case "control":
+                what = _NOT_TEXT.get(str(p["kind"]), "an invisible filler character")
+                problem = f"the line holds {what} ({p['char']})"
+        super().__init__(problem)
+
+
+def normalize_chat(text: object) -> str:
+    """The chat line ``text`` as it is kept, sent and shown (NFC, stripped).
+
+    The name rule's characters (no control, format, bidi, separator, private-use
+    or unassigned character; a tab or new line is refused too), at most
+    :data:`MAX_CHAT_CELLS` cells and :data:`MAX_CHAT_BYTES` bytes. Markup such as
+    ``[b]`` is text: the app draws it as typed. Raises :class:`InvalidChatError`.
+
+    >>> normalize_chat("  good game [b]all[/b] ")
+    'good game [b]all[/b]'
+    >>> normalize_chat("gg\u202e")
+    Traceback (most recent call last):
+    ...
+    paris_tui.core.text.InvalidChatError: the line holds an invisible formatting character (U+202E)
+    """
+    if not isinstance(text, str):
+        raise InvalidChatError("not_text")
+    if len(text) > 4 * MAX_CHAT_BYTES:
+        raise InvalidChatError("too_long_input", length=len(text), limit=MAX_CHAT_BYTES)
+    why = _bad_character(text)
+    if why is not None:
+        raise InvalidChatError("control", kind=why.params["kind"], char=why.params["char"])
+    line = unicodedata.normalize("NFC", text.strip())
+    if not line or cell_width(line) == 0:
+        raise InvalidChatError("blank")
+    size = len(line.encode("utf-8"))
+    if size > MAX_CHAT_BYTES:
+        raise InvalidChatError("too_long", length=size, limit=MAX_CHAT_BYTES)
+    width = cell_width(line)
+    if width > MAX_CHAT_CELLS:
+        raise InvalidChatError("too_wide", cells=width, limit=MAX_CHAT_CELLS)
+    return line

@@ -99,7 +99,10 @@ INVITE_SECONDS = 7 * 24 * 3600.0
 MAX_CREDENTIALS = 16
 """Credentials of one door an account keeps at most."""
 
-SCHEMA_VERSION = 2
+MAX_FRIENDS = 50
+"""Friends one account may ask to be told about."""
+
+SCHEMA_VERSION = 3  # 2: turn_clocks; 3: muted, friends (issue 22)
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS accounts (
     id INTEGER PRIMARY KEY,
@@ -139,6 +142,16 @@ CREATE TABLE IF NOT EXISTS turn_clocks (
     move_no INTEGER NOT NULL,
     since REAL NOT NULL,
     notified INTEGER NOT NULL DEFAULT 0
+);
+-- Issue 22, table chat (schema 3): the operator's mutes, each account's friends.
+CREATE TABLE IF NOT EXISTS muted (
+    account INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+    since REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS friends (
+    account INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    friend INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    PRIMARY KEY (account, friend)
 );
 """
 
@@ -269,6 +282,24 @@ class AccountStore(Protocol):
     def mark_done(self, key: str) -> None: ...
 
     def close(self) -> None: ...
+
+    # Issue 22, table chat: the operator's mute.
+    def set_muted(self, account_id: int, muted: bool) -> None:
+        """Mute the account in every table's chat (the operator's), or unmute it."""
+        ...
+
+    def is_muted(self, account_id: int) -> bool: ...
+
+    # Issue 22, friends: "tell me when NAME is here".
+    def add_friend(self, account_id: int, friend_id: int) -> bool:
+        """Add a friend (``False``: the list holds :data:`MAX_FRIENDS` already)."""
+        ...
+
+    def remove_friend(self, account_id: int, friend_id: int) -> None: ...
+
+    def friends(self, account_id: int) -> list[Account]:
+        """The account's friends, by name."""
+        ...
 
 
 class SQLiteAccounts:
@@ -401,6 +432,52 @@ class SQLiteAccounts:
     def remove(self, account_id: int) -> None:
         with self._tx() as db:
             db.execute("DELETE FROM accounts WHERE id = ?", (account_id,))
+
+    # --- the operator's mute (issue 22, table chat) ------------------------------------
+
+    def set_muted(self, account_id: int, muted: bool) -> None:
+        with self._tx() as db:
+            if muted:
+                db.execute(
+                    "INSERT INTO muted (account, since) VALUES (?, ?) "
+                    "ON CONFLICT (account) DO NOTHING",
+                    (account_id, time.time()),
+                )
+            else:
+                db.execute("DELETE FROM muted WHERE account = ?", (account_id,))
+
+    def is_muted(self, account_id: int) -> bool:
+        return bool(self._read("SELECT 1 FROM muted WHERE account = ?", (account_id,)))
+
+    # --- friends (issue 22) ----------------------------------------------------------------
+
+    def add_friend(self, account_id: int, friend_id: int) -> bool:
+        with self._tx() as db:
+            count = db.execute(
+                "SELECT count(*) FROM friends WHERE account = ?", (account_id,)
+            ).fetchone()[0]
+            if int(count) >= MAX_FRIENDS:
+                return False
+            db.execute(
+                "INSERT INTO friends (account, friend) VALUES (?, ?) "
+                "ON CONFLICT (account, friend) DO NOTHING",
+                (account_id, friend_id),
+            )
+        return True
+
+    def remove_friend(self, account_id: int, friend_id: int) -> None:
+        with self._tx() as db:
+            db.execute(
+                "DELETE FROM friends WHERE account = ? AND friend = ?", (account_id, friend_id)
+            )
+
+    def friends(self, account_id: int) -> list[Account]:
+        rows = self._read(
+            "SELECT a.id, a.name, a.locked, a.created FROM friends f "
+            "JOIN accounts a ON a.id = f.friend WHERE f.account = ? ORDER BY a.folded",
+            (account_id,),
+        )
+        return [self._account(r) for r in rows]
 
     # --- credentials ------------------------------------------------------------------
 

@@ -1,6 +1,7 @@
 """``paris-tui host accounts ...``: the operator's account commands.
 
-``list`` (``--json``), ``rename``, ``lock``, ``unlock``, ``remove``,
+``list`` (``--json``), ``rename``, ``lock``, ``unlock``, ``mute``, ``unmute`` (the
+operator's mute in every table's chat), ``remove``,
 ``link-code`` (a one-time code the person types in another door),
 ``invite`` (an account reserved for a name, claimed only with its code) and
 ``add-key`` (an SSH public key). Each works on the accounts store of a data
@@ -68,6 +69,8 @@ def add_accounts_parser(host_parser: argparse.ArgumentParser) -> Any:
     for name, helptext in (
         ("lock", _("lock an account: no door lets it in until it is unlocked")),
         ("unlock", _("unlock an account")),
+        ("mute", _("mute an account in every table's chat (it still plays)")),
+        ("unmute", _("let a muted account chat again")),
         ("remove", _("remove an account and its credentials: its name is free again")),
         (
             "link-code",
@@ -189,6 +192,7 @@ def _run(store: Any, args: argparse.Namespace, names: dict[str, str]) -> int:
                 {
                     "name": account.name,
                     "locked": account.locked,
+                    "muted": store.is_muted(account.id),
                     "doors": doors,
                     "code": store.has_code(account.id),
                     "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(account.created)),
@@ -202,6 +206,8 @@ def _run(store: Any, args: argparse.Namespace, names: dict[str, str]) -> int:
         for row in rows:
             doors = row["doors"]
             flags = [_("locked")] if row["locked"] else []
+            if row["muted"]:
+                flags.append(_("muted"))
             if row["code"]:
                 flags.append(_("code waiting"))
             if not any(doors.values()):
@@ -231,6 +237,12 @@ def _run(store: Any, args: argparse.Namespace, names: dict[str, str]) -> int:
     elif action == "unlock":
         store.set_locked(account.id, False)
         print(_("{name} is unlocked").format(name=account.name))
+    elif action == "mute":
+        store.set_muted(account.id, True)
+        print(_("{name} is muted in every table's chat").format(name=account.name))
+    elif action == "unmute":
+        store.set_muted(account.id, False)
+        print(_("{name} may chat again").format(name=account.name))
     elif action == "remove":
         store.remove(account.id)
         print(_("{name} is removed: the name is free").format(name=account.name))

@@ -54,7 +54,8 @@ __all__ = [
 log = logging.getLogger("paris_tui.host.pgstore")
 
 ENV_DATABASE = "PARIS_TUI_DATABASE"
-SCHEMA_VERSION = 4  # 2: paris_waiting (issue 21); 3: ratings; 4: turn_clocks (issue 22)
+SCHEMA_VERSION = 5
+"""2: paris_waiting (issue 21); 3: ratings; 4: turn_clocks; 5: chat, mutes, friends (issue 22)."""
 # The advisory lock key under which a host creates or migrates the schema.
 _SCHEMA_LOCK = 0x7061726973  # "paris"
 
@@ -157,6 +158,24 @@ _SCHEMA = [
         move_no integer NOT NULL,
         since double precision NOT NULL,
         notified integer NOT NULL DEFAULT 0
+    )""",
+    # Issue 22, table chat (schema 5): the tables' chat lines (paris_tui.host.chat),
+    # the operator's mutes and each account's friends (accounts.py's same tables).
+    """CREATE TABLE IF NOT EXISTS paris_chat (
+        id bigserial PRIMARY KEY,
+        table_id text NOT NULL,
+        line text NOT NULL,
+        said timestamptz NOT NULL DEFAULT now()
+    )""",
+    "CREATE INDEX IF NOT EXISTS paris_chat_table ON paris_chat(table_id, id)",
+    """CREATE TABLE IF NOT EXISTS muted (
+        account bigint PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+        since double precision NOT NULL
+    )""",
+    """CREATE TABLE IF NOT EXISTS friends (
+        account bigint NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        friend bigint NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        PRIMARY KEY (account, friend)
     )""",
 ]
 

@@ -59,8 +59,10 @@ from ..net.protocol import (
     AccountInfo,
     AccountRequest,
     Bye,
+    Chat,
     ClientMessage,
     ErrorCode,
+    FriendsRequest,
     GetRecord,
     Hello,
     HostMessage,
@@ -105,7 +107,9 @@ from .accounts import (
     ssh_fingerprint,
 )
 from .ai_moves import AIMoves
+from .chat import TableChat, chat_store
 from .finished import answer as finished_games
+from .friends import Friends
 from .identity import TICKET_SECONDS, Claim, DoorProof, Gate, Tickets
 from .limits import NestedWindow, Quota, address_key, owner_key
 from .names import same_name, skeleton
@@ -467,6 +471,7 @@ class Room:
             self.broadcast_update(events)
             if ref.is_over:
                 self._game_over()
+                self.host.chat.game_over(self)
             self.host.turns.moved(self)
         self.kick()
 
@@ -597,6 +602,8 @@ class Host:
         # Tables opened by clients: per person, per address, for the host (limits.py).
         self.opens = NestedWindow(config.limits.opens)
         self.ratings = HostRatings(self)  # ratings and the leaderboard (rated.py)
+        self.chat = TableChat(self, chat_store(self))  # issue 22: table chat (chat.py)
+        self.friends = Friends(self)  # issue 22: "tell me when NAME is here" (friends.py)
         self._sweeper: asyncio.Task[None] | None = None
         self.saves_failing = False  # a move could not be saved, none has been since
         self.turns = TurnKeeper(self, config.clock, config.notify_command)  # timed tables
@@ -1468,6 +1475,11 @@ class Host:
         if conn.protocol < 2 and isinstance(message, OpenTable | Leave):
             kind = "open_table" if isinstance(message, OpenTable) else "leave"
             raise Refusal("bad_message", f"unknown message type {kind!r} in protocol 1")
+        if conn.protocol < 4 and isinstance(message, Chat | FriendsRequest):
+            kind = "chat" if isinstance(message, Chat) else "friends"
+            raise Refusal(
+                "bad_message", f"unknown message type {kind!r} in protocol {conn.protocol}"
+            )
         if conn.protocol < 3 and isinstance(message, AccountRequest):
             raise Refusal(
                 "bad_message", f"unknown message type 'account' in protocol {conn.protocol}"
@@ -1528,6 +1540,11 @@ class Host:
                 conn.send(Watching(room.id, ref.view(None), ref.events, room.seat_infos()))
                 if room.result is not None:  # a finished game: how it was rated
                     conn.send(Presence(room.id, room.seat_infos(), room.result))
+                await self.chat.history(conn, room)
+            case Chat():
+                await self.chat.say(conn, message)
+            case FriendsRequest():
+                await self.friends.request(conn, message)
             case Play():
                 room, seat = conn.room, conn.seat
                 if room is None or seat is None:
@@ -1609,11 +1626,13 @@ class Host:
             old.room = None
             old.seat = None
             old.dismiss(Bye("replaced"))
+        self.friends.arrived(conn, account.id, account.name)  # before it counts as here
         conn.room, conn.seat = room, seat
         self._proven(conn)
         room.arrive(seat, conn)
         ref = room.referee
         conn.send(Seated(room.id, seat, issued, ref.view(seat), ref.events, room.seat_infos()))
+        await self.chat.history(conn, room)
         room.broadcast_presence()
         log.info("%s sits at table %s, seat %d (%s)", conn, room.id, seat, printable(name))
         room.kick()

@@ -264,9 +264,9 @@ class HostStore:
         no longer served, listed or counted, still a record to replay. Raises
         ``OSError``."""
         self.archive_dir.mkdir(mode=0o700, exist_ok=True)
-        seats = self.seats_path(table_id)
-        if seats.exists():
-            os.replace(seats, self.archive_dir / seats.name)
+        for beside in (self.seats_path(table_id), self.tables_dir / f"{table_id}.chat.jsonl"):
+            if beside.exists():  # its seat owners (an earlier version's), its chat
+                os.replace(beside, self.archive_dir / beside.name)
         os.replace(self.record_path(table_id), self.archived_path(table_id))
 
     def load_tables(self) -> tuple[list[tuple[str, Record]], list[tuple[str, str]]]:

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, cast, get_args
 
 from ..core import Event, IllegalCode, Move, SeatView
+from ..core.text import InvalidChatError, InvalidNameError, normalize_chat, normalize_name
 from .games_wire import (
     FinishedGame,
     Games,
@@ -54,6 +55,7 @@ from .wire import (
     move_to_json,
     obj,
     opt_integer,
+    opt_text,
     text,
     view_from_json,
     view_to_json,
@@ -61,8 +63,11 @@ from .wire import (
 
 __all__ = [
     "ACCOUNT_ACTIONS",
+    "CHAT_CHANNELS",
+    "CHAT_PHRASES",
     "ERROR_CODES",
     "FATAL_CODES",
+    "FRIENDS_ACTIONS",
     "MAX_CLIENT_LINE",
     "MAX_HOST_LINE",
     "PROTOCOL_VERSION",
@@ -71,9 +76,13 @@ __all__ = [
     "AccountRequest",
     "Bye",
     "ByeReason",
+    "Chat",
+    "ChatLine",
     "ClientMessage",
     "ErrorCode",
     "FinishedGame",
+    "FriendsInfo",
+    "FriendsRequest",
     "Games",
     "GetRecord",
     "Hello",
@@ -125,7 +134,11 @@ Version 3 is version 2 plus accounts: a ``code`` in :class:`Join` and
 and :class:`AccountInfo`, and the error codes marked below (an older
 connection gets ``seat_taken`` or ``bad_token`` for them).
 Version 4 is version 3 plus the host's finished games (:mod:`.games_wire`):
-:class:`ListGames`, :class:`GetRecord`, :class:`Games`, :class:`RecordSent`."""
+:class:`ListGames`, :class:`GetRecord`, :class:`Games`, :class:`RecordSent`; table
+chat and friends (issue 22): :class:`Chat`,
+:class:`ChatLine`, :class:`FriendsRequest`, :class:`FriendsInfo` and the error
+codes ``bad_chat``, ``chat_limited``, ``muted``; an older connection is sent no
+chat."""
 # A client's line, newline included: its longest message (a join) is under 400 bytes.
 MAX_CLIENT_LINE = 4096
 # A host's line: a ``seated`` with a whole game's events is about 30 KB.
@@ -154,6 +167,10 @@ ErrorCode = Literal[
     "bad_code",
     "account_locked",
     "unavailable",
+    # protocol 4: table chat
+    "bad_chat",
+    "chat_limited",
+    "muted",
     # the connection misbehaved (fatal: the host closes it)
     "bad_message",
     "too_large",
@@ -354,6 +371,46 @@ class Relay:
     proof: str
 
 
+# --- table chat (protocol 4, issue 22) -----------------------------------------------
+
+CHAT_PHRASES = ("hello", "good_luck", "your_turn", "well_played", "thanks", "good_game")
+"""The canned phrases' ids: a phrase is sent as its id and each reader words it in
+their own language."""
+ChatChannel = Literal["table", "watchers"]
+CHAT_CHANNELS: tuple[str, ...] = get_args(ChatChannel)
+
+
+@dataclass(frozen=True, slots=True)
+class Chat:
+    """Protocol 4: say a line at the table this connection sits at or watches: a
+    ``text`` (the core's chat rule, :func:`~paris_tui.core.text.normalize_chat`)
+    or a canned ``phrase`` id (:data:`CHAT_PHRASES`), one of the two. A watcher
+    may speak as an account (``name`` and its ``token``, proven as in a join);
+    without them a watcher speaks as an anonymous watcher."""
+
+    text: str | None = None
+    phrase: str | None = None
+    name: str | None = None
+    token: str | None = None
+
+
+FRIENDS_ACTIONS = ("show", "add", "remove")
+
+
+@dataclass(frozen=True, slots=True)
+class FriendsRequest:
+    """Protocol 4 (``"type": "friends"``): the account ``name`` (proven by ``token``,
+    as in a join) asks to be told when its friends are here: ``show`` the list,
+    ``add`` or ``remove`` ``friend`` (an account's name). From then on this
+    connection gets a :class:`FriendsInfo` with ``arrived`` whenever a friend
+    comes in at any door. Answered by :class:`FriendsInfo`."""
+
+    name: str
+    token: str | None
+    action: str = "show"
+    friend: str | None = None
+
+
 ClientMessage = (
     Hello
     | Join
@@ -368,6 +425,8 @@ ClientMessage = (
     | Relay
     | ListGames  # protocol 4 (games_wire.py)
     | GetRecord
+    | Chat
+    | FriendsRequest
 )
 
 
@@ -484,6 +543,35 @@ class Bye:
     reason: ByeReason
 
 
+@dataclass(frozen=True, slots=True)
+class ChatLine:
+    """Protocol 4 (``"type": "chat"``): a line said at ``table`` by ``name`` (``""``:
+    an anonymous watcher) from ``seat`` (``None``: a watcher), on ``channel``:
+    ``table`` (everyone there) or ``watchers`` (a watcher's line while the game
+    runs: only watchers get it). ``text`` or ``phrase`` (an id), one of the two;
+    ``at``: when, in Unix seconds. Also sent after ``seated`` and ``watching``: the
+    table's recent lines that the connection may read."""
+
+    table: str
+    name: str
+    seat: int | None
+    channel: ChatChannel
+    text: str | None
+    phrase: str | None
+    at: int
+
+
+@dataclass(frozen=True, slots=True)
+class FriendsInfo:
+    """Protocol 4 (``"type": "friends"``): the account's friends (``(name, here)``
+    pairs, ``here``: connected now at some door), and ``arrived``: the friend who
+    just came in (``None`` in the answer to a request)."""
+
+    name: str
+    friends: tuple[tuple[str, bool], ...]
+    arrived: str | None = None
+
+
 HostMessage = (
     Welcome
     | Seated
@@ -500,6 +588,8 @@ HostMessage = (
     | AccountInfo
     | Games  # protocol 4 (games_wire.py)
     | RecordSent
+    | ChatLine
+    | FriendsInfo
 )
 
 
@@ -624,6 +714,40 @@ def to_json(message: ClientMessage | HostMessage) -> dict[str, Any]:
             return {"type": "leave"}
         case Relay():
             return {"type": "relay", "address": message.address, "proof": message.proof}
+        case Chat():
+            chat: dict[str, Any] = {"type": "chat"}
+            for key in ("text", "phrase", "name", "token"):
+                if getattr(message, key) is not None:
+                    chat[key] = getattr(message, key)
+            return chat
+        case FriendsRequest():
+            asked: dict[str, Any] = {
+                "type": "friends",
+                "name": message.name,
+                "token": message.token,
+                "action": message.action,
+            }
+            if message.friend is not None:
+                asked["friend"] = message.friend
+            return asked
+        case FriendsInfo():
+            return {
+                "type": "friends",
+                "name": message.name,
+                "friends": [{"name": n, "here": here} for n, here in message.friends],
+                "arrived": message.arrived,
+            }
+        case ChatLine():
+            return {
+                "type": "chat",
+                "table": message.table,
+                "name": message.name,
+                "seat": message.seat,
+                "channel": message.channel,
+                "text": message.text,
+                "phrase": message.phrase,
+                "at": message.at,
+            }
         case Play():
             return {
                 "type": "play",
@@ -890,6 +1014,16 @@ def decode_client(line: bytes) -> ClientMessage:
         games = decode_games_client(kind, data, _table_id)
         if games is not None:
             return games
+        if kind == "chat":
+            return _chat(data)
+        if kind == "friends":
+            friend = data.get("friend")
+            return FriendsRequest(
+                text(field(data, "name", kind), "name", limit=1000),
+                _token(data.get("token"), "token"),
+                choice(data.get("action", "show"), "action", FRIENDS_ACTIONS),
+                None if friend is None else text(friend, "friend", limit=1000),
+            )
         if kind == "play":
             return Play(
                 move_from_json(field(data, "move", kind)),
@@ -902,6 +1036,70 @@ def decode_client(line: bytes) -> ClientMessage:
     except WireError as exc:
         raise ProtocolError("bad_message", str(exc)) from None
     raise ProtocolError("bad_message", f"unknown message type {kind[:32]!r}")
+
+
+def _chat(data: dict[str, Any]) -> Chat:
+    # Sizes and types only (the host applies the core's chat rule and says why).
+    said = opt_text(data.get("text"), "text", limit=4 * 480)
+    phrase = data.get("phrase")
+    if phrase is not None:
+        phrase = choice(phrase, "phrase", CHAT_PHRASES)
+    if (said is None) == (phrase is None):
+        raise WireError("chat", "needs a text or a phrase, one of the two")
+    name = opt_text(data.get("name"), "name", limit=1000)
+    return Chat(said, phrase, name, _token(data.get("token"), "token"))
+
+
+def _chat_line(data: dict[str, Any]) -> ChatLine:
+    # What a host says is outside text too: the core's rules, again, here.
+    phrase = data.get("phrase")
+    said = data.get("text")
+    try:
+        if phrase is not None:
+            phrase = choice(phrase, "phrase", CHAT_PHRASES)
+            said = None
+        else:
+            said = normalize_chat(text(field(data, "text", "chat"), "text", limit=4 * 480))
+        name = text(field(data, "name", "chat"), "name", limit=1000)
+        if name:
+            name = normalize_name(name)
+    except (InvalidChatError, InvalidNameError) as exc:
+        raise WireError("chat", f"breaks the rule of outside text: {exc}") from None
+    seat = data.get("seat")
+    return ChatLine(
+        _table_id(field(data, "table", "chat"), "table"),
+        name,
+        None if seat is None else integer(seat, "seat", 0, 3),
+        cast(ChatChannel, choice(field(data, "channel", "chat"), "channel", CHAT_CHANNELS)),
+        said,
+        phrase,
+        integer(data.get("at", 0), "at", 0, 2**62),
+    )
+
+
+def _host_name(value: object, where: str) -> str:
+    # A name a host sends is outside text to the client: the core's name rule again.
+    try:
+        return normalize_name(text(value, where, limit=1000))
+    except InvalidNameError as exc:
+        raise WireError(where, f"breaks the name rule: {exc}") from None
+
+
+def _friend_item(value: object, where: str) -> tuple[str, bool]:
+    data = obj(value, where)
+    return (
+        _host_name(field(data, "name", where), f"{where}.name"),
+        boolean(field(data, "here", where), f"{where}.here"),
+    )
+
+
+def _friends(data: dict[str, Any]) -> FriendsInfo:
+    arrived = data.get("arrived")
+    return FriendsInfo(
+        _host_name(field(data, "name", "friends"), "name"),
+        items(field(data, "friends", "friends"), "friends", _friend_item, limit=100),
+        None if arrived is None else _host_name(arrived, "arrived"),
+    )
 
 
 def _seat_info_item(value: object, where: str) -> SeatInfo:
@@ -1021,6 +1219,10 @@ def decode_host(line: bytes) -> HostMessage:
                 _code(data.get("code"), "code"),
                 None if expires is None else integer(expires, "expires", 0, 10**7),
             )
+        if kind == "chat":
+            return _chat_line(data)
+        if kind == "friends":
+            return _friends(data)
         if kind == "ping":
             return Ping(integer(data.get("nonce", 0), "nonce"))
         if kind == "pong":

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Protocol
 
@@ -20,6 +21,8 @@ from ..core import Event, Move, SeatView
 from ..wording import refusal_reason
 from .client import HostClient, HostClosedError
 from .protocol import (
+    Chat,
+    ChatLine,
     ErrorCode,
     MoveClock,
     Presence,
@@ -113,6 +116,25 @@ class RemoteTable:
         # A timed table's clock (issue 22), as last told, and when (time.monotonic()).
         self.clock: MoveClock | None = None
         self.clock_heard = 0.0
+        # Table chat (protocol 4): the lines heard, and who hears them as they come.
+        self.chat_lines: list[ChatLine] = []
+        self.chat_listeners: list[Callable[[ChatLine], None]] = []
+        # A watcher speaks as this account when set (name, token), else as nobody.
+        self.chat_as: tuple[str, str | None] | None = None
+
+    @property
+    def chat_allowed(self) -> bool:
+        """The host speaks table chat (protocol 4)."""
+        welcome = getattr(self.client, "welcome", None)  # (a test's table may have no client)
+        return welcome is not None and welcome.protocol >= 4
+
+    def say(self, text: str | None = None, phrase: str | None = None) -> None:
+        """Say a chat line (or a canned ``phrase`` id) at this table; a refusal comes
+        to the listeners as :meth:`TableListener.table_refused`."""
+        name, token = self.chat_as if self._seat is None and self.chat_as else (None, None)
+        if token is None:  # nothing proves the name (no account yet): as an anonymous watcher
+            name = None
+        self.client.send(Chat(text, phrase, name, token))
 
     @property
     def table_id(self) -> str:
@@ -174,6 +196,10 @@ class RemoteTable:
                         self.clock, self.clock_heard = message.clock, time.monotonic()
                     for listener in list(self._listeners):
                         listener.table_presence(self)
+                elif isinstance(message, ChatLine) and message.table == self._table_id:
+                    self.chat_lines = [*self.chat_lines[-199:], message]
+                    for hear in list(self.chat_listeners):
+                        hear(message)
                 elif isinstance(message, Refused):
                     for listener in list(self._listeners):
                         # The host's code, in this terminal's words.

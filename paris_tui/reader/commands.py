@@ -46,6 +46,7 @@ COMMANDS: dict[str, str] = {
         "cancel",
         "watch",
         "new",
+        "say",
     )
 }
 """Each command's id, which is also its English word (always accepted)."""
@@ -75,6 +76,7 @@ def _translated(command: str) -> str:
         "cancel": pgettext("command", "cancel"),
         "watch": pgettext("command", "watch"),
         "new": pgettext("command", "new"),
+        "say": pgettext("command", "say"),
     }
     return words[command]
 

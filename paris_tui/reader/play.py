@@ -22,7 +22,9 @@ import contextlib
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
+from ..chat_words import CHAT_CODES, chat_problem, chat_said, chat_table
 from ..core import Event, Move, RoundStarted, SeatView
+from ..core.text import InvalidChatError, normalize_chat
 from ..i18n import _, ngettext
 from ..net.protocol import ErrorCode, SeatInfo
 from ..net.table import Table
@@ -106,6 +108,8 @@ class Reader:
         self._question: asyncio.Future[bool] | None = None
         self.connection: str | None = None  # why the table cannot be reached, while so
         table.add_listener(self)
+        self.chat_heard: list[Any] = []
+        self._hear_chat(table)
 
     # --- the table's listener ---------------------------------------------------------
 
@@ -113,7 +117,7 @@ class Reader:
         self.updates.put_nowait(("changed", table))
 
     def table_refused(self, table: Table, code: ErrorCode, message: str) -> None:
-        self.updates.put_nowait(("refused", message))
+        self.updates.put_nowait(("not_said" if code in CHAT_CODES else "refused", message))
 
     def table_presence(self, table: Table) -> None:
         self.updates.put_nowait(("presence", table))
@@ -125,9 +129,33 @@ class Reader:
         """The same game on a new connection: what happened meanwhile is announced next."""
         self.table = table
         table.add_listener(self)
+        self._hear_chat(table)
         self.set_connection(None)
         self.updates.put_nowait(("changed", table))
         self.updates.put_nowait(("presence", table))
+
+    # --- table chat (issue 22): lines read as they come, ``say TEXT`` ------------------
+
+    def _hear_chat(self, table: Table) -> None:
+        remote = chat_table(table)
+        if remote is not None:
+            for line in remote.chat_lines:  # those said before this reader listened
+                self.updates.put_nowait(("chat", line))
+            remote.chat_listeners.append(lambda line: self.updates.put_nowait(("chat", line)))
+
+    def _say_chat(self, typed: str) -> None:
+        """``say TEXT``: TEXT as typed (after the command's word) is said at the table."""
+        remote = chat_table(self.table)
+        text = typed.strip().partition(" ")[2].strip()
+        if remote is None:
+            self.say(_("This table has no chat."))
+            return
+        try:
+            line = normalize_chat(text)
+        except InvalidChatError as exc:
+            self.say(chat_problem(exc))
+            return
+        remote.say(text=line)
 
     # --- what may be read ---------------------------------------------------------------
 
@@ -238,6 +266,11 @@ class Reader:
             self.say(_("Move refused: {reason}.").format(reason=str(value).rstrip(".")))
         elif kind == "presence":
             self._presence(value.seats)
+        elif kind == "chat" and value not in self.chat_heard:
+            self.chat_heard = [*self.chat_heard[-199:], value]  # not again after a reconnection
+            self.say(chat_said(value, self.public.names))
+        elif kind == "not_said":
+            self.say(_("Not said: {reason}.").format(reason=str(value).rstrip(".")))
         elif kind == "closed":
             pass  # the link (if any) says so and reconnects; see follow
         elif kind == "gone":
@@ -450,10 +483,12 @@ class Reader:
                     return True
                 continue
             line = self._line(item)
-            parsed = parse(line.text, (*QUERIES, "quit", "help"))
+            parsed = parse(line.text, (*QUERIES, "quit", "help", "say"))
             if parsed.command == "quit":
                 raise Quit
-            if parsed.command in QUERIES:
+            if parsed.command == "say":
+                self._say_chat(line.text)
+            elif parsed.command in QUERIES:
                 self._query(parsed.command, parsed.arg)
             elif line.text.strip():
                 self.say(_("Your move is on its way."))
@@ -462,9 +497,12 @@ class Reader:
         self, text: str, view: SeatView, choices: list[Move] | None
     ) -> tuple[Move | None, list[Move] | None]:
         """A line typed on a turn: a move to submit, or an answer (and the choices still open)."""
-        allowed = (*QUERIES, "hint", "help", "quit", "cancel")
+        allowed = (*QUERIES, "hint", "help", "quit", "cancel", "say")
         parsed = parse(text, allowed)
         if not text.strip():
+            return None, choices
+        if parsed.command == "say" and parsed.exact:
+            self._say_chat(text)
             return None, choices
         if choices is not None:
             if parsed.number is not None:
@@ -703,11 +741,14 @@ class Reader:
             self._between_turns(self._line(item))
 
     def _between_turns(self, line: Typed) -> None:
-        parsed = parse(line.text, (*QUERIES, "help", "quit", "hint"))
+        parsed = parse(line.text, (*QUERIES, "help", "quit", "hint", "say"))
         if not line.text.strip():
             return
         if parsed.command == "quit":
             raise Quit
+        if parsed.command == "say":
+            self._say_chat(line.text)
+            return
         if parsed.command == "help":
             self._help(turn=False)
         elif parsed.command == "hint":
@@ -769,6 +810,12 @@ class Reader:
                 "{hint}: a suggestion on your turn; {quit}: leave."
             ).format(last=w("last"), log=w("log"), hint=w("hint"), quit=w("quit"))
         )
+        if chat_table(self.table) is not None:
+            lines.append(
+                _("{say} and a text: say it at the table; everyone there reads it.").format(
+                    say=w("say")
+                )
+            )
         lines.append(_("Words may be shortened; English words work in every language."))
         self.say(*lines)
 

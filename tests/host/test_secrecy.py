@@ -23,12 +23,24 @@ from pathlib import Path
 from paris_tui.core import Game, Move, Setup
 from paris_tui.core.record import Player, Record
 from paris_tui.host.server import Limits
-from paris_tui.net.protocol import Join, Play, Seated, Update, Watching, decode_host, encode
+from paris_tui.net.protocol import (
+    Chat,
+    ChatLine,
+    Join,
+    Play,
+    Seated,
+    Update,
+    Watching,
+    decode_host,
+    encode,
+)
 
 from .helpers import HELLO, MAX_STEPS, TIMEOUT, RawClient, put_record, running_host
 
 NAMES = ("ann", "bob", "cy")
 TOKEN = re.compile(rb'"token":"[A-Za-z0-9_-]+"')
+AT = re.compile(rb'"at":[0-9]+')  # a chat line's time
+HELLO4 = b'{"type":"hello","protocol":4,"client":"test"}\n'  # table chat (issue 22)
 QUIET = Limits(ping_interval=600.0, idle_timeout=1200.0)
 
 
@@ -44,8 +56,12 @@ def _script(setup: Setup, seed: int, keep: tuple[Move, ...] = ()) -> tuple[Move,
     return tuple(moves)
 
 
-async def _drive(raw: RawClient, script: tuple[Move, ...], seat: int | None) -> None:
-    """Read everything the host sends; play this seat's moves of the script."""
+async def _drive(
+    raw: RawClient, script: tuple[Move, ...], seat: int | None, chat: bool = False
+) -> None:
+    """Read everything the host sends; play this seat's moves of the script (with
+    ``chat``, say a line and a phrase before each of its first moves, and a watcher
+    one line at the start)."""
     sent = -1
     pending = list(raw.lines)  # read while joining
     for _ in range(MAX_STEPS):
@@ -57,15 +73,23 @@ async def _drive(raw: RawClient, script: tuple[Move, ...], seat: int | None) -> 
             if view.is_over:
                 return
             count = len(view.moves)
+            if chat and seat is None and isinstance(message, Watching):
+                raw.send(encode(Chat("which route is ann's?")))
             if seat is not None and view.to_move == seat and sent != count:
                 sent = count
+                if chat and count < 6:  # within the rate limit: two lines a move
+                    raw.send(encode(Chat(f"my move {count}")) + encode(Chat(phrase="your_turn")))
                 raw.send(encode(Play(script[count], count)))
     raise AssertionError("the game did not end")
 
 
-async def _record(data_dir: Path, setup: Setup, script: tuple[Move, ...]) -> list[list[bytes]]:
+async def _record(
+    data_dir: Path, setup: Setup, script: tuple[Move, ...], *, chat: bool = False
+) -> list[list[bytes]]:
     """Play ``script`` over ``setup`` at a host; every line each connection received
-    (seats 0-2, then a watcher), tokens blanked."""
+    (seats 0-2, then a watcher), tokens blanked (with ``chat``: protocol 4, and the
+    players and the watcher chat as they play; the chat lines' times blanked)."""
+    hello = HELLO4 if chat else HELLO
     record = Record(
         tuple(Player(n) for n in NAMES),
         setup,
@@ -76,20 +100,20 @@ async def _record(data_dir: Path, setup: Setup, script: tuple[Move, ...]) -> lis
         clients = []
         for name in NAMES:
             raw = await RawClient.open(port)
-            raw.send(HELLO + encode(Join(name)))
+            raw.send(hello + encode(Join(name)))
             clients.append(raw)
             while not any(b'"type":"seated"' in line for line in raw.lines):
                 assert await raw.line(TIMEOUT)
         watcher = await RawClient.open(port)
-        watcher.send(HELLO + b'{"type":"watch","table":"t1"}\n')
+        watcher.send(hello + b'{"type":"watch","table":"t1"}\n')
         await asyncio.gather(
-            *(_drive(c, script, seat) for seat, c in enumerate(clients)),
-            _drive(watcher, script, None),
+            *(_drive(c, script, seat, chat) for seat, c in enumerate(clients)),
+            _drive(watcher, script, None, chat),
         )
         for raw in (*clients, watcher):
             raw.close()
     return [
-        [TOKEN.sub(b'"token":"' + b"x" * 43 + b'"', line) for line in raw.lines]
+        [AT.sub(b'"at":0', TOKEN.sub(b'"token":"' + b"x" * 43 + b'"', line)) for line in raw.lines]
         for raw in (*clients, watcher)
     ]
 
@@ -191,3 +215,42 @@ async def test_what_each_connection_receives_holds_only_its_own_secret(tmp_path:
             for other in set(BASE.routes) - {own}:
                 assert f'"own_route":"{other}"'.encode() not in line
         assert tokens == (1 if seat is not None else 0)
+
+
+async def test_chat_running_carries_no_secret(tmp_path: Path) -> None:
+    """Issue 22: with the players and a watcher chatting as they play, the bytes each
+    connection gets still hold no other route before the end: the differential
+    proof again, for seat 0 and the watcher; and the chat lines hold only what was
+    said."""
+    script = _script(BASE, seed=5)
+    base = await _record(tmp_path / "a", BASE, script, chat=True)
+    heard = [decode_host(line) for line in base[3]]
+    lines = [m for m in heard if isinstance(m, ChatLine)]
+    assert {m.channel for m in lines} == {"table", "watchers"} and len(lines) >= 7
+    routes = _other_routes(0)[0]
+    changed = await _record(tmp_path / "r", Setup(BASE.stacks, routes), script, chat=True)
+    # Chat lines come when they are said, among the updates in any order: the proof
+    # compares the rest byte for byte, and the chat lines as a whole.
+    for conn in (0, 3):
+        mine = [line for line in base[conn] if b'"type":"chat"' not in line]
+        theirs = [line for line in changed[conn] if b'"type":"chat"' not in line]
+        end = _first(mine, lambda m: m.view.is_over)
+        assert end == _first(theirs, lambda m: m.view.is_over)
+        assert mine[:end] == theirs[:end], f"connection {conn} learnt a secret route"
+        said = sorted(line for line in base[conn] if b'"type":"chat"' in line)
+        assert said == sorted(line for line in changed[conn] if b'"type":"chat"' in line)
+    for lines_of in base:
+        for line in lines_of:
+            if b'"type":"chat"' in line:
+                data = json.loads(line)
+                assert set(data) == {
+                    "type",
+                    "table",
+                    "name",
+                    "seat",
+                    "channel",
+                    "text",
+                    "phrase",
+                    "at",
+                }
+                assert not any(route in line.decode() for route in BASE.routes)

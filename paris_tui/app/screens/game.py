@@ -33,6 +33,7 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
 from textual.timer import Timer
 from textual.widgets import Footer, Static
 from textual.worker import Worker, WorkerState, get_current_worker
@@ -51,8 +52,9 @@ from ...core.analysis import LeftoverPreview, leftover_previews
 from ...core.record import Player, Record
 from ...core.sampling import Determinizer
 from ...i18n import N_, _, ngettext
-from ...net.protocol import ErrorCode, SeatInfo
+from ...net.protocol import CHAT_PHRASES, ChatLine, ErrorCode, SeatInfo
 from ...net.table import Table
+from ..chat import CHAT_CODES, PHRASE_KEYS, ChatPane, ChatPrompt, chat_entry, chat_table
 from ..describe import describe_events, preview_text, printable, seat_label, stop_name, words
 from ..fit import Fit
 from ..frames import Frame, build_frames
@@ -172,6 +174,9 @@ class GameScreen(ParisScreen):
         Binding("q", "app.quit", N_("Quit")),
         Binding("pageup", "scroll_log(-1)", N_("Log"), key_display="PgUp/Dn", priority=True),
         Binding("pagedown", "scroll_log(1)", N_("Log"), show=False, priority=True),
+        # Table chat (issue 22, app/chat.py): at a host's table that speaks it.
+        Binding("c", "chat", N_("Chat")),
+        *(Binding(key, f"phrase({i})", show=False) for i, key in enumerate(PHRASE_KEYS)),
     ]
 
     def __init__(
@@ -262,6 +267,9 @@ class GameScreen(ParisScreen):
             self._show_next()
 
     def table_refused(self, table: Table, code: ErrorCode, message: str) -> None:
+        if code in CHAT_CODES:
+            self.notify(printable(message), title=_("Not said"), severity="warning", markup=False)
+            return
         self._sent = False
         self.notify(printable(message), title=_("Move refused"), severity="warning", markup=False)
         if self.turn_seat is None and self.thinking is None and not self._showing:
@@ -309,6 +317,7 @@ class GameScreen(ParisScreen):
         self.table = table
         self.seats = table.seats
         table.add_listener(self)
+        self._follow_chat()
         views = {s: table.view(s) for s in table.local_seats}
         self._pending.append(_Update(tuple(events[len(known) :]), table.view(None), views))
         if self.is_mounted and not self._showing and not self.ended:
@@ -331,7 +340,12 @@ class GameScreen(ParisScreen):
         yield ScoreTrack("", id="track")
         log = GameLog(id="log", wrap=True, markup=False, min_width=20)
         log.can_focus = False  # PgUp/PgDn scroll it from anywhere (see BINDINGS)
-        yield log
+        if chat_table(self.table) is None:
+            yield log
+        else:
+            with Horizontal(id="bottom"):
+                yield log
+                yield ChatPane(id="chat")
         yield HintPanel(id="hint")
         yield Footer()
 
@@ -353,6 +367,7 @@ class GameScreen(ParisScreen):
             self.set_interval(1.0, self._tick_clock)  # a real-time move clock's bar
         self._resumed_at = self.move_count if self._events else None
         self._write_log()
+        self._follow_chat()
         self.refresh_all()
         self.advance()  # at once: a hand-off then shows before the game screen is laid out
 
@@ -377,6 +392,8 @@ class GameScreen(ParisScreen):
         if not self.query(GameLog):
             return
         self._write_log()
+        for pane in self.query(ChatPane):
+            pane.redraw()
         self.refresh_all()
         panel = self.query_one(HintPanel)
         if panel.result is not None and self.turn_seat is not None:
@@ -565,7 +582,55 @@ class GameScreen(ParisScreen):
             return self.viewer is not None
         if action == "hint":
             return self.turn_seat is not None and self.hints_allowed
+        if action in ("chat", "phrase"):
+            return chat_table(self.table) is not None and bool(self.query(ChatPane))
         return True
+
+    # --- table chat (c, F2-F7; app/chat.py) ----------------------------------------------
+
+    def _follow_chat(self) -> None:
+        """The chat pane hears the table's lines: those heard so far, then each as it comes."""
+        table = chat_table(self.table)
+        panes = self.query(ChatPane)
+        if table is None or not panes:
+            return
+        pane = panes.first()
+        pane.names = self._public.names
+        if table.chat_lines and not pane.lines_heard:
+            for line in table.chat_lines:
+                pane.hear(line)
+        table.chat_listeners.append(pane.hear)
+        table.chat_listeners.append(self._chat_elsewhere)
+
+    def _chat_elsewhere(self, line: ChatLine) -> None:
+        """A line heard while another screen is on top (the end screen, help): a notice."""
+        top = self.app.screen if self.is_attached else self
+        if top is self or isinstance(top, ChatPrompt):
+            return
+        pane = self.query(ChatPane)
+        if pane and line.name.casefold() in pane.first().muted:
+            return
+        self.notify(chat_entry(line, self._public.names).plain, title=_("Chat"), markup=False)
+
+    def action_chat(self) -> None:
+        self.app.push_screen(ChatPrompt(), self._chat_chosen)
+
+    def action_phrase(self, index: int) -> None:
+        self._chat_chosen(("phrase", CHAT_PHRASES[index]))
+
+    def _chat_chosen(self, said: tuple[str, str] | None) -> None:
+        table = chat_table(self.table)
+        if said is None or table is None:
+            return
+        kind, value = said
+        if kind == "command":
+            for pane in self.query(ChatPane):
+                if not pane.command(value):
+                    pane.note(_("Only /mute NAME and /unmute NAME are commands."))
+        elif kind == "phrase":
+            table.say(phrase=value)
+        else:
+            table.say(text=value)
 
     # --- the hint (h) -----------------------------------------------------------------
 

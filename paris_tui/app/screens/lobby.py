@@ -52,6 +52,7 @@ from ...i18n import N_, _, ngettext
 from ...net.client import HostClient, HostClosedError, TokenStore
 from ...net.games_wire import GAMES_VERSION
 from ...net.protocol import (
+    FriendsInfo,
     Games,
     GetRecord,
     Join,
@@ -76,6 +77,7 @@ from ...net.turns import RatingLookup, tables_in_order
 from ...wording import name_problem as worded_problem
 from ...wording import refusal_reason
 from ..describe import ai_label, shown_name, words
+from ..friends import LobbyFriends
 from ..turns_view import table_turn_text, waiting_line
 from .base import ParisScreen
 from .finished_games import FinishedGamesScreen, HostReplayScreen
@@ -354,6 +356,7 @@ class LobbyScreen(ParisScreen):
         # Shown beside "You are ..." once the host has rated games (the footer is full).
         Binding("l", "leaderboard", N_("Leaderboard"), show=False),
         Binding("g", "games", N_("Finished games"), show=False),
+        Binding("f", "friends", N_("Friends"), show=False),  # issue 22 (app/friends.py)
         Binding("r", "refresh", N_("Refresh"), show=False),
         Binding("escape", "leave", N_("Leave the table")),
         Binding("q", "quit", N_("Quit")),
@@ -402,6 +405,7 @@ class LobbyScreen(ParisScreen):
         self._problem_shown = False  # the status line says what went wrong: keep it
         # Quick match prefers players of a near rating when this says ratings (issue 22).
         self.rating: RatingLookup | None = None
+        self.friends = LobbyFriends(self)  # "tell me when NAME is here" (issue 22)
 
     # --- layout ------------------------------------------------------------------------
 
@@ -447,6 +451,7 @@ class LobbyScreen(ParisScreen):
                     _("No seat waits for you here: sit at a free seat, watch, or open a table.")
                 )
         self._reader = asyncio.get_running_loop().create_task(self._read())
+        self.friends.ask()
         self.action_refresh()
         self.set_interval(self.poll_every, self.action_refresh)
 
@@ -668,6 +673,8 @@ class LobbyScreen(ParisScreen):
                     ids = [info.table for info in self.tables]
                     grid = self.query_one("#lobby-tables", DataTable)
                     grid.move_cursor(row=ids.index(message.table), animate=False)
+            case FriendsInfo():
+                self.friends.heard(message)
             case Left():
                 self.waiting = None
                 self.refresh_bindings()  # Esc leaves no table now
@@ -932,6 +939,9 @@ class LobbyScreen(ParisScreen):
     def action_leaderboard(self) -> None:
         """The host's leaderboard (:class:`LeaderboardScreen`)."""
         self.app.push_screen(LeaderboardScreen(self.leaderboard, self.player))
+
+    def action_friends(self) -> None:
+        self.friends.open()
 
     def action_leave(self) -> None:
         if self.waiting is not None and self._can_send():

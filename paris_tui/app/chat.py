@@ -1,0 +1,170 @@
+"""Table chat in the app (issue 22): the chat pane, the chat prompt, canned phrases.
+
+At a host's table (protocol 4) the game screen shows the lines said there in a
+chat pane beside its log, each with its writer's name, drawn as
+:class:`~rich.text.Text` (never markup: ``[b]`` is shown as typed). ``c``
+opens the chat prompt; F2 to F7 say a canned phrase, which is sent as its id
+(:data:`~paris_tui.net.protocol.CHAT_PHRASES`) so that each reader sees it in
+their own language. In the prompt, ``/mute NAME`` hides a writer's lines on
+this terminal (``/unmute NAME`` shows them again); the host's operator mutes
+an account for every table (``paris-tui host accounts mute NAME``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, RichLog, Static
+
+from ..chat_words import CHAT_CODES, chat_problem, chat_table, phrase_words, writer
+from ..core.text import InvalidChatError, InvalidNameError, normalize_chat, normalize_name
+from ..i18n import N_, _
+from ..net.protocol import CHAT_PHRASES, ChatLine
+from .describe import shown_name
+from .palette import player_style
+from .screens.base import ParisScreen
+
+__all__ = [
+    "CHAT_CODES",
+    "PHRASE_KEYS",
+    "ChatPane",
+    "ChatPrompt",
+    "chat_entry",
+    "chat_problem",
+    "chat_table",
+    "phrase_words",
+]
+
+PHRASE_KEYS = ("f2", "f3", "f4", "f5", "f6", "f7")
+"""The keys of the canned phrases, in :data:`CHAT_PHRASES`'s order."""
+
+
+def chat_entry(line: ChatLine, names: tuple[str, ...] = ()) -> Text:
+    """One chat line as drawn: ``● Ann: text`` (a seat in its colour), ``Zoe (watching):``
+    or ``A watcher:`` for a watcher; the text literally, a phrase in this language."""
+    out = Text()
+    if line.channel == "watchers":
+        out.append(_("(to watchers) "), style="dim")
+    if line.seat is not None:
+        style = player_style(line.seat)
+        name = shown_name(names[line.seat]) if line.seat < len(names) else line.name
+        out.append(f"{style.symbol} {name}", style=f"bold {style.colour}")
+    else:
+        out.append(writer(line), style="bold")
+    out.append(": ")
+    if line.phrase is not None:
+        out.append(phrase_words(line.phrase), style="italic")
+    else:
+        out.append(line.text or "")
+    return out
+
+
+class ChatPane(RichLog):
+    """The lines said at the table, oldest first; hidden until the first one (or ``c``)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(wrap=True, markup=False, min_width=20, **kwargs)
+        self.can_focus = False
+        self.lines_heard: list[ChatLine] = []
+        self.names: tuple[str, ...] = ()
+        self.muted: set[str] = set()  # folded names hidden on this terminal (/mute)
+
+    def hear(self, line: ChatLine) -> None:
+        if line in self.lines_heard:
+            return  # the table's recent lines again, after a reconnection
+        self.lines_heard = [*self.lines_heard[-199:], line]
+        if line.name.casefold() in self.muted:
+            return
+        self.add_class("-shown")
+        self.write(chat_entry(line, self.names))
+
+    def redraw(self) -> None:
+        """Everything heard again (a change of language, a mute)."""
+        self.clear()
+        for line in self.lines_heard:
+            if line.name.casefold() not in self.muted:
+                self.write(chat_entry(line, self.names))
+
+    def note(self, text: str) -> None:
+        """A line of this terminal's own (what a /mute did), dim."""
+        self.add_class("-shown")
+        self.write(Text(text, style="dim italic"))
+
+    def command(self, text: str) -> bool:
+        """Run ``/mute NAME`` or ``/unmute NAME``: ``True`` if ``text`` was one."""
+        word, _space, rest = text.partition(" ")
+        if word not in ("/mute", "/unmute"):
+            return False
+        try:
+            name = normalize_name(rest)
+        except InvalidNameError:
+            self.note(_("Say /mute NAME or /unmute NAME."))
+            return True
+        if word == "/mute":
+            self.muted.add(name.casefold())
+            self.redraw()
+            self.note(_("{name}'s lines are hidden here.").format(name=name))
+        else:
+            self.muted.discard(name.casefold())
+            self.redraw()
+            self.note(_("{name}'s lines are shown again.").format(name=name))
+        return True
+
+
+class ChatPrompt(ParisScreen, ModalScreen[tuple[str, str] | None]):
+    """One line to say: Enter sends it, Escape goes back; F2 to F7 say a phrase.
+
+    Dismissed with ``("text", line)``, ``("phrase", id)``, ``("command", text)``
+    (``/mute``, ``/unmute``) or ``None``. A line the core's chat rule refuses is
+    not sent: the prompt says why and stays."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", N_("Back")),
+        *(
+            Binding(key, f"phrase({i})", N_("Phrases"), key_display="F2-F7", show=i == 0)
+            for i, key in enumerate(PHRASE_KEYS)
+        ),
+    ]
+
+    DEFAULT_CSS = """
+    ChatPrompt { align: center bottom; }
+    ChatPrompt #chat-box { width: 80%; height: auto; background: $panel; padding: 0 1; }
+    ChatPrompt #chat-problem { color: $warning; }
+    """
+
+    def compose(self) -> ComposeResult:
+        pairs = zip(PHRASE_KEYS, CHAT_PHRASES, strict=True)
+        keys = "  ".join(f"{key.upper()} {phrase_words(p)}" for key, p in pairs)
+        with Vertical(id="chat-box"):
+            yield Static(Text(_("Say at the table (Enter sends, Escape goes back):")))
+            yield Input(id="chat-input", max_length=480)
+            yield Static(Text(keys, style="dim"), id="chat-keys")
+            yield Static("", id="chat-problem")
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    @on(Input.Submitted)
+    def _submitted(self, event: Input.Submitted) -> None:
+        text = event.value
+        if text.strip().startswith("/"):
+            self.dismiss(("command", text.strip()))
+            return
+        try:
+            line = normalize_chat(text)
+        except InvalidChatError as exc:
+            self.query_one("#chat-problem", Static).update(Text(chat_problem(exc)))
+            return
+        self.dismiss(("text", line))
+
+    def action_phrase(self, index: int) -> None:
+        self.dismiss(("phrase", CHAT_PHRASES[index]))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

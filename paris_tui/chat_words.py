@@ -1,0 +1,83 @@
+"""Table chat's words, for every front end (the game screen, the screen reader mode).
+
+A canned phrase travels as its id (:data:`~paris_tui.net.protocol.CHAT_PHRASES`);
+each reader sees it in their own language here. A line's text is the writer's
+own, checked by the core's chat rule on the host and again on arrival
+(:func:`~paris_tui.core.text.normalize_chat`), and is never formatted into
+markup: the game screen draws it as Rich ``Text``, the reader says it as a
+plain line.
+"""
+
+from __future__ import annotations
+
+from .core.text import InvalidChatError
+from .i18n import N_, _
+from .net.protocol import ChatLine
+from .net.table import RemoteTable
+
+__all__ = [
+    "CHAT_CODES",
+    "PHRASE_WORDS",
+    "chat_problem",
+    "chat_said",
+    "chat_table",
+    "phrase_words",
+    "writer",
+]
+
+PHRASE_WORDS = {
+    "hello": N_("Hello!"),
+    "good_luck": N_("Good luck!"),
+    "your_turn": N_("Your turn."),
+    "well_played": N_("Well played!"),
+    "thanks": N_("Thanks!"),
+    "good_game": N_("Good game!"),
+}
+"""Each canned phrase's words (translated where drawn: each reader's language)."""
+CHAT_CODES = frozenset({"bad_chat", "chat_limited", "muted"})
+"""Refusals that only a chat line gets."""
+
+
+def chat_table(table: object) -> RemoteTable | None:
+    """``table`` if it is a host's table whose host speaks chat, else ``None``."""
+    if isinstance(table, RemoteTable) and table.chat_allowed:
+        return table
+    return None
+
+
+def phrase_words(phrase: str) -> str:
+    """A canned phrase in the current language (an unknown id as itself)."""
+    words = PHRASE_WORDS.get(phrase)
+    return _(words) if words is not None else phrase
+
+
+def writer(line: ChatLine, names: tuple[str, ...] = ()) -> str:
+    """Who said ``line``: the seat's name, ``Zoe (watching)``, or ``A watcher``."""
+    if line.seat is not None:
+        return names[line.seat] if line.seat < len(names) else line.name
+    if line.name:
+        return _("{name} (watching)").format(name=line.name)
+    return _("A watcher")
+
+
+def chat_said(line: ChatLine, names: tuple[str, ...] = ()) -> str:
+    """The line as one plain sentence: ``Ann says: Thanks!`` (the screen reader's)."""
+    said = phrase_words(line.phrase) if line.phrase is not None else (line.text or "")
+    if line.channel == "watchers":
+        return _("{writer} says to the watchers: {text}").format(
+            writer=writer(line, names), text=said
+        )
+    return _("{writer} says: {text}").format(writer=writer(line, names), text=said)
+
+
+def chat_problem(exc: InvalidChatError) -> str:
+    """Why a line is not sent, in the current language."""
+    match exc.code:
+        case "blank":
+            return _("The line is empty.")
+        case "control":
+            return _("The line holds a character that is not text ({char}).").format(
+                char=exc.params.get("char", "?")
+            )
+        case _:
+            return _("The line is too long.")

@@ -1,0 +1,365 @@
+"""Table chat (issue 22): lines said at a table, checked, limited, kept, and sent.
+
+A player or a watcher says a line (:class:`~paris_tui.net.protocol.Chat`):
+free text, which passes the core's chat rule
+(:func:`~paris_tui.core.text.normalize_chat`: no control or bidi character,
+at most 160 cells and 480 bytes), or a canned phrase's id, which each reader
+words in their own language. :class:`TableChat` checks who says it (a seat's
+account, a watcher's proven account, or an anonymous watcher), the operator's
+mute (kept with the accounts: ``paris-tui host accounts mute NAME``), and the
+rate (per account, per address for anonymous watchers, and for the whole
+host: :class:`~paris_tui.host.limits.NestedWindow`), keeps the line, and then
+sends it as a :class:`~paris_tui.net.protocol.ChatLine` to the table's
+protocol-4 connections. While a game runs, a watcher's line goes to the
+watchers only (channel ``watchers``, as DCSS keeps spectators apart); players
+get those lines when the game is over.
+
+The lines are kept with the table but outside its record, so ``replay``,
+``replay --json`` and the record format do not change: behind one
+:class:`ChatStore`, a sidecar file per table (:class:`FileChat`:
+``tables/t1.chat.jsonl``, append-only, each line fsynced, bounded) or the
+``paris_chat`` table of the hosts' database (:class:`PostgresChat`). A table
+resumed after a restart shows its recent lines again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import threading
+import time
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from ..core.record import write_text_atomic
+from ..core.text import InvalidChatError, normalize_chat, printable
+from ..net.protocol import CHAT_PHRASES, Chat, ChatChannel, ChatLine, encode
+from .accounts import AccountsUnavailable
+from .limits import GLOBAL, Quota, Window, owner_key
+from .referee import Refusal
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .pgstore import PostgresStore
+    from .server import Connection, Host, Room
+
+__all__ = [
+    "CHAT_QUOTA",
+    "KEEP_LINES",
+    "ChatStore",
+    "FileChat",
+    "PostgresChat",
+    "SavedLine",
+    "TableChat",
+    "chat_store",
+]
+
+log = logging.getLogger("paris_tui.host.chat")
+
+CHAT_QUOTA = Quota(per_owner=5, per_address=5, total=400, seconds=10.0)
+"""Lines one account, or one address for anonymous watchers (an account's lines
+are not counted against its address: players behind one NAT each have their
+own), may say in 10 s, and the host in all. A refused line counts nowhere."""
+KEEP_LINES = 50
+"""The recent lines of a table a newcomer is sent (and that a store must give back)."""
+MAX_FILE_BYTES = 256 * 1024
+"""A sidecar grows to this size, then is rewritten with its last :data:`KEEP_LINES`."""
+
+MIN_VERSION = 4  # the protocol version that knows chat
+
+
+@dataclass(frozen=True, slots=True)
+class SavedLine:
+    """One kept line: what is sent (:meth:`message`), plus the writer's account id."""
+
+    at: int
+    name: str
+    seat: int | None
+    channel: ChatChannel
+    text: str | None
+    phrase: str | None
+    account: int | None = None
+
+    def message(self, table_id: str) -> ChatLine:
+        return ChatLine(
+            table_id, self.name, self.seat, self.channel, self.text, self.phrase, self.at
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: object) -> SavedLine | None:
+        """The line, or ``None`` for anything that is not one (a damaged file's line is
+        skipped: chat is never a reason not to serve a table)."""
+        if not isinstance(data, dict):
+            return None
+        try:
+            phrase = data.get("phrase")
+            said = data.get("text")
+            if phrase is not None:
+                if phrase not in CHAT_PHRASES:
+                    return None
+                said = None
+            else:
+                said = normalize_chat(said)
+            name, seat, channel = data["name"], data.get("seat"), data["channel"]
+            account = data.get("account")
+            if not isinstance(name, str) or channel not in ("table", "watchers"):
+                return None
+            if seat is not None and type(seat) is not int:
+                return None
+            if account is not None and type(account) is not int:
+                return None
+            at = data.get("at", 0)
+            at = at if type(at) is int else 0
+            return cls(at, name, seat, channel, said, phrase, account)
+        except (KeyError, InvalidChatError):
+            return None
+
+
+class ChatStore(Protocol):
+    """Where a host keeps its tables' chat: beside each record, never in it."""
+
+    def add(self, table_id: str, line: SavedLine) -> None:
+        """Keep ``line`` (durably: it is sent only once this returns). Raises ``OSError``."""
+        ...
+
+    def recent(self, table_id: str, limit: int = KEEP_LINES) -> list[SavedLine]:
+        """The table's last ``limit`` lines, oldest first (none: ``[]``)."""
+        ...
+
+
+class FileChat:
+    """:class:`ChatStore` of the data directory: ``tables/<id>.chat.jsonl``.
+
+    Each line is appended and fsynced before it is sent; a kill -9 loses at most a
+    line never sent (a torn last line is skipped when read). Past
+    :data:`MAX_FILE_BYTES` the file is rewritten, atomically, with its last
+    :data:`KEEP_LINES` lines."""
+
+    def __init__(self, tables_dir: Path, *, max_bytes: int = MAX_FILE_BYTES) -> None:
+        self.tables_dir = Path(tables_dir)
+        self.max_bytes = max_bytes
+        # The host's I/O threads: one line at a time, so a rewrite never drops one
+        # appended meanwhile.
+        self._lock = threading.Lock()
+
+    def path(self, table_id: str) -> Path:
+        return self.tables_dir / f"{table_id}.chat.jsonl"
+
+    def add(self, table_id: str, line: SavedLine) -> None:
+        with self._lock:
+            self._add(table_id, line)
+
+    def _add(self, table_id: str, line: SavedLine) -> None:
+        path = self.path(table_id)
+        data = json.dumps(line.to_json(), ensure_ascii=True, separators=(",", ":")) + "\n"
+        fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            end = os.fstat(fd).st_size
+            if end and os.pread(fd, 1, end - 1) != b"\n":
+                data = "\n" + data  # a torn last line (a kill -9 mid-write) stays apart
+            os.write(fd, data.encode("ascii"))
+            os.fsync(fd)
+            size = os.fstat(fd).st_size
+        finally:
+            os.close(fd)
+        if size > self.max_bytes:
+            kept = self.recent(table_id)
+            text = "".join(
+                json.dumps(k.to_json(), ensure_ascii=True, separators=(",", ":")) + "\n"
+                for k in kept
+            )
+            write_text_atomic(path, text)
+
+    def recent(self, table_id: str, limit: int = KEEP_LINES) -> list[SavedLine]:
+        try:
+            raw = self.path(table_id).read_bytes()[-self.max_bytes * 2 :]
+        except FileNotFoundError:
+            return []
+        lines: deque[SavedLine] = deque(maxlen=limit)
+        for row in raw.split(b"\n"):
+            if not row.strip():
+                continue
+            try:
+                data = json.loads(row)
+            except ValueError:
+                continue
+            saved = SavedLine.from_json(data)
+            if saved is not None:
+                lines.append(saved)
+        return list(lines)
+
+
+class PostgresChat:
+    """:class:`ChatStore` of ``--database``: rows of ``paris_chat`` (one line's JSON
+    each, made by :func:`~paris_tui.host.pgstore.ensure_schema`), one insert per
+    line, committed before the line is sent."""
+
+    def __init__(self, tables: PostgresStore) -> None:
+        self.tables = tables
+
+    def add(self, table_id: str, line: SavedLine) -> None:
+        data = json.dumps(line.to_json(), ensure_ascii=True, separators=(",", ":"))
+        with self.tables.tx() as conn:
+            conn.execute(
+                "INSERT INTO paris_chat (table_id, line) VALUES (%s, %s)", (table_id, data)
+            )
+
+    def recent(self, table_id: str, limit: int = KEEP_LINES) -> list[SavedLine]:
+        with self.tables.tx() as conn:
+            rows = conn.execute(
+                "SELECT line FROM paris_chat WHERE table_id = %s ORDER BY id DESC LIMIT %s",
+                (table_id, limit),
+            ).fetchall()
+        out: list[SavedLine] = []
+        for (row,) in reversed(rows):
+            with contextlib.suppress(ValueError):
+                saved = SavedLine.from_json(json.loads(row))
+                if saved is not None:
+                    out.append(saved)
+        return out
+
+
+def _refuse_text(text: str) -> str:
+    try:
+        return normalize_chat(text)
+    except InvalidChatError as exc:
+        raise Refusal("bad_chat", str(exc)) from None
+
+
+class TableChat:
+    """The host's chat: who may say what, at which rate, to whom; what is kept."""
+
+    def __init__(self, host: Host, store: ChatStore, *, quota: Quota = CHAT_QUOTA) -> None:
+        self.host = host
+        self.store = store
+        self.quota = quota
+        self.owners = Window(quota.per_owner, quota.seconds)
+        self.addresses = Window(quota.per_address, quota.seconds)
+        self.total = Window(quota.total, quota.seconds, max_keys=1)
+        self._recent: dict[str, deque[SavedLine]] = {}
+
+    async def _lines(self, table_id: str) -> deque[SavedLine]:
+        lines = self._recent.get(table_id)
+        if lines is None:
+            loop = asyncio.get_running_loop()
+            try:
+                kept = await loop.run_in_executor(self.host.io_pool, self.store.recent, table_id)
+            except OSError as exc:
+                log.error("table %s: could not read its chat: %s", table_id, exc)
+                kept = []
+            lines = self._recent.setdefault(table_id, deque(kept, maxlen=KEEP_LINES))
+        return lines
+
+    async def say(self, conn: Connection, message: Chat) -> None:
+        """Check, keep and send one line (raises :class:`Refusal`, never fatal)."""
+        room = conn.room
+        if room is None:
+            raise Refusal("not_seated", "sit at or watch a table to chat")
+        said = None if message.text is None else _refuse_text(message.text)
+        seat = conn.seat
+        account_id: int | None = None
+        if seat is not None:
+            name = room.referee.players[seat].name
+            account_id = room.owners.get(seat)
+        elif message.name is not None:
+            claim = self.host.gate.prove(message.name, message.token)
+            if claim.account is None:
+                raise Refusal("name_taken", "a watcher chats as an account, or as nobody")
+            name, account_id = claim.account.name, claim.account.id
+        else:
+            name = ""
+        owner = owner_key(name) if name else None
+        if account_id is not None and self.muted(account_id):
+            raise Refusal("muted", f"the host's operator muted {name} in every table's chat")
+        self._count(owner, conn.address_key)
+        ref = room.referee
+        channel: ChatChannel = "watchers" if seat is None and not ref.is_over else "table"
+        line = SavedLine(int(time.time()), name, seat, channel, said, message.phrase, account_id)
+        lines = await self._lines(room.id)
+        loop = asyncio.get_running_loop()
+        try:
+            await loop.run_in_executor(self.host.io_pool, self.store.add, room.id, line)
+        except OSError as exc:
+            log.error("table %s: could not keep a chat line: %s", room.id, exc)
+            raise Refusal("unavailable", "the host cannot keep chat lines now") from None
+        lines.append(line)
+        log.info("table %s: a chat line from %s", room.id, printable(name) or "a watcher")
+        self._send(room, [line], watchers_only=channel == "watchers")
+
+    def _count(self, owner: str | None, address: str) -> None:
+        """Count one line of ``owner`` (an account's key; ``None``: an anonymous
+        watcher at ``address``), or refuse it (counted nowhere then)."""
+        window, key, who = (
+            (self.owners, owner, "this account")
+            if owner is not None
+            else (self.addresses, address, "this address")
+        )
+        for limit, at, what in ((window, key, who), (self.total, GLOBAL, "the host")):
+            if not limit.allows(at):
+                wait = max(1, round(limit.retry_after(at)))
+                raise Refusal(
+                    "chat_limited", f"too many chat lines from {what}: say the next in {wait} s"
+                )
+        window.add(key)
+        self.total.add(GLOBAL)
+
+    def muted(self, account_id: int) -> bool:
+        accounts = self.host.accounts
+        if accounts is None:
+            return False
+        try:
+            return accounts.is_muted(account_id)
+        except AccountsUnavailable as exc:
+            raise self.host.gate.broken(exc) from None
+
+    def _send(self, room: Room, lines: Iterable[SavedLine], *, watchers_only: bool) -> None:
+        data = b"".join(encode(line.message(room.id)) for line in lines)
+        if not data:
+            return
+        targets = [*room.watchers] if watchers_only else [*room.seated.values(), *room.watchers]
+        for conn in targets:
+            if conn.protocol >= MIN_VERSION:
+                conn.send_bytes(data)
+
+    async def history(self, conn: Connection, room: Room) -> None:
+        """Send a newcomer (just seated, or watching) the recent lines it may read."""
+        if conn.protocol < MIN_VERSION:
+            return
+        lines = await self._lines(room.id)
+        hide = conn.seat is not None and not room.referee.is_over
+        data = b"".join(
+            encode(line.message(room.id))
+            for line in lines
+            if not (hide and line.channel == "watchers")
+        )
+        if data:
+            conn.send_bytes(data)
+
+    def game_over(self, room: Room) -> None:
+        """The game ended: its players get the watchers' lines they were not sent."""
+        lines = self._recent.get(room.id)
+        if not lines:
+            return
+        kept = [line for line in lines if line.channel == "watchers"]
+        data = b"".join(encode(line.message(room.id)) for line in kept)
+        if data:
+            for conn in room.seated.values():
+                if conn.protocol >= MIN_VERSION:
+                    conn.send_bytes(data)
+
+
+def chat_store(host: Host) -> ChatStore:
+    """The chat store beside the host's table store (files, or the database)."""
+    from .pgstore import PostgresStore
+
+    if isinstance(host.tables, PostgresStore):
+        return PostgresChat(host.tables)
+    return FileChat(host.store.tables_dir)

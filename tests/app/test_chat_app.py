@@ -1,0 +1,129 @@
+"""Table chat in the app (issue 22): the chat pane draws every line literally, ``c``
+says a line, F2-F7 a canned phrase (sent as its id), ``/mute`` hides a writer here.
+
+A real host on 127.0.0.1 in this process; Ann is the app, Bob a bot client.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from hostile_corpus import CORPUS
+from textual.pilot import Pilot
+
+from paris_tui.app.app import ParisApp
+from paris_tui.app.chat import ChatPane, ChatPrompt
+from paris_tui.app.remote import JoinTarget, Link, open_link
+from paris_tui.core.text import InvalidChatError, normalize_chat
+from paris_tui.net.client import HostClient, TokenStore
+from paris_tui.net.protocol import Chat, ChatLine
+from tests.host.helpers import TIMEOUT, join_bot, running_host
+
+from .helpers import find_game, press, screen_text
+
+MAX_STEPS = 500
+
+
+def make_app(link: Link) -> ParisApp:
+    return ParisApp(link=link, anim=0.0, ai_delay=0.0, cursor_blink=False, deliberate_keys=False)
+
+
+async def heard(client: HostClient) -> ChatLine:
+    for _ in range(MAX_STEPS):
+        message = await client.receive(TIMEOUT)
+        if isinstance(message, ChatLine) and message.name == "ann":  # not bob's own echo
+            return message
+    raise AssertionError("no chat line came")
+
+
+async def until(pilot: Pilot[object], test: object) -> None:
+    for _ in range(MAX_STEPS):
+        if test():  # type: ignore[operator]
+            return
+        await pilot.pause(0.01)
+    raise AssertionError("it never happened")
+
+
+def pane_text(pane: ChatPane) -> str:
+    return "\n".join(strip.text for strip in pane.lines)
+
+
+def markup_lines() -> list[str]:
+    """The corpus's markup cases that are chat lines (drawn as typed, or it is a bug)."""
+    out = []
+    for case in CORPUS:
+        if not case.label.startswith("markup"):
+            continue
+        try:
+            out.append(normalize_chat(case.text))
+        except InvalidChatError:
+            continue
+    return out
+
+
+async def test_chat_is_drawn_literally_said_by_keys_and_muted_here(tmp_path: Path) -> None:
+    async with running_host(tmp_path / "host", ["ann,bob"], seed=3) as (host, port):
+        host.chat.owners.limit = 100  # this test says more than five lines in ten seconds
+        tokens = TokenStore(tmp_path / "ann" / "tokens.json")
+        link = await open_link(JoinTarget("127.0.0.1", port, "ann"), tokens)
+        bob = await join_bot(port, "bob")
+        app = make_app(link)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            game = find_game(app)
+            assert game is not None
+            pane = game.query_one(ChatPane)
+            assert not pane.display or not pane.has_class("-shown")  # nothing said yet
+            hostile = markup_lines()
+            assert "[@click=app.quit]go" in hostile and "[red]x[/]" in hostile
+            for text in hostile:
+                bob.client.send(Chat(text))
+            await until(pilot, lambda: len(pane.lines_heard) == len(hostile))
+            await pilot.pause()
+            assert pane.display and app.is_running  # no click action ran
+            drawn = pane_text(pane)
+            for text in hostile:
+                assert text in drawn.replace("\n", ""), text
+            # c opens the prompt; Enter says the line, as typed.
+            await press(pilot, "c")
+            await until(pilot, lambda: isinstance(app.screen, ChatPrompt))
+            await pilot.press(*"gl [b]hf")
+            await press(pilot, "enter")
+            line = await heard(bob.client)
+            assert (line.name, line.seat, line.text) == ("ann", 0, "gl [b]hf")
+            # F6 says "thanks" as its id; each reader words it.
+            await until(pilot, lambda: app.screen is game)
+            await press(pilot, "f6")
+            line = await heard(bob.client)
+            assert line.phrase == "thanks" and line.text is None
+            await until(pilot, lambda: "Thanks!" in pane_text(pane))
+            assert "● ann: gl [b]hf" in pane_text(pane).replace("\n", "")
+            # /mute bob hides his lines on this terminal (the host still sends them).
+            await press(pilot, "c")
+            await until(pilot, lambda: isinstance(app.screen, ChatPrompt))
+            await pilot.press(*"/mute bob")
+            await press(pilot, "enter")
+            await until(pilot, lambda: "hidden here" in pane_text(pane))
+            assert "[red]x[/]" not in pane_text(pane)
+            bob.client.send(Chat("can you read me"))
+            await until(pilot, lambda: pane.lines_heard[-1].text == "can you read me")
+            await pilot.pause()
+            assert "can you read me" not in pane_text(pane)
+            assert "can you read me" not in screen_text(app)
+            # Unmuted, and another screen on top (help here, the end screen at the end):
+            # a line heard meanwhile comes as a notice, as plain text.
+            await press(pilot, "c")
+            await until(pilot, lambda: isinstance(app.screen, ChatPrompt))
+            await pilot.press(*"/unmute bob")
+            await press(pilot, "enter")
+            await until(pilot, lambda: "[red]x[/]" in pane_text(pane))
+            notices: list[str] = []
+            game.notify = lambda message, **_: notices.append(str(message))  # type: ignore[method-assign,assignment]
+            await press(pilot, "question_mark")
+            await until(pilot, lambda: app.screen is not game)
+            bob.client.send(Chat("[@click=app.quit]over here"))
+            await until(pilot, lambda: bool(notices))
+            assert notices == ["▲ bob: [@click=app.quit]over here"] and app.is_running
+        await bob.client.close()
+        await asyncio.sleep(0)

@@ -1,0 +1,59 @@
+"""Table chat by ear (issue 22): lines are read as they come, ``say TEXT`` says one.
+
+A real host on 127.0.0.1 in this process; Ann is the screen reader mode, Bob a bot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from pathlib import Path
+
+from paris_tui.net.client import HostClient
+from paris_tui.net.protocol import Chat, ChatLine
+from paris_tui.net.table import RemoteTable
+from paris_tui.reader.inbox import Inbox, now
+from paris_tui.reader.lines import Lines
+from paris_tui.reader.play import Reader
+from tests.host.helpers import TIMEOUT, join_bot, running_host
+
+MAX_STEPS = 2000
+
+
+async def test_the_reader_reads_chat_as_it_comes_and_says_a_line(tmp_path: Path) -> None:
+    async with running_host(tmp_path, ["ann,bob"]) as (_host, port):
+        client = await HostClient.connect("127.0.0.1", port)
+        table = RemoteTable(client, await client.join("ann"))
+        bob = await join_bot(port, "bob")
+        follow = asyncio.ensure_future(table.run())
+        stream = io.StringIO()
+        out = Lines(stream, width=lambda: 80)
+        inbox = Inbox()
+        reader = Reader(table, out, inbox)
+        task = asyncio.ensure_future(reader.run())
+
+        async def said(text: str) -> None:
+            for _ in range(MAX_STEPS):
+                if any(text in line for line in out.said):
+                    return
+                await asyncio.sleep(0.005)
+            raise AssertionError(f"never said {text!r}: {out.said[-5:]}")
+
+        bob.client.send(Chat("[b]hi[/b] \u738b"))
+        await said("bob says: [b]hi[/b] \u738b")
+        bob.client.send(Chat(phrase="good_luck"))
+        await said("bob says: Good luck!")
+        inbox.put("say gl [i]hf[/i]", now() + 1)
+        for _ in range(MAX_STEPS):
+            message = await bob.client.receive(TIMEOUT)
+            if isinstance(message, ChatLine) and message.name == "ann":
+                assert message.text == "gl [i]hf[/i]"  # as typed: case and marks kept
+                break
+        await said("ann says: gl [i]hf[/i]")
+        inbox.put("say \u202eevil", now() + 2)  # not sent: the core's rule, worded here
+        await said("The line holds a character that is not text (U+202E).")
+        inbox.put("quit", now() + 3)
+        await asyncio.wait_for(task, TIMEOUT)
+        follow.cancel()
+        await bob.client.close()
+        await client.close()

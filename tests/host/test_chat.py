@@ -1,0 +1,431 @@
+"""Table chat through the host (issue 22): the rule, the limits, the mutes, the watchers'
+channel, and where the lines are kept (never in the record).
+
+Every test runs a real host on 127.0.0.1 in this process; the stores' own tests
+(files and PostgreSQL) are in test_stores.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+from hostile_corpus import CORPUS
+from pg import PostgresServer
+
+from paris_tui.cli import main
+from paris_tui.core.text import InvalidChatError, normalize_chat
+from paris_tui.host.chat import FileChat, PostgresChat
+from paris_tui.host.limits import Window
+from paris_tui.host.server import Limits
+from paris_tui.net.client import HostClient
+from paris_tui.net.protocol import (
+    MAX_CLIENT_LINE,
+    Chat,
+    ChatLine,
+    FriendsInfo,
+    FriendsRequest,
+    HostMessage,
+    Refused,
+    Seated,
+    Watching,
+    encode,
+)
+
+from .helpers import HELLO, MAX_STEPS, TIMEOUT, RawClient, join_bot, running_host
+
+
+async def _next(client: HostClient, *kinds: type[HostMessage]) -> HostMessage:
+    """The next message of one of ``kinds`` (presence and the like skipped; bounded)."""
+    for _ in range(MAX_STEPS):
+        message = await client.receive(TIMEOUT)
+        if isinstance(message, kinds):
+            return message
+    raise AssertionError(f"never got {kinds}")
+
+
+async def _watcher(port: int, table: str = "t1") -> tuple[HostClient, Watching]:
+    client = await HostClient.connect("127.0.0.1", port)
+    return client, await client.watch(table)
+
+
+FAST = Limits(rate=1000.0, burst=1000)  # the connection's message rate is not tested here
+
+
+def _expected(text: str) -> str | None:
+    try:
+        return normalize_chat(text)
+    except InvalidChatError:
+        return None
+
+
+async def test_the_hostile_corpus_through_the_host(tmp_path: Path) -> None:
+    """Each hostile line a player says is refused (bad_chat, the connection stays) or
+    reaches the other player and the watcher exactly as the core's rule keeps it."""
+    async with running_host(tmp_path, ["ann,bob"], limits=FAST) as (host, port):
+        host.chat.owners = Window(10_000, 10.0)  # this test is about the rule, not the rate
+        ann = await join_bot(port, "ann")
+        bob = await join_bot(port, "bob")
+        watcher, _ = await _watcher(port)
+        said = 0
+        for case in CORPUS:
+            if len(encode(Chat(case.text))) > MAX_CLIENT_LINE:
+                continue  # cut off for the line's size before it is read (test_protocol)
+            expected = _expected(case.text)
+            if case.refused and "length" not in case.label and expected is not None:
+                # a name refused for its length may be a chat line; never a control character
+                assert not any(ord(c) < 32 or 0x7F <= ord(c) < 0xA0 for c in case.text)
+            ann.client.send(Chat(case.text))
+            if expected is None:
+                answer = await _next(ann.client, Refused, ChatLine)
+                assert isinstance(answer, Refused) and answer.code == "bad_chat", case.label
+                assert not answer.fatal
+                continue
+            said += 1
+            for client in (ann.client, bob.client, watcher):
+                line = await _next(client, ChatLine)
+                assert isinstance(line, ChatLine)
+                assert (line.name, line.seat, line.channel) == ("ann", 0, "table")
+                assert line.text == expected and line.phrase is None, case.label
+        assert said >= 10
+        # Every control or bidi case of the corpus is refused.
+        for case in CORPUS:
+            if any(ord(c) < 32 or c in "\u202e\u2066\u200f\u200b\x7f\x9b" for c in case.text):
+                assert _expected(case.text) is None, case.label
+        for client in (ann.client, bob.client, watcher):
+            await client.close()
+
+
+async def test_lengths_are_bounded_in_cells_and_bytes(tmp_path: Path) -> None:
+    async with running_host(tmp_path, ["ann,bob"]) as (host, port):
+        host.chat.owners = Window(10_000, 10.0)
+        ann = await join_bot(port, "ann")
+        for text, ok in (
+            ("x" * 160, True),
+            ("x" * 161, False),
+            ("王" * 80, True),  # 160 cells, 240 bytes
+            ("王" * 81, False),  # 162 cells
+            ("e\u0301" * 150, True),  # NFC: é, 150 cells, 300 bytes
+            ("a" + "\u0301" * 300, False),  # 601 bytes of marks on one letter
+            ("   ", False),
+        ):
+            ann.client.send(Chat(text))
+            answer = await _next(ann.client, Refused, ChatLine)
+            assert isinstance(answer, ChatLine if ok else Refused), text[:10]
+            if isinstance(answer, Refused):
+                assert answer.code == "bad_chat"
+        await ann.client.close()
+
+
+async def test_lines_are_rate_limited_per_account_and_per_address(tmp_path: Path) -> None:
+    async with running_host(tmp_path, ["ann,bob"]) as (_host, port):
+        ann = await join_bot(port, "ann")
+        bob = await join_bot(port, "bob")
+        for i in range(5):
+            ann.client.send(Chat(f"line {i}"))
+            assert isinstance(await _next(ann.client, Refused, ChatLine), ChatLine)
+        ann.client.send(Chat("one too many"))
+        refused = await _next(ann.client, Refused, ChatLine)
+        assert isinstance(refused, Refused) and refused.code == "chat_limited"
+        assert not refused.fatal and "say the next in" in refused.message
+        # Per account, not per connection: ann again on a new connection is still ann.
+        again = await join_bot(port, "ann", token=ann.seated.token)
+        again.client.send(Chat("from my other terminal"))
+        refused = await _next(again.client, Refused)  # after the five lines of its history
+        assert isinstance(refused, Refused) and refused.code == "chat_limited"
+        # Bob, from the same address, has his own five.
+        bob.client.send(Chat("hello"))
+        assert isinstance(await _next(bob.client, Refused, ChatLine), ChatLine)
+        # Anonymous watchers share their address's five, across connections.
+        w1, _ = await _watcher(port)
+        w2, _ = await _watcher(port)
+        for i in range(5):
+            (w1 if i % 2 else w2).send(Chat(f"w {i}"))
+        heard = []
+        for _ in range(MAX_STEPS):  # w1 hears all five (after the table's recent lines)
+            line = await _next(w1, ChatLine, Refused)
+            assert isinstance(line, ChatLine)
+            if line.seat is None:
+                heard.append(line.text)
+            if len(heard) == 5:
+                break
+        assert sorted(heard) == [f"w {i}" for i in range(5)]  # two connections: any order
+        w2.send(Chat("w 5"))
+        refused = await _next(w2, Refused)
+        assert isinstance(refused, Refused) and refused.code == "chat_limited"
+        for client in (again.client, bob.client, w1, w2):
+            await client.close()
+
+
+async def test_watchers_have_their_own_channel_while_the_game_runs(tmp_path: Path) -> None:
+    async with running_host(tmp_path, ["ann,bob"]) as (_host, port):
+        ann = await join_bot(port, "ann")
+        bob = await join_bot(port, "bob")
+        watcher, _ = await _watcher(port)
+        watcher.send(Chat("ann will lose"))
+        line = await _next(watcher, ChatLine)
+        assert isinstance(line, ChatLine)
+        assert (line.name, line.seat, line.channel) == ("", None, "watchers")
+        ann.client.send(Chat(phrase="good_luck"))
+        for client in (ann.client, bob.client, watcher):
+            said = await _next(client, ChatLine)
+            assert isinstance(said, ChatLine) and said.phrase == "good_luck"
+        await asyncio.gather(ann.play_to_end(), bob.play_to_end())
+        for bot in (ann, bob):  # nothing of the watchers' channel while the game ran
+            assert not [m for m in bot.received if isinstance(m, ChatLine) and m.seat is None]
+        # At the end, the players get the watchers' lines they were not sent.
+        for bot in (ann, bob):
+            revealed = await _next(bot.client, ChatLine)
+            assert isinstance(revealed, ChatLine) and revealed.text == "ann will lose"
+        # After the game, a watcher's line is the table's, and a returning player reads all.
+        watcher.send(Chat("well played both"))
+        late = await _next(bob.client, ChatLine)
+        assert isinstance(late, ChatLine) and late.channel == "table"
+        for client in (ann.client, bob.client, watcher):
+            await client.close()
+
+
+async def test_an_older_client_gets_no_chat_and_cannot_send_it(tmp_path: Path) -> None:
+    async with running_host(tmp_path, ["ann,bob"]) as (host, port):
+        ann = await join_bot(port, "ann")
+        old = await RawClient.open(port)
+        old.send(HELLO + b'{"type":"watch","table":"t1"}\n')
+        assert b'"welcome"' in await old.line()
+        assert b'"watching"' in await old.line()
+        ann.client.send(Chat("hi"))
+        assert isinstance(await _next(ann.client, ChatLine), ChatLine)
+        old.send(b'{"type":"ping","nonce":7}\n')
+        before = [await old.line()]
+        while b'"pong"' not in before[-1] and len(before) < 10:
+            before.append(await old.line())  # presence, maybe
+        assert b'"pong"' in before[-1]
+        assert not any(b'"chat"' in line for line in before)  # the chat line never came
+        old.send(encode(Chat("me too")))
+        assert b'"bad_message"' in await old.line()
+        old.close()
+        await ann.client.close()
+        assert host.connections is not None
+
+
+async def test_operator_mute_and_the_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    async with running_host(tmp_path, ["ann,bob"]) as (host, port):
+        ann = await join_bot(port, "ann")
+        bob = await join_bot(port, "bob")
+        # While the host serves, the operator mutes ann (the store is shared).
+        assert main(["host", "accounts", "mute", "ANN", "--data-dir", str(tmp_path)]) == 0
+        assert "muted" in capsys.readouterr().out
+        ann.client.send(Chat("you are all terrible"))
+        refused = await _next(ann.client, Refused, ChatLine)
+        assert isinstance(refused, Refused) and refused.code == "muted" and not refused.fatal
+        bob.client.send(Chat(phrase="thanks"))
+        assert isinstance(await _next(bob.client, ChatLine, Refused), ChatLine)
+        assert main(["host", "accounts", "list", "--json", "--data-dir", str(tmp_path)]) == 0
+        listed = {a["name"]: a["muted"] for a in json.loads(capsys.readouterr().out)["accounts"]}
+        assert listed == {"ann": True, "bob": False}
+        assert main(["host", "accounts", "unmute", "ann", "--data-dir", str(tmp_path)]) == 0
+        ann.client.send(Chat("sorry"))
+        assert isinstance(await _next(ann.client, Refused, ChatLine), ChatLine)
+        assert host.accounts is not None
+        for client in (ann.client, bob.client):
+            await client.close()
+
+
+async def test_a_watcher_speaks_as_a_proven_account_or_as_nobody(tmp_path: Path) -> None:
+    async with running_host(tmp_path, ["ann,bob"]) as (_host, port):
+        ann = await join_bot(port, "ann")
+        watcher, _ = await _watcher(port)
+        assert ann.seated.token is not None
+        watcher.send(Chat("mine", name="ann", token=ann.seated.token))
+        line = await _next(watcher, ChatLine, Refused)
+        assert isinstance(line, ChatLine) and (line.name, line.seat) == ("ann", None)
+        watcher.send(Chat("as ann", name="ann"))  # no proof
+        refused = await _next(watcher, Refused, ChatLine)
+        assert isinstance(refused, Refused) and refused.code == "name_taken"
+        await ann.client.close()
+        await watcher.close()
+
+
+async def test_chat_is_kept_beside_the_record_and_shown_again_after_a_restart(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    async with running_host(tmp_path, ["ann,bob"]) as (host, port):
+        ann = await join_bot(port, "ann")
+        bob = await join_bot(port, "bob")
+        await ann.play_until(lambda v: len(v.moves) >= 1)
+        ann.client.send(Chat("route blue? [b]no[/b]"))
+        await _next(ann.client, ChatLine)
+        bob.client.send(Chat(phrase="your_turn"))
+        await _next(bob.client, ChatLine)
+        record_text = host.tables.record_text("t1")
+        tokens = (ann.seated.token, bob.seated.token)
+        await ann.client.close()
+        await bob.client.close()
+    path = tmp_path / "host" / "tables" / "t1.chat.jsonl"
+    assert [json.loads(r)["text"] for r in path.read_text().splitlines()] == [
+        "route blue? [b]no[/b]",
+        None,
+    ]
+    assert record_text is not None and "route blue" not in record_text
+    assert "paris_chat" not in record_text and "chat" not in json.loads(record_text)
+    # replay --json: the record's numbers only.
+    assert main(["replay", "--json", str(tmp_path / "host" / "tables" / "t1.json")]) == 0
+    out = capsys.readouterr().out
+    assert "route blue" not in out and "your_turn" not in out and "chat" not in out
+    # A new host on the same folder shows the lines again to whoever sits or watches.
+    async with running_host(tmp_path) as (_again, port):
+        client = await HostClient.connect("127.0.0.1", port)
+        assert isinstance(await client.join("ann", tokens[0]), Seated)
+        first = await _next(client, ChatLine)
+        second = await _next(client, ChatLine)
+        assert isinstance(first, ChatLine) and first.text == "route blue? [b]no[/b]"
+        assert isinstance(second, ChatLine) and second.phrase == "your_turn"
+        await client.close()
+
+
+def test_the_sidecar_stays_bounded_and_skips_a_torn_line(tmp_path: Path) -> None:
+    from paris_tui.host.chat import KEEP_LINES, SavedLine
+
+    chat = FileChat(tmp_path, max_bytes=8192)
+    for i in range(120):  # about 11 KB of lines
+        chat.add("t1", SavedLine(i, "ann", 0, "table", f"line {i}", None, 1))
+    path = tmp_path / "t1.chat.jsonl"
+    assert path.stat().st_size <= 8192 + 200
+    with path.open("ab") as f:
+        f.write(b'{"at":1,"name":"x","seat":0,"chann')  # a kill -9 mid-line
+    kept = chat.recent("t1")
+    assert len(kept) <= KEEP_LINES and kept[-1].text == "line 119"
+    chat.add("t1", SavedLine(300, "ann", 0, "table", "after", None, 1))
+    assert chat.recent("t1")[-1].text == "after"
+    # A hand-edited line with an escape sequence is not a line.
+    with path.open("ab") as f:
+        f.write(b'\n{"at":1,"name":"x","seat":0,"channel":"table","text":"\\u001b[2J"}\n')
+    assert chat.recent("t1")[-1].text == "after"
+
+
+# --- both stores (files and PostgreSQL) ---------------------------------------------------
+
+
+@pytest.fixture(params=["files", "postgres"])
+def store(request: pytest.FixtureRequest) -> str | None:
+    if request.param == "files":
+        return None
+    server: PostgresServer = request.getfixturevalue("postgres")
+    return server.dsn(server.create_database())
+
+
+async def test_both_stores_keep_chat_and_the_operators_mute_across_a_restart(
+    tmp_path: Path, store: str | None
+) -> None:
+    async with running_host(tmp_path, ["ann,bob"], database=store) as (host, port):
+        assert isinstance(host.chat.store, FileChat if store is None else PostgresChat)
+        ann = await join_bot(port, "ann")
+        bob = await join_bot(port, "bob")
+        ann.client.send(Chat("王 [red]x[/]"))
+        await _next(ann.client, ChatLine)
+        watcher, _ = await _watcher(port)
+        watcher.send(Chat("psst"))
+        await _next(watcher, ChatLine)
+        assert host.accounts is not None
+        account = host.accounts.find("bob")
+        assert account is not None
+        host.accounts.set_muted(account.id, True)
+        tokens = (ann.seated.token, bob.seated.token)
+        for client in (ann.client, bob.client, watcher):
+            await client.close()
+        record = host.tables.record_text("t1")
+    assert record is not None and "psst" not in record and "[red]" not in record
+    async with running_host(tmp_path, database=store) as (again, port):
+        kept = again.chat.store.recent("t1")
+        assert [(k.name, k.channel, k.text) for k in kept] == [
+            ("ann", "table", "王 [red]x[/]"),
+            ("", "watchers", "psst"),
+        ]
+        client = await HostClient.connect("127.0.0.1", port)
+        await client.join("bob", tokens[1])
+        line = await _next(client, ChatLine)  # the players' line; not yet the watcher's
+        assert isinstance(line, ChatLine) and line.text == "王 [red]x[/]"
+        client.send(Chat("still muted?"))
+        refused = await _next(client, Refused, ChatLine)
+        assert isinstance(refused, Refused) and refused.code == "muted"
+        watcher, _ = await _watcher(port)
+        both = [await _next(watcher, ChatLine), await _next(watcher, ChatLine)]
+        assert [b.text for b in both if isinstance(b, ChatLine)] == ["王 [red]x[/]", "psst"]
+        await client.close()
+        await watcher.close()
+
+
+# --- the wire ---------------------------------------------------------------------------
+
+
+def test_chat_messages_round_trip_and_a_hostile_host_line_is_refused() -> None:
+    from paris_tui.net.protocol import ProtocolError, decode_client, decode_host
+
+    for message in (Chat("hi [b]"), Chat(phrase="good_game"), Chat("x", name="zoe", token=None)):
+        assert decode_client(encode(message)) == message
+    line = ChatLine("t1", "ann", 0, "table", "王 [red]x[/]", None, 12)
+    assert decode_host(encode(line)) == line
+    assert b"\\u738b" in encode(line)  # ASCII on the wire
+    for bad in (
+        b'{"type":"chat"}\n',  # neither
+        b'{"type":"chat","text":"a","phrase":"thanks"}\n',  # both
+        b'{"type":"chat","phrase":"you_suck"}\n',  # no such phrase
+    ):
+        with pytest.raises(ProtocolError):
+            decode_client(bad)
+    # What a host says is outside text to the client: checked by the core's rules again.
+    for text, name in (("\x1b[2J", "ann"), ("hi", "a\u202eb"), ("\u2066x", "")):
+        said = {"type": "chat", "table": "t1", "name": name, "seat": None}
+        said |= {"channel": "table", "text": text, "phrase": None, "at": 1}
+        with pytest.raises(ProtocolError):
+            decode_host(json.dumps(said).encode() + b"\n")
+
+
+# --- friends: "tell me when NAME is here" -------------------------------------------------
+
+
+async def _friends(client: HostClient) -> FriendsInfo:
+    answer = await _next(client, FriendsInfo, Refused)
+    assert isinstance(answer, FriendsInfo), answer
+    return answer
+
+
+async def test_friends_are_kept_with_the_accounts_and_told_when_one_comes_in(
+    tmp_path: Path, store: str | None
+) -> None:
+    async with running_host(tmp_path, ["ann,bob", "cy,dee"], database=store) as (_host, port):
+        ann = await join_bot(port, "ann")
+        bob = await join_bot(port, "bob")
+        cy = await join_bot(port, "cy")
+        await bob.client.close()
+        lobby = await HostClient.connect("127.0.0.1", port)  # Ann's lobby, another door
+        lobby.send(FriendsRequest("ann", ann.seated.token, "add", "BOB"))
+        info = await _friends(lobby)
+        assert info == FriendsInfo("ann", (("bob", False),))
+        lobby.send(FriendsRequest("ann", ann.seated.token, "add", "cy"))
+        assert (await _friends(lobby)).friends == (("bob", False), ("cy", True))
+        lobby.send(FriendsRequest("ann", ann.seated.token, "add", "nobody"))
+        refused = await _next(lobby, Refused)
+        assert isinstance(refused, Refused) and refused.code == "no_such_seat"
+        lobby.send(FriendsRequest("ann", None, "show"))  # no proof: nothing is shown
+        refused = await _next(lobby, Refused)
+        assert isinstance(refused, Refused) and refused.code == "name_taken"
+        # Bob comes back (any door): Ann's lobby is told; Cy, already here, is not news.
+        bob = await join_bot(port, "bob", token=bob.seated.token)
+        told = await _friends(lobby)
+        assert told.arrived == "bob" and told.friends == (("bob", True), ("cy", True))
+        ann_token, cy_token = ann.seated.token, cy.seated.token
+        for client in (ann.client, bob.client, cy.client, lobby):
+            await client.close()
+    async with running_host(tmp_path, database=store) as (_again, port):
+        ann = await join_bot(port, "ann", token=ann_token)
+        ann.client.send(FriendsRequest("ann", ann_token, "remove", "bob"))
+        assert (await _friends(ann.client)).friends == (("cy", False),)  # kept across a restart
+        cy = await join_bot(port, "cy", token=cy_token)
+        told = await _friends(ann.client)
+        assert told.arrived == "cy"
+        await ann.client.close()
+        await cy.client.close()
