@@ -346,11 +346,6 @@ def _seed_ratings(root: Path) -> None:
 async def lobby_ratings(out: Path) -> Path:
     """The lobby of a host with rated players (issue 22): each rating beside its name,
     then the leaderboard (``l``)."""
-
-
-async def table_chat(out: Path) -> Path:
-    """Issue 22: a host's table with its chat beside the log, on Ann's terminal: Bob's
-    lines (markup shown as typed), canned phrases each reader sees in their language."""
     import tempfile
 
     from ..host.referee import parse_seats
@@ -388,6 +383,16 @@ async def table_chat(out: Path) -> Path:
             sys.stdout, sys.stderr = streams
             await host.close()
     return out / "leaderboard.svg"
+
+
+async def table_chat(out: Path) -> Path:
+    """Issue 22: a host's table with its chat beside the log, on Ann's terminal: Bob's
+    lines (markup shown as typed), canned phrases each reader sees in their language."""
+    import tempfile
+
+    from ..host.referee import parse_seats
+    from ..host.server import Host, HostConfig
+    from ..net.client import HostClient
     from ..net.protocol import Chat, ChatLine
     from .remote import JoinTarget, Link
 
