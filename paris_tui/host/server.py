@@ -1441,7 +1441,7 @@ class Host:
             raise Refusal("bad_message", "relay is only for the hosts of one database")
         conn.fresh = False
         address = message.address
-        if address != "door":  # a door's app at the peer: that door bounds its people
+        if address not in ("door", "?"):  # a door's app at the peer: it bounds its people
             try:
                 address = str(ipaddress.ip_address(address.split("%", 1)[0]))
             except ValueError:
