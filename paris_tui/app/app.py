@@ -126,6 +126,7 @@ class ParisApp(App[int]):
         self._mouse_down_admitted = True
         self._later_styles = False
         self._glyph_styles = False
+        self._resized_to: tuple[int, int] | None = None  # the size of the last Resize taken
         from .warm_css import shared_stylesheet
 
         shared = shared_stylesheet(self.get_css_variables())  # in a fork server's app
@@ -229,6 +230,13 @@ class ParisApp(App[int]):
     async def on_event(self, event: events.Event) -> None:
         if not getattr(event, "is_forwarded", False) and not self._admit(event):
             return  # dropped before Textual routes it to any binding or widget
+        if isinstance(event, events.Resize) and tuple(event.size) == self._resized_to:
+            # The size the app has already: Textual 8.2.8 keeps such a Resize and, when
+            # idle, sends it to every screen, which lays itself out and repaints again
+            # for nothing. Every start has one (the app's own Resize, then the driver's
+            # of the same size): a third of a forked SSH app's CPU time after its first
+            # frame, while other players' apps are starting.
+            return
         await super().on_event(event)
 
     def _admit(self, event: events.Event) -> bool:
@@ -266,6 +274,7 @@ class ParisApp(App[int]):
         return gate if isinstance(gate, Gate) else None
 
     def on_resize(self, event: events.Resize) -> None:
+        self._resized_to = (event.size.width, event.size.height)
         self._set_too_small(event.size.width, event.size.height)
         self.set_class(event.size.width < TIGHT_WIDTH, "-tight")
 

@@ -354,6 +354,9 @@ def _main(argv: Sequence[str]) -> int:  # pragma: no cover - the server's own pr
     from ..app.warm_css import prefill
 
     prefill(ParisApp().get_css_variables())  # every stylesheet parsed once, here
+    from ..app.map.layout import prepare_layouts
+
+    prepare_layouts()  # the map's hand-made layouts drawn once, here
     if threading.active_count() != 1:
         print("paris-tui fork server: a thread runs after the imports", file=sys.stderr)
         return 1

@@ -59,6 +59,7 @@ from ..frames import Frame, build_frames
 from ..history import GameMode, History, HistoryError
 from ..keygate import REPEAT_DELAY, KeyStamp, TurnGate
 from ..session import Bot, points_by_kind
+from ..widgets.footer import KeysFooter
 from ..widgets.hint import HintPanel
 from ..widgets.map_view import BoardMap, MapOverlay
 from ..widgets.panels import (
@@ -311,7 +312,7 @@ class GameScreen(ParisScreen):
         log.can_focus = False  # PgUp/PgDn scroll it from anywhere (see BINDINGS)
         yield log
         yield HintPanel(id="hint")
-        yield Footer()
+        yield KeysFooter()
 
     def on_resize(self, event: events.Resize) -> None:
         # (Textual calls ParisScreen.on_resize too: each class's handler in the MRO.)

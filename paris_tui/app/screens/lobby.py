@@ -35,7 +35,7 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import DataTable, Footer, Input, Label, Static
+from textual.widgets import DataTable, Input, Label, Static
 
 from ...core import MAX_NAME_CELLS, InvalidNameError, normalize_name, printable
 from ...i18n import N_, _, ngettext
@@ -59,6 +59,7 @@ from ...net.protocol import (
 from ...wording import name_problem as worded_problem
 from ...wording import refusal_reason
 from ..describe import ai_label, shown_name, words
+from ..widgets.footer import KeysFooter
 from .base import ParisScreen
 from .new_game import NameInput
 
@@ -240,7 +241,7 @@ class NewTableScreen(ParisScreen):
                 ),
                 id="table-help",
             )
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -380,7 +381,7 @@ class LobbyScreen(ParisScreen):
         table.add_column(Text(_("Game")), width=21, key="game")
         yield table
         yield Static("", id="lobby-status")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         super().on_mount()
