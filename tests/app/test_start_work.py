@@ -201,3 +201,25 @@ def test_prepared_layouts_are_the_ones_every_map_then_finds() -> None:
                 )
                 assert (shown.width, shown.height) == (spec.width, spec.height)
     assert layout._compiled.cache_info().misses == drawn
+
+
+async def test_a_screen_has_its_breakpoint_classes_before_it_is_styled() -> None:
+    """Made in a running app, a screen has the classes of the app's size at once, the
+    ones Textual's first Resize then gives it (so that Resize restyles nothing)."""
+    from paris_tui.app.screens.base import ParisScreen
+
+    marks = ("-narrow", "-wide", "-short", "-tall")
+    for size in ((80, 24), (109, 33), (110, 34), (140, 50)):
+        app = make_app(new_session("Ann,ai:random", 3, None))
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            screen = ParisScreen()
+            made = sorted(c for c in screen.classes if c in marks)
+            assert len(made) == 2, (size, made)
+            await app.push_screen(screen)
+            await pilot.pause()
+            assert sorted(c for c in screen.classes if c in marks) == made, size
+            assert find_game(app) is not None
+            game = find_game(app)
+            assert game is not None
+            assert sorted(c for c in game.classes if c in marks) == made, size
