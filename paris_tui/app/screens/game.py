@@ -269,7 +269,17 @@ class GameScreen(ParisScreen):
     def table_presence(self, table: Table) -> None:
         self.seats = table.seats
         if self.is_mounted and self.query(PlayersPanel):
-            self.refresh_all()
+            self._show_presence()
+
+    def _show_presence(self) -> None:
+        """Who is here, away or played for shows in the players' panel and the status
+        line only: those two again (each player joining a host's table changes every
+        other's; the whole screen again was a tenth of a second of CPU in a burst of
+        logins)."""
+        self.query_one(PlayersPanel).show(
+            self.view, scores=self.shown_scores, presence=self._presence()
+        )
+        self._show_status()
 
     def table_closed(self, table: Table, reason: str) -> None:
         self._sent = False
