@@ -223,3 +223,54 @@ async def test_a_screen_has_its_breakpoint_classes_before_it_is_styled() -> None
             game = find_game(app)
             assert game is not None
             assert sorted(c for c in game.classes if c in marks) == made, size
+
+
+def test_every_screen_but_the_hand_off_names_the_later_stylesheets() -> None:
+    """Textual reads a screen's CSS_PATH before it shows it (public API, in place of
+    an override of Textual's private ``App._load_screen_css``)."""
+    import importlib
+    import pkgutil
+
+    from paris_tui.app import screens
+    from paris_tui.app.resources import later_css_paths
+    from paris_tui.app.screens.base import TranslatedBindings
+    from paris_tui.app.screens.handoff import HandoffScreen
+
+    for info in pkgutil.iter_modules(screens.__path__):
+        importlib.import_module(f"paris_tui.app.screens.{info.name}")
+    found: list[type[Screen[Any]]] = []
+    todo: list[type[Screen[Any]]] = [TranslatedBindings]
+    while todo:
+        cls = todo.pop()
+        found.append(cls)
+        todo.extend(cls.__subclasses__())
+    assert len(found) > 10
+    for cls in found:
+        wanted = [] if issubclass(cls, HandoffScreen) else later_css_paths()
+        assert wanted == cls.CSS_PATH, cls
+
+
+async def test_a_first_screen_that_needs_the_later_stylesheets_has_them_parsed_once(
+    monkeypatch: Any,
+) -> None:
+    """A game against an AI opens on the game screen: the app reads the later stylesheets
+    before it, so Textual does not parse every stylesheet again to show it."""
+    from textual.css.stylesheet import Stylesheet
+
+    from paris_tui.app.resources import later_css_paths
+
+    reparsed: list[None] = []
+    original = Stylesheet.reparse
+
+    def reparse(self: Stylesheet) -> None:
+        reparsed.append(None)
+        original(self)
+
+    monkeypatch.setattr(Stylesheet, "reparse", reparse)
+    app = make_app(new_session("Ann,ai:random", 3, None))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert find_game(app) is not None
+        for path in later_css_paths():
+            assert app.stylesheet.has_source(str(path))
+    assert reparsed == []

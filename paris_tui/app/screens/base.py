@@ -18,6 +18,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from ...i18n import _, shown_marked
+from ..resources import later_css_paths
 
 __all__ = [
     "MIN_HEIGHT",
@@ -45,7 +46,11 @@ def translated_bindings(bindings: dict[str, ActiveBinding]) -> dict[str, ActiveB
 
 
 class TranslatedBindings(Screen[Any]):
-    """A screen whose footer shows its keys' descriptions in the current language."""
+    """A screen of the app: its footer shows its keys' descriptions in the current
+    language, and Textual reads the stylesheets the first frame did without before it
+    shows it, if the app has not read them yet (ParisApp.load_styles)."""
+
+    CSS_PATH = later_css_paths()
 
     @property
     def active_bindings(self) -> dict[str, ActiveBinding]:

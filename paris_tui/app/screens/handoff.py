@@ -35,7 +35,7 @@ class HandoffScreen(ParisScreen):
         Binding("question_mark,f1", "app.help", N_("Help"), key_display="?"),
         Binding("q", "app.quit", N_("Quit")),
     ]
-    FIRST_FRAME: ClassVar[bool] = True  # styled by the first frame's stylesheets alone
+    CSS_PATH = []  # noqa: RUF012 - Textual's; the first frame's styles alone (handoff.tcss)
 
     def __init__(
         self,
