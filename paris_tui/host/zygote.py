@@ -95,6 +95,7 @@ PRELOAD = (
     "paris_tui.app.widgets.hint",
     "paris_tui.app.widgets.score_chart",
     "paris_tui.ai.hint",
+    "paris_tui.reader",  # a door's app asks whether its player plays by ear
 )
 """What the server imports before it serves: what every door's app needs before its
 first frame (the lobby or the game screen), and the game screen's own modules."""
@@ -358,6 +359,9 @@ def _main(argv: Sequence[str]) -> int:  # pragma: no cover - the server's own pr
     from ..app.map.layout import prepare_layouts
 
     prepare_layouts()  # the map's hand-made layouts drawn once, here
+    from rich.cells import cell_len
+
+    cell_len("\u00e9\u4e2d")  # rich's table of cell widths, imported at the first width
     if threading.active_count() != 1:
         print("paris-tui fork server: a thread runs after the imports", file=sys.stderr)
         return 1
