@@ -9,8 +9,10 @@ address). For each login it measures the time from opening the TCP
 connection to the first frame of the game on the player's screen (the bytes
 are searched until the map's stop names and the player's name are drawn; a
 screen is rendered with ``pyte`` only for a message). With every player
-still logged in, it reads from /proc the resident memory of each player's
-app process (RSS, and PSS, which shares the pages common to every app
+still logged in, it reads from /proc the CPU time each player's app
+process used so far (2 s after the last first frame: less dependent on a
+busy machine's other work than the wall time), the resident memory of each
+player's app process (RSS, and PSS, which shares the pages common to every app
 between them; the apps are the host's descendants but its fork server),
 the host's, and the CPU time the host,
 its fork server and every app use in ``--idle`` seconds of N open idle
@@ -245,6 +247,9 @@ async def run(
             logins = [r[3] for r in results]
             await asyncio.sleep(2.0)  # every app settled
             apps = _apps(host.pid)
+            # CPU time each app used from its fork to here (a figure that depends less
+            # on the other work of a busy machine than the wall time does).
+            app_cpu = _cpu_total_ms(apps) / max(1, len(apps))
             memory = [_memory(pid) for pid in apps]
             after = _memory(host.pid)
             everyone = [host.pid, *_descendants(host.pid)]
@@ -280,6 +285,7 @@ async def run(
             "ssh_login_p50": round(statistics.median(auths), 3),
         },
         "load_average_1min": round(os.getloadavg()[0], 2),
+        "app_cpu_ms_to_settled": round(app_cpu),
         "app_mb": {
             "processes": len(memory),
             "rss_mean": round(statistics.mean(a["rss"] for a in memory) / 1024, 1),
@@ -349,7 +355,8 @@ def main() -> int:
         print(
             f"  app per player: RSS {app['rss_mean']} MB, PSS {app['pss_mean']} MB "
             f"({app['processes']} apps); host RSS {grow['before']} MB before, "
-            f"{grow['after']} MB after; {n} idle sessions: "
+            f"{grow['after']} MB after; CPU time of each app to 2 s after the last "
+            f"first frame {result['app_cpu_ms_to_settled']} ms; {n} idle sessions: "
             f"{result['idle_cpu_percent_of_one_core']}% of one core",
             flush=True,
         )

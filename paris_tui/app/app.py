@@ -69,7 +69,7 @@ class ParisApp(App[int]):
     """Paris Paris in the terminal."""
 
     TITLE = "Paris Paris"
-    CSS_PATH = first_css_paths()  # the rest: load_styles
+    CSS_PATH = first_css_paths()  # the rest: load_styles, and each screen's CSS_PATH
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]  # noqa: RUF012 - Textual's API
     VERTICAL_BREAKPOINTS = [(0, "-short"), (34, "-tall")]  # noqa: RUF012
     ENABLE_COMMAND_PALETTE = True
@@ -126,6 +126,7 @@ class ParisApp(App[int]):
         self._mouse_down_admitted = True
         self._later_styles = False
         self._glyph_styles = False
+        self._resized_to: tuple[int, int] | None = None  # the size of the last Resize taken
         from .warm_css import shared_stylesheet
 
         shared = shared_stylesheet(self.get_css_variables())  # in a fork server's app
@@ -135,7 +136,13 @@ class ParisApp(App[int]):
     # --- start-up: the first frame first ---------------------------------------------
 
     def load_styles(self) -> None:
-        """Read the stylesheets the first frame did without (resources.py), once."""
+        """Read the stylesheets the first frame did without (resources.py), once.
+
+        Every screen but the hand-off names them (its ``CSS_PATH``: screens/base.py), so
+        that Textual reads them before it shows one, if they are not read by then; but
+        Textual then parses every stylesheet again, so the app reads them first: before
+        its first screen when that is not the hand-off, else just after its first frame
+        (``_warm_up``)."""
         if self._later_styles:
             return
         self._later_styles = True
@@ -166,14 +173,6 @@ class ParisApp(App[int]):
             gc.freeze()  # what start-up made stays out of every later collection
             gc.enable()
 
-    def _load_screen_css(self, screen: Screen[Any]) -> None:
-        # Textual 8.2.8 calls this for every screen it is about to show (pushed,
-        # switched to, a mode's): the later stylesheets come before any screen
-        # but Textual's empty default one and the first frame's hand-off.
-        if type(screen) is not Screen and not getattr(screen, "FIRST_FRAME", False):
-            self.load_styles()
-        super()._load_screen_css(screen)
-
     def _warm_up(self) -> None:
         """After the first frame, while the hand-off waits for its press: what the
         game screen needs (its stylesheets and modules), so that Enter shows it at once."""
@@ -196,6 +195,8 @@ class ParisApp(App[int]):
 
     def on_mount(self) -> None:
         self.call_after_refresh(self._first_frame)
+        if self.session is None or _handoff_seat(self.session) is None:
+            self.load_styles()  # the first screen needs them (only the hand-off does not)
         self.theme = DARK
         self._show_glyphs()
         self._set_too_small(self.size.width, self.size.height)
@@ -229,6 +230,13 @@ class ParisApp(App[int]):
     async def on_event(self, event: events.Event) -> None:
         if not getattr(event, "is_forwarded", False) and not self._admit(event):
             return  # dropped before Textual routes it to any binding or widget
+        if isinstance(event, events.Resize) and tuple(event.size) == self._resized_to:
+            # The size the app has already: Textual 8.2.8 keeps such a Resize and, when
+            # idle, sends it to every screen, which lays itself out and repaints again
+            # for nothing. Every start has one (the app's own Resize, then the driver's
+            # of the same size): a third of a forked SSH app's CPU time after its first
+            # frame, while other players' apps are starting.
+            return
         await super().on_event(event)
 
     def _admit(self, event: events.Event) -> bool:
@@ -266,6 +274,7 @@ class ParisApp(App[int]):
         return gate if isinstance(gate, Gate) else None
 
     def on_resize(self, event: events.Resize) -> None:
+        self._resized_to = (event.size.width, event.size.height)
         self._set_too_small(event.size.width, event.size.height)
         self.set_class(event.size.width < TIGHT_WIDTH, "-tight")
 
@@ -489,9 +498,9 @@ class ParisApp(App[int]):
         nothing secret and is the first frame a player waits for.
         """
         public = session.view(None)
-        seat = public.to_move
+        seat = _handoff_seat(session)
         table = SessionTable(session)
-        if seat is None or not session.hot_seat or session.is_ai(seat):
+        if seat is None:
             from .screens.game import GameScreen
 
             self.push_screen(GameScreen(table, anim=self.anim, ai_delay=self.ai_delay))
@@ -720,3 +729,11 @@ class ParisApp(App[int]):
         yield SystemCommand(
             _("Quit"), _("Quit (the game is saved after every move)"), self.action_quit
         )
+
+
+def _handoff_seat(session: Session) -> int | None:
+    """The seat whose hand-off a game opens on (a hot-seat game, a human to move), or None."""
+    seat = session.view(None).to_move
+    if seat is None or not session.hot_seat or session.is_ai(seat):
+        return None
+    return seat

@@ -6,7 +6,8 @@ reads the checkout's ``styles/`` instead. Look in the package first.
 
 The app parses only :data:`FIRST_FRAME_STYLESHEETS` and :data:`LAST_STYLESHEET`
 before its first frame (a hot-seat game's hand-off); it reads the others
-when a screen that needs them is shown, or just after that first frame
+when a screen that needs them is shown (every screen names them in its
+``CSS_PATH``, but the hand-off), or just after that first frame
 (``ParisApp.load_styles``). Read in that order, every rule ends up where
 :data:`STYLESHEETS` puts it: the later stylesheets come after the first ones,
 and the last one wins every tie by its tie-breaker (:data:`LAST_TIE_BREAKER`).
@@ -75,12 +76,13 @@ def first_css_paths() -> list[str | PurePath]:
     return _existing(FIRST_FRAME_STYLESHEETS)
 
 
-def later_css_paths() -> list[Path]:
-    """The stylesheets read after the first frame (or before a screen that needs them)."""
+def later_css_paths() -> list[str | PurePath]:
+    """The stylesheets read after the first frame, or before a screen that needs them
+    (every screen's ``CSS_PATH`` but the hand-off's)."""
     later = tuple(
         n for n in STYLESHEETS if n not in FIRST_FRAME_STYLESHEETS and n != LAST_STYLESHEET
     )
-    return [Path(p) for p in _existing(later)]
+    return _existing(later)
 
 
 def last_css_path() -> Path | None:

@@ -92,7 +92,7 @@ from .identity import DoorProof
 from .names import folded
 from .server import Host
 from .starts import Slot, StartSlots
-from .zygote import FORK_SERVER_WAIT, ForkedProcess, ForkServer, release_shared, shared_fork_server
+from .zygote import DoorForks, ForkedProcess, ForkServer
 
 __all__ = [
     "HOST_KEY_FILE",
@@ -1038,7 +1038,7 @@ class SSHDoor:
         self._sessions: Counter[str] = Counter()  # apps running
         self._apps: set[AppProcess] = set()
         self._tasks: set[asyncio.Task[None]] = set()
-        self._fork_server: asyncio.Task[ForkServer | None] | None = None
+        self._forks = DoorForks()
         self.starts = StartSlots()
 
     async def start(self) -> tuple[str, int]:
@@ -1078,7 +1078,7 @@ class SSHDoor:
                 f"{exc.strerror or exc} (--ssh-port off: no SSH)"
             ) from None
         if self.config.command is _client_app:  # the apps are paris-tui's own: start warm
-            self._fork_server = shared_fork_server(self.host, self.host.store.root)
+            self._forks.open(self.host, self.host.store.root)
         address = self._server.get_addresses()[0]
         self.port = int(address[1])
         log.debug("SSH door on %s:%d, host key %s", address[0], self.port, self.fingerprint)
@@ -1087,15 +1087,7 @@ class SSHDoor:
     async def fork_server(self) -> ForkServer | None:
         """The fork server the apps start from (host/zygote.py), once it is ready;
         None: start them by exec (another command, or no fork server: see the log)."""
-        task = self._fork_server
-        if task is None or self.closing:
-            return None
-        try:  # a login waits for a starting fork server, not for ever
-            server = await asyncio.wait_for(asyncio.shield(task), FORK_SERVER_WAIT)
-        except TimeoutError:
-            log.warning("the fork server is not ready yet: this app starts by exec")
-            return None
-        return server if server is not None and server.alive else None
+        return None if self.closing else await self._forks.get()
 
     # --- bounds ---------------------------------------------------------------------------
 
@@ -1190,8 +1182,7 @@ class SSHDoor:
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(2.0):
                     await self._server.wait_closed()
-        if self._fork_server is not None:
-            await release_shared(self.host)
+        await self._forks.close()
         log.info("SSH door closed")
 
 

@@ -60,7 +60,7 @@ from ..wording import in_language, language_of_accept
 from .accounts import digest
 from .child import client_command, client_env
 from .identity import DoorProof
-from .zygote import FORK_SERVER_WAIT, ForkServer, release_shared, shared_fork_server, spawn_piped
+from .zygote import DoorForks, ForkServer, spawn_piped
 
 if TYPE_CHECKING:
     from .server import Host
@@ -597,20 +597,12 @@ class WebDoor:
         self.sockets: set[web.WebSocketResponse] = set()
         self._runner: web.AppRunner | None = None
         self._server = _Server(self)
-        self._fork_server: asyncio.Task[ForkServer | None] | None = None
+        self._forks = DoorForks()
 
     async def fork_server(self) -> ForkServer | None:
         """The host's fork server the apps start from (host/zygote.py), once ready; None:
         start them by exec (a stand-in command, no host, or no fork server: see the log)."""
-        task = self._fork_server
-        if task is None or self.closing:
-            return None
-        try:  # a login waits for a starting fork server, not for ever
-            server = await asyncio.wait_for(asyncio.shield(task), FORK_SERVER_WAIT)
-        except TimeoutError:
-            log.warning("the fork server is not ready yet: this app starts by exec")
-            return None
-        return server if server is not None and server.alive else None
+        return None if self.closing else await self._forks.get()
 
     @property
     def full(self) -> bool:
@@ -694,7 +686,7 @@ class WebDoor:
             raise
         self._runner = runner
         if self._command is None and self.host is not None:  # paris-tui's own apps: warm
-            self._fork_server = shared_fork_server(self.host, self.host.store.root)
+            self._forks.open(self.host, self.host.store.root)
         server = site._server
         assert isinstance(server, asyncio.Server)
         name = server.sockets[0].getsockname()
@@ -711,10 +703,7 @@ class WebDoor:
             with contextlib.suppress(Exception):
                 await websocket.close(code=WSCloseCode.GOING_AWAY, message=b"host stopped")
         await runner.cleanup()
-        if self._fork_server is not None:
-            self._fork_server = None
-            if self.host is not None:
-                await release_shared(self.host)
+        await self._forks.close()
 
     def app_pids(self) -> list[int]:
         """The process ids of the sessions' apps (for tests and measurements)."""

@@ -58,6 +58,7 @@ from pathlib import Path
 __all__ = [
     "FORK_SERVER_WAIT",
     "PRELOAD",
+    "DoorForks",
     "ForkServer",
     "ForkedProcess",
     "PipedProcess",
@@ -94,6 +95,7 @@ PRELOAD = (
     "paris_tui.app.widgets.hint",
     "paris_tui.app.widgets.score_chart",
     "paris_tui.ai.hint",
+    "paris_tui.reader",  # a door's app asks whether its player plays by ear
 )
 """What the server imports before it serves: what every door's app needs before its
 first frame (the lobby or the game screen), and the game screen's own modules."""
@@ -354,6 +356,12 @@ def _main(argv: Sequence[str]) -> int:  # pragma: no cover - the server's own pr
     from ..app.warm_css import prefill
 
     prefill(ParisApp().get_css_variables())  # every stylesheet parsed once, here
+    from ..app.map.layout import prepare_layouts
+
+    prepare_layouts()  # the map's hand-made layouts drawn once, here
+    from rich.cells import cell_len
+
+    cell_len("\u00e9\u4e2d")  # rich's table of cell widths, imported at the first width
     if threading.active_count() != 1:
         print("paris-tui fork server: a thread runs after the imports", file=sys.stderr)
         return 1
@@ -661,6 +669,41 @@ async def spawn_piped(
     )
     stdin = asyncio.StreamWriter(transport, protocol, None, loop)
     return PipedProcess(child, stdin, readers[0], readers[1])
+
+
+class DoorForks:
+    """A door's share of its host's fork server (the SSH and browser doors share one):
+    :meth:`open` as the door starts listening, :meth:`get` for each app, :meth:`close`
+    as the door closes."""
+
+    def __init__(self) -> None:
+        self._owner: object | None = None
+        self._task: asyncio.Task[ForkServer | None] | None = None
+
+    def open(self, owner: object, cwd: Path) -> None:
+        """Use ``owner``'s (a host's) fork server, started now if it is not yet."""
+        if self._task is None:
+            self._owner = owner
+            self._task = shared_fork_server(owner, cwd)
+
+    async def get(self) -> ForkServer | None:
+        """The fork server the apps start from, once it is ready; None: start them by
+        exec (not opened, or no fork server: see the log)."""
+        task = self._task
+        if task is None:
+            return None
+        try:  # a login waits for a starting fork server, not for ever
+            server = await asyncio.wait_for(asyncio.shield(task), FORK_SERVER_WAIT)
+        except TimeoutError:
+            log.warning("the fork server is not ready yet: this app starts by exec")
+            return None
+        return server if server is not None and server.alive else None
+
+    async def close(self) -> None:
+        """This door is done with the fork server (the last user ends it)."""
+        owner, self._task, self._owner = self._owner, None, None
+        if owner is not None:
+            await release_shared(owner)
 
 
 _SHARED: dict[int, tuple[asyncio.Task[ForkServer | None], int]] = {}

@@ -29,12 +29,16 @@ class PushedTable:
         self.seat = seat
         self.listeners: list[TableListener] = []
         self.submitted: list[tuple[int, Move, int]] = []
+        self.statuses: dict[int, str] = {}  # a seat's presence, when not "present"
 
     table_id = "t1"
 
     @property
     def seats(self) -> tuple[SeatInfo, ...]:
-        return tuple(SeatInfo(n, "human", "present") for n in self.session.names)
+        return tuple(
+            SeatInfo(n, "human", self.statuses.get(i, "present"))
+            for i, n in enumerate(self.session.names)
+        )
 
     @property
     def local_seats(self) -> tuple[int, ...]:
@@ -161,3 +165,34 @@ async def test_a_refusal_is_a_toast_and_the_turn_goes_on() -> None:
         table.push(table.submitted[-1][1])
         await pilot.pause()
         assert game.move_count == 1 and game.turn_seat is None and game.waiting_for == 1
+
+
+async def test_presence_shows_in_the_players_panel_and_the_status_and_nowhere_else() -> None:
+    """Another seat goes away (while it is their turn), then an AI plays for them: the
+    players' panel and the status line say so; the rest of the screen is not shown again
+    (each player joining a host's table changes every other player's presence)."""
+    session = build_session("Ann,Bob,Cy", 3, 0)
+    table = PushedTable(session, 2)  # Ann is to move, at another terminal
+    app = ParisApp(link=StillLink(table), anim=0.0, ai_delay=0.0, cursor_blink=False)  # type: ignore[arg-type]
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        game = find_game(app)
+        assert game is not None and game.waiting_for == 0
+        whole: list[None] = []
+        refresh_all = game.refresh_all
+
+        def counted() -> None:
+            whole.append(None)
+            refresh_all()
+
+        game.refresh_all = counted  # type: ignore[method-assign]
+        for status, said in (("away", "Ann (away)"), ("takeover", "Ann (away, AI plays)")):
+            table.statuses[0] = status
+            for listener in table.listeners:
+                listener.table_presence(table)  # type: ignore[arg-type]
+            await pilot.pause()
+            text = all_text(app)
+            assert said in text, text
+            assert game.seats[0].status == status
+        assert "Ann is away: an AI plays for them…" in all_text(app)
+        assert whole == []

@@ -73,6 +73,7 @@ __all__ = [
     "label_cells",
     "layout_text",
     "notice_layout",
+    "prepare_layouts",
     "short_name",
 ]
 
@@ -778,6 +779,20 @@ def _is_classic(board: Board) -> bool:
 def _compiled(spec_name: str, board: Board, glyphs: str) -> MapLayout:
     spec = next(s for s in LAYOUTS if s.name == spec_name)
     return compile_spec(spec, board, glyphs=glyphs)
+
+
+def prepare_layouts() -> int:
+    """Draw every hand-made layout of the classic board in every glyph set, now: what
+    :func:`build_layout` then finds drawn. A door's fork server (host/zygote.py) calls
+    it once, so that no forked app draws them again (a tenth of its time to its first
+    frame). Returns how many layouts were drawn."""
+    from ..glyphs import GLYPH_SETS
+
+    board = classic_board()
+    for spec in LAYOUTS:
+        for glyphs in GLYPH_SETS:
+            _compiled(spec.name, board, glyphs)
+    return len(LAYOUTS) * len(GLYPH_SETS)
 
 
 def _needs(need: tuple[int, int], have: tuple[int, int], glyphs: str) -> str:

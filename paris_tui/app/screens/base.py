@@ -18,6 +18,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from ...i18n import _, shown_marked
+from ..resources import later_css_paths
 
 __all__ = [
     "MIN_HEIGHT",
@@ -45,7 +46,11 @@ def translated_bindings(bindings: dict[str, ActiveBinding]) -> dict[str, ActiveB
 
 
 class TranslatedBindings(Screen[Any]):
-    """A screen whose footer shows its keys' descriptions in the current language."""
+    """A screen of the app: its footer shows its keys' descriptions in the current
+    language, and Textual reads the stylesheets the first frame did without before it
+    shows it, if the app has not read them yet (ParisApp.load_styles)."""
+
+    CSS_PATH = later_css_paths()
 
     @property
     def active_bindings(self) -> dict[str, ActiveBinding]:
@@ -78,6 +83,39 @@ class ParisScreen(TranslatedBindings):
     Dialogs take it as a first base too (``class D(ParisScreen, ModalScreen[T])``),
     so the notice covers whatever screen is on top.
     """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._take_breakpoints()
+
+    def _take_breakpoints(self) -> None:
+        """The breakpoint classes (``-narrow``, ``-wide``, ``-short``, ``-tall``) of the
+        app's size now, before the screen is styled. Textual 8.2.8 gives a screen its
+        classes at its first Resize, after it was composed and styled: a second styling
+        of every widget on it, as it is about to be shown; that Resize then changes
+        nothing (the same rule as Textual's ``Screen._on_resize``)."""
+        try:
+            app = self.app
+        except RuntimeError:  # Textual's NoActiveAppError: made outside an app (a test)
+            return
+        horizontal = (
+            app.HORIZONTAL_BREAKPOINTS
+            if self.HORIZONTAL_BREAKPOINTS is None
+            else self.HORIZONTAL_BREAKPOINTS
+        ) or []
+        vertical = (
+            app.VERTICAL_BREAKPOINTS
+            if self.VERTICAL_BREAKPOINTS is None
+            else self.VERTICAL_BREAKPOINTS
+        ) or []
+        width, height = app.size
+        classes = {name: False for _at, name in (*horizontal, *vertical)}
+        for dimension, breakpoints in ((width, horizontal), (height, vertical)):
+            for at, name in sorted(breakpoints, reverse=True):
+                if dimension >= at:
+                    classes[name] = True
+                    break
+        self.update_classes(classes, update=False)
 
     def on_mount(self) -> None:
         self._check_size(self.app.size.width, self.app.size.height)

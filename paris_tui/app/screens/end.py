@@ -11,7 +11,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import Button, Footer, Static
+from textual.widgets import Button, Static
 
 from ...core import Event, ScoreEvent, SeatView, TourEvent
 from ...i18n import N_, _, ngettext
@@ -22,6 +22,7 @@ from ..glyphs import current_glyphs
 from ..keygate import FREE_KEYS, KeyGate
 from ..palette import LINE_COLOURS, player_style
 from ..rating_words import rated_text
+from ..widgets.footer import KeysFooter
 from .base import ParisScreen
 
 # Rich's SIMPLE_HEAD (a rule under the head row only) drawn with '-' for the ascii glyph set.
@@ -123,7 +124,7 @@ class EndScreen(ParisScreen):
                 if self.can_play_again:
                     yield Button(_("Play again"), id="play-again", variant="primary")
                 yield Button(_("Quit"), id="end-quit")
-        yield Footer()
+        yield KeysFooter()
 
     def language_changed(self) -> None:
         """The same reveal, as far as it has come, in the current language."""

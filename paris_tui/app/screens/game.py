@@ -62,6 +62,7 @@ from ..history import GameMode, History, HistoryError
 from ..keygate import REPEAT_DELAY, KeyStamp, TurnGate
 from ..session import Bot, points_by_kind
 from ..turns_view import clock_text, new_time_out, real_time, table_clock
+from ..widgets.footer import KeysFooter
 from ..widgets.hint import HintPanel
 from ..widgets.map_view import BoardMap, MapOverlay
 from ..widgets.panels import (
@@ -287,7 +288,17 @@ class GameScreen(ParisScreen):
             if line is not None:  # the AI moved for a player out of time: said in the log
                 self.query_one(GameLog).write_entry(line)
         if self.is_mounted and self.query(PlayersPanel):
-            self.refresh_all()
+            self._show_presence()
+
+    def _show_presence(self) -> None:
+        """Who is here, away or played for shows in the players' panel and the status
+        line only: those two again (each player joining a host's table changes every
+        other's; the whole screen again was a tenth of a second of CPU in a burst of
+        logins)."""
+        self.query_one(PlayersPanel).show(
+            self.view, scores=self.shown_scores, presence=self._presence(), clock=self._clock()
+        )
+        self._show_status()
 
     def _clock(self) -> Text | None:
         """A timed table's clock for the players panel (issue 22, app/turns_view.py)."""
@@ -347,7 +358,7 @@ class GameScreen(ParisScreen):
                 yield log
                 yield ChatPane(id="chat")
         yield HintPanel(id="hint")
-        yield Footer()
+        yield KeysFooter()
 
     def on_resize(self, event: events.Resize) -> None:
         # (Textual calls ParisScreen.on_resize too: each class's handler in the MRO.)

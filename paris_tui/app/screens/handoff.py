@@ -9,11 +9,12 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Center, Middle
-from textual.widgets import Button, Footer, Static
+from textual.widgets import Button, Static
 
 from ...i18n import N_, _
 from ..describe import plain, seat_label, shown_name, words
 from ..keygate import FREE_KEYS, KeyGate
+from ..widgets.footer import KeysFooter
 from .base import ParisScreen
 
 __all__ = ["HELD_KEYS_HINT", "HandoffScreen"]
@@ -34,7 +35,7 @@ class HandoffScreen(ParisScreen):
         Binding("question_mark,f1", "app.help", N_("Help"), key_display="?"),
         Binding("q", "app.quit", N_("Quit")),
     ]
-    FIRST_FRAME: ClassVar[bool] = True  # styled by the first frame's stylesheets alone
+    CSS_PATH = []  # noqa: RUF012 - Textual's; the first frame's styles alone (handoff.tcss)
 
     def __init__(
         self,
@@ -88,7 +89,7 @@ class HandoffScreen(ParisScreen):
             hint = Static(_(HELD_KEYS_HINT), id="handoff-hint")
             hint.display = False  # shown once the gate drops a key
             yield hint
-        yield Footer()
+        yield KeysFooter()
 
     def language_changed(self) -> None:
         """The same hand-off in the current language (still waiting for its press)."""

@@ -44,7 +44,7 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import DataTable, Footer, Input, Label, Static
+from textual.widgets import DataTable, Input, Label, Static
 
 from ...core import MAX_NAME_CELLS, InvalidNameError, RecordError, normalize_name, printable
 from ...core.record import parse_record
@@ -79,6 +79,7 @@ from ...wording import refusal_reason
 from ..describe import ai_label, shown_name, words
 from ..friends import LobbyFriends
 from ..turns_view import table_turn_text, waiting_line
+from ..widgets.footer import KeysFooter
 from .base import ParisScreen
 from .finished_games import FinishedGamesScreen, HostReplayScreen
 from .leaderboard import LeaderboardScreen, rating_text
@@ -276,7 +277,7 @@ class NewTableScreen(ParisScreen):
                 ),
                 id="table-help",
             )
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -427,7 +428,7 @@ class LobbyScreen(ParisScreen):
         table.add_column(Text(_("Game")), width=21, key="game")
         yield table
         yield Static("", id="lobby-status")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         super().on_mount()

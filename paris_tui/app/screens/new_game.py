@@ -10,7 +10,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
-from textual.widgets import Button, Footer, Input, Label, Select, Static
+from textual.widgets import Button, Input, Label, Select, Static
 
 from ...core import MAX_NAME_CELLS, InvalidNameError, Options, check_table_names, normalize_name
 from ...i18n import LANGUAGE_NAMES, LANGUAGES, N_, _, current_language, ngettext
@@ -18,6 +18,7 @@ from ...wording import name_problem as worded_problem
 from ..describe import ai_label, plain, printable
 from ..palette import player_style
 from ..session import SeatSpec, ai_levels, check_seed, name_seats
+from ..widgets.footer import KeysFooter
 from .base import ParisScreen
 
 __all__ = ["NewGameScreen"]
@@ -206,7 +207,7 @@ class NewGameScreen(ParisScreen):
             with Horizontal(id="new-buttons"):
                 yield Button(_("Start game"), id="start", variant="primary")
                 yield Button(_("Statistics"), id="stats")
-        yield Footer()
+        yield KeysFooter()
 
     def language_changed(self) -> None:
         """The same form, every choice and name kept, in the current language."""

@@ -13,12 +13,13 @@ from typing import ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ...core import Event, Game
 from ...core.record import Record, replay
 from ...i18n import N_, NP_, _, ngettext
 from ..describe import plain
+from ..widgets.footer import KeysFooter
 from ..widgets.map_view import BoardMap, MapOverlay
 from ..widgets.panels import DiscardPanel, GameLog, PlayersPanel, RoutePanel, TilePanel
 from ..widgets.table import compose_table
@@ -56,7 +57,7 @@ class ReplayScreen(ParisScreen):
     def compose(self) -> ComposeResult:
         yield from compose_table(Static("", id="replay-position"))
         yield GameLog(id="log", wrap=True, markup=False, min_width=20)
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         if not self.query(GameLog):

@@ -26,7 +26,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.widgets import DataTable, Footer, ProgressBar, Static
+from textual.widgets import DataTable, ProgressBar, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from ...ai.review import (
@@ -43,6 +43,7 @@ from ...core.record import Record
 from ...i18n import N_, _, decimal
 from ..describe import seat_label, tile_text
 from ..palette import player_style
+from ..widgets.footer import KeysFooter
 from .base import ParisScreen
 
 __all__ = ["ReviewScreen"]
@@ -144,7 +145,7 @@ class ReviewScreen(ParisScreen):
             yield DataTable(
                 id="review-moves", cursor_type="row", zebra_stripes=True, classes="-hidden"
             )
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.run_worker(self._review, thread=True, group="review", exit_on_error=False)

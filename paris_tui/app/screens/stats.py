@@ -25,7 +25,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 from textual.worker import Worker, WorkerState
 
 from ...i18n import N_, _, decimal, ngettext, pgettext
@@ -34,6 +34,7 @@ from ..fit import cut
 from ..glyphs import current_glyphs
 from ..history import History, HistoryError
 from ..palette import PlayerStyle, player_style
+from ..widgets.footer import KeysFooter
 from ..widgets.score_chart import ScoreChart, ScoreLine
 from .base import ParisScreen
 
@@ -176,7 +177,7 @@ class StatsScreen(ParisScreen):
             with Horizontal(id="stats-charts"):
                 yield Vertical(id="stats-last")
                 yield Vertical(id="stats-trend")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.run_worker(self._read, thread=True, group="stats", exit_on_error=False)
