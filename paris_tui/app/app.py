@@ -127,6 +127,7 @@ class ParisApp(App[int]):
         self._later_styles = False
         self._glyph_styles = False
         self._resized_to: tuple[int, int] | None = None  # the size of the last Resize taken
+        self._resizes = 0  # Resize events seen (the first two: the app's own, the driver's)
         from .warm_css import shared_stylesheet
 
         shared = shared_stylesheet(self.get_css_variables())  # in a fork server's app
@@ -230,13 +231,15 @@ class ParisApp(App[int]):
     async def on_event(self, event: events.Event) -> None:
         if not getattr(event, "is_forwarded", False) and not self._admit(event):
             return  # dropped before Textual routes it to any binding or widget
-        if isinstance(event, events.Resize) and tuple(event.size) == self._resized_to:
-            # The size the app has already: Textual 8.2.8 keeps such a Resize and, when
-            # idle, sends it to every screen, which lays itself out and repaints again
-            # for nothing. Every start has one (the app's own Resize, then the driver's
-            # of the same size): a third of a forked SSH app's CPU time after its first
-            # frame, while other players' apps are starting.
-            return
+        if isinstance(event, events.Resize):
+            self._resizes += 1
+            if self._resizes == 2 and tuple(event.size) == self._resized_to:
+                # The driver's first size, the one the app started with (its own first
+                # Resize): Textual 8.2.8 keeps it and, when idle, sends it to every
+                # screen, which lays itself out and repaints again for nothing: half of
+                # a forked SSH app's CPU time after its first frame, while other
+                # players' apps are starting. Any later Resize goes as Textual has it.
+                return
         await super().on_event(event)
 
     def _admit(self, event: events.Event) -> bool:
