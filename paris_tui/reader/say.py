@@ -146,7 +146,8 @@ def score_lines(view: SeatView, scores: Sequence[int] | None = None) -> list[str
 def discard_line(view: SeatView) -> str:
     if not view.discard:
         return _("The discard area is empty.")
-    tiles = _("; ").join(_tile(view.board, t) for t in view.discard)
+    # The area holds at most one tile of each line (R3.4), and only its colour counts.
+    tiles = _("; ").join(_line(view.board, line) for line in view.discard)
     return _("Discard area: {tiles}.").format(tiles=tiles)
 
 

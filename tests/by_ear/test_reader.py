@@ -368,3 +368,19 @@ def test_a_start_that_could_be_a_command_or_a_tile_takes_nothing() -> None:
     assert names[index] in reader.out.said[-1]
     move, _choices = reader.turn_command(names[index], view, None)
     assert move is not None and move.tile == view.face_up[index]  # the whole name takes it
+
+
+def test_the_discard_area_is_read_out_by_its_lines() -> None:
+    """`discard` once a tile lies there (it crashed the flat mode: the view's discard area
+    holds line ids, not tiles)."""
+    from paris_tui.core import Game
+    from paris_tui.reader.queries import answer
+
+    game = Game.new(["Ann", "Bob"], seed=4)
+    while not game.discard:
+        game.play(game.legal_moves()[0])
+    view = game.view(0)
+    lines = answer(view, "discard", "")
+    names = {"blue": "Blue", "yellow": "Yellow", "red": "Red", "pink": "Pink", "green": "Green"}
+    expected = "; ".join(f"{names[line]} line" for line in view.discard)
+    assert lines == [f"Discard area: {expected}."]
