@@ -18,6 +18,7 @@ from ..core import Options, RecordError, printable
 from ..core.record import Record
 from ..i18n import _
 from ..wording import record_problem
+from . import say
 from .inbox import Inbox
 from .lines import Lines
 
@@ -296,14 +297,7 @@ def run_join(
         async def follow(reader: Reader) -> None:
             def lost(reason: str, attempt: int) -> None:
                 reader.set_connection(reason)
-                if attempt:
-                    out.say(
-                        _("Connection lost ({reason}); trying again, try {n}.").format(
-                            reason=reason, n=attempt
-                        )
-                    )
-                else:
-                    out.say(_("Connection closed ({reason}).").format(reason=reason))
+                out.say(say.connection_line(reason, attempt))
 
             async def ask(problem: str) -> bool:
                 out.say(printable(problem))

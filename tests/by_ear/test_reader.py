@@ -384,3 +384,15 @@ def test_the_discard_area_is_read_out_by_its_lines() -> None:
     names = {"blue": "Blue", "yellow": "Yellow", "red": "Red", "pink": "Pink", "green": "Green"}
     expected = "; ".join(f"{names[line]} line" for line in view.discard)
     assert lines == [f"Discard area: {expected}."]
+
+
+def test_a_seat_joined_from_another_terminal_is_said_in_words() -> None:
+    """The flat mode said "Connection closed (replaced)." (a protocol word) where the game
+    screen says that the seat was joined from another terminal."""
+    from paris_tui.reader.say import connection_line
+
+    assert connection_line("replaced", 0) == (
+        "Your seat was joined from another terminal: this one left it."
+    )
+    assert connection_line("idle", 0) == "Connection closed (idle)."
+    assert connection_line("closed", 2) == "Connection lost (closed); trying again, try 2."
