@@ -241,7 +241,9 @@ async def test_a_dropped_seat_comes_back_to_the_same_seat_and_view(tmp_path: Pat
             await press(pilot, "enter")  # and the game goes on
             while host.rooms["t1"].referee.move_count == before and loop.time() < deadline:
                 await asyncio.sleep(0.02)
-            assert host.rooms["t1"].referee.move_count == before + 1
+            # Ann's move, and Bob's bot may have answered it already (seen at load 14:
+            # 10 where 8 + 1 was asked): the game went on from Ann's move.
+            assert host.rooms["t1"].referee.move_count in (before + 1, before + 2)
         bob_task.cancel()
 
 
