@@ -396,3 +396,22 @@ def test_a_seat_joined_from_another_terminal_is_said_in_words() -> None:
     )
     assert connection_line("idle", 0) == "Connection closed (idle)."
     assert connection_line("closed", 2) == "Connection lost (closed); trying again, try 2."
+
+
+def test_the_new_game_prompt_words_a_wrong_count_and_names_ai_seats_by_level() -> None:
+    """`paris-tui --screen-reader`: one name typed at "Type the players" was answered
+    "--players names 1 player: Paris Paris is for 2 to 4" (an option nobody typed, and
+    no whole sentence); the resume choice named an AI seat by its English code."""
+    from paris_tui.reader.launch import players_count_problem, resume_choice
+    from paris_tui.wording import in_language
+
+    assert players_count_problem("Ann") == (
+        "That is 1 player: type 2 to 4 players, separated by commas."
+    )
+    assert players_count_problem("a, b, c, d, e") == (
+        "That is 5 players: type 2 to 4 players, separated by commas."
+    )
+    assert players_count_problem("Ann, ai:strong") is None
+    with in_language("de"):
+        line = resume_choice(["Ann", "Random AI"], 7, 40)
+    assert line == "1: das Spiel von Ann, Zufalls-KI fortsetzen, nach 7 von 40 Zügen."
