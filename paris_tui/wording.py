@@ -16,10 +16,11 @@ from collections.abc import Iterator, Mapping
 
 from . import i18n
 from .core.errors import RecordError
-from .core.text import InvalidNameError
+from .core.text import InvalidNameError, ai_seat_code, printable
 from .i18n import N_, _, current_language
 
 __all__ = [
+    "AI_SEAT_WORDS",
     "in_language",
     "language_of",
     "language_of_accept",
@@ -27,6 +28,7 @@ __all__ = [
     "record_problem",
     "refusal_reason",
     "seat_problem",
+    "shown_name",
 ]
 
 # What a name holds that is not text, by Unicode category (or "filler").
@@ -312,3 +314,23 @@ def language_of_accept(header: str) -> str:
         if language is not None and weight > 0:
             choices.append((-weight, i, language))
     return min(choices)[2] if choices else i18n.DEFAULT_LANGUAGE
+
+
+# An AI seat by its level, in the player's language ("Starke KI").
+AI_SEAT_WORDS = {
+    "random": N_("Random AI"),
+    "easy": N_("Easy AI"),
+    "greedy": N_("Greedy AI"),
+    "strong": N_("Strong AI"),
+}
+
+
+def shown_name(name: str) -> str:
+    """A seat's name as drawn: printable, and an AI seat's code (``Strong AI 2``, see
+    :func:`core.ai_seat_names`) in the player's language (``Starke KI 2``)."""
+    code = ai_seat_code(name)
+    if code is None or code[0] not in AI_SEAT_WORDS:
+        return printable(name)
+    level, n = code
+    words = _(AI_SEAT_WORDS[level])
+    return words if n == 1 else f"{words} {n}"

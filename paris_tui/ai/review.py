@@ -44,6 +44,7 @@ from ..core import Move, ParisError, RecordError, printable
 from ..core.record import Record, load_record, replay
 from ..core.sampling import Determinizer
 from ..i18n import _, decimal
+from ..wording import shown_name
 from .belief import RouteBelief
 from .evaluation import Evaluator
 from .hint import MarginBot
@@ -250,7 +251,7 @@ def _tile_words(record: Record, move: Move) -> str:
     letter = board.lines[board.line_index[line]].letter
     text = f"[{letter}] {board.stops[board.stop_index[stop]].name}"
     if move.evict is not None:
-        name = _padded(printable(record.players[move.evict].name), 6).rstrip()
+        name = _padded(shown_name(record.players[move.evict].name), 6).rstrip()
         text += " " + _("{name} out").format(name=name)
     return text
 
@@ -274,7 +275,7 @@ def review_lines(
     head_played, head_best, head_loss = _("Played"), _("AI's choice"), _("Loss")
     move_w = max(5, cell_len(head_move))
     name_w = min(
-        14, max([cell_len(head_player)] + [cell_len(printable(p.name)) for p in record.players])
+        14, max([cell_len(head_player)] + [cell_len(shown_name(p.name)) for p in record.players])
     )
     tile_w = max(28, cell_len(head_played), cell_len(head_best))
     loss_w = max(5, cell_len(head_loss))
@@ -297,7 +298,7 @@ def review_lines(
             " ".join(
                 (
                     f"{mark}{r.index + 1:>{move_w - 1}}",
-                    _padded(printable(record.players[r.seat].name), name_w),
+                    _padded(shown_name(record.players[r.seat].name), name_w),
                     _padded(_tile_words(record, r.played), tile_w),
                     _padded(best, tile_w),
                     f"{loss:>{loss_w}}",
@@ -309,7 +310,7 @@ def review_lines(
         worst = ", ".join(str(i + 1) for i in player["worst"]) or _("none")
         lines.append(
             _("{name}: mean loss {loss}; costliest moves: {moves}").format(
-                name=printable(player["name"]), loss=decimal(player["mean_loss"]), moves=worst
+                name=shown_name(player["name"]), loss=decimal(player["mean_loss"]), moves=worst
             )
         )
     return lines

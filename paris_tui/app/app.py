@@ -457,6 +457,8 @@ class ParisApp(App[int]):
     async def _follow(self, link: Link) -> None:
         from .screens.connection import ConnectionDialog
 
+        final: list[str] = []  # why the table ended for good for this terminal
+
         def lost(reason: str, attempt: int) -> None:
             if reason == "replaced":
                 problem = _("Your seat was joined from another terminal: this one left it")
@@ -466,6 +468,8 @@ class ParisApp(App[int]):
                 problem = _("The host stopped: joining again (try {n})…").format(n=attempt)
             else:
                 problem = _("Connection lost: joining again (try {n})…").format(n=attempt)
+            if attempt == 0:
+                final.append(problem)
             screen = self._game_screen()
             if screen is not None:
                 screen.set_connection(problem)
@@ -484,6 +488,11 @@ class ParisApp(App[int]):
             return bool(retry)
 
         await link.follow(lost, back, ask)
+        if final and not link.closed:
+            # No second try (another terminal has the seat, or the host will not have this
+            # one): say so whole, in a dialog that fits 80x24, and quit from it.
+            await self.push_screen_wait(ConnectionDialog(final[-1], retry=False))
+            self.exit()
 
     def start_session(self, session: Session) -> None:
         """Show ``session`` on a fresh game screen, dropping every other screen."""

@@ -32,13 +32,15 @@ from ..core import (
     TourEvent,
 )
 from ..core.analysis import LeftoverPreview
-from ..core.text import ai_seat_code, printable
+from ..core.text import printable
 from ..i18n import N_, _, ngettext
+from ..wording import AI_SEAT_WORDS, shown_name
 from .fit import Fit, cut_text
 from .glyphs import current_glyphs
 from .palette import LINE_COLOURS, player_style
 
 __all__ = [
+    "AI_SEAT_WORDS",  # from ..wording, which the AI's review command shares
     "ai_label",
     "describe_event",
     "describe_events",
@@ -50,6 +52,7 @@ __all__ = [
     "score_detail",
     "seat_label",
     "short_name",
+    "shown_name",
     "stop_name",
     "tile_label",
     "tile_text",
@@ -85,26 +88,6 @@ AI_LEVEL_NAMES = {
     "greedy": N_("greedy"),
     "strong": N_("strong"),
 }
-
-
-# An AI seat by its level, in the player's language ("Starke KI").
-AI_SEAT_WORDS = {
-    "random": N_("Random AI"),
-    "easy": N_("Easy AI"),
-    "greedy": N_("Greedy AI"),
-    "strong": N_("Strong AI"),
-}
-
-
-def shown_name(name: str) -> str:
-    """A seat's name as drawn: printable, and an AI seat's code (``Strong AI 2``, see
-    :func:`core.ai_seat_names`) in the player's language (``Starke KI 2``)."""
-    code = ai_seat_code(name)
-    if code is None or code[0] not in AI_SEAT_WORDS:
-        return printable(name)
-    level, n = code
-    words = _(AI_SEAT_WORDS[level])
-    return words if n == 1 else f"{words} {n}"
 
 
 def ai_label(level: str) -> str:

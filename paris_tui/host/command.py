@@ -627,10 +627,10 @@ async def _run_host(
         for seat in ref.human_seats:
             name = shlex.quote(ref.names[seat])
             line = f"  {ref.names[seat]}: paris-tui join {join} --name {name}"
-            if seat in room.owners:  # claimed: a join without its token is refused
+            if seat in room.owners:  # claimed: a door without the account's credential is refused
                 line += " " + _(
-                    "(claimed: only from the terminal or browser that claimed it, which "
-                    "keeps its token)"
+                    "(claimed: only one of its account's SSH keys, join tokens or browsers "
+                    "takes it, or a link code)"
                 )
             lines.append(line)
         if door is not None:

@@ -539,6 +539,16 @@ class AppProcess:
 # --- the SSH server ------------------------------------------------------------------------
 
 
+# What a full-screen app sets in the player's terminal and undoes when it ends: mouse
+# reporting (1000, 1002, 1003, 1006, 1015), focus events (1004), bracketed paste (2004),
+# a hidden cursor (25) and the alternate screen (1049). A hung-up app cannot undo them
+# (its pty is closed first), so the door does, when the host stops.
+TERMINAL_RESET = (
+    "\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1015l"
+    "\x1b[?1004l\x1b[?2004l\x1b[?25h\x1b[?1049l"
+)
+
+
 def _line(text: str, pty: bool) -> bytes:
     return (text + ("\r\n" if pty else "\n")).encode("utf-8", "replace")
 
@@ -934,6 +944,16 @@ class _Session(asyncssh.SSHServerSession[bytes]):
         if self.app is not None:
             self.app.hang_up(self.door.config.hangup_grace)
 
+    def host_stopped(self) -> None:
+        """The host stops and has hung up this session's app: give the terminal back as
+        the app found it, and say why the session ends (before the app's exit closes the
+        channel: its pty is closed, so nothing of the app comes after)."""
+        if self.app is None or not self.pty:
+            return
+        self._write(TERMINAL_RESET)
+        with in_language(self.language):
+            self._say("\r\n" + _("paris-tui: the host stopped; every game is saved"))
+
 
 class _Connection(asyncssh.SSHServer):
     """One SSH connection: who logs in, with which key; at most one app session."""
@@ -1168,6 +1188,9 @@ class SSHDoor:
             task.cancel()
         for app in list(self._apps):
             app.hang_up(self.config.hangup_grace)
+        for conn in list(self._connections):
+            if conn.session is not None:
+                conn.session.host_stopped()
         waits = [app.done for app in self._apps]
         if waits:
             await asyncio.wait(waits, timeout=self.config.hangup_grace + 5.0)

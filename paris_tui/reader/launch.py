@@ -10,14 +10,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
 from ..core import Options, RecordError, printable
 from ..core.record import Record
-from ..i18n import _
+from ..i18n import _, ngettext
 from ..wording import record_problem
+from . import say
 from .inbox import Inbox
 from .lines import Lines
 
@@ -156,6 +157,29 @@ def run_replay(record: Record, path: Path) -> int:
     return _serve(lambda out, inbox: ReplayReader(record, out, inbox).run())
 
 
+def resume_choice(names: Sequence[str], moves: int, total: int) -> str:
+    """The first numbered choice: the unfinished game, its players as the game names them
+    (an AI seat by its level, in the player's language)."""
+    from ..wording import shown_name
+
+    return _("1: resume the game of {names}, after {n} of {total} moves.").format(
+        names=", ".join(shown_name(name) for name in names), n=moves, total=total
+    )
+
+
+def players_count_problem(text: str) -> str | None:
+    """What is wrong with the number of players typed at the new game's prompt, as a
+    sentence (the command line's words name its option, ``--players``), else None."""
+    n = len(text.split(","))
+    if 2 <= n <= 4:
+        return None
+    return ngettext(
+        "That is {n} player: type 2 to 4 players, separated by commas.",
+        "That is {n} players: type 2 to 4 players, separated by commas.",
+        n,
+    ).format(n=n)
+
+
 def run_default(*, ai_delay: float | None) -> int:
     """``paris-tui --screen-reader``: resume the unfinished game, or a new one, as numbered
     choices."""
@@ -168,11 +192,9 @@ def run_default(*, ai_delay: float | None) -> int:
 
     async def body(out: Lines, inbox: Inbox) -> int:
         if info is not None and not info.in_use:
-            names = ", ".join(printable(p.name) for p in info.record.players)
+            names = [p.name for p in info.record.players]
             out.say(
-                _("1: resume the game of {names}, after {n} of {total} moves.").format(
-                    names=names, n=info.moves, total=info.total_moves
-                ),
+                resume_choice(names, info.moves, info.total_moves),
                 _("2: a new game. 3: quit. Type a number."),
             )
             while True:
@@ -207,6 +229,10 @@ def run_default(*, ai_delay: float | None) -> int:
                 return 0
             if parse(line.text, ("quit",)).command == "quit":
                 return 0
+            count_problem = players_count_problem(line.text)
+            if count_problem is not None:
+                out.say(count_problem)
+                continue
             try:
                 seats = parse_players(line.text)
             except PlayersError as exc:
@@ -296,14 +322,7 @@ def run_join(
         async def follow(reader: Reader) -> None:
             def lost(reason: str, attempt: int) -> None:
                 reader.set_connection(reason)
-                if attempt:
-                    out.say(
-                        _("Connection lost ({reason}); trying again, try {n}.").format(
-                            reason=reason, n=attempt
-                        )
-                    )
-                else:
-                    out.say(_("Connection closed ({reason}).").format(reason=reason))
+                out.say(say.connection_line(reason, attempt))
 
             async def ask(problem: str) -> bool:
                 out.say(printable(problem))

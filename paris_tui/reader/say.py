@@ -34,6 +34,7 @@ from ..i18n import _, ngettext
 __all__ = [
     "announce",
     "board_lines",
+    "connection_line",
     "discard_line",
     "end_lines",
     "line_line",
@@ -146,7 +147,8 @@ def score_lines(view: SeatView, scores: Sequence[int] | None = None) -> list[str
 def discard_line(view: SeatView) -> str:
     if not view.discard:
         return _("The discard area is empty.")
-    tiles = _("; ").join(_tile(view.board, t) for t in view.discard)
+    # The area holds at most one tile of each line (R3.4), and only its colour counts.
+    tiles = _("; ").join(_line(view.board, line) for line in view.discard)
     return _("Discard area: {tiles}.").format(tiles=tiles)
 
 
@@ -436,3 +438,16 @@ def end_lines(view: SeatView) -> list[str]:
     else:
         out.append(_("{player} wins.").format(player=winners[0]))
     return out
+
+
+def connection_line(reason: str, attempt: int) -> str:
+    """What a join says when its connection ends (``reason``: a protocol word) and before
+    each try to join again (``attempt`` 1, 2, ...; 0: no try, the table is over here)."""
+    if attempt:
+        return _("Connection lost ({reason}); trying again, try {n}.").format(
+            reason=reason, n=attempt
+        )
+    if reason == "replaced":
+        # The game screen's words, and a full stop: a sentence that stands alone.
+        return _("Your seat was joined from another terminal: this one left it") + "."
+    return _("Connection closed ({reason}).").format(reason=reason)

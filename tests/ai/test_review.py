@@ -152,3 +152,24 @@ def test_the_review_command_prints_each_move_beside_the_ais_choice(tmp_path: Pat
         + (", ".join(str(i + 1) for i in p["worst"]) or "none")
         for p in data["players"]
     ]
+
+
+def test_the_review_command_names_an_ai_seat_in_the_players_language() -> None:
+    """An AI seat is named by its level in the player's language, as on every screen
+    (`paris-tui review --lang zh-TW` wrote "Strong AI" where the game had said "強 AI")."""
+    from paris_tui.ai.review import review_lines
+    from paris_tui.wording import in_language
+
+    game = Game.new(["Ann", "Strong AI"], seed=5)
+    bots = [make_ai("greedy", seed=1), make_ai("greedy", seed=2)]
+    while not game.is_over:
+        game.play(bots[game.to_move].choose(game.view(game.to_move)))
+    record = Record.from_game(game, (Player("Ann", "human"), Player("Strong AI", "ai:strong")))
+    reviews = review(record, seats={1}, simulations=20)
+    with in_language("de"):
+        lines = review_lines(record, reviews, seed=0, simulations=20)
+    text = "\n".join(lines)
+    assert "Strong AI" not in text, text
+    rows = lines[2 : 2 + len(reviews)]
+    assert rows and all("Starke KI" in row for row in rows)
+    assert any(line.startswith("Starke KI: ") for line in lines[2 + len(reviews) :])

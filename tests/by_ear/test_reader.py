@@ -368,3 +368,50 @@ def test_a_start_that_could_be_a_command_or_a_tile_takes_nothing() -> None:
     assert names[index] in reader.out.said[-1]
     move, _choices = reader.turn_command(names[index], view, None)
     assert move is not None and move.tile == view.face_up[index]  # the whole name takes it
+
+
+def test_the_discard_area_is_read_out_by_its_lines() -> None:
+    """`discard` once a tile lies there (it crashed the flat mode: the view's discard area
+    holds line ids, not tiles)."""
+    from paris_tui.core import Game
+    from paris_tui.reader.queries import answer
+
+    game = Game.new(["Ann", "Bob"], seed=4)
+    while not game.discard:
+        game.play(game.legal_moves()[0])
+    view = game.view(0)
+    lines = answer(view, "discard", "")
+    names = {"blue": "Blue", "yellow": "Yellow", "red": "Red", "pink": "Pink", "green": "Green"}
+    expected = "; ".join(f"{names[line]} line" for line in view.discard)
+    assert lines == [f"Discard area: {expected}."]
+
+
+def test_a_seat_joined_from_another_terminal_is_said_in_words() -> None:
+    """The flat mode said "Connection closed (replaced)." (a protocol word) where the game
+    screen says that the seat was joined from another terminal."""
+    from paris_tui.reader.say import connection_line
+
+    assert connection_line("replaced", 0) == (
+        "Your seat was joined from another terminal: this one left it."
+    )
+    assert connection_line("idle", 0) == "Connection closed (idle)."
+    assert connection_line("closed", 2) == "Connection lost (closed); trying again, try 2."
+
+
+def test_the_new_game_prompt_words_a_wrong_count_and_names_ai_seats_by_level() -> None:
+    """`paris-tui --screen-reader`: one name typed at "Type the players" was answered
+    "--players names 1 player: Paris Paris is for 2 to 4" (an option nobody typed, and
+    no whole sentence); the resume choice named an AI seat by its English code."""
+    from paris_tui.reader.launch import players_count_problem, resume_choice
+    from paris_tui.wording import in_language
+
+    assert players_count_problem("Ann") == (
+        "That is 1 player: type 2 to 4 players, separated by commas."
+    )
+    assert players_count_problem("a, b, c, d, e") == (
+        "That is 5 players: type 2 to 4 players, separated by commas."
+    )
+    assert players_count_problem("Ann, ai:strong") is None
+    with in_language("de"):
+        line = resume_choice(["Ann", "Random AI"], 7, 40)
+    assert line == "1: das Spiel von Ann, Zufalls-KI fortsetzen, nach 7 von 40 Zügen."

@@ -212,6 +212,10 @@ async def test_the_start_up_lines_say_which_seats_are_claimed(
     again.proc.send_signal(signal.SIGTERM)
     assert await again.wait() == 0
     rest = await again.stdout_rest()
-    assert f"  ann: paris-tui join 127.0.0.1:{port} --name ann (claimed: only from" in rest
+    # Whichever door claimed it (an SSH key claims as a token does): the words say each.
+    assert (
+        f"  ann: paris-tui join 127.0.0.1:{port} --name ann (claimed: only one of its account's "
+        "SSH keys, join tokens or browsers takes it, or a link code)"
+    ) in rest
     assert f"  bob: paris-tui join 127.0.0.1:{port} --name bob" in rest
     assert "Only this machine can connect (--bind 127.0.0.1)" in rest

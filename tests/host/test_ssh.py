@@ -377,6 +377,24 @@ async def test_closing_the_door_ends_every_app(tmp_path: Path) -> None:
         conn.close()
 
 
+async def test_a_host_that_stops_gives_each_terminal_back_and_says_so(tmp_path: Path) -> None:
+    """Ctrl-C or SIGTERM of the host hangs up each app, which cannot undo what it set in
+    the player's terminal (seen by hand: ssh exited 129 and left the alternate screen
+    and mouse reporting on): the door undoes it, then says why the session ends."""
+    async with running_door(tmp_path) as (_host, door):
+        conn = await connect(door.port, "ann", new_key(tmp_path, "ann"))
+        term = await Terminal.open(conn)
+        await term.wait_for("ready")
+        seen = len(term.output)
+        await door.close()
+        await term.finish()
+        after = bytes(term.output[seen:])
+        for mode in (b"\x1b[?1049l", b"\x1b[?1000l", b"\x1b[?1003l", b"\x1b[?1006l", b"\x1b[?25h"):
+            assert mode in after, (mode, after)
+        assert b"the host stopped" in after, after
+        conn.close()
+
+
 async def test_sessions_are_capped_with_a_clear_line(tmp_path: Path) -> None:
     async with running_door(tmp_path, max_sessions=2, max_per_address=1) as (_host, door):
         key = new_key(tmp_path, "ann")

@@ -1,6 +1,7 @@
 """The connection to a host's table is lost and the tries to join again ran out.
 
-Try again, or quit (the seat stays the player's: ``paris-tui join`` again later).
+Try again, or quit (the seat stays the player's: ``paris-tui join`` again later). When
+the table is over for this terminal (its seat was joined from another one), only quit.
 """
 
 from __future__ import annotations
@@ -54,18 +55,30 @@ class ConnectionDialog(ComposedAgain, TranslatedBindings, ModalScreen[bool]):
         Binding("right", "app.focus_next", show=False),
     ]
 
-    def __init__(self, problem: str) -> None:
+    def __init__(self, problem: str, *, retry: bool = True) -> None:
         super().__init__()
         self.problem = problem
+        self.retry = retry  # False: the table is over for this terminal, only Quit
 
     def compose(self) -> ComposeResult:
         with Vertical(id="connection-box"):
-            yield Static(Text(_("The connection to the host is lost."), style="bold"))
+            if self.retry:
+                yield Static(Text(_("The connection to the host is lost."), style="bold"))
+            else:
+                yield Static(Text(_("This terminal has left the table."), style="bold"))
             yield Static(Text(printable(self.problem)))  # the host's words: plain text
-            yield Static(_("Your seat stays yours: try again now, or quit and join later."))
+            if self.retry:
+                yield Static(_("Your seat stays yours: try again now, or quit and join later."))
+            else:
+                yield Static(_("Your seat stays yours: join again to play it here."))
             with Horizontal(id="connection-buttons"):
-                yield Button(_("Try again (r)"), id="retry", variant="primary")
-                yield Button(_("Quit (q)"), id="quit")
+                if self.retry:
+                    yield Button(_("Try again (r)"), id="retry", variant="primary")
+                quit_button = Button(_("Quit (q)"), id="quit")
+                # Without a retry nothing takes the focus: an Enter meant for the game (or
+                # held down) does not quit before the words are read; q, Esc or a click does.
+                quit_button.can_focus = self.retry
+                yield quit_button
 
     def on_mount(self) -> None:
         for button in self.query("#retry"):
@@ -76,7 +89,8 @@ class ConnectionDialog(ComposedAgain, TranslatedBindings, ModalScreen[bool]):
         self.dismiss(event.button.id == "retry")
 
     def action_retry(self) -> None:
-        self.dismiss(True)
+        if self.retry:
+            self.dismiss(True)
 
     def action_quit_game(self) -> None:
         self.dismiss(False)
