@@ -139,7 +139,7 @@ def test_the_timed_fields_cross_the_wire_and_older_lines_still_read() -> None:
     assert b"move_time" not in line  # an untimed table's line is as before
     assert decode_host(line) == Tables((plain,))
     clock = MoveClock(30.0, False, 1, 12.5, 0, 6)
-    presence = Presence("t1", (seat("ann"), seat("bob")), clock)
+    presence = Presence("t1", (seat("ann"), seat("bob")), clock=clock)
     assert decode_host(encode(presence)) == presence
     assert b"clock" not in encode(Presence("t1", (seat("ann"),)))
     opened = OpenTable("ann", ("me", "open"), move_time=172800.0)
