@@ -64,11 +64,17 @@ class Leases:
         return row is not None
 
     def renew(self) -> set[str]:
-        """Renew every lease still ours; returns their tables (the others were lost)."""
+        """Renew every lease still ours; returns their tables (the others were lost).
+
+        A lease of ours that ran out while this host stalled (a busy machine, a
+        pause) and that no other host took is still ours: taking it means
+        writing another holder, so a lease whose holder is us was taken by
+        nobody, and renewing it keeps the table here instead of dropping its
+        players for nothing."""
         with self.store.one() as conn:
             rows = conn.execute(
                 "UPDATE paris_leases SET until = now() + make_interval(secs => %s), "
-                "address = %s WHERE holder = %s AND until > now() RETURNING table_id",
+                "address = %s WHERE holder = %s RETURNING table_id",
                 (self.seconds, self.address, self.holder),
             ).fetchall()
         return {str(r[0]) for r in rows}

@@ -208,6 +208,11 @@ def test_a_lease_is_one_hosts_until_it_runs_out_on_the_databases_clock(database:
         assert two.holders()["t1"].address == "127.0.0.1:1"
         with store.pool.connection() as conn:
             conn.execute("SELECT pg_sleep(0.6)")
+        assert "t1" not in two.holders()  # run out ...
+        assert one.renew() == {"t1"}  # ... but taken by nobody: one stalled, and keeps it
+        assert not two.acquire("t1")
+        with store.pool.connection() as conn:
+            conn.execute("SELECT pg_sleep(0.6)")
         assert two.acquire("t1")  # run out: taken
         assert one.renew() == set()  # and one knows it lost it
         two.release()
