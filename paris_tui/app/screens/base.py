@@ -77,6 +77,10 @@ class TooSmallNotice(Static):
     """Covers the screen while the terminal is below 80x24."""
 
 
+COMPACT_FOOTER_BELOW = 110
+"""Columns: the app's ``-narrow`` layout, where footers go compact."""
+
+
 class ParisScreen(TranslatedBindings):
     """A screen that shows a clear notice instead of a squashed layout when too small.
 
@@ -126,6 +130,15 @@ class ParisScreen(TranslatedBindings):
 
     def on_resize(self, event: events.Resize) -> None:
         self._check_size(event.size.width, event.size.height)
+
+    def _fit_footer(self, width: int) -> None:
+        """Below :data:`COMPACT_FOOTER_BELOW` columns the footer's keys sit closer (so
+        that every key of the game's and the lobby's footers fits at 80, in each
+        language)."""
+        from textual.widgets import Footer
+
+        for footer in self.query(Footer):
+            footer.compact = width < COMPACT_FOOTER_BELOW
 
     def _check_size(self, width: int, height: int) -> None:
         small = width < MIN_WIDTH or height < MIN_HEIGHT

@@ -35,7 +35,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.timer import Timer
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from ...ai.hint import Hint, HintCancelled, hint
@@ -83,7 +83,6 @@ from .takeover import TakeoverDialog
 
 __all__ = ["GameScreen", "LocalBots", "reveal_chunks"]
 
-COMPACT_FOOTER_BELOW = 110  # columns: the app's -narrow layout
 
 
 @runtime_checkable
@@ -363,12 +362,6 @@ class GameScreen(ParisScreen):
     def on_resize(self, event: events.Resize) -> None:
         # (Textual calls ParisScreen.on_resize too: each class's handler in the MRO.)
         self._fit_footer(event.size.width)
-
-    def _fit_footer(self, width: int) -> None:
-        """Below 110 columns the footer's keys sit closer (every key fits at 80, in each
-        language)."""
-        for footer in self.query(Footer):
-            footer.compact = width < COMPACT_FOOTER_BELOW
 
     def on_mount(self) -> None:
         if not self.query(GameLog):

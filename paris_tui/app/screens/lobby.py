@@ -350,7 +350,9 @@ class LobbyScreen(ParisScreen):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("w", "watch", N_("Watch")),
+        # Off the footer (it was full at 80 columns in German once "Play now" came):
+        # Enter watches a table with no seat for you, and the help lists w.
+        Binding("w", "watch", N_("Watch"), show=False),
         Binding("n", "new_table", N_("New table")),
         Binding("p", "play_now", N_("Play now")),
         Binding("a", "account", N_("Account"), show=False),  # also in the palette
@@ -430,8 +432,13 @@ class LobbyScreen(ParisScreen):
         yield Static("", id="lobby-status")
         yield KeysFooter()
 
+    def on_resize(self, event: events.Resize) -> None:
+        # (Textual calls ParisScreen.on_resize too: each class's handler in the MRO.)
+        self._fit_footer(event.size.width)
+
     def on_mount(self) -> None:
         super().on_mount()
+        self._fit_footer(self.app.size.width)
         self._show_you()
         if self.player is None:
             self.query_one("#lobby-name", Input).focus()
