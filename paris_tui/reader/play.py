@@ -453,7 +453,9 @@ class Reader:
                     return
                 continue
             line = self._line(item)
-            if line.time < began:
+            if line.time < began:  # a move typed before the turn is not taken; a quit is
+                if parse(line.text, ("quit",)).command == "quit":
+                    raise Quit
                 if line.text.strip():
                     self.say(_("That was typed before your turn began; type it again."))
                 continue

@@ -415,3 +415,23 @@ def test_the_new_game_prompt_words_a_wrong_count_and_names_ai_seats_by_level() -
     with in_language("de"):
         line = resume_choice(["Ann", "Random AI"], 7, 40)
     assert line == "1: das Spiel von Ann, Zufalls-KI fortsetzen, nach 7 von 40 Zügen."
+
+
+def test_quit_typed_just_before_a_turn_still_quits() -> None:
+    """A ``quit`` typed while another seat moved, read only as this seat's turn began
+    (a busy machine), is a quit: only a move typed before the turn is refused, never
+    the wish to leave (seen over SSH: the quit was answered 'type it again')."""
+    table = SessionTable(Session.new([SeatSpec("Ann"), SeatSpec("Random AI", "ai:random")], seed=4))
+    state = {"turns": 0}
+
+    def answer(line: str, inbox: Inbox) -> bool:
+        if "choose a tile by its number" in line:
+            state["turns"] += 1
+            if state["turns"] == 2:
+                inbox.put("quit", now() - 5)  # typed before this turn began
+                return True
+        return _auto(line, inbox)
+
+    text, _out = asyncio.run(_play(table, answer))
+    assert state["turns"] == 2, text[-800:]
+    assert "typed before your turn began" not in text
