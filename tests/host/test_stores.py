@@ -372,3 +372,31 @@ def test_every_query_is_parameterised() -> None:
         for line in source.splitlines():
             if 'f"' in line and any(w in line for w in ("SELECT", "INSERT", "UPDATE", "DELETE")):
                 assert any(k in line for k in ("{where}", "{names}", "{table}", "{marks}")), line
+
+
+def test_a_credential_names_its_account_and_locks_are_read_in_either_store(
+    tmp_path: Path, store: str | None
+) -> None:
+    """Issue 17 follow-ups: a door asks whose a key or cookie is before it lets a
+    free name in with it; the host reads who is locked (the CLI locks in another
+    process) to end those accounts' open sessions."""
+    accounts, tables = _accounts(tmp_path, store)
+    try:
+        ann = accounts.create("ann", Credential("ssh", "SHA256:ann-key"))
+        bob = accounts.create("bob", Credential("browser", digest("cookie")))
+        owner = accounts.owner("ssh", "SHA256:ann-key")
+        assert owner is not None and (owner.id, owner.name) == (ann.id, "ann")
+        owner = accounts.owner("browser", digest("cookie"))
+        assert owner is not None and owner.id == bob.id
+        assert accounts.owner("token", digest("cookie")) is None  # another door's
+        assert accounts.owner("ssh", "SHA256:nobody") is None
+        assert accounts.locked_accounts() == set()
+        accounts.set_locked(bob.id, True)
+        assert accounts.locked_accounts() == {bob.id}
+        accounts.set_locked(bob.id, False)
+        accounts.set_locked(ann.id, True)
+        assert accounts.locked_accounts() == {ann.id}
+    finally:
+        accounts.close()
+        if tables is not None:
+            tables.close()
