@@ -56,7 +56,9 @@ RECONNECT_DELAYS: tuple[float, ...] = (0.5, 1.0, 2.0, 4.0, 8.0, 8.0, 8.0, 8.0, 8
 
 CONNECT_TIMEOUT = 10.0
 # The reasons a table ends for good for this terminal: no second try.
-FINAL_REASONS = frozenset({"replaced", "bad_token", "bad_message", "too_large", "rate_limited"})
+FINAL_REASONS = frozenset(
+    {"replaced", "bad_token", "bad_message", "too_large", "rate_limited", "account_locked"}
+)
 
 _PORT = re.compile(r"[0-9]{1,5}")
 

@@ -475,3 +475,29 @@ async def test_presence_shows_who_is_away_and_when_an_ai_plays_for_them(tmp_path
 
             await _until(settled, "ann's turn again, every move shown")
             assert game.view == referee.view(0) and game.turn_seat == 0
+
+
+async def test_a_lock_ends_the_seat_and_the_app_says_why_without_rejoining(
+    tmp_path: Path,
+) -> None:
+    """Issue 17 follow-up: the operator's lock reaches the open app; it says so and
+    does not try to join again (the host would refuse every try)."""
+    limits = Limits(lock_check=0.05)
+    async with running_host(tmp_path / "host", ["ann,bob"], seed=2, limits=limits) as (host, port):
+        ann = await seat(port, "ann", tmp_path)
+        ann.delays = (0.05, 0.05)
+        app = make_app(ann)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            game = find_game(app)
+            assert game is not None and host.accounts is not None
+            account = host.accounts.find("ann")
+            assert account is not None
+            host.accounts.set_locked(account.id, True)
+            for _ in range(MAX_STEPS // 10):
+                if game.connection is not None and "locked your account" in screen_text(app):
+                    break
+                await asyncio.sleep(0.02)
+            assert "locked your account" in screen_text(app)
+            assert ann.reconnects == 0 and not isinstance(app.screen, ConnectionDialog)
+            assert not host.rooms["t1"].seated

@@ -39,7 +39,7 @@ from paris_tui.host.pgstore import (
 )
 from paris_tui.host.referee import Referee, parse_seats
 from paris_tui.host.server import Host, HostConfig
-from paris_tui.net.client import HostClient
+from paris_tui.net.client import HostClient, RefusedError
 from paris_tui.net.protocol import Presence, Refused, Update
 
 from .helpers import TIMEOUT, join_bot, random_player, running_host
@@ -400,3 +400,54 @@ def test_a_credential_names_its_account_and_locks_are_read_in_either_store(
         accounts.close()
         if tables is not None:
             tables.close()
+
+
+async def test_a_lock_ends_the_accounts_open_sessions_at_a_running_host(
+    tmp_path: Path, store: str | None
+) -> None:
+    """Issue 17 follow-up: ``host accounts lock ann`` (another process, the same store)
+    did not reach Ann's open session. The host reads the locks every
+    ``Limits.lock_check`` seconds and ends the locked accounts' sessions, saying why."""
+    from paris_tui.host.server import Limits
+    from paris_tui.net.client import HostClosedError
+
+    limits = Limits(lock_check=0.05)
+    async with running_host(tmp_path, ["ann,bob", "cy,dee"], limits=limits, database=store) as (
+        host,
+        port,
+    ):
+        ann = await join_bot(port, "ann")
+        bob = await join_bot(port, "bob")
+        cy = await join_bot(port, "cy")
+        # The operator's command: its own store on the same file or database.
+        operator, tables = _accounts(host.store.root, store)
+        try:
+            for name in ("ann", "cy"):
+                account = operator.find(name)
+                assert account is not None
+                operator.set_locked(account.id, True)
+        finally:
+            operator.close()
+            if tables is not None:
+                tables.close()
+        for bot in (ann, cy):
+            told = None
+            async with asyncio.timeout(TIMEOUT):
+                for _ in range(50):  # bounded: presence and updates may come first
+                    message = await bot.client.receive(TIMEOUT)
+                    if isinstance(message, Refused):
+                        told = message
+                        break
+                assert told is not None and told.code == "account_locked" and told.fatal, told
+                assert "locked" in told.message
+                with pytest.raises(HostClosedError):
+                    for _ in range(50):
+                        await bot.client.receive(TIMEOUT)
+        room = host.rooms["t1"]
+        assert set(room.seated) == {1}  # bob plays on
+        assert 0 not in host.rooms["t2"].seated
+        with pytest.raises(RefusedError) as again:  # and Ann cannot come back
+            await join_bot(port, "ann", token=ann.seated.token)
+        assert again.value.code == "account_locked"
+        for bot in (ann, bob, cy):
+            await bot.client.close()
