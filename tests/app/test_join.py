@@ -501,3 +501,26 @@ async def test_a_lock_ends_the_seat_and_the_app_says_why_without_rejoining(
             assert "locked your account" in screen_text(app)
             assert ann.reconnects == 0 and not isinstance(app.screen, ConnectionDialog)
             assert not host.rooms["t1"].seated
+
+
+async def test_a_door_players_refusals_name_no_internal_address(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 17 follow-up: an SSH or browser player's app joins the host over loopback;
+    its refusals said ``127.0.0.1:PORT refused (...)`` and advised ``join --code``."""
+    from paris_tui.app import remote
+
+    monkeypatch.setattr(remote, "AT_DOOR", True)
+    async with running_host(tmp_path / "host", ["ann,bob"], seed=2) as (_, port):
+        first = await seat(port, "ann", tmp_path)
+        await first.close()
+        with pytest.raises(JoinError) as caught:
+            await open_link(JoinTarget("127.0.0.1", port, "ann"), None)
+        text = caught.value.message
+        assert caught.value.code == "name_taken" and "ann is an account" in text
+        assert "127.0.0.1" not in text and str(port) not in text and "--code" not in text
+        assert "open Account for a link code" in text
+    with pytest.raises(JoinError) as caught:  # the host is gone
+        await open_link(JoinTarget("127.0.0.1", port, "ann"), None)
+    assert caught.value.status == EXIT_CONNECT
+    assert "127.0.0.1" not in caught.value.message and str(port) not in caught.value.message
