@@ -451,3 +451,18 @@ async def test_a_lock_ends_the_accounts_open_sessions_at_a_running_host(
         assert again.value.code == "account_locked"
         for bot in (ann, bob, cy):
             await bot.client.close()
+
+
+def test_migrate_says_what_it_moved_in_the_operators_language_with_plurals() -> None:
+    """Issue 17 follow-up: ``host migrate`` said "moved 1 tables", in English only."""
+    from paris_tui.host.migrate import moved_line
+    from paris_tui.wording import in_language
+
+    assert moved_line(1, 1, "/d", "db") == "moved 1 table and 1 account from /d into db"
+    assert moved_line(2, 0, "/d", "db") == "moved 2 tables and 0 accounts from /d into db"
+    with in_language("de"):
+        one, two = moved_line(1, 1, "/d", "db"), moved_line(2, 3, "/d", "db")
+    assert "1 Tisch " in one and "1 Konto " in one and "/d" in one and "db" in one
+    assert "2 Tische " in two and "3 Konten " in two
+    with in_language("zh-TW"):
+        assert "/d" in moved_line(2, 3, "/d", "db") and "moved" not in moved_line(2, 3, "/d", "db")
