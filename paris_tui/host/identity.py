@@ -171,6 +171,8 @@ class Gate:
             if account.locked:
                 raise Refusal("account_locked", f"the account {account.name} is locked")
             if code is not None:
+                if proof is not None and not store.verify(account.id, proof.door, proof.digest):
+                    self._not_anothers(store, proof)  # before the code is used up
                 return self._redeem(store, account, proof, code)
             if proof is not None and store.verify(account.id, proof.door, proof.digest):
                 return Claim(account.name, account)

@@ -298,6 +298,14 @@ async def test_a_browser_of_another_account_is_refused_a_free_name_in_its_words(
         assert refused.value.code == "name_taken"
         assert "this browser is the account ann's" in refused.value.refused.message
         assert _accounts(host) == {"ann": ["browser"]}
+        # With a code of bob's account: the same words, and the code is not used up.
+        assert host.accounts is not None
+        bob = host.accounts.create("bob", None)
+        code = host.accounts.new_code(bob.id)
+        with pytest.raises(RefusedError) as refused:
+            await other.join("bob", host.issue_ticket(proof), code=code)
+        assert "this browser is the account ann's" in refused.value.refused.message
+        assert host.accounts.take_code(code, bob.id) is not None
         await other.close()
         await tab.close()
 
