@@ -760,7 +760,7 @@ class Host:
         while True:
             await asyncio.sleep(self.config.limits.lock_check)
             store = self.accounts
-            if store is None or not any(self._account_of(c) for c in self.connections):
+            if store is None or all(self._account_of(c) is None for c in self.connections):
                 continue
             try:
                 locked = await loop.run_in_executor(self.io_pool, store.locked_accounts)
