@@ -769,6 +769,9 @@ class Host:
                     log.error("cannot read the accounts' locks: %s", exc)
                 said = True
                 continue
+            except Exception:  # pragma: no cover - a bug must not stop the watch
+                log.exception("reading the accounts' locks failed")
+                continue
             said = False
             if locked:
                 self.end_locked(locked)
