@@ -154,3 +154,25 @@ def test_no_file_names_a_path_outside_the_repository() -> None:
             if any(p.search(line) for p in OUTSIDE_PATHS):
                 hits.append(f"{path.relative_to(ROOT).as_posix()}:{number}: {line.strip()}")
     assert not hits, "paths outside the repository:\n" + "\n".join(hits)
+
+
+def test_the_readmes_hosts_on_one_database_can_run_side_by_side() -> None:
+    """Issue 17 follow-up: the README's second host on the same machine failed with
+    "another paris-tui host is serving from ...": each host holds its data directory
+    (and keeps its SSH host key there), so each needs its own, and its own ports."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = text.split("**Several hosts on one PostgreSQL database.**", 1)[1]
+    block = block.split("```", 2)[1]
+    hosts = [
+        line.split("#", 1)[0].split()
+        for line in block.splitlines()
+        if line.startswith("paris-tui host --database")
+    ]
+    assert len(hosts) >= 2, block
+
+    def option(words: list[str], name: str) -> str | None:
+        return words[words.index(name) + 1] if name in words else None
+
+    for name in ("--data-dir", "--port", "--ssh-port"):
+        values = [option(words, name) for words in hosts]
+        assert None not in values and len(set(values)) == len(values), (name, values)

@@ -462,6 +462,8 @@ class ParisApp(App[int]):
         def lost(reason: str, attempt: int) -> None:
             if reason == "replaced":
                 problem = _("Your seat was joined from another terminal: this one left it")
+            elif reason == "account_locked":
+                problem = _("The host's operator locked your account: you left the table")
             elif attempt == 0:
                 problem = _("The host closed the connection ({reason})").format(reason=reason)
             elif reason == "shutdown":

@@ -223,6 +223,7 @@ def run_join(
     die_with_parent()
     ticket = os.environ.pop(TICKET_ENV, None) or None  # kept in memory only, never on disk
     remote.DOOR_SOCKET = os.environ.pop(DOOR_SOCKET_ENV, None) or None
+    remote.AT_DOOR = ticket is not None or remote.DOOR_SOCKET is not None
     try:  # HOST:PORT, or several hosts of one server: host-a:7337,host-b:7338
         addresses = [parse_address(part.strip()) for part in address.split(",")[:16]]
     except ValueError as exc:

@@ -56,7 +56,9 @@ RECONNECT_DELAYS: tuple[float, ...] = (0.5, 1.0, 2.0, 4.0, 8.0, 8.0, 8.0, 8.0, 8
 
 CONNECT_TIMEOUT = 10.0
 # The reasons a table ends for good for this terminal: no second try.
-FINAL_REASONS = frozenset({"replaced", "bad_token", "bad_message", "too_large", "rate_limited"})
+FINAL_REASONS = frozenset(
+    {"replaced", "bad_token", "bad_message", "too_large", "rate_limited", "account_locked"}
+)
 
 _PORT = re.compile(r"[0-9]{1,5}")
 
@@ -163,9 +165,27 @@ REFUSAL_HINTS = {
 }
 
 
+DOOR_HINTS = {
+    **REFUSAL_HINTS,
+    "name_taken": N_("where you are already that name, open Account for a link code"),
+}
+"""The hints for a door's player (SSH, browser): no ``join`` options."""
+
+
 def _refusal_message(target: JoinTarget, exc: RefusedError) -> str:
-    """One line: who refused, the code, why (in this terminal's language), a hint."""
+    """One line: who refused, the code, why (in this terminal's language), a hint.
+    A door's player is shown no address (the app joins over loopback)."""
     reason = printable(refusal_reason(exc.code, exc.refused.message))
+    if AT_DOOR:
+        hint = DOOR_HINTS.get(exc.code)
+        if hint:
+            # Translators: {code} is a protocol word (seat_taken, bad_token), never translated.
+            text = _("The host refused ({code}): {reason} ({hint})").format(
+                code=exc.code, reason=reason, hint=_(hint)
+            )
+        else:
+            text = _("The host refused ({code}): {reason}").format(code=exc.code, reason=reason)
+        return printable(text)
     hint = REFUSAL_HINTS.get(exc.code)
     if hint:
         # Translators: {code} is a protocol word (seat_taken, bad_token), never translated.
@@ -345,6 +365,9 @@ DOOR_SOCKET: str | None = None
 """The host's private socket, when a door (SSH, browser) started this app
 (:data:`~paris_tui.host.child.DOOR_SOCKET_ENV`): every connection goes there."""
 
+AT_DOOR = False
+"""A door (SSH, browser) started this app: its player is shown no internal address."""
+
 
 async def connect(target: JoinTarget, timeout: float = CONNECT_TIMEOUT) -> HostClient:
     """A connection to the host (hello said), or :class:`JoinError`; a target of
@@ -356,6 +379,19 @@ async def connect(target: JoinTarget, timeout: float = CONNECT_TIMEOUT) -> HostC
 
 
 async def _connect_one(target: JoinTarget, timeout: float) -> HostClient:
+    if not AT_DOOR:
+        return await _connect_at(target, timeout)
+    try:
+        return await _connect_at(target, timeout)
+    except JoinError as exc:
+        if exc.status != EXIT_CONNECT:
+            raise
+        # What failed is the host's own loopback or socket: nothing the player can change.
+        message = _("the game host cannot be reached right now; try again later")
+        raise JoinError(message, EXIT_CONNECT, exc.code) from None
+
+
+async def _connect_at(target: JoinTarget, timeout: float) -> HostClient:
     host, port = target.endpoint
     where = _address(host, port)
     cannot = _("cannot connect to {address}: {reason}")
@@ -430,7 +466,7 @@ async def _join(
             why = _("the host closed the connection ({reason})").format(reason=exc.reason)
         else:
             why = str(exc)
-        raise JoinError(printable(f"{where}: {why}"), EXIT_CONNECT) from None
+        raise JoinError(printable(why if AT_DOOR else f"{where}: {why}"), EXIT_CONNECT) from None
     return client, joined
 
 

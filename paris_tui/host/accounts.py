@@ -252,6 +252,13 @@ class AccountStore(Protocol):
 
     def remove_credential(self, account_id: int, door: Door, digest: str) -> bool: ...
 
+    def owner(self, door: Door, digest: str) -> Account | None:
+        """The account that holds this credential, if any (a door asks before it lets
+        a name that is nobody's in with a key or cookie that is another account's)."""
+
+    def locked_accounts(self) -> set[int]:
+        """The ids of the locked accounts (the host ends their open sessions)."""
+
     def new_code(self, account_id: int, seconds: float = CODE_SECONDS) -> str:
         """A new link code for the account (its previous one no longer counts)."""
 
@@ -532,6 +539,17 @@ class SQLiteAccounts:
             (account_id,),
         )
         return [Credential(r[0], str(r[1]), str(r[2]), float(r[3])) for r in rows]
+
+    def owner(self, door: Door, digest: str) -> Account | None:
+        rows = self._read(
+            "SELECT a.id, a.name, a.locked, a.created FROM credentials c "
+            "JOIN accounts a ON a.id = c.account WHERE c.door = ? AND c.digest = ?",
+            (door, digest),
+        )
+        return self._account(rows[0]) if rows else None
+
+    def locked_accounts(self) -> set[int]:
+        return {int(r[0]) for r in self._read("SELECT id FROM accounts WHERE locked = 1")}
 
     def remove_credential(self, account_id: int, door: Door, digest: str) -> bool:
         with self._tx() as db:

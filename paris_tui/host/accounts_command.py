@@ -233,7 +233,11 @@ def _run(store: Any, args: argparse.Namespace, names: dict[str, str]) -> int:
         print(_("{old} is now {new}").format(old=account.name, new=renamed.name))
     elif action == "lock":
         store.set_locked(account.id, True)
-        print(_("{name} is locked").format(name=account.name))
+        print(
+            _("{name} is locked: a running host ends its seats within a few seconds").format(
+                name=account.name
+            )
+        )
     elif action == "unlock":
         store.set_locked(account.id, False)
         print(_("{name} is unlocked").format(name=account.name))

@@ -159,6 +159,7 @@ class Gate:
                 if code is not None:
                     raise Refusal("bad_code", "that code is wrong, used or expired")
                 if proof is not None:
+                    self._not_anothers(store, proof)
                     return Claim(name, None, proof.credential())
                 new = secrets.token_urlsafe(32)
                 return Claim(name, None, Credential("token", digest(new)), new)
@@ -170,6 +171,8 @@ class Gate:
             if account.locked:
                 raise Refusal("account_locked", f"the account {account.name} is locked")
             if code is not None:
+                if proof is not None and not store.verify(account.id, proof.door, proof.digest):
+                    self._not_anothers(store, proof)  # before the code is used up
                 return self._redeem(store, account, proof, code)
             if proof is not None and store.verify(account.id, proof.door, proof.digest):
                 return Claim(account.name, account)
@@ -184,6 +187,19 @@ class Gate:
             f"{account.name} is an account on this host, and this request brings none of "
             "its credentials nor a link code",
         )
+
+    @staticmethod
+    def _not_anothers(store: AccountStore, proof: DoorProof) -> None:
+        """Refuse a new account with a door's credential that another account holds
+        (say whose: that is the name this person has here)."""
+        holder = store.owner(proof.door, proof.digest)
+        if holder is None:
+            return
+        if proof.door == "browser":
+            why = f"this browser is the account {holder.name}'s: play as {holder.name}"
+        else:
+            why = f"this key belongs to the account {holder.name}: log in as {holder.name}"
+        raise Refusal("name_taken", why)
 
     def _redeem(
         self, store: AccountStore, account: Account, proof: DoorProof | None, code: str

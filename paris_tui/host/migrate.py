@@ -23,7 +23,7 @@ from typing import Any
 from ..core import RecordError
 from ..core.record import load_record
 from ..core.text import printable
-from ..i18n import _
+from ..i18n import _, ngettext
 
 __all__ = ["add_migrate_parser", "migrate"]
 
@@ -114,7 +114,11 @@ def migrate(data_dir: Path, url: str) -> list[str]:
                 try:
                     record = load_record(path)
                 except RecordError as exc:
-                    lines.append(f"skipped {printable(path.name)}: {exc}")
+                    lines.append(
+                        _("skipped {file}: {problem}").format(
+                            file=printable(path.name), problem=exc
+                        )
+                    )
                     continue
                 total = len(record.setup.stacks) * len(record.players)
                 db.put_record(table_id, record.to_json_dict(), finished=len(record.moves) >= total)
@@ -123,15 +127,26 @@ def migrate(data_dir: Path, url: str) -> list[str]:
                 moved += 1
         accounts = _copy_accounts(files.root / ACCOUNTS_FILE, db)
         rated = copy_ratings(files.root / RATINGS_FILE, db.pool)  # issue 22: the ratings
-        lines.append(
-            f"moved {moved} tables and {accounts} accounts from "
-            f"{printable(str(data_dir))} into {db.where}"
-            + (f" (and {rated} accounts' ratings)" if rated else "")
-        )
+        line = moved_line(moved, accounts, printable(str(data_dir)), db.where)
+        if rated:
+            line += " " + ngettext(
+                "(and {n} account's rating)", "(and {n} accounts' ratings)", rated
+            ).format(n=rated)
+        lines.append(line)
         return lines
     finally:
         db.close()
         files.unlock()
+
+
+def moved_line(tables: int, accounts: int, folder: str, where: str) -> str:
+    """What ``migrate`` moved, for the operator (in their language, with plurals)."""
+    return _("moved {tables} and {accounts} from {folder} into {database}").format(
+        tables=ngettext("{n} table", "{n} tables", tables).format(n=tables),
+        accounts=ngettext("{n} account", "{n} accounts", accounts).format(n=accounts),
+        folder=folder,
+        database=where,
+    )
 
 
 def _copy_accounts(path: Path, db: Any) -> int:

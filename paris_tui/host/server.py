@@ -45,7 +45,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -170,6 +170,9 @@ class Limits:
     # Unfinished turn-based tables (issue 22: hours or days per move) one account sits
     # at, waiting ones included, as BGA's 21; they do not count in tables_per_owner.
     turn_tables_per_account: int = 21
+    # The operator locks an account from another process (host accounts lock): the host
+    # reads the locks this often and ends the locked accounts' seats (docs/security.md).
+    lock_check: float = 2.0
 
 
 @dataclass(slots=True)
@@ -607,6 +610,7 @@ class Host:
         self._sweeper: asyncio.Task[None] | None = None
         self.saves_failing = False  # a move could not be saved, none has been since
         self.turns = TurnKeeper(self, config.clock, config.notify_command)  # timed tables
+        self._lock_watch: asyncio.Task[None] | None = None
 
     # --- tables -------------------------------------------------------------------------
 
@@ -812,6 +816,62 @@ class Host:
                 self.sweep()
             except Exception:  # pragma: no cover - a bug must not stop the host
                 log.exception("sweeping the tables failed")
+
+    # --- locks (issue 17 follow-up: a lock reaches the sessions already open) -------------
+
+    @staticmethod
+    def _account_of(conn: Connection) -> int | None:
+        """The account ``conn`` holds a seat as (at a table, or a waiting one)."""
+        if conn.room is not None and conn.seat is not None:
+            return conn.room.owners.get(conn.seat)
+        if conn.waiting is not None and conn.claim is not None and conn.claim.account is not None:
+            return conn.claim.account.id
+        return None
+
+    async def _watch_locks(self) -> None:
+        """Every ``lock_check`` seconds, while anyone holds a seat: which accounts are
+        locked (one query, in an I/O thread), and end their seats."""
+        loop = asyncio.get_running_loop()
+        said = False
+        while True:
+            await asyncio.sleep(self.config.limits.lock_check)
+            store = self.accounts
+            if store is None or all(self._account_of(c) is None for c in self.connections):
+                continue
+            try:
+                locked = await loop.run_in_executor(self.io_pool, store.locked_accounts)
+            except AccountsUnavailable as exc:
+                if not said:  # once: the seats themselves refuse while it lasts
+                    log.error("cannot read the accounts' locks: %s", exc)
+                said = True
+                continue
+            except Exception:  # pragma: no cover - a bug must not stop the watch
+                log.exception("reading the accounts' locks failed")
+                continue
+            said = False
+            if locked:
+                self.end_locked(locked)
+
+    def end_locked(self, locked: set[int]) -> int:
+        """End the seats of the accounts ``locked``: each connection is told why
+        (``account_locked``, fatal) and closed. How many ended."""
+        ended = 0
+        for conn in list(self.connections):
+            account = self._account_of(conn)
+            if account is None or account not in locked or conn.closed:
+                continue
+            log.warning("%s: its account is locked: its seat ends", conn)
+            self._leave(conn)
+            answer = self._answer(
+                conn,
+                Refusal(
+                    "account_locked",
+                    "the host's operator locked this account: its seats end until it is unlocked",
+                ),
+            )
+            conn.dismiss(replace(answer, fatal=True))
+            ended += 1
+        return ended
 
     def unfinished(self) -> list[Room]:
         return [r for r in self.rooms.values() if not r.referee.is_over]
@@ -1140,6 +1200,7 @@ class Host:
         for room in self.rooms.values():
             room.start()
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep_now_and_then())
+        self._lock_watch = asyncio.get_running_loop().create_task(self._watch_locks())
         await self._start_door_socket()
         sock = self._server.sockets[0].getsockname()
         address, port = str(sock[0]), int(sock[1])
@@ -1176,6 +1237,8 @@ class Host:
         self._closing = True
         if self._sweeper is not None:
             self._sweeper.cancel()
+        if self._lock_watch is not None:
+            self._lock_watch.cancel()
         if self._server is not None:
             self._server.close()
         if self._door_server is not None:

@@ -725,6 +725,11 @@ class _Session(asyncssh.SSHServerSession[bytes]):
             if store is None:
                 raise AccountsUnavailable(door.host.gate.problem or "no accounts store")
             account = store.find(name)
+            if account is None or not store.verify(account.id, "ssh", fingerprint):
+                holder = store.owner("ssh", fingerprint)
+                if holder is not None and (account is None or holder.id != account.id):
+                    self._refuse_anothers(holder, language)
+                    return False
             if account is None:
                 return True
             if folded(account.name) != folded(name):
@@ -752,6 +757,26 @@ class _Session(asyncssh.SSHServerSession[bytes]):
                 self._refuse(_("paris-tui: the host cannot read its accounts; try again later"))
             return False
         return await self._link(account, fingerprint, language)
+
+    def _refuse_anothers(self, holder: Account, language: str) -> None:
+        """This key is ``holder``'s: it logs in as that name only (a key is one
+        account's), so say so before any app or link code."""
+        log.warning(
+            "SSH %s: as %s with a key of the account %s: refused",
+            self.conn,
+            printable((self.conn.username or "")[:40]),
+            holder.name,
+        )
+        with in_language(language):
+            self._refuse(
+                _(
+                    "paris-tui: this key belongs to the account {account}: log in as "
+                    "{account} ({command}), or as another name with another key"
+                ).format(
+                    account=holder.name,
+                    command=f"ssh {self.door.login_hint(holder.name, self.conn)}",
+                )
+            )
 
     async def _link(self, account: Account, fingerprint: str, language: str) -> bool:
         """Ask for a link code of ``account`` on the terminal; a good one adds this key."""

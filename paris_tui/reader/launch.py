@@ -271,6 +271,9 @@ def run_join(
 
     die_with_parent()
     ticket = os.environ.pop(TICKET_ENV, None) or None
+    from ..app import remote
+
+    remote.AT_DOOR = ticket is not None  # started by a door: no internal address shown
     try:
         host, port = parse_address(address)
     except ValueError as exc:

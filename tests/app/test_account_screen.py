@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from textual.widgets import Button, Input
 
 from paris_tui.app.screens.account import AccountScreen
@@ -70,3 +71,33 @@ async def test_a_code_made_in_account_links_another_terminal_in_the_lobby(
         account = host.accounts.find("ann")
         assert account is not None
         assert [c.door for c in host.accounts.credentials(account.id)] == ["token", "token"]
+
+
+async def test_a_door_players_account_names_no_internal_address(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 17 follow-up: in an SSH or browser player's app, Account said "Account on
+    127.0.0.1:PORT" and "paris-tui join 127.0.0.1:PORT ...": the app's loopback."""
+    from paris_tui.app import remote
+
+    monkeypatch.setattr(remote, "AT_DOOR", True)
+    async with hosting(tmp_path, "ann,bob") as (_host, port):
+        address = f"127.0.0.1:{port}"
+        tokens = TokenStore(tmp_path / "door" / "tokens.json")
+        first = await _client(port)
+        seated = await first.join("ann")
+        assert seated.token is not None
+        tokens.put(address, "ann", seated.token)
+        await first.close()
+        client = await _client(port)
+        app = LobbyApp(client, "ann", tokens=tokens, address=address)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await _until(pilot, lambda: "move 0 of" in screen_text(app), "listed")
+            await pilot.press("a")
+            await _until(pilot, lambda: "You are ann" in widgets_text(app), "proven")
+            app.screen.query_one("#account-new-code", Button).press()
+            await _until(pilot, lambda: "Good once" in widgets_text(app), "a code")
+            text = widgets_text(app)
+            assert "Account on this host" in text and "--name ann --code" in text
+            assert "127.0.0.1" not in text and str(port) not in text
+        await client.close()

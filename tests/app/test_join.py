@@ -512,3 +512,52 @@ async def test_a_terminal_whose_seat_is_joined_elsewhere_says_so_whole_at_80x24(
                 await asyncio.sleep(0.01)
             assert app._exit
         await again.close()
+
+
+async def test_a_lock_ends_the_seat_and_the_app_says_why_without_rejoining(
+    tmp_path: Path,
+) -> None:
+    """Issue 17 follow-up: the operator's lock reaches the open app; it says so and
+    does not try to join again (the host would refuse every try)."""
+    limits = Limits(lock_check=0.05)
+    async with running_host(tmp_path / "host", ["ann,bob"], seed=2, limits=limits) as (host, port):
+        ann = await seat(port, "ann", tmp_path)
+        ann.delays = (0.05, 0.05)
+        app = make_app(ann)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            game = find_game(app)
+            assert game is not None and host.accounts is not None
+            account = host.accounts.find("ann")
+            assert account is not None
+            host.accounts.set_locked(account.id, True)
+            for _ in range(MAX_STEPS // 10):
+                if game.connection is not None and "locked your account" in screen_text(app):
+                    break
+                await asyncio.sleep(0.02)
+            assert "locked your account" in screen_text(app)
+            assert ann.reconnects == 0 and not isinstance(app.screen, ConnectionDialog)
+            assert not host.rooms["t1"].seated
+
+
+async def test_a_door_players_refusals_name_no_internal_address(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 17 follow-up: an SSH or browser player's app joins the host over loopback;
+    its refusals said ``127.0.0.1:PORT refused (...)`` and advised ``join --code``."""
+    from paris_tui.app import remote
+
+    monkeypatch.setattr(remote, "AT_DOOR", True)
+    async with running_host(tmp_path / "host", ["ann,bob"], seed=2) as (_, port):
+        first = await seat(port, "ann", tmp_path)
+        await first.close()
+        with pytest.raises(JoinError) as caught:
+            await open_link(JoinTarget("127.0.0.1", port, "ann"), None)
+        text = caught.value.message
+        assert caught.value.code == "name_taken" and "ann is an account" in text
+        assert "127.0.0.1" not in text and str(port) not in text and "--code" not in text
+        assert "open Account for a link code" in text
+    with pytest.raises(JoinError) as caught:  # the host is gone
+        await open_link(JoinTarget("127.0.0.1", port, "ann"), None)
+    assert caught.value.status == EXIT_CONNECT
+    assert "127.0.0.1" not in caught.value.message and str(port) not in caught.value.message

@@ -152,13 +152,14 @@ async def test_the_first_key_to_take_a_seat_makes_the_account(tmp_path: Path) ->
         async with await connect(door.port, "bob", second) as conn:
             term = await Terminal.open(conn)
             await term.wait_for("ready name=bob seat=1")
-    # The account survives a restart.
+    # The account survives a restart. The second key is bob's now: as ann it is told
+    # so (a key is one account's: no link code could add it to ann's).
     async with running_door(tmp_path, ()) as (host, door):
         async with await connect(door.port, "ann", second) as conn:
             term = await Terminal.open(conn)
-            await term.wait_for("Link code")
-            term.process.stdin.write(b"\x04")
             assert await term.finish() == 1
+            assert b"this key belongs to the account bob: log in as bob" in term.output
+            assert b"Link code" not in term.output
         async with await connect(door.port, "ann", first) as conn:
             term = await Terminal.open(conn)
             await term.wait_for("ready name=ann seat=0")
@@ -241,6 +242,71 @@ async def test_a_stranger_gets_neither_the_seat_of_a_browser_player_nor_her_name
             assert await term.finish() == 1
             assert b"ready" not in term.output
         assert _accounts(host) == {"ann": ["browser"]}
+        await tab.close()
+
+
+async def test_a_key_of_another_account_is_refused_at_the_door_in_words_for_ssh(
+    tmp_path: Path,
+) -> None:
+    """Issue 17 follow-up: bob's key was added to ann's account; ``ssh bob@host`` with
+    it got past the door (bob was nobody's) and its app's join then failed with advice
+    for ``join`` and the internal loopback address. The door refuses first, and starts
+    no app; for a bob who is an account, before asking for (and using up) a code."""
+    from paris_tui.host.accounts import Credential
+
+    key = new_key(tmp_path, "bob")
+    fingerprint = key.get_fingerprint("sha256")
+    async with running_door(tmp_path, ("ann,bob", "carol,dan")) as (host, door):
+        assert host.accounts is not None
+        host.accounts.create("ann", Credential("ssh", fingerprint))
+        async with await connect(door.port, "bob", key) as conn:
+            term = await Terminal.open(conn)
+            assert await term.finish() == 1
+        text = term.output.decode()
+        assert "this key belongs to the account ann: log in as ann" in text, text
+        assert f"ssh -p {door.port} ann@127.0.0.1" in text
+        assert "127.0.0.1:" not in text and "--code" not in text and "ready" not in text
+        assert not door._apps and not len(host.tickets)
+        assert _accounts(host) == {"ann": ["ssh"]}
+        carol = host.accounts.create("carol", None)
+        code = host.accounts.new_code(carol.id)
+        async with await connect(door.port, "carol", key) as conn:
+            term = await Terminal.open(conn)
+            assert await term.finish() == 1
+        text = term.output.decode()
+        assert "this key belongs to the account ann" in text and "Link code" not in text
+        assert host.accounts.take_code(code, carol.id) is not None  # not used up
+        assert _accounts(host) == {"ann": ["ssh"], "carol": []}
+        assert not door._apps
+
+
+async def test_a_browser_of_another_account_is_refused_a_free_name_in_its_words(
+    tmp_path: Path,
+) -> None:
+    """The browser door's cookie: Ann's browser asks for bob's free seat."""
+    from paris_tui.host.accounts import digest
+    from paris_tui.host.identity import DoorProof
+    from paris_tui.net.client import HostClient, RefusedError
+
+    async with running_door(tmp_path) as (host, _door):
+        tab = await HostClient.connect("127.0.0.1", _port(host))
+        proof = DoorProof("browser", digest("cookie" * 8))
+        assert (await tab.join("ann", host.issue_ticket(proof))).seat == 0
+        other = await HostClient.connect("127.0.0.1", _port(host))
+        with pytest.raises(RefusedError) as refused:
+            await other.join("bob", host.issue_ticket(proof))
+        assert refused.value.code == "name_taken"
+        assert "this browser is the account ann's" in refused.value.refused.message
+        assert _accounts(host) == {"ann": ["browser"]}
+        # With a code of bob's account: the same words, and the code is not used up.
+        assert host.accounts is not None
+        bob = host.accounts.create("bob", None)
+        code = host.accounts.new_code(bob.id)
+        with pytest.raises(RefusedError) as refused:
+            await other.join("bob", host.issue_ticket(proof), code=code)
+        assert "this browser is the account ann's" in refused.value.refused.message
+        assert host.accounts.take_code(code, bob.id) is not None
+        await other.close()
         await tab.close()
 
 

@@ -40,7 +40,7 @@ from paris_tui.host.pgstore import (
 from paris_tui.host.referee import APP_KEY, Referee, parse_seats
 from paris_tui.host.server import Host, HostConfig
 from paris_tui.host.store import HostStore, TableStore
-from paris_tui.net.client import HostClient
+from paris_tui.net.client import HostClient, RefusedError
 from paris_tui.net.protocol import Presence, Refused, Update
 
 from .helpers import TIMEOUT, join_bot, random_player, running_host
@@ -411,3 +411,97 @@ def test_every_query_is_parameterised() -> None:
         for line in source.splitlines():
             if 'f"' in line and any(w in line for w in ("SELECT", "INSERT", "UPDATE", "DELETE")):
                 assert any(k in line for k in ("{where}", "{names}", "{table}", "{marks}")), line
+
+
+def test_a_credential_names_its_account_and_locks_are_read_in_either_store(
+    tmp_path: Path, store: str | None
+) -> None:
+    """Issue 17 follow-ups: a door asks whose a key or cookie is before it lets a
+    free name in with it; the host reads who is locked (the CLI locks in another
+    process) to end those accounts' open sessions."""
+    accounts, tables = _accounts(tmp_path, store)
+    try:
+        ann = accounts.create("ann", Credential("ssh", "SHA256:ann-key"))
+        bob = accounts.create("bob", Credential("browser", digest("cookie")))
+        owner = accounts.owner("ssh", "SHA256:ann-key")
+        assert owner is not None and (owner.id, owner.name) == (ann.id, "ann")
+        owner = accounts.owner("browser", digest("cookie"))
+        assert owner is not None and owner.id == bob.id
+        assert accounts.owner("token", digest("cookie")) is None  # another door's
+        assert accounts.owner("ssh", "SHA256:nobody") is None
+        assert accounts.locked_accounts() == set()
+        accounts.set_locked(bob.id, True)
+        assert accounts.locked_accounts() == {bob.id}
+        accounts.set_locked(bob.id, False)
+        accounts.set_locked(ann.id, True)
+        assert accounts.locked_accounts() == {ann.id}
+    finally:
+        accounts.close()
+        if tables is not None:
+            tables.close()
+
+
+async def test_a_lock_ends_the_accounts_open_sessions_at_a_running_host(
+    tmp_path: Path, store: str | None
+) -> None:
+    """Issue 17 follow-up: ``host accounts lock ann`` (another process, the same store)
+    did not reach Ann's open session. The host reads the locks every
+    ``Limits.lock_check`` seconds and ends the locked accounts' sessions, saying why."""
+    from paris_tui.host.server import Limits
+    from paris_tui.net.client import HostClosedError
+
+    limits = Limits(lock_check=0.05)
+    async with running_host(tmp_path, ["ann,bob", "cy,dee"], limits=limits, database=store) as (
+        host,
+        port,
+    ):
+        ann = await join_bot(port, "ann")
+        bob = await join_bot(port, "bob")
+        cy = await join_bot(port, "cy")
+        # The operator's command: its own store on the same file or database.
+        operator, tables = _accounts(host.store.root, store)
+        try:
+            for name in ("ann", "cy"):
+                account = operator.find(name)
+                assert account is not None
+                operator.set_locked(account.id, True)
+        finally:
+            operator.close()
+            if tables is not None:
+                tables.close()
+        for bot in (ann, cy):
+            told = None
+            async with asyncio.timeout(TIMEOUT):
+                for _ in range(50):  # bounded: presence and updates may come first
+                    message = await bot.client.receive(TIMEOUT)
+                    if isinstance(message, Refused):
+                        told = message
+                        break
+                assert told is not None and told.code == "account_locked" and told.fatal, told
+                assert "locked" in told.message
+                with pytest.raises(HostClosedError):
+                    for _ in range(50):
+                        await bot.client.receive(TIMEOUT)
+        room = host.rooms["t1"]
+        assert set(room.seated) == {1}  # bob plays on
+        assert 0 not in host.rooms["t2"].seated
+        with pytest.raises(RefusedError) as again:  # and Ann cannot come back
+            await join_bot(port, "ann", token=ann.seated.token)
+        assert again.value.code == "account_locked"
+        for bot in (ann, bob, cy):
+            await bot.client.close()
+
+
+def test_migrate_says_what_it_moved_in_the_operators_language_with_plurals() -> None:
+    """Issue 17 follow-up: ``host migrate`` said "moved 1 tables", in English only."""
+    from paris_tui.host.migrate import moved_line
+    from paris_tui.wording import in_language
+
+    assert moved_line(1, 1, "/d", "db") == "moved 1 table and 1 account from /d into db"
+    assert moved_line(2, 0, "/d", "db") == "moved 2 tables and 0 accounts from /d into db"
+    with in_language("de"):
+        one, two = moved_line(1, 1, "/d", "db"), moved_line(2, 3, "/d", "db")
+    assert "1 Tisch " in one and "1 Konto " in one and "/d" in one and "db" in one
+    assert "2 Tische " in two and "3 Konten " in two
+    with in_language("zh-TW"):
+        assert "/d" in moved_line(2, 3, "/d", "db") and "moved" not in moved_line(2, 3, "/d", "db")

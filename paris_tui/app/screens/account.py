@@ -28,6 +28,7 @@ from ...i18n import N_, _
 from ...net.client import HostClient, HostClosedError, RefusedError
 from ...net.protocol import AccountInfo, ProtocolError
 from ...wording import refusal_reason
+from .. import remote
 from .base import TranslatedBindings
 
 __all__ = ["AccountScreen"]
@@ -65,7 +66,13 @@ class AccountScreen(TranslatedBindings, ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="account-box"):
-            yield Static(Text(_("Account on {host}").format(host=self.address), style="bold"))
+            # A door's player (SSH, browser) sees no address: the app's is the host's loopback.
+            title = (
+                _("Account on this host")
+                if remote.AT_DOOR
+                else _("Account on {host}").format(host=self.address)
+            )
+            yield Static(Text(title, style="bold"))
             yield Static(Text(_("Asking the host…")), id="account-status")
             yield Static(Text(""), id="account-code")
             yield Input(placeholder=_("a link code from another door"), id="account-code-input")
@@ -150,13 +157,19 @@ class AccountScreen(TranslatedBindings, ModalScreen[str | None]):
         minutes = max(1, (info.expires or 0) // 60)
         text = Text(code, style="bold reverse")
         text.append("\n")
-        text.append(
-            _(
+        if remote.AT_DOOR:
+            words = _(
+                "Good once, for {minutes} minutes. Type it at the other door: when ssh asks "
+                "for a link code; or in a browser's Account; or paris-tui join (this host's "
+                "address) --name {name} --code {code}."
+            ).format(minutes=minutes, name=info.name, code=code)
+        else:
+            words = _(
                 "Good once, for {minutes} minutes. Type it at the other door: "
                 "paris-tui join {address} --name {name} --code {code}; or when ssh asks "
                 "for a link code; or in a browser's Account."
             ).format(minutes=minutes, address=self.address, name=info.name, code=code)
-        )
+        text.append(words)
         self.query_one("#account-code", Static).display = True
         self._show(text, where="#account-code")
 

@@ -84,7 +84,6 @@ from .takeover import TakeoverDialog
 __all__ = ["GameScreen", "LocalBots", "reveal_chunks"]
 
 
-
 @runtime_checkable
 class LocalBots(Protocol):
     """A table whose AI seats are played in this process (a local table)."""
