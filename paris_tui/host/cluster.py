@@ -35,12 +35,16 @@ import hashlib
 import hmac
 import json
 import logging
+import secrets
 import time
 import uuid
+from dataclasses import replace
 from typing import TYPE_CHECKING, cast
 
 from ..core.record import Record
+from ..core.text import printable
 from ..net.protocol import (
+    MAX_CLIENT_LINE,
     MAX_HOST_LINE,
     SEAT_STATUSES,
     Bye,
@@ -51,9 +55,12 @@ from ..net.protocol import (
     SeatInfo,
     SeatStatus,
     TableInfo,
+    Vouch,
     Watch,
     encode,
 )
+from .accounts import Door, digest
+from .identity import DoorProof, Vouched
 from .lease import LEASE_SECONDS, Leases
 from .names import same_name
 from .pgstore import PostgresStore
@@ -68,6 +75,8 @@ __all__ = ["TICK", "Cluster"]
 log = logging.getLogger("paris_tui.host.cluster")
 
 TICK = LEASE_SECONDS / 3  # how often leases are renewed and run-out ones taken
+Swap = tuple[bytes, bytes]  # a door's ticket and its stand-in on one relay
+MAX_VOUCH_SECONDS = 86_400  # the longest a relay's word for a door's ticket is good (wire bound)
 
 
 class Cluster:
@@ -390,6 +399,37 @@ class Cluster:
         secret = self.secret()
         return None if secret is None else self._proof(secret, source, address)
 
+    @staticmethod
+    def _vouch_proof(secret: bytes, source: str, vouch: Vouch) -> str:
+        """The HMAC over what a peer relaying from ``source`` vouches for."""
+        fields = [source, vouch.ticket, vouch.door, vouch.credential, vouch.name]
+        data = "paris-tui vouch\n" + json.dumps([*fields, vouch.label, vouch.seconds])
+        return hmac.new(secret, data.encode(), hashlib.sha256).hexdigest()
+
+    def vouch(self, source: str, vouched: Vouched) -> Vouch | None:
+        """What this host says to the referee's host, over the relay whose source
+        is ``source``, of a door's ticket (``None``: gone, or the secret unreadable)."""
+        secret = self.secret()
+        seconds = min(int(vouched.deadline - time.monotonic()), MAX_VOUCH_SECONDS)
+        if secret is None or seconds <= 0:
+            return None
+        p = vouched.proof
+        unproven = Vouch(vouched.ticket, p.door, p.digest, p.name, p.label, seconds, "")
+        return replace(unproven, proof=self._vouch_proof(secret, source, unproven))
+
+    def proven_vouch(self, source: str, vouch: Vouch) -> Vouched | None:
+        """What a peer vouched for over the connection whose far end is ``source``
+        (``None``: the proof is not the peer's for this connection)."""
+        secret = self.secret()
+        if secret is None or vouch.door not in ("ssh", "browser"):
+            return None
+        want = self._vouch_proof(secret, source, replace(vouch, proof=""))
+        if not hmac.compare_digest(want.encode(), vouch.proof.encode()):
+            return None
+        door: Door = "ssh" if vouch.door == "ssh" else "browser"
+        proof = DoorProof(door, vouch.credential, vouch.name, printable(vouch.label)[:100])
+        return Vouched(vouch.ticket, proof, time.monotonic() + vouch.seconds)
+
     def proven_relay(self, source: str, message: Relay) -> bool:
         """Whether ``message`` came from a peer host on this database over the
         connection whose far end is ``source``."""
@@ -398,6 +438,23 @@ class Cluster:
             return False
         want = self._proof(secret, source, message.address)
         return hmac.compare_digest(want.encode(), message.proof.encode())
+
+    def _vouch_for(self, conn: Connection, source: str) -> tuple[Vouch | None, Swap | None]:
+        """What to vouch for of ``conn``'s door ticket over the relay from
+        ``source``, and, for a ticket of this host's own, the bytes to put in its
+        place on the way (a stand-in made for this one relay): the ticket itself
+        never leaves the host that issued it."""
+        found = self.host.vouched(conn)
+        if found is None:
+            return None, None
+        vouched, ticket = found
+        swap = None
+        if ticket is not None:
+            stand_in = secrets.token_urlsafe(32)
+            vouched = replace(vouched, ticket=digest(stand_in))
+            swap = (ticket.encode(), stand_in.encode())
+        vouch = self.vouch(source, vouched)
+        return vouch, None if vouch is None else swap
 
     async def relay(self, conn: Connection, address: str, message: ClientMessage) -> None:
         """Copy ``conn``'s lines to the referee's host at ``address`` and back, from
@@ -412,7 +469,14 @@ class Cluster:
                 sock = writer.get_extra_info("sockname")
                 source = f"{sock[0]}:{sock[1]}" if isinstance(sock, tuple) else "?"
                 proof = self.relay_proof(source, conn.address) or ""
-                writer.write(encode(hello) + encode(Relay(conn.address, proof)) + encode(message))
+                vouch, swap = self._vouch_for(conn, source)
+                relay = encode(Relay(conn.address, proof, vouch))
+                if len(relay) > MAX_CLIENT_LINE:  # a name too long to say: no word for it
+                    relay, swap = encode(Relay(conn.address, proof)), None
+                first = encode(message)
+                if swap is not None:
+                    first = first.replace(*swap)
+                writer.write(encode(hello) + relay + first)
                 await reader.readuntil(b"\n")  # its welcome: the client had ours
         except (OSError, TimeoutError, asyncio.IncompleteReadError, ValueError) as exc:
             log.warning("%s: cannot relay to %s: %s", conn, address, exc)
@@ -431,6 +495,8 @@ class Cluster:
                 line = await conn.reader.readline()
                 if not line:
                     return
+                if swap is not None and swap[0] in line:  # the door's ticket stays here
+                    line = line.replace(*swap)
                 writer.write(line)
                 await writer.drain()
 

@@ -101,7 +101,7 @@ from .accounts import (
     ssh_fingerprint,
 )
 from .ai_moves import AIMoves
-from .identity import TICKET_SECONDS, Claim, DoorProof, Gate, Tickets
+from .identity import TICKET_SECONDS, Claim, DoorProof, Gate, Tickets, Vouched
 from .limits import NestedWindow, Quota, address_key, owner_key
 from .names import same_name, skeleton
 from .referee import APP_KEY, Referee, Refusal, SeatSpec
@@ -224,6 +224,11 @@ class Connection:
         self.waiting: WaitingTable | None = None  # a waiting table where it holds a seat
         self.claim: Claim | None = None  # the account it holds a waiting seat as
         self.hello: Hello | None = None  # its hello (a relay to another host says it again)
+        # A door's ticket (issue 21): one of this host's own that it sent (in memory
+        # only, to keep it from crossing to another host), or what a peer host
+        # vouched for when it relayed it here.
+        self.ticket: str | None = None
+        self.vouched: Vouched | None = None
         loop = asyncio.get_running_loop()
         self.last_heard = loop.time()
         self._tokens = float(host.config.limits.burst)
@@ -898,7 +903,7 @@ class Host:
             name = normalize_name(message.name)
         except InvalidNameError as exc:
             raise Refusal("bad_name", exc.problem) from None
-        claim = self.gate.prove(name, message.token, message.code)
+        claim = self.gate.prove(name, message.token, message.code, conn.vouched)
         name = claim.name
         mine, slots = plan_seats(message.seats, name)
         options = table_options(message.small_tour, message.final_tours)
@@ -923,7 +928,7 @@ class Host:
     def _join_waiting(
         self, conn: Connection, name: str, table: WaitingTable, message: Join
     ) -> None:
-        claim = self.gate.prove(name, message.token, message.code)
+        claim = self.gate.prove(name, message.token, message.code, conn.vouched)
         name = claim.name
         mine = table.seat_of(conn)
         if mine is not None and (table.slots[mine].name or "").casefold() == name.casefold():
@@ -1035,6 +1040,18 @@ class Host:
 
     def revoke_ticket(self, ticket: str) -> None:
         self.tickets.revoke(ticket)
+
+    def vouched(self, conn: Connection) -> tuple[Vouched, str | None] | None:
+        """The door's ticket ``conn`` proves itself with, for this host to vouch
+        for when it relays ``conn`` to the table's host (issue 21): one of this
+        host's own live tickets (with the ticket itself), else what a peer
+        vouched for to this host (the ticket unknown here)."""
+        if conn.ticket is not None:
+            mine = self.tickets.vouch(conn.ticket)
+            return None if mine is None else (mine, conn.ticket)
+        if conn.vouched is not None and conn.vouched.deadline > time.monotonic():
+            return conn.vouched, None
+        return None
 
     def reserve_door_slot(self, address: str) -> None:
         """A door started a session whose app connects from ``address``: allow one
@@ -1361,6 +1378,11 @@ class Host:
             log.warning("%s: a relay message from what is not a peer host: cut off", conn)
             raise Refusal("bad_message", "relay is only for the hosts of one database")
         conn.fresh = False
+        if message.vouch is not None:  # a door's ticket, resolved by the host that issued it
+            conn.vouched = self.cluster.proven_vouch(conn.source, message.vouch)
+            if conn.vouched is None:
+                log.warning("%s: a relay's word for a door not the peer's: cut off", conn)
+                raise Refusal("bad_message", "relay: that vouch is not proven")
         address = message.address
         if address not in ("door", "?"):  # a door's app at the peer: it bounds its people
             try:
@@ -1393,6 +1415,11 @@ class Host:
             self._relayed(conn, message)
             return
         conn.fresh = False
+        if (
+            isinstance(message, Join | OpenTable | AccountRequest)
+            and self.tickets.vouch(message.token) is not None  # a door's ticket of ours
+        ):
+            conn.ticket = message.token
         if conn.protocol < 2 and isinstance(message, OpenTable | Leave):
             kind = "open_table" if isinstance(message, OpenTable) else "leave"
             raise Refusal("bad_message", f"unknown message type {kind!r} in protocol 1")
@@ -1500,7 +1527,7 @@ class Host:
             log.warning("table %s: a seat asked for while its owners cannot be read", room.id)
             raise Refusal("unavailable", f"the host cannot read who owns the seats of {room.id}")
         # The account first (its proof), then the seat: nothing is written for a refusal.
-        claim = self.gate.prove(name, message.token, message.code)
+        claim = self.gate.prove(name, message.token, message.code, conn.vouched)
         owner = room.owners.get(seat)
         if owner is not None and (claim.account is None or claim.account.id != owner):
             owner = self._owner_still_there(room, seat, owner)
@@ -1558,7 +1585,7 @@ class Host:
             name = normalize_name(message.name)
         except InvalidNameError as exc:
             raise Refusal("bad_name", exc.problem) from None
-        claim = self.gate.prove(name, message.token)
+        claim = self.gate.prove(name, message.token, vouched=conn.vouched)
         account = claim.account
         if account is None:
             raise Refusal(

@@ -34,6 +34,7 @@ from .wire import (
     move_from_json,
     move_to_json,
     obj,
+    opt_text,
     text,
     view_from_json,
     view_to_json,
@@ -73,6 +74,7 @@ __all__ = [
     "TableInfo",
     "Tables",
     "Update",
+    "Vouch",
     "Waiting",
     "Watch",
     "Watching",
@@ -300,6 +302,26 @@ class Relay:
 
     address: str
     proof: str
+    vouch: Vouch | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Vouch:
+    """In a :class:`Relay`: what the relaying host's door proved of the person
+    whose app sends ``token``s that hash to ``ticket`` (the SHA-256 of the door's
+    ticket, never the ticket): a credential of ``door`` (its ``credential``
+    digest and ``label``), for the name that folds to ``name`` (SSH) or any
+    name (``None``: a browser), good for ``seconds`` more at most. ``proof`` is
+    the relaying host's HMAC over all of it and the relay's own source, with
+    the database's relay secret (:mod:`paris_tui.host.cluster`)."""
+
+    ticket: str
+    door: str
+    credential: str
+    name: str | None
+    label: str
+    seconds: int
+    proof: str
 
 
 ClientMessage = (
@@ -501,7 +523,23 @@ def to_json(message: ClientMessage | HostMessage) -> dict[str, Any]:
         case Leave():
             return {"type": "leave"}
         case Relay():
-            return {"type": "relay", "address": message.address, "proof": message.proof}
+            relay: dict[str, Any] = {
+                "type": "relay",
+                "address": message.address,
+                "proof": message.proof,
+            }
+            if message.vouch is not None:
+                v = message.vouch
+                relay["vouch"] = {
+                    "ticket": v.ticket,
+                    "door": v.door,
+                    "credential": v.credential,
+                    "name": v.name,
+                    "label": v.label,
+                    "seconds": v.seconds,
+                    "proof": v.proof,
+                }
+            return relay
         case Play():
             return {
                 "type": "play",
@@ -709,6 +747,23 @@ def _seat_word(value: object, where: str) -> str:
     return text(value, where, limit=32)
 
 
+VOUCH_DOORS = ("ssh", "browser")
+"""The doors whose proof a peer host may vouch for (a token is proven where it is sent)."""
+
+
+def _vouch(value: object) -> Vouch:
+    data = obj(value, "vouch")
+    return Vouch(
+        text(field(data, "ticket", "vouch"), "vouch.ticket", limit=64),
+        choice(field(data, "door", "vouch"), "vouch.door", VOUCH_DOORS),
+        text(field(data, "credential", "vouch"), "vouch.credential", limit=100),
+        opt_text(data.get("name"), "vouch.name", limit=400),
+        text(data.get("label", ""), "vouch.label", limit=100),
+        integer(field(data, "seconds", "vouch"), "vouch.seconds", 0, 86_400),
+        text(field(data, "proof", "vouch"), "vouch.proof", limit=100),
+    )
+
+
 def decode_client(line: bytes) -> ClientMessage:
     """A client's line as a message. Raises :class:`ProtocolError` (``bad_message``,
     ``too_large``). Names are checked for type and size only: the host applies
@@ -761,9 +816,11 @@ def decode_client(line: bytes) -> ClientMessage:
         if kind == "leave":
             return Leave()
         if kind == "relay":
+            vouch = data.get("vouch")
             return Relay(
                 text(field(data, "address", kind), "address", limit=100),
                 text(field(data, "proof", kind), "proof", limit=100),
+                None if vouch is None else _vouch(vouch),
             )
         if kind == "play":
             return Play(

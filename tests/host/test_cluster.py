@@ -13,6 +13,7 @@ import logging
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -20,12 +21,15 @@ import pytest
 from pg import PostgresServer
 
 from paris_tui.core.record import replay_summary
+from paris_tui.host.accounts import digest
+from paris_tui.host.identity import DoorProof, Vouched
 from paris_tui.host.lease import Leases
 from paris_tui.host.pgstore import DatabaseUnavailable, PostgresStore
 from paris_tui.host.referee import Referee, Refusal, parse_seats
 from paris_tui.host.server import Connection, Host, HostConfig, TableConflictError
 from paris_tui.net.client import HostClient, RefusedError
 from paris_tui.net.protocol import (
+    Join,
     Pong,
     Refused,
     Relay,
@@ -604,3 +608,137 @@ async def test_a_table_taken_while_the_leases_renew_is_kept_and_a_lease_never_id
             await ann.client.close()
     finally:
         store.close()
+
+
+# --- a door's ticket at one host, a table at another (issue 21, found by playing) ----------
+
+SSH_ANN = DoorProof("ssh", "SHA256:ann-key", "ann", "ssh-ed25519 ann@home")
+
+
+async def test_a_doors_ticket_at_one_host_proves_its_person_at_another_hosts_table(
+    tmp_path: Path, database: str
+) -> None:
+    """An SSH login as ann at host b for t1, refereed by host a, was refused
+    ``bad_token``: b relayed the join with its ticket, which lives only in b's memory."""
+    async with (
+        cluster_host(tmp_path / "a", database, ("ann,bob",)) as (a, port_a),
+        cluster_host(tmp_path / "b", database) as (b, port_b),
+    ):
+        assert a.accounts is not None and list(a.rooms) == ["t1"]
+        ticket = b.issue_ticket(SSH_ANN)
+        # ann's app at b's door: relayed to a, which seats her on b's word for the key.
+        door = await _client(port_b)
+        seated = await door.join("ann", token=ticket, table="t1")
+        assert seated.seat == 0 and seated.token is None and b.rooms == {}
+        account = a.accounts.find("ann")
+        assert account is not None
+        assert [(c.door, c.digest, c.label) for c in a.accounts.credentials(account.id)] == [
+            ("ssh", "SHA256:ann-key", "ssh-ed25519 ann@home")
+        ]
+        assert not len(a.tickets)  # nothing of b's tickets was copied to a
+        # ... nor did the ticket cross: a was vouched for a stand-in made for this relay.
+        vouched = a.rooms["t1"].seated[0].vouched
+        assert vouched is not None and vouched.proof == SSH_ANN
+        assert vouched.ticket != digest(ticket)
+        # The ticket is no secret a knows: given to a directly, it is a wrong token.
+        stranger = await _client(port_a)
+        with pytest.raises(RefusedError) as info:
+            await stranger.join("ann", token=ticket)
+        assert info.value.code == "bad_token"
+        await stranger.close()
+        # On the same relayed connection, the ticket keeps proving ann (an account request).
+        info_ann = await door.account("ann", ticket)
+        assert info_ann.name == "ann" and dict(info_ann.doors)["ssh"] == 1
+        # ... and it is ann's only: bob's seat is not hers to take with it.
+        with pytest.raises(RefusedError) as info:
+            await door.join("bob", token=ticket, table="t1")
+        assert info.value.code == "name_taken"
+        await door.close()
+        # A browser tab at b (a cookie's ticket, for whatever name is typed): bob.
+        cookie = DoorProof("browser", digest("c" * 43), None, "browser")
+        tab_ticket = b.issue_ticket(cookie)
+        tab = await _client(port_b)
+        assert (await tab.join("bob", token=tab_ticket)).seat == 1  # found by name, relayed
+        await tab.close()
+        bob = a.accounts.find("bob")
+        assert bob is not None
+        assert [c.door for c in a.accounts.credentials(bob.id)] == ["browser"]
+        # Good while b's door session lasts (a reconnect), then revoked at b: no proof.
+        again = await _client(port_b)
+        assert (await again.join("bob", token=tab_ticket, table="t1")).seat == 1
+        await again.close()
+        b.revoke_ticket(tab_ticket)
+        late = await _client(port_b)
+        with pytest.raises(RefusedError) as info:
+            await late.join("bob", token=tab_ticket, table="t1")
+        assert info.value.code == "bad_token"
+        await late.close()
+
+
+async def test_a_door_at_one_host_takes_a_seat_at_a_table_waiting_at_another(
+    tmp_path: Path, database: str
+) -> None:
+    async with (
+        cluster_host(tmp_path / "a", database) as (a, port_a),
+        cluster_host(tmp_path / "b", database) as (b, port_b),
+    ):
+        carol = await _client(port_a)
+        waiting = await carol.open_table("carol", ("me", "open"))
+        assert isinstance(waiting, Waiting)
+        ticket = b.issue_ticket(DoorProof("ssh", "SHA256:dave-key", "dave", "ssh-ed25519"))
+        dave = await _client(port_b)
+        seated = await dave.sit("dave", waiting.table, token=ticket)  # relayed to a
+        assert isinstance(seated, Seated) and seated.seat == 1 and seated.token is None
+        assert isinstance(await _next(carol, Seated), Seated)
+        assert waiting.table in a.rooms and b.rooms == {}
+        assert a.accounts is not None
+        account = a.accounts.find("dave")
+        assert account is not None
+        assert [c.door for c in a.accounts.credentials(account.id)] == ["ssh"]
+        for client in (carol, dave):
+            await client.close()
+
+
+async def test_a_vouch_for_a_door_is_taken_only_from_a_peer_for_its_own_connection(
+    tmp_path: Path, database: str
+) -> None:
+    async with cluster_host(tmp_path / "a", database, ("ann,bob",)) as (a, port_a):
+        cluster = a.cluster
+        assert cluster is not None
+        stand_in = "s" * 43
+        vouched = Vouched(digest(stand_in), SSH_ANN, time.monotonic() + 60)
+        join = encode(Join("ann", stand_in, "t1"))
+
+        async def relayed(vouch_for: str | None, forged: bool = False) -> RawClient:
+            raw = await RawClient.open(port_a)
+            ip, port = raw.writer.get_extra_info("sockname")[:2]
+            source = f"{ip}:{port}"
+            proof = cluster.relay_proof(source, "door") or ""
+            vouch = cluster.vouch(vouch_for or source, vouched)
+            if vouch is not None and forged:  # another credential than the one proven
+                vouch = replace(vouch, credential="SHA256:mallory")
+            raw.send(HELLO + encode(Relay("door", proof, vouch)) + join)
+            return raw
+
+        # A vouch proven for another connection, or altered on the way: cut off.
+        for raw in (await relayed("127.0.0.1:1"), await relayed("", forged=True)):
+            heard = await raw.closed()
+            assert isinstance(heard[-1], Refused) and heard[-1].code == "bad_message"
+            assert heard[-1].fatal
+        # From no peer at all (no relay proof): cut off before any vouch counts.
+        raw = await RawClient.open(port_a)
+        vouch = cluster.vouch("127.0.0.1:1", vouched)
+        raw.send(HELLO + encode(Relay("door", "0" * 64, vouch)) + join)
+        heard = await raw.closed()
+        assert isinstance(heard[-1], Refused) and heard[-1].code == "bad_message"
+        assert a.accounts is not None and a.accounts.find("ann") is None
+        assert a.rooms["t1"].seated == {}
+        # A peer's vouch for its own connection: ann sits, her account the key's.
+        raw = await relayed(None)
+        assert isinstance(await raw.message(), Welcome)
+        seated = await raw.message()
+        assert isinstance(seated, Seated) and seated.seat == 0 and seated.token is None
+        account = a.accounts.find("ann")
+        assert account is not None
+        assert [c.door for c in a.accounts.credentials(account.id)] == ["ssh"]
+        raw.writer.close()
