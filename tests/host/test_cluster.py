@@ -27,6 +27,7 @@ from paris_tui.host.lease import Leases
 from paris_tui.host.pgstore import DatabaseUnavailable, PostgresStore
 from paris_tui.host.referee import Referee, Refusal, parse_seats
 from paris_tui.host.server import Connection, Host, HostConfig, TableConflictError
+from paris_tui.host.ssh import SSHConfig, SSHDoor
 from paris_tui.net.client import HostClient, RefusedError
 from paris_tui.net.protocol import (
     Join,
@@ -42,6 +43,7 @@ from paris_tui.net.protocol import (
 )
 
 from .helpers import HELLO, TIMEOUT, Bot, RawClient, first_legal, join_bot, random_player
+from .ssh_helpers import Terminal, connect, new_key, stand_in
 
 LEASE = 1.0
 
@@ -742,3 +744,32 @@ async def test_a_vouch_for_a_door_is_taken_only_from_a_peer_for_its_own_connecti
         assert account is not None
         assert [c.door for c in a.accounts.credentials(account.id)] == ["ssh"]
         raw.writer.close()
+
+
+async def test_an_ssh_login_at_one_host_sits_at_a_table_refereed_by_another(
+    tmp_path: Path, database: str
+) -> None:
+    """The bug as played: ``ssh -p <b's door> ann@...`` for a table refereed at a."""
+    async with (
+        cluster_host(tmp_path / "a", database, ("ann,bob",)) as (a, _port_a),
+        cluster_host(tmp_path / "b", database) as (b, port_b),
+    ):
+        door = SSHDoor(b, SSHConfig(port=0, command=stand_in, hangup_grace=2.0), app_port=port_b)
+        await door.start()
+        try:
+            key = new_key(tmp_path, "ann")
+            async with await connect(door.port, "ann", key) as conn:
+                term = await Terminal.open(conn)
+                assert "name=ann seat=0 ticket=yes" in await term.wait_for("ready")
+                assert b.rooms == {} and a.rooms["t1"].seated[0].address == "door"
+                term.process.stdin.write(b"q")
+                assert await term.finish() == 3
+            assert a.accounts is not None
+            account = a.accounts.find("ann")
+            assert account is not None
+            credentials = a.accounts.credentials(account.id)
+            assert [(c.door, c.digest) for c in credentials] == [
+                ("ssh", str(key.get_fingerprint("sha256")))
+            ]
+        finally:
+            await door.close()
