@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import sys
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -17,6 +18,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import pytest
 from pg import PostgresServer
 
@@ -28,6 +30,7 @@ from paris_tui.host.pgstore import DatabaseUnavailable, PostgresStore
 from paris_tui.host.referee import Referee, Refusal, parse_seats
 from paris_tui.host.server import Connection, Host, HostConfig, TableConflictError
 from paris_tui.host.ssh import SSHConfig, SSHDoor
+from paris_tui.host.web import COOKIE, WebDoor
 from paris_tui.net.client import HostClient, RefusedError
 from paris_tui.net.protocol import (
     Join,
@@ -773,3 +776,72 @@ async def test_an_ssh_login_at_one_host_sits_at_a_table_refereed_by_another(
             ]
         finally:
             await door.close()
+
+
+# A browser tab's app at host b (textual-serve's protocol): joins bob with its ticket
+# over b's private socket and shows the seat it got, or the refusal's code.
+WEB_STAND_IN = """
+import asyncio, os, sys
+from paris_tui.host.child import DOOR_SOCKET_ENV, TICKET_ENV, die_with_parent
+from paris_tui.net.client import HostClient, RefusedError
+
+die_with_parent()
+out = sys.stdout.buffer
+out.write(b"__GANGLION__\\n")
+out.flush()
+
+
+async def main():
+    path = os.environ[DOOR_SOCKET_ENV]
+    client = await HostClient.connect("127.0.0.1", int(sys.argv[1]), path=path)
+    try:
+        said = "seat=%d" % (await client.join("bob", token=os.environ.get(TICKET_ENV))).seat
+    except RefusedError as exc:
+        said = "refused=" + exc.code
+    text = (said + " done").encode()
+    out.write(b"D" + len(text).to_bytes(4, "big") + text)
+    out.flush()
+    data = b" "
+    while data and b'"quit"' not in data:
+        data = os.read(0, 4096)
+    await client.close()
+
+
+asyncio.run(main())
+"""
+
+
+async def test_a_browser_tab_at_one_host_sits_at_a_table_refereed_by_another(
+    tmp_path: Path, database: str
+) -> None:
+    async with (
+        cluster_host(tmp_path / "a", database, ("ann,bob",)) as (a, _port_a),
+        cluster_host(tmp_path / "b", database) as (b, port_b),
+    ):
+        app = [sys.executable, "-c", WEB_STAND_IN, str(port_b)]
+        door = WebDoor(
+            host=b, host_port=port_b, data_dir=b.store.root, port=0, command=lambda _d: app
+        )
+        _, door.port = await door.start()
+        cookie = "k" * 43
+        try:
+            async with aiohttp.ClientSession() as http:
+                url = f"http://127.0.0.1:{door.port}/ws?width=80&height=24"
+                ws = await http.ws_connect(url, headers={"Cookie": f"{COOKIE}={cookie}"})
+                seen = b""
+                async with asyncio.timeout(TIMEOUT):
+                    while b"done" not in seen:
+                        message = await ws.receive()
+                        assert message.type == aiohttp.WSMsgType.BINARY, message
+                        seen += message.data
+                assert b"seat=1 done" in seen, seen
+                assert b.rooms == {} and a.rooms["t1"].seated[1].address == "door"
+                await ws.close()
+        finally:
+            await door.close()
+        assert a.accounts is not None
+        account = a.accounts.find("bob")
+        assert account is not None
+        assert [(c.door, c.digest) for c in a.accounts.credentials(account.id)] == [
+            ("browser", digest(cookie))
+        ]
