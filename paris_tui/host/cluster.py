@@ -47,17 +47,22 @@ from ..net.protocol import (
     MAX_CLIENT_LINE,
     MAX_HOST_LINE,
     SEAT_STATUSES,
+    AccountRequest,
     Bye,
     ClientMessage,
     Hello,
     Join,
+    OpenTable,
+    ProtocolError,
     Relay,
     SeatInfo,
     SeatStatus,
     TableInfo,
     Vouch,
     Watch,
+    decode_client,
     encode,
+    refusal,
 )
 from .accounts import Door, digest
 from .identity import DoorProof, Vouched
@@ -456,6 +461,31 @@ class Cluster:
         vouch = self.vouch(source, vouched)
         return vouch, None if vouch is None else swap
 
+    def _late_vouch(
+        self, conn: Connection, line: bytes, source: str
+    ) -> tuple[bytes, Swap | None, bytes] | None:
+        """A ticket first seen on a relay that had no word for one: what to say
+        first (a ``vouch`` line), the swap, and the line to pass on. A peer's
+        own late ``vouch`` for ``conn`` is taken here and said again onward
+        (raises :class:`Refusal` if it is not the peer's)."""
+        try:
+            message = decode_client(line)
+        except ProtocolError:
+            return None
+        if isinstance(message, Vouch):
+            self.host.take_vouch(conn, message)
+            vouch, swap = self._vouch_for(conn, source)
+            return (b"" if vouch is None else encode(vouch)), swap, b""
+        if (
+            isinstance(message, Join | OpenTable | AccountRequest)
+            and self.host.tickets.vouch(message.token) is not None
+        ):
+            conn.ticket = message.token
+            vouch, swap = self._vouch_for(conn, source)
+            if vouch is not None:
+                return encode(vouch), swap, line
+        return None
+
     async def relay(self, conn: Connection, address: str, message: ClientMessage) -> None:
         """Copy ``conn``'s lines to the referee's host at ``address`` and back, from
         ``message`` on, until either side ends."""
@@ -482,6 +512,7 @@ class Cluster:
             log.warning("%s: cannot relay to %s: %s", conn, address, exc)
             raise Refusal("unavailable", "the table's host cannot be reached: try again") from None
         log.info("%s relayed to %s", conn, address)
+        vouched = vouch is not None
 
         async def down() -> None:
             while True:
@@ -491,10 +522,21 @@ class Cluster:
                 conn.send_bytes(line)
 
         async def up() -> None:
+            nonlocal swap, vouched
             while True:
                 line = await conn.reader.readline()
                 if not line:
                     return
+                if not vouched and (b'"token"' in line or b'"vouch"' in line):
+                    try:
+                        late = self._late_vouch(conn, line, source)
+                    except Refusal as exc:
+                        conn.send(refusal(exc.code, exc.message))
+                        return
+                    if late is not None:  # said before the line that brings the ticket
+                        said, swap, line = late
+                        vouched = True
+                        writer.write(said)
                 if swap is not None and swap[0] in line:  # the door's ticket stays here
                     line = line.replace(*swap)
                 writer.write(line)

@@ -80,6 +80,7 @@ from ..net.protocol import (
     SeatStatus,
     TableInfo,
     Tables,
+    Vouch,
     Waiting,
     Watch,
     Watching,
@@ -229,6 +230,7 @@ class Connection:
         # vouched for when it relayed it here.
         self.ticket: str | None = None
         self.vouched: Vouched | None = None
+        self.relayed = False  # a peer host relays it (its relay line was proven)
         loop = asyncio.get_running_loop()
         self.last_heard = loop.time()
         self._tokens = float(host.config.limits.burst)
@@ -1378,11 +1380,9 @@ class Host:
             log.warning("%s: a relay message from what is not a peer host: cut off", conn)
             raise Refusal("bad_message", "relay is only for the hosts of one database")
         conn.fresh = False
+        conn.relayed = True
         if message.vouch is not None:  # a door's ticket, resolved by the host that issued it
-            conn.vouched = self.cluster.proven_vouch(conn.source, message.vouch)
-            if conn.vouched is None:
-                log.warning("%s: a relay's word for a door not the peer's: cut off", conn)
-                raise Refusal("bad_message", "relay: that vouch is not proven")
+            self.take_vouch(conn, message.vouch)
         address = message.address
         if address not in ("door", "?"):  # a door's app at the peer: it bounds its people
             try:
@@ -1410,9 +1410,25 @@ class Host:
         log.info("%s is relayed by a peer host for %s", conn, address)
         conn.address, conn.address_key = address, key
 
+    def take_vouch(self, conn: Connection, vouch: Vouch) -> None:
+        """A peer host's word for the door's ticket of ``conn``, which it relays
+        here (issue 21): for this one connection, once, and only if proven for it."""
+        if (
+            self.cluster is None
+            or not conn.relayed
+            or conn.vouched is not None
+            or (found := self.cluster.proven_vouch(conn.source, vouch)) is None
+        ):
+            log.warning("%s: a word for a door not a peer's for it: cut off", conn)
+            raise Refusal("bad_message", "vouch is only for a peer host's relay, once")
+        conn.vouched = found
+
     async def _dispatch(self, conn: Connection, message: ClientMessage) -> None:
         if isinstance(message, Relay):
             self._relayed(conn, message)
+            return
+        if isinstance(message, Vouch):
+            self.take_vouch(conn, message)
             return
         conn.fresh = False
         if (

@@ -313,7 +313,11 @@ class Vouch:
     digest and ``label``), for the name that folds to ``name`` (SSH) or any
     name (``None``: a browser), good for ``seconds`` more at most. ``proof`` is
     the relaying host's HMAC over all of it and the relay's own source, with
-    the database's relay secret (:mod:`paris_tui.host.cluster`)."""
+    the database's relay secret (:mod:`paris_tui.host.cluster`).
+
+    Also a line of its own (``{"type":"vouch",...}``), host to host, once, on
+    a relayed connection whose relay line had none: the app sent its ticket
+    only later (after a ``watch`` that was refused, say)."""
 
     ticket: str
     door: str
@@ -336,6 +340,7 @@ ClientMessage = (
     | Leave
     | AccountRequest
     | Relay
+    | Vouch
 )
 
 
@@ -529,17 +534,10 @@ def to_json(message: ClientMessage | HostMessage) -> dict[str, Any]:
                 "proof": message.proof,
             }
             if message.vouch is not None:
-                v = message.vouch
-                relay["vouch"] = {
-                    "ticket": v.ticket,
-                    "door": v.door,
-                    "credential": v.credential,
-                    "name": v.name,
-                    "label": v.label,
-                    "seconds": v.seconds,
-                    "proof": v.proof,
-                }
+                relay["vouch"] = _vouch_json(message.vouch)
             return relay
+        case Vouch():
+            return {"type": "vouch", **_vouch_json(message)}
         case Play():
             return {
                 "type": "play",
@@ -747,6 +745,18 @@ def _seat_word(value: object, where: str) -> str:
     return text(value, where, limit=32)
 
 
+def _vouch_json(v: Vouch) -> dict[str, Any]:
+    return {
+        "ticket": v.ticket,
+        "door": v.door,
+        "credential": v.credential,
+        "name": v.name,
+        "label": v.label,
+        "seconds": v.seconds,
+        "proof": v.proof,
+    }
+
+
 VOUCH_DOORS = ("ssh", "browser")
 """The doors whose proof a peer host may vouch for (a token is proven where it is sent)."""
 
@@ -822,6 +832,8 @@ def decode_client(line: bytes) -> ClientMessage:
                 text(field(data, "proof", kind), "proof", limit=100),
                 None if vouch is None else _vouch(vouch),
             )
+        if kind == "vouch":
+            return _vouch(data)
         if kind == "play":
             return Play(
                 move_from_json(field(data, "move", kind)),

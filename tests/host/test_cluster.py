@@ -692,7 +692,12 @@ async def test_a_door_at_one_host_takes_a_seat_at_a_table_waiting_at_another(
         assert isinstance(waiting, Waiting)
         ticket = b.issue_ticket(DoorProof("ssh", "SHA256:dave-key", "dave", "ssh-ed25519"))
         dave = await _client(port_b)
-        seated = await dave.sit("dave", waiting.table, token=ticket)  # relayed to a
+        # A watch first (relayed to a, and refused there): the ticket comes only later,
+        # over the relay that is already there, and b vouches for it then.
+        with pytest.raises(RefusedError) as info:
+            await dave.watch(waiting.table)
+        assert info.value.code == "not_started"
+        seated = await dave.sit("dave", waiting.table, token=ticket)
         assert isinstance(seated, Seated) and seated.seat == 1 and seated.token is None
         assert isinstance(await _next(carol, Seated), Seated)
         assert waiting.table in a.rooms and b.rooms == {}
@@ -738,6 +743,11 @@ async def test_a_vouch_for_a_door_is_taken_only_from_a_peer_for_its_own_connecti
         assert isinstance(heard[-1], Refused) and heard[-1].code == "bad_message"
         assert a.accounts is not None and a.accounts.find("ann") is None
         assert a.rooms["t1"].seated == {}
+        # A vouch line of its own, from no relay: cut off.
+        raw = await RawClient.open(port_a)
+        raw.send(HELLO + encode(cluster.vouch("127.0.0.1:1", vouched)))  # type: ignore[arg-type]
+        heard = await raw.closed()
+        assert isinstance(heard[-1], Refused) and heard[-1].code == "bad_message"
         # A peer's vouch for its own connection: ann sits, her account the key's.
         raw = await relayed(None)
         assert isinstance(await raw.message(), Welcome)
@@ -746,7 +756,11 @@ async def test_a_vouch_for_a_door_is_taken_only_from_a_peer_for_its_own_connecti
         account = a.accounts.find("ann")
         assert account is not None
         assert [c.door for c in a.accounts.credentials(account.id)] == ["ssh"]
-        raw.writer.close()
+        # ... once: a second word on that connection, even proven for it, is cut off.
+        ip, port = raw.writer.get_extra_info("sockname")[:2]
+        raw.send(encode(cluster.vouch(f"{ip}:{port}", vouched)))  # type: ignore[arg-type]
+        heard = await raw.closed()
+        assert isinstance(heard[-1], Refused) and heard[-1].code == "bad_message"
 
 
 async def test_an_ssh_login_at_one_host_sits_at_a_table_refereed_by_another(

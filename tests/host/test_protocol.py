@@ -101,6 +101,7 @@ CLIENT = [
     Relay("203.0.113.9", "ab" * 32),
     Relay("door", "ab" * 32, Vouch("cd" * 32, "ssh", "SHA256:k", "zoë", "ssh-ed25519 z", 60, "ef")),
     Relay("door", "ab" * 32, Vouch("cd" * 32, "browser", "00" * 32, None, "browser", 1, "ef")),
+    Vouch("cd" * 32, "ssh", "SHA256:k", "ann", "", 43_200, "ef"),
 ]
 
 
