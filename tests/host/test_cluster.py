@@ -859,3 +859,33 @@ async def test_a_browser_tab_at_one_host_sits_at_a_table_refereed_by_another(
         assert [(c.door, c.digest) for c in a.accounts.credentials(account.id)] == [
             ("browser", digest(cookie))
         ]
+
+
+async def test_a_doors_word_goes_on_when_a_relayed_connection_is_relayed_again(
+    tmp_path: Path, database: str
+) -> None:
+    """b relays a door's app to a (a watch), a relays it on to c (a watch refused),
+    and only then does the app send its ticket: the word reaches c from a."""
+    async with (
+        cluster_host(tmp_path / "a", database, ("ann,bob",)) as (a, _port_a),
+        cluster_host(tmp_path / "b", database) as (b, port_b),
+        cluster_host(tmp_path / "c", database) as (c, port_c),
+    ):
+        carol = await _client(port_c)
+        waiting = await carol.open_table("carol", ("me", "open"))
+        assert isinstance(waiting, Waiting) and waiting.table in c.waiting
+        ticket = b.issue_ticket(DoorProof("ssh", "SHA256:dave-key", "dave", "ssh-ed25519"))
+        dave = await _client(port_b)
+        assert (await dave.watch("t1")).table == "t1"  # b -> a
+        with pytest.raises(RefusedError) as info:
+            await dave.watch(waiting.table)  # a -> c
+        assert info.value.code == "not_started"
+        seated = await dave.sit("dave", waiting.table, token=ticket)
+        assert isinstance(seated, Seated) and seated.seat == 1 and seated.token is None
+        assert waiting.table in c.rooms and a.rooms.keys() == {"t1"} and b.rooms == {}
+        assert c.accounts is not None
+        account = c.accounts.find("dave")
+        assert account is not None
+        assert [c.door for c in c.accounts.credentials(account.id)] == ["ssh"]
+        for client in (carol, dave):
+            await client.close()
