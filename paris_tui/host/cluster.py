@@ -21,6 +21,12 @@ With ``--database`` each host is a :class:`Cluster` member:
   table (within :data:`~paris_tui.host.lease.LEASE_SECONDS` and a tick).
 - The lobby lists every host's tables (those refereed elsewhere read from the
   database).
+- **A door's ticket stays at the host that issued it**: relaying a door's app,
+  that host resolves the ticket itself and *vouches* for what its door proved
+  (:class:`~paris_tui.net.protocol.Vouch`, in the relay line, or in a line of
+  its own when the ticket comes later), for a stand-in token it puts in the
+  ticket's place. The referee's host takes that word only from a proven peer,
+  for that one connection (:meth:`~paris_tui.host.server.Host.take_vouch`).
 
 Why a relay and not LISTEN/NOTIFY to every host: with one referee per table,
 its players' updates are made there, cut per seat there; a relay is the one
