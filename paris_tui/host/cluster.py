@@ -508,7 +508,7 @@ class Cluster:
                 vouch, swap = self._vouch_for(conn, source)
                 relay = encode(Relay(conn.address, proof, vouch))
                 if len(relay) > MAX_CLIENT_LINE:  # a name too long to say: no word for it
-                    relay, swap = encode(Relay(conn.address, proof)), None
+                    relay = encode(Relay(conn.address, proof))  # the ticket stays here still
                 first = encode(message)
                 if swap is not None:
                     first = first.replace(*swap)
