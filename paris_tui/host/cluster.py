@@ -21,6 +21,12 @@ With ``--database`` each host is a :class:`Cluster` member:
   table (within :data:`~paris_tui.host.lease.LEASE_SECONDS` and a tick).
 - The lobby lists every host's tables (those refereed elsewhere read from the
   database).
+- **A door's ticket stays at the host that issued it**: relaying a door's app,
+  that host resolves the ticket itself and *vouches* for what its door proved
+  (:class:`~paris_tui.net.protocol.Vouch`, in the relay line, or in a line of
+  its own when the ticket comes later), for a stand-in token it puts in the
+  ticket's place. The referee's host takes that word only from a proven peer,
+  for that one connection (:meth:`~paris_tui.host.server.Host.take_vouch`).
 
 Why a relay and not LISTEN/NOTIFY to every host: with one referee per table,
 its players' updates are made there, cut per seat there; a relay is the one
@@ -35,25 +41,37 @@ import hashlib
 import hmac
 import json
 import logging
+import secrets
 import time
 import uuid
+from dataclasses import replace
 from typing import TYPE_CHECKING, cast
 
 from ..core.record import Record
+from ..core.text import printable
 from ..net.protocol import (
+    MAX_CLIENT_LINE,
     MAX_HOST_LINE,
     SEAT_STATUSES,
+    AccountRequest,
     Bye,
     ClientMessage,
     Hello,
     Join,
+    OpenTable,
+    ProtocolError,
     Relay,
     SeatInfo,
     SeatStatus,
     TableInfo,
+    Vouch,
     Watch,
+    decode_client,
     encode,
+    refusal,
 )
+from .accounts import Door, digest
+from .identity import DoorProof, Vouched
 from .lease import LEASE_SECONDS, Leases
 from .names import same_name
 from .pgstore import PostgresStore
@@ -68,6 +86,8 @@ __all__ = ["TICK", "Cluster"]
 log = logging.getLogger("paris_tui.host.cluster")
 
 TICK = LEASE_SECONDS / 3  # how often leases are renewed and run-out ones taken
+Swap = tuple[bytes, bytes]  # a door's ticket and its stand-in on one relay
+MAX_VOUCH_SECONDS = 86_400  # the longest a relay's word for a door's ticket is good (wire bound)
 
 
 class Cluster:
@@ -390,6 +410,37 @@ class Cluster:
         secret = self.secret()
         return None if secret is None else self._proof(secret, source, address)
 
+    @staticmethod
+    def _vouch_proof(secret: bytes, source: str, vouch: Vouch) -> str:
+        """The HMAC over what a peer relaying from ``source`` vouches for."""
+        fields = [source, vouch.ticket, vouch.door, vouch.credential, vouch.name]
+        data = "paris-tui vouch\n" + json.dumps([*fields, vouch.label, vouch.seconds])
+        return hmac.new(secret, data.encode(), hashlib.sha256).hexdigest()
+
+    def vouch(self, source: str, vouched: Vouched) -> Vouch | None:
+        """What this host says to the referee's host, over the relay whose source
+        is ``source``, of a door's ticket (``None``: gone, or the secret unreadable)."""
+        secret = self.secret()
+        seconds = min(int(vouched.deadline - time.monotonic()), MAX_VOUCH_SECONDS)
+        if secret is None or seconds <= 0:
+            return None
+        p = vouched.proof
+        unproven = Vouch(vouched.ticket, p.door, p.digest, p.name, p.label, seconds, "")
+        return replace(unproven, proof=self._vouch_proof(secret, source, unproven))
+
+    def proven_vouch(self, source: str, vouch: Vouch) -> Vouched | None:
+        """What a peer vouched for over the connection whose far end is ``source``
+        (``None``: the proof is not the peer's for this connection)."""
+        secret = self.secret()
+        if secret is None or vouch.door not in ("ssh", "browser"):
+            return None
+        want = self._vouch_proof(secret, source, replace(vouch, proof=""))
+        if not hmac.compare_digest(want.encode(), vouch.proof.encode()):
+            return None
+        door: Door = "ssh" if vouch.door == "ssh" else "browser"
+        proof = DoorProof(door, vouch.credential, vouch.name, printable(vouch.label)[:100])
+        return Vouched(vouch.ticket, proof, time.monotonic() + vouch.seconds)
+
     def proven_relay(self, source: str, message: Relay) -> bool:
         """Whether ``message`` came from a peer host on this database over the
         connection whose far end is ``source``."""
@@ -398,6 +449,48 @@ class Cluster:
             return False
         want = self._proof(secret, source, message.address)
         return hmac.compare_digest(want.encode(), message.proof.encode())
+
+    def _vouch_for(self, conn: Connection, source: str) -> tuple[Vouch | None, Swap | None]:
+        """What to vouch for of ``conn``'s door ticket over the relay from
+        ``source``, and, for a ticket of this host's own, the bytes to put in its
+        place on the way (a stand-in made for this one relay): the ticket itself
+        never leaves the host that issued it."""
+        found = self.host.vouched(conn)
+        if found is None:
+            return None, None
+        vouched, ticket = found
+        swap = None
+        if ticket is not None:
+            stand_in = secrets.token_urlsafe(32)
+            vouched = replace(vouched, ticket=digest(stand_in))
+            swap = (ticket.encode(), stand_in.encode())
+        vouch = self.vouch(source, vouched)
+        return vouch, None if vouch is None else swap
+
+    def _late_vouch(
+        self, conn: Connection, line: bytes, source: str
+    ) -> tuple[bytes, Swap | None, bytes] | None:
+        """A ticket first seen on a relay that had no word for one: what to say
+        first (a ``vouch`` line), the swap, and the line to pass on. A peer's
+        own late ``vouch`` for ``conn`` is taken here and said again onward
+        (raises :class:`Refusal` if it is not the peer's)."""
+        try:
+            message = decode_client(line)
+        except ProtocolError:
+            return None
+        if isinstance(message, Vouch):
+            self.host.take_vouch(conn, message)
+            vouch, swap = self._vouch_for(conn, source)
+            return (b"" if vouch is None else encode(vouch)), swap, b""
+        if (
+            isinstance(message, Join | OpenTable | AccountRequest)
+            and self.host.tickets.vouch(message.token) is not None
+        ):
+            conn.ticket = message.token
+            vouch, swap = self._vouch_for(conn, source)
+            if vouch is not None:
+                return encode(vouch), swap, line
+        return None
 
     async def relay(self, conn: Connection, address: str, message: ClientMessage) -> None:
         """Copy ``conn``'s lines to the referee's host at ``address`` and back, from
@@ -412,12 +505,20 @@ class Cluster:
                 sock = writer.get_extra_info("sockname")
                 source = f"{sock[0]}:{sock[1]}" if isinstance(sock, tuple) else "?"
                 proof = self.relay_proof(source, conn.address) or ""
-                writer.write(encode(hello) + encode(Relay(conn.address, proof)) + encode(message))
+                vouch, swap = self._vouch_for(conn, source)
+                relay = encode(Relay(conn.address, proof, vouch))
+                if len(relay) > MAX_CLIENT_LINE:  # a name too long to say: no word for it
+                    relay = encode(Relay(conn.address, proof))  # the ticket stays here still
+                first = encode(message)
+                if swap is not None:
+                    first = first.replace(*swap)
+                writer.write(encode(hello) + relay + first)
                 await reader.readuntil(b"\n")  # its welcome: the client had ours
         except (OSError, TimeoutError, asyncio.IncompleteReadError, ValueError) as exc:
             log.warning("%s: cannot relay to %s: %s", conn, address, exc)
             raise Refusal("unavailable", "the table's host cannot be reached: try again") from None
         log.info("%s relayed to %s", conn, address)
+        vouched = vouch is not None
 
         async def down() -> None:
             while True:
@@ -427,10 +528,23 @@ class Cluster:
                 conn.send_bytes(line)
 
         async def up() -> None:
+            nonlocal swap, vouched
             while True:
                 line = await conn.reader.readline()
                 if not line:
                     return
+                if not vouched and (b'"token"' in line or b'"vouch"' in line):
+                    try:
+                        late = self._late_vouch(conn, line, source)
+                    except Refusal as exc:
+                        conn.send(refusal(exc.code, exc.message))
+                        return
+                    if late is not None:  # said before the line that brings the ticket
+                        said, swap, line = late
+                        vouched = True
+                        writer.write(said)
+                if swap is not None and swap[0] in line:  # the door's ticket stays here
+                    line = line.replace(*swap)
                 writer.write(line)
                 await writer.drain()
 

@@ -12,6 +12,12 @@ Every door proves the account before seating (:mod:`paris_tui.host.accounts`):
   goes. A ticket is no account's by itself: it proves the account only when
   that credential is one of the account's, or creates the account with that
   credential when the name is nobody's yet;
+- with several hosts on one database (docs/scaling.md), a door's app whose
+  table another host referees is relayed there, and its ticket stays here:
+  the relaying host, which issued it, resolves it and *vouches* for what it
+  proves in the relay's handshake (:class:`Vouched`, proven by the database's
+  relay secret). The referee's host takes that word for that one relayed
+  connection only, and still checks the credential against the account;
 - any of them may bring a link code (:meth:`AccountStore.new_code`) made by
   the account's owner at another door (or the operator's invitation): the
   code proves the account once, and links the credential it came with.
@@ -25,6 +31,7 @@ every seat is refused, never given away).
 
 from __future__ import annotations
 
+import hmac
 import secrets
 import time
 from collections import OrderedDict
@@ -43,7 +50,7 @@ from .accounts import (
 from .names import folded
 from .referee import Refusal
 
-__all__ = ["TICKET_SECONDS", "Claim", "DoorProof", "Gate", "Tickets"]
+__all__ = ["TICKET_SECONDS", "Claim", "DoorProof", "Gate", "Tickets", "Vouched"]
 
 TICKET_SECONDS = 12 * 3600.0
 """The longest a door's ticket stays good; a door revokes it when its session ends."""
@@ -63,6 +70,25 @@ class DoorProof:
 
     def credential(self) -> Credential:
         return Credential(self.door, self.digest, self.label)
+
+
+@dataclass(frozen=True, slots=True)
+class Vouched:
+    """A door's ticket as a peer host vouched for it over one relayed connection
+    (issue 21): the ticket's hash (``ticket``, never the ticket), what its door
+    proved, and until when (``time.monotonic()``) at most."""
+
+    ticket: str
+    proof: DoorProof
+    deadline: float
+
+    def proof_for(self, token: str | None) -> DoorProof | None:
+        """The proof, if ``token`` is that ticket and it is still good."""
+        if token is None or time.monotonic() >= self.deadline:
+            return None
+        if not hmac.compare_digest(digest(token).encode(), self.ticket.encode()):
+            return None
+        return self.proof
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,9 +125,18 @@ class Tickets:
 
     def proof(self, token: str | None) -> DoorProof | None:
         """The proof of a live ticket (it stays good until revoked or expired)."""
+        found = self.vouch(token)
+        return None if found is None else found.proof
+
+    def vouch(self, token: str | None) -> Vouched | None:
+        """A live ticket as this host vouches for it to a peer: its hash, its
+        proof and its deadline (``None``: no live ticket of this host's)."""
         if token is None or not self._live:
             return None
-        key = digest(token)
+        return self.live(digest(token))
+
+    def live(self, key: str) -> Vouched | None:
+        """The live ticket whose hash is ``key`` (see :meth:`vouch`)."""
         entry = self._live.get(key)
         if entry is None:
             return None
@@ -109,7 +144,7 @@ class Tickets:
         if deadline <= time.monotonic():
             del self._live[key]
             return None
-        return proof
+        return Vouched(key, proof, deadline)
 
     def __len__(self) -> int:
         return len(self._live)
@@ -142,13 +177,22 @@ class Gate:
         self.problem = str(exc)
         return Refusal("unavailable", "the host cannot read its accounts right now")
 
-    def prove(self, name: str, token: str | None, code: str | None = None) -> Claim:
+    def prove(
+        self,
+        name: str,
+        token: str | None,
+        code: str | None = None,
+        vouched: Vouched | None = None,
+    ) -> Claim:
         """The account ``name`` is, as this request proves it; or, for a name that
         is nobody's, what the new account would be made with (:meth:`commit`).
+        ``vouched``: the ticket a peer host vouched for on this relayed connection.
 
         Raises :class:`Refusal`."""
         store = self._store()
         proof = self.tickets.proof(token)
+        if proof is None and vouched is not None:
+            proof = vouched.proof_for(token)
         if proof is not None:
             token = None  # a ticket is never an account token
             if proof.name is not None and proof.name != folded(name):

@@ -85,6 +85,7 @@ from ..net.protocol import (
     SeatStatus,
     TableInfo,
     Tables,
+    Vouch,
     Waiting,
     Watch,
     Watching,
@@ -110,7 +111,7 @@ from .ai_moves import AIMoves
 from .chat import TableChat, chat_store
 from .finished import answer as finished_games
 from .friends import Friends
-from .identity import TICKET_SECONDS, Claim, DoorProof, Gate, Tickets
+from .identity import TICKET_SECONDS, Claim, DoorProof, Gate, Tickets, Vouched
 from .limits import NestedWindow, Quota, address_key, owner_key
 from .names import same_name, skeleton
 from .rated import HostRatings, table_leaderboard
@@ -246,6 +247,12 @@ class Connection:
         self.waiting: WaitingTable | None = None  # a waiting table where it holds a seat
         self.claim: Claim | None = None  # the account it holds a waiting seat as
         self.hello: Hello | None = None  # its hello (a relay to another host says it again)
+        # A door's ticket (issue 21): one of this host's own that it sent (in memory
+        # only, to keep it from crossing to another host), or what a peer host
+        # vouched for when it relayed it here.
+        self.ticket: str | None = None
+        self.vouched: Vouched | None = None
+        self.relayed = False  # a peer host relays it (its relay line was proven)
         loop = asyncio.get_running_loop()
         self.last_heard = loop.time()
         self._tokens = float(host.config.limits.burst)
@@ -1032,7 +1039,7 @@ class Host:
             name = normalize_name(message.name)
         except InvalidNameError as exc:
             raise Refusal("bad_name", exc.problem) from None
-        claim = self.gate.prove(name, message.token, message.code)
+        claim = self.gate.prove(name, message.token, message.code, conn.vouched)
         name = claim.name
         mine, slots = plan_seats(message.seats, name)
         options = table_options(message.small_tour, message.final_tours)
@@ -1060,7 +1067,7 @@ class Host:
     def _join_waiting(
         self, conn: Connection, name: str, table: WaitingTable, message: Join
     ) -> None:
-        claim = self.gate.prove(name, message.token, message.code)
+        claim = self.gate.prove(name, message.token, message.code, conn.vouched)
         name = claim.name
         mine = table.seat_of(conn)
         if mine is not None and (table.slots[mine].name or "").casefold() == name.casefold():
@@ -1172,6 +1179,18 @@ class Host:
 
     def revoke_ticket(self, ticket: str) -> None:
         self.tickets.revoke(ticket)
+
+    def vouched(self, conn: Connection) -> tuple[Vouched, str | None] | None:
+        """The door's ticket ``conn`` proves itself with, for this host to vouch
+        for when it relays ``conn`` to the table's host (issue 21): one of this
+        host's own live tickets (with the ticket itself), else what a peer
+        vouched for to this host (the ticket unknown here)."""
+        if conn.ticket is not None:
+            mine = self.tickets.vouch(conn.ticket)
+            return None if mine is None else (mine, conn.ticket)
+        if conn.vouched is not None and conn.vouched.deadline > time.monotonic():
+            return conn.vouched, None
+        return None
 
     def reserve_door_slot(self, address: str) -> None:
         """A door started a session whose app connects from ``address``: allow one
@@ -1503,6 +1522,9 @@ class Host:
             log.warning("%s: a relay message from what is not a peer host: cut off", conn)
             raise Refusal("bad_message", "relay is only for the hosts of one database")
         conn.fresh = False
+        conn.relayed = True
+        if message.vouch is not None:  # a door's ticket, resolved by the host that issued it
+            self.take_vouch(conn, message.vouch)
         address = message.address
         if address not in ("door", "?"):  # a door's app at the peer: it bounds its people
             try:
@@ -1530,11 +1552,32 @@ class Host:
         log.info("%s is relayed by a peer host for %s", conn, address)
         conn.address, conn.address_key = address, key
 
+    def take_vouch(self, conn: Connection, vouch: Vouch) -> None:
+        """A peer host's word for the door's ticket of ``conn``, which it relays
+        here (issue 21): for this one connection, once, and only if proven for it."""
+        if (
+            self.cluster is None
+            or not conn.relayed
+            or conn.vouched is not None
+            or (found := self.cluster.proven_vouch(conn.source, vouch)) is None
+        ):
+            log.warning("%s: a word for a door not a peer's for it: cut off", conn)
+            raise Refusal("bad_message", "vouch is only for a peer host's relay, once")
+        conn.vouched = found
+
     async def _dispatch(self, conn: Connection, message: ClientMessage) -> None:
         if isinstance(message, Relay):
             self._relayed(conn, message)
             return
+        if isinstance(message, Vouch):
+            self.take_vouch(conn, message)
+            return
         conn.fresh = False
+        if (
+            isinstance(message, Join | OpenTable | AccountRequest)
+            and self.tickets.vouch(message.token) is not None  # a door's ticket of ours
+        ):
+            conn.ticket = message.token
         if conn.protocol < 2 and isinstance(message, OpenTable | Leave):
             kind = "open_table" if isinstance(message, OpenTable) else "leave"
             raise Refusal("bad_message", f"unknown message type {kind!r} in protocol 1")
@@ -1657,7 +1700,7 @@ class Host:
             log.warning("table %s: a seat asked for while its owners cannot be read", room.id)
             raise Refusal("unavailable", f"the host cannot read who owns the seats of {room.id}")
         # The account first (its proof), then the seat: nothing is written for a refusal.
-        claim = self.gate.prove(name, message.token, message.code)
+        claim = self.gate.prove(name, message.token, message.code, conn.vouched)
         owner = room.owners.get(seat)
         if owner is not None and (claim.account is None or claim.account.id != owner):
             owner = self._owner_still_there(room, seat, owner)
@@ -1717,7 +1760,7 @@ class Host:
             name = normalize_name(message.name)
         except InvalidNameError as exc:
             raise Refusal("bad_name", exc.problem) from None
-        claim = self.gate.prove(name, message.token)
+        claim = self.gate.prove(name, message.token, vouched=conn.vouched)
         account = claim.account
         if account is None:
             raise Refusal(

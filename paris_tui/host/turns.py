@@ -526,6 +526,11 @@ class TurnKeeper:
             move = view.legal_moves[0]
         if room.referee is not ref or ref.move_count != turn.move_no:
             return  # the player moved meanwhile
+        # The takeover AI plays this move: the game is no longer rated (host/rated.py);
+        # the player has not left, so the seat is theirs again once it is played.
+        await self.host.ratings.mark(room.id, turn.seat, "takeover")
+        if room.referee is not ref or ref.move_count != turn.move_no:
+            return
         self.timed_out[room.id] = (turn.seat, turn.move_no)
         log.info(
             "table %s: %s's move time ran out, the AI played move %d for them",
@@ -538,6 +543,8 @@ class TurnKeeper:
         except Refusal as exc:
             self.timed_out.pop(room.id, None)
             log.info("table %s: the time-out move was refused: %s", room.id, exc)
+        if turn.seat not in room.takeover:  # not away for good: not a leaver
+            self.host.ratings.mark_soon(room.id, turn.seat, "returned")
 
     def stop(self) -> None:
         for timer in self._timers.values():

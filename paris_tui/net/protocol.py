@@ -110,6 +110,7 @@ __all__ = [
     "TableInfo",
     "Tables",
     "Update",
+    "Vouch",
     "Waiting",
     "Watch",
     "Watching",
@@ -369,6 +370,30 @@ class Relay:
 
     address: str
     proof: str
+    vouch: Vouch | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Vouch:
+    """In a :class:`Relay`: what the relaying host's door proved of the person
+    whose app sends ``token``s that hash to ``ticket`` (the SHA-256 of the door's
+    ticket, never the ticket): a credential of ``door`` (its ``credential``
+    digest and ``label``), for the name that folds to ``name`` (SSH) or any
+    name (``None``: a browser), good for ``seconds`` more at most. ``proof`` is
+    the relaying host's HMAC over all of it and the relay's own source, with
+    the database's relay secret (:mod:`paris_tui.host.cluster`).
+
+    Also a line of its own (``{"type":"vouch",...}``), host to host, once, on
+    a relayed connection whose relay line had none: the app sent its ticket
+    only later (after a ``watch`` that was refused, say)."""
+
+    ticket: str
+    door: str
+    credential: str
+    name: str | None
+    label: str
+    seconds: int
+    proof: str
 
 
 # --- table chat (protocol 4, issue 22) -----------------------------------------------
@@ -427,6 +452,7 @@ ClientMessage = (
     | GetRecord
     | Chat
     | FriendsRequest
+    | Vouch
 )
 
 
@@ -713,7 +739,16 @@ def to_json(message: ClientMessage | HostMessage) -> dict[str, Any]:
         case Leave():
             return {"type": "leave"}
         case Relay():
-            return {"type": "relay", "address": message.address, "proof": message.proof}
+            relay: dict[str, Any] = {
+                "type": "relay",
+                "address": message.address,
+                "proof": message.proof,
+            }
+            if message.vouch is not None:
+                relay["vouch"] = _vouch_json(message.vouch)
+            return relay
+        case Vouch():
+            return {"type": "vouch", **_vouch_json(message)}
         case Chat():
             chat: dict[str, Any] = {"type": "chat"}
             for key in ("text", "phrase", "name", "token"):
@@ -954,6 +989,35 @@ def _seat_word(value: object, where: str) -> str:
     return text(value, where, limit=32)
 
 
+def _vouch_json(v: Vouch) -> dict[str, Any]:
+    return {
+        "ticket": v.ticket,
+        "door": v.door,
+        "credential": v.credential,
+        "name": v.name,
+        "label": v.label,
+        "seconds": v.seconds,
+        "proof": v.proof,
+    }
+
+
+VOUCH_DOORS = ("ssh", "browser")
+"""The doors whose proof a peer host may vouch for (a token is proven where it is sent)."""
+
+
+def _vouch(value: object) -> Vouch:
+    data = obj(value, "vouch")
+    return Vouch(
+        text(field(data, "ticket", "vouch"), "vouch.ticket", limit=64),
+        choice(field(data, "door", "vouch"), "vouch.door", VOUCH_DOORS),
+        text(field(data, "credential", "vouch"), "vouch.credential", limit=100),
+        opt_text(data.get("name"), "vouch.name", limit=400),
+        text(data.get("label", ""), "vouch.label", limit=100),
+        integer(field(data, "seconds", "vouch"), "vouch.seconds", 0, 86_400),
+        text(field(data, "proof", "vouch"), "vouch.proof", limit=100),
+    )
+
+
 def decode_client(line: bytes) -> ClientMessage:
     """A client's line as a message. Raises :class:`ProtocolError` (``bad_message``,
     ``too_large``). Names are checked for type and size only: the host applies
@@ -1007,9 +1071,11 @@ def decode_client(line: bytes) -> ClientMessage:
         if kind == "leave":
             return Leave()
         if kind == "relay":
+            vouch = data.get("vouch")
             return Relay(
                 text(field(data, "address", kind), "address", limit=100),
                 text(field(data, "proof", kind), "proof", limit=100),
+                None if vouch is None else _vouch(vouch),
             )
         games = decode_games_client(kind, data, _table_id)
         if games is not None:
@@ -1024,6 +1090,8 @@ def decode_client(line: bytes) -> ClientMessage:
                 choice(data.get("action", "show"), "action", FRIENDS_ACTIONS),
                 None if friend is None else text(friend, "friend", limit=1000),
             )
+        if kind == "vouch":
+            return _vouch(data)
         if kind == "play":
             return Play(
                 move_from_json(field(data, "move", kind)),

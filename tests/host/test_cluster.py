@@ -10,22 +10,30 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import sys
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import pytest
 from pg import PostgresServer
 
 from paris_tui.core.record import replay_summary
+from paris_tui.host.accounts import digest
+from paris_tui.host.identity import DoorProof, Vouched
 from paris_tui.host.lease import Leases
 from paris_tui.host.pgstore import DatabaseUnavailable, PostgresStore
 from paris_tui.host.referee import Referee, Refusal, parse_seats
 from paris_tui.host.server import Connection, Host, HostConfig, TableConflictError
+from paris_tui.host.ssh import SSHConfig, SSHDoor
+from paris_tui.host.web import COOKIE, WebDoor
 from paris_tui.net.client import HostClient, RefusedError
 from paris_tui.net.protocol import (
+    Join,
     Pong,
     Refused,
     Relay,
@@ -38,6 +46,7 @@ from paris_tui.net.protocol import (
 )
 
 from .helpers import HELLO, TIMEOUT, Bot, RawClient, first_legal, join_bot, random_player
+from .ssh_helpers import Terminal, connect, new_key, stand_in
 
 LEASE = 1.0
 
@@ -609,3 +618,279 @@ async def test_a_table_taken_while_the_leases_renew_is_kept_and_a_lease_never_id
             await ann.client.close()
     finally:
         store.close()
+
+
+# --- a door's ticket at one host, a table at another (issue 21, found by playing) ----------
+
+SSH_ANN = DoorProof("ssh", "SHA256:ann-key", "ann", "ssh-ed25519 ann@home")
+
+
+async def test_a_doors_ticket_at_one_host_proves_its_person_at_another_hosts_table(
+    tmp_path: Path, database: str
+) -> None:
+    """An SSH login as ann at host b for t1, refereed by host a, was refused
+    ``bad_token``: b relayed the join with its ticket, which lives only in b's memory."""
+    async with (
+        cluster_host(tmp_path / "a", database, ("ann,bob",)) as (a, port_a),
+        cluster_host(tmp_path / "b", database) as (b, port_b),
+    ):
+        assert a.accounts is not None and list(a.rooms) == ["t1"]
+        ticket = b.issue_ticket(SSH_ANN)
+        # ann's app at b's door: relayed to a, which seats her on b's word for the key.
+        door = await _client(port_b)
+        seated = await door.join("ann", token=ticket, table="t1")
+        assert seated.seat == 0 and seated.token is None and b.rooms == {}
+        account = a.accounts.find("ann")
+        assert account is not None
+        assert [(c.door, c.digest, c.label) for c in a.accounts.credentials(account.id)] == [
+            ("ssh", "SHA256:ann-key", "ssh-ed25519 ann@home")
+        ]
+        assert not len(a.tickets)  # nothing of b's tickets was copied to a
+        # ... nor did the ticket cross: a was vouched for a stand-in made for this relay.
+        vouched = a.rooms["t1"].seated[0].vouched
+        assert vouched is not None and vouched.proof == SSH_ANN
+        assert vouched.ticket != digest(ticket)
+        # The ticket is no secret a knows: given to a directly, it is a wrong token.
+        stranger = await _client(port_a)
+        with pytest.raises(RefusedError) as info:
+            await stranger.join("ann", token=ticket)
+        assert info.value.code == "bad_token"
+        await stranger.close()
+        # On the same relayed connection, the ticket keeps proving ann (an account request).
+        info_ann = await door.account("ann", ticket)
+        assert info_ann.name == "ann" and dict(info_ann.doors)["ssh"] == 1
+        # ... and it is ann's only: bob's seat is not hers to take with it.
+        with pytest.raises(RefusedError) as info:
+            await door.join("bob", token=ticket, table="t1")
+        assert info.value.code == "name_taken"
+        await door.close()
+        # A browser tab at b (a cookie's ticket, for whatever name is typed): bob.
+        cookie = DoorProof("browser", digest("c" * 43), None, "browser")
+        tab_ticket = b.issue_ticket(cookie)
+        tab = await _client(port_b)
+        assert (await tab.join("bob", token=tab_ticket)).seat == 1  # found by name, relayed
+        await tab.close()
+        bob = a.accounts.find("bob")
+        assert bob is not None
+        assert [c.door for c in a.accounts.credentials(bob.id)] == ["browser"]
+        # Good while b's door session lasts (a reconnect), then revoked at b: no proof.
+        again = await _client(port_b)
+        assert (await again.join("bob", token=tab_ticket, table="t1")).seat == 1
+        await again.close()
+        b.revoke_ticket(tab_ticket)
+        late = await _client(port_b)
+        with pytest.raises(RefusedError) as info:
+            await late.join("bob", token=tab_ticket, table="t1")
+        assert info.value.code == "bad_token"
+        await late.close()
+
+
+async def test_a_door_at_one_host_takes_a_seat_at_a_table_waiting_at_another(
+    tmp_path: Path, database: str
+) -> None:
+    async with (
+        cluster_host(tmp_path / "a", database) as (a, port_a),
+        cluster_host(tmp_path / "b", database) as (b, port_b),
+    ):
+        carol = await _client(port_a)
+        waiting = await carol.open_table("carol", ("me", "open"))
+        assert isinstance(waiting, Waiting)
+        ticket = b.issue_ticket(DoorProof("ssh", "SHA256:dave-key", "dave", "ssh-ed25519"))
+        dave = await _client(port_b)
+        # A watch first (relayed to a, and refused there): the ticket comes only later,
+        # over the relay that is already there, and b vouches for it then.
+        with pytest.raises(RefusedError) as info:
+            await dave.watch(waiting.table)
+        assert info.value.code == "not_started"
+        seated = await dave.sit("dave", waiting.table, token=ticket)
+        assert isinstance(seated, Seated) and seated.seat == 1 and seated.token is None
+        assert isinstance(await _next(carol, Seated), Seated)
+        assert waiting.table in a.rooms and b.rooms == {}
+        assert a.accounts is not None
+        account = a.accounts.find("dave")
+        assert account is not None
+        assert [c.door for c in a.accounts.credentials(account.id)] == ["ssh"]
+        for client in (carol, dave):
+            await client.close()
+
+
+async def test_a_vouch_for_a_door_is_taken_only_from_a_peer_for_its_own_connection(
+    tmp_path: Path, database: str
+) -> None:
+    async with cluster_host(tmp_path / "a", database, ("ann,bob",)) as (a, port_a):
+        cluster = a.cluster
+        assert cluster is not None
+        stand_in = "s" * 43
+        vouched = Vouched(digest(stand_in), SSH_ANN, time.monotonic() + 60)
+        join = encode(Join("ann", stand_in, "t1"))
+
+        async def relayed(vouch_for: str | None, forged: bool = False) -> RawClient:
+            raw = await RawClient.open(port_a)
+            ip, port = raw.writer.get_extra_info("sockname")[:2]
+            source = f"{ip}:{port}"
+            proof = cluster.relay_proof(source, "door") or ""
+            vouch = cluster.vouch(vouch_for or source, vouched)
+            if vouch is not None and forged:  # another credential than the one proven
+                vouch = replace(vouch, credential="SHA256:mallory")
+            raw.send(HELLO + encode(Relay("door", proof, vouch)) + join)
+            return raw
+
+        # A vouch proven for another connection, or altered on the way: cut off.
+        for raw in (await relayed("127.0.0.1:1"), await relayed("", forged=True)):
+            heard = await raw.closed()
+            assert isinstance(heard[-1], Refused) and heard[-1].code == "bad_message"
+            assert heard[-1].fatal
+        # From no peer at all (no relay proof): cut off before any vouch counts.
+        raw = await RawClient.open(port_a)
+        vouch = cluster.vouch("127.0.0.1:1", vouched)
+        raw.send(HELLO + encode(Relay("door", "0" * 64, vouch)) + join)
+        heard = await raw.closed()
+        assert isinstance(heard[-1], Refused) and heard[-1].code == "bad_message"
+        assert a.accounts is not None and a.accounts.find("ann") is None
+        assert a.rooms["t1"].seated == {}
+        # A vouch line of its own, from no relay: cut off.
+        raw = await RawClient.open(port_a)
+        raw.send(HELLO + encode(cluster.vouch("127.0.0.1:1", vouched)))  # type: ignore[arg-type]
+        heard = await raw.closed()
+        assert isinstance(heard[-1], Refused) and heard[-1].code == "bad_message"
+        # A peer's vouch for its own connection: ann sits, her account the key's.
+        raw = await relayed(None)
+        assert isinstance(await raw.message(), Welcome)
+        seated = await raw.message()
+        assert isinstance(seated, Seated) and seated.seat == 0 and seated.token is None
+        account = a.accounts.find("ann")
+        assert account is not None
+        assert [c.door for c in a.accounts.credentials(account.id)] == ["ssh"]
+        # ... once: a second word on that connection, even proven for it, is cut off.
+        ip, port = raw.writer.get_extra_info("sockname")[:2]
+        raw.send(encode(cluster.vouch(f"{ip}:{port}", vouched)))  # type: ignore[arg-type]
+        heard = await raw.closed()
+        assert isinstance(heard[-1], Refused) and heard[-1].code == "bad_message"
+
+
+async def test_an_ssh_login_at_one_host_sits_at_a_table_refereed_by_another(
+    tmp_path: Path, database: str
+) -> None:
+    """The bug as played: ``ssh -p <b's door> ann@...`` for a table refereed at a."""
+    async with (
+        cluster_host(tmp_path / "a", database, ("ann,bob",)) as (a, _port_a),
+        cluster_host(tmp_path / "b", database) as (b, port_b),
+    ):
+        door = SSHDoor(b, SSHConfig(port=0, command=stand_in, hangup_grace=2.0), app_port=port_b)
+        await door.start()
+        try:
+            key = new_key(tmp_path, "ann")
+            async with await connect(door.port, "ann", key) as conn:
+                term = await Terminal.open(conn)
+                assert "name=ann seat=0 ticket=yes" in await term.wait_for("ready")
+                assert b.rooms == {} and a.rooms["t1"].seated[0].address == "door"
+                term.process.stdin.write(b"q")
+                assert await term.finish() == 3
+            assert a.accounts is not None
+            account = a.accounts.find("ann")
+            assert account is not None
+            credentials = a.accounts.credentials(account.id)
+            assert [(c.door, c.digest) for c in credentials] == [
+                ("ssh", str(key.get_fingerprint("sha256")))
+            ]
+        finally:
+            await door.close()
+
+
+# A browser tab's app at host b (textual-serve's protocol): joins bob with its ticket
+# over b's private socket and shows the seat it got, or the refusal's code.
+WEB_STAND_IN = """
+import asyncio, os, sys
+from paris_tui.host.child import DOOR_SOCKET_ENV, TICKET_ENV, die_with_parent
+from paris_tui.net.client import HostClient, RefusedError
+
+die_with_parent()
+out = sys.stdout.buffer
+out.write(b"__GANGLION__\\n")
+out.flush()
+
+
+async def main():
+    path = os.environ[DOOR_SOCKET_ENV]
+    client = await HostClient.connect("127.0.0.1", int(sys.argv[1]), path=path)
+    try:
+        said = "seat=%d" % (await client.join("bob", token=os.environ.get(TICKET_ENV))).seat
+    except RefusedError as exc:
+        said = "refused=" + exc.code
+    text = (said + " done").encode()
+    out.write(b"D" + len(text).to_bytes(4, "big") + text)
+    out.flush()
+    data = b" "
+    while data and b'"quit"' not in data:
+        data = os.read(0, 4096)
+    await client.close()
+
+
+asyncio.run(main())
+"""
+
+
+async def test_a_browser_tab_at_one_host_sits_at_a_table_refereed_by_another(
+    tmp_path: Path, database: str
+) -> None:
+    async with (
+        cluster_host(tmp_path / "a", database, ("ann,bob",)) as (a, _port_a),
+        cluster_host(tmp_path / "b", database) as (b, port_b),
+    ):
+        app = [sys.executable, "-c", WEB_STAND_IN, str(port_b)]
+        door = WebDoor(
+            host=b, host_port=port_b, data_dir=b.store.root, port=0, command=lambda _d: app
+        )
+        _, door.port = await door.start()
+        cookie = "k" * 43
+        try:
+            async with aiohttp.ClientSession() as http:
+                url = f"http://127.0.0.1:{door.port}/ws?width=80&height=24"
+                ws = await http.ws_connect(url, headers={"Cookie": f"{COOKIE}={cookie}"})
+                seen = b""
+                async with asyncio.timeout(TIMEOUT):
+                    while b"done" not in seen:
+                        message = await ws.receive()
+                        assert message.type == aiohttp.WSMsgType.BINARY, message
+                        seen += message.data
+                assert b"seat=1 done" in seen, seen
+                assert b.rooms == {} and a.rooms["t1"].seated[1].address == "door"
+                await ws.close()
+        finally:
+            await door.close()
+        assert a.accounts is not None
+        account = a.accounts.find("bob")
+        assert account is not None
+        assert [(c.door, c.digest) for c in a.accounts.credentials(account.id)] == [
+            ("browser", digest(cookie))
+        ]
+
+
+async def test_a_doors_word_goes_on_when_a_relayed_connection_is_relayed_again(
+    tmp_path: Path, database: str
+) -> None:
+    """b relays a door's app to a (a watch), a relays it on to c (a watch refused),
+    and only then does the app send its ticket: the word reaches c from a."""
+    async with (
+        cluster_host(tmp_path / "a", database, ("ann,bob",)) as (a, _port_a),
+        cluster_host(tmp_path / "b", database) as (b, port_b),
+        cluster_host(tmp_path / "c", database) as (c, port_c),
+    ):
+        carol = await _client(port_c)
+        waiting = await carol.open_table("carol", ("me", "open"))
+        assert isinstance(waiting, Waiting) and waiting.table in c.waiting
+        ticket = b.issue_ticket(DoorProof("ssh", "SHA256:dave-key", "dave", "ssh-ed25519"))
+        dave = await _client(port_b)
+        assert (await dave.watch("t1")).table == "t1"  # b -> a
+        with pytest.raises(RefusedError) as info:
+            await dave.watch(waiting.table)  # a -> c
+        assert info.value.code == "not_started"
+        seated = await dave.sit("dave", waiting.table, token=ticket)
+        assert isinstance(seated, Seated) and seated.seat == 1 and seated.token is None
+        assert waiting.table in c.rooms and a.rooms.keys() == {"t1"} and b.rooms == {}
+        assert c.accounts is not None
+        account = c.accounts.find("dave")
+        assert account is not None
+        assert [c.door for c in c.accounts.credentials(account.id)] == ["ssh"]
+        for client in (carol, dave):
+            await client.close()

@@ -27,11 +27,13 @@ from paris_tui.net.protocol import (
     Presence,
     ProtocolError,
     Refused,
+    Relay,
     Seated,
     SeatInfo,
     TableInfo,
     Tables,
     Update,
+    Vouch,
     Waiting,
     Watch,
     Watching,
@@ -96,6 +98,10 @@ CLIENT = [
     Leave(),
     Ping(1),
     Pong(2),
+    Relay("203.0.113.9", "ab" * 32),
+    Relay("door", "ab" * 32, Vouch("cd" * 32, "ssh", "SHA256:k", "zoë", "ssh-ed25519 z", 60, "ef")),
+    Relay("door", "ab" * 32, Vouch("cd" * 32, "browser", "00" * 32, None, "browser", 1, "ef")),
+    Vouch("cd" * 32, "ssh", "SHA256:k", "ann", "", 43_200, "ef"),
 ]
 
 
@@ -203,3 +209,19 @@ def test_structured_garbage_raises_only_protocol_error(data: dict[str, object]) 
     line = json.dumps(data).encode() + b"\n"
     with contextlib.suppress(ProtocolError):
         decode_client(line)
+
+
+def test_a_relays_vouch_for_another_door_or_of_the_wrong_shape_is_refused() -> None:
+    base = {"type": "relay", "address": "door", "proof": "ab"}
+    good = {"ticket": "cd", "door": "ssh", "credential": "k", "label": "", "seconds": 5}
+    for vouch in (
+        {**good, "proof": "ef", "door": "token"},  # a token is proven where it is sent
+        {**good, "proof": "ef", "seconds": -1},
+        {**good, "proof": "ef", "seconds": 86_401},
+        {**good, "proof": "ef", "name": "n" * 401},
+        good,  # no proof
+        "ssh",
+    ):
+        with pytest.raises(ProtocolError) as info:
+            decode_client(json.dumps({**base, "vouch": vouch}).encode())
+        assert info.value.code == "bad_message"

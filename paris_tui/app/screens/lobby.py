@@ -407,7 +407,8 @@ class LobbyScreen(ParisScreen):
         self._drawn = False  # the list was drawn once (an empty list is drawn too)
         self._problem_shown = False  # the status line says what went wrong: keep it
         # Quick match prefers players of a near rating when this says ratings (issue 22).
-        self.rating: RatingLookup | None = None
+        # Quick match prefers players of a near rating: the host's, as last told.
+        self.rating: RatingLookup | None = self._rating_of
         self.friends = LobbyFriends(self)  # "tell me when NAME is here" (issue 22)
 
     # --- layout ------------------------------------------------------------------------
@@ -792,6 +793,19 @@ class LobbyScreen(ParisScreen):
             self._say(_("{problem} Press q to quit.").format(problem=self.ended), problem=True)
             return False
         return not self.done
+
+    def _rating_of(self, name: str) -> float | None:
+        """``name``'s rating as the host last told it (the leaderboard, else a seat of a
+        listed table), in points; ``None`` when the host rates nobody of that name."""
+        folded = name.casefold()
+        for leader in self.leaderboard:
+            if leader.name.casefold() == folded:
+                return leader.rating / 10
+        for info in self.tables:
+            for seat in info.seats:
+                if seat.rating is not None and seat.name.casefold() == folded:
+                    return seat.rating / 10
+        return None
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "leave":
