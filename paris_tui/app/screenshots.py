@@ -345,24 +345,32 @@ def _seed_ratings(root: Path) -> None:
 
 async def lobby_ratings(out: Path) -> Path:
     """The lobby of a host with rated players (issue 22): each rating beside its name,
-    then the leaderboard (``l``)."""
+    a turn-based table waiting for Eve's move at the top, then the leaderboard (``l``)."""
     import tempfile
+    import time
 
     from ..host.referee import parse_seats
     from ..host.server import Host, HostConfig
     from ..net.client import HostClient
     from .screens.lobby import LobbyScreen
 
+    later = [0.0]  # the host's clock, moved on once the tables are open
+
+    def clock() -> float:
+        return time.time() + later[0]
+
     with tempfile.TemporaryDirectory() as tmp:
         _seed_ratings(Path(tmp) / "host")
-        host = Host(HostConfig(data_dir=Path(tmp), port=0, ai_delay=3600.0))
+        host = Host(HostConfig(data_dir=Path(tmp), port=0, ai_delay=3600.0, clock=clock))
         host.load()
         playing = host.open_table(parse_seats("Ann,Bob,Cy"), seed=3).referee
         for _ in range(9):
             seat = playing.to_move or 0
             playing.play(seat, playing.view(seat).legal_moves[0], playing.move_count)
-        host.open_table(parse_seats("Dee,Eve,ai:strong"), seed=4)
+        host.open_table(parse_seats("Dee,Gus,ai:strong"), seed=4)
+        host.open_table(parse_seats("Eve,Hal"), seed=5, move_time=86400.0)  # a day a move
         _, port = await host.start()
+        later[0] = 5 * 3600.0  # Eve's move has waited five hours
         streams = sys.stdout, sys.stderr
         try:
             dee = await HostClient.connect("127.0.0.1", port)
