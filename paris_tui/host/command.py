@@ -600,7 +600,7 @@ async def _run_host(
     join = _join_address(config.bind, port)
     lines = [
         f"paris-tui host: listening on {address}:{port} "
-        f"(protocols {' and '.join(str(v) for v in PROTOCOL_VERSIONS)}); "
+        f"(protocols {PROTOCOL_VERSIONS[0]} to {PROTOCOL_VERSIONS[-1]}); "
         f"tables saved in {host.tables.where}"
     ]
     if door is not None:

@@ -1468,7 +1468,7 @@ class Host:
             await conn.hang_up(refusal("bad_message", "the first message must be a hello"))
             return
         if hello.protocol not in PROTOCOL_VERSIONS:
-            spoken = " and ".join(str(v) for v in PROTOCOL_VERSIONS)
+            spoken = f"{PROTOCOL_VERSIONS[0]} to {PROTOCOL_VERSIONS[-1]}"  # contiguous
             await conn.hang_up(
                 refusal(
                     "unsupported_protocol",
