@@ -49,7 +49,6 @@ import hashlib
 import hmac
 import json
 import logging
-import os
 import re
 import secrets
 import sqlite3
@@ -62,6 +61,7 @@ from typing import Any, Literal, Protocol, get_args
 
 from ..core.text import InvalidNameError, normalize_name, printable
 from .names import folded, skeleton
+from .sqlite_file import open_sqlite
 
 __all__ = [
     "ACCOUNTS_FILE",
@@ -317,28 +317,15 @@ class SQLiteAccounts:
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
         self._lock = threading.Lock()
-        where = printable(str(self.path))
-        try:
-            new = not self.path.exists()
-            self._db = sqlite3.connect(
-                self.path, timeout=5.0, isolation_level=None, check_same_thread=False
-            )
-            if new:
-                with contextlib.suppress(OSError):
-                    os.chmod(self.path, 0o600)
-            db = self._db
-            db.execute("PRAGMA foreign_keys = ON")
-            db.execute("PRAGMA journal_mode = WAL")
-            db.execute("PRAGMA synchronous = FULL")
-            version = int(db.execute("PRAGMA user_version").fetchone()[0])
-            if version > SCHEMA_VERSION:
-                raise AccountsUnavailable(
-                    f"{where} is of a newer paris-tui (schema {version}): upgrade paris-tui"
-                )
-            db.executescript("BEGIN;" + _SCHEMA + f"PRAGMA user_version = {SCHEMA_VERSION};COMMIT;")
-            db.execute("SELECT count(*) FROM accounts").fetchone()
-        except sqlite3.Error as exc:
-            raise AccountsUnavailable(f"cannot read the accounts store {where}: {exc}") from None
+        self._db = open_sqlite(
+            self.path,
+            _SCHEMA,
+            SCHEMA_VERSION,
+            AccountsUnavailable,
+            "the accounts store",
+            foreign_keys=True,
+            check="SELECT count(*) FROM accounts",
+        )
 
     # --- plumbing ---------------------------------------------------------------------
 

@@ -41,7 +41,6 @@ import functools
 import hashlib
 import json
 import logging
-import os
 import sqlite3
 import threading
 import time
@@ -50,7 +49,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Protocol, get_args
 
-from ..core.text import printable
+from .sqlite_file import open_sqlite
 
 __all__ = [
     "RATINGS_FILE",
@@ -325,26 +324,9 @@ class SQLiteRatings:
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
         self._lock = threading.Lock()
-        where = printable(str(self.path))
-        try:
-            new = not self.path.exists()
-            self._db = sqlite3.connect(
-                self.path, timeout=5.0, isolation_level=None, check_same_thread=False
-            )
-            if new:
-                with contextlib.suppress(OSError):
-                    os.chmod(self.path, 0o600)
-            db = self._db
-            db.execute("PRAGMA journal_mode = WAL")
-            db.execute("PRAGMA synchronous = FULL")
-            version = int(db.execute("PRAGMA user_version").fetchone()[0])
-            if version > SCHEMA_VERSION:
-                raise RatingsUnavailable(
-                    f"{where} is of a newer paris-tui (schema {version}): upgrade paris-tui"
-                )
-            db.executescript("BEGIN;" + _SCHEMA + f"PRAGMA user_version = {SCHEMA_VERSION};COMMIT;")
-        except sqlite3.Error as exc:
-            raise RatingsUnavailable(f"cannot read the ratings {where}: {exc}") from None
+        self._db = open_sqlite(
+            self.path, _SCHEMA, SCHEMA_VERSION, RatingsUnavailable, "the ratings"
+        )
 
     # --- plumbing (PostgresRatings gives these a PostgreSQL connection) ----------------
 
