@@ -865,15 +865,22 @@ class LobbyScreen(ParisScreen):
         self._say(_("Watching table {table}…").format(table=info.table))
         self.client.send(Watch(info.table))
 
-    def action_new_table(self) -> None:
+    def _opener(self) -> str | None:
+        """The name to open a table (or find one) under, or ``None`` (said why)."""
         if not self._can_send():
-            return
+            return None
         name = self._need_name()
         if name is None:
-            return
+            return None
         welcome = self.client.welcome
         if welcome is not None and welcome.protocol < 2:
             self._say(_("This host cannot open a table for a client (it speaks protocol 1)."))
+            return None
+        return name
+
+    def action_new_table(self) -> None:
+        name = self._opener()
+        if name is None:
             return
 
         def opened(request: OpenTable | None) -> None:
@@ -890,14 +897,8 @@ class LobbyScreen(ParisScreen):
         """Quick match: a seat at the fullest waiting table of the size asked, or a new one."""
         from .quick_match import QuickMatchScreen, quick_request
 
-        if not self._can_send():
-            return
-        name = self._need_name()
+        name = self._opener()
         if name is None:
-            return
-        welcome = self.client.welcome
-        if welcome is not None and welcome.protocol < 2:
-            self._say(_("This host cannot open a table for a client (it speaks protocol 1)."))
             return
 
         def chosen(size: int | None) -> None:
