@@ -57,6 +57,9 @@ class Stats:
         self.over: dict[str, float] = {}  # table -> when a client saw its game end
         self.killed_at: float | None = None
         self.back_at: dict[str, float] = {}  # table -> its first move after the kill
+        # Every trip: (sent at, seconds, the host the bot is connected to, relayed or not).
+        self.sent: list[tuple[float, float, int, bool]] = []
+        self.joins: list[tuple[float, float, int]] = []  # (asked at, seconds, host)
 
     def when(self) -> str:
         """When, for an error: before the kill, or how long after it."""
@@ -104,6 +107,7 @@ async def _log(proc: asyncio.subprocess.Process, path: Path) -> None:
 async def play_seat(
     name: str,
     table: str,
+    referee: int,
     ports: list[int],
     alive: set[int],
     think: float,
@@ -115,8 +119,10 @@ async def play_seat(
     while not stop.is_set():
         port = rng.choice([p for p in ports if p in alive])
         try:
+            asked = time.perf_counter()
             client = await HostClient.connect("127.0.0.1", port, timeout=TIMEOUT)
             seated = await client.join(name, token, table, timeout=TIMEOUT)
+            stats.joins.append((asked, time.perf_counter() - asked, ports.index(port)))
         except RefusedError as exc:
             if exc.code not in ("unavailable", "seat_taken"):  # waiting for a takeover
                 stats.errors.append(f"{name}: {exc.code} at {port}{stats.when()}: {exc}")
@@ -153,6 +159,8 @@ async def play_seat(
                     if sent_at is not None and count > sent_count:
                         trip = time.perf_counter() - sent_at
                         stats.trips.append(trip)
+                        at = ports.index(port)
+                        stats.sent.append((sent_at, trip, at, at != referee))
                         if stats.warm_at <= sent_at and stats.killed_at is None:
                             stats.steady.append(trip)
                         sent_at = None
@@ -168,6 +176,120 @@ async def play_seat(
             client.abort()
             sent_count = -1
             await asyncio.sleep(0.1)
+
+
+async def spy(
+    folder: Path,
+    window: str,
+    procs: list[asyncio.subprocess.Process],
+    seconds: float,
+    skip: int | None = None,
+) -> list[asyncio.subprocess.Process]:
+    """py-spy records each host and this process (the bots) for ``seconds``."""
+    import os
+
+    spy_bin = Path(sys.executable).with_name("py-spy")
+    pids = {f"host{i}": p.pid for i, p in enumerate(procs) if i != skip}
+    pids["bots"] = os.getpid()
+    out = []
+    for who, pid in pids.items():
+        args = [str(spy_bin), "record", "-p", str(pid), "-d", str(max(1, round(seconds)))]
+        args += [
+            "-r",
+            "50",
+            "-f",
+            "raw",
+            "--nonblocking",
+            "-o",
+            str(folder / f"{window}-{who}.txt"),
+        ]
+        out.append(
+            await asyncio.create_subprocess_exec(
+                *args, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL
+            )
+        )
+    return out
+
+
+def summary(trips: list[float]) -> dict[str, float | int | None]:
+    """Count, p50, p95, p99 and max (ms) of some round trips."""
+    ordered = sorted(trips)
+    n = len(ordered)
+
+    def at(q: float) -> float | None:
+        return round(1000 * ordered[int(q * (n - 1))], 1) if n else None
+
+    top = round(1000 * ordered[-1], 1) if n else None
+    return {"n": n, "p50": at(0.5), "p95": at(0.95), "p99": at(0.99), "max": top}
+
+
+def windows(
+    stats: Stats, began: float, killed_at: float, recovered: list[float], hosts: int
+) -> dict[str, object]:
+    """When the slow moves were sent: the round trips by the window they were sent in
+    (``join``: before the warm-up ended; ``steady``: up to the kill; ``takeover``: from
+    the kill until the last of the dead host's tables moved again; ``after``: the rest),
+    each window's share of the whole run's trips over its p95, per host the bot is
+    connected to (relayed or direct), and second by second; the joins' times too."""
+    whole = sorted(t for _, t, _, _ in stats.sent)
+    p95 = whole[int(0.95 * (len(whole) - 1))] if whole else 0.0
+    back = killed_at + (max(recovered) if recovered else 0.0)
+    bounds = {
+        "join": (began, stats.warm_at),
+        "steady": (stats.warm_at, killed_at),
+        "takeover": (killed_at, back),
+        "after": (back, float("inf")),
+    }
+    out: dict[str, object] = {}
+    for window, (low, high) in bounds.items():
+        trips = [t for at, t, _, _ in stats.sent if low <= at < high]
+        row: dict[str, object] = dict(summary(trips))
+        row["over_p95"] = sum(1 for t in trips if t > p95)
+        for h in range(hosts):
+            for relayed in (False, True):
+                mine = [
+                    t for at, t, c, r in stats.sent if low <= at < high and c == h and r == relayed
+                ]
+                row[f"h{h}{'r' if relayed else 'd'}_p95"] = summary(mine)["p95"]
+        out[window] = row
+    seconds: list[dict[str, object]] = []
+    last = max((at for at, _, _, _ in stats.sent), default=began)
+    for second in range(int(last - began) + 1):
+        low = began + second
+        trips = [t for at, t, _, _ in stats.sent if low <= at < low + 1]
+        row = dict(summary(trips))
+        row["s"] = second
+        row["joins"] = sum(1 for at, _, _ in stats.joins if low <= at < low + 1)
+        seconds.append(row)
+    out["by_second"] = seconds
+    out["p95_ms"] = round(1000 * p95, 1)
+    out["joins"] = summary([t for _, t, _ in stats.joins])
+    out["kill_at_s"] = round(killed_at - began, 2)
+    return out
+
+
+def print_windows(found: object) -> None:
+    assert isinstance(found, dict)
+    print(
+        f"{'window':>10} {'n':>5} {'p50':>7} {'p95':>7} {'p99':>7} {'max':>7} {'>p95':>5}",
+        " per host p95 (d direct, r relayed)",
+    )
+    for window in ("join", "steady", "takeover", "after"):
+        row = found[window]
+        per_host = " ".join(
+            f"{k[:-4]}={v}" for k, v in row.items() if k.endswith("_p95") and k != "over_p95"
+        )
+        print(
+            f"{window:>10} {row['n']:>5} {row['p50']!s:>7} {row['p95']!s:>7} {row['p99']!s:>7}"
+            f" {row['max']!s:>7} {row['over_p95']:>5}  {per_host}"
+        )
+    print(f"joins: {found['joins']}; the kill at {found['kill_at_s']} s")
+    print("by second sent: s n p50 p95 max joins")
+    for row in found["by_second"]:
+        print(
+            f"  {row['s']:>3} {row['n']:>4} {row['p50']!s:>7} {row['p95']!s:>7}",
+            f"{row['max']!s:>7} {row['joins']:>4}",
+        )
 
 
 async def db_connections(server: object, database: str) -> int:
@@ -196,6 +318,12 @@ async def main() -> int:
     parser.add_argument("--database", default=None)
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--keep", action="store_true", help="keep the hosts' logs")
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        default=None,
+        help="a folder: py-spy records each host and the bots in each window (raw stacks)",
+    )
     args = parser.parse_args()
 
     server = None
@@ -237,13 +365,29 @@ async def main() -> int:
         tasks = [
             asyncio.create_task(
                 play_seat(
-                    name, table, ports, alive, args.think, stats, random.Random(rng.random()), stop
+                    name,
+                    table,
+                    owner[table],
+                    ports,
+                    alive,
+                    args.think,
+                    stats,
+                    random.Random(rng.random()),
+                    stop,
                 )
             )
             for table, seats in names.items()
             for name in seats
         ]
-        await asyncio.sleep(args.kill_after)
+        spies: list[asyncio.subprocess.Process] = []
+        if args.profile is not None:
+            args.profile.mkdir(parents=True, exist_ok=True)
+            spies += await spy(args.profile, "join", procs, args.warmup)
+            await asyncio.sleep(args.warmup)
+            spies += await spy(args.profile, "steady", procs, args.kill_after - args.warmup)
+            await asyncio.sleep(args.kill_after - args.warmup)
+        else:
+            await asyncio.sleep(args.kill_after)
         peak_connections = await db_connections(server, database)
         victim = 0
         procs[victim].kill()  # kill -9
@@ -252,11 +396,15 @@ async def main() -> int:
         if args.keep:
             print(f"killed host 0 at {killed_at:.2f}")
         alive.discard(ports[victim])
+        if args.profile is not None:
+            spies += await spy(args.profile, "takeover", procs, 5.0, skip=victim)
         # The killed host's tables whose game had not ended (as far as any client saw).
         victims = [t for t, h in owner.items() if h == victim and t not in stats.over]
         await asyncio.sleep(max(0.0, args.duration - args.kill_after))
         stop.set()
         await asyncio.wait(tasks, timeout=TIMEOUT)
+        for proc in spies:
+            await proc.wait()
         elapsed = time.perf_counter() - began
         recovered = [stats.back_at[t] - killed_at for t in victims if t in stats.back_at]
         # Moves lost: a client saw more moves than the database holds.
@@ -303,11 +451,14 @@ async def main() -> int:
                 if t not in stats.back_at
             ][:10],
         }
+        result["windows"] = windows(stats, began, killed_at, recovered, args.hosts)
         if args.json:
             print(json.dumps(result))
         else:
             for key, value in result.items():
-                print(f"{key:>22}: {value}")
+                if key != "windows":
+                    print(f"{key:>22}: {value}")
+            print_windows(result["windows"])
             for line in stats.errors[:5]:
                 print(f"  error: {line}")
         return 0
