@@ -90,6 +90,10 @@ Swap = tuple[bytes, bytes]  # a door's ticket and its stand-in on one relay
 MAX_VOUCH_SECONDS = 86_400  # the longest a relay's word for a door's ticket is good (wire bound)
 
 
+class DoorShut(Refusal):
+    """A relay's dial was refused: nothing listens at the referee's address."""
+
+
 class Cluster:
     """This host's part among the hosts on one database."""
 
@@ -104,6 +108,7 @@ class Cluster:
         self._remote: dict[str, Record] = {}  # tables refereed elsewhere, as last read
         self._secret: bytes | None = None  # what proves a peer host (the database's)
         self._taken: dict[str, float] = {}  # table -> when its lease was last taken here
+        self._gone: dict[str, float] = {}  # host (lease holder) -> when its door refused us
 
     # --- leases ------------------------------------------------------------------------
 
@@ -307,9 +312,49 @@ class Cluster:
             if table not in self.host.rooms:  # ours, being taken over at this moment
                 raise Refusal("unavailable", f"table {table} is being taken over: try again")
             return False
+        if self._is_gone(found.holder):  # its door refused us a moment ago: no new dial
+            return await self._take_from_gone(table, found.holder)
         self.host.leave(conn)
-        await self.relay(conn, found.address, message)
+        try:
+            await self.relay(conn, found.address, message)
+        except DoorShut:
+            self._gone[found.holder] = time.monotonic()
+            log.warning("host %s at %s refuses connections: gone", found.holder, found.address)
+            return await self._take_from_gone(table, found.holder)
         return True
+
+    def _is_gone(self, holder: str) -> bool:
+        """Whether ``holder``'s door refused a connection within the last lease."""
+        seen = self._gone.get(holder)
+        if seen is None:
+            return False
+        if time.monotonic() - seen > self.leases.seconds:
+            del self._gone[holder]
+            return False
+        return True
+
+    async def _take_from_gone(self, table: str, holder: str) -> bool:
+        """Referee ``table`` here now if its host ``holder`` is gone (its door refused
+        us, and its lease went half its length without a renewal): a kill -9 is
+        taken over in about half a lease, not a lease and a tick. Else, or if
+        another host took it first, the client is told to try again (``Refusal``)."""
+        loop = asyncio.get_running_loop()
+        began = time.monotonic()
+        silent = self.leases.seconds / 2
+        try:
+            got = await loop.run_in_executor(
+                self.host.io_pool, self.leases.take_from, table, holder, silent
+            )
+        except OSError as exc:
+            log.error("table %s: %s", table, exc)
+            got = False
+        if got:
+            self._taken[table] = began
+            if table not in self.host.rooms:
+                await self.take(table)
+            if table in self.host.rooms:
+                return False  # served here: the join goes on here
+        raise Refusal("unavailable", f"table {table} is moving to another host: try again")
 
     # --- tables waiting for players, at every host -------------------------------------
     #
@@ -514,6 +559,9 @@ class Cluster:
                     first = first.replace(*swap)
                 writer.write(encode(hello) + relay + first)
                 await reader.readuntil(b"\n")  # its welcome: the client had ours
+        except ConnectionRefusedError as exc:  # nothing listens there: the host is gone
+            log.warning("%s: cannot relay to %s: %s", conn, address, exc)
+            raise DoorShut("unavailable", "the table's host cannot be reached: try again") from None
         except (OSError, TimeoutError, asyncio.IncompleteReadError, ValueError) as exc:
             log.warning("%s: cannot relay to %s: %s", conn, address, exc)
             raise Refusal("unavailable", "the table's host cannot be reached: try again") from None

@@ -122,11 +122,16 @@ class Friends:
         not here before (another connection of it)."""
         if account_id is None or self.account_of(conn) == account_id:
             return  # this connection was that account already (its lobby sits down)
-        if self.here(account_id, besides=conn):
+        told = [
+            (other, listener)
+            for other, listener in list(self.listeners.items())
+            if other is not conn and not other.closed and account_id in listener.friends
+        ]
+        # Whether it was here already is a look at every connection: only when
+        # someone listens for it (not for each of a burst of joins).
+        if not told or self.here(account_id, besides=conn):
             return
-        for other, listener in list(self.listeners.items()):
-            if other is conn or other.closed or account_id not in listener.friends:
-                continue
+        for other, listener in told:
             listener.friends[account_id] = name  # a renamed friend: the name of now
             other.send(self._info(listener, arrived=name, arriving=account_id))
             log.info("%s: told that %s is here", other, printable(name))

@@ -63,6 +63,27 @@ class Leases:
             ).fetchone()
         return row is not None
 
+    def take_from(self, table_id: str, holder: str, silent: float) -> bool:
+        """Take the table's lease from ``holder``, a host whose door refuses
+        connections (its process is gone: kill -9, a crash), once that lease went
+        ``silent`` seconds without a renewal (on the database's clock), before it
+        runs out.
+
+        Both must hold: a host that is alive but stalled still has its door (the
+        kernel takes its connections) and does not lose its tables this way, and
+        a host that renews is never taken from, whatever a peer saw of its door.
+        Nothing else changes: a second writer of move *n* is still refused by
+        the move rows' primary key."""
+        with self.store.one() as conn:
+            row = conn.execute(
+                "UPDATE paris_leases SET holder = %s, address = %s, "
+                "until = now() + make_interval(secs => %s) "
+                "WHERE table_id = %s AND holder = %s "
+                "AND until <= now() + make_interval(secs => %s) RETURNING table_id",
+                (self.holder, self.address, self.seconds, table_id, holder, self.seconds - silent),
+            ).fetchone()
+        return row is not None
+
     def renew(self) -> set[str]:
         """Renew every lease still ours; returns their tables (the others were lost).
 

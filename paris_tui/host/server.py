@@ -1693,21 +1693,25 @@ class Host:
         if waiting is not None and conn.protocol >= 2:
             self._join_waiting(conn, name, waiting, message)
             return
-        known = self.gate.find(name)
+        loop = asyncio.get_running_loop()
+        # The accounts' reads in an I/O thread: with --database each is a round trip,
+        # and the event loop serves every other table's moves meanwhile.
+        known = await loop.run_in_executor(self.io_pool, self.gate.find, name)
         mine = known.id if known is not None and same_name(known.name, name) else None
         room, seat = self._find_seat(name, message.table, mine)
         if room.seats_problem is not None:
             log.warning("table %s: a seat asked for while its owners cannot be read", room.id)
             raise Refusal("unavailable", f"the host cannot read who owns the seats of {room.id}")
         # The account first (its proof), then the seat: nothing is written for a refusal.
-        claim = self.gate.prove(name, message.token, message.code, conn.vouched)
+        claim = await loop.run_in_executor(
+            self.io_pool, self.gate.prove, name, message.token, message.code, conn.vouched
+        )
         owner = room.owners.get(seat)
         if owner is not None and (claim.account is None or claim.account.id != owner):
             owner = self._owner_still_there(room, seat, owner)
         if owner is not None and (claim.account is None or claim.account.id != owner):
             log.warning("%s: %s's seat at table %s is another account's", conn, name, room.id)
             raise Refusal("seat_taken", f"{name}'s seat at table {room.id} is another account's")
-        loop = asyncio.get_running_loop()
         account = await loop.run_in_executor(self.io_pool, self.gate.commit, claim)
         if owner is None:
             async with room.owners_saving:
@@ -1726,6 +1730,8 @@ class Host:
                     )
                 room.owners[seat] = account.id
         issued = claim.token
+        # The seats' ratings (a read each, the first time) into their cache off the loop.
+        await loop.run_in_executor(self.io_pool, room.seat_infos)
         self._leave(conn)
         old = room.seated.get(seat)
         if old is not None and old is not conn:

@@ -136,7 +136,10 @@ def items(
         raise WireError(where, f"must be a list, found {json_kind(value)}")
     if len(value) > limit:
         raise WireError(where, f"holds more than {limit} items")
-    return tuple(read(v, f"{where}[{i}]") for i, v in enumerate(value))
+    try:  # the common case: no item is wrong, and no item's place is spelled out
+        return tuple([read(v, where) for v in value])
+    except WireError:  # read again, item by item, for the error naming the item's place
+        return tuple([read(v, f"{where}[{i}]") for i, v in enumerate(value)])
 
 
 def _int_item(value: object, where: str) -> int:
@@ -148,17 +151,27 @@ def _str_item(value: object, where: str) -> str:
 
 
 _LOW, _HIGH = -(2**31), 2**31
+_INT_TYPE = {int}  # bool is an int in Python and never one on the wire: type() tells them apart
 
 
 def ints(value: object, where: str, limit: int = MAX_ITEMS) -> tuple[int, ...]:
     # The common case in one pass; the item by item reading names what is wrong.
-    if (
-        type(value) is list
-        and len(value) <= limit
-        and all(type(v) is int and _LOW <= v <= _HIGH for v in value)
-    ):
-        return tuple(value)
+    if type(value) is list and len(value) <= limit:
+        if not value:
+            return ()
+        if set(map(type, value)) == _INT_TYPE and min(value) >= _LOW and max(value) <= _HIGH:
+            return tuple(value)
     return items(value, where, _int_item, limit)
+
+
+def _int_lists(value: object, where: str) -> tuple[tuple[int, ...], ...]:
+    """A list of lists of whole numbers (a view's occupancy, its round scores)."""
+    if type(value) is list and len(value) <= MAX_ITEMS:
+        try:
+            return tuple([ints(v, where) for v in value])
+        except WireError:
+            pass
+    return items(value, where, _int_list_item)
 
 
 def strs(value: object, where: str, limit: int = MAX_ITEMS) -> tuple[str, ...]:
@@ -204,6 +217,34 @@ def move_from_json(value: object, where: str = "move") -> Move:
 
 def _move_item(value: object, where: str) -> Move:
     return move_from_json(value, where)
+
+
+_PLAIN_MOVES: dict[str, Move] = {}  # tile -> Move(tile): a move is frozen, one serves all
+_PLAIN_MOVES_MAX = 512  # bounded: a host cannot grow it by sending made-up tiles
+
+
+def _moves(value: object, where: str) -> tuple[Move, ...]:
+    """A list of moves; the common one, ``{"tile": ...}`` only, read in one pass."""
+    if type(value) is list and len(value) <= MAX_ITEMS:
+        out: list[Move] = []
+        known = _PLAIN_MOVES
+        try:
+            for item in value:
+                if type(item) is dict and len(item) == 1:
+                    tile = item.get("tile")
+                    if type(tile) is str and len(tile) <= 64:
+                        move = known.get(tile)
+                        if move is None:
+                            move = Move(tile)
+                            if len(known) < _PLAIN_MOVES_MAX:
+                                known[tile] = move
+                        out.append(move)
+                        continue
+                out.append(move_from_json(item, where))
+            return tuple(out)
+        except WireError:
+            pass  # read again, item by item, for the error naming the item's place
+    return items(value, where, _move_item)
 
 
 # --- outcomes ------------------------------------------------------------------
@@ -318,16 +359,16 @@ def view_from_json(value: object, where: str = "view") -> SeatView:
         discard=strs(get("discard"), at("discard")),
         scores=ints(get("scores"), at("scores"), limit=4),
         supply=ints(get("supply"), at("supply"), limit=4),
-        occupancy=items(get("occupancy"), at("occupancy"), _int_list_item),
+        occupancy=_int_lists(get("occupancy"), at("occupancy")),
         sack_total=integer(get("sack_total"), at("sack_total"), 0, 1000),
         stacks_left=integer(get("stacks_left"), at("stacks_left"), 0, MAX_ITEMS),
-        moves=items(get("moves"), at("moves"), _move_item),
+        moves=_moves(get("moves"), at("moves")),
         leftovers=strs(get("leftovers"), at("leftovers")),
         unseen_tiles=strs(get("unseen_tiles"), at("unseen_tiles")),
-        round_scores=items(get("round_scores"), at("round_scores"), _int_list_item),
+        round_scores=_int_lists(get("round_scores"), at("round_scores")),
         own_route=opt_text(get("own_route"), at("own_route"), limit=32),
         public_route=opt_text(get("public_route"), at("public_route"), limit=32),
-        legal_moves=items(get("legal_moves"), at("legal_moves"), _move_item),
+        legal_moves=_moves(get("legal_moves"), at("legal_moves")),
         outcome=None if outcome is None else outcome_from_json(outcome, at("outcome")),
         revealed_routes=None if revealed is None else strs(revealed, at("revealed_routes")),
     )
