@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
+import random
 import re
 import socket
 from collections.abc import Awaitable, Callable
@@ -51,8 +52,12 @@ EXIT_CONNECT = 3
 EXIT_REFUSED = 4
 """The host answered and refused (bad_token, seat_taken, no_such_table, ...)."""
 
-RECONNECT_DELAYS: tuple[float, ...] = (0.5, 1.0, 2.0, 4.0, 8.0, 8.0, 8.0, 8.0, 8.0)
-"""Pauses before each try to join again after a drop (about 48 s in all)."""
+RECONNECT_DELAYS: tuple[float, ...] = (0.25, 0.5, 0.5, 1.0, 1.0, 2.0, 4.0, 8.0, 8.0, 8.0, 8.0, 8.0)
+"""Pauses before each try to join again after a drop (about 49 s in all). The first
+are short: a server of several hosts serves a dead host's tables again within a
+second or two, and says ``unavailable`` (try again) until then. Each is drawn
+within a fifth of its length either way, so the players of a host that died do
+not all come back at the same instant."""
 
 CONNECT_TIMEOUT = 10.0
 # The reasons a table ends for good for this terminal: no second try.
@@ -219,6 +224,7 @@ class Link:
         self.reconnects = 0
         self.closed = False
         self.delays = RECONNECT_DELAYS  # the pauses before each try to join again
+        self.dialed = _dialed(target, client)  # which of the target's addresses it is on
 
     # --- joining ---------------------------------------------------------------------
 
@@ -263,9 +269,12 @@ class Link:
         return cls(target, client, joined, tokens=tokens, token=token)
 
     async def rejoin(self, timeout: float = CONNECT_TIMEOUT, attempt: int = 0) -> RemoteTable:
-        """Join the same seat (or watch the same table) again on a new connection
-        (at the target's ``attempt``-th address, when it has several)."""
-        client, joined = await _join(self.target.at(attempt), self.token, timeout)
+        """Join the same seat (or watch the same table) again on a new connection:
+        at the ``attempt``-th address after the one it was on, when the target has
+        several (the first try after a drop goes to another host, each in turn)."""
+        target = self.target.at(self.dialed + attempt)
+        client, joined = await _join(target, self.token, timeout)
+        self.dialed = _dialed(target, client)
         self.table = RemoteTable(client, joined)
         self._chat_as()
         return self.table
@@ -313,7 +322,7 @@ class Link:
         problem = _("the host cannot be reached")
         for attempt, delay in enumerate(delays, start=1):
             on_lost(reason, attempt)
-            await asyncio.sleep(delay)
+            await asyncio.sleep(delay * random.uniform(0.8, 1.2))
             if self.closed:
                 return problem
             try:
@@ -440,6 +449,14 @@ def _service_named(exc: ProtocolError) -> str | None:
     if line.startswith(b"HTTP/"):
         return _("a web server (paris-tui host's browser door, say: open it in a browser)")
     return None
+
+
+def _dialed(target: JoinTarget, client: HostClient) -> int:
+    """Which of ``target``'s addresses ``client`` connected to (its dial, if unknown)."""
+    addresses = ((target.host, target.port), *target.others)
+    if client.endpoint in addresses:
+        return addresses.index(client.endpoint)
+    return target.dial
 
 
 async def _join(

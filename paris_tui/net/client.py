@@ -93,6 +93,7 @@ class HostClient:
         self.writer = writer
         self.welcome: Welcome | None = None
         self.leaderboard: tuple[Leader, ...] = ()  # the last tables answer's (ratings)
+        self.endpoint: tuple[str, int] | None = None  # the host and port it connected to
 
     @classmethod
     async def connect(
@@ -118,6 +119,7 @@ class HostClient:
             else:
                 reader, writer = await asyncio.open_connection(host, port, limit=MAX_HOST_LINE)
         self = cls(reader, writer)
+        self.endpoint = (host, port)
         try:
             self.send(Hello(PROTOCOL_VERSION, client, language))
             answer = await self.receive(timeout)

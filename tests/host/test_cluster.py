@@ -12,8 +12,8 @@ import json
 import logging
 import sys
 import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -54,6 +54,16 @@ LEASE = 1.0
 @pytest.fixture
 def database(postgres: PostgresServer) -> str:
     return postgres.dsn(postgres.create_database())
+
+
+@contextmanager
+def opened(database: str) -> Iterator[PostgresStore]:
+    store = PostgresStore(database)
+    store.open()
+    try:
+        yield store
+    finally:
+        store.close()
 
 
 @asynccontextmanager
@@ -230,6 +240,76 @@ def test_a_lease_is_one_hosts_until_it_runs_out_on_the_databases_clock(database:
         store.close()
 
 
+def test_a_lease_is_taken_early_only_from_its_holder_once_it_went_silent(database: str) -> None:
+    store = PostgresStore(database)
+    store.open()
+    try:
+        one = Leases(store, "one", "127.0.0.1:1", seconds=30)
+        two = Leases(store, "two", "127.0.0.1:2", seconds=30)
+        assert one.acquire("t1")
+        assert not two.take_from("t1", "one", silent=15)  # renewed just now: never taken
+        assert not two.take_from("t1", "other", silent=0)  # only from the holder named
+        with store.pool.connection() as conn:  # as if one's last renewal were 20 s old
+            conn.execute("UPDATE paris_leases SET until = now() + interval '10 seconds'")
+        assert not two.acquire("t1")  # not run out ...
+        assert two.take_from("t1", "one", silent=15)  # ... but silent for half of it: taken
+        assert two.holders()["t1"].address == "127.0.0.1:2"
+        assert one.renew() == set()  # and one knows it lost it
+        assert not one.take_from("t1", "two", silent=15)  # two renews: never taken back
+    finally:
+        store.close()
+
+
+async def test_a_host_whose_door_is_shut_is_taken_over_early_and_never_writes_move_n(
+    tmp_path: Path, database: str
+) -> None:
+    # Leases of 30 s: a takeover before they run out is the early one (half a lease silent).
+    async with (
+        cluster_host(tmp_path / "a", database, ("ann,bob",), lease=30.0) as (a, port_a),
+        cluster_host(tmp_path / "b", database, lease=30.0) as (b, port_b),
+    ):
+        ann = await join_bot(port_a, "ann", random_player(1))
+        bob = await join_bot(port_b, "bob", random_player(2))  # relayed to a
+        await asyncio.gather(
+            ann.play_until(lambda v: len(v.moves) >= 4), bob.play_until(lambda v: len(v.moves) >= 4)
+        )
+        room_a = a.rooms["t1"]
+        made = room_a.referee.record().moves
+        # Host a's door shuts and it renews no more, yet its referee lingers (a zombie).
+        assert a.cluster is not None and a._server is not None
+        await a.cluster.stop(release=False)
+        a._server.close()
+        await a._server.wait_closed()
+        for conn in list(a.connections):
+            conn.abort()
+        tokens = {"ann": ann.seated.token, "bob": bob.seated.token}
+        # Its lease was renewed a moment ago: not taken, the client is told to try again.
+        with pytest.raises(RefusedError) as refused:
+            await join_bot(port_b, "bob", random_player(2), token=tokens["bob"])
+        assert refused.value.code == "unavailable" and "t1" not in b.rooms
+        with opened(database) as store, store.pool.connection() as conn:
+            # As if its last renewal were 20 s old: 10 s before the lease runs out.
+            conn.execute("UPDATE paris_leases SET until = now() + interval '10 seconds'")
+        bob2 = await join_bot(port_b, "bob", random_player(2), token=tokens["bob"])
+        ann2 = await join_bot(port_b, "ann", random_player(1), token=tokens["ann"])
+        room_b = b.rooms["t1"]  # taken over at once, with every acknowledged move
+        assert room_b.referee.record().moves == made
+        n = len(made)
+        mover = (ann2, bob2)[room_b.referee.view(None).to_move or 0]
+        await mover.play_until(lambda v: len(v.moves) > n)  # b writes move n
+        # The zombie's move n is refused by the database: never two moves n.
+        seat = room_a.referee.view(None).to_move or 0
+        with pytest.raises(Refusal) as split:
+            await room_a.play(seat, room_a.referee.view(seat).legal_moves[0], n)
+        assert split.value.code == "unavailable"
+        with opened(database) as store:
+            saved = store.load_record("t1")
+            assert saved is not None and saved.moves == room_b.referee.record().moves
+            assert len(saved.moves) == n + 1
+        for bot in (ann, bob, ann2, bob2):
+            await bot.client.close()
+
+
 async def test_a_relay_to_a_host_that_is_gone_is_refused_not_hung(
     tmp_path: Path, database: str
 ) -> None:
@@ -334,6 +414,34 @@ async def test_join_given_several_addresses_uses_one_that_answers(
         assert link.target.address == "127.0.0.1:1"  # its tokens stay the server's first
         assert target.at(1).endpoint == ("127.0.0.1", port_b)
         assert target.at(2).endpoint == ("127.0.0.1", 1)
+        await link.close()
+
+
+async def test_a_dropped_link_tries_the_next_address_first_not_the_one_that_dropped(
+    tmp_path: Path, database: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from paris_tui.app import remote
+    from paris_tui.app.remote import JoinTarget, Link
+
+    dialled: list[tuple[str, int]] = []
+    connect_at = remote._connect_at
+
+    async def spy(target: JoinTarget, timeout: float) -> HostClient:
+        dialled.append(target.endpoint)
+        return await connect_at(target, timeout)
+
+    monkeypatch.setattr(remote, "_connect_at", spy)
+    async with (
+        cluster_host(tmp_path / "a", database, ("ann,bob",)) as (_a, port_a),
+        cluster_host(tmp_path / "b", database) as (_b, port_b),
+    ):
+        first, second = ("127.0.0.1", port_a), ("127.0.0.1", port_b)
+        target = JoinTarget(*first, "bob", others=(second, ("127.0.0.1", 1)))
+        link = await Link.open(target, None)
+        await link.rejoin(attempt=1)  # after a drop at a: b first
+        await link.rejoin(attempt=1)  # after a drop at b: the third (nothing there), then a
+        assert dialled == [first, second, ("127.0.0.1", 1), first], dialled
+        assert link.dialed == 0 and link.table.table_id == "t1"
         await link.close()
 
 
