@@ -348,13 +348,14 @@ class Cluster:
         except OSError as exc:
             log.error("table %s: %s", table, exc)
             got = False
-        if got:
-            self._taken[table] = began
-            if table not in self.host.rooms:
-                await self.take(table)
-            if table in self.host.rooms:
-                return False  # served here: the join goes on here
-        raise Refusal("unavailable", f"table {table} is moving to another host: try again")
+        if not got:  # renewed meanwhile, silent not long enough yet, or another took it
+            raise Refusal("unavailable", "the table's host cannot be reached: try again")
+        self._taken[table] = began
+        if table not in self.host.rooms:
+            await self.take(table)
+        if table not in self.host.rooms:
+            raise Refusal("unavailable", f"table {table} is moving to another host: try again")
+        return False  # served here: the join goes on here
 
     # --- tables waiting for players, at every host -------------------------------------
     #
