@@ -81,11 +81,12 @@ if TYPE_CHECKING:  # pragma: no cover
     from .server import Connection, Host
     from .waiting import WaitingTable
 
-__all__ = ["TICK", "Cluster"]
+__all__ = ["SILENT", "TICK", "Cluster"]
 
 log = logging.getLogger("paris_tui.host.cluster")
 
-TICK = LEASE_SECONDS / 3  # how often leases are renewed and run-out ones taken
+TICK = LEASE_SECONDS / 6  # how often leases are renewed and run-out ones taken
+SILENT = 2 * TICK  # a gone host's lease, this long unrenewed, is taken before it runs out
 Swap = tuple[bytes, bytes]  # a door's ticket and its stand-in on one relay
 MAX_VOUCH_SECONDS = 86_400  # the longest a relay's word for a door's ticket is good (wire bound)
 
@@ -102,13 +103,15 @@ class Cluster:
         self.store = store
         self.id = uuid.uuid4().hex[:12]
         self.leases = Leases(store, self.id, "", lease_seconds)
-        self.tick = lease_seconds / 3
+        self.tick = lease_seconds / 6  # renewed six times a lease: a stall of 2.5 s is no loss
+        self.silent = 2 * self.tick  # two renewals missed (:meth:`_take_from_gone`)
         self._task: asyncio.Task[None] | None = None
         self._down = False  # the database was unreachable at the last tick
         self._remote: dict[str, Record] = {}  # tables refereed elsewhere, as last read
         self._secret: bytes | None = None  # what proves a peer host (the database's)
         self._taken: dict[str, float] = {}  # table -> when its lease was last taken here
         self._gone: dict[str, float] = {}  # host (lease holder) -> when its door refused us
+        self._taking: dict[str, asyncio.Event] = {}  # tables being taken over here: set when done
 
     # --- leases ------------------------------------------------------------------------
 
@@ -190,7 +193,20 @@ class Cluster:
 
     async def take(self, table_id: str, *, finished: bool = True) -> None:
         """Referee ``table_id`` from its moves in the database (its host died);
-        ``finished=False``: only if its game goes on (else its lease is given back)."""
+        ``finished=False``: only if its game goes on (else its lease is given back).
+        A take already under way for the table is waited for, not done twice."""
+        pending = self._taking.get(table_id)
+        if pending is not None:
+            await pending.wait()
+            return
+        done = self._taking[table_id] = asyncio.Event()
+        try:
+            await self._take(table_id, finished=finished)
+        finally:
+            del self._taking[table_id]
+            done.set()
+
+    async def _take(self, table_id: str, *, finished: bool) -> None:
         loop = asyncio.get_running_loop()
         try:
             record = await loop.run_in_executor(self.host.io_pool, self.store.load_record, table_id)
@@ -309,6 +325,9 @@ class Cluster:
                 raise Refusal("unavailable", f"table {table} is moving to another host: try again")
             return False
         if found.holder == self.id or not found.address:
+            pending = self._taking.get(table)
+            if pending is not None and table not in self.host.rooms:  # being taken here
+                await pending.wait()
             if table not in self.host.rooms:  # ours, being taken over at this moment
                 raise Refusal("unavailable", f"table {table} is being taken over: try again")
             return False
@@ -334,25 +353,47 @@ class Cluster:
         return True
 
     async def _take_from_gone(self, table: str, holder: str) -> bool:
-        """Referee ``table`` here now if its host ``holder`` is gone (its door refused
-        us, and its lease went half its length without a renewal): a kill -9 is
-        taken over in about half a lease, not a lease and a tick. Else, or if
-        another host took it first, the client is told to try again (``Refusal``)."""
+        """Referee ``table`` here if its host ``holder`` is gone (its door refused
+        us), as soon as its lease went :attr:`silent` (two renewals) without a
+        renewal: a kill -9 is taken over in about a third of a lease, not a lease
+        and a tick. The join waits here for that moment (at most :attr:`silent`)
+        instead of being told to try again: the players of a host that died do
+        not come back again and again, each time a dial, a hello and two reads.
+        ``False``: served here now, the join goes on; else ``Refusal`` (another
+        host took it first, or the holder renewed: try again)."""
         loop = asyncio.get_running_loop()
-        began = time.monotonic()
-        silent = self.leases.seconds / 2
-        try:
-            got = await loop.run_in_executor(
-                self.host.io_pool, self.leases.take_from, table, holder, silent
-            )
-        except OSError as exc:
-            log.error("table %s: %s", table, exc)
-            got = False
-        if not got:  # renewed meanwhile, silent not long enough yet, or another took it
-            raise Refusal("unavailable", "the table's host cannot be reached: try again")
-        self._taken[table] = began
-        if table not in self.host.rooms:
-            await self.take(table)
+        pool = self.host.io_pool
+        deadline = time.monotonic() + self.silent + self.tick
+        while True:
+            began = time.monotonic()
+            try:
+                got = await loop.run_in_executor(
+                    pool, self.leases.take_from, table, holder, self.silent
+                )
+                wait = (
+                    None
+                    if got
+                    else await loop.run_in_executor(
+                        pool, self.leases.silent_in, table, holder, self.silent
+                    )
+                )
+            except OSError as exc:
+                log.error("table %s: %s", table, exc)
+                raise Refusal(
+                    "unavailable", "the host cannot reach its database: try again"
+                ) from None
+            if got:
+                self._taken[table] = began
+                await self.take(table)
+                break
+            if wait is None:  # not the gone host's any more: ours (being taken), or another's
+                pending = self._taking.get(table)
+                if pending is not None:
+                    await pending.wait()
+                break
+            if time.monotonic() + wait > deadline:  # renewed: not gone after all
+                raise Refusal("unavailable", "the table's host cannot be reached: try again")
+            await asyncio.sleep(wait + 0.01)
         if table not in self.host.rooms:
             raise Refusal("unavailable", f"table {table} is moving to another host: try again")
         return False  # served here: the join goes on here

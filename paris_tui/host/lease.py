@@ -28,7 +28,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["LEASE_SECONDS", "Holder", "Leases"]
 
 LEASE_SECONDS = 3.0
-"""How long a lease lasts unless renewed (renewed about three times as often)."""
+"""How long a lease lasts unless renewed (renewed six times as often: host/cluster.py)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +83,19 @@ class Leases:
                 (self.holder, self.address, self.seconds, table_id, holder, self.seconds - silent),
             ).fetchone()
         return row is not None
+
+    def silent_in(self, table_id: str, holder: str, silent: float) -> float | None:
+        """Seconds until :meth:`take_from` can take the table's lease from ``holder``
+        (0: now); ``None`` if ``holder`` holds it no more (another host took it)."""
+        with self.store.one() as conn:
+            row = conn.execute(
+                "SELECT extract(epoch FROM until - now()) FROM paris_leases "
+                "WHERE table_id = %s AND holder = %s",
+                (table_id, holder),
+            ).fetchone()
+        if row is None:
+            return None
+        return max(0.0, float(row[0]) - (self.seconds - silent))
 
     def renew(self) -> set[str]:
         """Renew every lease still ours; returns their tables (the others were lost).

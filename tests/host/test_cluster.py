@@ -263,10 +263,9 @@ def test_a_lease_is_taken_early_only_from_its_holder_once_it_went_silent(databas
 async def test_a_host_whose_door_is_shut_is_taken_over_early_and_never_writes_move_n(
     tmp_path: Path, database: str
 ) -> None:
-    # Leases of 30 s: a takeover before they run out is the early one (half a lease silent).
     async with (
-        cluster_host(tmp_path / "a", database, ("ann,bob",), lease=30.0) as (a, port_a),
-        cluster_host(tmp_path / "b", database, lease=30.0) as (b, port_b),
+        cluster_host(tmp_path / "a", database, ("ann,bob",), lease=3.0) as (a, port_a),
+        cluster_host(tmp_path / "b", database, lease=3.0) as (b, port_b),
     ):
         ann = await join_bot(port_a, "ann", random_player(1))
         bob = await join_bot(port_b, "bob", random_player(2))  # relayed to a
@@ -275,24 +274,25 @@ async def test_a_host_whose_door_is_shut_is_taken_over_early_and_never_writes_mo
         )
         room_a = a.rooms["t1"]
         made = room_a.referee.record().moves
-        # Host a's door shuts and it renews no more, yet its referee lingers (a zombie).
-        assert a.cluster is not None and a._server is not None
-        await a.cluster.stop(release=False)
+        tokens = {"ann": ann.seated.token, "bob": bob.seated.token}
+        # Host a's door shuts, yet it still renews its lease: its table stays its own.
+        assert a.cluster is not None and b.cluster is not None and a._server is not None
         a._server.close()
         await a._server.wait_closed()
         for conn in list(a.connections):
             conn.abort()
-        tokens = {"ann": ann.seated.token, "bob": bob.seated.token}
-        # Its lease was renewed a moment ago: not taken, the client is told to try again.
         with pytest.raises(RefusedError) as refused:
             await join_bot(port_b, "bob", random_player(2), token=tokens["bob"])
         assert refused.value.code == "unavailable" and "t1" not in b.rooms
-        with opened(database) as store, store.pool.connection() as conn:
-            # As if its last renewal were 20 s old: 10 s before the lease runs out.
-            conn.execute("UPDATE paris_leases SET until = now() + interval '10 seconds'")
+        held = b.cluster.leases.lease_of("t1")
+        assert held is not None and held.holder == a.cluster.id
+        # Then it renews no more either (its referee lingers, a zombie): the next join
+        # at b waits until the lease went two renewals silent and takes it over.
+        await a.cluster.stop(release=False)
         bob2 = await join_bot(port_b, "bob", random_player(2), token=tokens["bob"])
         ann2 = await join_bot(port_b, "ann", random_player(1), token=tokens["ann"])
-        room_b = b.rooms["t1"]  # taken over at once, with every acknowledged move
+        room_b = b.rooms["t1"]  # taken over, with every acknowledged move
+        assert a.cluster.id in b.cluster._gone  # because a's door refused b's relay
         assert room_b.referee.record().moves == made
         n = len(made)
         mover = (ann2, bob2)[room_b.referee.view(None).to_move or 0]
