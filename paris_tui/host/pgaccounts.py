@@ -92,6 +92,10 @@ class PostgresAccounts(SQLiteAccounts):
     def __init__(self, pool: ConnectionPool) -> None:
         self._pool = pool
         self._lock = threading.Lock()  # unused: kept for SQLiteAccounts.close
+        # One change at a time from this host: every change waits for the one advisory
+        # lock anyway, and a change waiting for it holds a pooled connection that the
+        # moves and the reads would wait for (a burst of joins took all four).
+        self._writing = threading.RLock()
         self.path = None  # type: ignore[assignment]
         self._read("SELECT count(*) FROM accounts")
 
@@ -101,7 +105,7 @@ class PostgresAccounts(SQLiteAccounts):
         import psycopg_pool
 
         try:
-            with self._pool.connection() as conn, conn.transaction():
+            with self._writing, self._pool.connection() as conn, conn.transaction():
                 conn.execute("SELECT pg_advisory_xact_lock(%s)", (_ACCOUNTS_LOCK,))
                 yield _Conn(conn)  # type: ignore[misc]
         except psycopg.errors.IntegrityError as exc:

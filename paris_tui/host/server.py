@@ -460,7 +460,7 @@ class Room:
             self.touched = time.time()
             loop = asyncio.get_running_loop()
             try:
-                await loop.run_in_executor(self.host.io_pool, self.host.tables.append, ref)
+                await loop.run_in_executor(self.host.move_pool, self.host.tables.append, ref)
             except OSError as exc:
                 ref.save_error = f"could not save table {self.id}: {exc.strerror or exc}"
                 if not self.host.saves_failing:  # once per outage, not once per move
@@ -600,6 +600,9 @@ class Host:
             max_workers=max(1, config.ai_threads), thread_name_prefix="paris-ai"
         )
         self.io_pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="paris-io")
+        # Moves are saved in threads of their own: a burst of joins (their accounts'
+        # reads and writes, in io_pool) never queues a move behind it.
+        self.move_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="paris-move")
         self.ai_moves = AIMoves(self.ai_pool, max(1, config.ai_threads))
         self.server_name = f"paris-tui {__version__}"
         # What the doors proved (SSH keys, browser cookies), for the apps they start.
@@ -1289,6 +1292,7 @@ class Host:
                     await self._server.wait_closed()
         self.ai_pool.shutdown(wait=False, cancel_futures=True)
         self.io_pool.shutdown(wait=True)
+        self.move_pool.shutdown(wait=True)
         await self.ratings.drain()  # a game's count under way is finished first
         if self.cluster is not None:
             await self.cluster.stop()  # the leases given back: another host may take them
