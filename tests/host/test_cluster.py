@@ -23,6 +23,7 @@ import aiohttp
 import pytest
 from pg import PostgresServer
 
+from paris_tui.cli import main
 from paris_tui.core.record import replay_summary
 from paris_tui.host.accounts import digest
 from paris_tui.host.identity import DoorProof, Vouched
@@ -34,6 +35,8 @@ from paris_tui.host.ssh import SSHConfig, SSHDoor
 from paris_tui.host.web import COOKIE, WebDoor
 from paris_tui.net.client import HostClient, RefusedError
 from paris_tui.net.protocol import (
+    Chat,
+    ChatLine,
     Join,
     Pong,
     Refused,
@@ -618,6 +621,71 @@ def test_a_database_of_schema_5_seats_the_names_of_its_unfinished_tables(databas
         assert store.seated() == [("ann", "t1"), ("bob", "t1")]
     finally:
         store.close()
+
+
+async def _said(client: HostClient, *kinds: type[Any]) -> Any:
+    """The next chat line or refusal (``kinds``), presence and updates skipped (bounded)."""
+    for _ in range(50):
+        message = await client.receive(TIMEOUT)
+        if isinstance(message, kinds):
+            return message
+    raise AssertionError(f"never got {kinds}")
+
+
+async def test_chat_at_a_table_refereed_by_another_host(
+    tmp_path: Path, database: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A player at host b chats at host a's table over the relay: the lines reach
+    the players and watchers of both hosts, the watchers' channel stays theirs,
+    the rate is the account's and the address's (not the relay's), and the
+    operator's mute holds at every host."""
+    async with (
+        cluster_host(tmp_path / "a", database, ("ann,bob",)) as (_a, port_a),
+        cluster_host(tmp_path / "b", database) as (_b, port_b),
+    ):
+        ann = await join_bot(port_a, "ann")
+        bob = await join_bot(port_b, "bob")  # relayed to a
+        near = await _client(port_a)
+        await near.watch("t1")
+        far = await _client(port_b)
+        await far.watch("t1")  # relayed to a too
+        bob.client.send(Chat("hello from b"))
+        for client in (ann.client, bob.client, near, far):
+            line = await _said(client, ChatLine, Refused)
+            assert isinstance(line, ChatLine), line
+            assert (line.name, line.seat, line.text) == ("bob", 1, "hello from b")
+        far.send(Chat("bob will lose"))
+        for client in (near, far):  # the watchers' channel: watchers only
+            line = await _said(client, ChatLine)
+            assert (line.seat, line.channel, line.text) == (None, "watchers", "bob will lose")
+        ann.client.send(Chat(phrase="good_luck"))
+        for client in (ann.client, bob.client):  # the next line they hear is ann's
+            assert (await _said(client, ChatLine)).phrase == "good_luck"
+        # The rate is bob's account's, whichever host his connections come through.
+        for i in range(4):
+            bob.client.send(Chat(f"line {i}"))
+            assert isinstance(await _said(bob.client, ChatLine, Refused), ChatLine)
+        again = await join_bot(port_a, "bob", token=bob.seated.token)  # directly at a
+        again.client.send(Chat("one too many"))
+        refused = await _said(again.client, Refused)
+        assert refused.code == "chat_limited", refused
+        # Anonymous watchers share their address's lines, relayed or not.
+        for i in range(4):
+            (near if i % 2 else far).send(Chat(f"w {i}"))
+            assert isinstance(await _said(near if i % 2 else far, ChatLine, Refused), ChatLine)
+        far.send(Chat("w 5"))
+        refused = await _said(far, Refused)
+        assert refused.code == "chat_limited", refused
+        # The operator mutes ann (the database): refused at a, and over the relay.
+        assert main(["host", "accounts", "mute", "ann", "--database", database]) == 0
+        capsys.readouterr()
+        ann.client.send(Chat("you are all terrible"))
+        assert (await _said(ann.client, Refused)).code == "muted"
+        relayed = await join_bot(port_b, "ann", token=ann.seated.token)
+        relayed.client.send(Chat("from b, then"))
+        assert (await _said(relayed.client, Refused)).code == "muted"
+        for client in (ann.client, bob.client, again.client, relayed.client, near, far):
+            await client.close()
 
 
 async def test_a_referee_counts_a_relayed_player_at_the_players_own_address(
