@@ -700,6 +700,7 @@ class Host:
             )
         room = Room(self, referee, owners, seats_problem)
         room.result = self.ratings.result_of(table_id)
+        self.chat.forget(table_id)  # lines said meanwhile elsewhere: read them again
         self.rooms[table_id] = room
         if not referee.is_over:
             log.info("resumed table %s at move %d", table_id, referee.move_count)

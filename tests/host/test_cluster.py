@@ -688,6 +688,45 @@ async def test_chat_at_a_table_refereed_by_another_host(
             await client.close()
 
 
+async def test_a_table_that_comes_back_to_a_host_shows_the_chat_said_elsewhere(
+    tmp_path: Path, database: str
+) -> None:
+    """Host a referees t1, then host b (a's lease lost), then a again: a newcomer
+    at a reads the lines said while b had the table (a's copy of the recent
+    lines was of before)."""
+    async with (
+        cluster_host(tmp_path / "a", database, ("ann,bob",)) as (a, port_a),
+        cluster_host(tmp_path / "b", database) as (b, port_b),
+    ):
+        assert a.cluster is not None and b.cluster is not None
+
+        async def move(old: Host, new: Host) -> None:
+            assert old.cluster is not None and new.cluster is not None
+            old.cluster.lose("t1")
+            old.cluster.leases.release("t1")
+            assert new.cluster.acquire("t1")
+            await new.cluster.take("t1")
+            assert "t1" in new.rooms and "t1" not in old.rooms
+
+        ann = await join_bot(port_a, "ann")
+        ann.client.send(Chat("said at a"))
+        assert (await _said(ann.client, ChatLine)).text == "said at a"
+        await move(a, b)
+        await ann.client.close()
+        ann = await join_bot(port_b, "ann", token=ann.seated.token)
+        ann.client.send(Chat("said at b"))
+        for _ in range(2):  # the line of a (history), then its own
+            said = await _said(ann.client, ChatLine)
+        assert said.text == "said at b"
+        await move(b, a)
+        await ann.client.close()
+        watcher = await _client(port_a)
+        await watcher.watch("t1")
+        heard = [(await _said(watcher, ChatLine)).text for _ in range(2)]
+        assert heard == ["said at a", "said at b"]
+        await watcher.close()
+
+
 async def test_a_referee_counts_a_relayed_player_at_the_players_own_address(
     tmp_path: Path, database: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
