@@ -258,6 +258,12 @@ class TableChat:
             lines = self._recent.setdefault(table_id, deque(kept, maxlen=KEEP_LINES))
         return lines
 
+    def forget(self, table_id: str) -> None:
+        """Drop the table's recent lines kept in memory: read from the store again
+        when next needed (a table served again, maybe after another host of the
+        database served it and kept lines of its own meanwhile, issue 21)."""
+        self._recent.pop(table_id, None)
+
     async def say(self, conn: Connection, message: Chat) -> None:
         """Check, keep and send one line (raises :class:`Refusal`, never fatal)."""
         room = conn.room

@@ -44,6 +44,7 @@ import logging
 import secrets
 import time
 import uuid
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, cast
 
@@ -73,8 +74,7 @@ from ..net.protocol import (
 from .accounts import Door, digest
 from .identity import DoorProof, Vouched
 from .lease import LEASE_SECONDS, Leases
-from .names import same_name
-from .pgstore import PostgresStore
+from .pgstore import DatabaseUnavailable, PostgresStore
 from .referee import Refusal
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -408,18 +408,23 @@ class Cluster:
     # starts (the table is then an ordinary one) or the table closes.
 
     def publish(self, table: WaitingTable) -> None:
-        """The waiting table's seats, for the other hosts (its lease taken first)."""
-        seats = json.dumps([[s.name, s.kind, s.status] for s in table.seat_infos()])
+        """The waiting table's seats, for the other hosts (its lease taken first);
+        a name that left its seat sits there no more (paris_seated)."""
+        infos = table.seat_infos()
+        seats = json.dumps([[s.name, s.kind, s.status] for s in infos])
+        present = [s.name for s in infos if s.status == "present"]
         try:
             if self.acquire(table.id):
-                self.store.put_waiting(table.id, self.id, seats)
+                self.store.put_waiting(table.id, self.id, seats, present)
         except OSError as exc:
             log.error("table %s: the other hosts cannot list it: %s", table.id, exc)
 
-    def withdraw(self, table_id: str, *, started: bool) -> None:
-        """The waiting table started (its lease kept: the game is here) or closed."""
+    def withdraw(self, table_id: str, *, started: bool, players: Sequence[str] = ()) -> None:
+        """The waiting table started (its lease kept: the game is here; its
+        ``players`` sit at it) or closed (nobody sits at it)."""
         try:
             self.store.drop_waiting(table_id)
+            self.store.unseat(table_id, players if started else ())
             if not started:
                 self.leases.release(table_id)
         except OSError as exc:
@@ -459,21 +464,22 @@ class Cluster:
                 out.append((table_id, seats))
         return out
 
-    def name_elsewhere(self, name: str) -> str | None:
-        """A line saying where ``name`` sits at an unfinished table, or waits at a
-        table, of another host; ``None`` if nowhere (issue 21: a name sits at one
-        unfinished table, across every host). Raises ``OSError``."""
-        for table_id, names in self.store.unfinished_players(set(self.host.rooms)):
-            for other in names:
-                if same_name(other, name):
-                    return f"{other} sits at unfinished table {table_id}: join it"
-        for table_id, seats in self._waiting_elsewhere():
-            for seat in seats:
-                if isinstance(seat, list) and len(seat) == 3 and seat[2] == "present":
-                    other = str(seat[0] or "")
-                    if other and same_name(other, name):
-                        return f"{other} already waits at table {table_id}"
-        return None
+    def seat(self, table_id: str, names: Sequence[str], *, replace: Sequence[str] = ()) -> None:
+        """``names`` sit at ``table_id`` in the database (issue 21: a name sits at one
+        unfinished table across every host; :meth:`PostgresStore.seat`), the
+        table's lease taken first when it is new, so the row counts from its first
+        instant (and given back if a name is refused). Raises
+        :class:`~paris_tui.host.pgstore.SeatTaken` or ``OSError``."""
+        fresh = table_id not in self.host.rooms and table_id not in self.host.waiting
+        if fresh and not self.acquire(table_id):
+            raise DatabaseUnavailable(f"table {table_id}: its lease cannot be taken")
+        try:
+            self.store.seat(table_id, self.id, names, replace=replace)
+        except BaseException:
+            if fresh:
+                with contextlib.suppress(OSError):
+                    self.leases.release(table_id)
+            raise
 
     # --- the relay -----------------------------------------------------------------------
 

@@ -24,12 +24,14 @@ import contextlib
 import json
 import logging
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..core import RecordError
 from ..core.record import Record, parse_record
 from ..core.text import printable
+from ..net.turns import is_turn_based
+from .names import folded, skeleton
 
 if TYPE_CHECKING:  # pragma: no cover
     from psycopg import Connection
@@ -45,6 +47,7 @@ __all__ = [
     "MoveConflict",
     "PostgresStore",
     "SchemaTooNew",
+    "SeatTaken",
     "connect_pool",
     "database_url",
     "ensure_schema",
@@ -54,8 +57,9 @@ __all__ = [
 log = logging.getLogger("paris_tui.host.pgstore")
 
 ENV_DATABASE = "PARIS_TUI_DATABASE"
-SCHEMA_VERSION = 5
-"""2: paris_waiting (issue 21); 3: ratings; 4: turn_clocks; 5: chat, mutes, friends (issue 22)."""
+SCHEMA_VERSION = 6
+"""2: paris_waiting (issue 21); 3: ratings; 4: turn_clocks; 5: chat, mutes, friends (issue 22);
+6: paris_seated (issue 21: a name at one unfinished table, a lock across hosts)."""
 # The advisory lock key under which a host creates or migrates the schema.
 _SCHEMA_LOCK = 0x7061726973  # "paris"
 
@@ -177,7 +181,89 @@ _SCHEMA = [
         friend bigint NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
         PRIMARY KEY (account, friend)
     )""",
+    # --- issue 21, one unfinished table per name across hosts (schema 6): a row per
+    # key of a seated name ("f:" its folded form, "s:" its skeleton, host/names.py),
+    # so the primary key refuses a second table to a name or to one that looks like
+    # it. Written when a name takes a seat of a real-time table (a waiting table's
+    # or the operator's new table's), under the table's lease; a row counts while
+    # its table goes on (paris_tables, not finished, not archived) or, before its
+    # game started, while its holder leases the table (see PostgresStore.seat).
+    """CREATE TABLE IF NOT EXISTS paris_seated (
+        key text PRIMARY KEY,
+        name text NOT NULL,
+        table_id text NOT NULL,
+        holder text NOT NULL DEFAULT '',
+        since timestamptz NOT NULL DEFAULT now()
+    )""",
+    "CREATE INDEX IF NOT EXISTS paris_seated_table ON paris_seated(table_id)",
+    # --- end of paris_seated
 ]
+
+# The advisory locks' first key (of two) under which a name's seat is checked and
+# written (PostgresStore.seat): "pars".
+_SEAT_LOCK = 0x70617273
+# Whether paris_seated's row ``s`` still holds its name (see PostgresStore.seat).
+_SEATED_LIVE = (
+    "(EXISTS (SELECT 1 FROM paris_tables t WHERE t.table_id = s.table_id "
+    "AND NOT t.finished AND NOT t.archived) "
+    "OR (NOT EXISTS (SELECT 1 FROM paris_tables t WHERE t.table_id = s.table_id) "
+    "AND EXISTS (SELECT 1 FROM paris_leases l WHERE l.table_id = s.table_id "
+    "AND l.holder = s.holder AND l.until > now())))"
+)
+
+
+def seat_keys(name: str) -> tuple[str, str]:
+    """A seated name's two keys in paris_seated: same_name is a clash of either."""
+    return f"f:{folded(name)}", f"s:{skeleton(name)}"
+
+
+class SeatTaken(Exception):
+    """A name (or one that looks like it) sits at another table (``started``: a game)."""
+
+    def __init__(self, name: str, table_id: str, started: bool) -> None:
+        super().__init__(name, table_id, started)
+        self.name, self.table_id, self.started = name, table_id, started
+
+
+def _human_names(header: str) -> list[str] | None:
+    """The human players of a real-time table's header (``None``: turn-based, or
+    unreadable): the names paris_seated holds for it."""
+    try:
+        data = json.loads(header)
+        app = data.get("app")
+        move_time = app.get("move_time") if isinstance(app, dict) else None
+        if not isinstance(move_time, int | float) or isinstance(move_time, bool):
+            move_time = None
+        if move_time is not None and is_turn_based(float(move_time)):
+            return None
+        return [
+            str(p["name"])
+            for p in data.get("players", [])
+            if isinstance(p, dict) and not str(p.get("kind", "human")).startswith("ai:")
+        ]
+    except (ValueError, AttributeError, KeyError, TypeError):
+        return None
+
+
+def fill_seated(conn: Connection[Any]) -> int:
+    """paris_seated's rows for every unfinished table (a database of schema 5, or
+    one ``host migrate`` filled): how many names. A name at two such tables
+    already (the read that was not a lock) keeps the first."""
+    rows = conn.execute(
+        "SELECT table_id, header FROM paris_tables WHERE NOT finished AND NOT archived "
+        "ORDER BY number"
+    ).fetchall()
+    seated = 0
+    for table_id, header in rows:
+        for name in _human_names(str(header)) or []:
+            for key in seat_keys(name):
+                conn.execute(
+                    "INSERT INTO paris_seated (key, name, table_id) VALUES (%s, %s, %s) "
+                    "ON CONFLICT (key) DO NOTHING",
+                    (key, name, str(table_id)),
+                )
+            seated += 1
+    return seated
 
 
 class DriverMissing(RuntimeError):
@@ -284,6 +370,8 @@ def ensure_schema(pool: ConnectionPool) -> None:
                     "ON CONFLICT (one) DO UPDATE SET version = EXCLUDED.version",
                     (SCHEMA_VERSION,),
                 )
+                if 0 < version < 6:  # tables of schema 5 hold their names from now on
+                    fill_seated(conn)
                 log.info("database schema %d made (was %d)", SCHEMA_VERSION, version)
     except psycopg.Error as exc:
         raise DatabaseUnavailable(f"the database failed: {_one_line(exc)}") from None
@@ -494,10 +582,16 @@ class PostgresStore:
             # One statement, so one transaction in one round trip: the move's row
             # and the table's touched, both or neither (the row's key refuses a
             # second move n, and then nothing is written).
+            # The last move frees its players' names too (paris_seated), in it.
+            done = (
+                ", d AS (DELETE FROM paris_seated WHERE table_id = (SELECT table_id FROM m)) "
+                if ref.is_over
+                else " "
+            )
             with self.one() as conn:
                 conn.execute(
                     "WITH m AS (INSERT INTO paris_moves (table_id, move_no, move) "
-                    "VALUES (%s, %s, %s) RETURNING table_id) "
+                    f"VALUES (%s, %s, %s) RETURNING table_id){done}"
                     "UPDATE paris_tables SET touched = now(), finished = %s "
                     "WHERE table_id = (SELECT table_id FROM m)",
                     (ref.table_id, move_no, move, ref.is_over),
@@ -528,8 +622,9 @@ class PostgresStore:
 
     def archive(self, table_id: str) -> None:
         """Out of the lobby, the caps and the takeovers, still a record to read."""
-        with self.one() as conn:
+        with self.tx() as conn:
             conn.execute("UPDATE paris_tables SET archived = true WHERE table_id = %s", (table_id,))
+            conn.execute("DELETE FROM paris_seated WHERE table_id = %s", (table_id,))
 
     def archived_where(self, table_id: str) -> str:
         return f"table {table_id} of {self.where}, archived"
@@ -541,40 +636,92 @@ class PostgresStore:
             ).fetchone()
         return bool(row and row[0])
 
-    def unfinished_players(self, skip: set[str]) -> list[tuple[str, list[str]]]:
-        """The human players' names of every unfinished table not in ``skip`` (its
-        header only: no moves read)."""
+    # --- a name at one unfinished table, across hosts (issue 21, paris_seated) ------
+
+    def seat(
+        self, table_id: str, holder: str, names: Sequence[str], *, replace: Sequence[str] = ()
+    ) -> None:
+        """``names`` sit at ``table_id`` (a real-time table whose lease ``holder``
+        holds already), all or none, in one transaction: raises :class:`SeatTaken`
+        for the first name (or look-alike) that sits at another table whose game
+        goes on, or waits at a table its live host leases. A row of ``table_id``
+        itself, of a table in ``replace`` (the one the name leaves, or one whose
+        holder knows it is out of date) or a dead one is taken over.
+
+        Check and write hold each key's transaction-scoped advisory lock, taken
+        first (in key order: no deadlock between two tables of several names):
+        two hosts seating one name at the same instant run one after the other,
+        and the second's read (a statement begun after the first committed) sees
+        the first's row and its lease. The primary key stays the last word.
+        Raises ``OSError`` (the database)."""
+        keyed: dict[str, str] = {}
+        for name in names:
+            for key in seat_keys(name):
+                keyed.setdefault(key, name)
+        keys = sorted(keyed)
+        with self.tx() as conn:
+            for key in keys:
+                conn.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (_SEAT_LOCK, key))
+            rows = conn.execute(
+                "SELECT s.key, s.name, s.table_id, EXISTS (SELECT 1 FROM paris_tables t "
+                f"WHERE t.table_id = s.table_id), {_SEATED_LIVE} FROM paris_seated s "
+                "WHERE s.key = ANY(%s)",
+                (keys,),
+            ).fetchall()
+            taken = {str(r[0]): r for r in rows}
+            for key in keys:  # the names in order: the first clash is the one said
+                row = taken.get(key)
+                if row is None or not row[4] or str(row[2]) == table_id or str(row[2]) in replace:
+                    continue
+                raise SeatTaken(str(row[1]), str(row[2]), bool(row[3]))
+            conn.execute(
+                "INSERT INTO paris_seated (key, name, table_id, holder) "
+                "SELECT k, n, %s, %s FROM unnest(%s::text[], %s::text[]) AS u(k, n) "
+                "ON CONFLICT (key) DO UPDATE SET name = EXCLUDED.name, "
+                "table_id = EXCLUDED.table_id, holder = EXCLUDED.holder, since = now()",
+                (table_id, holder, keys, [keyed[k] for k in keys]),
+            )
+
+    def unseat(self, table_id: str, keep: Sequence[str] = ()) -> None:
+        """The names that sat at ``table_id`` (all, or all but ``keep``) sit there no more."""
+        with self.one() as conn:
+            conn.execute(
+                "DELETE FROM paris_seated WHERE table_id = %s AND NOT (name = ANY(%s))",
+                (table_id, list(keep)),
+            )
+
+    def seated(self) -> list[tuple[str, str]]:
+        """(name, table) of every name paris_seated holds, live or not (tests, tools)."""
         with self.one() as conn:
             rows = conn.execute(
-                "SELECT table_id, header FROM paris_tables WHERE NOT finished AND NOT archived "
-                "ORDER BY number"
+                "SELECT DISTINCT name, table_id FROM paris_seated ORDER BY table_id, name"
             ).fetchall()
-        out: list[tuple[str, list[str]]] = []
-        for table_id, header in rows:
-            if str(table_id) in skip:
-                continue
-            try:
-                players = json.loads(str(header)).get("players", [])
-                names = [
-                    str(p["name"])
-                    for p in players
-                    if isinstance(p, dict) and not str(p.get("kind", "human")).startswith("ai:")
-                ]
-            except (ValueError, AttributeError, KeyError, TypeError):
-                continue
-            out.append((str(table_id), names))
-        return out
+        return [(str(n), str(t)) for n, t in rows]
+
+    def fill_seated(self) -> int:
+        """paris_seated's rows for the unfinished tables (``host migrate``)."""
+        with self.tx() as conn:
+            return fill_seated(conn)
 
     # --- tables waiting for players (issue 21: listed for every host) ----------------
 
-    def put_waiting(self, table_id: str, holder: str, seats: str) -> None:
-        with self.one() as conn:
+    def put_waiting(
+        self, table_id: str, holder: str, seats: str, present: Sequence[str] | None = None
+    ) -> None:
+        """The waiting table's row; ``present``: the names that hold its seats, and
+        no other name sits at it in paris_seated (one transaction)."""
+        with self.tx() if present is not None else self.one() as conn:
             conn.execute(
                 "INSERT INTO paris_waiting (table_id, holder, seats) VALUES (%s, %s, %s) "
                 "ON CONFLICT (table_id) DO UPDATE SET holder = EXCLUDED.holder, "
                 "seats = EXCLUDED.seats",
                 (table_id, holder, seats),
             )
+            if present is not None:
+                conn.execute(
+                    "DELETE FROM paris_seated WHERE table_id = %s AND NOT (name = ANY(%s))",
+                    (table_id, list(present)),
+                )
 
     def drop_waiting(
         self, table_id: str | None = None, *, holder: str | None = None, stale: bool = False
@@ -589,6 +736,7 @@ class PostgresStore:
                     "DELETE FROM paris_waiting w WHERE NOT EXISTS (SELECT 1 FROM paris_leases l "
                     "WHERE l.table_id = w.table_id AND l.holder = w.holder AND l.until > now())"
                 )
+                conn.execute(f"DELETE FROM paris_seated s WHERE NOT {_SEATED_LIVE}")
             else:
                 conn.execute("DELETE FROM paris_waiting WHERE holder = %s", (holder,))
 

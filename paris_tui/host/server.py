@@ -114,6 +114,7 @@ from .friends import Friends
 from .identity import TICKET_SECONDS, Claim, DoorProof, Gate, Tickets, Vouched
 from .limits import NestedWindow, Quota, address_key, owner_key
 from .names import same_name, skeleton
+from .pgstore import SeatTaken
 from .rated import HostRatings, table_leaderboard
 from .referee import APP_KEY, Referee, Refusal, SeatSpec
 from .store import HostStore, SeatsFileError, TableStore
@@ -702,6 +703,7 @@ class Host:
             )
         room = Room(self, referee, owners, seats_problem)
         room.result = self.ratings.result_of(table_id)
+        self.chat.forget(table_id)  # lines said meanwhile elsewhere: read them again
         self.rooms[table_id] = room
         if not referee.is_over:
             log.info("resumed table %s at move %d", table_id, referee.move_count)
@@ -908,17 +910,20 @@ class Host:
             ]
             if clash:
                 raise TableConflictError(room.id, clash)
-        if self.cluster is not None:  # ... or at another host's (issue 21)
-            humans = {s.name for s in seats if s.level is None}
-            for other_id, names in self.tables_elsewhere():
-                clash = [n for n in humans if any(same_name(n, o) for o in names)]
-                if clash:
-                    raise TableConflictError(other_id, clash)
         table_id = self._new_table_id()
+        humans = [s.name for s in seats if s.level is None]
+        if self.cluster is not None and humans and not is_turn_based(move_time):
+            try:  # ... or at another host's, a lock in the database (issue 21)
+                self.cluster.seat(table_id, humans)
+            except SeatTaken as exc:
+                raise TableConflictError(exc.table_id, [exc.name]) from None
         referee = self._new_referee(table_id, seats, seed, options, move_time)
         if self.cluster is not None:
             self.cluster.acquire(table_id)
         if referee.save_error:
+            if self.cluster is not None:  # no table: its names sit nowhere
+                with contextlib.suppress(OSError):
+                    self.cluster.withdraw(table_id, started=False)
             raise OSError(referee.save_error)
         room = Room(self, referee, {}, self._forget_owners(table_id))
         self.rooms[table_id] = room
@@ -926,13 +931,6 @@ class Host:
             room.start()
         log.info("opened table %s", table_id)
         return room
-
-    def tables_elsewhere(self) -> list[tuple[str, list[str]]]:
-        """The unfinished tables of the other hosts on the database, with their
-        human players' names (raises ``OSError``)."""
-        if self.cluster is None:
-            return []
-        return self.cluster.store.unfinished_players(set(self.rooms))
 
     def _forget_owners(self, table_id: str) -> str | None:
         """A new table's id: no seat claim of an older table of that id counts
@@ -1028,14 +1026,31 @@ class Host:
             for slot in table.slots:
                 if slot.conn is not None and slot.name is not None and same_name(slot.name, name):
                     raise Refusal("name_in_use", f"{slot.name} already waits at table {table.id}")
-        if self.cluster is not None:  # ... and at every other host's tables (issue 21)
-            try:
-                elsewhere = self.cluster.name_elsewhere(name)
-            except OSError as exc:
-                log.error("cannot read the other hosts' tables: %s", exc)
-                raise Refusal("unavailable", "the host cannot read its database now") from None
-            if elsewhere is not None:
-                raise Refusal("name_in_use", elsewhere)
+
+    def _seat_everywhere(
+        self, table_id: str, name: str, conn: Connection, move_time: float | None
+    ) -> None:
+        """With ``--database``, ``name`` sits at ``table_id`` in the database too,
+        or is refused (``name_in_use``) for a table of any host: a lock there, not
+        a read, so two hosts that seat one name at the same instant cannot both
+        (issue 21, docs/scaling.md). Turn-based tables are apart, as above. The
+        rows of this host's own waiting tables give way: the check above saw them."""
+        if self.cluster is None or is_turn_based(move_time):
+            return
+        mine = [t for t in self.waiting if t != table_id]
+        try:
+            self.cluster.seat(table_id, [name], replace=mine)
+        except SeatTaken as exc:
+            if exc.started:
+                raise Refusal(
+                    "name_in_use", f"{exc.name} sits at unfinished table {exc.table_id}: join it"
+                ) from None
+            raise Refusal(
+                "name_in_use", f"{exc.name} already waits at table {exc.table_id}"
+            ) from None
+        except OSError as exc:
+            log.error("%s: cannot seat %s in the database: %s", conn, printable(name), exc)
+            raise Refusal("unavailable", "the host cannot reach its database now") from None
 
     def _open(self, conn: Connection, message: OpenTable) -> None:
         try:
@@ -1050,12 +1065,12 @@ class Host:
         self._check_name_free(name, conn, move_time)
         owner = owner_key(name)
         self._check_quota(conn, owner, move_time)
+        table_id = self._new_table_id()
+        self._seat_everywhere(table_id, name, conn, move_time)
         address = address_key(conn.address)
         self.opens.add(owner, address)
         self._leave(conn)
-        table = WaitingTable(
-            self._new_table_id(), slots, options, opener=owner, opener_address=address
-        )
+        table = WaitingTable(table_id, slots, options, opener=owner, opener_address=address)
         table.rating_of = self.ratings.seat_rating_by_name
         table.move_time = move_time
         self.waiting[table.id] = table
@@ -1081,6 +1096,7 @@ class Host:
         self._check_name_free(name, conn, table.move_time)
         if table.free_seats == 0 and mine is None:
             raise Refusal("no_such_seat", f"table {table.id} has no free seat")
+        self._seat_everywhere(table.id, name, conn, table.move_time)
         if mine is not None:  # the same connection, another name: its seat is taken again
             table.release(conn)
             conn.waiting = None
@@ -1125,7 +1141,8 @@ class Host:
             tokens[seat] = claim.token
         del self.waiting[table.id]
         if self.cluster is not None:
-            self.cluster.withdraw(table.id, started=True)
+            names = [slot.name for slot in table.slots if slot.conn is not None and slot.name]
+            self.cluster.withdraw(table.id, started=True, players=names)
         holders = table.holders
         referee = self._new_referee(table.id, table.specs(), None, table.options, table.move_time)
         if self.cluster is not None:

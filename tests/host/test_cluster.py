@@ -11,6 +11,7 @@ import asyncio
 import json
 import logging
 import sys
+import threading
 import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
@@ -22,17 +23,20 @@ import aiohttp
 import pytest
 from pg import PostgresServer
 
+from paris_tui.cli import main
 from paris_tui.core.record import replay_summary
 from paris_tui.host.accounts import digest
 from paris_tui.host.identity import DoorProof, Vouched
 from paris_tui.host.lease import Leases
-from paris_tui.host.pgstore import DatabaseUnavailable, PostgresStore
+from paris_tui.host.pgstore import DatabaseUnavailable, PostgresStore, SeatTaken
 from paris_tui.host.referee import Referee, Refusal, parse_seats
 from paris_tui.host.server import Connection, Host, HostConfig, TableConflictError
 from paris_tui.host.ssh import SSHConfig, SSHDoor
 from paris_tui.host.web import COOKIE, WebDoor
 from paris_tui.net.client import HostClient, RefusedError
 from paris_tui.net.protocol import (
+    Chat,
+    ChatLine,
     Join,
     Pong,
     Refused,
@@ -569,6 +573,266 @@ async def test_a_name_sits_at_one_unfinished_table_across_every_host(
         assert isinstance(await ann.open_table("dora", ("me", "open")), Waiting)
         for client in (ann, carol):
             await client.close()
+
+
+async def test_two_hosts_that_seat_one_name_at_the_same_instant_cannot_both(
+    tmp_path: Path, database: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 21: a name sits at one unfinished table across hosts, as a guarantee.
+    The race made deterministic: whatever host b read of the other hosts' tables
+    was read just before host a wrote (b's reads see nothing); the database still
+    refuses b the name, for the operator's table, an opened one and a taken seat."""
+    async with (
+        cluster_host(tmp_path / "a", database) as (a, port_a),
+        cluster_host(tmp_path / "b", database) as (b, port_b),
+    ):
+        assert b.cluster is not None
+        for read in ("unfinished_players", "waiting_elsewhere"):
+            monkeypatch.setattr(b.cluster.store, read, lambda *args: [], raising=False)
+        first = a.open_table(parse_seats("zoe,yan"))
+        with pytest.raises(TableConflictError) as conflict:
+            b.open_table(parse_seats("xia,ZOE"))
+        assert conflict.value.table_id == first.id and conflict.value.names == ("zoe",)
+        assert b.rooms == {}
+        # A name waiting at host a's table opens none at host b ...
+        pat = await _client(port_a)
+        waiting = await pat.open_table("pat", ("me", "open"))
+        other = await _client(port_b)
+        with pytest.raises(RefusedError) as info:
+            await other.open_table("Pat", ("me", "open"))
+        assert info.value.refused.code == "name_in_use"
+        assert f"pat already waits at table {waiting.table}" in info.value.refused.message
+        # ... nor takes a seat there (a look-alike either: the Cyrillic "а").
+        rex = await _client(port_b)
+        at_b = await rex.open_table("rex", ("me", "open"))
+        for name in ("PAT", "p\u0430t"):
+            with pytest.raises(RefusedError) as info:
+                await other.sit(name, at_b.table)
+            assert info.value.refused.code == "name_in_use", name
+        assert b.waiting[at_b.table].free_seats == 1
+        # Its seat left (the table closed), the name sits at host b's table.
+        await pat.close()
+        for _ in range(200):
+            if ("pat", waiting.table) not in b.cluster.store.seated():
+                break
+            await asyncio.sleep(0.01)
+        seated = await other.sit("pat", at_b.table)
+        assert isinstance(seated, Seated)
+        assert {("pat", at_b.table), ("rex", at_b.table)} <= set(b.cluster.store.seated())
+        for client in (other, rex):
+            await client.close()
+
+
+def test_a_names_seat_in_the_database_is_a_lock_and_lapses_with_its_table(
+    database: str,
+) -> None:
+    """PostgresStore.seat: two hosts seating names at the same instant (a barrier)
+    give each name to one table; a row lapses when its table ends, is archived,
+    or waited at a host whose lease ran out; the name's own table gives way."""
+    stores = [PostgresStore(database), PostgresStore(database)]
+    for store in stores:
+        store.open()
+    try:
+        leases = [Leases(store, f"h{i}", "", 30.0) for i, store in enumerate(stores)]
+        names = [f"n{i}" for i in range(12)]
+        barrier = threading.Barrier(2, timeout=TIMEOUT)
+        won: dict[str, list[str]] = {name: [] for name in names}
+        lost: list[tuple[str, str, bool]] = []
+        failed: list[BaseException] = []
+
+        def seat(i: int) -> None:
+            table = f"t{900 + i}"
+            try:
+                assert leases[i].acquire(table)
+                for name in names:  # one name at a time, both hosts at once
+                    barrier.wait()
+                    try:
+                        stores[i].seat(table, f"h{i}", [name])
+                    except SeatTaken as exc:
+                        lost.append((exc.name, exc.table_id, exc.started))
+                    else:
+                        won[name].append(table)
+            except BaseException as exc:  # said by the test's thread
+                failed.append(exc)
+                barrier.abort()
+
+        threads = [threading.Thread(target=seat, args=(i,)) for i in range(2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(TIMEOUT)
+        assert failed == []
+        assert all(len(tables) == 1 for tables in won.values()), won
+        assert sorted(lost) == sorted((n, t[0], False) for n, t in won.items())
+        store = stores[0]
+        # All or none: one name taken refuses the whole table's.
+        assert leases[0].acquire("t1")
+        with pytest.raises(SeatTaken):
+            store.seat("t1", "h0", ["ivy", "N3"])
+        assert ("ivy", "t1") not in store.seated()
+        # A game under way holds its names; ended or archived, it frees them.
+        for number, name in ((2, "ivy"), (3, "jo")):
+            referee = Referee.new(f"t{number}", parse_seats(f"{name},ai:easy"), seed=number)
+            store.create(referee)
+            store.seat(referee.table_id, "h0", [name])
+            with pytest.raises(SeatTaken) as taken:
+                store.seat("t1", "h0", [name.upper()])
+            assert taken.value.started and taken.value.table_id == referee.table_id
+        with store.one() as conn:
+            conn.execute("UPDATE paris_tables SET finished = true WHERE table_id = 't2'")
+        store.archive("t3")
+        assert ("jo", "t3") not in store.seated()
+        store.seat("t1", "h0", ["ivy", "jo"])
+        # A waiting table's host whose lease ran out holds no name; the name's own
+        # table (the one it leaves) gives way too.
+        stores[1].seat("t901", "h1", ["kim"])
+        store.seat("t900", "h0", ["lou"])
+        for name in ("kim", "lou"):
+            with pytest.raises(SeatTaken):
+                store.seat("t1", "h0", [name])
+        leases[1].release()
+        store.seat("t1", "h0", ["kim"])
+        store.seat("t1", "h0", ["lou"], replace=["t900"])
+        assert {n for n, t in store.seated() if t == "t1"} == {"ivy", "jo", "kim", "lou"}
+        store.drop_waiting(stale=True)  # a starting host's sweep: the dead rows go
+        assert not any(t == "t901" for _n, t in store.seated())
+        store.unseat("t1", keep=["ivy"])
+        assert [n for n, t in store.seated() if t == "t1"] == ["ivy"]
+    finally:
+        for store in stores:
+            store.close()
+
+
+def test_a_database_of_schema_5_seats_the_names_of_its_unfinished_tables(database: str) -> None:
+    """Moving forward from schema 5: paris_seated is made and filled from the
+    unfinished real-time tables (turn-based ones hold no name: a name sits at
+    several of them)."""
+    store = PostgresStore(database)
+    store.open()
+    try:
+        for number, seats in ((1, "ann,bob"), (2, "cy,ai:easy"), (3, "dee,ed")):
+            referee = Referee.new(f"t{number}", parse_seats(seats), seed=number)
+            if number == 3:
+                referee.meta["move_time"] = 86400.0  # turn-based
+            store.create(referee)
+        with store.tx() as conn:
+            conn.execute("UPDATE paris_tables SET finished = true WHERE table_id = 't2'")
+            conn.execute("DROP TABLE paris_seated")
+            conn.execute("UPDATE paris_schema SET version = 5")
+    finally:
+        store.close()
+    store = PostgresStore(database)
+    store.open()
+    try:
+        with store.one() as conn:
+            assert conn.execute("SELECT version FROM paris_schema").fetchone() == (6,)
+        assert store.seated() == [("ann", "t1"), ("bob", "t1")]
+    finally:
+        store.close()
+
+
+async def _said(client: HostClient, *kinds: type[Any]) -> Any:
+    """The next chat line or refusal (``kinds``), presence and updates skipped (bounded)."""
+    for _ in range(50):
+        message = await client.receive(TIMEOUT)
+        if isinstance(message, kinds):
+            return message
+    raise AssertionError(f"never got {kinds}")
+
+
+async def test_chat_at_a_table_refereed_by_another_host(
+    tmp_path: Path, database: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A player at host b chats at host a's table over the relay: the lines reach
+    the players and watchers of both hosts, the watchers' channel stays theirs,
+    the rate is the account's and the address's (not the relay's), and the
+    operator's mute holds at every host."""
+    async with (
+        cluster_host(tmp_path / "a", database, ("ann,bob",)) as (_a, port_a),
+        cluster_host(tmp_path / "b", database) as (_b, port_b),
+    ):
+        ann = await join_bot(port_a, "ann")
+        bob = await join_bot(port_b, "bob")  # relayed to a
+        near = await _client(port_a)
+        await near.watch("t1")
+        far = await _client(port_b)
+        await far.watch("t1")  # relayed to a too
+        bob.client.send(Chat("hello from b"))
+        for client in (ann.client, bob.client, near, far):
+            line = await _said(client, ChatLine, Refused)
+            assert isinstance(line, ChatLine), line
+            assert (line.name, line.seat, line.text) == ("bob", 1, "hello from b")
+        far.send(Chat("bob will lose"))
+        for client in (near, far):  # the watchers' channel: watchers only
+            line = await _said(client, ChatLine)
+            assert (line.seat, line.channel, line.text) == (None, "watchers", "bob will lose")
+        ann.client.send(Chat(phrase="good_luck"))
+        for client in (ann.client, bob.client):  # the next line they hear is ann's
+            assert (await _said(client, ChatLine)).phrase == "good_luck"
+        # The rate is bob's account's, whichever host his connections come through.
+        for i in range(4):
+            bob.client.send(Chat(f"line {i}"))
+            assert isinstance(await _said(bob.client, ChatLine, Refused), ChatLine)
+        again = await join_bot(port_a, "bob", token=bob.seated.token)  # directly at a
+        again.client.send(Chat("one too many"))
+        refused = await _said(again.client, Refused)
+        assert refused.code == "chat_limited", refused
+        # Anonymous watchers share their address's lines, relayed or not.
+        for i in range(4):
+            (near if i % 2 else far).send(Chat(f"w {i}"))
+            assert isinstance(await _said(near if i % 2 else far, ChatLine, Refused), ChatLine)
+        far.send(Chat("w 5"))
+        refused = await _said(far, Refused)
+        assert refused.code == "chat_limited", refused
+        # The operator mutes ann (the database): refused at a, and over the relay.
+        assert main(["host", "accounts", "mute", "ann", "--database", database]) == 0
+        capsys.readouterr()
+        ann.client.send(Chat("you are all terrible"))
+        assert (await _said(ann.client, Refused)).code == "muted"
+        relayed = await join_bot(port_b, "ann", token=ann.seated.token)
+        relayed.client.send(Chat("from b, then"))
+        assert (await _said(relayed.client, Refused)).code == "muted"
+        for client in (ann.client, bob.client, again.client, relayed.client, near, far):
+            await client.close()
+
+
+async def test_a_table_that_comes_back_to_a_host_shows_the_chat_said_elsewhere(
+    tmp_path: Path, database: str
+) -> None:
+    """Host a referees t1, then host b (a's lease lost), then a again: a newcomer
+    at a reads the lines said while b had the table (a's copy of the recent
+    lines was of before)."""
+    async with (
+        cluster_host(tmp_path / "a", database, ("ann,bob",)) as (a, port_a),
+        cluster_host(tmp_path / "b", database) as (b, port_b),
+    ):
+        assert a.cluster is not None and b.cluster is not None
+
+        async def move(old: Host, new: Host) -> None:
+            assert old.cluster is not None and new.cluster is not None
+            old.cluster.lose("t1")
+            old.cluster.leases.release("t1")
+            assert new.cluster.acquire("t1")
+            await new.cluster.take("t1")
+            assert "t1" in new.rooms and "t1" not in old.rooms
+
+        ann = await join_bot(port_a, "ann")
+        ann.client.send(Chat("said at a"))
+        assert (await _said(ann.client, ChatLine)).text == "said at a"
+        await move(a, b)
+        await ann.client.close()
+        ann = await join_bot(port_b, "ann", token=ann.seated.token)
+        ann.client.send(Chat("said at b"))
+        for _ in range(2):  # the line of a (history), then its own
+            said = await _said(ann.client, ChatLine)
+        assert said.text == "said at b"
+        await move(b, a)
+        await ann.client.close()
+        watcher = await _client(port_a)
+        await watcher.watch("t1")
+        heard = [(await _said(watcher, ChatLine)).text for _ in range(2)]
+        assert heard == ["said at a", "said at b"]
+        await watcher.close()
 
 
 async def test_a_referee_counts_a_relayed_player_at_the_players_own_address(

@@ -374,6 +374,7 @@ async def test_migrate_moves_a_data_directory_in_and_records_replay_byte_for_byt
         fresh = accounts.create("dee", None)
         assert fresh.id > ann_id  # ids go on after those moved in
         assert int(store.new_table_id()[1:]) > 2
+        assert store.seated() == [("cy", "t2")]  # its names sit at it (issue 21)
     finally:
         store.close()
     # The operator's account commands work on the database too.
@@ -410,7 +411,10 @@ def test_every_query_is_parameterised() -> None:
         source = inspect.getsource(module)
         for line in source.splitlines():
             if 'f"' in line and any(w in line for w in ("SELECT", "INSERT", "UPDATE", "DELETE")):
-                assert any(k in line for k in ("{where}", "{names}", "{table}", "{marks}")), line
+                assert any(
+                    k in line
+                    for k in ("{where}", "{names}", "{table}", "{marks}", "{_SEATED_LIVE}")
+                ), line
 
 
 def test_a_credential_names_its_account_and_locks_are_read_in_either_store(
