@@ -153,6 +153,7 @@ class Screen:
 
 
 CHECKOUT: str | None = None  # --checkout: the paris-tui of another checkout runs the host
+TRACE_ENV: dict[str, str] = {}  # --trace / --profile: paris_tui/trace.py's variables
 
 
 async def _start_host(data_dir: Path, players: int) -> tuple[asyncio.subprocess.Process, int]:
@@ -180,7 +181,11 @@ async def _start_host(data_dir: Path, players: int) -> tuple[asyncio.subprocess.
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.DEVNULL,
         cwd=data_dir,  # not this checkout: python -m finds modules in the cwd first
-        env={**os.environ, "PYTHONPATH": CHECKOUT} if CHECKOUT else None,
+        env={
+            **os.environ,
+            **({"PYTHONPATH": CHECKOUT} if CHECKOUT else {}),
+            **TRACE_ENV,
+        },
     )
     assert proc.stdout is not None
     async with asyncio.timeout(TIMEOUT):
@@ -304,6 +309,22 @@ async def run(
     }
 
 
+def _timeline(path: Path) -> None:
+    """The trace's lines (paris_tui/trace.py), in ms from the first, each process's
+    steps apart: the host (and its fork server), then each app."""
+    try:
+        lines = [line.split(" ", 2) for line in path.read_text().splitlines()]
+    except OSError:
+        print("  (no trace written)")
+        return
+    if not lines:
+        return
+    start = float(lines[0][0])
+    for when, pid, label in lines:
+        print(f"  {(float(when) - start) * 1000:8.1f} ms  {pid:>7}  {label}")
+    path.unlink()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -325,6 +346,16 @@ def main() -> int:
         default="120x40",
         help="each player's window, COLSxROWS (the door clamps it to 500x200)",
     )
+    parser.add_argument(
+        "--trace",
+        action="store_true",
+        help="print the timeline of each run's logins (PARIS_TUI_TRACE, paris_tui/trace.py)",
+    )
+    parser.add_argument(
+        "--profile",
+        metavar="DIR",
+        help="profile each forked app to its first frame into DIR/app-PID.prof",
+    )
     parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args()
     global CHECKOUT  # noqa: PLW0603 - one setting for the whole run
@@ -337,6 +368,12 @@ def main() -> int:
     counts = [int(n) for n in args.players.split(",")]
     if not all(1 <= n <= 60 for n in counts):
         parser.error("--players: each between 1 and 60")
+    trace = Path(tempfile.gettempdir()) / f"paris-ssh-trace-{os.getpid()}.txt"
+    if args.trace:
+        TRACE_ENV["PARIS_TUI_TRACE"] = str(trace)
+    if args.profile:
+        os.makedirs(args.profile, exist_ok=True)
+        TRACE_ENV["PARIS_TUI_PROFILE"] = os.path.abspath(args.profile)
     for n in counts:
         result = asyncio.run(run(n, together=not args.one_by_one, idle=args.idle, size=size))
         if args.json:
@@ -365,6 +402,8 @@ def main() -> int:
             f"app's CPU; the largest app's RSS after {result['repainted_app_rss_mb']} MB",
             flush=True,
         )
+        if args.trace:
+            _timeline(trace)
     return 0
 
 

@@ -85,6 +85,7 @@ from ..core.record import write_text_atomic
 from ..core.text import InvalidNameError, normalize_name, printable
 from ..glyph_sets import resolve_glyphs
 from ..i18n import _
+from ..trace import mark
 from ..wording import in_language, language_of, name_problem
 from .accounts import Account, AccountError, AccountsUnavailable, Credential
 from .child import client_command, client_env
@@ -600,6 +601,7 @@ class _Session(asyncssh.SSHServerSession[bytes]):
         return False  # no sftp, no anything else
 
     def session_started(self) -> None:
+        mark("ssh session")
         self._task = asyncio.get_running_loop().create_task(self._start())
         self.door._tasks.add(self._task)
         self._task.add_done_callback(self.door._tasks.discard)
@@ -676,6 +678,7 @@ class _Session(asyncssh.SSHServerSession[bytes]):
             door.release(conn)
             return
         self._slot = slot
+        mark("ssh slot")
         self.ticket = ticket = door.host.issue_ticket(
             DoorProof("ssh", fingerprint, folded(name), conn.key_label)
         )
@@ -706,6 +709,7 @@ class _Session(asyncssh.SSHServerSession[bytes]):
                 )
             return
         door._apps.add(self.app)
+        mark(f"ssh app {self.app.pid}")
         warm = "warm" if isinstance(self.app.proc, ForkedProcess) else "exec"
         log.info("SSH %s: %s plays (app %d, %s)", conn, name, self.app.pid, warm)
         if self.gone():  # the connection went while the app started
@@ -880,6 +884,9 @@ class _Session(asyncssh.SSHServerSession[bytes]):
     def _output(self, data: bytes) -> None:
         if self._slot is not None:
             self._slot.output(len(data))
+            if self._slot.done:
+                mark("ssh slot freed")
+                self._slot = None
         if self.chan is not None and not self._gone:
             self.chan.write(data)
 
@@ -999,6 +1006,7 @@ class _Connection(asyncssh.SSHServer):
         return f"connection from {self.address}"
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        mark("ssh accept")
         self.ssh = conn
         peer = conn.get_extra_info("peername")
         self.address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"

@@ -54,6 +54,7 @@ from ...core.sampling import Determinizer
 from ...i18n import N_, _, ngettext
 from ...net.protocol import CHAT_PHRASES, ChatLine, ErrorCode, SeatInfo
 from ...net.table import Table
+from ...trace import mark, stop_profile
 from ..chat import CHAT_CODES, PHRASE_KEYS, ChatPane, ChatPrompt, chat_entry, chat_table
 from ..describe import describe_events, preview_text, printable, seat_label, stop_name, words
 from ..fit import Fit
@@ -98,6 +99,12 @@ class _Update:
     events: tuple[Event, ...]
     public: SeatView
     views: dict[int, SeatView]
+
+
+def _first_frame_drawn() -> None:
+    """The game screen's first frame is written (a login's timeline ends here)."""
+    mark("game first frame")
+    stop_profile()
 
 
 def _stop_of(tile: str) -> str:
@@ -373,6 +380,8 @@ class GameScreen(ParisScreen):
         self._follow_chat()
         self.refresh_all()
         self.advance()  # at once: a hand-off then shows before the game screen is laid out
+        mark("game composed")
+        self.call_after_refresh(_first_frame_drawn)
 
     def _write_log(self) -> None:
         """The log from the start: every event shown so far (not those a tour still holds)."""
