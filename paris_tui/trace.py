@@ -9,7 +9,8 @@ request``, ``child start``, ``app built``, ``join sent``, ``view received``,
 reads it back as a timeline.
 
 ``PARIS_TUI_PROFILE=DIR`` (with the fork server) runs each forked app under
-:mod:`cProfile` from its fork to its game screen's first frame and writes
+:mod:`cProfile` from its fork to :data:`PROFILE_AFTER` seconds after its game
+screen's first frame and writes
 ``DIR/app-PID.prof`` (``python -m pstats`` reads it).
 
 Each line is one ``write`` to a file opened ``O_APPEND``: the lines of many
@@ -25,7 +26,15 @@ import os
 import time
 from typing import Any
 
-__all__ = ["PROFILE_ENV", "TRACE_ENV", "mark", "start_profile", "stop_profile"]
+__all__ = [
+    "PROFILE_AFTER",
+    "PROFILE_ENV",
+    "TRACE_ENV",
+    "mark",
+    "profiling",
+    "start_profile",
+    "stop_profile",
+]
 
 TRACE_ENV = "PARIS_TUI_TRACE"
 PROFILE_ENV = "PARIS_TUI_PROFILE"
@@ -33,6 +42,8 @@ PROFILE_ENV = "PARIS_TUI_PROFILE"
 _PATH: str | None = os.environ.get(TRACE_ENV) or None
 _PROFILE_DIR: str | None = os.environ.get(PROFILE_ENV) or None
 _profiler: Any = None
+PROFILE_AFTER = 0.3
+"""Seconds a forked app's profile goes on after its game screen's first frame is drawn."""
 
 
 def mark(label: str) -> None:
@@ -49,6 +60,11 @@ def mark(label: str) -> None:
             os.write(fd, line)
     finally:
         os.close(fd)
+
+
+def profiling() -> bool:
+    """Whether this process runs under :func:`start_profile`'s profiler."""
+    return _profiler is not None
 
 
 def start_profile() -> None:

@@ -90,7 +90,7 @@ from ..wording import in_language, language_of, name_problem
 from .accounts import Account, AccountError, AccountsUnavailable, Credential
 from .child import client_command, client_env
 from .identity import DoorProof
-from .names import folded
+from .names import folded, prepare_names
 from .server import Host
 from .starts import Slot, StartSlots
 from .zygote import DoorForks, ForkedProcess, ForkServer
@@ -1132,6 +1132,7 @@ class SSHDoor:
             ) from None
         if self.config.command is _client_app:  # the apps are paris-tui's own: start warm
             self._forks.open(self.host, self.host.store.root)
+        prepare_names()  # not at the first login, which every login of a burst waits for
         address = self._server.get_addresses()[0]
         self.port = int(address[1])
         log.debug("SSH door on %s:%d, host key %s", address[0], self.port, self.fingerprint)

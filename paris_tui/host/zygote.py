@@ -371,6 +371,12 @@ def _main(argv: Sequence[str]) -> int:  # pragma: no cover - the server's own pr
     from rich.cells import cell_len
 
     cell_len("\u00e9\u4e2d")  # rich's table of cell widths, imported at the first width
+    from ..app.warm_up import warm_up
+
+    warm_up()  # a throwaway game screen drawn once: every lazy cache filled, here
+    gc.unfreeze()  # (the throwaway app froze what it made at its first frame)
+    gc.collect()  # the throwaway app, its table and its loop, gone before any fork
+    gc.disable()
     if threading.active_count() != 1:
         print("paris-tui fork server: a thread runs after the imports", file=sys.stderr)
         return 1

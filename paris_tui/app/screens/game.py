@@ -54,7 +54,7 @@ from ...core.sampling import Determinizer
 from ...i18n import N_, _, ngettext
 from ...net.protocol import CHAT_PHRASES, ChatLine, ErrorCode, SeatInfo
 from ...net.table import Table
-from ...trace import mark, stop_profile
+from ...trace import PROFILE_AFTER, mark, profiling, stop_profile
 from ..chat import CHAT_CODES, PHRASE_KEYS, ChatPane, ChatPrompt, chat_entry, chat_table
 from ..describe import describe_events, preview_text, printable, seat_label, stop_name, words
 from ..fit import Fit
@@ -99,12 +99,6 @@ class _Update:
     events: tuple[Event, ...]
     public: SeatView
     views: dict[int, SeatView]
-
-
-def _first_frame_drawn() -> None:
-    """The game screen's first frame is written (a login's timeline ends here)."""
-    mark("game first frame")
-    stop_profile()
 
 
 def _stop_of(tile: str) -> str:
@@ -381,7 +375,15 @@ class GameScreen(ParisScreen):
         self.refresh_all()
         self.advance()  # at once: a hand-off then shows before the game screen is laid out
         mark("game composed")
-        self.call_after_refresh(_first_frame_drawn)
+        self.call_after_refresh(self._first_frame_drawn)
+
+    def _first_frame_drawn(self) -> None:
+        """The game screen's first frame is drawn (a login's timeline, paris_tui/trace.py);
+        a profile of a forked app (``PARIS_TUI_PROFILE``) ends a little later: what the
+        frame's writing and the frames just after it cost too."""
+        mark("game first frame")
+        if profiling():
+            self.set_timer(PROFILE_AFTER, stop_profile)
 
     def _write_log(self) -> None:
         """The log from the start: every event shown so far (not those a tour still holds)."""
