@@ -8,7 +8,8 @@ own memory too) before its first frame. The fork server (host/zygote.py)
 calls :func:`warm_up` once instead: a throwaway app shows the game screen of
 a throwaway table (a host's seat, as a door's app shows it: chat and hints
 on) headless at 120x40, renders it to text as a terminal driver would, and
-is torn down. It then leaves no thread, no event loop, no app and no table
+is torn down (Textual's compositor is private API: debt, the
+warm-up's frame only). It then leaves no thread, no event loop, no app and no table
 behind (the fork server checks), and changes nothing a forked app reads: the
 language, the glyph set and the scrollbars are as they were, nothing is
 written to any data directory.
@@ -75,6 +76,7 @@ def _table() -> Any:
 
 
 async def _show(size: tuple[int, int]) -> int:
+    from textual._compositor import CompositorUpdate
     from textual.widgets import Static
 
     from .app import ParisApp
@@ -90,8 +92,8 @@ async def _show(size: tuple[int, int]) -> int:
         await pilot.pause()
         screen = app.screen
         # What a terminal driver does with a frame: the compositor's update as text.
-        update = screen._compositor.render_update(full=True)
-        if update is not None:
+        update: Any = screen._compositor.render_update(full=True)
+        if isinstance(update, CompositorUpdate):
             drawn = len(update.render_segments(app.console))
         app.exit()
     return drawn
