@@ -7,6 +7,9 @@ import asyncio
 import gc
 import threading
 
+import pytest
+
+from paris_tui.app import warm_css
 from paris_tui.app.app import ParisApp
 from paris_tui.app.glyphs import current_glyphs, set_glyphs
 from paris_tui.app.screenshots import build_session
@@ -64,9 +67,18 @@ def test_the_warm_up_leaves_no_thread_no_loop_no_app_and_the_same_settings() -> 
         set_glyphs(glyphs)
 
 
-def test_an_app_after_the_warm_up_draws_the_same_first_screen() -> None:
+def test_an_app_after_the_warm_up_draws_the_same_first_screen(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """As in a fork server: every stylesheet parsed once and shared (app/warm_css.py),
+    the throwaway screen drawn; then an app draws what an app drew without either."""
     cold = asyncio.run(_first_screen())
+    monkeypatch.setattr(warm_css, "_PARSED", {})  # (this test's own: undone after it)
+    monkeypatch.setattr(warm_css, "_VARIABLES", {})
+    assert warm_css.prefill(ParisApp().get_css_variables()) > 50
     warm_up()
+    app = ParisApp()
+    assert isinstance(app.stylesheet, warm_css.SharedStylesheet)
     warm = asyncio.run(_first_screen())
     assert "Louvre" in cold  # the map is drawn
     assert warm == cold
