@@ -73,6 +73,30 @@ def _memory(pid: int) -> dict[str, int]:
     return out
 
 
+def smaps_summary(pid: int, top: int = 12) -> list[tuple[str, int, int]]:
+    """The mappings of a process with the most private dirty memory (copied after its
+    fork, or its own): ``(name, Private_Dirty kB, Pss kB)``, the largest first."""
+    found: dict[str, list[int]] = {}
+    name = "?"
+    with open(f"/proc/{pid}/smaps") as handle:
+        for line in handle:
+            head = line.split(None, 1)[0]
+            if not head.endswith(
+                ":"
+            ):  # a mapping's first line: range perms offset dev inode [path]
+                parts = line.split(None, 5)
+                start, end = (int(x, 16) for x in parts[0].split("-"))
+                size = (end - start) // 1024  # anonymous mappings apart by size (arenas...)
+                name = parts[5].strip() if len(parts) > 5 else f"[anonymous of {size} kB]"
+                found.setdefault(name, [0, 0])
+            elif head == "Private_Dirty:":
+                found[name][0] += int(line.split()[1])
+            elif head == "Pss:":
+                found[name][1] += int(line.split()[1])
+    rows = sorted(((n, d, p) for n, (d, p) in found.items()), key=lambda r: -r[1])
+    return rows[:top]
+
+
 def _cpu_ms(pid: int) -> int:
     with open(f"/proc/{pid}/stat") as handle:
         fields = handle.read().rsplit(")", 1)[1].split()
@@ -153,6 +177,8 @@ class Screen:
 
 
 CHECKOUT: str | None = None  # --checkout: the paris-tui of another checkout runs the host
+SMAPS = False  # --smaps: where the first app's private memory is
+TRACE_ENV: dict[str, str] = {}  # --trace / --profile: paris_tui/trace.py's variables
 
 
 async def _start_host(data_dir: Path, players: int) -> tuple[asyncio.subprocess.Process, int]:
@@ -180,7 +206,11 @@ async def _start_host(data_dir: Path, players: int) -> tuple[asyncio.subprocess.
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.DEVNULL,
         cwd=data_dir,  # not this checkout: python -m finds modules in the cwd first
-        env={**os.environ, "PYTHONPATH": CHECKOUT} if CHECKOUT else None,
+        env={
+            **os.environ,
+            **({"PYTHONPATH": CHECKOUT} if CHECKOUT else {}),
+            **TRACE_ENV,
+        },
     )
     assert proc.stdout is not None
     async with asyncio.timeout(TIMEOUT):
@@ -251,6 +281,7 @@ async def run(
             # on the other work of a busy machine than the wall time does).
             app_cpu = _cpu_total_ms(apps) / max(1, len(apps))
             memory = [_memory(pid) for pid in apps]
+            smaps = smaps_summary(apps[0]) if SMAPS and apps else []
             after = _memory(host.pid)
             everyone = [host.pid, *_descendants(host.pid)]
             cpu_before = _cpu_total_ms(everyone)
@@ -301,7 +332,24 @@ async def run(
         "repaint_cpu_ms": round(repaint_ms, 1),
         "repainted_app_rss_mb": round(repaint_rss / 1024, 1),
         "cpus": os.cpu_count(),
+        "smaps": smaps,
     }
+
+
+def _timeline(path: Path) -> None:
+    """The trace's lines (paris_tui/trace.py), in ms from the first, each process's
+    steps apart: the host (and its fork server), then each app."""
+    try:
+        lines = [line.split(" ", 2) for line in path.read_text().splitlines()]
+    except OSError:
+        print("  (no trace written)")
+        return
+    if not lines:
+        return
+    start = float(lines[0][0])
+    for when, pid, label in lines:
+        print(f"  {(float(when) - start) * 1000:8.1f} ms  {pid:>7}  {label}")
+    path.unlink()
 
 
 def main() -> int:
@@ -325,9 +373,25 @@ def main() -> int:
         default="120x40",
         help="each player's window, COLSxROWS (the door clamps it to 500x200)",
     )
+    parser.add_argument(
+        "--trace",
+        action="store_true",
+        help="print the timeline of each run's logins (PARIS_TUI_TRACE, paris_tui/trace.py)",
+    )
+    parser.add_argument(
+        "--profile",
+        metavar="DIR",
+        help="profile each forked app to its first frame into DIR/app-PID.prof",
+    )
+    parser.add_argument(
+        "--smaps",
+        action="store_true",
+        help="list the first app's mappings with the most private dirty memory",
+    )
     parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args()
-    global CHECKOUT  # noqa: PLW0603 - one setting for the whole run
+    global CHECKOUT, SMAPS  # noqa: PLW0603 - one setting for the whole run
+    SMAPS = args.smaps
     CHECKOUT = os.path.abspath(args.checkout) if args.checkout else None
     try:
         cols, rows = (int(x) for x in args.size.lower().split("x"))
@@ -337,6 +401,12 @@ def main() -> int:
     counts = [int(n) for n in args.players.split(",")]
     if not all(1 <= n <= 60 for n in counts):
         parser.error("--players: each between 1 and 60")
+    trace = Path(tempfile.gettempdir()) / f"paris-ssh-trace-{os.getpid()}.txt"
+    if args.trace:
+        TRACE_ENV["PARIS_TUI_TRACE"] = str(trace)
+    if args.profile:
+        os.makedirs(args.profile, exist_ok=True)
+        TRACE_ENV["PARIS_TUI_PROFILE"] = os.path.abspath(args.profile)
     for n in counts:
         result = asyncio.run(run(n, together=not args.one_by_one, idle=args.idle, size=size))
         if args.json:
@@ -365,6 +435,10 @@ def main() -> int:
             f"app's CPU; the largest app's RSS after {result['repainted_app_rss_mb']} MB",
             flush=True,
         )
+        if args.trace:
+            _timeline(trace)
+        for name, dirty, pss in result["smaps"]:  # type: ignore[attr-defined]
+            print(f"  private dirty {dirty:6d} kB, PSS {pss:6d} kB: {name}")
     return 0
 
 

@@ -216,6 +216,7 @@ def run_join(
 
     from ..host.child import DOOR_SOCKET_ENV, TICKET_ENV, die_with_parent
     from ..net.client import TokenStore
+    from ..trace import mark
     from . import remote
     from .history import History
     from .remote import JoinError, JoinTarget, Link, LobbyStart, connect, open_link, parse_address
@@ -258,6 +259,7 @@ def run_join(
         # No name, or no seat for it: the lobby (tables with free seats, watch, open one).
         link: Link | None = None
         lobby: LobbyStart | None = None
+        mark("join sent")
         try:
             if name is None and watch is None:
                 lobby = LobbyStart(target, await connect(target), tokens, ticket)
@@ -270,8 +272,10 @@ def run_join(
                     lobby = LobbyStart(target, await connect(target), tokens, ticket)
         except JoinError as exc:
             return _fail(exc.message, exc.status)
+        mark("view received")
         history = History.in_data_dir(data_dir)
         app = app_class(link=link, lobby=lobby, ai_delay=_delay(ai_delay), history=history)
+        mark("app built")
         try:
             await app.run_async()
         finally:

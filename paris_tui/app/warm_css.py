@@ -9,6 +9,15 @@ and kept. An app made afterwards (a forked child) takes a
 parsed rules instead of parsing again; a source it does not find, or other
 variables (another theme), it parses as Textual does. Nothing is kept in a
 process that did not call :func:`prefill` (a player's own ``paris-tui``).
+
+Debt: this overrides Textual's private ``Stylesheet._parse_rules`` and calls
+``DOMNode._css_bases`` and ``DOMNode._get_default_css``. Textual 8.2.8 has
+no public way to share parsed rules between stylesheets: ``Stylesheet.copy``
+copies the sources only (each copy parses them again), ``add_source`` and
+``parse`` parse whatever is not parsed yet in that stylesheet, and its parse
+cache is per stylesheet (checked again for issue 19). tests/app/test_warm_up.py
+draws a screen with and without the shared rules; should Textual change these,
+the fork server fails to start (the host says so) and the apps start by exec.
 """
 
 from __future__ import annotations

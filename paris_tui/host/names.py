@@ -33,7 +33,7 @@ import json
 import unicodedata
 from importlib import resources
 
-__all__ = ["folded", "same_name", "skeleton"]
+__all__ = ["folded", "prepare_names", "same_name", "skeleton"]
 
 _MARKS = str.maketrans("", "", "\u200e\u200f")  # the table's comments wrap RTL text in these
 
@@ -87,6 +87,12 @@ def _prototype(char: str) -> str:
 
 def _mapped(text: str) -> str:
     return "".join(_prototype(c) for c in unicodedata.normalize("NFD", text))
+
+
+def prepare_names() -> None:
+    """Build the table of look-alike characters now (about 50 ms of CPU the first
+    :func:`skeleton` would spend: a door calls this as it opens, not at a login)."""
+    _prototypes()
 
 
 def skeleton(name: str) -> str:

@@ -96,6 +96,7 @@ from ..net.protocol import (
     refusal,
 )
 from ..net.turns import is_turn_based
+from ..trace import mark
 from .accounts import (
     CODE_SECONDS,
     AccountError,
@@ -1706,6 +1707,7 @@ class Host:
         raise Refusal("no_such_seat", f"no table has a seat reserved for {name}")
 
     async def _join(self, conn: Connection, message: Join) -> None:
+        mark("host join")
         try:
             name = normalize_name(message.name)
         except InvalidNameError as exc:
@@ -1765,6 +1767,7 @@ class Host:
         room.arrive(seat, conn)
         ref = room.referee
         conn.send(Seated(room.id, seat, issued, ref.view(seat), ref.events, room.seat_infos()))
+        mark("host seated")
         await self.chat.history(conn, room)
         room.broadcast_presence()
         log.info("%s sits at table %s, seat %d (%s)", conn, room.id, seat, printable(name))

@@ -85,11 +85,12 @@ from ..core.record import write_text_atomic
 from ..core.text import InvalidNameError, normalize_name, printable
 from ..glyph_sets import resolve_glyphs
 from ..i18n import _
+from ..trace import mark
 from ..wording import in_language, language_of, name_problem
 from .accounts import Account, AccountError, AccountsUnavailable, Credential
 from .child import client_command, client_env
 from .identity import DoorProof
-from .names import folded
+from .names import folded, prepare_names
 from .server import Host
 from .starts import Slot, StartSlots
 from .zygote import DoorForks, ForkedProcess, ForkServer
@@ -600,6 +601,7 @@ class _Session(asyncssh.SSHServerSession[bytes]):
         return False  # no sftp, no anything else
 
     def session_started(self) -> None:
+        mark("ssh session")
         self._task = asyncio.get_running_loop().create_task(self._start())
         self.door._tasks.add(self._task)
         self._task.add_done_callback(self.door._tasks.discard)
@@ -676,6 +678,7 @@ class _Session(asyncssh.SSHServerSession[bytes]):
             door.release(conn)
             return
         self._slot = slot
+        mark("ssh slot")
         self.ticket = ticket = door.host.issue_ticket(
             DoorProof("ssh", fingerprint, folded(name), conn.key_label)
         )
@@ -706,6 +709,7 @@ class _Session(asyncssh.SSHServerSession[bytes]):
                 )
             return
         door._apps.add(self.app)
+        mark(f"ssh app {self.app.pid}")
         warm = "warm" if isinstance(self.app.proc, ForkedProcess) else "exec"
         log.info("SSH %s: %s plays (app %d, %s)", conn, name, self.app.pid, warm)
         if self.gone():  # the connection went while the app started
@@ -880,6 +884,9 @@ class _Session(asyncssh.SSHServerSession[bytes]):
     def _output(self, data: bytes) -> None:
         if self._slot is not None:
             self._slot.output(len(data))
+            if self._slot.done:
+                mark("ssh slot freed")
+                self._slot = None
         if self.chan is not None and not self._gone:
             self.chan.write(data)
 
@@ -999,6 +1006,7 @@ class _Connection(asyncssh.SSHServer):
         return f"connection from {self.address}"
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        mark("ssh accept")
         self.ssh = conn
         peer = conn.get_extra_info("peername")
         self.address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
@@ -1124,6 +1132,7 @@ class SSHDoor:
             ) from None
         if self.config.command is _client_app:  # the apps are paris-tui's own: start warm
             self._forks.open(self.host, self.host.store.root)
+        prepare_names()  # not at the first login, which every login of a burst waits for
         address = self._server.get_addresses()[0]
         self.port = int(address[1])
         log.debug("SSH door on %s:%d, host key %s", address[0], self.port, self.fingerprint)

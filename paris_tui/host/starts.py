@@ -33,6 +33,11 @@ class Slot:
         self._done = False
         self._timer = asyncio.get_running_loop().call_later(hold, self.release)
 
+    @property
+    def done(self) -> bool:
+        """Released (past the first frame, ended, or timed out)."""
+        return self._done
+
     def output(self, size: int) -> None:
         """The app wrote ``size`` bytes; past its first frame, the slot is free again."""
         if self._done:

@@ -60,6 +60,7 @@ from ..wording import in_language, language_of_accept
 from .accounts import digest
 from .child import client_command, client_env
 from .identity import DoorProof
+from .names import prepare_names
 from .zygote import DoorForks, ForkServer, spawn_piped
 
 if TYPE_CHECKING:
@@ -687,6 +688,7 @@ class WebDoor:
         self._runner = runner
         if self._command is None and self.host is not None:  # paris-tui's own apps: warm
             self._forks.open(self.host, self.host.store.root)
+        prepare_names()  # not at the first login, which every login of a burst waits for
         server = site._server
         assert isinstance(server, asyncio.Server)
         name = server.sockets[0].getsockname()

@@ -55,6 +55,8 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
+from ..trace import PROFILE_ENV, TRACE_ENV, mark
+
 __all__ = [
     "FORK_SERVER_WAIT",
     "PRELOAD",
@@ -181,6 +183,10 @@ def _child(
     """In the forked child: become the app, run it, exit (never returns)."""
     code = 1
     try:
+        from .. import trace
+
+        trace.mark("child start")
+        trace.start_profile()
         os.setsid()
         stdin = fds[0]
         if tty:
@@ -214,6 +220,8 @@ def _child(
         importlib.reload(textual.constants)  # TEXTUAL_* of this app's environment
         sys.argv = ["paris-tui", *args]
         from ..cli import main
+
+        trace.mark("child main")
 
         code = main(args)
     except SystemExit as exc:
@@ -303,6 +311,7 @@ def _accept(
         for fd in fds:
             os.close(fd)
         return
+    mark("fork request")
     gc.freeze()  # the pages the children share stay untouched by every collection
     pid = os.fork()
     if pid == 0:  # pragma: no cover - runs in the child
@@ -362,6 +371,12 @@ def _main(argv: Sequence[str]) -> int:  # pragma: no cover - the server's own pr
     from rich.cells import cell_len
 
     cell_len("\u00e9\u4e2d")  # rich's table of cell widths, imported at the first width
+    from ..app.warm_up import warm_up
+
+    warm_up()  # a throwaway game screen drawn once: every lazy cache filled, here
+    gc.unfreeze()  # (the throwaway app froze what it made at its first frame)
+    gc.collect()  # the throwaway app, its table and its loop, gone before any fork
+    gc.disable()
     if threading.active_count() != 1:
         print("paris-tui fork server: a thread runs after the imports", file=sys.stderr)
         return 1
@@ -482,6 +497,9 @@ class ForkServer:
             for k, v in os.environ.items()
             if not k.startswith(("TEXTUAL", "PARIS_TUI", "SSH_"))
         }
+        for name in (TRACE_ENV, PROFILE_ENV):  # measuring only (paris_tui/trace.py)
+            if os.environ.get(name):
+                env[name] = os.environ[name]
         env[_PARENT_ENV] = str(os.getpid())
         env[_KEY_ENV] = str(key_r)
         try:

@@ -196,3 +196,52 @@ async def test_presence_shows_in_the_players_panel_and_the_status_and_nowhere_el
             assert game.seats[0].status == status
         assert "Ann is away: an AI plays for them…" in all_text(app)
         assert whole == []
+
+
+async def test_presence_changes_redraw_the_players_panel_without_a_new_layout() -> None:
+    """A presence change draws the players' panel again in place (its height stays: no
+    layout of the whole screen), the same presence again draws nothing; the status line
+    is not laid out again either (it stays one line)."""
+    from textual.widgets import Static
+
+    from paris_tui.app.widgets.panels import PlayersPanel
+
+    session = build_session("Ann,Bob,Cy", 3, 0)
+    table = PushedTable(session, 2)
+    app = ParisApp(link=StillLink(table), anim=0.0, ai_delay=0.0, cursor_blink=False)  # type: ignore[arg-type]
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        game = find_game(app)
+        assert game is not None
+        panel = game.query_one(PlayersPanel)
+        status = game.query_one("#status", Static)
+        updates: list[tuple[str, bool]] = []
+
+        def spy(widget: Static, name: str) -> None:
+            update = widget.update
+
+            def counted(content: object = "", *, layout: bool = True) -> None:
+                updates.append((name, layout))
+                update(content, layout=layout)  # type: ignore[arg-type]
+
+            widget.update = counted  # type: ignore[method-assign]
+
+        spy(panel, "players")
+        spy(status, "status")
+        height = panel.size.height
+        for status_word, said, drawn in (
+            ("away", "Ann (away)", True),
+            ("away", "Ann (away)", False),  # the same again: nothing drawn again
+            ("present", "Ann", True),
+        ):
+            updates.clear()
+            table.statuses[0] = status_word
+            for listener in table.listeners:
+                listener.table_presence(table)  # type: ignore[arg-type]
+            await pilot.pause()
+            assert said in all_text(app)
+            assert (("players", False) in updates) is drawn, updates
+            assert ("players", True) not in updates
+            assert ("status", True) not in updates
+            assert panel.size.height == height
+        assert "Ann (away)" not in all_text(app)

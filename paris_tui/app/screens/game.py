@@ -54,6 +54,7 @@ from ...core.sampling import Determinizer
 from ...i18n import N_, _, ngettext
 from ...net.protocol import CHAT_PHRASES, ChatLine, ErrorCode, SeatInfo
 from ...net.table import Table
+from ...trace import PROFILE_AFTER, mark, profiling, stop_profile
 from ..chat import CHAT_CODES, PHRASE_KEYS, ChatPane, ChatPrompt, chat_entry, chat_table
 from ..describe import describe_events, preview_text, printable, seat_label, stop_name, words
 from ..fit import Fit
@@ -219,6 +220,7 @@ class GameScreen(ParisScreen):
         self._previews: tuple[int, dict[str, LeftoverPreview]] | None = None
         self.ended = False
         self._keys_state: tuple[bool, bool, bool] | None = None
+        self._status_shape: bool | None = None  # whether the status line says something
         self._resumed_at: int | None = None  # the log's first line: "Resumed after n moves."
         # A move's events in the order they are shown: the log and the scores
         # follow the tours' animation (the game end's result comes last).
@@ -373,6 +375,16 @@ class GameScreen(ParisScreen):
         self._follow_chat()
         self.refresh_all()
         self.advance()  # at once: a hand-off then shows before the game screen is laid out
+        mark("game composed")
+        self.call_after_refresh(self._first_frame_drawn)
+
+    def _first_frame_drawn(self) -> None:
+        """The game screen's first frame is drawn (a login's timeline, paris_tui/trace.py);
+        a profile of a forked app (``PARIS_TUI_PROFILE``) ends a little later: what the
+        frame's writing and the frames just after it cost too."""
+        mark("game first frame")
+        if profiling():
+            self.set_timer(PROFILE_AFTER, stop_profile)
 
     def _write_log(self) -> None:
         """The log from the start: every event shown so far (not those a tour still holds)."""
@@ -485,7 +497,7 @@ class GameScreen(ParisScreen):
                 _("Press Enter again"),
             ]
             status = Fit([Text(w, style="bold") for w in said])
-            self.query_one("#status", Static).update(status)
+            self._set_status(status)
             return
         if self.frame is not None:
             status = Fit([Text(_("Tour… (Space skips)")), Text(_("Tour…"))])
@@ -517,7 +529,15 @@ class GameScreen(ParisScreen):
             seat = view.to_move
             next_up = _("{player} is next")
             status = Fit([] if seat is None else [_in_style(next_up, seat_label(view.names, seat))])
-        self.query_one("#status", Static).update(status)
+        self._set_status(status)
+
+    def _set_status(self, status: Fit) -> None:
+        """The status line shows ``status``: one line whatever it says (Fit picks a wording
+        that fits, or cuts the last; none has two lines), so the screen is laid out again
+        only when it goes from nothing to something or back."""
+        shape = any(v.plain for v in status.variants)
+        self.query_one("#status", Static).update(status, layout=shape != self._status_shape)
+        self._status_shape = shape
 
     def _waiting_status(self, seat: int) -> Fit:
         """Whose turn it is at a host's table, and that this terminal waits for them."""

@@ -20,7 +20,7 @@ from textual.message import Message
 from textual.widgets import RichLog, Static
 
 from ...core import Board, Event, SeatView
-from ...i18n import N_, _
+from ...i18n import N_, _, current_language
 from ..describe import describe_events, line_name, seat_label, shown_name, tile_text
 from ..fit import Fit
 from ..glyphs import current_glyphs
@@ -143,6 +143,9 @@ class PlayersPanel(Static):
     overrides the view's while the game end's tours are still being shown.
     """
 
+    _shown_now: tuple[object, ...] | None = None  # what shows (nothing is drawn again for it)
+    _shape: tuple[object, ...] | None = None  # what the panel's height depends on
+
     def show(
         self,
         view: SeatView,
@@ -189,7 +192,27 @@ class PlayersPanel(Static):
             parts.append(Text(f"  {_(LAPS_LEGEND)}", style="dim", no_wrap=True))
         if clock is not None:
             parts.append(clock)
-        self.update(Group(*parts))
+        # Only when what shows changes, and a new layout of the screen only when the panel's
+        # height may change: each player joining or leaving a host's table changes every
+        # other's presence marks (a whole layout each time, in a burst of logins).
+        shown_now = (
+            view.names,
+            view.to_move,
+            view.starter,
+            view.is_over,
+            tuple(shown),
+            tuple(view.supply),
+            view.sack_total,
+            None if presence is None else tuple(presence),
+            clock,
+            current_language(),
+            current_glyphs().name,
+        )
+        if shown_now == self._shown_now:
+            return
+        shape = (len(parts), view.players, None if clock is None else clock.cell_len)
+        self.update(Group(*parts), layout=shape != self._shape)
+        self._shown_now, self._shape = shown_now, shape
 
 
 def track_text(scores: Sequence[int], width: int, *, dark: bool = True) -> Text:
