@@ -12,6 +12,7 @@ an account for every table (``paris-tui host accounts mute NAME``).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -26,6 +27,7 @@ from ..chat_words import CHAT_CODES, chat_problem, chat_table, phrase_words, wri
 from ..core.text import InvalidChatError, InvalidNameError, normalize_chat, normalize_name
 from ..i18n import N_, _
 from ..net.protocol import CHAT_PHRASES, ChatLine
+from ..net.table import RemoteTable
 from .describe import shown_name
 from .palette import player_style
 from .screens.base import ParisScreen
@@ -39,6 +41,7 @@ __all__ = [
     "chat_problem",
     "chat_table",
     "phrase_words",
+    "say_chosen",
 ]
 
 PHRASE_KEYS = ("f2", "f3", "f4", "f5", "f6", "f7")
@@ -74,6 +77,21 @@ class ChatPane(RichLog):
         self.lines_heard: list[ChatLine] = []
         self.names: tuple[str, ...] = ()
         self.muted: set[str] = set()  # folded names hidden on this terminal (/mute)
+
+    def follow(self, table: RemoteTable, names: tuple[str, ...]) -> None:
+        """Hear ``table``'s lines: those heard so far, then each as it comes (until
+        :meth:`unfollow`)."""
+        self.names = names
+        if table.chat_lines and not self.lines_heard:
+            for line in table.chat_lines:
+                self.hear(line)
+        if self.hear not in table.chat_listeners:
+            table.chat_listeners.append(self.hear)
+
+    def unfollow(self, table: RemoteTable) -> None:
+        """Hear no more of ``table`` (its screen is gone)."""
+        while self.hear in table.chat_listeners:
+            table.chat_listeners.remove(self.hear)
 
     def hear(self, line: ChatLine) -> None:
         if line in self.lines_heard:
@@ -168,3 +186,21 @@ class ChatPrompt(ParisScreen, ModalScreen[tuple[str, str] | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+def say_chosen(
+    table: RemoteTable | None, panes: Iterable[ChatPane], said: tuple[str, str] | None
+) -> None:
+    """Do what the chat prompt was dismissed with: say the line or the phrase at
+    ``table``, or run the ``/mute`` command in ``panes`` (the screen's)."""
+    if said is None or table is None:
+        return
+    kind, value = said
+    if kind == "command":
+        for pane in panes:
+            if not pane.command(value):
+                pane.note(_("Only /mute NAME and /unmute NAME are commands."))
+    elif kind == "phrase":
+        table.say(phrase=value)
+    else:
+        table.say(text=value)
