@@ -5,9 +5,11 @@ chat pane beside its log, each with its writer's name, drawn as
 :class:`~rich.text.Text` (never markup: ``[b]`` is shown as typed). ``c``
 opens the chat prompt; F2 to F7 say a canned phrase, which is sent as its id
 (:data:`~paris_tui.net.protocol.CHAT_PHRASES`) so that each reader sees it in
-their own language. In the prompt, ``/mute NAME`` hides a writer's lines on
-this terminal (``/unmute NAME`` shows them again); the host's operator mutes
-an account for every table (``paris-tui host accounts mute NAME``).
+their own language. In the prompt, ``/mute NAME`` hides a writer's lines
+(``/unmute NAME`` shows them again): at once on this terminal, and the host
+keeps the mute with the player's account (protocol 4 ``mutes``, :class:`Mutes`)
+so that it holds after a restart and at any door; the host's operator mutes an
+account for every table (``paris-tui host accounts mute NAME``).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ __all__ = [
     "PHRASE_KEYS",
     "ChatPane",
     "ChatPrompt",
+    "Mutes",
     "chat_entry",
     "chat_problem",
     "chat_table",
@@ -68,6 +71,37 @@ def chat_entry(line: ChatLine, names: tuple[str, ...] = ()) -> Text:
     return out
 
 
+class Mutes:
+    """The writers hidden on this terminal: the account's list as the host keeps it,
+    and the names muted here in this run that the host did not keep (a watcher with
+    no account, a name that is no account). Names are compared casefolded."""
+
+    def __init__(self) -> None:
+        self.kept: set[str] = set()
+        self.here: set[str] = set()
+
+    def __contains__(self, name: object) -> bool:
+        if not isinstance(name, str) or not name:
+            return False
+        key = name.casefold()
+        return key in self.kept or key in self.here
+
+    def names(self) -> set[str]:
+        return self.kept | self.here
+
+    def mute(self, name: str) -> None:
+        self.here.add(name.casefold())
+
+    def unmute(self, name: str) -> None:
+        self.here.discard(name.casefold())
+        self.kept.discard(name.casefold())
+
+    def heard(self, names: tuple[str, ...]) -> None:
+        """The host's list (its answer, or sent after ``seated``)."""
+        self.kept = {n.casefold() for n in names}
+        self.here -= self.kept
+
+
 class ChatPane(RichLog):
     """The lines said at the table, oldest first; hidden until the first one (or ``c``)."""
 
@@ -76,28 +110,39 @@ class ChatPane(RichLog):
         self.can_focus = False
         self.lines_heard: list[ChatLine] = []
         self.names: tuple[str, ...] = ()
-        self.muted: set[str] = set()  # folded names hidden on this terminal (/mute)
+        self.muted = Mutes()  # the writers hidden here (/mute; the host keeps the list)
 
     def follow(self, table: RemoteTable, names: tuple[str, ...]) -> None:
         """Hear ``table``'s lines: those heard so far, then each as it comes (until
         :meth:`unfollow`)."""
         self.names = names
+        if table.chat_mutes is not None:
+            self.muted.heard(table.chat_mutes)
         if table.chat_lines and not self.lines_heard:
             for line in table.chat_lines:
                 self.hear(line)
         if self.hear not in table.chat_listeners:
             table.chat_listeners.append(self.hear)
+        if self.mutes_heard not in table.mutes_listeners:
+            table.mutes_listeners.append(self.mutes_heard)
 
     def unfollow(self, table: RemoteTable) -> None:
         """Hear no more of ``table`` (its screen is gone)."""
         while self.hear in table.chat_listeners:
             table.chat_listeners.remove(self.hear)
+        while self.mutes_heard in table.mutes_listeners:
+            table.mutes_listeners.remove(self.mutes_heard)
+
+    def mutes_heard(self, names: tuple[str, ...]) -> None:
+        """The host's list of the writers this account hides: shown so."""
+        self.muted.heard(names)  # (shared with the other screen's pane: both redraw)
+        self.redraw()
 
     def hear(self, line: ChatLine) -> None:
         if line in self.lines_heard:
             return  # the table's recent lines again, after a reconnection
         self.lines_heard = [*self.lines_heard[-199:], line]
-        if line.name.casefold() in self.muted:
+        if line.name in self.muted:
             return
         self.add_class("-shown")
         self.write(chat_entry(line, self.names))
@@ -106,7 +151,7 @@ class ChatPane(RichLog):
         """Everything heard again (a change of language, a mute)."""
         self.clear()
         for line in self.lines_heard:
-            if line.name.casefold() not in self.muted:
+            if line.name not in self.muted:
                 self.write(chat_entry(line, self.names))
 
     def note(self, text: str) -> None:
@@ -115,24 +160,35 @@ class ChatPane(RichLog):
         self.write(Text(text, style="dim italic"))
 
     def command(self, text: str) -> bool:
-        """Run ``/mute NAME`` or ``/unmute NAME``: ``True`` if ``text`` was one."""
-        word, _space, rest = text.partition(" ")
-        if word not in ("/mute", "/unmute"):
+        """Run ``/mute NAME`` or ``/unmute NAME`` here: ``True`` if ``text`` was one."""
+        parsed = mute_command(text)
+        if parsed is None:
             return False
-        try:
-            name = normalize_name(rest)
-        except InvalidNameError:
+        if isinstance(parsed, str):
             self.note(_("Say /mute NAME or /unmute NAME."))
             return True
-        if word == "/mute":
-            self.muted.add(name.casefold())
+        on, name = parsed
+        if on:
+            self.muted.mute(name)
             self.redraw()
             self.note(_("{name}'s lines are hidden here.").format(name=name))
         else:
-            self.muted.discard(name.casefold())
+            self.muted.unmute(name)
             self.redraw()
             self.note(_("{name}'s lines are shown again.").format(name=name))
         return True
+
+
+def mute_command(text: str) -> tuple[bool, str] | str | None:
+    """``/mute NAME`` as ``(True, name)``, ``/unmute NAME`` as ``(False, name)``; a bad
+    name as the text; ``None`` when ``text`` is neither command."""
+    word, _space, rest = text.strip().partition(" ")
+    if word not in ("/mute", "/unmute"):
+        return None
+    try:
+        return word == "/mute", normalize_name(rest)
+    except InvalidNameError:
+        return text
 
 
 class ChatPrompt(ParisScreen, ModalScreen[tuple[str, str] | None]):
@@ -200,6 +256,9 @@ def say_chosen(
         for pane in panes:
             if not pane.command(value):
                 pane.note(_("Only /mute NAME and /unmute NAME are commands."))
+        parsed = mute_command(value)
+        if isinstance(parsed, tuple):  # kept with the account, where the host can
+            table.mute(parsed[1], on=parsed[0])
     elif kind == "phrase":
         table.say(phrase=value)
     else:

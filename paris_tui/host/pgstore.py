@@ -54,8 +54,9 @@ __all__ = [
 log = logging.getLogger("paris_tui.host.pgstore")
 
 ENV_DATABASE = "PARIS_TUI_DATABASE"
-SCHEMA_VERSION = 5
-"""2: paris_waiting (issue 21); 3: ratings; 4: turn_clocks; 5: chat, mutes, friends (issue 22)."""
+SCHEMA_VERSION = 6
+"""2: paris_waiting (issue 21); 3: ratings; 4: turn_clocks; 5: chat, mutes, friends (issue 22);
+6: chat_mutes (issue 22, a player's mutes)."""
 # The advisory lock key under which a host creates or migrates the schema.
 _SCHEMA_LOCK = 0x7061726973  # "paris"
 
@@ -176,6 +177,13 @@ _SCHEMA = [
         account bigint NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
         friend bigint NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
         PRIMARY KEY (account, friend)
+    )""",
+    # Issue 22, a player's chat mutes (schema 6): the writers an account hides in
+    # every table's chat (accounts.py's same table).
+    """CREATE TABLE IF NOT EXISTS chat_mutes (
+        account bigint NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        muted bigint NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        PRIMARY KEY (account, muted)
     )""",
 ]
 

@@ -21,7 +21,7 @@ from paris_tui.core import Move
 from paris_tui.core.text import InvalidChatError, normalize_chat
 from paris_tui.host.referee import Referee, parse_seats
 from paris_tui.net.client import HostClient, TokenStore
-from paris_tui.net.protocol import Chat, ChatLine
+from paris_tui.net.protocol import Chat, ChatLine, MutesInfo, MutesRequest
 from tests.host.helpers import TIMEOUT, join_bot, put_record, running_host
 
 from .helpers import find_game, press, screen_text
@@ -217,11 +217,58 @@ async def test_the_end_screen_has_the_table_chat_and_fits_80x24(tmp_path: Path) 
             await press(pilot, "enter")
             await until(pilot, lambda: "hidden here" in pane_text(pane))
             assert "gg [b]ann" not in pane_text(pane)
-            assert game.query_one(ChatPane).muted == {"bob"}
+            assert "BOB" in game.query_one(ChatPane).muted
             bob.client.send(Chat("can you read me"))
             await until(pilot, lambda: pane.lines_heard[-1].text == "can you read me")
             await pilot.pause()
             assert "can you read me" not in screen_text(app)
+            accounts = host.accounts
+            assert accounts is not None
+            ann = accounts.find("ann")
+            assert ann is not None
+            await until(pilot, lambda: [a.name for a in accounts.chat_mutes(ann.id)] == ["bob"])
         assert notices == []  # every line was drawn in the end screen's pane
+        await bob.client.close()
+        await asyncio.sleep(0)
+
+
+async def test_mutes_are_the_accounts_the_host_keeps_them(tmp_path: Path) -> None:
+    """Issue 22: a player's mutes are kept with the account. Ann muted Bob at another
+    door: her app hides his lines from the start; ``/unmute bob`` here is kept too."""
+    async with running_host(tmp_path / "host", ["ann,bob"], seed=3) as (host, port):
+        bob = await join_bot(port, "bob")
+        other_door = await join_bot(port, "ann")
+        other_door.client.send(MutesRequest("add", "bob"))
+        for _ in range(MAX_STEPS):
+            answer = await other_door.client.receive(TIMEOUT)
+            if isinstance(answer, MutesInfo):
+                break
+        assert answer == MutesInfo(("bob",))
+        token = other_door.seated.token
+        assert token is not None
+        await other_door.client.close()
+        tokens = TokenStore(tmp_path / "ann" / "tokens.json")
+        tokens.put(f"127.0.0.1:{port}", "ann", token)
+        link = await open_link(JoinTarget("127.0.0.1", port, "ann"), tokens)
+        app = make_app(link)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            game = find_game(app)
+            assert game is not None
+            pane = game.query_one(ChatPane)
+            bob.client.send(Chat("psst ann"))
+            await until(pilot, lambda: bool(pane.lines_heard))
+            await pilot.pause()
+            assert "bob" in pane.muted and "psst ann" not in pane_text(pane)
+            await press(pilot, "c")
+            await until(pilot, lambda: isinstance(app.screen, ChatPrompt))
+            await pilot.press(*"/unmute bob")
+            await press(pilot, "enter")
+            await until(pilot, lambda: "psst ann" in pane_text(pane))
+            accounts = host.accounts
+            assert accounts is not None
+            ann = accounts.find("ann")
+            assert ann is not None
+            await until(pilot, lambda: accounts.chat_mutes(ann.id) == [])
         await bob.client.close()
         await asyncio.sleep(0)

@@ -23,7 +23,7 @@ from ...core import Event, ScoreEvent, SeatView, TourEvent
 from ...i18n import N_, _, ngettext
 from ...net.protocol import CHAT_PHRASES, RatedResult
 from ...net.table import RemoteTable
-from ..chat import PHRASE_KEYS, ChatPane, ChatPrompt, say_chosen
+from ..chat import PHRASE_KEYS, ChatPane, ChatPrompt, Mutes, say_chosen
 from ..describe import joined, line_label, seat_label, shown_name, words
 from ..fit import Fit, cut
 from ..glyphs import current_glyphs
@@ -111,15 +111,15 @@ class EndScreen(ParisScreen):
         play_again: bool = True,
         rated: RatedResult | None = None,
         chat: RemoteTable | None = None,
-        muted: set[str] | None = None,
+        muted: Mutes | None = None,
     ) -> None:
         """``play_again=False``: no "Play again" (a host's table: the host deals games).
         ``rated``: how a host rated the game (:meth:`set_rated` when it comes later).
         ``chat``: the host's table whose chat the screen shows and says lines at;
-        ``muted``: the folded names hidden on this terminal (the game screen's, shared)."""
+        ``muted``: the writers hidden on this terminal (the game screen's, shared)."""
         super().__init__()
         self.chat = chat
-        self.muted = set() if muted is None else muted
+        self.muted = Mutes() if muted is None else muted
         self.rated = rated
         assert view.outcome is not None
         self.can_play_again = play_again

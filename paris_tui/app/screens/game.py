@@ -59,6 +59,7 @@ from ..chat import (
     PHRASE_KEYS,
     ChatPane,
     ChatPrompt,
+    Mutes,
     chat_entry,
     chat_table,
     say_chosen,
@@ -618,11 +619,11 @@ class GameScreen(ParisScreen):
         if isinstance(top, EndScreen) and top.chat is not None:
             return
         pane = self.query(ChatPane)
-        if pane and line.name.casefold() in pane.first().muted:
+        if pane and line.name in pane.first().muted:
             return
         self.notify(chat_entry(line, self._public.names).plain, title=_("Chat"), markup=False)
 
-    def _chat_muted(self) -> set[str] | None:
+    def _chat_muted(self) -> Mutes | None:
         """The names hidden on this terminal (/mute), shared with the end screen."""
         panes = self.query(ChatPane)
         return panes.first().muted if panes else None
