@@ -25,7 +25,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, RichLog, Static
 
-from ..chat_words import CHAT_CODES, chat_problem, chat_table, phrase_words, writer
+from ..chat_words import CHAT_CODES, chat_problem, chat_table, phrase_words, speaking_as, writer
 from ..core.text import InvalidChatError, InvalidNameError, normalize_chat, normalize_name
 from ..i18n import N_, _
 from ..net.protocol import CHAT_PHRASES, ChatLine
@@ -45,6 +45,7 @@ __all__ = [
     "chat_table",
     "phrase_words",
     "say_chosen",
+    "speaking_as",
 ]
 
 PHRASE_KEYS = ("f2", "f3", "f4", "f5", "f6", "f7")
@@ -212,11 +213,18 @@ class ChatPrompt(ParisScreen, ModalScreen[tuple[str, str] | None]):
     ChatPrompt #chat-problem { color: $warning; }
     """
 
+    def __init__(self, speaking_as: str | None = None) -> None:
+        """``speaking_as``: how a watcher's lines show (:func:`chat_words.speaking_as`)."""
+        super().__init__()
+        self.speaking_as = speaking_as
+
     def compose(self) -> ComposeResult:
         pairs = zip(PHRASE_KEYS, CHAT_PHRASES, strict=True)
         keys = "  ".join(f"{key.upper()} {phrase_words(p)}" for key, p in pairs)
         with Vertical(id="chat-box"):
             yield Static(Text(_("Say at the table (Enter sends, Escape goes back):")))
+            if self.speaking_as is not None:
+                yield Static(Text(self.speaking_as, style="dim"), id="chat-as")
             yield Input(id="chat-input", max_length=480)
             yield Static(Text(keys, style="dim"), id="chat-keys")
             yield Static("", id="chat-problem")

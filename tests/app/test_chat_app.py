@@ -9,19 +9,21 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from types import SimpleNamespace
+from typing import cast
 
 from hostile_corpus import CORPUS
 from textual.pilot import Pilot
 
 from paris_tui.app.app import ParisApp
-from paris_tui.app.chat import ChatPane, ChatPrompt
-from paris_tui.app.remote import JoinTarget, Link, open_link
+from paris_tui.app.chat import ChatPane, ChatPrompt, speaking_as
+from paris_tui.app.remote import JoinTarget, Link, LobbyStart, open_link
 from paris_tui.app.screens.end import EndScreen
-from paris_tui.core import Move
+from paris_tui.core import Game, Move
 from paris_tui.core.text import InvalidChatError, normalize_chat
 from paris_tui.host.referee import Referee, parse_seats
 from paris_tui.net.client import HostClient, TokenStore
-from paris_tui.net.protocol import Chat, ChatLine, MutesInfo, MutesRequest
+from paris_tui.net.protocol import Chat, ChatLine, MutesInfo, MutesRequest, Seated, Watching
 from tests.host.helpers import TIMEOUT, join_bot, put_record, running_host
 
 from .helpers import find_game, press, screen_text
@@ -272,3 +274,26 @@ async def test_mutes_are_the_accounts_the_host_keeps_them(tmp_path: Path) -> Non
             await until(pilot, lambda: accounts.chat_mutes(ann.id) == [])
         await bob.client.close()
         await asyncio.sleep(0)
+
+
+def test_a_watcher_from_the_lobby_chats_under_its_name_and_the_prompt_says_how() -> None:
+    """Issue 22: an SSH login that watches from the lobby chats as its name (the door's
+    ticket proves it), and the prompt says so; a watcher nothing proves is told that
+    its lines show as "A watcher"."""
+    game = Game.new(["ann", "bob"], seed=1)
+    watching = Watching("t1", game.view(None), (), ())
+    client = cast(HostClient, SimpleNamespace(welcome=None))
+    start = LobbyStart(JoinTarget("127.0.0.1", 2222, "zoe"), client, None, ticket="k" * 43)
+    link = start.link(watching, "zoe")
+    assert link.table.chat_as == ("zoe", "k" * 43) and link.target.watch == "t1"
+    assert speaking_as(link.table, over=False) == (
+        "You watch as zoe: until the game ends, your lines reach the watchers only."
+    )
+    assert (
+        speaking_as(link.table, over=True) == "You watch as zoe: your lines show under that name."
+    )
+    nobody = LobbyStart(JoinTarget("127.0.0.1", 2222), client, None).link(watching, None)
+    said = speaking_as(nobody.table, over=True)
+    assert said is not None and said.startswith("You watch without an account")
+    seated = Seated("t1", 0, None, game.view(0), (), ())
+    assert speaking_as(start.link(seated, "ann").table, over=False) is None

@@ -23,7 +23,7 @@ from ...core import Event, ScoreEvent, SeatView, TourEvent
 from ...i18n import N_, _, ngettext
 from ...net.protocol import CHAT_PHRASES, RatedResult
 from ...net.table import RemoteTable
-from ..chat import PHRASE_KEYS, ChatPane, ChatPrompt, Mutes, say_chosen
+from ..chat import PHRASE_KEYS, ChatPane, ChatPrompt, Mutes, say_chosen, speaking_as
 from ..describe import joined, line_label, seat_label, shown_name, words
 from ..fit import Fit, cut
 from ..glyphs import current_glyphs
@@ -204,7 +204,7 @@ class EndScreen(ParisScreen):
 
     def action_chat(self) -> None:
         if self.chat is not None:
-            self.app.push_screen(ChatPrompt(), self._chat_chosen)
+            self.app.push_screen(ChatPrompt(speaking_as(self.chat, over=True)), self._chat_chosen)
 
     def action_phrase(self, index: int) -> None:
         self._chat_chosen(("phrase", CHAT_PHRASES[index]))

@@ -63,6 +63,7 @@ from ..chat import (
     chat_entry,
     chat_table,
     say_chosen,
+    speaking_as,
 )
 from ..describe import describe_events, preview_text, printable, seat_label, stop_name, words
 from ..fit import Fit
@@ -629,7 +630,10 @@ class GameScreen(ParisScreen):
         return panes.first().muted if panes else None
 
     def action_chat(self) -> None:
-        self.app.push_screen(ChatPrompt(), self._chat_chosen)
+        table = chat_table(self.table)
+        if table is not None:
+            prompt = ChatPrompt(speaking_as(table, over=self._public.is_over))
+            self.app.push_screen(prompt, self._chat_chosen)
 
     def action_phrase(self, index: int) -> None:
         self._chat_chosen(("phrase", CHAT_PHRASES[index]))
