@@ -22,6 +22,7 @@ __all__ = [
     "chat_said",
     "chat_table",
     "phrase_words",
+    "speaking_as",
     "writer",
 ]
 
@@ -58,6 +59,25 @@ def writer(line: ChatLine, names: tuple[str, ...] = ()) -> str:
     if line.name:
         return _("{name} (watching)").format(name=line.name)
     return _("A watcher")
+
+
+def speaking_as(table: RemoteTable, *, over: bool) -> str | None:
+    """How a watcher's lines show, said in the chat prompt (a seat's: ``None``, they
+    show under the seat's name). A name is an account: a watcher whose name
+    nothing proves (no token, no door's key) chats as "A watcher"."""
+    if table.local_seats:
+        return None
+    name, token = table.chat_as if table.chat_as is not None else (None, None)
+    if name is not None and token is not None:
+        if over:
+            return _("You watch as {name}: your lines show under that name.").format(name=name)
+        return _(
+            "You watch as {name}: until the game ends, your lines reach the watchers only."
+        ).format(name=name)
+    return _(
+        "You watch without an account: your lines show as “A watcher”. "
+        "To chat under a name, sit at a table once under it."
+    )
 
 
 def chat_said(line: ChatLine, names: tuple[str, ...] = ()) -> str:

@@ -5,13 +5,16 @@ chat pane beside its log, each with its writer's name, drawn as
 :class:`~rich.text.Text` (never markup: ``[b]`` is shown as typed). ``c``
 opens the chat prompt; F2 to F7 say a canned phrase, which is sent as its id
 (:data:`~paris_tui.net.protocol.CHAT_PHRASES`) so that each reader sees it in
-their own language. In the prompt, ``/mute NAME`` hides a writer's lines on
-this terminal (``/unmute NAME`` shows them again); the host's operator mutes
-an account for every table (``paris-tui host accounts mute NAME``).
+their own language. In the prompt, ``/mute NAME`` hides a writer's lines
+(``/unmute NAME`` shows them again): at once on this terminal, and the host
+keeps the mute with the player's account (protocol 4 ``mutes``, :class:`Mutes`)
+so that it holds after a restart and at any door; the host's operator mutes an
+account for every table (``paris-tui host accounts mute NAME``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -22,10 +25,11 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, RichLog, Static
 
-from ..chat_words import CHAT_CODES, chat_problem, chat_table, phrase_words, writer
+from ..chat_words import CHAT_CODES, chat_problem, chat_table, phrase_words, speaking_as, writer
 from ..core.text import InvalidChatError, InvalidNameError, normalize_chat, normalize_name
 from ..i18n import N_, _
 from ..net.protocol import CHAT_PHRASES, ChatLine
+from ..net.table import RemoteTable
 from .describe import shown_name
 from .palette import player_style
 from .screens.base import ParisScreen
@@ -35,10 +39,13 @@ __all__ = [
     "PHRASE_KEYS",
     "ChatPane",
     "ChatPrompt",
+    "Mutes",
     "chat_entry",
     "chat_problem",
     "chat_table",
     "phrase_words",
+    "say_chosen",
+    "speaking_as",
 ]
 
 PHRASE_KEYS = ("f2", "f3", "f4", "f5", "f6", "f7")
@@ -65,6 +72,37 @@ def chat_entry(line: ChatLine, names: tuple[str, ...] = ()) -> Text:
     return out
 
 
+class Mutes:
+    """The writers hidden on this terminal: the account's list as the host keeps it,
+    and the names muted here in this run that the host did not keep (a watcher with
+    no account, a name that is no account). Names are compared casefolded."""
+
+    def __init__(self) -> None:
+        self.kept: set[str] = set()
+        self.here: set[str] = set()
+
+    def __contains__(self, name: object) -> bool:
+        if not isinstance(name, str) or not name:
+            return False
+        key = name.casefold()
+        return key in self.kept or key in self.here
+
+    def names(self) -> set[str]:
+        return self.kept | self.here
+
+    def mute(self, name: str) -> None:
+        self.here.add(name.casefold())
+
+    def unmute(self, name: str) -> None:
+        self.here.discard(name.casefold())
+        self.kept.discard(name.casefold())
+
+    def heard(self, names: tuple[str, ...]) -> None:
+        """The host's list (its answer, or sent after ``seated``)."""
+        self.kept = {n.casefold() for n in names}
+        self.here -= self.kept
+
+
 class ChatPane(RichLog):
     """The lines said at the table, oldest first; hidden until the first one (or ``c``)."""
 
@@ -73,13 +111,39 @@ class ChatPane(RichLog):
         self.can_focus = False
         self.lines_heard: list[ChatLine] = []
         self.names: tuple[str, ...] = ()
-        self.muted: set[str] = set()  # folded names hidden on this terminal (/mute)
+        self.muted = Mutes()  # the writers hidden here (/mute; the host keeps the list)
+
+    def follow(self, table: RemoteTable, names: tuple[str, ...]) -> None:
+        """Hear ``table``'s lines: those heard so far, then each as it comes (until
+        :meth:`unfollow`)."""
+        self.names = names
+        if table.chat_mutes is not None:
+            self.muted.heard(table.chat_mutes)
+        if table.chat_lines and not self.lines_heard:
+            for line in table.chat_lines:
+                self.hear(line)
+        if self.hear not in table.chat_listeners:
+            table.chat_listeners.append(self.hear)
+        if self.mutes_heard not in table.mutes_listeners:
+            table.mutes_listeners.append(self.mutes_heard)
+
+    def unfollow(self, table: RemoteTable) -> None:
+        """Hear no more of ``table`` (its screen is gone)."""
+        while self.hear in table.chat_listeners:
+            table.chat_listeners.remove(self.hear)
+        while self.mutes_heard in table.mutes_listeners:
+            table.mutes_listeners.remove(self.mutes_heard)
+
+    def mutes_heard(self, names: tuple[str, ...]) -> None:
+        """The host's list of the writers this account hides: shown so."""
+        self.muted.heard(names)  # (shared with the other screen's pane: both redraw)
+        self.redraw()
 
     def hear(self, line: ChatLine) -> None:
         if line in self.lines_heard:
             return  # the table's recent lines again, after a reconnection
         self.lines_heard = [*self.lines_heard[-199:], line]
-        if line.name.casefold() in self.muted:
+        if line.name in self.muted:
             return
         self.add_class("-shown")
         self.write(chat_entry(line, self.names))
@@ -88,7 +152,7 @@ class ChatPane(RichLog):
         """Everything heard again (a change of language, a mute)."""
         self.clear()
         for line in self.lines_heard:
-            if line.name.casefold() not in self.muted:
+            if line.name not in self.muted:
                 self.write(chat_entry(line, self.names))
 
     def note(self, text: str) -> None:
@@ -97,24 +161,35 @@ class ChatPane(RichLog):
         self.write(Text(text, style="dim italic"))
 
     def command(self, text: str) -> bool:
-        """Run ``/mute NAME`` or ``/unmute NAME``: ``True`` if ``text`` was one."""
-        word, _space, rest = text.partition(" ")
-        if word not in ("/mute", "/unmute"):
+        """Run ``/mute NAME`` or ``/unmute NAME`` here: ``True`` if ``text`` was one."""
+        parsed = mute_command(text)
+        if parsed is None:
             return False
-        try:
-            name = normalize_name(rest)
-        except InvalidNameError:
+        if isinstance(parsed, str):
             self.note(_("Say /mute NAME or /unmute NAME."))
             return True
-        if word == "/mute":
-            self.muted.add(name.casefold())
+        on, name = parsed
+        if on:
+            self.muted.mute(name)
             self.redraw()
             self.note(_("{name}'s lines are hidden here.").format(name=name))
         else:
-            self.muted.discard(name.casefold())
+            self.muted.unmute(name)
             self.redraw()
             self.note(_("{name}'s lines are shown again.").format(name=name))
         return True
+
+
+def mute_command(text: str) -> tuple[bool, str] | str | None:
+    """``/mute NAME`` as ``(True, name)``, ``/unmute NAME`` as ``(False, name)``; a bad
+    name as the text; ``None`` when ``text`` is neither command."""
+    word, _space, rest = text.strip().partition(" ")
+    if word not in ("/mute", "/unmute"):
+        return None
+    try:
+        return word == "/mute", normalize_name(rest)
+    except InvalidNameError:
+        return text
 
 
 class ChatPrompt(ParisScreen, ModalScreen[tuple[str, str] | None]):
@@ -138,11 +213,18 @@ class ChatPrompt(ParisScreen, ModalScreen[tuple[str, str] | None]):
     ChatPrompt #chat-problem { color: $warning; }
     """
 
+    def __init__(self, speaking_as: str | None = None) -> None:
+        """``speaking_as``: how a watcher's lines show (:func:`chat_words.speaking_as`)."""
+        super().__init__()
+        self.speaking_as = speaking_as
+
     def compose(self) -> ComposeResult:
         pairs = zip(PHRASE_KEYS, CHAT_PHRASES, strict=True)
         keys = "  ".join(f"{key.upper()} {phrase_words(p)}" for key, p in pairs)
         with Vertical(id="chat-box"):
             yield Static(Text(_("Say at the table (Enter sends, Escape goes back):")))
+            if self.speaking_as is not None:
+                yield Static(Text(self.speaking_as, style="dim"), id="chat-as")
             yield Input(id="chat-input", max_length=480)
             yield Static(Text(keys, style="dim"), id="chat-keys")
             yield Static("", id="chat-problem")
@@ -168,3 +250,24 @@ class ChatPrompt(ParisScreen, ModalScreen[tuple[str, str] | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+def say_chosen(
+    table: RemoteTable | None, panes: Iterable[ChatPane], said: tuple[str, str] | None
+) -> None:
+    """Do what the chat prompt was dismissed with: say the line or the phrase at
+    ``table``, or run the ``/mute`` command in ``panes`` (the screen's)."""
+    if said is None or table is None:
+        return
+    kind, value = said
+    if kind == "command":
+        for pane in panes:
+            if not pane.command(value):
+                pane.note(_("Only /mute NAME and /unmute NAME are commands."))
+        parsed = mute_command(value)
+        if isinstance(parsed, tuple):  # kept with the account, where the host can
+            table.mute(parsed[1], on=parsed[0])
+    elif kind == "phrase":
+        table.say(phrase=value)
+    else:
+        table.say(text=value)

@@ -280,9 +280,12 @@ class Link:
         return self.table
 
     def _chat_as(self) -> None:
-        """A watcher who gave a name chats as that account (table chat, issue 22)."""
+        """A watcher who gave a name chats as that account (table chat, issue 22), and
+        hides the writers that account keeps muted (a seat's list comes unasked)."""
         if self.target.name is not None:
             self.table.chat_as = (self.target.name, self.token)
+            if self.target.watch is not None and self.token is not None:
+                self.table.mute(None)
 
     # --- following ---------------------------------------------------------------------
 
@@ -360,7 +363,8 @@ class LobbyStart:
         client = self.client if client is None else client
         host, port = self.target.host, self.target.port
         if isinstance(joined, Watching):
-            target = JoinTarget(host, port, watch=joined.table)
+            # The lobby's name (an SSH login's): the watcher chats as that account.
+            target = JoinTarget(host, port, name or self.target.name, watch=joined.table)
         else:
             target = JoinTarget(host, port, name or self.target.name, joined.table)
         token = None

@@ -60,6 +60,7 @@ from pathlib import Path
 from typing import Any, Literal, Protocol, get_args
 
 from ..core.text import InvalidNameError, normalize_name, printable
+from ..net.protocol import MAX_MUTES
 from .names import folded, skeleton
 from .sqlite_file import open_sqlite
 
@@ -102,7 +103,7 @@ MAX_CREDENTIALS = 16
 MAX_FRIENDS = 50
 """Friends one account may ask to be told about."""
 
-SCHEMA_VERSION = 3  # 2: turn_clocks; 3: muted, friends (issue 22)
+SCHEMA_VERSION = 4  # 2: turn_clocks; 3: muted, friends (issue 22); 4: chat_mutes (issue 22)
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS accounts (
     id INTEGER PRIMARY KEY,
@@ -152,6 +153,13 @@ CREATE TABLE IF NOT EXISTS friends (
     account INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
     friend INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
     PRIMARY KEY (account, friend)
+);
+-- Issue 22, a player's chat mutes (schema 4): the writers an account hides in every
+-- table's chat (/mute NAME), kept across restarts and doors.
+CREATE TABLE IF NOT EXISTS chat_mutes (
+    account INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    muted INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    PRIMARY KEY (account, muted)
 );
 """
 
@@ -306,6 +314,18 @@ class AccountStore(Protocol):
 
     def friends(self, account_id: int) -> list[Account]:
         """The account's friends, by name."""
+        ...
+
+    # Issue 22, a player's chat mutes (/mute NAME, kept with the account).
+    def add_chat_mute(self, account_id: int, muted_id: int) -> bool:
+        """Hide ``muted_id``'s chat lines from the account (``False``: it hides
+        :data:`~paris_tui.net.protocol.MAX_MUTES` writers already)."""
+        ...
+
+    def remove_chat_mute(self, account_id: int, muted_id: int) -> None: ...
+
+    def chat_mutes(self, account_id: int) -> list[Account]:
+        """The writers the account hides, by name."""
         ...
 
 
@@ -469,6 +489,36 @@ class SQLiteAccounts:
         rows = self._read(
             "SELECT a.id, a.name, a.locked, a.created FROM friends f "
             "JOIN accounts a ON a.id = f.friend WHERE f.account = ? ORDER BY a.folded",
+            (account_id,),
+        )
+        return [self._account(r) for r in rows]
+
+    # --- a player's chat mutes (issue 22) -------------------------------------------------
+
+    def add_chat_mute(self, account_id: int, muted_id: int) -> bool:
+        with self._tx() as db:
+            count = db.execute(
+                "SELECT count(*) FROM chat_mutes WHERE account = ?", (account_id,)
+            ).fetchone()[0]
+            if int(count) >= MAX_MUTES:
+                return False
+            db.execute(
+                "INSERT INTO chat_mutes (account, muted) VALUES (?, ?) "
+                "ON CONFLICT (account, muted) DO NOTHING",
+                (account_id, muted_id),
+            )
+        return True
+
+    def remove_chat_mute(self, account_id: int, muted_id: int) -> None:
+        with self._tx() as db:
+            db.execute(
+                "DELETE FROM chat_mutes WHERE account = ? AND muted = ?", (account_id, muted_id)
+            )
+
+    def chat_mutes(self, account_id: int) -> list[Account]:
+        rows = self._read(
+            "SELECT a.id, a.name, a.locked, a.created FROM chat_mutes m "
+            "JOIN accounts a ON a.id = m.muted WHERE m.account = ? ORDER BY a.folded",
             (account_id,),
         )
         return [self._account(r) for r in rows]

@@ -14,6 +14,12 @@ protocol-4 connections. While a game runs, a watcher's line goes to the
 watchers only (channel ``watchers``, as DCSS keeps spectators apart); players
 get those lines when the game is over.
 
+A player's own mutes (``/mute NAME`` in the app: :class:`~paris_tui.net.protocol.MutesRequest`)
+are kept with the accounts (SQLite or PostgreSQL, ``chat_mutes``) so that they
+survive a restart and follow the player to any door: :meth:`TableChat.mutes`
+answers with the list (:class:`~paris_tui.net.protocol.MutesInfo`), which is
+sent after ``seated`` too; the client hides those writers' lines.
+
 The lines are kept with the table but outside its record, so ``replay``,
 ``replay --json`` and the record format do not change: behind one
 :class:`ChatStore`, a sidecar file per table (:class:`FileChat`:
@@ -38,13 +44,29 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..core.record import write_text_atomic
-from ..core.text import InvalidChatError, normalize_chat, printable
-from ..net.protocol import CHAT_PHRASES, Chat, ChatChannel, ChatLine, encode
+from ..core.text import (
+    InvalidChatError,
+    InvalidNameError,
+    normalize_chat,
+    normalize_name,
+    printable,
+)
+from ..net.protocol import (
+    CHAT_PHRASES,
+    Chat,
+    ChatChannel,
+    ChatLine,
+    MutesInfo,
+    MutesRequest,
+    encode,
+)
 from .accounts import AccountsUnavailable
 from .limits import GLOBAL, Quota, Window, owner_key
+from .names import folded
 from .referee import Refusal
 
 if TYPE_CHECKING:  # pragma: no cover
+    from .identity import Claim
     from .pgstore import PostgresStore
     from .server import Connection, Host, Room
 
@@ -272,20 +294,35 @@ class TableChat:
         said = None if message.text is None else _refuse_text(message.text)
         seat = conn.seat
         account_id: int | None = None
+        new: Claim | None = None
         if seat is not None:
             name = room.referee.players[seat].name
             account_id = room.owners.get(seat)
         elif message.name is not None:
             claim = self.host.gate.prove(message.name, message.token)
-            if claim.account is None:
-                raise Refusal("name_taken", "a watcher chats as an account, or as nobody")
-            name, account_id = claim.account.name, claim.account.id
+            if claim.account is not None:
+                name, account_id = claim.account.name, claim.account.id
+            elif claim.create is not None and claim.create.door != "token":
+                # A door proved the name (an SSH key, a browser's cookie) and it is
+                # nobody's: the first line makes the account, as a first seat does.
+                name, new = claim.name, claim
+            else:
+                raise Refusal(
+                    "name_taken",
+                    f"{message.name} is no account on this host: a watcher chats as an "
+                    "account (sit at a table once under the name) or as nobody",
+                )
         else:
             name = ""
         owner = owner_key(name) if name else None
         if account_id is not None and self.muted(account_id):
             raise Refusal("muted", f"the host's operator muted {name} in every table's chat")
         self._count(owner, conn.address_key)
+        if new is not None:
+            loop = asyncio.get_running_loop()
+            made = await loop.run_in_executor(self.host.io_pool, self.host.gate.commit, new)
+            name, account_id = made.name, made.id
+            log.info("a watcher's chat line made the account %s", printable(made.name))
         ref = room.referee
         channel: ChatChannel = "watchers" if seat is None and not ref.is_over else "table"
         line = SavedLine(int(time.time()), name, seat, channel, said, message.phrase, account_id)
@@ -335,10 +372,80 @@ class TableChat:
             if conn.protocol >= MIN_VERSION:
                 conn.send_bytes(data)
 
+    # --- a player's mutes (kept with the accounts) ----------------------------------------
+
+    async def mutes(self, conn: Connection, message: MutesRequest) -> None:
+        """Show, add or remove a writer the account hides; answered with the list.
+
+        Never refused: a connection that is no account (an anonymous watcher, a
+        name not proven, a host without accounts), a name that is no account, a
+        full list or accounts that cannot be read leave the list as it is, and the
+        client keeps its mute for the run."""
+        account_id = self._account_of(conn, message)
+        store = self.host.accounts
+        if account_id is None or store is None:
+            conn.send(MutesInfo(()))
+            return
+        muted = None
+        if message.action != "show" and message.muted is not None:
+            with contextlib.suppress(InvalidNameError):
+                muted = normalize_name(message.muted)
+
+        def change() -> list[str]:
+            if muted is not None:
+                other = store.find(muted)
+                if other is not None and folded(other.name) == folded(muted):
+                    if other.id == account_id:
+                        pass  # one's own lines are never hidden
+                    elif message.action == "add":
+                        store.add_chat_mute(account_id, other.id)
+                    else:
+                        store.remove_chat_mute(account_id, other.id)
+            return [a.name for a in store.chat_mutes(account_id)]
+
+        loop = asyncio.get_running_loop()
+        try:
+            names = await loop.run_in_executor(self.host.io_pool, change)
+        except AccountsUnavailable as exc:
+            log.error("could not keep a chat mute: %s", exc)
+            return
+        conn.send(MutesInfo(tuple(names)))
+
+    def _account_of(self, conn: Connection, message: MutesRequest) -> int | None:
+        """The account a mutes request is of: the seat's owner, or the watcher's
+        proven account, else ``None``."""
+        room = conn.room
+        if room is not None and conn.seat is not None:
+            return room.owners.get(conn.seat)
+        if message.name is None:
+            return None
+        try:
+            claim = self.host.gate.prove(message.name, message.token)
+        except Refusal:
+            return None
+        return None if claim.account is None else claim.account.id
+
+    async def _send_mutes(self, conn: Connection, room: Room) -> None:
+        """A seated player's mutes, before the table's lines (none: nothing sent)."""
+        store = self.host.accounts
+        account_id = None if conn.seat is None else room.owners.get(conn.seat)
+        if store is None or account_id is None:
+            return
+        loop = asyncio.get_running_loop()
+        try:
+            muted = await loop.run_in_executor(self.host.io_pool, store.chat_mutes, account_id)
+        except AccountsUnavailable as exc:
+            log.error("could not read a player's chat mutes: %s", exc)
+            return
+        if muted:
+            conn.send(MutesInfo(tuple(a.name for a in muted)))
+
     async def history(self, conn: Connection, room: Room) -> None:
-        """Send a newcomer (just seated, or watching) the recent lines it may read."""
+        """Send a newcomer (just seated, or watching) the recent lines it may read
+        (a seated player's mutes first)."""
         if conn.protocol < MIN_VERSION:
             return
+        await self._send_mutes(conn, room)
         lines = await self._lines(room.id)
         hide = conn.seat is not None and not room.referee.is_over
         data = b"".join(

@@ -57,9 +57,10 @@ __all__ = [
 log = logging.getLogger("paris_tui.host.pgstore")
 
 ENV_DATABASE = "PARIS_TUI_DATABASE"
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 """2: paris_waiting (issue 21); 3: ratings; 4: turn_clocks; 5: chat, mutes, friends (issue 22);
-6: paris_seated (issue 21: a name at one unfinished table, a lock across hosts)."""
+6: paris_seated (issue 21: a name at one unfinished table, a lock across hosts);
+7: chat_mutes (issue 22, a player's mutes)."""
 # The advisory lock key under which a host creates or migrates the schema.
 _SCHEMA_LOCK = 0x7061726973  # "paris"
 
@@ -197,6 +198,13 @@ _SCHEMA = [
     )""",
     "CREATE INDEX IF NOT EXISTS paris_seated_table ON paris_seated(table_id)",
     # --- end of paris_seated
+    # Issue 22, a player's chat mutes (schema 7): the writers an account hides in
+    # every table's chat (accounts.py's same table).
+    """CREATE TABLE IF NOT EXISTS chat_mutes (
+        account bigint NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        muted bigint NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        PRIMARY KEY (account, muted)
+    )""",
 ]
 
 # The advisory locks' first key (of two) under which a name's seat is checked and

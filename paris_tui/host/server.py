@@ -71,6 +71,7 @@ from ..net.protocol import (
     Left,
     ListGames,
     ListTables,
+    MutesRequest,
     OpenTable,
     Ping,
     Play,
@@ -1603,8 +1604,8 @@ class Host:
         if conn.protocol < 2 and isinstance(message, OpenTable | Leave):
             kind = "open_table" if isinstance(message, OpenTable) else "leave"
             raise Refusal("bad_message", f"unknown message type {kind!r} in protocol 1")
-        if conn.protocol < 4 and isinstance(message, Chat | FriendsRequest):
-            kind = "chat" if isinstance(message, Chat) else "friends"
+        if conn.protocol < 4 and isinstance(message, Chat | FriendsRequest | MutesRequest):
+            kind = {Chat: "chat", FriendsRequest: "friends"}.get(type(message), "mutes")
             raise Refusal(
                 "bad_message", f"unknown message type {kind!r} in protocol {conn.protocol}"
             )
@@ -1673,6 +1674,8 @@ class Host:
                 await self.chat.say(conn, message)
             case FriendsRequest():
                 await self.friends.request(conn, message)
+            case MutesRequest():
+                await self.chat.mutes(conn, message)
             case Play():
                 room, seat = conn.room, conn.seat
                 if room is None or seat is None:

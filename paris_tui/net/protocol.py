@@ -70,6 +70,8 @@ __all__ = [
     "FRIENDS_ACTIONS",
     "MAX_CLIENT_LINE",
     "MAX_HOST_LINE",
+    "MAX_MUTES",
+    "MUTES_ACTIONS",
     "PROTOCOL_VERSION",
     "PROTOCOL_VERSIONS",
     "AccountInfo",
@@ -94,6 +96,8 @@ __all__ = [
     "ListGames",
     "ListTables",
     "MoveClock",
+    "MutesInfo",
+    "MutesRequest",
     "OpenTable",
     "Ping",
     "Play",
@@ -436,6 +440,26 @@ class FriendsRequest:
     friend: str | None = None
 
 
+# Issue 22, table chat: a player's mutes, kept with the account (``"type": "mutes"``).
+MUTES_ACTIONS = ("show", "add", "remove")
+MAX_MUTES = 100
+"""Writers one account may keep muted."""
+
+
+@dataclass(frozen=True, slots=True)
+class MutesRequest:
+    """Protocol 4 (``"type": "mutes"``): show the writers this account hides in
+    every table's chat, or ``add`` or ``remove`` one (``muted``, an account's
+    name). A seated connection is its seat's account; a watcher names one with
+    ``name`` and ``token``, proven as in a join. Answered by :class:`MutesInfo`
+    (a name that is no account, or a full list, leaves the list as it is)."""
+
+    action: str = "show"
+    muted: str | None = None
+    name: str | None = None
+    token: str | None = None
+
+
 ClientMessage = (
     Hello
     | Join
@@ -452,6 +476,7 @@ ClientMessage = (
     | GetRecord
     | Chat
     | FriendsRequest
+    | MutesRequest
     | Vouch
 )
 
@@ -598,6 +623,15 @@ class FriendsInfo:
     arrived: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class MutesInfo:
+    """Protocol 4 (``"type": "mutes"``): the writers the account hides in every
+    table's chat (accounts' names, as they are now): the answer to a
+    :class:`MutesRequest`, and sent after ``seated`` when the list is not empty."""
+
+    names: tuple[str, ...]
+
+
 HostMessage = (
     Welcome
     | Seated
@@ -616,6 +650,7 @@ HostMessage = (
     | RecordSent
     | ChatLine
     | FriendsInfo
+    | MutesInfo
 )
 
 
@@ -772,6 +807,14 @@ def to_json(message: ClientMessage | HostMessage) -> dict[str, Any]:
                 "friends": [{"name": n, "here": here} for n, here in message.friends],
                 "arrived": message.arrived,
             }
+        case MutesRequest():
+            mutes: dict[str, Any] = {"type": "mutes", "action": message.action}
+            for key in ("muted", "name", "token"):
+                if getattr(message, key) is not None:
+                    mutes[key] = getattr(message, key)
+            return mutes
+        case MutesInfo():
+            return {"type": "mutes", "names": list(message.names)}
         case ChatLine():
             return {
                 "type": "chat",
@@ -1090,6 +1133,13 @@ def decode_client(line: bytes) -> ClientMessage:
                 choice(data.get("action", "show"), "action", FRIENDS_ACTIONS),
                 None if friend is None else text(friend, "friend", limit=1000),
             )
+        if kind == "mutes":
+            return MutesRequest(
+                choice(data.get("action", "show"), "action", MUTES_ACTIONS),
+                opt_text(data.get("muted"), "muted", limit=1000),
+                opt_text(data.get("name"), "name", limit=1000),
+                _token(data.get("token"), "token"),
+            )
         if kind == "vouch":
             return _vouch(data)
         if kind == "play":
@@ -1291,6 +1341,8 @@ def decode_host(line: bytes) -> HostMessage:
             return _chat_line(data)
         if kind == "friends":
             return _friends(data)
+        if kind == "mutes":
+            return MutesInfo(items(field(data, "names", kind), "names", _host_name, MAX_MUTES))
         if kind == "ping":
             return Ping(integer(data.get("nonce", 0), "nonce"))
         if kind == "pong":

@@ -25,6 +25,8 @@ from .protocol import (
     ChatLine,
     ErrorCode,
     MoveClock,
+    MutesInfo,
+    MutesRequest,
     Presence,
     ProtocolError,
     RatedResult,
@@ -121,6 +123,10 @@ class RemoteTable:
         self.chat_listeners: list[Callable[[ChatLine], None]] = []
         # A watcher speaks as this account when set (name, token), else as nobody.
         self.chat_as: tuple[str, str | None] | None = None
+        # The writers this account hides (the host's list, kept with the account), and
+        # who hears it when it comes.
+        self.chat_mutes: tuple[str, ...] | None = None
+        self.mutes_listeners: list[Callable[[tuple[str, ...]], None]] = []
 
     @property
     def chat_allowed(self) -> bool:
@@ -135,6 +141,17 @@ class RemoteTable:
         if token is None:  # nothing proves the name (no account yet): as an anonymous watcher
             name = None
         self.client.send(Chat(text, phrase, name, token))
+
+    def mute(self, name: str | None, on: bool = True) -> None:
+        """Ask the host to keep ``name`` muted for this account (``on=False``: no more;
+        ``name=None``: only show the list); its answer comes to :attr:`mutes_listeners`."""
+        if not self.chat_allowed:
+            return
+        who, token = self.chat_as if self._seat is None and self.chat_as else (None, None)
+        if self._seat is None and token is None:
+            return  # a watcher who is no account: the mute is this terminal's only
+        action = "show" if name is None else "add" if on else "remove"
+        self.client.send(MutesRequest(action, name, who, token))
 
     @property
     def table_id(self) -> str:
@@ -200,6 +217,10 @@ class RemoteTable:
                     self.chat_lines = [*self.chat_lines[-199:], message]
                     for hear in list(self.chat_listeners):
                         hear(message)
+                elif isinstance(message, MutesInfo):
+                    self.chat_mutes = message.names
+                    for heard in list(self.mutes_listeners):
+                        heard(message.names)
                 elif isinstance(message, Refused):
                     for listener in list(self._listeners):
                         # The host's code, in this terminal's words.

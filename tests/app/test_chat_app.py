@@ -1,5 +1,6 @@
 """Table chat in the app (issue 22): the chat pane draws every line literally, ``c``
-says a line, F2-F7 a canned phrase (sent as its id), ``/mute`` hides a writer here.
+says a line, F2-F7 a canned phrase (sent as its id), ``/mute`` hides a writer here;
+the end screen has the same pane and keys.
 
 A real host on 127.0.0.1 in this process; Ann is the app, Bob a bot client.
 """
@@ -8,17 +9,22 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from types import SimpleNamespace
+from typing import cast
 
 from hostile_corpus import CORPUS
 from textual.pilot import Pilot
 
 from paris_tui.app.app import ParisApp
-from paris_tui.app.chat import ChatPane, ChatPrompt
-from paris_tui.app.remote import JoinTarget, Link, open_link
+from paris_tui.app.chat import ChatPane, ChatPrompt, speaking_as
+from paris_tui.app.remote import JoinTarget, Link, LobbyStart, open_link
+from paris_tui.app.screens.end import EndScreen
+from paris_tui.core import Game, Move
 from paris_tui.core.text import InvalidChatError, normalize_chat
+from paris_tui.host.referee import Referee, parse_seats
 from paris_tui.net.client import HostClient, TokenStore
-from paris_tui.net.protocol import Chat, ChatLine
-from tests.host.helpers import TIMEOUT, join_bot, running_host
+from paris_tui.net.protocol import Chat, ChatLine, MutesInfo, MutesRequest, Seated, Watching
+from tests.host.helpers import TIMEOUT, join_bot, put_record, running_host
 
 from .helpers import find_game, press, screen_text
 
@@ -127,3 +133,167 @@ async def test_chat_is_drawn_literally_said_by_keys_and_muted_here(tmp_path: Pat
             assert notices == ["▲ bob: [@click=app.quit]over here"] and app.is_running
         await bob.client.close()
         await asyncio.sleep(0)
+
+
+def near_the_end(names: str = "bob,ann") -> Referee:
+    """Table t1 one move before its end, that move the first seat's (bob's: a bot)."""
+    for seed in range(1, 60):
+        referee = Referee.new("t1", parse_seats(names), seed=seed)
+        moves: list[tuple[int, Move]] = []
+        while not referee.is_over:
+            seat = referee.to_move
+            assert seat is not None
+            move = referee.view(seat).legal_moves[0]
+            referee.play(seat, move, referee.move_count)
+            moves.append((seat, move))
+        if moves[-1][0] != 0:
+            continue
+        referee = Referee.new("t1", parse_seats(names), seed=seed)
+        for seat, move in moves[:-1]:
+            referee.play(seat, move, referee.move_count)
+        return referee
+    raise AssertionError("no seed ends on the first seat's move")
+
+
+async def test_the_end_screen_has_the_table_chat_and_fits_80x24(tmp_path: Path) -> None:
+    """Issue 22: after the game the players talk ("gg") on the end screen: the lines
+    said during the game are there, new ones are drawn as typed (the hostile corpus's
+    markup), ``c`` and F2-F7 say lines, ``/mute`` hides a writer; no notice is needed."""
+    put_record(tmp_path / "host", "t1", near_the_end().record())
+    async with running_host(tmp_path / "host") as (host, port):
+        host.chat.owners.limit = 100  # this test says more than five lines in ten seconds
+        tokens = TokenStore(tmp_path / "ann" / "tokens.json")
+        link = await open_link(JoinTarget("127.0.0.1", port, "ann"), tokens)
+        bob = await join_bot(port, "bob")
+        app = make_app(link)
+        notices: list[str] = []
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            game = find_game(app)
+            assert game is not None
+            game.notify = lambda message, **_: notices.append(str(message))  # type: ignore[method-assign,assignment]
+            bob.client.send(Chat("gl hf"))
+            await until(pilot, lambda: bool(game.query_one(ChatPane).lines_heard))
+            await bob.play_to_end()  # bob's move ends the game
+            await until(
+                pilot, lambda: isinstance(app.screen, EndScreen) and app.screen.query("#end-chat")
+            )
+            end = app.screen
+            assert isinstance(end, EndScreen)
+            pane = end.query_one(ChatPane)
+            await until(pilot, lambda: "gl hf" in pane_text(pane))  # the game's talk
+            hostile = markup_lines()
+            for text in hostile:
+                bob.client.send(Chat(text))
+            bob.client.send(Chat("gg [b]ann"))
+            await until(pilot, lambda: "gg [b]ann" in pane_text(pane) and end.rated is not None)
+            await pilot.pause()
+            assert app.is_running and app.screen is end  # no click action ran
+            drawn = pane_text(pane).replace("\n", "")
+            for text in hostile:
+                assert text in drawn, text
+            # 80x24: the whole result, the chat's last line and its key.
+            rows = screen_text(app).split("\n")
+            assert rows[0].strip() == "Game over"
+            assert any("wins" in r or "share" in r for r in rows), rows
+            assert any("Final scores" in r for r in rows) and any("Rated game" in r for r in rows)
+            assert any(r.strip() == "● bob: gg [b]ann" for r in rows), rows
+            assert "c Chat" in rows[-1]
+            # c says a line as typed; F7 says "good game" as its id.
+            await press(pilot, "c")
+            await until(pilot, lambda: isinstance(app.screen, ChatPrompt))
+            await pilot.press(*"gg [i]bob")
+            await press(pilot, "enter")
+            line = await heard(bob.client)
+            said = (line.name, line.seat, line.channel, line.text)
+            assert said == ("ann", 1, "table", "gg [i]bob")
+            await until(pilot, lambda: app.screen is end)
+            await press(pilot, "f7")
+            line = await heard(bob.client)
+            assert line.phrase == "good_game" and line.text is None
+            await until(pilot, lambda: "▲ ann: Good game!" in pane_text(pane))
+            # /mute bob hides his lines here, on the game screen's list too.
+            await press(pilot, "c")
+            await until(pilot, lambda: isinstance(app.screen, ChatPrompt))
+            await pilot.press(*"/mute bob")
+            await press(pilot, "enter")
+            await until(pilot, lambda: "hidden here" in pane_text(pane))
+            assert "gg [b]ann" not in pane_text(pane)
+            assert "BOB" in game.query_one(ChatPane).muted
+            bob.client.send(Chat("can you read me"))
+            await until(pilot, lambda: pane.lines_heard[-1].text == "can you read me")
+            await pilot.pause()
+            assert "can you read me" not in screen_text(app)
+            accounts = host.accounts
+            assert accounts is not None
+            ann = accounts.find("ann")
+            assert ann is not None
+            await until(pilot, lambda: [a.name for a in accounts.chat_mutes(ann.id)] == ["bob"])
+        assert notices == []  # every line was drawn in the end screen's pane
+        await bob.client.close()
+        await asyncio.sleep(0)
+
+
+async def test_mutes_are_the_accounts_the_host_keeps_them(tmp_path: Path) -> None:
+    """Issue 22: a player's mutes are kept with the account. Ann muted Bob at another
+    door: her app hides his lines from the start; ``/unmute bob`` here is kept too."""
+    async with running_host(tmp_path / "host", ["ann,bob"], seed=3) as (host, port):
+        bob = await join_bot(port, "bob")
+        other_door = await join_bot(port, "ann")
+        other_door.client.send(MutesRequest("add", "bob"))
+        for _ in range(MAX_STEPS):
+            answer = await other_door.client.receive(TIMEOUT)
+            if isinstance(answer, MutesInfo):
+                break
+        assert answer == MutesInfo(("bob",))
+        token = other_door.seated.token
+        assert token is not None
+        await other_door.client.close()
+        tokens = TokenStore(tmp_path / "ann" / "tokens.json")
+        tokens.put(f"127.0.0.1:{port}", "ann", token)
+        link = await open_link(JoinTarget("127.0.0.1", port, "ann"), tokens)
+        app = make_app(link)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            game = find_game(app)
+            assert game is not None
+            pane = game.query_one(ChatPane)
+            bob.client.send(Chat("psst ann"))
+            await until(pilot, lambda: bool(pane.lines_heard))
+            await pilot.pause()
+            assert "bob" in pane.muted and "psst ann" not in pane_text(pane)
+            await press(pilot, "c")
+            await until(pilot, lambda: isinstance(app.screen, ChatPrompt))
+            await pilot.press(*"/unmute bob")
+            await press(pilot, "enter")
+            await until(pilot, lambda: "psst ann" in pane_text(pane))
+            accounts = host.accounts
+            assert accounts is not None
+            ann = accounts.find("ann")
+            assert ann is not None
+            await until(pilot, lambda: accounts.chat_mutes(ann.id) == [])
+        await bob.client.close()
+        await asyncio.sleep(0)
+
+
+def test_a_watcher_from_the_lobby_chats_under_its_name_and_the_prompt_says_how() -> None:
+    """Issue 22: an SSH login that watches from the lobby chats as its name (the door's
+    ticket proves it), and the prompt says so; a watcher nothing proves is told that
+    its lines show as "A watcher"."""
+    game = Game.new(["ann", "bob"], seed=1)
+    watching = Watching("t1", game.view(None), (), ())
+    client = cast(HostClient, SimpleNamespace(welcome=None))
+    start = LobbyStart(JoinTarget("127.0.0.1", 2222, "zoe"), client, None, ticket="k" * 43)
+    link = start.link(watching, "zoe")
+    assert link.table.chat_as == ("zoe", "k" * 43) and link.target.watch == "t1"
+    assert speaking_as(link.table, over=False) == (
+        "You watch as zoe: until the game ends, your lines reach the watchers only."
+    )
+    assert (
+        speaking_as(link.table, over=True) == "You watch as zoe: your lines show under that name."
+    )
+    nobody = LobbyStart(JoinTarget("127.0.0.1", 2222), client, None).link(watching, None)
+    said = speaking_as(nobody.table, over=True)
+    assert said is not None and said.startswith("You watch without an account")
+    seated = Seated("t1", 0, None, game.view(0), (), ())
+    assert speaking_as(start.link(seated, "ann").table, over=False) is None

@@ -17,7 +17,9 @@ from pg import PostgresServer
 
 from paris_tui.cli import main
 from paris_tui.core.text import InvalidChatError, normalize_chat
+from paris_tui.host.accounts import digest
 from paris_tui.host.chat import FileChat, PostgresChat
+from paris_tui.host.identity import DoorProof
 from paris_tui.host.limits import Window
 from paris_tui.host.server import Limits
 from paris_tui.net.client import HostClient
@@ -28,6 +30,8 @@ from paris_tui.net.protocol import (
     FriendsInfo,
     FriendsRequest,
     HostMessage,
+    MutesInfo,
+    MutesRequest,
     Refused,
     Seated,
     Watching,
@@ -249,6 +253,38 @@ async def test_a_watcher_speaks_as_a_proven_account_or_as_nobody(tmp_path: Path)
         await watcher.close()
 
 
+async def test_an_ssh_watcher_chats_under_the_login_name_which_becomes_an_account(
+    tmp_path: Path,
+) -> None:
+    """Issue 22: a name is an account. An SSH login (a key the door verified) that only
+    watches has no account yet; its first line makes the account with that key, as a
+    first seat would, and the line is the name's. A name nothing proves is no one's:
+    refused, and an anonymous line stays "A watcher"."""
+    async with running_host(tmp_path, ["ann,bob"]) as (host, port):
+        await join_bot(port, "ann")
+        assert host.accounts is not None and host.accounts.find("zoe") is None
+        key = digest("z" * 43)
+        ticket = host.issue_ticket(DoorProof("ssh", key, "zoe"))
+        watcher, _ = await _watcher(port)
+        watcher.send(Chat("hi from ssh", name="zoe", token=ticket))
+        line = await _next(watcher, ChatLine, Refused)
+        assert isinstance(line, ChatLine), line
+        assert (line.name, line.seat, line.channel) == ("zoe", None, "watchers")
+        zoe = host.accounts.find("zoe")
+        assert zoe is not None and host.accounts.verify(zoe.id, "ssh", key)
+        # Another key logging in as zoe is not zoe.
+        other = host.issue_ticket(DoorProof("ssh", digest("y" * 43), "zoe"))
+        watcher.send(Chat("me too", name="zoe", token=other))
+        refused = await _next(watcher, Refused, ChatLine)
+        assert isinstance(refused, Refused) and refused.code == "name_taken"
+        # A name nobody has, and nothing proves: refused, saying so; no account made.
+        watcher.send(Chat("hello", name="yve", token="t" * 43))
+        refused = await _next(watcher, Refused, ChatLine)
+        assert isinstance(refused, Refused) and refused.code == "name_taken"
+        assert "no account" in refused.message and host.accounts.find("yve") is None
+        await watcher.close()
+
+
 async def test_chat_is_kept_beside_the_record_and_shown_again_after_a_restart(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -368,6 +404,11 @@ def test_chat_messages_round_trip_and_a_hostile_host_line_is_refused() -> None:
         assert decode_client(encode(message)) == message
     line = ChatLine("t1", "ann", 0, "table", "王 [red]x[/]", None, 12)
     assert decode_host(encode(line)) == line
+    for asked in (MutesRequest(), MutesRequest("add", "bob", "zoe", "t" * 43)):
+        assert decode_client(encode(asked)) == asked
+    assert decode_host(encode(MutesInfo(("bob", "王")))) == MutesInfo(("bob", "王"))
+    with pytest.raises(ProtocolError):  # a name the host sends is checked by the name rule
+        decode_host(b'{"type":"mutes","names":["a\\u202eb"]}\n')
     assert b"\\u738b" in encode(line)  # ASCII on the wire
     for bad in (
         b'{"type":"chat"}\n',  # neither
@@ -429,3 +470,40 @@ async def test_friends_are_kept_with_the_accounts_and_told_when_one_comes_in(
         assert told.arrived == "cy"
         await ann.client.close()
         await cy.client.close()
+
+
+# --- a player's mutes, kept with the account ------------------------------------------------
+
+
+async def test_a_players_mutes_are_kept_with_the_account_across_a_restart(
+    tmp_path: Path, store: str | None
+) -> None:
+    """Issue 22: ``/mute NAME`` is kept in the accounts store (SQLite or PostgreSQL): the
+    host answers with the list, sends it after ``seated`` at any table and after a
+    restart; a name that is no account, oneself, or an anonymous watcher change nothing."""
+    async with running_host(tmp_path, ["ann,bob", "cy,dee"], database=store) as (_host, port):
+        ann = await join_bot(port, "ann")
+        bob = await join_bot(port, "bob")
+        cy = await join_bot(port, "cy")
+        ann.client.send(MutesRequest("add", "BOB"))
+        assert await _next(ann.client, MutesInfo) == MutesInfo(("bob",))
+        for who in ("cy", "nobody", "ann", "a\u202eb"):
+            ann.client.send(MutesRequest("add", who))
+            await _next(ann.client, MutesInfo)
+        ann.client.send(MutesRequest("show"))
+        assert await _next(ann.client, MutesInfo) == MutesInfo(("bob", "cy"))
+        ann.client.send(MutesRequest("remove", "cy"))
+        assert await _next(ann.client, MutesInfo) == MutesInfo(("bob",))
+        watcher, _ = await _watcher(port)  # no account: an empty list, nothing kept
+        watcher.send(MutesRequest("add", "bob"))
+        assert await _next(watcher, MutesInfo) == MutesInfo(())
+        watcher.send(MutesRequest("show", None, "ann", ann.seated.token))  # proven: Ann's
+        assert await _next(watcher, MutesInfo) == MutesInfo(("bob",))
+        token = ann.seated.token
+        for client in (ann.client, bob.client, cy.client, watcher):
+            await client.close()
+    async with running_host(tmp_path, database=store) as (_again, port):
+        client = await HostClient.connect("127.0.0.1", port)
+        assert isinstance(await client.join("ann", token), Seated)
+        assert await _next(client, MutesInfo) == MutesInfo(("bob",))
+        await client.close()

@@ -28,7 +28,7 @@ from paris_tui.core.record import replay_summary
 from paris_tui.host.accounts import digest
 from paris_tui.host.identity import DoorProof, Vouched
 from paris_tui.host.lease import Leases
-from paris_tui.host.pgstore import DatabaseUnavailable, PostgresStore, SeatTaken
+from paris_tui.host.pgstore import SCHEMA_VERSION, DatabaseUnavailable, PostgresStore, SeatTaken
 from paris_tui.host.referee import Referee, Refusal, parse_seats
 from paris_tui.host.server import Connection, Host, HostConfig, TableConflictError
 from paris_tui.host.ssh import SSHConfig, SSHDoor
@@ -725,7 +725,7 @@ def test_a_database_of_schema_5_seats_the_names_of_its_unfinished_tables(databas
     store.open()
     try:
         with store.one() as conn:
-            assert conn.execute("SELECT version FROM paris_schema").fetchone() == (6,)
+            assert conn.execute("SELECT version FROM paris_schema").fetchone() == (SCHEMA_VERSION,)
         assert store.seated() == [("ann", "t1"), ("bob", "t1")]
     finally:
         store.close()

@@ -1,4 +1,10 @@
-"""The game end: special tours one by one, the sack, then the score table and the winner."""
+"""The game end: special tours one by one, the sack, then the score table and the winner.
+
+At a host's table that speaks table chat (issue 22), the end screen has the chat
+pane under the result, with the game screen's keys: ``c`` opens the chat prompt,
+F2 to F7 say a canned phrase (app/chat.py). After a game the table's talk ("Good
+game!") is when chat matters most; the lines said during the game are there.
+"""
 
 from __future__ import annotations
 
@@ -15,7 +21,9 @@ from textual.widgets import Button, Static
 
 from ...core import Event, ScoreEvent, SeatView, TourEvent
 from ...i18n import N_, _, ngettext
-from ...net.protocol import RatedResult
+from ...net.protocol import CHAT_PHRASES, RatedResult
+from ...net.table import RemoteTable
+from ..chat import PHRASE_KEYS, ChatPane, ChatPrompt, Mutes, say_chosen, speaking_as
 from ..describe import joined, line_label, seat_label, shown_name, words
 from ..fit import Fit, cut
 from ..glyphs import current_glyphs
@@ -88,6 +96,9 @@ class EndScreen(ParisScreen):
         Binding("v", "review", N_("Review")),
         Binding("q", "app.quit", N_("Quit")),
         Binding("question_mark", "app.help", N_("Help"), show=False),
+        # Table chat (issue 22, app/chat.py): at a host's table that speaks it.
+        Binding("c", "chat", N_("Chat")),
+        *(Binding(key, f"phrase({i})", show=False) for i, key in enumerate(PHRASE_KEYS)),
     ]
 
     def __init__(
@@ -99,10 +110,16 @@ class EndScreen(ParisScreen):
         step: float = 0.8,
         play_again: bool = True,
         rated: RatedResult | None = None,
+        chat: RemoteTable | None = None,
+        muted: Mutes | None = None,
     ) -> None:
         """``play_again=False``: no "Play again" (a host's table: the host deals games).
-        ``rated``: how a host rated the game (:meth:`set_rated` when it comes later)."""
+        ``rated``: how a host rated the game (:meth:`set_rated` when it comes later).
+        ``chat``: the host's table whose chat the screen shows and says lines at;
+        ``muted``: the writers hidden on this terminal (the game screen's, shared)."""
         super().__init__()
+        self.chat = chat
+        self.muted = Mutes() if muted is None else muted
         self.rated = rated
         assert view.outcome is not None
         self.can_play_again = play_again
@@ -122,8 +139,15 @@ class EndScreen(ParisScreen):
             yield Static("", id="end-steps")
             with Horizontal(id="end-buttons"):
                 if self.can_play_again:
-                    yield Button(_("Play again"), id="play-again", variant="primary")
-                yield Button(_("Quit"), id="end-quit")
+                    yield Button(
+                        _("Play again"),
+                        id="play-again",
+                        variant="primary",
+                        compact=self.chat is not None,
+                    )
+                yield Button(_("Quit"), id="end-quit", compact=self.chat is not None)
+        if self.chat is not None:
+            yield ChatPane(id="end-chat")
         yield KeysFooter()
 
     def language_changed(self) -> None:
@@ -135,9 +159,17 @@ class EndScreen(ParisScreen):
             button.label = _("Play again")
         for button in self.query("#end-quit").results(Button):
             button.label = _("Quit")
+        for pane in self.query(ChatPane):
+            pane.redraw()
         self._render_steps()
 
     def on_mount(self) -> None:
+        if self.chat is not None:
+            self.add_class("-chat")  # a tighter result, the chat pane under it
+            for pane in self.query(ChatPane):
+                pane.muted = self.muted
+                pane.follow(self.chat, self.view.names)
+                pane.add_class("-shown")
         if self.step <= 0:
             self.shown = len(self.items)
         else:
@@ -159,7 +191,26 @@ class EndScreen(ParisScreen):
             return self.shown < len(self.items)  # the footer offers it only while it does something
         if action == "play_again":
             return self.can_play_again
+        if action in ("chat", "phrase"):
+            return self.chat is not None
         return True
+
+    # --- table chat (c, F2-F7; app/chat.py) ----------------------------------------------
+
+    def on_unmount(self) -> None:
+        if self.chat is not None:
+            for pane in self.query(ChatPane):
+                pane.unfollow(self.chat)
+
+    def action_chat(self) -> None:
+        if self.chat is not None:
+            self.app.push_screen(ChatPrompt(speaking_as(self.chat, over=True)), self._chat_chosen)
+
+    def action_phrase(self, index: int) -> None:
+        self._chat_chosen(("phrase", CHAT_PHRASES[index]))
+
+    def _chat_chosen(self, said: tuple[str, str] | None) -> None:
+        say_chosen(self.chat, self.query(ChatPane), said)
 
     def action_reveal_all(self) -> None:
         self.shown = len(self.items)

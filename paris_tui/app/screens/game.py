@@ -55,7 +55,17 @@ from ...i18n import N_, _, ngettext
 from ...net.protocol import CHAT_PHRASES, ChatLine, ErrorCode, SeatInfo
 from ...net.table import Table
 from ...trace import PROFILE_AFTER, mark, profiling, stop_profile
-from ..chat import CHAT_CODES, PHRASE_KEYS, ChatPane, ChatPrompt, chat_entry, chat_table
+from ..chat import (
+    CHAT_CODES,
+    PHRASE_KEYS,
+    ChatPane,
+    ChatPrompt,
+    Mutes,
+    chat_entry,
+    chat_table,
+    say_chosen,
+    speaking_as,
+)
 from ..describe import describe_events, preview_text, printable, seat_label, stop_name, words
 from ..fit import Fit
 from ..frames import Frame, build_frames
@@ -617,43 +627,39 @@ class GameScreen(ParisScreen):
         panes = self.query(ChatPane)
         if table is None or not panes:
             return
-        pane = panes.first()
-        pane.names = self._public.names
-        if table.chat_lines and not pane.lines_heard:
-            for line in table.chat_lines:
-                pane.hear(line)
-        table.chat_listeners.append(pane.hear)
-        table.chat_listeners.append(self._chat_elsewhere)
+        panes.first().follow(table, self._public.names)
+        if self._chat_elsewhere not in table.chat_listeners:
+            table.chat_listeners.append(self._chat_elsewhere)
 
     def _chat_elsewhere(self, line: ChatLine) -> None:
-        """A line heard while another screen is on top (the end screen, help): a notice."""
+        """A line heard while another screen is on top (help, say): a notice. The end
+        screen and the chat prompt show it themselves."""
         top = self.app.screen if self.is_attached else self
         if top is self or isinstance(top, ChatPrompt):
             return
+        if isinstance(top, EndScreen) and top.chat is not None:
+            return
         pane = self.query(ChatPane)
-        if pane and line.name.casefold() in pane.first().muted:
+        if pane and line.name in pane.first().muted:
             return
         self.notify(chat_entry(line, self._public.names).plain, title=_("Chat"), markup=False)
 
+    def _chat_muted(self) -> Mutes | None:
+        """The names hidden on this terminal (/mute), shared with the end screen."""
+        panes = self.query(ChatPane)
+        return panes.first().muted if panes else None
+
     def action_chat(self) -> None:
-        self.app.push_screen(ChatPrompt(), self._chat_chosen)
+        table = chat_table(self.table)
+        if table is not None:
+            prompt = ChatPrompt(speaking_as(table, over=self._public.is_over))
+            self.app.push_screen(prompt, self._chat_chosen)
 
     def action_phrase(self, index: int) -> None:
         self._chat_chosen(("phrase", CHAT_PHRASES[index]))
 
     def _chat_chosen(self, said: tuple[str, str] | None) -> None:
-        table = chat_table(self.table)
-        if said is None or table is None:
-            return
-        kind, value = said
-        if kind == "command":
-            for pane in self.query(ChatPane):
-                if not pane.command(value):
-                    pane.note(_("Only /mute NAME and /unmute NAME are commands."))
-        elif kind == "phrase":
-            table.say(phrase=value)
-        else:
-            table.say(text=value)
+        say_chosen(chat_table(self.table), self.query(ChatPane), said)
 
     # --- the hint (h) -----------------------------------------------------------------
 
@@ -1161,6 +1167,8 @@ class GameScreen(ParisScreen):
                 step=self.anim,
                 play_again=not self.networked,
                 rated=getattr(self.table, "rated", None),
+                chat=chat_table(self.table),
+                muted=self._chat_muted(),
             )
         )
         self._remember()
