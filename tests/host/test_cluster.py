@@ -287,10 +287,13 @@ async def test_a_host_whose_door_is_shut_is_taken_over_early_and_never_writes_mo
         held = b.cluster.leases.lease_of("t1")
         assert held is not None and held.holder == a.cluster.id
         # Then it renews no more either (its referee lingers, a zombie): the next join
-        # at b waits until the lease went two renewals silent and takes it over.
+        # at b waits until the lease went two renewals silent and takes it over (both
+        # joins at once: one claim, one takeover, both seated).
         await a.cluster.stop(release=False)
-        bob2 = await join_bot(port_b, "bob", random_player(2), token=tokens["bob"])
-        ann2 = await join_bot(port_b, "ann", random_player(1), token=tokens["ann"])
+        bob2, ann2 = await asyncio.gather(
+            join_bot(port_b, "bob", random_player(2), token=tokens["bob"]),
+            join_bot(port_b, "ann", random_player(1), token=tokens["ann"]),
+        )
         room_b = b.rooms["t1"]  # taken over, with every acknowledged move
         assert a.cluster.id in b.cluster._gone  # because a's door refused b's relay
         assert room_b.referee.record().moves == made
