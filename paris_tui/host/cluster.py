@@ -17,8 +17,10 @@ With ``--database`` each host is a :class:`Cluster` member:
   exactly what a direct connection gets (secrecy by construction still holds);
   moves made at one host reach players connected to another at once, over the
   relay. When the referee's host dies, the relay ends, the client reconnects
-  (``join`` takes several addresses), and by then another host referees the
-  table (within :data:`~paris_tui.host.lease.LEASE_SECONDS` and a tick).
+  (``join`` takes several addresses), and another host referees the table:
+  about :data:`SILENT` after the kill when its door refuses the relay's dial
+  (its process is gone: :meth:`Cluster._take_from_gone`), else within
+  :data:`~paris_tui.host.lease.LEASE_SECONDS` and a tick.
 - The lobby lists every host's tables (those refereed elsewhere read from the
   database).
 - **A door's ticket stays at the host that issued it**: relaying a door's app,
@@ -332,6 +334,9 @@ class Cluster:
             if table not in self.host.rooms:  # ours, being taken over at this moment
                 raise Refusal("unavailable", f"table {table} is being taken over: try again")
             return False
+        if found.address == self.leases.address:  # a host before us at our own address
+            self._gone[found.holder] = time.monotonic()  # (restarted): gone, not a relay to us
+            return await self._take_from_gone(table, found.holder)
         if self._is_gone(found.holder):  # its door refused us a moment ago: no new dial
             return await self._take_from_gone(table, found.holder)
         self.host.leave(conn)
