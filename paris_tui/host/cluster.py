@@ -17,8 +17,10 @@ With ``--database`` each host is a :class:`Cluster` member:
   exactly what a direct connection gets (secrecy by construction still holds);
   moves made at one host reach players connected to another at once, over the
   relay. When the referee's host dies, the relay ends, the client reconnects
-  (``join`` takes several addresses), and by then another host referees the
-  table (within :data:`~paris_tui.host.lease.LEASE_SECONDS` and a tick).
+  (``join`` takes several addresses), and another host referees the table:
+  about :data:`SILENT` after the kill when its door refuses the relay's dial
+  (its process is gone: :meth:`Cluster._take_from_gone`), else within
+  :data:`~paris_tui.host.lease.LEASE_SECONDS` and a tick.
 - The lobby lists every host's tables (those refereed elsewhere read from the
   database).
 - **A door's ticket stays at the host that issued it**: relaying a door's app,
@@ -112,6 +114,7 @@ class Cluster:
         self._taken: dict[str, float] = {}  # table -> when its lease was last taken here
         self._gone: dict[str, float] = {}  # host (lease holder) -> when its door refused us
         self._taking: dict[str, asyncio.Event] = {}  # tables being taken over here: set when done
+        self._claims: dict[str, asyncio.Future[None]] = {}  # gone hosts' tables being claimed
 
     # --- leases ------------------------------------------------------------------------
 
@@ -331,6 +334,9 @@ class Cluster:
             if table not in self.host.rooms:  # ours, being taken over at this moment
                 raise Refusal("unavailable", f"table {table} is being taken over: try again")
             return False
+        if found.address == self.leases.address:  # a host before us at our own address
+            self._gone[found.holder] = time.monotonic()  # (restarted): gone, not a relay to us
+            return await self._take_from_gone(table, found.holder)
         if self._is_gone(found.holder):  # its door refused us a moment ago: no new dial
             return await self._take_from_gone(table, found.holder)
         self.host.leave(conn)
@@ -353,14 +359,32 @@ class Cluster:
         return True
 
     async def _take_from_gone(self, table: str, holder: str) -> bool:
+        """:meth:`_claim_from_gone`, once for all the joins for ``table`` here at a time
+        (the others wait for the same claim: no read of theirs)."""
+        pending = self._claims.get(table)
+        if pending is None:
+            pending = asyncio.ensure_future(self._claim_from_gone(table, holder))
+            self._claims[table] = pending
+            pending.add_done_callback(lambda done: self._claimed(table, done))
+        await asyncio.shield(pending)  # a join that gives up does not end the others' claim
+        if table not in self.host.rooms:
+            raise Refusal("unavailable", f"table {table} is moving to another host: try again")
+        return False  # served here: the join goes on here
+
+    def _claimed(self, table: str, done: asyncio.Future[None]) -> None:
+        self._claims.pop(table, None)
+        if not done.cancelled():
+            done.exception()  # seen here even if every join waiting for it is gone
+
+    async def _claim_from_gone(self, table: str, holder: str) -> None:
         """Referee ``table`` here if its host ``holder`` is gone (its door refused
         us), as soon as its lease went :attr:`silent` (two renewals) without a
         renewal: a kill -9 is taken over in about a third of a lease, not a lease
         and a tick. The join waits here for that moment (at most :attr:`silent`)
         instead of being told to try again: the players of a host that died do
         not come back again and again, each time a dial, a hello and two reads.
-        ``False``: served here now, the join goes on; else ``Refusal`` (another
-        host took it first, or the holder renewed: try again)."""
+        Raises ``Refusal`` when the holder renewed (it is not gone after all:
+        dialled again next time) or the database did not answer."""
         loop = asyncio.get_running_loop()
         pool = self.host.io_pool
         deadline = time.monotonic() + self.silent + self.tick
@@ -392,11 +416,9 @@ class Cluster:
                     await pending.wait()
                 break
             if time.monotonic() + wait > deadline:  # renewed: not gone after all
+                self._gone.pop(holder, None)
                 raise Refusal("unavailable", "the table's host cannot be reached: try again")
             await asyncio.sleep(wait + 0.01)
-        if table not in self.host.rooms:
-            raise Refusal("unavailable", f"table {table} is moving to another host: try again")
-        return False  # served here: the join goes on here
 
     # --- tables waiting for players, at every host -------------------------------------
     #

@@ -196,7 +196,7 @@ class HostConfig:
     # hosts; None keeps them in data_dir (files and SQLite).
     database: str | None = None
     db_pool: int = 4  # connections this host keeps to the database at most
-    lease_seconds: float = 3.0  # a dead host's tables are taken over after about this
+    lease_seconds: float = 3.0  # a dead machine's tables are taken over after about this
     advertise: str | None = None  # HOST:PORT where the other hosts reach this one
     # Timed tables (issue 22, host/turns.py): the clock of their move times (the wall
     # clock; a test's own runs a table over days), and --notify-command.

@@ -291,10 +291,13 @@ async def test_a_host_whose_door_is_shut_is_taken_over_early_and_never_writes_mo
         held = b.cluster.leases.lease_of("t1")
         assert held is not None and held.holder == a.cluster.id
         # Then it renews no more either (its referee lingers, a zombie): the next join
-        # at b waits until the lease went two renewals silent and takes it over.
+        # at b waits until the lease went two renewals silent and takes it over (both
+        # joins at once: one claim, one takeover, both seated).
         await a.cluster.stop(release=False)
-        bob2 = await join_bot(port_b, "bob", random_player(2), token=tokens["bob"])
-        ann2 = await join_bot(port_b, "ann", random_player(1), token=tokens["ann"])
+        bob2, ann2 = await asyncio.gather(
+            join_bot(port_b, "bob", random_player(2), token=tokens["bob"]),
+            join_bot(port_b, "ann", random_player(1), token=tokens["ann"]),
+        )
         room_b = b.rooms["t1"]  # taken over, with every acknowledged move
         assert a.cluster.id in b.cluster._gone  # because a's door refused b's relay
         assert room_b.referee.record().moves == made
@@ -312,6 +315,21 @@ async def test_a_host_whose_door_is_shut_is_taken_over_early_and_never_writes_mo
             assert len(saved.moves) == n + 1
         for bot in (ann, bob, ann2, bob2):
             await bot.client.close()
+
+
+async def test_a_host_restarted_at_the_address_of_one_that_died_takes_its_tables(
+    tmp_path: Path, database: str
+) -> None:
+    async with cluster_host(tmp_path / "b", database, lease=30.0) as (b, port_b):
+        assert b.cluster is not None
+        with opened(database) as store:
+            store.create(Referee.new("t1", parse_seats("ann,bob"), seed=1))
+            # The host that was at b's address before it: its lease lives 15 s more,
+            # unrenewed for half of the 30 s (b's silent is 10 s).
+            Leases(store, "before", b.cluster.leases.address, seconds=15).acquire("t1")
+        ann = await join_bot(port_b, "ann", random_player(1))  # never relayed to itself
+        assert "t1" in b.rooms and ann.seated.table == "t1"
+        await ann.client.close()
 
 
 async def test_a_relay_to_a_host_that_is_gone_is_refused_not_hung(
