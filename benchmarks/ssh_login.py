@@ -344,6 +344,9 @@ def _timeline(path: Path) -> None:
     except OSError:
         print("  (no trace written)")
         return
+    # From the first login on (the fork server's warm-up marks its own screen first).
+    accepts = [i for i, line in enumerate(lines) if line[2] == "ssh accept"]
+    lines = lines[accepts[0] :] if accepts else lines
     if not lines:
         return
     start = float(lines[0][0])

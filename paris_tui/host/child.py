@@ -22,6 +22,7 @@ import signal
 import sys
 
 from ..core.text import normalize_name
+from ..trace import PROFILE_ENV, TRACE_ENV
 
 __all__ = [
     "DOOR_SOCKET_ENV",
@@ -68,10 +69,13 @@ def client_env(
 ) -> dict[str, str]:
     """The environment of a door session's app: ``base`` (default: this process's)
     with the ticket, this process as the parent to die with, no stale ticket, and
-    the host's private socket for doors' apps (:data:`DOOR_SOCKET_ENV`) if it has one."""
+    the host's private socket for doors' apps (:data:`DOOR_SOCKET_ENV`) if it has one;
+    never the host's ``PARIS_TUI_TRACE`` or ``PARIS_TUI_PROFILE``."""
     env = dict(os.environ if base is None else base)
     env.pop(TICKET_ENV, None)
     env.pop(DOOR_SOCKET_ENV, None)
+    for name in (TRACE_ENV, PROFILE_ENV):  # a host's measuring (trace.py): its fork server's
+        env.pop(name, None)
     if ticket is not None:
         env[TICKET_ENV] = ticket
     if door_socket is not None:

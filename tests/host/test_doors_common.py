@@ -135,6 +135,13 @@ def test_the_ticket_travels_in_the_environment_only() -> None:
     assert not any("secret" in part for part in client_command(7337, "ann"))
 
 
+def test_a_hosts_trace_and_profile_settings_never_reach_an_app_started_by_exec() -> None:
+    """(paris_tui/trace.py: the fork server's apps trace as it does; an exec'd one not.)"""
+    env = client_env(None, {"PATH": "/bin", "PARIS_TUI_TRACE": "/tmp/t", "PARIS_TUI_PROFILE": "/p"})
+    assert "PARIS_TUI_TRACE" not in env and "PARIS_TUI_PROFILE" not in env
+    assert env["PATH"] == "/bin"
+
+
 _CHILD = """
 import os, sys, time
 from paris_tui.host.child import die_with_parent
