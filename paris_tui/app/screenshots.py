@@ -441,6 +441,67 @@ async def table_chat(out: Path) -> Path:
     return out / "table-chat.svg"
 
 
+async def end_chat(out: Path) -> Path:
+    """Issue 22: the end screen of a host's table at 80x24, with its chat under the
+    result: the game's lines, then the players' and a watcher's after it."""
+    import tempfile
+
+    from ..host.referee import parse_seats
+    from ..host.server import Host, HostConfig
+    from ..net.client import HostClient
+    from ..net.protocol import Chat, ChatLine
+    from .remote import JoinTarget, Link
+    from .screens.end import EndScreen
+
+    with tempfile.TemporaryDirectory() as tmp:
+        host = Host(HostConfig(data_dir=Path(tmp), port=0))
+        host.load()
+        # Bob (seat 0) makes the last move of a two-player game (its 40th).
+        room = host.open_table(parse_seats("Bob,Ann"), seed=3)
+        referee = room.referee
+        while referee.move_count < 39:
+            seat = referee.to_move
+            assert seat is not None
+            moves = referee.view(seat).legal_moves
+            referee.submit(seat, moves[(referee.move_count * 7) % len(moves)], referee.move_count)
+        _, port = await host.start()
+        streams = sys.stdout, sys.stderr
+        try:
+            bob = await HostClient.connect("127.0.0.1", port)
+            seated = await bob.join("Bob")
+            bob.send(Chat("gl hf"))
+            link = await Link.open(JoinTarget("127.0.0.1", port, "Ann"), None)
+            app = ParisApp(link=link, anim=0.0, ai_delay=0.0, cursor_blink=False)
+            async with app.run_test(size=(80, 24)) as pilot:
+                await pilot.pause(0.3)
+                bob.play(seated.view.legal_moves[0], len(seated.view.moves))
+                for _ in range(100):
+                    if isinstance(app.screen, EndScreen):
+                        break
+                    await pilot.pause(0.05)
+                watcher = await HostClient.connect("127.0.0.1", port)
+                await watcher.watch(room.id)
+                bob.send(Chat(phrase="good_game"))
+                await pilot.pause(0.1)
+                link.table.say(phrase="well_played")
+                await pilot.pause(0.1)
+                bob.send(Chat("gg [b]ann[/b], that grand tour!"))
+                await pilot.pause(0.1)
+                watcher.send(Chat("great game to watch"))
+                for _ in range(50):
+                    if sum(isinstance(m, ChatLine) for m in link.table.chat_lines) >= 5:
+                        break
+                    await pilot.pause(0.05)
+                await pilot.pause(0.5)
+                app.save_screenshot("end-chat.svg", str(out))
+                await watcher.close()
+            await bob.close()
+        finally:
+            sys.stdout, sys.stderr = streams  # the app redirected them while it ran
+            await host.close()
+    return out / "end-chat.svg"
+
+
 async def _in_language(
     out: Path, name: str, lang: str, glyphs: str, size: tuple[int, int] = (100, 32)
 ) -> Path:
@@ -485,6 +546,7 @@ SCENES: dict[str, Scene] = {
     "at-one-table": at_one_table,
     "lobby-ratings": lobby_ratings,
     "table-chat": table_chat,
+    "end-chat": end_chat,
     "lang-de": german,
     "lang-zh-TW": chinese,
 }

@@ -21,9 +21,10 @@ the key that first takes a seat (or opens a table) with it: the door gives
 the app a ticket saying which key it verified (its SHA-256 fingerprint,
 looked up when offered but bound only once asyncssh has verified the
 signature, in ``auth_completed``), and the host makes the account with that
-key then; a login that is refused, or only looks at the lobby, makes
-nothing. ``--authorized-keys`` admits only the keys it lists (OpenSSH
-format, re-read when it changes); an account still owns its name.
+key then (or at its first chat line as a watcher: a name is an account); a
+login that is refused, or only looks at the lobby, makes nothing.
+``--authorized-keys`` admits only the keys it lists (OpenSSH format, re-read
+when it changes); an account still owns its name.
 
 A login as an account with a key it does not have is answered *after*
 authentication, on the terminal: the session says whose name it is and

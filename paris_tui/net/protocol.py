@@ -141,7 +141,8 @@ connection gets ``seat_taken`` or ``bad_token`` for them).
 Version 4 is version 3 plus the host's finished games (:mod:`.games_wire`):
 :class:`ListGames`, :class:`GetRecord`, :class:`Games`, :class:`RecordSent`; table
 chat and friends (issue 22): :class:`Chat`,
-:class:`ChatLine`, :class:`FriendsRequest`, :class:`FriendsInfo` and the error
+:class:`ChatLine`, :class:`MutesRequest`, :class:`MutesInfo` (a player's mutes),
+:class:`FriendsRequest`, :class:`FriendsInfo` and the error
 codes ``bad_chat``, ``chat_limited``, ``muted``; an older connection is sent no
 chat."""
 # A client's line, newline included: its longest message (a join) is under 400 bytes.

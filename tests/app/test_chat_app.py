@@ -27,6 +27,7 @@ from paris_tui.net.protocol import Chat, ChatLine, MutesInfo, MutesRequest, Seat
 from tests.host.helpers import TIMEOUT, join_bot, put_record, running_host
 
 from .helpers import find_game, press, screen_text
+from .test_layout_fit import check_screen
 
 MAX_STEPS = 500
 
@@ -199,6 +200,8 @@ async def test_the_end_screen_has_the_table_chat_and_fits_80x24(tmp_path: Path) 
             assert any("Final scores" in r for r in rows) and any("Rated game" in r for r in rows)
             assert any(r.strip() == "● bob: gg [b]ann" for r in rows), rows
             assert "c Chat" in rows[-1]
+            problems = check_screen(app)  # nothing runs past, is cut or hidden (issue 10)
+            assert not problems, "\n".join(map(str, problems))
             # c says a line as typed; F7 says "good game" as its id.
             await press(pilot, "c")
             await until(pilot, lambda: isinstance(app.screen, ChatPrompt))

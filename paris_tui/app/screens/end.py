@@ -14,6 +14,7 @@ from typing import ClassVar
 from rich import box
 from rich.table import Table
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
@@ -69,6 +70,9 @@ def special_tours(events: list[Event], players: int) -> tuple[list[SpecialTour],
         tours.append(SpecialTour(current[0], current[1], tuple(points)))
     return tours, sack
 
+
+CHAT_MIN_ROWS = 4
+"""The chat pane's rows at the end at least (its rule and three lines)."""
 
 NAME_WIDTHS: tuple[int | None, ...] = (None, 12, 10, 8, 6, 4, 0)  # 0: symbols only
 
@@ -139,13 +143,8 @@ class EndScreen(ParisScreen):
             yield Static("", id="end-steps")
             with Horizontal(id="end-buttons"):
                 if self.can_play_again:
-                    yield Button(
-                        _("Play again"),
-                        id="play-again",
-                        variant="primary",
-                        compact=self.chat is not None,
-                    )
-                yield Button(_("Quit"), id="end-quit", compact=self.chat is not None)
+                    yield Button(_("Play again"), id="play-again", variant="primary")
+                yield Button(_("Quit"), id="end-quit")
         if self.chat is not None:
             yield ChatPane(id="end-chat")
         yield KeysFooter()
@@ -166,6 +165,7 @@ class EndScreen(ParisScreen):
     def on_mount(self) -> None:
         if self.chat is not None:
             self.add_class("-chat")  # a tighter result, the chat pane under it
+            self._leave_room_for_chat(self.app.size.height)
             for pane in self.query(ChatPane):
                 pane.muted = self.muted
                 pane.follow(self.chat, self.view.names)
@@ -196,6 +196,17 @@ class EndScreen(ParisScreen):
         return True
 
     # --- table chat (c, F2-F7; app/chat.py) ----------------------------------------------
+
+    def on_resize(self, event: events.Resize) -> None:
+        # (Textual calls ParisScreen.on_resize too: each class's handler in the MRO.)
+        self._leave_room_for_chat(event.size.height)
+
+    def _leave_room_for_chat(self, height: int) -> None:
+        """The result takes what it needs but leaves the chat pane its lines (it
+        scrolls when a terminal is too short for both)."""
+        if self.chat is not None:
+            for box in self.query("#end-box"):
+                box.styles.max_height = max(3, height - 1 - CHAT_MIN_ROWS)
 
     def on_unmount(self) -> None:
         if self.chat is not None:
@@ -377,7 +388,8 @@ class EndScreen(ParisScreen):
         for steps in self.query("#end-steps").results(Static):
             steps.update(Group(*renderables))
         for buttons in self.query("#end-buttons"):
-            buttons.display = not waiting
+            # With the chat under the result, the footer's keys (q) are the buttons.
+            buttons.display = not waiting and self.chat is None
         self.refresh_bindings()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
