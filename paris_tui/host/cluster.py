@@ -105,6 +105,11 @@ class Cluster:
         self._secret: bytes | None = None  # what proves a peer host (the database's)
         self._taken: dict[str, float] = {}  # table -> when its lease was last taken here
 
+    @property
+    def down(self) -> bool:
+        """Whether the database did not answer at the last tick."""
+        return self._down
+
     # --- leases ------------------------------------------------------------------------
 
     def acquire(self, table_id: str) -> bool:
@@ -144,6 +149,8 @@ class Cluster:
             await asyncio.sleep(self.tick)
             try:
                 await self.step()
+                # Friends here at any host, after the leases (one connection at a time).
+                await self.host.friends.step()
             except asyncio.CancelledError:
                 raise
             except Exception:  # a bug must not end the leases' renewal
