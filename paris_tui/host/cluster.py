@@ -116,6 +116,11 @@ class Cluster:
         self._taking: dict[str, asyncio.Event] = {}  # tables being taken over here: set when done
         self._claims: dict[str, asyncio.Future[None]] = {}  # gone hosts' tables being claimed
 
+    @property
+    def down(self) -> bool:
+        """Whether the database did not answer at the last tick."""
+        return self._down
+
     # --- leases ------------------------------------------------------------------------
 
     def acquire(self, table_id: str) -> bool:
@@ -155,6 +160,8 @@ class Cluster:
             await asyncio.sleep(self.tick)
             try:
                 await self.step()
+                # Friends here at any host, after the leases (one connection at a time).
+                await self.host.friends.step()
             except asyncio.CancelledError:
                 raise
             except Exception:  # a bug must not end the leases' renewal

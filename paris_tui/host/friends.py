@@ -10,12 +10,19 @@ and was not here before, the listener gets a
 :class:`~paris_tui.net.protocol.FriendsInfo` with ``arrived``. "Here" means a
 connection of the host is that account's now (a seat it owns, or a lobby that
 asked as it); nothing about where a friend sits is told.
+
+With ``--database`` (issue 21) "here" is at any host of the database: every
+tick each host writes the accounts here (``paris_presence``, each row good
+for a lease's length, so a host that died stops counting) and reads which of
+its listeners' friends are here at another host; one that came since the
+last tick is told as ``arrived`` (a tick or two after it came).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 import weakref
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -49,6 +56,10 @@ class Friends:
         self.listeners: weakref.WeakKeyDictionary[Connection, _Listener] = (
             weakref.WeakKeyDictionary()
         )
+        # The listeners' friends here at another host of the database (issue 21).
+        self.elsewhere: set[int] = set()
+        self._said: list[int] = []  # the accounts last written here, and when
+        self._said_at = 0.0
 
     def account_of(self, conn: Connection) -> int | None:
         """The account a connection is now: the one it listens as, else its seat's owner."""
@@ -60,10 +71,67 @@ class Friends:
         return None
 
     def here(self, account_id: int, *, besides: Connection | None = None) -> bool:
-        return any(
+        return account_id in self.elsewhere or any(
             c is not besides and not c.closed and self.account_of(c) == account_id
             for c in list(self.host.connections)
         )
+
+    def local(self) -> set[int]:
+        """The accounts of this host's connections now."""
+        found = {self.account_of(c) for c in list(self.host.connections) if not c.closed}
+        return {a for a in found if a is not None}
+
+    # --- at every host of the database (issue 21) ---------------------------------------
+
+    def stop(self) -> None:
+        """This host's rows go (a host that dies leaves them to run out)."""
+        cluster = self.host.cluster
+        if cluster is not None:
+            try:
+                cluster.store.put_presence(cluster.id, [], 0.0)
+            except OSError as exc:
+                log.error("could not say who is here no more: %s", exc)
+
+    async def step(self) -> None:
+        """Say who is here, read which friends are here elsewhere, tell who came
+        (at each of the cluster's ticks, after its leases: :meth:`Cluster._run`)."""
+        cluster = self.host.cluster
+        if cluster is None or cluster.down:  # no extra tries while it is away
+            return
+        mine = sorted(self.local())
+        watched = sorted({a for lst in list(self.listeners.values()) for a in lst.friends})
+        now = time.monotonic()
+        # Said again only when it changed or half its rows' time went by; read only
+        # for listeners: an idle host costs the database nothing more.
+        say = mine != self._said or now - self._said_at >= cluster.leases.seconds / 2
+        if not say and not watched:
+            return
+
+        def exchange() -> set[int]:
+            if say:
+                cluster.store.put_presence(cluster.id, mine, cluster.leases.seconds)
+            return cluster.store.present(watched, cluster.id)
+
+        loop = asyncio.get_running_loop()
+        try:
+            present = await loop.run_in_executor(self.host.io_pool, exchange)
+        except OSError:  # the database is away: the cluster's tick says so, once
+            return
+        if say:
+            self._said, self._said_at = mine, now
+        came = present - self.elsewhere
+        self.elsewhere = present
+        here = self.local()
+        for account_id in sorted(came - here):
+            self._tell(account_id)
+
+    def _tell(self, account_id: int, besides: Connection | None = None) -> None:
+        for other, listener in list(self.listeners.items()):
+            if other is besides or other.closed or account_id not in listener.friends:
+                continue
+            name = listener.friends[account_id]
+            other.send(self._info(listener, arrived=name, arriving=account_id))
+            log.info("%s: told that %s is here", other, printable(name))
 
     def _info(
         self, listener: _Listener, arrived: str | None = None, arriving: int | None = None
@@ -106,10 +174,23 @@ class Friends:
                     raise Refusal("bad_name", "the list of friends is full")
             return store.friends(account.id)
 
+        def elsewhere(ids: list[int]) -> set[int]:
+            cluster = self.host.cluster
+            if cluster is None:
+                return set()
+            try:
+                return cluster.store.present(ids, cluster.id)
+            except OSError as exc:
+                log.error("cannot read who is here at the other hosts: %s", exc)
+                return set()
+
         try:
             friends = await loop.run_in_executor(self.host.io_pool, change)
         except AccountsUnavailable as exc:
             raise self.host.gate.broken(exc) from None
+        ids = [f.id for f in friends]
+        if self.host.cluster is not None:  # here at another host (issue 21)
+            self.elsewhere |= await loop.run_in_executor(self.host.io_pool, elsewhere, ids)
         came = self.account_of(conn) != account.id and not self.here(account.id, besides=conn)
         listener = _Listener(account.id, account.name, {f.id: f.name for f in friends})
         self.listeners[conn] = listener
@@ -131,7 +212,6 @@ class Friends:
         # someone listens for it (not for each of a burst of joins).
         if not told or self.here(account_id, besides=conn):
             return
-        for other, listener in told:
+        for _other, listener in told:
             listener.friends[account_id] = name  # a renamed friend: the name of now
-            other.send(self._info(listener, arrived=name, arriving=account_id))
-            log.info("%s: told that %s is here", other, printable(name))
+        self._tell(account_id, besides=conn)

@@ -59,8 +59,8 @@ log = logging.getLogger("paris_tui.host.pgstore")
 ENV_DATABASE = "PARIS_TUI_DATABASE"
 SCHEMA_VERSION = 7
 """2: paris_waiting (issue 21); 3: ratings; 4: turn_clocks; 5: chat, mutes, friends (issue 22);
-6: paris_seated (issue 21: a name at one unfinished table, a lock across hosts);
-7: chat_mutes (issue 22, a player's mutes)."""
+6: paris_seated (issue 21: a name at one unfinished table, a lock across hosts), paris_presence
+(friends here at any host); 7: chat_mutes (issue 22, a player's mutes)."""
 # The advisory lock key under which a host creates or migrates the schema.
 _SCHEMA_LOCK = 0x7061726973  # "paris"
 
@@ -197,7 +197,16 @@ _SCHEMA = [
         since timestamptz NOT NULL DEFAULT now()
     )""",
     "CREATE INDEX IF NOT EXISTS paris_seated_table ON paris_seated(table_id)",
-    # --- end of paris_seated
+    # Issue 21 with 22's friends (schema 6): which accounts are here at which host
+    # (a connection of the host is theirs), rewritten by each host every tick and
+    # counted until ``until`` (a host that died stops renewing its rows).
+    """CREATE TABLE IF NOT EXISTS paris_presence (
+        account bigint NOT NULL,
+        holder text NOT NULL,
+        until timestamptz NOT NULL,
+        PRIMARY KEY (account, holder)
+    )""",
+    # --- end of paris_seated and paris_presence
     # Issue 22, a player's chat mutes (schema 7): the writers an account hides in
     # every table's chat (accounts.py's same table).
     """CREATE TABLE IF NOT EXISTS chat_mutes (
@@ -710,6 +719,36 @@ class PostgresStore:
         """paris_seated's rows for the unfinished tables (``host migrate``)."""
         with self.tx() as conn:
             return fill_seated(conn)
+
+    # --- friends here at any host (issue 21 with 22's friends, paris_presence) -------
+
+    def put_presence(self, holder: str, accounts: Sequence[int], seconds: float) -> None:
+        """The accounts here at ``holder`` now (and for ``seconds``), its other rows gone."""
+        with self.tx() as conn:
+            conn.execute(
+                "DELETE FROM paris_presence WHERE holder = %s AND NOT (account = ANY(%s))",
+                (holder, list(accounts)),
+            )
+            if accounts:
+                conn.execute(
+                    "INSERT INTO paris_presence (account, holder, until) "
+                    "SELECT a, %s, now() + make_interval(secs => %s) "
+                    "FROM unnest(%s::bigint[]) AS u(a) ON CONFLICT (account, holder) "
+                    "DO UPDATE SET until = EXCLUDED.until",
+                    (holder, seconds, list(accounts)),
+                )
+
+    def present(self, accounts: Sequence[int], holder: str) -> set[int]:
+        """Which of ``accounts`` are here at a live host other than ``holder``."""
+        if not accounts:
+            return set()
+        with self.one() as conn:
+            rows = conn.execute(
+                "SELECT DISTINCT account FROM paris_presence WHERE account = ANY(%s) "
+                "AND holder <> %s AND until > now()",
+                (list(accounts), holder),
+            ).fetchall()
+        return {int(r[0]) for r in rows}
 
     # --- tables waiting for players (issue 21: listed for every host) ----------------
 

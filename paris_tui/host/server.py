@@ -1280,6 +1280,7 @@ class Host:
             self._sweeper.cancel()
         if self._lock_watch is not None:
             self._lock_watch.cancel()
+        self.friends.stop()
         if self._server is not None:
             self._server.close()
         if self._door_server is not None:

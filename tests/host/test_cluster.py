@@ -37,6 +37,8 @@ from paris_tui.net.client import HostClient, RefusedError
 from paris_tui.net.protocol import (
     Chat,
     ChatLine,
+    FriendsInfo,
+    FriendsRequest,
     Join,
     Pong,
     Refused,
@@ -851,6 +853,55 @@ async def test_a_table_that_comes_back_to_a_host_shows_the_chat_said_elsewhere(
         heard = [(await _said(watcher, ChatLine)).text for _ in range(2)]
         assert heard == ["said at a", "said at b"]
         await watcher.close()
+
+
+async def _friends_info(client: HostClient, arrived: str | None = None) -> FriendsInfo:
+    """The next FriendsInfo (``arrived``: the next that says so), bounded in time."""
+    async with asyncio.timeout(TIMEOUT):
+        while True:
+            info = await _said(client, FriendsInfo, Refused)
+            assert isinstance(info, FriendsInfo), info
+            if arrived is None or info.arrived == arrived:
+                return info
+
+
+async def test_friends_are_here_at_any_host_of_the_database(tmp_path: Path, database: str) -> None:
+    """Ann's lobby at host a listens for bob and cy: bob sitting at host b's own
+    table is here for a, and told when he comes; cy at a's table relayed from b
+    is told at once; both are here for a lobby at b too."""
+    async with (
+        cluster_host(tmp_path / "a", database, ("ann,cy",)) as (_a, port_a),
+        cluster_host(tmp_path / "b", database) as (b, port_b),
+    ):
+        b.open_table(parse_seats("bob,dee"))
+        ann = await join_bot(port_a, "ann")
+        bob = await join_bot(port_b, "bob")
+        cy = await join_bot(port_a, "cy")
+        tokens = {"ann": ann.seated.token, "bob": bob.seated.token, "cy": cy.seated.token}
+        for bot in (bob, cy):
+            await bot.client.close()
+        lobby = await _client(port_a)
+        for friend in ("bob", "cy"):
+            lobby.send(FriendsRequest("ann", tokens["ann"], "add", friend))
+            await _friends_info(lobby)
+        lobby.send(FriendsRequest("ann", tokens["ann"], "show"))
+        assert (await _friends_info(lobby)).friends == (("bob", False), ("cy", False))
+        bob = await join_bot(port_b, "bob", token=tokens["bob"])  # b's own table
+        told = await _friends_info(lobby, arrived="bob")
+        assert told.friends == (("bob", True), ("cy", False))
+        cy = await join_bot(port_b, "cy", token=tokens["cy"])  # relayed to a
+        told = await _friends_info(lobby, arrived="cy")
+        assert told.friends == (("bob", True), ("cy", True))
+        other = await _client(port_b)  # ann's lobby at host b (cy's row comes from a)
+        for _ in range(100):
+            other.send(FriendsRequest("ann", tokens["ann"], "show"))
+            shown = (await _friends_info(other)).friends
+            if shown == (("bob", True), ("cy", True)):
+                break
+            await asyncio.sleep(0.02)
+        assert shown == (("bob", True), ("cy", True))
+        for client in (ann.client, bob.client, cy.client, lobby, other):
+            await client.close()
 
 
 async def test_a_referee_counts_a_relayed_player_at_the_players_own_address(
