@@ -95,7 +95,7 @@ async def lobby(
         try:
             if watching or info.finished:
                 joined = await client.watch(info.table)
-                return start.link(joined, None)
+                return start.link(joined, name)  # a named watcher chats as that account
             if name is None:
                 name = await _ask_name(out, inbox)
                 if name is None:

@@ -831,12 +831,20 @@ class Reader:
         if public.players > 2:
             self.say(*say.sack_lines(public))
         self._remember(public)
-        allowed = ("review", "quit", "help", *QUERIES)
+        chat = chat_table(self.table) is not None
+        # At a host's table the players talk after the game too (issue 22): say TEXT.
+        allowed = ("review", "quit", "help", *QUERIES, *(("say",) if chat else ()))
         self.say(
             _("Type {review} for the strong AI's view of the moves, or {quit} to leave.").format(
                 review=word_for("review"), quit=word_for("quit")
             )
         )
+        if chat:
+            self.say(
+                _("{say} and a text says it at the table, as during the game.").format(
+                    say=word_for("say")
+                )
+            )
         while True:
             kind, item = await self.wait_any()
             if kind == "update":
@@ -849,6 +857,8 @@ class Reader:
                 return
             if parsed.command == "review":
                 await self._review(public)
+            elif parsed.command == "say":
+                self._say_chat(item.text)
             elif parsed.command in QUERIES:
                 self._query(parsed.command, parsed.arg)
             elif item.text.strip():

@@ -57,3 +57,46 @@ async def test_the_reader_reads_chat_as_it_comes_and_says_a_line(tmp_path: Path)
         follow.cancel()
         await bob.client.close()
         await client.close()
+
+
+async def test_the_reader_chats_at_the_end_of_the_game(tmp_path: Path) -> None:
+    """Issue 22: after the game the table talks; the reader reads the lines and
+    ``say TEXT`` says one there too."""
+    from tests.app.test_chat_app import near_the_end
+    from tests.host.helpers import put_record
+
+    put_record(tmp_path / "host", "t1", near_the_end().record())
+    async with running_host(tmp_path / "host") as (_host, port):
+        client = await HostClient.connect("127.0.0.1", port)
+        table = RemoteTable(client, await client.join("ann"))
+        bob = await join_bot(port, "bob")
+        follow = asyncio.ensure_future(table.run())
+        stream = io.StringIO()
+        out = Lines(stream, width=lambda: 80)
+        inbox = Inbox()
+        reader = Reader(table, out, inbox)
+        task = asyncio.ensure_future(reader.run())
+
+        async def said(text: str) -> None:
+            for _ in range(MAX_STEPS):
+                if any(text in line for line in out.said):
+                    return
+                await asyncio.sleep(0.005)
+            raise AssertionError(f"never said {text!r}: {out.said[-5:]}")
+
+        await bob.play_to_end()  # bob's move ends the game
+        await said("as during the game")
+        bob.client.send(Chat(phrase="good_game"))
+        await said("bob says: Good game!")
+        inbox.put("say gg [b]bob", now() + 1)
+        for _ in range(MAX_STEPS):
+            message = await bob.client.receive(TIMEOUT)
+            if isinstance(message, ChatLine) and message.name == "ann":
+                assert message.text == "gg [b]bob"
+                break
+        await said("ann says: gg [b]bob")
+        inbox.put("quit", now() + 2)
+        await asyncio.wait_for(task, TIMEOUT)
+        follow.cancel()
+        await bob.client.close()
+        await client.close()
