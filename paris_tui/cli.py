@@ -304,9 +304,13 @@ LIGHT_COMMANDS = ("play", "resume", "replay", "join", "stats", "bench")
 (``arena``, ``review``) nor the host's, whose modules take a while to import."""
 
 
-def build_parser(*, light: bool = False) -> argparse.ArgumentParser:
+def build_parser(*, light: bool = False, only: str | None = None) -> argparse.ArgumentParser:
     """The ``paris-tui`` parser; ``light``: one that knows the :data:`LIGHT_COMMANDS`
-    but not ``arena``, ``review`` or ``host``, built without importing the AI or the host."""
+    but not ``arena``, ``review`` or ``host``, built without importing the AI or the host;
+    ``only`` (one of them, with ``light``): one that knows that command alone (what
+    ``paris-tui play ...`` parses with: the other commands' parsers are a fifth of the
+    time from its start to its first frame's own work, issue 19)."""
+    wanted = (lambda name: True) if only is None else (lambda name: name == only)
     parser = argparse.ArgumentParser(
         prog="paris-tui",
         description=_(
@@ -327,68 +331,83 @@ def build_parser(*, light: bool = False) -> argparse.ArgumentParser:
     _add_ai_delay(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    play = sub.add_parser(
-        "play",
-        help=_("start a game directly"),
-        description=_(
-            "Start a game. Seats are names (humans) or ai:LEVEL "
-            '(random, easy, greedy, strong), e.g. --players "Ann,Bob" or "Ann,ai:strong,ai:greedy".'
-        ),
-    )
-    play.add_argument("--players", required=True, help=_('comma-separated seats, e.g. "Ann,Bob"'))
-    play.add_argument(
-        "--seed", type=_seed_arg, default=None, help=_("deal seed (same seed, same deal)")
-    )
-    _add_variants(play)
-    _add_ai_delay(play)
-    play.set_defaults(func=cmd_play)
+    if wanted("play"):
+        play = sub.add_parser(
+            "play",
+            help=_("start a game directly"),
+            description=_(
+                "Start a game. Seats are names (humans) or ai:LEVEL "
+                '(random, easy, greedy, strong), e.g. --players "Ann,Bob" or '
+                '"Ann,ai:strong,ai:greedy".'
+            ),
+        )
+        play.add_argument(
+            "--players", required=True, help=_('comma-separated seats, e.g. "Ann,Bob"')
+        )
+        play.add_argument(
+            "--seed", type=_seed_arg, default=None, help=_("deal seed (same seed, same deal)")
+        )
+        _add_variants(play)
+        _add_ai_delay(play)
+        play.set_defaults(func=cmd_play)
 
-    resume = sub.add_parser(
-        "resume",
-        help=_("resume a saved game"),
-        description=_("Resume the autosaved game, or FILE."),
-    )
-    resume.add_argument("file", nargs="?", help=_("a record file (default: the autosave)"))
-    _add_ai_delay(resume)
-    resume.set_defaults(func=cmd_resume)
+    if wanted("resume"):
+        resume = sub.add_parser(
+            "resume",
+            help=_("resume a saved game"),
+            description=_("Resume the autosaved game, or FILE."),
+        )
+        resume.add_argument("file", nargs="?", help=_("a record file (default: the autosave)"))
+        _add_ai_delay(resume)
+        resume.set_defaults(func=cmd_resume)
 
-    rep = sub.add_parser(
-        "replay",
-        help=_("view a recorded game, or print its scores as JSON"),
-        description=_(
-            "Open a replay viewer stepping through FILE, or with --json print the "
-            "replay summary (record-format.md). An invalid record exits with status 2."
-        ),
-    )
-    rep.add_argument("file", help=_("a game record (JSON)"))
-    rep.add_argument("--json", action="store_true", help=_("print the summary as JSON and exit"))
-    rep.set_defaults(func=cmd_replay)
+    if wanted("replay"):
+        rep = sub.add_parser(
+            "replay",
+            help=_("view a recorded game, or print its scores as JSON"),
+            description=_(
+                "Open a replay viewer stepping through FILE, or with --json print the "
+                "replay summary (record-format.md). An invalid record exits with status 2."
+            ),
+        )
+        rep.add_argument("file", help=_("a game record (JSON)"))
+        rep.add_argument(
+            "--json", action="store_true", help=_("print the summary as JSON and exit")
+        )
+        rep.set_defaults(func=cmd_replay)
 
-    stats = sub.add_parser(
-        "stats",
-        help=_("your history: games, wins and mean points"),
-        description=_(
-            "Print the statistics of every finished game kept in the history "
-            "(history.sqlite3 in the data directory): games, wins and mean points by source "
-            "per player played from this terminal, and results against each AI level."
-        ),
-    )
-    stats.add_argument("--json", action="store_true", help=_("print one JSON object"))
-    stats.add_argument("--data-dir", help=_("the data directory (default: the app's)"))
-    stats.set_defaults(func=cmd_stats)
+    if wanted("stats"):
+        stats = sub.add_parser(
+            "stats",
+            help=_("your history: games, wins and mean points"),
+            description=_(
+                "Print the statistics of every finished game kept in the history "
+                "(history.sqlite3 in the data directory): games, wins and mean points by source "
+                "per player played from this terminal, and results against each AI level."
+            ),
+        )
+        stats.add_argument("--json", action="store_true", help=_("print one JSON object"))
+        stats.add_argument("--data-dir", help=_("the data directory (default: the app's)"))
+        stats.set_defaults(func=cmd_stats)
 
-    bench = sub.add_parser(
-        "bench",
-        help=_("measure the rules engine's speed"),
-        description=_("Play K complete games with uniformly random legal moves and print games/s."),
-    )
-    bench.add_argument("--players", type=int, default=4, help=_("2, 3 or 4 (default 4)"))
-    bench.add_argument(
-        "--games", type=int, default=2000, help=_("number of games (default {n})").format(n=2000)
-    )
-    bench.add_argument("--seed", type=int, default=1, help=_("seed (default {n})").format(n=1))
-    bench.add_argument("--json", action="store_true", help=_("print one JSON object"))
-    bench.set_defaults(func=cmd_bench)
+    if wanted("bench"):
+        bench = sub.add_parser(
+            "bench",
+            help=_("measure the rules engine's speed"),
+            description=_(
+                "Play K complete games with uniformly random legal moves and print games/s."
+            ),
+        )
+        bench.add_argument("--players", type=int, default=4, help=_("2, 3 or 4 (default 4)"))
+        bench.add_argument(
+            "--games",
+            type=int,
+            default=2000,
+            help=_("number of games (default {n})").format(n=2000),
+        )
+        bench.add_argument("--seed", type=int, default=1, help=_("seed (default {n})").format(n=1))
+        bench.add_argument("--json", action="store_true", help=_("print one JSON object"))
+        bench.set_defaults(func=cmd_bench)
 
     if not light:
         try:
@@ -403,13 +422,14 @@ def build_parser(*, light: bool = False) -> argparse.ArgumentParser:
         from .host.command import add_host_parser
 
         add_host_parser(sub)
-    _add_join_parser(sub)
+    if wanted("join"):
+        _add_join_parser(sub)
     # --lang is taken before or after the command: every parser knows it.
     for each in (parser, *sub.choices.values()):
         _add_lang(each)
         each.formatter_class = CellHelpFormatter  # wrapped in cells, for every language
     # --glyphs is taken before or after a command that opens the app.
-    for each in (parser, *(sub.choices[name] for name in APP_COMMANDS)):
+    for each in (parser, *(sub.choices[name] for name in APP_COMMANDS if name in sub.choices)):
         _add_glyphs(each)
     # --screen-reader too, and by review.
     for each in (
@@ -533,6 +553,18 @@ def _light_enough(argv: Sequence[str]) -> bool:
     return True  # no command: the new-game screen
 
 
+def _command(argv: Sequence[str]) -> str | None:
+    """The command of ``argv`` (its first argument that is no option nor an option's
+    value), or None. Only for an ``argv`` that :func:`_light_enough` takes."""
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if not arg.startswith("-"):
+            return arg
+        i += 2 if arg in _VALUED_OPTIONS else 1
+    return None
+
+
 def _requested_language(argv: Sequence[str]) -> str | None:
     """The value of the last ``--lang`` in ``argv`` (before a ``--``), or None.
 
@@ -580,7 +612,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         choose_language(_requested_language(argv))
     except ValueError as exc:
         return _fail(str(exc))
-    parser = build_parser(light=_light_enough(argv))
+    light = _light_enough(argv)
+    parser = build_parser(light=light, only=_command(argv) if light else None)
     args = parser.parse_args(argv)
     if getattr(args, "lang", None) is not None:  # e.g. an abbreviated --la de
         try:

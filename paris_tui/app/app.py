@@ -128,11 +128,12 @@ class ParisApp(App[int]):
         self._glyph_styles = False
         self._resized_to: tuple[int, int] | None = None  # the size of the last Resize taken
         self._resizes = 0  # Resize events seen (the first two: the app's own, the driver's)
-        from .warm_css import shared_stylesheet
+        from .warm_css import prefilled, shared_stylesheet
 
-        shared = shared_stylesheet(self.get_css_variables())  # in a fork server's app
-        if shared is not None:
-            self.stylesheet = shared
+        if prefilled():  # in a fork server's app (else: no theme's variables made again)
+            shared = shared_stylesheet(self.get_css_variables())
+            if shared is not None:
+                self.stylesheet = shared
 
     # --- start-up: the first frame first ---------------------------------------------
 

@@ -15,29 +15,22 @@ are ever markup.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from rich.cells import cell_len
 from rich.text import Text
 
-from ..core import (
-    Board,
-    BusinessOpened,
-    BusinessRemoved,
-    Event,
-    GameOver,
-    NothingOpened,
-    RoundStarted,
-    ScoreEvent,
-    TileDiscarded,
-    TourEvent,
-)
-from ..core.analysis import LeftoverPreview
+from ..core import Board
 from ..core.text import printable
 from ..i18n import N_, _, ngettext
 from ..wording import AI_SEAT_WORDS, shown_name
 from .fit import Fit, cut_text
 from .glyphs import current_glyphs
 from .palette import LINE_COLOURS, player_style
+
+if TYPE_CHECKING:
+    from ..core import Event, ScoreEvent
+    from ..core.analysis import LeftoverPreview
 
 __all__ = [
     "AI_SEAT_WORDS",  # from ..wording, which the AI's review command shares
@@ -242,6 +235,16 @@ def describe_events(board: Board, names: tuple[str, ...], events: list[Event]) -
     scores"); each score line under a tour is ``  ● Ann +3: 1 business at
     Opéra + 2 next to it`` (the tour's name is on its heading).
     """
+    from ..core.events import (
+        BusinessOpened,
+        BusinessRemoved,
+        GameOver,
+        NothingOpened,
+        RoundStarted,
+        ScoreEvent,
+        TileDiscarded,
+        TourEvent,
+    )
 
     def who(seat: int) -> Text:
         return seat_label(names, seat)

@@ -53,9 +53,13 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Glyphs:
     """Every character the program itself draws, in one set (see the module docstring).
+
+    Two sets exist, :data:`UNICODE` and :data:`ASCII`, each one object: compared (and
+    hashed) as objects, and without a generated ``__repr__``, whose 40 fields' code
+    took a quarter of this module's import, before the first frame (issue 19).
 
     The track fields are the map's cells: ``corner_se`` joins a track going
     south with one going east (``╭``), ``diag_up`` runs from south-west to

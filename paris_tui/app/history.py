@@ -28,7 +28,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from ..core import Event, SeatView
+from ..core import SeatView
 from ..core.record import Record, replay
 from ..core.text import printable
 from ..i18n import _
@@ -36,6 +36,8 @@ from .session import SCORE_KINDS, points_by_kind
 
 if TYPE_CHECKING:
     import sqlite3  # imported on first use: the app's first frame needs no database
+
+    from ..core import Event
 
 __all__ = [
     "HISTORY_FILE",

@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeGuard
 
 from ..core import (
-    Event,
     Game,
     IllegalCode,
     IllegalMoveError,
@@ -30,7 +29,6 @@ from ..core import (
     Move,
     Options,
     RecordError,
-    ScoreEvent,
     SeatView,
     ai_seat_names,
     check_table_names,
@@ -44,6 +42,7 @@ from ..wording import name_problem, refusal_reason, seat_problem
 from .locks import GameLock, acquire
 
 if TYPE_CHECKING:  # the network's modules are not needed for a game on this terminal
+    from ..core import Event
     from ..net.protocol import ErrorCode, SeatInfo
     from ..net.table import Table, TableListener
 
@@ -265,6 +264,8 @@ def check_app_record(record: Record) -> None:
 
 def points_by_kind(players: int, events: Sequence[Event]) -> list[dict[str, int]]:
     """Per seat, the points scored of each kind (small, grand, special tours, sack)."""
+    from ..core.events import ScoreEvent  # imported when a game has events (issue 19)
+
     table = [dict.fromkeys(SCORE_KINDS, 0) for _ in range(players)]
     for event in events:
         if isinstance(event, ScoreEvent):

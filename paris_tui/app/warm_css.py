@@ -33,7 +33,7 @@ from .resources import LAST_TIE_BREAKER, css_paths, last_css_path
 if TYPE_CHECKING:
     from textual.css.model import RuleSet
 
-__all__ = ["SharedStylesheet", "prefill", "shared_stylesheet"]
+__all__ = ["SharedStylesheet", "prefill", "prefilled", "shared_stylesheet"]
 
 _PARSED: dict[tuple[Any, ...], list[RuleSet]] = {}
 _VARIABLES: dict[tuple[tuple[str, str], ...], None] = {}
@@ -68,6 +68,13 @@ class SharedStylesheet(Stylesheet):
         if found is not None:
             return found
         return super()._parse_rules(css, read_from, is_default_rules, tie_breaker, scope)
+
+
+def prefilled() -> bool:
+    """Did this process :func:`prefill` (a fork server, or an app it forked)? Asked before
+    an app makes the variables :func:`shared_stylesheet` wants (a theme's, which take a
+    while): a player's own ``paris-tui`` makes none for nothing."""
+    return bool(_VARIABLES)
 
 
 def shared_stylesheet(variables: dict[str, str]) -> SharedStylesheet | None:

@@ -4,6 +4,8 @@ Pure Python, deterministic from a seed, and free of any UI import: the app
 and the AI build on this package's public API only.
 """
 
+from typing import TYPE_CHECKING, Any
+
 from .board import Board, Line, Stop, TileKind, classic_board, load_board, parse_board
 from .errors import (
     BoardError,
@@ -13,17 +15,6 @@ from .errors import (
     IllegalMoveError,
     ParisError,
     RecordError,
-)
-from .events import (
-    BusinessOpened,
-    BusinessRemoved,
-    Event,
-    GameOver,
-    NothingOpened,
-    RoundStarted,
-    ScoreEvent,
-    TileDiscarded,
-    TourEvent,
 )
 from .game import BUSINESSES_PER_SEAT, Game, Move, Options, Outcome, Setup, deal
 from .text import (
@@ -37,6 +28,46 @@ from .text import (
     printable,
 )
 from .view import SeatView
+
+if TYPE_CHECKING:
+    from .events import (
+        BusinessOpened,
+        BusinessRemoved,
+        Event,
+        GameOver,
+        NothingOpened,
+        RoundStarted,
+        ScoreEvent,
+        TileDiscarded,
+        TourEvent,
+    )
+
+_EVENTS = frozenset(
+    (
+        "BusinessOpened",
+        "BusinessRemoved",
+        "Event",
+        "GameOver",
+        "NothingOpened",
+        "RoundStarted",
+        "ScoreEvent",
+        "TileDiscarded",
+        "TourEvent",
+    )
+)
+
+
+def __getattr__(name: str) -> Any:
+    """The events (:mod:`.events`), imported when first asked for: ``paris-tui play``
+    shows its first frame without them (issue 19)."""
+    if name in _EVENTS:
+        from . import events
+
+        value = getattr(events, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "BUSINESSES_PER_SEAT",

@@ -33,22 +33,49 @@ from typing import TYPE_CHECKING, Literal
 
 from .board import Board, classic_board
 from .errors import DecidedBy, Illegal, IllegalMoveError, brief, invalid
-from .events import (
-    BusinessOpened,
-    BusinessRemoved,
-    Event,
-    GameOver,
-    NothingOpened,
-    RoundStarted,
-    ScoreEvent,
-    ScoreKind,
-    TileDiscarded,
-    TourEvent,
-)
 from .text import check_table_names
 
 if TYPE_CHECKING:
+    from .events import (
+        BusinessOpened,
+        BusinessRemoved,
+        Event,
+        GameOver,
+        NothingOpened,
+        RoundStarted,
+        ScoreEvent,
+        ScoreKind,
+        TileDiscarded,
+        TourEvent,
+    )
     from .view import SeatView
+
+_EVENT_CLASSES = (
+    "BusinessOpened",
+    "BusinessRemoved",
+    "GameOver",
+    "NothingOpened",
+    "RoundStarted",
+    "ScoreEvent",
+    "TileDiscarded",
+    "TourEvent",
+)
+
+
+def _need_events() -> None:
+    """Import the event classes (:mod:`~paris_tui.core.events`) into this module, once.
+
+    Only a game that records what happens makes events (:meth:`Game.play`,
+    :meth:`Game.leftover_events`, which call this first); every other use, the
+    AI's search included, makes none. Their eight frozen dataclasses took a tenth
+    of the time to import the core, before ``paris-tui play`` shows its first frame
+    (issue 19), which plays no move.
+    """
+    if "TourEvent" not in globals():
+        from . import events
+
+        globals().update({name: getattr(events, name) for name in _EVENT_CLASSES})
+
 
 __all__ = [
     "BUSINESSES_PER_SEAT",
@@ -595,6 +622,7 @@ class Game:
             raise IllegalMoveError(
                 f"seat {self.to_move} cannot play {move}: {illegal.explain(self.board)}", illegal
             )
+        _need_events()
         events: list[Event] = []
         self._ev = events
         try:
@@ -852,6 +880,7 @@ class Game:
         colour, the grand tour, both scored on the board as it stands.
         """
         t = self.board.tile_index[tile]
+        _need_events()
         probe = self.copy()
         events: list[Event] = []
         probe._ev = events

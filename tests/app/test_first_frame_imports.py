@@ -5,8 +5,8 @@ pseudo-terminal; at its first frame (the first rendered screen of the app
 handed to the display) it writes the names of its imported modules to a
 pipe of the test's and exits. None of :data:`NOT_BEFORE_FIRST_FRAME` may be
 among them: the AI, the hint, the charts, the game screen and its map, the
-history database, the network and the host, Babel. They come after the
-first frame (``ParisApp._warm_up``) or when used (issue 19; the figures:
+history database, the network and the host, Babel, the rules' events. They
+come after the first frame (``ParisApp._warm_up``) or when used (issue 19; the figures:
 benchmarks/app_startup.py).
 """
 
@@ -37,6 +37,10 @@ NOT_BEFORE_FIRST_FRAME = (
     "paris_tui.ai.review",
     "paris_tui.ai.strong",
     "multiprocessing",
+    # the rules' events and the left-over preview: no move is made before the first frame
+    "paris_tui.core.events",
+    "paris_tui.core.analysis",
+    "paris_tui.core.sampling",
     # the screens after the hand-off, the map, the charts
     "paris_tui.app.screens.game",
     "paris_tui.app.screens.stats",

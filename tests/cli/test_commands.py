@@ -167,3 +167,27 @@ def test_replay_without_file_is_a_usage_error(capsys: pytest.CaptureFixture[str]
     assert info.value.code == 2
     out, err = capsys.readouterr()
     assert out == "" and "Traceback" not in err and "file" in err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["play", "--players", "Ann,Bob,Cy", "--seed", "3"],
+        ["--lang", "de", "play", "--players", "Ann,ai:easy", "--small-tour", "tile-line"],
+        ["--ai-delay=0.5", "resume"],
+        ["--glyphs", "ascii", "replay", "game.json", "--json"],
+        ["stats", "--json", "--data-dir", "d"],
+        ["bench", "--games", "5"],
+        ["join", "localhost:7337", "--name", "Ann"],
+    ],
+)
+def test_the_parser_of_one_command_parses_it_as_the_whole_parser(argv: list[str]) -> None:
+    # paris-tui play builds only play's parser (issue 19): the same namespace comes out.
+    from paris_tui.cli import _command, _light_enough, build_parser
+
+    assert _light_enough(argv)
+    command = _command(argv)
+    assert command is not None and command in argv
+    only = build_parser(light=True, only=command)
+    assert list(only._subparsers._group_actions[0].choices) == [command]  # type: ignore[union-attr]
+    assert vars(only.parse_args(argv)) == vars(build_parser().parse_args(argv))

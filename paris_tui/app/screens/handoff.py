@@ -32,8 +32,9 @@ class ReadyButton(Button, inherit_css=False):
     and 6 ms of CPU (issue 19). ``inherit_css=False`` (Textual's public class
     argument) takes neither Button's nor Widget's rules: below are those that a
     default-style Button uses, as Textual 8.2.8 writes them (only the selector
-    differs; the ``:ansi`` ones for a terminal's own colours; Widget's are for
-    scrollbars and links, which a one-line label without links never shows). The other
+    differs). Left out: Button's rules for ``:disabled`` and ``-textual-compact`` (the
+    hand-off's button is neither), for ``:ansi`` (the app never sets ``ansi_color``),
+    and Widget's for scrollbars and links (a one-line label without links). The other
     buttons of the app, after the first frame, are Textual's. The same widget in
     every other way: it is a Button (pressed by Enter, a click or a tap).
     """
@@ -56,13 +57,6 @@ class ReadyButton(Button, inherit_css=False):
             border-top: tall $surface-lighten-1;
             border-bottom: tall $surface-darken-1;
 
-            &.-textual-compact {
-                border: none !important;
-            }
-            &:disabled {
-                text-opacity: 0.6;
-                pointer: not-allowed;
-            }
             &:focus {
                 text-style: $button-focus-text-style;
                 background-tint: $foreground 5%;
@@ -77,31 +71,6 @@ class ReadyButton(Button, inherit_css=False):
                 border-top: tall $surface-darken-1;
                 tint: $background 30%;
             }
-        }
-    }
-
-    ReadyButton:ansi.-style-default {
-        border: tall $border-blurred;
-        background: ansi_default;
-
-        &:disabled {
-            text-opacity: 1;
-            text-style: bold dim;
-            border: tall $border-blurred !important;
-            background: ansi_default !important;
-            pointer: not-allowed;
-            &:hover {
-                background: ansi_default;
-            }
-        }
-        &:hover {
-            background: $ansi-background;
-            border: tall $border;
-        }
-        &.-active {
-            background: $ansi-background !important;
-            border: blank $background !important;
-            tint: transparent;
         }
     }
     """
