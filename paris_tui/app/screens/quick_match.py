@@ -17,11 +17,12 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, Label, Static
+from textual.widgets import Label, Static
 
 from ...i18n import N_, _
 from ...net.protocol import Join, OpenTable, TableInfo
 from ...net.turns import RatingLookup, quick_match, quick_seats
+from ..widgets.footer import KeysFooter
 from .base import ParisScreen
 
 __all__ = ["QuickMatchScreen", "quick_request"]
@@ -79,7 +80,7 @@ class QuickMatchScreen(ParisScreen):
                 ),
                 id="quick-help",
             )
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         super().on_mount()
