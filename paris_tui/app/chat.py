@@ -110,6 +110,7 @@ class ChatPane(RichLog):
         super().__init__(wrap=True, markup=False, min_width=20, **kwargs)
         self.can_focus = False
         self.lines_heard: list[ChatLine] = []
+        self.entries: list[ChatLine | Text] = []  # what the pane draws: lines and notes
         self.names: tuple[str, ...] = ()
         self.muted = Mutes()  # the writers hidden here (/mute; the host keeps the list)
 
@@ -143,22 +144,29 @@ class ChatPane(RichLog):
         if line in self.lines_heard:
             return  # the table's recent lines again, after a reconnection
         self.lines_heard = [*self.lines_heard[-199:], line]
+        self.entries = [*self.entries[-199:], line]
         if line.name in self.muted:
             return
         self.add_class("-shown")
         self.write(chat_entry(line, self.names))
 
     def redraw(self) -> None:
-        """Everything heard again (a change of language, a mute)."""
+        """Everything heard again (a change of language, a mute), with this terminal's
+        own notes where they were: a redraw (the host's list of mutes coming back)
+        does not wipe what a /mute said."""
         self.clear()
-        for line in self.lines_heard:
-            if line.name not in self.muted:
-                self.write(chat_entry(line, self.names))
+        for entry in self.entries:
+            if isinstance(entry, Text):
+                self.write(entry)
+            elif entry.name not in self.muted:
+                self.write(chat_entry(entry, self.names))
 
     def note(self, text: str) -> None:
         """A line of this terminal's own (what a /mute did), dim."""
         self.add_class("-shown")
-        self.write(Text(text, style="dim italic"))
+        entry = Text(text, style="dim italic")
+        self.entries = [*self.entries[-199:], entry]
+        self.write(entry)
 
     def command(self, text: str) -> bool:
         """Run ``/mute NAME`` or ``/unmute NAME`` here: ``True`` if ``text`` was one."""

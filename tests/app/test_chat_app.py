@@ -285,7 +285,7 @@ def test_a_watcher_from_the_lobby_chats_under_its_name_and_the_prompt_says_how()
     its lines show as "A watcher"."""
     game = Game.new(["ann", "bob"], seed=1)
     watching = Watching("t1", game.view(None), (), ())
-    client = cast(HostClient, SimpleNamespace(welcome=None))
+    client = cast(HostClient, SimpleNamespace(welcome=None, endpoint=("127.0.0.1", 2222)))
     start = LobbyStart(JoinTarget("127.0.0.1", 2222, "zoe"), client, None, ticket="k" * 43)
     link = start.link(watching, "zoe")
     assert link.table.chat_as == ("zoe", "k" * 43) and link.target.watch == "t1"
@@ -300,3 +300,27 @@ def test_a_watcher_from_the_lobby_chats_under_its_name_and_the_prompt_says_how()
     assert said is not None and said.startswith("You watch without an account")
     seated = Seated("t1", 0, None, game.view(0), (), ())
     assert speaking_as(start.link(seated, "ann").table, over=False) is None
+
+
+async def test_a_mute_note_stays_when_the_hosts_list_comes_back() -> None:
+    """The host's answer to a /mute (its list of mutes) redraws the pane: the note that
+    /mute wrote must stay (it was wiped when the answer came before the player read it)."""
+    from textual.app import App, ComposeResult
+
+    class PaneApp(App[None]):
+        def compose(self) -> ComposeResult:
+            yield ChatPane()
+
+    async with PaneApp().run_test(size=(60, 12)) as pilot:
+        pane = pilot.app.query_one(ChatPane)
+        pane.hear(ChatLine("t1", "bob", 1, "table", "hi ann", None, 0))
+        assert pane.command("/mute bob")
+        pane.mutes_heard(("bob",))  # the host's list, as it comes back
+        await pilot.pause()
+        text = pane_text(pane)
+        assert "bob's lines are hidden here." in text and "hi ann" not in text
+        assert pane.command("/unmute bob")
+        pane.mutes_heard(())
+        await pilot.pause()
+        text = pane_text(pane)
+        assert "hi ann" in text and "hidden here" in text and "shown again" in text
