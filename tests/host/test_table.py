@@ -70,6 +70,12 @@ async def test_a_remote_table_follows_the_same_game_as_a_local_one(tmp_path: Pat
         ann, bob = tables
         assert ann.local_seats == (0,) and bob.local_seats == (1,)
         bob.submit(1, ann.view(0).legal_moves[0], 0)  # not Bob's turn
+        # Two connections are not ordered between them: had Ann's first move reached
+        # the host before Bob's, his would be refused as stale. Wait for his refusal.
+        async with asyncio.timeout(TIMEOUT):
+            while not listeners[1].refusals:
+                listeners[1].changed.clear()
+                await listeners[1].changed.wait()
         views = [ann.view(0)]
         for _ in range(200):
             if ann.view(None).is_over:
