@@ -1772,8 +1772,10 @@ class Host:
         ref = room.referee
         conn.send(Seated(room.id, seat, issued, ref.view(seat), ref.events, room.seat_infos()))
         mark("host seated")
-        await self.chat.history(conn, room)
+        # The others hear of the arrival with the seat, before the chat's history is
+        # read: a watcher who comes after the seat was given gets no late presence.
         room.broadcast_presence()
+        await self.chat.history(conn, room)
         log.info("%s sits at table %s, seat %d (%s)", conn, room.id, seat, printable(name))
         room.kick()
 
