@@ -67,3 +67,28 @@ async def test_the_chat_and_the_rated_end_are_drawn_in_ascii(tmp_path: Path) -> 
             assert non_ascii(text) == []
         await bob.client.close()
         await asyncio.sleep(0)
+
+
+async def test_the_lobbys_form_and_boxes_are_drawn_in_ascii(tmp_path: Path) -> None:
+    """The new table's choices (``◀ open seat ▶``) and the account's box, in ascii."""
+    from paris_tui.app.screens.account import AccountScreen
+    from paris_tui.app.screens.lobby import LobbyScreen, NewTableScreen
+
+    from .test_join import _lobby_app
+
+    async with running_host(tmp_path / "host") as (_host, port):
+        app, _tokens = await _lobby_app(port, "dan", tmp_path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            await pilot.press("n")
+            await until(pilot, lambda: isinstance(app.screen, NewTableScreen))
+            await pilot.pause()
+            text = screen_text(app)
+            assert "< open seat >" in text
+            assert non_ascii(text) == []
+            await pilot.press("escape")
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            await pilot.press("a")
+            await until(pilot, lambda: isinstance(app.screen, AccountScreen))
+            await pilot.pause()
+            assert non_ascii(screen_text(app)) == []

@@ -78,6 +78,7 @@ from ...wording import name_problem as worded_problem
 from ...wording import refusal_reason
 from ..describe import ai_label, shown_name, words
 from ..friends import LobbyFriends
+from ..glyphs import current_glyphs
 from ..turns_view import table_turn_text, waiting_line
 from ..widgets.footer import KeysFooter
 from .base import ParisScreen
@@ -191,7 +192,12 @@ class Cycler(Static, can_focus=True):
         self.action_step(1)
 
     def draw(self) -> None:
-        self.update(Text.assemble("◀ ", (self.choices[self.index][0], "bold"), " ▶"))
+        glyphs = current_glyphs()
+        self.update(
+            Text.assemble(
+                f"{glyphs.marker_left} ", (self.choices[self.index][0], "bold"), f" {glyphs.marker}"
+            )
+        )
 
 
 class NewTableScreen(ParisScreen):
