@@ -116,7 +116,7 @@ def _levels() -> tuple[str, ...]:
 # --- how a table is drawn -------------------------------------------------------------
 
 
-def _seat_text(seat: SeatInfo, me: str | None) -> Text:
+def _seat_text(seat: SeatInfo, me: str | None, finished: bool = False) -> Text:
     if seat.status == "free":
         return Text(_("free seat"), style="italic green")
     name = shown_name(seat.name) if seat.kind.startswith("ai:") else printable(seat.name)
@@ -126,7 +126,8 @@ def _seat_text(seat: SeatInfo, me: str | None) -> Text:
     if seat.rating is not None:  # the account's rating (leaderboard.py)
         text.append(" " + rating_text(seat.rating), style="cyan")
     if seat.status == "away":
-        text.append(_(" (away)"), style="dim")
+        if not finished:  # after the game, who left it says nothing
+            text.append(_(" (away)"), style="dim")
     elif seat.status == "takeover":
         text.append(_(" (AI plays)"), style="dim")
     elif seat.status == "ai":
@@ -136,7 +137,7 @@ def _seat_text(seat: SeatInfo, me: str | None) -> Text:
 
 def table_players_text(info: TableInfo, me: str | None = None) -> Text:
     """The table's seats in one line: names as text, each with its status."""
-    return Text(_(", ")).join(_seat_text(seat, me) for seat in info.seats)
+    return Text(_(", ")).join(_seat_text(seat, me, info.finished) for seat in info.seats)
 
 
 def table_game_text(info: TableInfo) -> Text:
