@@ -14,6 +14,7 @@ from rich.text import Text
 from ..i18n import N_, _, ngettext
 from ..net.protocol import RatedResult
 from .describe import joined, seat_label, words
+from .glyphs import current_glyphs
 
 __all__ = ["rated_text"]
 
@@ -59,7 +60,7 @@ def rated_text(result: RatedResult, names: tuple[str, ...]) -> Text:
         delta = after - before
         part = Text()
         part.append_text(name_label)
-        part.append(f" {_rating(before)} → {_rating(after)}")
+        part.append(f" {_rating(before)} {current_glyphs().arrow} {_rating(after)}")
         part.append(f" ({'+' if delta >= 0 else '-'}{_rating(abs(delta))})", style="dim")
         parts.append(part)
     text = Text(_("Rated game (rating: mu − 3σ): "))

@@ -57,6 +57,8 @@ async def test_a_code_made_in_account_links_another_terminal_in_the_lobby(
             assert "open Account for a link code; then press a here" in widgets_text(app)
             await pilot.press("a")
             await _until(pilot, lambda: "type a link code" in widgets_text(app), "asks for a code")
+            # The host's reason is a sentence of its own (issue 19: it lacked its full stop).
+            assert "nor a link code.\nTo be this name here" in widgets_text(app)
             field = app.screen.query_one("#account-code-input", Input)
             assert field.has_focus
             await pilot.press(*code.lower(), "enter")
@@ -101,3 +103,11 @@ async def test_a_door_players_account_names_no_internal_address(
             assert "Account on this host" in text and "--name ann --code" in text
             assert "127.0.0.1" not in text and str(port) not in text
         await client.close()
+
+
+def test_a_refusals_reason_becomes_a_sentence_in_its_script() -> None:
+    from paris_tui.app.screens.account import _full_stop
+
+    assert _full_stop("ann is an account on this host") == "ann is an account on this host."
+    assert _full_stop("that code is wrong.") == "that code is wrong."
+    assert _full_stop("這個名字是主機上的帳號") == "這個名字是主機上的帳號。"

@@ -343,3 +343,21 @@ async def test_the_lobby_reconnects_when_its_connection_drops(tmp_path: Path) ->
             # It works as before: Enter takes Ann's seat over the new connection.
             await pilot.press("enter")
             await _until(pilot, lambda: isinstance(app.result, Seated), "seated")
+
+
+def test_a_finished_tables_players_are_not_marked_away() -> None:
+    """Issue 19 (played): after a game its players leave; the lobby listed the finished
+    table as "ann -2.8 (away), bob 3.3 (away), cy 1.5 (away)", wrapped at 80 columns.
+    Who is away matters only while the game goes on."""
+    from paris_tui.app.screens.lobby import table_players_text
+    from paris_tui.net.protocol import SeatInfo, TableInfo
+
+    seats = (
+        SeatInfo("ann", "human", "away", 12),
+        SeatInfo("bob", "human", "present"),
+        SeatInfo("Greedy AI", "ai:greedy", "ai"),
+    )
+    going = TableInfo("t1", seats, 10, 45, finished=False)
+    assert table_players_text(going).plain == "ann 1.2 (away), bob, Greedy AI"
+    done = TableInfo("t1", seats, 45, 45, finished=True)
+    assert table_players_text(done).plain == "ann 1.2, bob, Greedy AI"

@@ -245,3 +245,41 @@ async def test_presence_changes_redraw_the_players_panel_without_a_new_layout() 
             assert ("status", True) not in updates
             assert panel.size.height == height
         assert "Ann (away)" not in all_text(app)
+
+
+class WatchedTable(PushedTable):
+    """The same table as a watcher sees it: no seat here, the public view only."""
+
+    @property
+    def local_seats(self) -> tuple[int, ...]:
+        return ()
+
+    def view(self, seat: int | None) -> SeatView:
+        assert seat is None, "a watcher's screen asked for a seat's view"
+        return public_view(self.session.view(None))
+
+
+async def test_a_watcher_has_no_preview_key() -> None:
+    """Issue 19 (played): a watcher's footer offered "p Preview", which never showed
+    anything (the left-over preview is the mover's, and a watcher never moves)."""
+    from .helpers import screen_text
+
+    session = build_session("Ann,Bob,Cy", 3, 2)
+    table = WatchedTable(session, 0)
+    app = ParisApp(link=StillLink(table), anim=0.0, ai_delay=0.0, cursor_blink=False)  # type: ignore[arg-type]
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        game = find_game(app)
+        assert game is not None and game.turn_seat is None and game.viewer is None
+        footer = screen_text(app).rstrip("\n").split("\n")[-1]
+        assert "? Help" in footer and "Log" in footer
+        assert "Preview" not in footer
+        assert "Route" not in footer  # as before: a watcher has no route
+    # A seat at the same table keeps the key, on others' turns too (it is a setting).
+    seated = PushedTable(build_session("Ann,Bob,Cy", 3, 2), 0)
+    app = ParisApp(link=StillLink(seated), anim=0.0, ai_delay=0.0, cursor_blink=False)  # type: ignore[arg-type]
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        game = find_game(app)
+        assert game is not None and game.turn_seat is None
+        assert "p Preview" in screen_text(app).rstrip("\n").split("\n")[-1]

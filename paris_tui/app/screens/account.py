@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
@@ -34,6 +35,13 @@ from .base import TranslatedBindings
 __all__ = ["AccountScreen"]
 
 _TIMEOUT = 10.0
+
+
+def _full_stop(reason: str) -> str:
+    """A refusal's reason (a clause: the host's words end bare) as a sentence of its own:
+    ``.`` after it, ``。`` after a wide (Chinese) character."""
+    reason = reason.rstrip(".。 ")
+    return reason + ("。" if reason and cell_len(reason[-1]) == 2 else ".")
 
 
 class AccountScreen(TranslatedBindings, ModalScreen[str | None]):
@@ -128,7 +136,7 @@ class AccountScreen(TranslatedBindings, ModalScreen[str | None]):
         self.query_one("#account-key-input", Input).display = proven
         self.query_one("#account-code-input", Input).display = not proven
         if info is None:
-            text = Text(why + "\n" if why else "")
+            text = Text(_full_stop(why) + "\n" if why else "")
             text.append(
                 _(
                     "To be this name here, type a link code made where you are already "

@@ -613,6 +613,8 @@ class GameScreen(ParisScreen):
             return self.frame is not None
         if action == "toggle_route":
             return self.viewer is not None
+        if action == "toggle_preview":  # a watcher never moves: no preview to show
+            return bool(self.table.local_seats) or isinstance(self.table, LocalBots)
         if action == "hint":
             return self.turn_seat is not None and self.hints_allowed
         if action in ("chat", "phrase"):

@@ -78,6 +78,7 @@ from ...wording import name_problem as worded_problem
 from ...wording import refusal_reason
 from ..describe import ai_label, shown_name, words
 from ..friends import LobbyFriends
+from ..glyphs import current_glyphs
 from ..turns_view import table_turn_text, waiting_line
 from ..widgets.footer import KeysFooter
 from .base import ParisScreen
@@ -115,7 +116,7 @@ def _levels() -> tuple[str, ...]:
 # --- how a table is drawn -------------------------------------------------------------
 
 
-def _seat_text(seat: SeatInfo, me: str | None) -> Text:
+def _seat_text(seat: SeatInfo, me: str | None, finished: bool = False) -> Text:
     if seat.status == "free":
         return Text(_("free seat"), style="italic green")
     name = shown_name(seat.name) if seat.kind.startswith("ai:") else printable(seat.name)
@@ -125,7 +126,8 @@ def _seat_text(seat: SeatInfo, me: str | None) -> Text:
     if seat.rating is not None:  # the account's rating (leaderboard.py)
         text.append(" " + rating_text(seat.rating), style="cyan")
     if seat.status == "away":
-        text.append(_(" (away)"), style="dim")
+        if not finished:  # after the game, who left it says nothing
+            text.append(_(" (away)"), style="dim")
     elif seat.status == "takeover":
         text.append(_(" (AI plays)"), style="dim")
     elif seat.status == "ai":
@@ -135,7 +137,7 @@ def _seat_text(seat: SeatInfo, me: str | None) -> Text:
 
 def table_players_text(info: TableInfo, me: str | None = None) -> Text:
     """The table's seats in one line: names as text, each with its status."""
-    return Text(_(", ")).join(_seat_text(seat, me) for seat in info.seats)
+    return Text(_(", ")).join(_seat_text(seat, me, info.finished) for seat in info.seats)
 
 
 def table_game_text(info: TableInfo) -> Text:
@@ -191,7 +193,12 @@ class Cycler(Static, can_focus=True):
         self.action_step(1)
 
     def draw(self) -> None:
-        self.update(Text.assemble("◀ ", (self.choices[self.index][0], "bold"), " ▶"))
+        glyphs = current_glyphs()
+        self.update(
+            Text.assemble(
+                f"{glyphs.marker_left} ", (self.choices[self.index][0], "bold"), f" {glyphs.marker}"
+            )
+        )
 
 
 class NewTableScreen(ParisScreen):
