@@ -41,6 +41,7 @@ import termios
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 TARGET = 1.25
 
@@ -146,7 +147,12 @@ def one_run(
     if on_pty:
         master, slave = pty.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 32, 100, 0, 0))
-        streams = {"stdin": slave, "stdout": slave, "stderr": slave, "start_new_session": True}
+        streams: dict[str, Any] = {
+            "stdin": slave,
+            "stdout": slave,
+            "stderr": slave,
+            "start_new_session": True,
+        }
     else:
         streams = {"stdout": subprocess.DEVNULL}
     start = time.perf_counter()
