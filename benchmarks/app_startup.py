@@ -112,19 +112,29 @@ Minimal().run()
 """
 )
 
-PLAY_PTY = (
-    FIRST_FRAME
-    + """
-import sys
+PLAY_PTY = """
+import gc, os, sys
+
 def CONTENT(screen):
     from paris_tui.app.screens.base import ParisScreen  # imported by then
     return isinstance(screen, ParisScreen)
 
+# The hook goes in when the command's run() turns the collector off, its first
+# statement: the hook's import of textual.app is made then, as the command makes it
+# (with the collector off), not before run() with the collector on.
+_disable = gc.disable
+
+def _disable_and_hook():
+    _disable()
+    gc.disable = _disable
+    exec(HOOK, globals())
+
+gc.disable = _disable_and_hook
+HOOK = FIRST_FRAME_REPR
 sys.argv[1:] = ["play", "--players", "Ann,Bob,Cy", "--seed", "3"]
 from paris_tui.__main__ import run  # what the paris-tui script runs
 sys.exit(run())
-"""
-)
+""".replace("FIRST_FRAME_REPR", repr(FIRST_FRAME))
 
 
 def one_run(
