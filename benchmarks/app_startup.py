@@ -39,6 +39,9 @@ import sys
 import tempfile
 import termios
 import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
 TARGET = 1.25
 
@@ -109,25 +112,43 @@ Minimal().run()
 """
 )
 
-PLAY_PTY = (
-    FIRST_FRAME
-    + """
-import sys
+PLAY_PTY = """
+import gc, os, sys
+
 def CONTENT(screen):
     from paris_tui.app.screens.base import ParisScreen  # imported by then
     return isinstance(screen, ParisScreen)
 
+# The hook goes in when the command's run() turns the collector off, its first
+# statement: the hook's import of textual.app is made then, as the command makes it
+# (with the collector off), not before run() with the collector on.
+_disable = gc.disable
+
+def _disable_and_hook():
+    _disable()
+    gc.disable = _disable
+    exec(HOOK, globals())
+
+gc.disable = _disable_and_hook
+HOOK = FIRST_FRAME_REPR
 sys.argv[1:] = ["play", "--players", "Ann,Bob,Cy", "--seed", "3"]
 from paris_tui.__main__ import run  # what the paris-tui script runs
 sys.exit(run())
-"""
-)
+""".replace("FIRST_FRAME_REPR", repr(FIRST_FRAME))
 
 
 def one_run(
-    code: str, env: dict[str, str], *, first_frame: bool, on_pty: bool = False
+    code: str,
+    env: dict[str, str],
+    *,
+    first_frame: bool,
+    on_pty: bool = False,
+    prefix: Sequence[str] = (),
+    timeout: float = 60,
 ) -> tuple[float, float]:
-    """Wall time to the line, and the CPU time the process used (it exits there)."""
+    """Wall time to the line, and the CPU time the process used (it exits there).
+
+    ``prefix`` goes before the Python command (``valgrind ...``)."""
     if first_frame and not on_pty:
         code = code.replace("\nCONTENT", FIRST_FRAME + "\nCONTENT", 1)
     read_end, write_end = os.pipe()
@@ -136,12 +157,17 @@ def one_run(
     if on_pty:
         master, slave = pty.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 32, 100, 0, 0))
-        streams = {"stdin": slave, "stdout": slave, "stderr": slave, "start_new_session": True}
+        streams: dict[str, Any] = {
+            "stdin": slave,
+            "stdout": slave,
+            "stderr": slave,
+            "start_new_session": True,
+        }
     else:
         streams = {"stdout": subprocess.DEVNULL}
     start = time.perf_counter()
     proc = subprocess.Popen(
-        [sys.executable, "-c", code],
+        [*prefix, sys.executable, "-c", code],
         env=env,
         cwd=env["PARIS_TUI_DATA_DIR"],  # not the checkout: sys.path[0] is the cwd with -c
         pass_fds=(write_end,),
@@ -151,7 +177,7 @@ def one_run(
     if slave >= 0:
         os.close(slave)
     line = b""
-    deadline = start + 60
+    deadline = start + timeout
     while not line.endswith(b"\n") and time.perf_counter() < deadline:
         fds = [read_end] + ([master] if master >= 0 else [])
         ready, _, _ = select.select(fds, [], [], 1.0)
@@ -176,6 +202,42 @@ def one_run(
     return elapsed, usage.ru_utime + usage.ru_stime
 
 
+def instructions(code: str, env: dict[str, str], *, on_pty: bool, out: Path) -> int:
+    """Instructions the process ran to its first frame, counted by callgrind."""
+    prefix = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}"]
+    one_run(code, env, first_frame=True, on_pty=on_pty, prefix=prefix, timeout=600)
+    for line in out.read_text().splitlines():
+        if line.startswith("summary:"):
+            return int(line.split()[1])
+    raise SystemExit(f"no summary line in {out}")
+
+
+def count(variants: list[tuple[str, dict[str, str]]], on_pty: bool, keep: str | None) -> None:
+    """``--callgrind``: instructions to the first frame, the minimal app's and each paris-tui's.
+
+    The same code, inputs and hash seed give the same count within a few
+    hundredths of a percent, whatever else the machine runs.
+    """
+    minimal_code, paris_code = (MINIMAL_PTY, PLAY_PTY) if on_pty else (MINIMAL, PARIS)
+    where = "on a pty" if on_pty else "headless"
+    with tempfile.TemporaryDirectory() as temporary:
+        outs = keep or temporary
+        minimal = instructions(minimal_code, variants[0][1], on_pty=on_pty, out=Path(outs, "m"))
+        print(
+            f"callgrind, {where}: minimal Textual app {minimal / 1e6:.0f} M instructions",
+            flush=True,
+        )
+        for i, (name, env) in enumerate(variants):
+            paris = instructions(paris_code, env, on_pty=on_pty, out=Path(outs, f"p{i}"))
+            print(
+                f"callgrind, {where}: {name} (3-seat hot-seat game, hand-off) "
+                f"{paris / 1e6:.0f} M instructions to the first frame, "
+                f"ratio {paris / minimal:.3f}x "
+                f"(target: at most {TARGET}x)",
+                flush=True,
+            )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
@@ -186,10 +248,27 @@ def main() -> None:
         "unpacked `git archive` of an older commit), in the same rounds",
     )
     parser.add_argument("--pty-only", action="store_true", help="only `paris-tui play` on a pty")
+    parser.add_argument(
+        "--callgrind",
+        action="store_true",
+        help="count instructions to the first frame with valgrind's callgrind instead of "
+        "timing (once per app, on a pty; with --headless the in-process first frame)",
+    )
+    parser.add_argument(
+        "--headless", action="store_true", help="with --callgrind: the headless first frame"
+    )
+    parser.add_argument(
+        "--callgrind-out",
+        metavar="DIR",
+        help="with --callgrind: keep callgrind's files there (m: the minimal app, p0: "
+        "paris-tui, p1: --compare's), for callgrind_annotate",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as data:
         env = {**os.environ, "PARIS_TUI_DATA_DIR": data}
         env.pop("PYTHONDONTWRITEBYTECODE", None)
+        if args.callgrind:
+            env["PYTHONHASHSEED"] = "0"  # the same sets and dicts in every run
         variants = [("paris-tui", env)]
         if args.compare:
             other = {**env, "PYTHONPATH": os.path.abspath(args.compare)}
@@ -198,6 +277,9 @@ def main() -> None:
         for _, each in variants:
             one_run(PARIS, each, first_frame=False)  # ... and write the bytecode caches
             one_run(PLAY_PTY, each, first_frame=True, on_pty=True)
+        if args.callgrind:
+            count(variants, on_pty=not args.headless, keep=args.callgrind_out)
+            return
         cases = [
             ("first frame", MINIMAL, PARIS, True, False),
             ("settled", MINIMAL, PARIS, False, False),

@@ -128,6 +128,7 @@ class ParisApp(App[int]):
         self._glyph_styles = False
         self._resized_to: tuple[int, int] | None = None  # the size of the last Resize taken
         self._resizes = 0  # Resize events seen (the first two: the app's own, the driver's)
+        self._opened_on_handoff = False  # the hand-off is the first screen: get_default_screen
         from .warm_css import prefilled, shared_stylesheet
 
         if prefilled():  # in a fork server's app (else: no theme's variables made again)
@@ -195,6 +196,18 @@ class ParisApp(App[int]):
 
         return driver_class(chosen)
 
+    def get_default_screen(self) -> Screen[Any]:
+        """The first screen: a hot-seat game's hand-off, when the game opens on one, in
+        place of Textual's blank screen (issue 19: that one was made, styled and laid out
+        before the first frame for nothing). Its Ready pushes the game screen over it:
+        the stack has the shape it had, the spent hand-off in the blank screen's place."""
+        if self.session is not None:
+            handoff = self._handoff(self.session)
+            if handoff is not None:
+                self._opened_on_handoff = True
+                return handoff
+        return super().get_default_screen()
+
     def on_mount(self) -> None:
         self.call_after_refresh(self._first_frame)
         if self.session is None or _handoff_seat(self.session) is None:
@@ -203,7 +216,9 @@ class ParisApp(App[int]):
         self._show_glyphs()
         self._set_too_small(self.size.width, self.size.height)
         self.set_class(self.size.width < TIGHT_WIDTH, "-tight")
-        if self.session is not None:
+        if self._opened_on_handoff:
+            self.call_after_refresh(self.set_timer, WARM_UP_DELAY, self._warm_up)
+        elif self.session is not None:
             self.open_game(self.session)
         elif self.link is not None:
             self.open_remote(self.link)
@@ -512,23 +527,39 @@ class ParisApp(App[int]):
         The hand-off comes first, before the game screen is built: it shows
         nothing secret and is the first frame a player waits for.
         """
-        public = session.view(None)
-        seat = _handoff_seat(session)
-        table = SessionTable(session)
-        if seat is None:
+        handoff = self._handoff(session)
+        if handoff is None:
             from .screens.game import GameScreen
 
+            table = SessionTable(session)
             self.push_screen(GameScreen(table, anim=self.anim, ai_delay=self.ai_delay))
             return
+        self.push_screen(handoff)
+        self.call_after_refresh(self.set_timer, WARM_UP_DELAY, self._warm_up)
+
+    def _handoff(self, session: Session) -> Screen[Any] | None:
+        """The hand-off ``session`` opens on (its Ready shows the game screen in its
+        place), or None: not a hot-seat game, or an AI to move."""
+        seat = _handoff_seat(session)
+        if seat is None:
+            return None
         from .screens.handoff import HandoffScreen
+
+        public = session.view(None)
+        table = SessionTable(session)
 
         def ready(seat: int) -> None:
             from .screens.game import GameScreen  # imported late: the hand-off shows first
 
             screen = GameScreen(table, anim=self.anim, ai_delay=self.ai_delay, ready_seat=seat)
-            self.switch_screen(screen)  # in place of the hand-off: no empty frame between
+            if len(self.screen_stack) == 1:
+                # The app's first screen (get_default_screen), which Textual cannot switch
+                # away from: the game goes over it, as over Textual's blank first screen.
+                self.push_screen(screen)
+            else:
+                self.switch_screen(screen)  # in place of the hand-off: no empty frame between
 
-        handoff = HandoffScreen(
+        return HandoffScreen(
             public.names,
             seat,
             min(public.round + 1, public.rounds_total),
@@ -536,8 +567,6 @@ class ParisApp(App[int]):
             public.scores,
             on_ready=ready,
         )
-        self.push_screen(handoff)
-        self.call_after_refresh(self.set_timer, WARM_UP_DELAY, self._warm_up)
 
     def start_new(self, seats: list[SeatSpec], *, seed: int | None, options: Options) -> None:
         """A new game in a new save file; ``OSError`` (nothing started) if it cannot be saved."""

@@ -19,7 +19,6 @@ import json
 from collections import Counter
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -301,7 +300,9 @@ def load_board(path: str | Path) -> Board:
 @cache
 def classic_board() -> Board:
     """The classic board shipped with the package (``board-classic.json``)."""
-    text = resources.files("paris_tui.core").joinpath("data/board-classic.json").read_text("utf-8")
+    # Beside this module (not importlib.resources: its import, and zipfile's, cost the
+    # first frame more than reading the file; paris-tui is never imported from a zip).
+    text = (Path(__file__).parent / "data" / "board-classic.json").read_text(encoding="utf-8")
     return parse_board(json.loads(text))
 
 

@@ -197,6 +197,28 @@ async def test_a_key_stamped_before_the_hand_off_appeared_is_dropped() -> None:
         assert isinstance(app.screen, GameScreen)
 
 
+async def test_the_hint_comes_with_the_first_dropped_key() -> None:
+    """The hand-off's first frame has no hint (it is mounted when needed, issue 19): the
+    first key the gate drops mounts it under the button, once, and Enter still passes."""
+    app = real_app(new_session("Ann,Bob", 3, None))
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        handoff = app.screen
+        assert isinstance(handoff, HandoffScreen)
+        assert not handoff.query("#handoff-hint")
+        assert "let go" not in screen_text(app).lower()
+        keys = Keyboard(pilot)
+        opened = handoff.key_gate.opened_at
+        await keys.post([("enter", opened - 0.02), ("x", opened - 0.01)])
+        await keys.post([("enter", opened + QUIET_GAP / 2)])
+        assert app.screen is handoff
+        assert len(handoff.query("#handoff-hint")) == 1
+        assert handoff.query_one("#handoff-box").children[-1].id == "handoff-hint"
+        assert "let go" in screen_text(app).lower()
+        await keys.tap("enter")
+        assert isinstance(app.screen, GameScreen)
+
+
 async def test_any_key_restarts_the_wait() -> None:
     """A mash of different keys, each within the quiet gap of the last, never passes."""
     session = new_session("Ann,Bob,Cy", 4, None)

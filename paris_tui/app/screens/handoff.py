@@ -140,9 +140,7 @@ class HandoffScreen(ParisScreen):
                 scores.append(f" {score}")
             yield Static(scores, id="handoff-scores")
             yield ReadyButton(self._ready(), id="handoff-ready")
-            hint = Static(_(HELD_KEYS_HINT), id="handoff-hint")
-            hint.display = False  # shown once the gate drops a key
-            yield hint
+            # The hint (HELD_KEYS_HINT) comes when the gate drops a key: key_dropped.
         yield KeysFooter()
 
     def language_changed(self) -> None:
@@ -168,9 +166,12 @@ class HandoffScreen(ParisScreen):
             self.key_gate.rearm()
 
     def key_dropped(self) -> None:
-        """Say why nothing happens (for each key the gate drops)."""
-        for hint in self.query("#handoff-hint"):
-            hint.display = True
+        """Say why nothing happens (for each key the gate drops): the hint, under the
+        button, mounted the first time (not before the first frame: few see it)."""
+        if self.query("#handoff-hint"):
+            return  # it shows already
+        for box in self.query("#handoff-box"):
+            box.mount(Static(_(HELD_KEYS_HINT), id="handoff-hint"))
 
     def action_ready(self) -> None:
         if self.on_ready is not None:
