@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator, Callable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from paris_tui.core import Move, SeatView
 from paris_tui.core.record import Record
+from paris_tui.host.accounts import AccountStore, open_accounts
+from paris_tui.host.pgaccounts import PostgresAccounts
 from paris_tui.host.pgstore import PostgresStore
 from paris_tui.host.referee import parse_seats
 from paris_tui.host.server import Host, HostConfig, Limits
@@ -72,16 +74,61 @@ async def running_host(
 
 def put_record(data_dir: Path, table_id: str, record: Record) -> None:
     """Give the store running_host serves from a record: ``data_dir``'s files (a new
-    folder each time: a new store), or :data:`DATABASE`, emptied first likewise."""
+    folder each time: a new store), or :data:`DATABASE`, emptied first likewise (every
+    table of it: moves, accounts, chat, ratings; the schema made again on open)."""
     tables: TableStore = HostStore(data_dir)
     if DATABASE is not None:
         tables = PostgresStore(DATABASE)
+        wipe = PostgresStore(DATABASE)
+        wipe.open()
+        try:
+            with wipe.pool.connection() as conn:
+                conn.execute("DROP SCHEMA public CASCADE")
+                conn.execute("CREATE SCHEMA public")
+        finally:
+            wipe.close()
     tables.open()
     try:
-        if isinstance(tables, PostgresStore):
-            with tables.pool.connection() as conn:
-                conn.execute("TRUNCATE paris_tables, paris_moves, paris_leases, accounts CASCADE")
         tables.put_record(table_id, record.to_json_dict())
+    finally:
+        tables.close()
+
+
+def store_args(data_dir: Path) -> list[str]:
+    """The operator's commands' options (host accounts, host ratings) for the store
+    running_host serves from: ``--data-dir``, or ``--database`` :data:`DATABASE`."""
+    if DATABASE is not None:
+        return ["--database", DATABASE]
+    return ["--data-dir", str(data_dir)]
+
+
+def stored_table_ids(data_dir: Path) -> list[str]:
+    """The tables with a record in the store running_host serves from (archived
+    ones left out), read by a store of their own (no host need run)."""
+    tables: TableStore = HostStore(data_dir) if DATABASE is None else PostgresStore(DATABASE)
+    tables.open()
+    try:
+        return tables.table_ids()
+    finally:
+        tables.close()
+
+
+@contextmanager
+def stored_accounts(data_dir: Path) -> Iterator[AccountStore]:
+    """The accounts of the store running_host serves from, opened apart from any host
+    (the operator's commands do the same): ``data_dir``'s accounts.sqlite, or
+    :data:`DATABASE`'s."""
+    if DATABASE is None:
+        accounts: AccountStore = open_accounts(data_dir / "host")
+        try:
+            yield accounts
+        finally:
+            accounts.close()
+        return
+    tables = PostgresStore(DATABASE)
+    tables.open()
+    try:
+        yield PostgresAccounts(tables.pool)
     finally:
         tables.close()
 

@@ -143,6 +143,7 @@ def test_a_corrupt_store_fails_closed(tmp_path: Path) -> None:
 # --- every door proves the account ------------------------------------------------------
 
 
+@pytest.mark.files_only("writes garbage into the data directory's accounts.sqlite")
 async def test_a_host_with_an_unreadable_accounts_store_refuses_every_seat(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -169,6 +170,7 @@ def _as_an_earlier_version_left_it(root: Path) -> None:
         (root / name).unlink(missing_ok=True)
 
 
+@pytest.mark.files_only("an earlier version's seat file in the data directory, damaged")
 async def test_an_unreadable_seats_file_refuses_the_tables_seats(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -195,6 +197,10 @@ async def test_an_unreadable_seats_file_refuses_the_tables_seats(
     assert len(loud) == 1 and "t1" in loud[0] and "refused" in loud[0]
 
 
+@pytest.mark.files_only(
+    "an earlier version's files in the data directory (ssh_keys.json, t1.seats.json); "
+    "a database is filled from them by host migrate (test_stores.py)"
+)
 async def test_old_ssh_pins_and_seat_tokens_move_into_accounts(tmp_path: Path) -> None:
     """An earlier version's files: ssh_keys.json and t1.seats.json (token hashes)."""
     async with running_host(tmp_path, ["ann,bob"]) as (host, _port):

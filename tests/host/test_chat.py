@@ -38,7 +38,7 @@ from paris_tui.net.protocol import (
     encode,
 )
 
-from .helpers import HELLO, MAX_STEPS, TIMEOUT, RawClient, join_bot, running_host
+from .helpers import HELLO, MAX_STEPS, TIMEOUT, RawClient, join_bot, running_host, store_args
 
 
 async def _next(client: HostClient, *kinds: type[HostMessage]) -> HostMessage:
@@ -220,17 +220,18 @@ async def test_operator_mute_and_the_command(
         ann = await join_bot(port, "ann")
         bob = await join_bot(port, "bob")
         # While the host serves, the operator mutes ann (the store is shared).
-        assert main(["host", "accounts", "mute", "ANN", "--data-dir", str(tmp_path)]) == 0
+        where = store_args(tmp_path)  # the same folder or database
+        assert main(["host", "accounts", "mute", "ANN", *where]) == 0
         assert "muted" in capsys.readouterr().out
         ann.client.send(Chat("you are all terrible"))
         refused = await _next(ann.client, Refused, ChatLine)
         assert isinstance(refused, Refused) and refused.code == "muted" and not refused.fatal
         bob.client.send(Chat(phrase="thanks"))
         assert isinstance(await _next(bob.client, ChatLine, Refused), ChatLine)
-        assert main(["host", "accounts", "list", "--json", "--data-dir", str(tmp_path)]) == 0
+        assert main(["host", "accounts", "list", "--json", *where]) == 0
         listed = {a["name"]: a["muted"] for a in json.loads(capsys.readouterr().out)["accounts"]}
         assert listed == {"ann": True, "bob": False}
-        assert main(["host", "accounts", "unmute", "ann", "--data-dir", str(tmp_path)]) == 0
+        assert main(["host", "accounts", "unmute", "ann", *where]) == 0
         ann.client.send(Chat("sorry"))
         assert isinstance(await _next(ann.client, Refused, ChatLine), ChatLine)
         assert host.accounts is not None
@@ -285,6 +286,10 @@ async def test_an_ssh_watcher_chats_under_the_login_name_which_becomes_an_accoun
         await watcher.close()
 
 
+@pytest.mark.files_only(
+    "reads the chat's sidecar file and replays the record's file; "
+    "test_both_stores_keep_chat_and_the_operators_mute_across_a_restart is its PostgreSQL twin"
+)
 async def test_chat_is_kept_beside_the_record_and_shown_again_after_a_restart(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

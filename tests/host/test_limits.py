@@ -125,6 +125,10 @@ async def test_a_waiting_table_closes_when_its_opener_leaves(tmp_path: Path) -> 
         await guest.close()
 
 
+@pytest.mark.files_only(
+    "ages the record files (os.utime) and reads host/archive/; in the database: "
+    "test_cluster.py's test_an_abandoned_table_in_the_database_is_archived_not_served"
+)
 async def test_abandoned_tables_are_archived_out_of_the_lobby_and_the_caps(
     tmp_path: Path,
 ) -> None:
@@ -173,6 +177,10 @@ async def _tick() -> None:
     await asyncio.sleep(0.01)
 
 
+@pytest.mark.files_only(
+    "with a database a restarted host serves only unfinished tables (Host.load: across "
+    "hosts the lobby lists the leased ones; finished games are listed by list_games)"
+)
 async def test_finished_tables_stay_in_the_lobby_after_a_restart(tmp_path: Path) -> None:
     from .helpers import join_bot, random_player
 

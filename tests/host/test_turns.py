@@ -27,6 +27,7 @@ from paris_tui.net.client import HostClient, RefusedError
 from paris_tui.net.protocol import HostMessage, Presence, Seated, Update
 from paris_tui.net.turns import waiting_for
 
+from . import helpers
 from .helpers import TIMEOUT
 
 DAY = 86400.0
@@ -96,7 +97,7 @@ async def timed_host(
             ai_delay=0.0,
             ai_takeover=ai_takeover,
             limits=limits or Limits(),
-            database=database,
+            database=database or helpers.DATABASE,  # --host-store postgres: the database
             clock=clock,
             notify_command=notify,
         )
@@ -398,16 +399,24 @@ async def test_a_game_played_out_by_time_outs_ends_and_the_absent_player_hears_o
     tables = (("ann,ai:greedy", DAY),)
     async with timed_host(tmp_path, clock, notify=command, tables=tables) as (host, _port):
         room = host.rooms["t1"]
-        for _ in range(400):
-            if room.referee.is_over:
+        notifier = host.turns.notifier
+        for _ in range(4000):
+            if room.referee.is_over and notifier.running == 0:
                 break
             turn = host.turns.turn("t1")
-            if turn is not None and turn.seat == 0 and turn.move_no == room.referee.move_count:
+            # Each day runs out once the last notice's command is done: at most 4 run at
+            # once, and a fifth is not run (Notifier.max_running). Without the wait the
+            # game outran the commands whenever the moves were saved fast (a database).
+            if (
+                notifier.running == 0
+                and turn is not None
+                and (turn.seat, turn.move_no) == (0, room.referee.move_count)
+            ):
                 clock.advance(DAY)
                 assert await host.turns.expire_due() == ["t1"]
             else:
-                await asyncio.sleep(0.005)  # the AI seat's own move
-        assert room.referee.is_over
+                await asyncio.sleep(0.005)  # the AI seat's own move, or the command
+        assert room.referee.is_over and notifier.running == 0
         assert room.referee.players[0].kind == "human"  # her seat to the end, not the AI's
         assert host.turns.turn("t1") is None
     said = notified(out)
