@@ -34,6 +34,7 @@ from paris_tui.net.protocol import (
     MutesRequest,
     Refused,
     Seated,
+    Watch,
     Watching,
     encode,
 )
@@ -507,3 +508,105 @@ async def test_a_players_mutes_are_kept_with_the_account_across_a_restart(
         assert isinstance(await client.join("ann", token), Seated)
         assert await _next(client, MutesInfo) == MutesInfo(("bob",))
         await client.close()
+
+
+# --- the host filters: a muted writer's lines never reach the muting account ---------------
+
+
+async def _lines_until(client: HostClient, last: str) -> list[str]:
+    """The texts of the chat lines ``client`` reads up to the one saying ``last``
+    (presence, updates and the like skipped; bounded)."""
+    heard: list[str] = []
+    for _ in range(MAX_STEPS):
+        message = await client.receive(TIMEOUT)
+        if isinstance(message, ChatLine):
+            heard.append(message.text or message.phrase or "")
+            if heard[-1] == last:
+                return heard
+    raise AssertionError(f"never heard {last!r}: {heard}")
+
+
+async def test_the_host_sends_no_line_of_a_muted_writer_to_the_muting_account(
+    tmp_path: Path, store: str | None
+) -> None:
+    """Issue 22: filtering is the host's. Once ann mutes bob, none of bob's lines
+    reach any of ann's connections: her seat, a watcher that watches as ann, her
+    seat again after a reconnection (the history sent on the join), whatever
+    client reads them; others (bob, an anonymous watcher) still get them. A
+    watcher's line muted the same way is not sent to ann at the game's end."""
+    async with running_host(tmp_path, ["ann,bob", "cy,dee"], database=store) as (_host, port):
+        ann = await join_bot(port, "ann")
+        bob = await join_bot(port, "bob")
+        cy = await join_bot(port, "cy")  # an account, to watch t1 under its name
+        assert ann.seated.token is not None and cy.seated.token is not None
+        ann.client.send(MutesRequest("add", "bob"))
+        assert await _next(ann.client, MutesInfo) == MutesInfo(("bob",))
+        anon, _ = await _watcher(port)
+        as_ann = await HostClient.connect("127.0.0.1", port)
+        await as_ann.watch("t1", name="ann", token=ann.seated.token)
+        assert await _next(as_ann, MutesInfo) == MutesInfo(("bob",))  # sent after watching
+        bob.client.send(Chat("from bob"))
+        assert await _lines_until(bob.client, "from bob") == ["from bob"]  # said and sent
+        ann.client.send(Chat("from ann"))
+        assert await _lines_until(ann.client, "from ann") == ["from ann"]
+        assert await _lines_until(as_ann, "from ann") == ["from ann"]
+        assert await _lines_until(anon, "from ann") == ["from bob", "from ann"]
+        assert await _lines_until(bob.client, "from ann") == ["from ann"]
+        # The history of a join (a resume) leaves bob's lines out too; the list first.
+        await ann.client.close()
+        again = await join_bot(port, "ann", token=ann.seated.token)
+        assert await _next(again.client, MutesInfo, ChatLine) == MutesInfo(("bob",))
+        assert await _lines_until(again.client, "from ann") == ["from ann"]
+        late = await HostClient.connect("127.0.0.1", port)  # and a watch's history
+        await late.watch("t1", name="ann", token=ann.seated.token)
+        assert await _lines_until(late, "from ann") == ["from ann"]
+        await late.close()
+        # A watcher's line (the watchers' channel): cy watches t1 as cy, ann mutes cy
+        # from her watcher; the anonymous watcher hears cy, ann's watcher does not.
+        cy_watch = await HostClient.connect("127.0.0.1", port)
+        await cy_watch.watch("t1", name="cy", token=cy.seated.token)
+        as_ann.send(MutesRequest("add", "cy", "ann", ann.seated.token))
+        assert await _next(as_ann, MutesInfo) == MutesInfo(("bob", "cy"))
+        cy_watch.send(Chat("psst", name="cy", token=cy.seated.token))
+        assert (await _lines_until(cy_watch, "psst"))[-1] == "psst"
+        anon.send(Chat("anon"))
+        assert await _lines_until(as_ann, "anon") == ["anon"]
+        assert await _lines_until(anon, "anon") == ["psst", "anon"]
+        # The game's end: the players get the watchers' lines, ann none of cy's.
+        bob.received.clear()
+        await asyncio.gather(again.play_to_end(), bob.play_to_end())
+        assert await _lines_until(bob.client, "anon") == ["psst", "anon"]
+        assert await _lines_until(again.client, "anon") == ["anon"]
+        # Unmuted: bob's lines reach ann again.
+        again.client.send(MutesRequest("remove", "bob"))
+        assert await _next(again.client, MutesInfo) == MutesInfo(("cy",))
+        bob.client.send(Chat("back"))
+        assert await _lines_until(again.client, "back") == ["back"]
+        for client in (again.client, bob.client, cy.client, anon, as_ann, cy_watch):
+            await client.close()
+
+
+async def test_a_watch_under_a_name_is_proven_as_a_join(tmp_path: Path) -> None:
+    """``watch`` with ``name`` (protocol 4): the account's token, or a door's ticket
+    for a name that is nobody's yet; a wrong token, a name nothing proves, or an
+    account's name without its proof are refused, as a join's."""
+    async with running_host(tmp_path, ["ann,bob"]) as (host, port):
+        ann = await join_bot(port, "ann")
+        assert ann.seated.token is not None
+        for name, token, code in (
+            ("ann", "x" * 43, "bad_token"),
+            ("ann", None, "name_taken"),
+            ("yve", None, "name_taken"),
+            ("a\u202eb", None, "bad_name"),
+        ):
+            client = await HostClient.connect("127.0.0.1", port)
+            client.send(Watch("t1", name, token))
+            refused = await _next(client, Refused, Watching)
+            assert isinstance(refused, Refused) and refused.code == code, (name, refused)
+            await client.close()
+        assert host.accounts is not None and host.accounts.find("yve") is None
+        ticket = host.issue_ticket(DoorProof("ssh", digest("z" * 43), "zoe"))
+        zoe = await HostClient.connect("127.0.0.1", port)
+        assert isinstance(await zoe.watch("t1", name="zoe", token=ticket), Watching)
+        await zoe.close()
+        await ann.client.close()
