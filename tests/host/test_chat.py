@@ -610,3 +610,47 @@ async def test_a_watch_under_a_name_is_proven_as_a_join(tmp_path: Path) -> None:
         assert isinstance(await zoe.watch("t1", name="zoe", token=ticket), Watching)
         await zoe.close()
         await ann.client.close()
+
+
+async def test_join_watch_with_a_name_watches_under_the_account(tmp_path: Path) -> None:
+    """Issue 22: ``paris-tui join --watch t1 --name ann`` (a :class:`Link` to watch,
+    with a name): the watch carries the token kept for the name, the host proves it
+    as a join's, and the watcher reads the chat as ann (her mutes hold, her lines are
+    hers); a name without its token, or with a wrong one, is refused (exit 4)."""
+    from paris_tui.app.remote import EXIT_REFUSED, JoinError, JoinTarget, open_link
+    from paris_tui.net.client import TokenStore
+
+    async with running_host(tmp_path, ["ann,bob"]) as (host, port):
+        ann = await join_bot(port, "ann")
+        bob = await join_bot(port, "bob")
+        assert ann.seated.token is not None
+        ann.client.send(MutesRequest("add", "bob"))
+        assert await _next(ann.client, MutesInfo) == MutesInfo(("bob",))
+        target = JoinTarget("127.0.0.1", port, "ann", watch="t1")
+        empty = TokenStore(tmp_path / "none" / "tokens.json")
+        with pytest.raises(JoinError) as refused:
+            await open_link(target, empty)
+        assert refused.value.status == EXIT_REFUSED and refused.value.code == "name_taken"
+        wrong = TokenStore(tmp_path / "wrong" / "tokens.json")
+        wrong.put(target.address, "ann", "w" * 43)
+        with pytest.raises(JoinError) as refused:
+            await open_link(target, wrong)
+        assert refused.value.code == "bad_token"
+        tokens = TokenStore(tmp_path / "ann" / "tokens.json")
+        tokens.put(target.address, "ann", ann.seated.token)
+        link = await open_link(target, tokens)
+        assert link.table.local_seats == () and link.table.table_id == "t1"  # watching
+        assert link.table.chat_as == ("ann", ann.seated.token)
+        account = host.accounts.find("ann") if host.accounts is not None else None
+        assert account is not None
+        watchers = host.rooms["t1"].watchers
+        assert [host.chat.reader_account(c) for c in watchers] == [account.id]
+        bob.client.send(Chat("not for ann"))  # muted by ann: not sent to her watcher
+        await _next(bob.client, ChatLine)
+        link.table.say(text="ann watching")  # under her name, as her account
+        line = await _next(link.table.client, ChatLine)
+        assert isinstance(line, ChatLine)
+        assert (line.name, line.seat, line.text) == ("ann", None, "ann watching")
+        await link.close()
+        for client in (ann.client, bob.client):
+            await client.close()
