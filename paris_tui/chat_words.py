@@ -18,6 +18,7 @@ from .net.table import RemoteTable
 __all__ = [
     "CHAT_CODES",
     "PHRASE_WORDS",
+    "Mutes",
     "chat_problem",
     "chat_said",
     "chat_table",
@@ -37,6 +38,39 @@ PHRASE_WORDS = {
 """Each canned phrase's words (translated where drawn: each reader's language)."""
 CHAT_CODES = frozenset({"bad_chat", "chat_limited", "muted"})
 """Refusals that only a chat line gets."""
+
+
+class Mutes:
+    """The writers hidden on this terminal (the chat pane's, the screen reader's): the
+    account's list as the host keeps it, and the names muted here in this run that
+    the host did not keep (a watcher with no account, a name that is no account).
+    Names are compared casefolded. The host itself sends no line of a writer the
+    account mutes; this is what a terminal hides besides (and at once)."""
+
+    def __init__(self) -> None:
+        self.kept: set[str] = set()
+        self.here: set[str] = set()
+
+    def __contains__(self, name: object) -> bool:
+        if not isinstance(name, str) or not name:
+            return False
+        key = name.casefold()
+        return key in self.kept or key in self.here
+
+    def names(self) -> set[str]:
+        return self.kept | self.here
+
+    def mute(self, name: str) -> None:
+        self.here.add(name.casefold())
+
+    def unmute(self, name: str) -> None:
+        self.here.discard(name.casefold())
+        self.kept.discard(name.casefold())
+
+    def heard(self, names: tuple[str, ...]) -> None:
+        """The host's list (its answer, or sent after ``seated``)."""
+        self.kept = {n.casefold() for n in names}
+        self.here -= self.kept
 
 
 def chat_table(table: object) -> RemoteTable | None:

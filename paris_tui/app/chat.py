@@ -25,7 +25,15 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, RichLog, Static
 
-from ..chat_words import CHAT_CODES, chat_problem, chat_table, phrase_words, speaking_as, writer
+from ..chat_words import (
+    CHAT_CODES,
+    Mutes,
+    chat_problem,
+    chat_table,
+    phrase_words,
+    speaking_as,
+    writer,
+)
 from ..core.text import InvalidChatError, InvalidNameError, normalize_chat, normalize_name
 from ..i18n import N_, _
 from ..net.protocol import CHAT_PHRASES, ChatLine
@@ -70,37 +78,6 @@ def chat_entry(line: ChatLine, names: tuple[str, ...] = ()) -> Text:
     else:
         out.append(line.text or "")
     return out
-
-
-class Mutes:
-    """The writers hidden on this terminal: the account's list as the host keeps it,
-    and the names muted here in this run that the host did not keep (a watcher with
-    no account, a name that is no account). Names are compared casefolded."""
-
-    def __init__(self) -> None:
-        self.kept: set[str] = set()
-        self.here: set[str] = set()
-
-    def __contains__(self, name: object) -> bool:
-        if not isinstance(name, str) or not name:
-            return False
-        key = name.casefold()
-        return key in self.kept or key in self.here
-
-    def names(self) -> set[str]:
-        return self.kept | self.here
-
-    def mute(self, name: str) -> None:
-        self.here.add(name.casefold())
-
-    def unmute(self, name: str) -> None:
-        self.here.discard(name.casefold())
-        self.kept.discard(name.casefold())
-
-    def heard(self, names: tuple[str, ...]) -> None:
-        """The host's list (its answer, or sent after ``seated``)."""
-        self.kept = {n.casefold() for n in names}
-        self.here -= self.kept
 
 
 class ChatPane(RichLog):

@@ -230,10 +230,11 @@ def run_join(
     except ValueError as exc:
         return _fail(str(exc))
     host, port = addresses[0]
-    if watch is not None and (name is not None or table is not None):
+    if watch is not None and (table is not None or code is not None):
+        # With --name, the watcher watches (and chats) as that account, proven as a join.
         return _fail(
-            _("{option} watches a table: give it without {name} and {table}").format(
-                option="--watch", name="--name", table="--table"
+            _("{option} watches a table: give it without {other}").format(
+                option="--watch", other="--table" if table is not None else "--code"
             )
         )
     if ai_delay is not None and ai_delay < 0:

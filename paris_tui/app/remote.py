@@ -245,7 +245,7 @@ class Link:
             with contextlib.suppress(OSError):
                 token = tokens.get(target.address, target.name)
         token = token or ticket
-        client, joined = await _join(target, token, timeout, code)
+        client, joined = await _join(target, token, timeout, code, named=True)
         return cls.joined(target, client, joined, tokens, token)
 
     @classmethod
@@ -464,14 +464,27 @@ def _dialed(target: JoinTarget, client: HostClient) -> int:
 
 
 async def _join(
-    target: JoinTarget, token: str | None, timeout: float, code: str | None = None
+    target: JoinTarget,
+    token: str | None,
+    timeout: float,
+    code: str | None = None,
+    *,
+    named: bool = False,
 ) -> tuple[HostClient, Seated | Watching]:
+    """Connect, then join (or watch: under the target's name, as that account, when
+    a token proves it, or always when ``named``, ``join --watch ID --name N``: the
+    host then refuses a name nothing proves, as a join's)."""
     where = target.address
     client = await connect(target, timeout)
     try:
         joined: Seated | Watching
         if target.watch is not None:
-            joined = await client.watch(target.watch, timeout=timeout)
+            name = target.name if named or token is not None else None
+            if client.welcome is not None and client.welcome.protocol < 4:
+                name = None  # an older host watches by table only
+            joined = await client.watch(
+                target.watch, timeout=timeout, name=name, token=None if name is None else token
+            )
         else:
             assert target.name is not None
             joined = await client.join(target.name, token, target.table, timeout=timeout, code=code)

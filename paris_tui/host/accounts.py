@@ -54,7 +54,7 @@ import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Protocol, get_args
@@ -328,6 +328,10 @@ class AccountStore(Protocol):
         """The writers the account hides, by name."""
         ...
 
+    def muting(self, muted_id: int, accounts: Collection[int]) -> set[int]:
+        """Which of ``accounts`` hide ``muted_id``'s chat lines (the host sends them none)."""
+        ...
+
 
 class SQLiteAccounts:
     """:class:`AccountStore` in one SQLite file (WAL; one transaction per change).
@@ -522,6 +526,19 @@ class SQLiteAccounts:
             (account_id,),
         )
         return [self._account(r) for r in rows]
+
+    def muting(self, muted_id: int, accounts: Collection[int]) -> set[int]:
+        readers = sorted(set(accounts))
+        found: set[int] = set()
+        for start in range(0, len(readers), 500):  # a table's readers: a few, bounded anyway
+            some = readers[start : start + 500]
+            marks = ", ".join("?" for _ in some)
+            rows = self._read(
+                f"SELECT account FROM chat_mutes WHERE muted = ? AND account IN ({marks})",
+                (muted_id, *some),
+            )
+            found.update(int(r[0]) for r in rows)
+        return found
 
     # --- credentials ------------------------------------------------------------------
 

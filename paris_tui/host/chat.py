@@ -18,7 +18,16 @@ A player's own mutes (``/mute NAME`` in the app: :class:`~paris_tui.net.protocol
 are kept with the accounts (SQLite or PostgreSQL, ``chat_mutes``) so that they
 survive a restart and follow the player to any door: :meth:`TableChat.mutes`
 answers with the list (:class:`~paris_tui.net.protocol.MutesInfo`), which is
-sent after ``seated`` too; the client hides those writers' lines.
+sent after ``seated`` and ``watching`` too. The host filters: a muted writer's
+lines never reach the muting account's connections (a seat's, or a watcher's
+that named its account, in the watch or in a chat or mutes request), whatever
+the client, nor does the history sent on a join, a watch or a resume. Each line
+said asks the accounts store which of its readers' accounts mute its writer
+(:meth:`~paris_tui.host.accounts.AccountStore.muting`), in the same I/O job
+that keeps the line: a mute made at any host of a database holds at once at
+every host, and a relayed connection is filtered at the table's referee like a
+direct one. A mute the host cannot keep (an anonymous watcher) stays the
+client's, for its run.
 
 The lines are kept with the table but outside its record, so ``replay``,
 ``replay --json`` and the record format do not change: behind one
@@ -38,7 +47,6 @@ import os
 import threading
 import time
 from collections import deque
-from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -58,6 +66,7 @@ from ..net.protocol import (
     ChatLine,
     MutesInfo,
     MutesRequest,
+    Watch,
     encode,
 )
 from .accounts import AccountsUnavailable
@@ -267,6 +276,7 @@ class TableChat:
         self.addresses = Window(quota.per_address, quota.seconds)
         self.total = Window(quota.total, quota.seconds, max_keys=1)
         self._recent: dict[str, deque[SavedLine]] = {}
+        self._tasks: set[asyncio.Task[None]] = set()  # the game's end told to its players
 
     async def _lines(self, table_id: str) -> deque[SavedLine]:
         lines = self._recent.get(table_id)
@@ -299,9 +309,10 @@ class TableChat:
             name = room.referee.players[seat].name
             account_id = room.owners.get(seat)
         elif message.name is not None:
-            claim = self.host.gate.prove(message.name, message.token)
+            claim = self.host.gate.prove(message.name, message.token, vouched=conn.vouched)
             if claim.account is not None:
                 name, account_id = claim.account.name, claim.account.id
+                conn.chat_account = account_id  # its lines to read are filtered too
             elif claim.create is not None and claim.create.door != "token":
                 # A door proved the name (an SSH key, a browser's cookie) and it is
                 # nobody's: the first line makes the account, as a first seat does.
@@ -322,20 +333,72 @@ class TableChat:
             loop = asyncio.get_running_loop()
             made = await loop.run_in_executor(self.host.io_pool, self.host.gate.commit, new)
             name, account_id = made.name, made.id
+            conn.chat_account = account_id
             log.info("a watcher's chat line made the account %s", printable(made.name))
         ref = room.referee
         channel: ChatChannel = "watchers" if seat is None and not ref.is_over else "table"
         line = SavedLine(int(time.time()), name, seat, channel, said, message.phrase, account_id)
         lines = await self._lines(room.id)
+        readers = self._readers(room, watchers_only=channel == "watchers")
+
+        def keep() -> set[int]:
+            self.store.add(room.id, line)
+            return self._muting(account_id, {a for a in readers.values() if a is not None})
+
         loop = asyncio.get_running_loop()
         try:
-            await loop.run_in_executor(self.host.io_pool, self.store.add, room.id, line)
+            muting = await loop.run_in_executor(self.host.io_pool, keep)
         except OSError as exc:
             log.error("table %s: could not keep a chat line: %s", room.id, exc)
             raise Refusal("unavailable", "the host cannot keep chat lines now") from None
         lines.append(line)
         log.info("table %s: a chat line from %s", room.id, printable(name) or "a watcher")
-        self._send(room, [line], watchers_only=channel == "watchers")
+        data = encode(line.message(room.id))
+        for reader, reader_account in readers.items():
+            if reader_account in muting:
+                continue  # that account hides the writer: its connections never get it
+            reader.send_bytes(data)
+
+    def _readers(self, room: Room, *, watchers_only: bool) -> dict[Connection, int | None]:
+        """The table's connections a line goes to (protocol 4), each with the account
+        it reads as (a seat's owner, a watcher's named account, or ``None``)."""
+        targets = [*room.watchers] if watchers_only else [*room.seated.values(), *room.watchers]
+        return {c: self.reader_account(c) for c in targets if c.protocol >= MIN_VERSION}
+
+    @staticmethod
+    def reader_account(conn: Connection) -> int | None:
+        """The account ``conn`` reads the chat as: its seat's owner, else the account
+        a watcher named (proven), else ``None`` (no account: nothing filtered)."""
+        room = conn.room
+        if room is not None and conn.seat is not None:
+            return room.owners.get(conn.seat)
+        return conn.chat_account
+
+    def _muting(self, writer: int | None, readers: set[int]) -> set[int]:
+        """Which of ``readers`` (accounts) mute ``writer`` (in an I/O thread). Accounts
+        that cannot be read filter nothing (logged): the clients still hide the
+        writers of the lists they were sent."""
+        store = self.host.accounts
+        if writer is None or store is None or not readers:
+            return set()
+        try:
+            return store.muting(writer, readers)
+        except AccountsUnavailable as exc:
+            log.error("could not read who mutes a chat line's writer: %s", exc)
+            return set()
+
+    def _muted_by(self, account_id: int | None) -> tuple[list[str], set[int]]:
+        """The names and ids of the writers ``account_id`` mutes (in an I/O thread;
+        none, or accounts that cannot be read: nothing)."""
+        store = self.host.accounts
+        if store is None or account_id is None:
+            return [], set()
+        try:
+            muted = store.chat_mutes(account_id)
+        except AccountsUnavailable as exc:
+            log.error("could not read an account's chat mutes: %s", exc)
+            return [], set()
+        return [a.name for a in muted], {a.id for a in muted}
 
     def _count(self, owner: str | None, address: str) -> None:
         """Count one line of ``owner`` (an account's key; ``None``: an anonymous
@@ -362,15 +425,6 @@ class TableChat:
             return accounts.is_muted(account_id)
         except AccountsUnavailable as exc:
             raise self.host.gate.broken(exc) from None
-
-    def _send(self, room: Room, lines: Iterable[SavedLine], *, watchers_only: bool) -> None:
-        data = b"".join(encode(line.message(room.id)) for line in lines)
-        if not data:
-            return
-        targets = [*room.watchers] if watchers_only else [*room.seated.values(), *room.watchers]
-        for conn in targets:
-            if conn.protocol >= MIN_VERSION:
-                conn.send_bytes(data)
 
     # --- a player's mutes (kept with the accounts) ----------------------------------------
 
@@ -420,53 +474,87 @@ class TableChat:
         if message.name is None:
             return None
         try:
-            claim = self.host.gate.prove(message.name, message.token)
+            claim = self.host.gate.prove(message.name, message.token, vouched=conn.vouched)
         except Refusal:
             return None
-        return None if claim.account is None else claim.account.id
+        if claim.account is None:
+            return None
+        conn.chat_account = claim.account.id  # the lines it reads are that account's
+        return claim.account.id
 
-    async def _send_mutes(self, conn: Connection, room: Room) -> None:
-        """A seated player's mutes, before the table's lines (none: nothing sent)."""
-        store = self.host.accounts
-        account_id = None if conn.seat is None else room.owners.get(conn.seat)
-        if store is None or account_id is None:
+    async def watching(self, conn: Connection, message: Watch) -> None:
+        """A watch that names an account (protocol 4): proven as in a join (raises
+        :class:`Refusal`: ``bad_token``, ``name_taken``, ``account_locked``), then
+        the connection reads the chat as that account. A name a door proved
+        that is nobody's yet is watched under (its first line makes the
+        account); a name nothing proves is refused."""
+        conn.chat_account = None
+        if message.name is None or conn.protocol < MIN_VERSION:
             return
-        loop = asyncio.get_running_loop()
         try:
-            muted = await loop.run_in_executor(self.host.io_pool, store.chat_mutes, account_id)
-        except AccountsUnavailable as exc:
-            log.error("could not read a player's chat mutes: %s", exc)
-            return
-        if muted:
-            conn.send(MutesInfo(tuple(a.name for a in muted)))
+            name = normalize_name(message.name)
+        except InvalidNameError as exc:
+            raise Refusal("bad_name", exc.problem) from None
+        loop = asyncio.get_running_loop()
+        claim = await loop.run_in_executor(
+            self.host.io_pool, self.host.gate.prove, name, message.token, None, conn.vouched
+        )
+        if claim.account is not None:
+            conn.chat_account = claim.account.id
+        elif claim.create is None or claim.create.door == "token":
+            raise Refusal(
+                "name_taken",
+                f"{name} is no account on this host: watch without a name, or sit at a "
+                "table once under it",
+            )
 
     async def history(self, conn: Connection, room: Room) -> None:
-        """Send a newcomer (just seated, or watching) the recent lines it may read
-        (a seated player's mutes first)."""
+        """Send a newcomer (just seated, or watching) the recent lines it may read:
+        its account's mutes first (when it has some), and none of the lines of the
+        writers it mutes."""
         if conn.protocol < MIN_VERSION:
             return
-        await self._send_mutes(conn, room)
+        loop = asyncio.get_running_loop()
+        names, muted = await loop.run_in_executor(
+            self.host.io_pool, self._muted_by, self.reader_account(conn)
+        )
+        if names:
+            conn.send(MutesInfo(tuple(names)))
         lines = await self._lines(room.id)
         hide = conn.seat is not None and not room.referee.is_over
         data = b"".join(
             encode(line.message(room.id))
             for line in lines
-            if not (hide and line.channel == "watchers")
+            if not (hide and line.channel == "watchers") and line.account not in muted
         )
         if data:
             conn.send_bytes(data)
 
     def game_over(self, room: Room) -> None:
-        """The game ended: its players get the watchers' lines they were not sent."""
+        """The game ended: its players get the watchers' lines they were not sent
+        (but for the writers each mutes: read off the event loop, then sent)."""
         lines = self._recent.get(room.id)
-        if not lines:
+        kept = [line for line in lines or () if line.channel == "watchers"]
+        if not kept:
             return
-        kept = [line for line in lines if line.channel == "watchers"]
-        data = b"".join(encode(line.message(room.id)) for line in kept)
-        if data:
-            for conn in room.seated.values():
-                if conn.protocol >= MIN_VERSION:
-                    conn.send_bytes(data)
+        players = [c for c in room.seated.values() if c.protocol >= MIN_VERSION]
+        task = asyncio.get_running_loop().create_task(self._tell_players(room, players, kept))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _tell_players(
+        self, room: Room, players: list[Connection], kept: list[SavedLine]
+    ) -> None:
+        loop = asyncio.get_running_loop()
+        for conn in players:
+            _names, muted = await loop.run_in_executor(
+                self.host.io_pool, self._muted_by, self.reader_account(conn)
+            )
+            data = b"".join(
+                encode(line.message(room.id)) for line in kept if line.account not in muted
+            )
+            if data:
+                conn.send_bytes(data)
 
 
 def chat_store(host: Host) -> ChatStore:

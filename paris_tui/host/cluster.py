@@ -605,7 +605,7 @@ class Cluster:
             vouch, swap = self._vouch_for(conn, source)
             return (b"" if vouch is None else encode(vouch)), swap, b""
         if (
-            isinstance(message, Join | OpenTable | AccountRequest)
+            isinstance(message, Join | OpenTable | AccountRequest | Watch)
             and self.host.tickets.vouch(message.token) is not None
         ):
             conn.ticket = message.token

@@ -256,6 +256,9 @@ class Connection:
         self.ticket: str | None = None
         self.vouched: Vouched | None = None
         self.relayed = False  # a peer host relays it (its relay line was proven)
+        # The account a watcher reads the chat as (named in its watch, or proven by a
+        # chat or mutes request): the host sends it no line of a writer it mutes.
+        self.chat_account: int | None = None
         loop = asyncio.get_running_loop()
         self.last_heard = loop.time()
         self._tokens = float(host.config.limits.burst)
@@ -1598,7 +1601,7 @@ class Host:
             return
         conn.fresh = False
         if (
-            isinstance(message, Join | OpenTable | AccountRequest)
+            isinstance(message, Join | OpenTable | AccountRequest | Watch)
             and self.tickets.vouch(message.token) is not None  # a door's ticket of ours
         ):
             conn.ticket = message.token
@@ -1663,6 +1666,7 @@ class Host:
                 room = self.rooms.get(message.table)
                 if room is None:
                     raise Refusal("no_such_table", f"there is no table {message.table}")
+                await self.chat.watching(conn, message)  # a named account: proven (chat)
                 self._leave(conn)
                 room.watchers.add(conn)
                 conn.room = room

@@ -191,8 +191,17 @@ class HostClient:
         seated: Seated = await self._answer(timeout, Seated)
         return seated
 
-    async def watch(self, table: str, timeout: float = 10.0) -> Watching:
-        self.send(Watch(table))
+    async def watch(
+        self,
+        table: str,
+        timeout: float = 10.0,
+        *,
+        name: str | None = None,
+        token: str | None = None,
+    ) -> Watching:
+        """Watch ``table`` (as the account ``name``, proven by ``token``, when given:
+        protocol 4). Raises :class:`RefusedError`."""
+        self.send(Watch(table, name, token))
         watching: Watching = await self._answer(timeout, Watching)
         return watching
 

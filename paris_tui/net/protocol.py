@@ -298,9 +298,13 @@ class Join:
 
 @dataclass(frozen=True, slots=True)
 class Watch:
-    """Watch ``table``: its public view, no seat."""
+    """Watch ``table``: its public view, no seat. Protocol 4 (additive): ``name`` and
+    ``token`` watch under that account, proven as in a join (its chat lines are the
+    account's, and the host sends it no line of a writer the account mutes)."""
 
     table: str
+    name: str | None = None
+    token: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -744,7 +748,11 @@ def to_json(message: ClientMessage | HostMessage) -> dict[str, Any]:
                 join["code"] = message.code
             return join
         case Watch():
-            return {"type": "watch", "table": message.table}
+            watch: dict[str, Any] = {"type": "watch", "table": message.table}
+            for key in ("name", "token"):
+                if getattr(message, key) is not None:
+                    watch[key] = getattr(message, key)
+            return watch
         case ListTables():
             return {"type": "list_tables"}
         case OpenTable():
@@ -1087,7 +1095,11 @@ def decode_client(line: bytes) -> ClientMessage:
                 _code(data.get("code"), "code"),
             )
         if kind == "watch":
-            return Watch(_table_id(field(data, "table", kind), "table"))
+            return Watch(
+                _table_id(field(data, "table", kind), "table"),
+                opt_text(data.get("name"), "name", limit=1000),
+                _token(data.get("token"), "token"),
+            )
         if kind == "list_tables":
             return ListTables()
         if kind == "open_table":

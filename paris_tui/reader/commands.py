@@ -47,6 +47,8 @@ COMMANDS: dict[str, str] = {
         "watch",
         "new",
         "say",
+        "mute",
+        "unmute",
     )
 }
 """Each command's id, which is also its English word (always accepted)."""
@@ -77,6 +79,8 @@ def _translated(command: str) -> str:
         "watch": pgettext("command", "watch"),
         "new": pgettext("command", "new"),
         "say": pgettext("command", "say"),
+        "mute": pgettext("command", "mute"),
+        "unmute": pgettext("command", "unmute"),
     }
     return words[command]
 

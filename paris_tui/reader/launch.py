@@ -278,10 +278,11 @@ def run_join(
         host, port = parse_address(address)
     except ValueError as exc:
         return _fail(str(exc))
-    if watch is not None and (name is not None or table is not None):
+    if watch is not None and table is not None:
+        # With --name, the watcher watches (and chats) as that account, proven as a join.
         return _fail(
-            _("{option} watches a table: give it without {name} and {table}").format(
-                option="--watch", name="--name", table="--table"
+            _("{option} watches a table: give it without {other}").format(
+                option="--watch", other="--table"
             )
         )
     target = JoinTarget(host, port, name, table, watch)

@@ -94,8 +94,11 @@ async def lobby(
         info = tables[int(text) - 1]
         try:
             if watching or info.finished:
-                joined = await client.watch(info.table)
-                return start.link(joined, name)  # a named watcher chats as that account
+                # A named watcher watches and chats as that account (when a token
+                # proves it): the host sends it no line of a writer it mutes.
+                kept = tokens.get(target.address, name) if tokens and name else None
+                joined = await client.watch(info.table, name=name if kept else None, token=kept)
+                return start.link(joined, name)
             if name is None:
                 name = await _ask_name(out, inbox)
                 if name is None:

@@ -22,9 +22,9 @@ import contextlib
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from ..chat_words import CHAT_CODES, chat_problem, chat_said, chat_table
+from ..chat_words import CHAT_CODES, Mutes, chat_problem, chat_said, chat_table
 from ..core import Event, Move, RoundStarted, SeatView
-from ..core.text import InvalidChatError, normalize_chat
+from ..core.text import InvalidChatError, InvalidNameError, normalize_chat, normalize_name
 from ..i18n import _, ngettext
 from ..net.protocol import ErrorCode, SeatInfo
 from ..net.table import Table
@@ -58,6 +58,10 @@ class LocalBots(Protocol):
     """A table whose AI seats are played in this process (as the game screen's)."""
 
     def local_bot(self, seat: int) -> Any: ...
+
+
+CHAT = ("say", "mute", "unmute")
+"""The chat's commands (at a host's table, issue 22)."""
 
 
 class Reader:
@@ -109,6 +113,7 @@ class Reader:
         self.connection: str | None = None  # why the table cannot be reached, while so
         table.add_listener(self)
         self.chat_heard: list[Any] = []
+        self.muted = Mutes()  # the writers not read here (mute NAME; the host keeps the list)
         self._hear_chat(table)
 
     # --- the table's listener ---------------------------------------------------------
@@ -139,9 +144,58 @@ class Reader:
     def _hear_chat(self, table: Table) -> None:
         remote = chat_table(table)
         if remote is not None:
+            if remote.chat_mutes is not None:
+                self.muted.heard(remote.chat_mutes)
+            remote.mutes_listeners.append(self.muted.heard)  # the host's list, as it comes
             for line in remote.chat_lines:  # those said before this reader listened
                 self.updates.put_nowait(("chat", line))
             remote.chat_listeners.append(lambda line: self.updates.put_nowait(("chat", line)))
+
+    def _chat_command(self, command: str | None, typed: str) -> bool:
+        """``say TEXT``, ``mute NAME``, ``mute`` (the list), ``unmute NAME``: done
+        here, ``True``; another command, ``False``."""
+        if command == "say":
+            self._say_chat(typed)
+        elif command in ("mute", "unmute"):
+            self._mute_chat(typed, on=command == "mute")
+        else:
+            return False
+        return True
+
+    def _mute_chat(self, typed: str, *, on: bool) -> None:
+        """``mute NAME``: NAME's lines are no longer read here, and the host keeps the
+        mute with the account (it then sends none of them); ``unmute NAME``: read
+        again; ``mute`` alone: who is muted."""
+        remote = chat_table(self.table)
+        if remote is None:
+            self.say(_("This table has no chat."))
+            return
+        text = typed.strip().partition(" ")[2].strip()
+        if not text and on:
+            kept = list(remote.chat_mutes or ())
+            folded = {n.casefold() for n in kept}
+            names = [*kept, *sorted(n for n in self.muted.here if n not in folded)]
+            if names:
+                self.say(_("Muted: {names}.").format(names=say.names_and(names)))
+            else:
+                self.say(_("You have muted nobody."))
+            return
+        try:
+            name = normalize_name(text)
+        except InvalidNameError:
+            self.say(
+                _("Type {mute} and a name, or {unmute} and a name.").format(
+                    mute=word_for("mute"), unmute=word_for("unmute")
+                )
+            )
+            return
+        if on:
+            self.muted.mute(name)
+            self.say(_("{name}'s lines are hidden here.").format(name=name))
+        else:
+            self.muted.unmute(name)
+            self.say(_("{name}'s lines are shown again.").format(name=name))
+        remote.mute(name, on=on)  # kept with the account, where the host can
 
     def _say_chat(self, typed: str) -> None:
         """``say TEXT``: TEXT as typed (after the command's word) is said at the table."""
@@ -268,7 +322,8 @@ class Reader:
             self._presence(value.seats)
         elif kind == "chat" and value not in self.chat_heard:
             self.chat_heard = [*self.chat_heard[-199:], value]  # not again after a reconnection
-            self.say(chat_said(value, self.public.names))
+            if value.name not in self.muted:  # (the host sends none of an account's mutes)
+                self.say(chat_said(value, self.public.names))
         elif kind == "not_said":
             self.say(_("Not said: {reason}.").format(reason=str(value).rstrip(".")))
         elif kind == "closed":
@@ -485,11 +540,11 @@ class Reader:
                     return True
                 continue
             line = self._line(item)
-            parsed = parse(line.text, (*QUERIES, "quit", "help", "say"))
+            parsed = parse(line.text, (*QUERIES, "quit", "help", *CHAT))
             if parsed.command == "quit":
                 raise Quit
-            if parsed.command == "say":
-                self._say_chat(line.text)
+            if self._chat_command(parsed.command, line.text):
+                pass
             elif parsed.command in QUERIES:
                 self._query(parsed.command, parsed.arg)
             elif line.text.strip():
@@ -499,12 +554,12 @@ class Reader:
         self, text: str, view: SeatView, choices: list[Move] | None
     ) -> tuple[Move | None, list[Move] | None]:
         """A line typed on a turn: a move to submit, or an answer (and the choices still open)."""
-        allowed = (*QUERIES, "hint", "help", "quit", "cancel", "say")
+        allowed = (*QUERIES, "hint", "help", "quit", "cancel", *CHAT)
         parsed = parse(text, allowed)
         if not text.strip():
             return None, choices
-        if parsed.command == "say" and parsed.exact:
-            self._say_chat(text)
+        if parsed.command in CHAT and parsed.exact:  # typed in full: never a stop's start
+            self._chat_command(parsed.command, text)
             return None, choices
         if choices is not None:
             if parsed.number is not None:
@@ -743,13 +798,12 @@ class Reader:
             self._between_turns(self._line(item))
 
     def _between_turns(self, line: Typed) -> None:
-        parsed = parse(line.text, (*QUERIES, "help", "quit", "hint", "say"))
+        parsed = parse(line.text, (*QUERIES, "help", "quit", "hint", *CHAT))
         if not line.text.strip():
             return
         if parsed.command == "quit":
             raise Quit
-        if parsed.command == "say":
-            self._say_chat(line.text)
+        if self._chat_command(parsed.command, line.text):
             return
         if parsed.command == "help":
             self._help(turn=False)
@@ -818,6 +872,13 @@ class Reader:
                     say=w("say")
                 )
             )
+            lines.append(
+                _(
+                    "{mute} and a name: that player's lines are no longer read to you "
+                    "(kept with your account); {unmute} and a name: read again; "
+                    "{mute} alone: who is muted."
+                ).format(mute=w("mute"), unmute=w("unmute"))
+            )
         lines.append(_("Words may be shortened; English words work in every language."))
         self.say(*lines)
 
@@ -833,7 +894,7 @@ class Reader:
         self._remember(public)
         chat = chat_table(self.table) is not None
         # At a host's table the players talk after the game too (issue 22): say TEXT.
-        allowed = ("review", "quit", "help", *QUERIES, *(("say",) if chat else ()))
+        allowed = ("review", "quit", "help", *QUERIES, *(CHAT if chat else ()))
         self.say(
             _("Type {review} for the strong AI's view of the moves, or {quit} to leave.").format(
                 review=word_for("review"), quit=word_for("quit")
@@ -857,8 +918,8 @@ class Reader:
                 return
             if parsed.command == "review":
                 await self._review(public)
-            elif parsed.command == "say":
-                self._say_chat(item.text)
+            elif self._chat_command(parsed.command, item.text):
+                pass
             elif parsed.command in QUERIES:
                 self._query(parsed.command, parsed.arg)
             elif item.text.strip():

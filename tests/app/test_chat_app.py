@@ -44,6 +44,16 @@ async def heard(client: HostClient) -> ChatLine:
     raise AssertionError("no chat line came")
 
 
+async def echoed(client: HostClient, text: str) -> None:
+    """Until ``client`` reads its own line ``text`` back: the host has sent it to
+    every reader it sends it to (one fan-out), or to none."""
+    for _ in range(MAX_STEPS):
+        message = await client.receive(TIMEOUT)
+        if isinstance(message, ChatLine) and message.text == text:
+            return
+    raise AssertionError(f"{text!r} never came back")
+
+
 async def until(pilot: Pilot[object], test: object) -> None:
     for _ in range(MAX_STEPS):
         if test():  # type: ignore[operator]
@@ -106,17 +116,21 @@ async def test_chat_is_drawn_literally_said_by_keys_and_muted_here(tmp_path: Pat
             assert line.phrase == "thanks" and line.text is None
             await until(pilot, lambda: "Thanks!" in pane_text(pane))
             assert "● ann: gl [b]hf" in pane_text(pane).replace("\n", "")
-            # /mute bob hides his lines on this terminal (the host still sends them).
+            # /mute bob hides his lines on this terminal at once (those heard before),
+            # and the host, keeping it with the account, sends none of his next ones.
             await press(pilot, "c")
             await until(pilot, lambda: isinstance(app.screen, ChatPrompt))
             await pilot.press(*"/mute bob")
             await press(pilot, "enter")
             await until(pilot, lambda: "hidden here" in pane_text(pane))
             assert "[red]x[/]" not in pane_text(pane)
+            await until(pilot, lambda: app.link.table.chat_mutes == ("bob",))  # type: ignore[union-attr]
             bob.client.send(Chat("can you read me"))
-            await until(pilot, lambda: pane.lines_heard[-1].text == "can you read me")
+            await echoed(bob.client, "can you read me")
+            await press(pilot, "f2")  # ann's own line, read after bob's would have been
+            await until(pilot, lambda: pane.lines_heard[-1].phrase == "hello")
             await pilot.pause()
-            assert "can you read me" not in pane_text(pane)
+            assert "can you read me" not in [line.text for line in pane.lines_heard]
             assert "can you read me" not in screen_text(app)
             # Unmuted, and another screen on top (help here, the end screen at the end):
             # a line heard meanwhile comes as a notice, as plain text.
@@ -223,15 +237,18 @@ async def test_the_end_screen_has_the_table_chat_and_fits_80x24(tmp_path: Path) 
             await until(pilot, lambda: "hidden here" in pane_text(pane))
             assert "gg [b]ann" not in pane_text(pane)
             assert "BOB" in game.query_one(ChatPane).muted
-            bob.client.send(Chat("can you read me"))
-            await until(pilot, lambda: pane.lines_heard[-1].text == "can you read me")
-            await pilot.pause()
-            assert "can you read me" not in screen_text(app)
             accounts = host.accounts
             assert accounts is not None
             ann = accounts.find("ann")
             assert ann is not None
             await until(pilot, lambda: [a.name for a in accounts.chat_mutes(ann.id)] == ["bob"])
+            bob.client.send(Chat("can you read me"))
+            await echoed(bob.client, "can you read me")
+            await press(pilot, "f2")  # ann's own line, read after bob's would have been
+            await until(pilot, lambda: pane.lines_heard[-1].phrase == "hello")
+            await pilot.pause()
+            assert "can you read me" not in [line.text for line in pane.lines_heard]
+            assert "can you read me" not in screen_text(app)
         assert notices == []  # every line was drawn in the end screen's pane
         await bob.client.close()
         await asyncio.sleep(0)
@@ -261,20 +278,23 @@ async def test_mutes_are_the_accounts_the_host_keeps_them(tmp_path: Path) -> Non
             game = find_game(app)
             assert game is not None
             pane = game.query_one(ChatPane)
-            bob.client.send(Chat("psst ann"))
+            bob.client.send(Chat("psst ann"))  # the host sends it to bob, not to ann
+            await echoed(bob.client, "psst ann")
+            await press(pilot, "f2")  # ann's own line, read after bob's would have been
             await until(pilot, lambda: bool(pane.lines_heard))
             await pilot.pause()
-            assert "bob" in pane.muted and "psst ann" not in pane_text(pane)
+            assert "bob" in pane.muted and [line.phrase for line in pane.lines_heard] == ["hello"]
             await press(pilot, "c")
             await until(pilot, lambda: isinstance(app.screen, ChatPrompt))
             await pilot.press(*"/unmute bob")
             await press(pilot, "enter")
-            await until(pilot, lambda: "psst ann" in pane_text(pane))
             accounts = host.accounts
             assert accounts is not None
             ann = accounts.find("ann")
             assert ann is not None
             await until(pilot, lambda: accounts.chat_mutes(ann.id) == [])
+            bob.client.send(Chat("now you can"))
+            await until(pilot, lambda: "now you can" in pane_text(pane))
         await bob.client.close()
         await asyncio.sleep(0)
 

@@ -339,14 +339,18 @@ def test_a_bad_host_port_is_one_line_and_exit_2(
     assert err.count("\n") == 1 and "HOST:PORT" in err and "\x1b" not in err
 
 
-def test_join_with_a_bad_name_or_watch_with_a_name_is_exit_2(
+def test_join_with_a_bad_name_or_watch_with_a_table_is_exit_2(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     assert cli.main(["join", "127.0.0.1:9", "--name", "a\x1bb"]) == EXIT_USAGE
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--name" in err and "\x1b" not in err
-    assert cli.main(["join", "127.0.0.1:9", "--name", "ann", "--watch", "t1"]) == EXIT_USAGE
-    assert "--watch" in capsys.readouterr().err
+    for extra in (["--table", "t2"], ["--name", "ann", "--code", "ABCD-EFGH"]):
+        assert cli.main(["join", "127.0.0.1:9", "--watch", "t1", *extra]) == EXIT_USAGE
+        err = capsys.readouterr().err
+        assert "--watch" in err and extra[-2] in err
+    # --watch with --name watches under its account (tests/host/test_chat.py).
+    assert cli.main(["join", "127.0.0.1:9", "--name", "ann", "--watch", "t1"]) == EXIT_CONNECT
 
 
 @pytest.mark.parametrize("name", [["--name", "ann"], []])  # a seat, or the lobby

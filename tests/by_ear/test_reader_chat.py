@@ -100,3 +100,71 @@ async def test_the_reader_chats_at_the_end_of_the_game(tmp_path: Path) -> None:
         follow.cancel()
         await bob.client.close()
         await client.close()
+
+
+async def test_the_reader_mutes_and_unmutes_a_writer_kept_with_the_account(
+    tmp_path: Path,
+) -> None:
+    """Issue 22: ``mute NAME`` as the chat pane's ``/mute``: the writer's lines are no
+    longer read (the host keeps the mute with the account and sends none of them),
+    ``mute`` alone says who is muted, ``unmute NAME`` reads them again; ``help``
+    says so."""
+    async with running_host(tmp_path, ["ann,bob,cy"]) as (host, port):
+        client = await HostClient.connect("127.0.0.1", port)
+        table = RemoteTable(client, await client.join("ann"))
+        bob = await join_bot(port, "bob")
+        cy = await join_bot(port, "cy")
+        follow = asyncio.ensure_future(table.run())
+        stream = io.StringIO()
+        out = Lines(stream, width=lambda: 80)
+        inbox = Inbox()
+        reader = Reader(table, out, inbox)
+        task = asyncio.ensure_future(reader.run())
+
+        async def said(text: str) -> None:
+            for _ in range(MAX_STEPS):
+                if any(text in line for line in out.said):
+                    return
+                await asyncio.sleep(0.005)
+            raise AssertionError(f"never said {text!r}: {out.said[-5:]}")
+
+        inbox.put("help", now() + 1)
+        await said("mute alone: who is muted.")
+        inbox.put("mute", now() + 2)
+        await said("You have muted nobody.")
+        inbox.put("mute Bob", now() + 3)
+        await said("Bob's lines are hidden here.")
+        assert host.accounts is not None
+        ann = host.accounts.find("ann")
+        assert ann is not None
+        for _ in range(MAX_STEPS):  # kept with the account, and the host's list came back
+            if table.chat_mutes == ("bob",):
+                break
+            await asyncio.sleep(0.005)
+        assert [a.name for a in host.accounts.chat_mutes(ann.id)] == ["bob"]
+        bob.client.send(Chat("a secret"))
+        for _ in range(MAX_STEPS):  # bob's own line back: the host has sent it (or not)
+            message = await bob.client.receive(TIMEOUT)
+            if isinstance(message, ChatLine) and message.text == "a secret":
+                break
+        cy.client.send(Chat("after"))
+        await said("cy says: after")
+        assert not any("a secret" in line for line in out.said)
+        assert not any(line.text == "a secret" for line in table.chat_lines)  # never sent
+        inbox.put("mute", now() + 4)
+        await said("Muted: bob.")
+        inbox.put("unmute bob", now() + 5)
+        await said("bob's lines are shown again.")
+        for _ in range(MAX_STEPS):
+            if table.chat_mutes == ():
+                break
+            await asyncio.sleep(0.005)
+        bob.client.send(Chat("again"))
+        await said("bob says: again")
+        inbox.put("mute a\u202eb", now() + 6)  # not a name: said how
+        await said("Type mute and a name, or unmute and a name.")
+        inbox.put("quit", now() + 7)
+        await asyncio.wait_for(task, TIMEOUT)
+        follow.cancel()
+        for c in (bob.client, cy.client, client):
+            await c.close()

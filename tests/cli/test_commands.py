@@ -191,3 +191,32 @@ def test_the_parser_of_one_command_parses_it_as_the_whole_parser(argv: list[str]
     only = build_parser(light=True, only=command)
     assert list(only._subparsers._group_actions[0].choices) == [command]  # type: ignore[union-attr]
     assert vars(only.parse_args(argv)) == vars(build_parser().parse_args(argv))
+
+
+@pytest.mark.parametrize("reader", [[], ["--screen-reader"]])
+def test_join_watch_with_a_name_is_accepted_and_dials_the_host(
+    reader: list[str],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 22: ``join --watch ID --name N`` watches under N's account (proven by
+    the token kept for N, as a join: tests/host/test_chat.py), no longer refused as
+    bad arguments; ``--watch`` with ``--table`` still is."""
+    import socket
+
+    from paris_tui.app import launch
+
+    monkeypatch.setattr(launch, "_terminal_problem", lambda: None)  # pytest's stdin
+
+    with socket.socket() as probe:  # a port that was free a moment ago
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    where = ["--data-dir", str(tmp_path)]
+    argv = ["join", f"127.0.0.1:{port}", "--watch", "t1", "--name", "ann", *reader, *where]
+    assert main(argv) == 3  # it dialled: nothing listens there
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--watch" not in err
+    assert main([*argv, "--table", "t2"]) == 2
+    err = capsys.readouterr().err
+    assert "--watch" in err and "--table" in err

@@ -34,6 +34,7 @@ from paris_tui.net.protocol import (
     MutesRequest,
     Refused,
     Seated,
+    Watch,
     Watching,
     encode,
 )
@@ -512,3 +513,149 @@ async def test_a_players_mutes_are_kept_with_the_account_across_a_restart(
         assert isinstance(await client.join("ann", token), Seated)
         assert await _next(client, MutesInfo) == MutesInfo(("bob",))
         await client.close()
+
+
+# --- the host filters: a muted writer's lines never reach the muting account ---------------
+
+
+async def _lines_until(client: HostClient, last: str) -> list[str]:
+    """The texts of the chat lines ``client`` reads up to the one saying ``last``
+    (presence, updates and the like skipped; bounded)."""
+    heard: list[str] = []
+    for _ in range(MAX_STEPS):
+        message = await client.receive(TIMEOUT)
+        if isinstance(message, ChatLine):
+            heard.append(message.text or message.phrase or "")
+            if heard[-1] == last:
+                return heard
+    raise AssertionError(f"never heard {last!r}: {heard}")
+
+
+async def test_the_host_sends_no_line_of_a_muted_writer_to_the_muting_account(
+    tmp_path: Path, store: str | None
+) -> None:
+    """Issue 22: filtering is the host's. Once ann mutes bob, none of bob's lines
+    reach any of ann's connections: her seat, a watcher that watches as ann, her
+    seat again after a reconnection (the history sent on the join), whatever
+    client reads them; others (bob, an anonymous watcher) still get them. A
+    watcher's line muted the same way is not sent to ann at the game's end."""
+    async with running_host(tmp_path, ["ann,bob", "cy,dee"], database=store) as (_host, port):
+        ann = await join_bot(port, "ann")
+        bob = await join_bot(port, "bob")
+        cy = await join_bot(port, "cy")  # an account, to watch t1 under its name
+        assert ann.seated.token is not None and cy.seated.token is not None
+        ann.client.send(MutesRequest("add", "bob"))
+        assert await _next(ann.client, MutesInfo) == MutesInfo(("bob",))
+        anon, _ = await _watcher(port)
+        as_ann = await HostClient.connect("127.0.0.1", port)
+        await as_ann.watch("t1", name="ann", token=ann.seated.token)
+        assert await _next(as_ann, MutesInfo) == MutesInfo(("bob",))  # sent after watching
+        bob.client.send(Chat("from bob"))
+        assert await _lines_until(bob.client, "from bob") == ["from bob"]  # said and sent
+        ann.client.send(Chat("from ann"))
+        assert await _lines_until(ann.client, "from ann") == ["from ann"]
+        assert await _lines_until(as_ann, "from ann") == ["from ann"]
+        assert await _lines_until(anon, "from ann") == ["from bob", "from ann"]
+        assert await _lines_until(bob.client, "from ann") == ["from ann"]
+        # The history of a join (a resume) leaves bob's lines out too; the list first.
+        await ann.client.close()
+        again = await join_bot(port, "ann", token=ann.seated.token)
+        assert await _next(again.client, MutesInfo, ChatLine) == MutesInfo(("bob",))
+        assert await _lines_until(again.client, "from ann") == ["from ann"]
+        late = await HostClient.connect("127.0.0.1", port)  # and a watch's history
+        await late.watch("t1", name="ann", token=ann.seated.token)
+        assert await _lines_until(late, "from ann") == ["from ann"]
+        await late.close()
+        # A watcher's line (the watchers' channel): cy watches t1 as cy, ann mutes cy
+        # from her watcher; the anonymous watcher hears cy, ann's watcher does not.
+        cy_watch = await HostClient.connect("127.0.0.1", port)
+        await cy_watch.watch("t1", name="cy", token=cy.seated.token)
+        as_ann.send(MutesRequest("add", "cy", "ann", ann.seated.token))
+        assert await _next(as_ann, MutesInfo) == MutesInfo(("bob", "cy"))
+        cy_watch.send(Chat("psst", name="cy", token=cy.seated.token))
+        assert (await _lines_until(cy_watch, "psst"))[-1] == "psst"
+        anon.send(Chat("anon"))
+        assert await _lines_until(as_ann, "anon") == ["anon"]
+        assert await _lines_until(anon, "anon") == ["psst", "anon"]
+        # The game's end: the players get the watchers' lines, ann none of cy's.
+        bob.received.clear()
+        await asyncio.gather(again.play_to_end(), bob.play_to_end())
+        assert await _lines_until(bob.client, "anon") == ["psst", "anon"]
+        assert await _lines_until(again.client, "anon") == ["anon"]
+        # Unmuted: bob's lines reach ann again.
+        again.client.send(MutesRequest("remove", "bob"))
+        assert await _next(again.client, MutesInfo) == MutesInfo(("cy",))
+        bob.client.send(Chat("back"))
+        assert await _lines_until(again.client, "back") == ["back"]
+        for client in (again.client, bob.client, cy.client, anon, as_ann, cy_watch):
+            await client.close()
+
+
+async def test_a_watch_under_a_name_is_proven_as_a_join(tmp_path: Path) -> None:
+    """``watch`` with ``name`` (protocol 4): the account's token, or a door's ticket
+    for a name that is nobody's yet; a wrong token, a name nothing proves, or an
+    account's name without its proof are refused, as a join's."""
+    async with running_host(tmp_path, ["ann,bob"]) as (host, port):
+        ann = await join_bot(port, "ann")
+        assert ann.seated.token is not None
+        for name, token, code in (
+            ("ann", "x" * 43, "bad_token"),
+            ("ann", None, "name_taken"),
+            ("yve", None, "name_taken"),
+            ("a\u202eb", None, "bad_name"),
+        ):
+            client = await HostClient.connect("127.0.0.1", port)
+            client.send(Watch("t1", name, token))
+            refused = await _next(client, Refused, Watching)
+            assert isinstance(refused, Refused) and refused.code == code, (name, refused)
+            await client.close()
+        assert host.accounts is not None and host.accounts.find("yve") is None
+        ticket = host.issue_ticket(DoorProof("ssh", digest("z" * 43), "zoe"))
+        zoe = await HostClient.connect("127.0.0.1", port)
+        assert isinstance(await zoe.watch("t1", name="zoe", token=ticket), Watching)
+        await zoe.close()
+        await ann.client.close()
+
+
+async def test_join_watch_with_a_name_watches_under_the_account(tmp_path: Path) -> None:
+    """Issue 22: ``paris-tui join --watch t1 --name ann`` (a :class:`Link` to watch,
+    with a name): the watch carries the token kept for the name, the host proves it
+    as a join's, and the watcher reads the chat as ann (her mutes hold, her lines are
+    hers); a name without its token, or with a wrong one, is refused (exit 4)."""
+    from paris_tui.app.remote import EXIT_REFUSED, JoinError, JoinTarget, open_link
+    from paris_tui.net.client import TokenStore
+
+    async with running_host(tmp_path, ["ann,bob"]) as (host, port):
+        ann = await join_bot(port, "ann")
+        bob = await join_bot(port, "bob")
+        assert ann.seated.token is not None
+        ann.client.send(MutesRequest("add", "bob"))
+        assert await _next(ann.client, MutesInfo) == MutesInfo(("bob",))
+        target = JoinTarget("127.0.0.1", port, "ann", watch="t1")
+        empty = TokenStore(tmp_path / "none" / "tokens.json")
+        with pytest.raises(JoinError) as refused:
+            await open_link(target, empty)
+        assert refused.value.status == EXIT_REFUSED and refused.value.code == "name_taken"
+        wrong = TokenStore(tmp_path / "wrong" / "tokens.json")
+        wrong.put(target.address, "ann", "w" * 43)
+        with pytest.raises(JoinError) as refused:
+            await open_link(target, wrong)
+        assert refused.value.code == "bad_token"
+        tokens = TokenStore(tmp_path / "ann" / "tokens.json")
+        tokens.put(target.address, "ann", ann.seated.token)
+        link = await open_link(target, tokens)
+        assert link.table.local_seats == () and link.table.table_id == "t1"  # watching
+        assert link.table.chat_as == ("ann", ann.seated.token)
+        account = host.accounts.find("ann") if host.accounts is not None else None
+        assert account is not None
+        watchers = host.rooms["t1"].watchers
+        assert [host.chat.reader_account(c) for c in watchers] == [account.id]
+        bob.client.send(Chat("not for ann"))  # muted by ann: not sent to her watcher
+        await _next(bob.client, ChatLine)
+        link.table.say(text="ann watching")  # under her name, as her account
+        line = await _next(link.table.client, ChatLine)
+        assert isinstance(line, ChatLine)
+        assert (line.name, line.seat, line.text) == ("ann", None, "ann watching")
+        await link.close()
+        for client in (ann.client, bob.client):
+            await client.close()

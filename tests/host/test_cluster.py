@@ -40,6 +40,8 @@ from paris_tui.net.protocol import (
     FriendsInfo,
     FriendsRequest,
     Join,
+    MutesInfo,
+    MutesRequest,
     Pong,
     Refused,
     Relay,
@@ -1334,4 +1336,96 @@ async def test_a_doors_word_goes_on_when_a_relayed_connection_is_relayed_again(
         assert account is not None
         assert [c.door for c in c.accounts.credentials(account.id)] == ["ssh"]
         for client in (carol, dave):
+            await client.close()
+
+
+async def _texts_until(client: HostClient, last: str) -> list[str]:
+    """The chat lines' texts ``client`` reads up to ``last`` (others skipped; bounded)."""
+    heard: list[str] = []
+    for _ in range(50):
+        line = await _said(client, ChatLine)
+        heard.append(line.text or line.phrase or "")
+        if heard[-1] == last:
+            return heard
+    raise AssertionError(f"never heard {last!r}: {heard}")
+
+
+async def test_a_mute_made_at_one_host_holds_at_every_host_and_over_the_relay(
+    tmp_path: Path, database: str
+) -> None:
+    """Issue 22: the mutes are the database's, and each line asks it who mutes its
+    writer. Ann (seated at a's t1) mutes cy at host a: cy's lines at b's t2 no longer
+    reach ann's watcher there. Ann mutes bob from her watcher at host b: bob's
+    lines said over the relay from b to a's t1 reach neither her seat at a nor her
+    watcher of t1 relayed from b; others hear them all."""
+    async with (
+        cluster_host(tmp_path / "a", database, ("ann,bob",)) as (a, port_a),
+        cluster_host(tmp_path / "b", database, ("cy,dee",)) as (b, port_b),
+    ):
+        assert "t1" in a.rooms and "t2" in b.rooms
+        ann = await join_bot(port_a, "ann")
+        bob = await join_bot(port_b, "bob")  # relayed to a
+        cy = await join_bot(port_b, "cy")
+        dee = await join_bot(port_b, "dee")
+        token = ann.seated.token
+        assert token is not None
+        ann_at_b = await _client(port_b)  # ann watches b's t2 as ann
+        await ann_at_b.watch("t2", name="ann", token=token)
+        ann_t1_via_b = await _client(port_b)  # and a's t1, relayed from b, as ann
+        await ann_t1_via_b.watch("t1", name="ann", token=token)
+        anon = await _client(port_b)
+        await anon.watch("t2")
+        # A mute made at a holds at b.
+        ann.client.send(MutesRequest("add", "cy"))
+        assert await _said(ann.client, MutesInfo) == MutesInfo(("cy",))
+        cy.client.send(Chat("cy at b"))
+        assert await _texts_until(cy.client, "cy at b") == ["cy at b"]
+        dee.client.send(Chat("dee at b"))
+        assert await _texts_until(ann_at_b, "dee at b") == ["dee at b"]
+        assert await _texts_until(anon, "dee at b") == ["cy at b", "dee at b"]
+        # A mute made at b holds for lines relayed from b to a, at a and through b.
+        ann_at_b.send(MutesRequest("add", "bob", "ann", token))
+        assert await _said(ann_at_b, MutesInfo) == MutesInfo(("bob", "cy"))
+        bob.client.send(Chat("bob via b"))
+        assert await _texts_until(bob.client, "bob via b") == ["bob via b"]
+        ann.client.send(Chat("ann at a"))
+        assert await _texts_until(ann.client, "ann at a") == ["ann at a"]
+        assert await _texts_until(ann_t1_via_b, "ann at a") == ["ann at a"]
+        assert await _texts_until(bob.client, "ann at a") == ["ann at a"]
+        # The history of a join at either host leaves the muted lines out too.
+        again = await join_bot(port_b, "ann", token=token)  # ann's seat, relayed from b
+        assert await _texts_until(again.client, "ann at a") == ["ann at a"]
+        late = await _client(port_a)
+        await late.watch("t2", name="ann", token=token)  # relayed from a to b
+        assert await _texts_until(late, "dee at b") == ["dee at b"]
+        for client in (ann.client, bob.client, cy.client, dee.client, again.client):
+            await client.close()
+        for client in (ann_at_b, ann_t1_via_b, anon, late):
+            await client.close()
+
+
+async def test_an_ssh_watcher_relayed_to_the_referee_watches_and_chats_as_its_login(
+    tmp_path: Path, database: str
+) -> None:
+    """Issue 22: a door's ticket in a watch is vouched for over the relay, as a join's:
+    an SSH login at host b watching a's table under its name is proven at a (the
+    ticket itself stays at b), and its chat line is the name's."""
+    async with (
+        cluster_host(tmp_path / "a", database, ("ann,bob",)) as (_a, port_a),
+        cluster_host(tmp_path / "b", database) as (b, port_b),
+    ):
+        ann = await join_bot(port_a, "ann")
+        ticket = b.issue_ticket(DoorProof("ssh", digest("z" * 43), "zoe"))
+        zoe = await _client(port_b)
+        await zoe.watch("t1", name="zoe", token=ticket)
+        zoe.send(Chat("hi from b's door", name="zoe", token=ticket))
+        line = await _said(zoe, ChatLine, Refused)
+        assert isinstance(line, ChatLine), line
+        assert (line.name, line.seat, line.channel) == ("zoe", None, "watchers")
+        other = b.issue_ticket(DoorProof("ssh", digest("y" * 43), "zoe"))  # not zoe's key
+        refused = await _client(port_b)
+        with pytest.raises(RefusedError) as exc:
+            await refused.watch("t1", name="zoe", token=other)
+        assert exc.value.code == "name_taken"
+        for client in (ann.client, zoe, refused):
             await client.close()

@@ -870,7 +870,17 @@ class LobbyScreen(ParisScreen):
             )
             return
         self._say(_("Watching table {table}…").format(table=info.table))
-        self.client.send(Watch(info.table))
+        # A named watcher watches as that account (chat filtered by its mutes), when
+        # a token or the door's ticket proves it and the host speaks protocol 4.
+        token = self._token()
+        welcome = self.client.welcome
+        named = (
+            self.player is not None
+            and token is not None
+            and welcome is not None
+            and welcome.protocol >= 4
+        )
+        self.client.send(Watch(info.table, self.player, token) if named else Watch(info.table))
 
     def _opener(self) -> str | None:
         """The name to open a table (or find one) under, or ``None`` (said why)."""
