@@ -29,6 +29,12 @@ settings again, and runs ``paris-tui`` (:func:`paris_tui.cli.main`): ``join``
 against the host like every door's app, with its own data directory,
 language, glyphs and ticket. It exits, never returns into the server.
 
+Before it serves, the server fills the holes of its heap (:func:`fill_holes`):
+the free blocks its imports and its warm-up left among live objects. A child's
+new objects went into them, and each one copied a whole page of the server's
+live objects; filled (and never freed), the children's objects go to pages of
+their own instead (12 SSH players: 22.7 MB PSS each before, 21.6 MB after).
+
 When the server cannot start or dies, :class:`ForkServer` says so in the log
 and the doors start their apps by exec as before.
 """
@@ -64,6 +70,7 @@ __all__ = [
     "ForkServer",
     "ForkedProcess",
     "PipedProcess",
+    "fill_holes",
     "release_shared",
     "serve",
     "shared_fork_server",
@@ -125,6 +132,112 @@ def _die_with_parent(parent: int) -> None:
 
 
 # --- the server (runs in its own interpreter) ---------------------------------------------
+
+
+def _pymalloc_holes() -> dict[int, int]:
+    """pymalloc's free blocks in its used pools, by block size: ``{size: count}`` (from
+    ``sys._debugmallocstats``, CPython's, which prints to the C standard error)."""
+    debug = getattr(sys, "_debugmallocstats", None)
+    if debug is None:
+        return {}
+    with tempfile.TemporaryFile() as out:
+        sys.stderr.flush()
+        saved = os.dup(2)
+        try:
+            os.dup2(out.fileno(), 2)
+            debug()
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+        out.seek(0)
+        text = out.read().decode("ascii", "replace")
+    holes: dict[int, int] = {}
+    for line in text.splitlines():  # class, size, pools, blocks in use, available blocks
+        fields = line.split()
+        if len(fields) == 5 and all(f.isdigit() for f in fields) and int(fields[4]):
+            holes[int(fields[1])] = int(fields[4])
+    return holes
+
+
+class _MallInfo2(ctypes.Structure):
+    _fields_ = [
+        (name, ctypes.c_size_t)
+        for name in (
+            "arena",
+            "ordblks",
+            "smblks",
+            "hblks",
+            "hblkhd",
+            "usmblks",
+            "fsmblks",
+            "uordblks",
+            "fordblks",
+            "keepcost",
+        )
+    ]
+
+
+_LARGEST_HOLE = 1 << 16  # below glibc's mmap threshold: the heap's, never an mmap
+_MAX_PLUGS = 200_000
+
+
+def _fill_pymalloc() -> int:
+    """Allocate (for good) every free block of pymalloc's used pools; the blocks filled."""
+    malloc = ctypes.pythonapi.PyObject_Malloc
+    malloc.restype = None  # the block is kept: its address is not needed
+    malloc.argtypes = [ctypes.c_size_t]
+    filled = 0
+    for _ in range(2):  # the second time: the holes the first one's own work left
+        for size, count in _pymalloc_holes().items():
+            plugs = min(count, _MAX_PLUGS - filled)
+            for _ in range(plugs):
+                malloc(size)
+            filled += plugs
+    return filled
+
+
+def _fill_glibc() -> int:
+    """Allocate (for good) glibc's free chunks below its top chunk (of the main arena:
+    the server is single-threaded), the largest first; the chunks filled."""
+    try:
+        libc = ctypes.CDLL(None)
+        mallinfo2 = libc.mallinfo2  # glibc 2.33 and later
+    except (OSError, AttributeError):
+        return 0
+    mallinfo2.restype = _MallInfo2
+    libc.malloc.restype = ctypes.c_void_p
+    libc.malloc.argtypes = [ctypes.c_size_t]
+    libc.free.argtypes = [ctypes.c_void_p]
+    filled = 0
+    size = _LARGEST_HOLE
+    while size >= 16 and filled < _MAX_PLUGS:
+        while filled < _MAX_PLUGS:
+            before = mallinfo2()
+            block = libc.malloc(size)
+            after = mallinfo2()
+            if block is None:
+                return filled
+            if (
+                after.keepcost < before.keepcost  # cut from the top chunk: no hole this big
+                or after.arena != before.arena  # the heap grew
+                or after.hblks != before.hblks  # an mmap
+            ):
+                libc.free(block)
+                break
+            filled += 1
+        size //= 2
+    return filled
+
+
+def fill_holes() -> tuple[int, int]:
+    """Fill the free blocks of this process's heap that lie among its live objects,
+    for good: pymalloc's (objects of up to 512 bytes) and glibc's (larger ones, on
+    Linux). A forked child's new objects would fill them, each copying a whole page
+    of this process's objects; then they take new pages of their own. Returns the
+    blocks filled: (pymalloc's, glibc's)."""
+    small = _fill_pymalloc()
+    large = _fill_glibc() if sys.platform.startswith("linux") else 0
+    return small, large
 
 
 def _read_request(conn: socket.socket) -> tuple[dict[str, object], list[int]]:
@@ -377,6 +490,7 @@ def _main(argv: Sequence[str]) -> int:  # pragma: no cover - the server's own pr
     gc.unfreeze()  # (the throwaway app froze what it made at its first frame)
     gc.collect()  # the throwaway app, its table and its loop, gone before any fork
     gc.disable()
+    fill_holes()  # the children's objects on pages of their own, not in the server's holes
     if threading.active_count() != 1:
         print("paris-tui fork server: a thread runs after the imports", file=sys.stderr)
         return 1

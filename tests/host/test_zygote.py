@@ -273,3 +273,38 @@ async def test_kill_9_of_the_host_ends_its_forked_apps(tmp_path: Path) -> None:
         if proc.returncode is None:
             proc.kill()
         await proc.wait()
+
+
+def test_the_fork_server_fills_the_holes_of_its_heap() -> None:
+    """fill_holes leaves (almost) no free block among live ones, pymalloc's or glibc's,
+    for a child's new objects to copy a page of the server's into (in a process of its
+    own: the blocks it fills stay filled)."""
+    import subprocess
+
+    script = """
+import ctypes
+from paris_tui.host.zygote import _MallInfo2, _pymalloc_holes, fill_holes
+small = [[i] * (i % 7) for i in range(100_000)]
+del small[::3]  # holes among live blocks of pymalloc's pools
+large = [bytearray(1000 + i % 3000) for i in range(2000)]
+del large[::2]  # and among glibc's chunks
+libc = ctypes.CDLL(None)
+libc.mallinfo2.restype = _MallInfo2
+def glibc_holes():
+    info = libc.mallinfo2()
+    return info.fordblks - info.keepcost
+before = sum(_pymalloc_holes().values()), glibc_holes()
+filled = fill_holes()
+after = sum(_pymalloc_holes().values()), glibc_holes()
+print(*before, *filled, *after)
+"""
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True
+    ).stdout
+    small_before, large_before, small_filled, large_filled, small_after, large_after = (
+        int(n) for n in out.split()
+    )
+    assert small_before > 30_000 and large_before > 1_000_000  # the holes were there
+    assert small_filled >= small_before and large_filled > 500
+    assert small_after < small_before // 20  # what parsing the figures itself left
+    assert large_after < large_before // 20
