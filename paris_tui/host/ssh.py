@@ -236,6 +236,7 @@ def _set_size(fd: int, columns: int, rows: int) -> None:
 _TRUECOLOR_TERMS = re.compile(
     r"(.*-direct|xterm-kitty|xterm-ghostty|wezterm|alacritty|foot(-extra)?|contour|iterm2?)"
 )
+_COLOR_SYSTEMS = ("auto", "standard", "256", "truecolor")
 _PASSED_ENV = ("LANG", "LC_ALL", "LC_CTYPE", "LC_MESSAGES", "NO_COLOR", "COLORTERM")
 # The host's own language never reaches a player's app (PARIS_TUI_LANG is set anew).
 _DROPPED_ENV = ("TERM", "COLORTERM", "NO_COLOR", "COLUMNS", "LINES", "LC_MESSAGES", "LANGUAGE")
@@ -261,7 +262,7 @@ def app_environment(
 ) -> dict[str, str]:
     """The environment of a session's app: the host's, with the session's
     terminal type, the few variables a client may send (``SendEnv``: locale,
-    ``NO_COLOR``, ``COLORTERM``) and ``TEXTUAL_COLOR_SYSTEM=truecolor`` when
+    ``NO_COLOR``, ``COLORTERM``, ``TEXTUAL_COLOR_SYSTEM``) and ``TEXTUAL_COLOR_SYSTEM=truecolor`` when
     the client's terminal says it has true colour (``COLORTERM`` is not
     forwarded by default, so the terminal type counts too).
 
@@ -284,6 +285,11 @@ def app_environment(
         base["TERM"]
     ):
         base["TEXTUAL_COLOR_SYSTEM"] = "truecolor"
+    # The client's own choice of colours (ssh -o SetEnv=TEXTUAL_COLOR_SYSTEM=standard),
+    # when it is one of Textual's.
+    system = client_env_vars.get("TEXTUAL_COLOR_SYSTEM")
+    if system in _COLOR_SYSTEMS:
+        base["TEXTUAL_COLOR_SYSTEM"] = system
     base["PARIS_TUI_LANG"] = language or language_of(client_env_vars)
     # The glyph set is the client's (its PARIS_TUI_GLYPHS, else ascii for a CJK
     # locale), never the host's environment or saved setting.

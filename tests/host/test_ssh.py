@@ -561,6 +561,17 @@ def test_the_apps_environment() -> None:
         assert app_environment(None, term, {})["TEXTUAL_COLOR_SYSTEM"] == "truecolor"
 
 
+def test_a_client_chooses_its_colour_system() -> None:
+    """ssh -o SetEnv=TEXTUAL_COLOR_SYSTEM=standard: the README's way to check 16 colours
+    reaches the app; a value Textual does not know, or one over true colour, does not."""
+    for system in ("standard", "256", "truecolor", "auto"):
+        env = app_environment(None, "xterm-kitty", {"TEXTUAL_COLOR_SYSTEM": system})
+        assert env["TEXTUAL_COLOR_SYSTEM"] == system
+    for bad in ("\x1b[2J", "windows-ish", "x" * 200):
+        env = app_environment(None, "xterm-256color", {"TEXTUAL_COLOR_SYSTEM": bad})
+        assert "TEXTUAL_COLOR_SYSTEM" not in env
+
+
 def test_the_apps_language_is_the_sessions_never_the_hosts(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
