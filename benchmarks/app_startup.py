@@ -204,7 +204,7 @@ def one_run(
 
 def instructions(code: str, env: dict[str, str], *, on_pty: bool, out: Path) -> int:
     """Instructions the process ran to its first frame, counted by callgrind."""
-    prefix = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}"]
+    prefix = ["valgrind", "--quiet", "--tool=callgrind", f"--callgrind-out-file={out}"]
     one_run(code, env, first_frame=True, on_pty=on_pty, prefix=prefix, timeout=600)
     for line in out.read_text().splitlines():
         if line.startswith("summary:"):

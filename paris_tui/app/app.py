@@ -34,7 +34,6 @@ if TYPE_CHECKING:
 from ..core import Options
 from ..core.record import Record
 from ..i18n import LANGUAGE_NAMES, LANGUAGES, N_, _, current_language, set_language
-from .commands import SafeCommandPalette
 from .describe import printable
 from .glyphs import current_glyphs, set_glyphs
 from .keygate import Gate, KeyStamp
@@ -317,6 +316,8 @@ class ParisApp(App[int]):
         if self.use_command_palette and not any(
             isinstance(screen, CommandPalette) for screen in self.screen_stack
         ):
+            from .commands import SafeCommandPalette
+
             self.push_screen(
                 SafeCommandPalette(id="--command-palette", placeholder=_("Search for commands…"))
             )
@@ -324,6 +325,8 @@ class ParisApp(App[int]):
     def search_themes(self) -> None:
         """Textual's theme search, guarded like the palette, its placeholder in our words."""
         from textual.theme import ThemeProvider
+
+        from .commands import SafeCommandPalette
 
         self.push_screen(
             SafeCommandPalette(providers=[ThemeProvider], placeholder=_("Search for themes…"))
@@ -341,6 +344,8 @@ class ParisApp(App[int]):
         ]
         # An instance, as App.search_commands passes it (Textual's annotation wants a class).
         provider = cast(Any, SimpleProvider(self.screen, commands))
+        from .commands import SafeCommandPalette
+
         self.push_screen(
             SafeCommandPalette(providers=[provider], placeholder=_("Choose a language…"))
         )

@@ -74,6 +74,11 @@ NOT_BEFORE_FIRST_FRAME = (
     "babel",
     "hashlib",
     "rich._emoji_codes",
+    # the command palette (Ctrl+P), and the package-data readers (the board is read
+    # beside core/board.py)
+    "paris_tui.app.commands",
+    "importlib.resources",
+    "zipfile",
 )
 
 PROBE = """

@@ -8,7 +8,7 @@ from typing import ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Center, Middle
+from textual.containers import Center
 from textual.widgets import Button, Static
 
 from ...i18n import N_, _
@@ -129,7 +129,7 @@ class HandoffScreen(ParisScreen):
         )
 
     def compose(self) -> ComposeResult:
-        with Middle(), Center(id="handoff-box"):
+        with Center(id="handoff-box"):
             yield Static(self._title(), id="handoff-title")
             yield Static(self._info(), id="handoff-info")
             scores = Text()
