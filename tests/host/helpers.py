@@ -113,6 +113,35 @@ def stored_table_ids(data_dir: Path) -> list[str]:
         tables.close()
 
 
+def stored_record(data_dir: Path, table_id: str) -> Record:
+    """The table's record in the store running_host serves from (no host need run)."""
+    tables: TableStore = HostStore(data_dir) if DATABASE is None else PostgresStore(DATABASE)
+    tables.open()
+    try:
+        record = tables.load_record(table_id)
+    finally:
+        tables.close()
+    assert record is not None, f"no record of {table_id}"
+    return record
+
+
+def stored_record_file(data_dir: Path, table_id: str) -> Path:
+    """A file of the table's record, for ``paris-tui replay``: the data directory's
+    own, or the database's text of it written beside (as ``host migrate`` reads it)."""
+    if DATABASE is None:
+        return HostStore(data_dir).record_path(table_id)
+    tables = PostgresStore(DATABASE)
+    tables.open()
+    try:
+        text = tables.record_text(table_id)
+    finally:
+        tables.close()
+    assert text is not None, f"no record of {table_id}"
+    path = data_dir / f"{table_id}.from-database.json"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
 @contextmanager
 def stored_accounts(data_dir: Path) -> Iterator[AccountStore]:
     """The accounts of the store running_host serves from, opened apart from any host

@@ -28,6 +28,7 @@ from .helpers import (
     put_record,
     random_player,
     running_host,
+    store_args,
     stored_accounts,
 )
 
@@ -195,7 +196,7 @@ async def test_ratings_survive_kill_9_and_a_restart_counts_nothing_twice(
     assert await first.wait() == -signal.SIGKILL
 
     def board() -> list[tuple[str, int, int]]:
-        assert main(["host", "ratings", "--data-dir", str(tmp_path), "--json"]) == 0
+        assert main(["host", "ratings", *store_args(tmp_path), "--json"]) == 0
         rows = json.loads(capsys.readouterr().out)["ratings"]
         return sorted((r["name"], round(r["rating"] * 10), r["games"]) for r in rows)
 
