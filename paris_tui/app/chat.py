@@ -6,10 +6,12 @@ chat pane beside its log, each with its writer's name, drawn as
 opens the chat prompt; F2 to F7 say a canned phrase, which is sent as its id
 (:data:`~paris_tui.net.protocol.CHAT_PHRASES`) so that each reader sees it in
 their own language. In the prompt, ``/mute NAME`` hides a writer's lines
-(``/unmute NAME`` shows them again): at once on this terminal, and the host
-keeps the mute with the player's account (protocol 4 ``mutes``, :class:`Mutes`)
-so that it holds after a restart and at any door; the host's operator mutes an
-account for every table (``paris-tui host accounts mute NAME``).
+(``/unmute NAME`` shows them again): at once on this terminal (the lines
+heard before), and the host keeps the mute with the player's account (protocol
+4 ``mutes``, :class:`Mutes`) so that it holds after a restart, at any door and
+any host, and sends none of that writer's lines to the account's connections;
+the host's operator mutes an account for every table (``paris-tui host
+accounts mute NAME``).
 """
 
 from __future__ import annotations

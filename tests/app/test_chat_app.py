@@ -1,5 +1,6 @@
 """Table chat in the app (issue 22): the chat pane draws every line literally, ``c``
-says a line, F2-F7 a canned phrase (sent as its id), ``/mute`` hides a writer here;
+says a line, F2-F7 a canned phrase (sent as its id), ``/mute`` hides a writer here
+(and the host sends none of the writer's next lines);
 the end screen has the same pane and keys.
 
 A real host on 127.0.0.1 in this process; Ann is the app, Bob a bot client.
