@@ -262,9 +262,10 @@ def app_environment(
 ) -> dict[str, str]:
     """The environment of a session's app: the host's, with the session's
     terminal type, the few variables a client may send (``SendEnv``: locale,
-    ``NO_COLOR``, ``COLORTERM``, ``TEXTUAL_COLOR_SYSTEM``) and ``TEXTUAL_COLOR_SYSTEM=truecolor`` when
-    the client's terminal says it has true colour (``COLORTERM`` is not
-    forwarded by default, so the terminal type counts too).
+    ``NO_COLOR``, ``COLORTERM``, ``TEXTUAL_COLOR_SYSTEM``) and
+    ``TEXTUAL_COLOR_SYSTEM=truecolor`` when the client's terminal says it has
+    true colour (``COLORTERM`` is not forwarded by default, so the terminal type
+    counts too).
 
     ``language`` (the session's, from what the client sent) becomes the app's
     ``PARIS_TUI_LANG``: never the host's own language, settings or locale."""
