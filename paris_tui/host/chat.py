@@ -276,7 +276,6 @@ class TableChat:
         self.addresses = Window(quota.per_address, quota.seconds)
         self.total = Window(quota.total, quota.seconds, max_keys=1)
         self._recent: dict[str, deque[SavedLine]] = {}
-        self._tasks: set[asyncio.Task[None]] = set()  # the game's end told to its players
 
     async def _lines(self, table_id: str) -> deque[SavedLine]:
         lines = self._recent.get(table_id)
@@ -514,10 +513,12 @@ class TableChat:
         writers it mutes."""
         if conn.protocol < MIN_VERSION:
             return
-        loop = asyncio.get_running_loop()
-        names, muted = await loop.run_in_executor(
-            self.host.io_pool, self._muted_by, self.reader_account(conn)
-        )
+        account = self.reader_account(conn)
+        names: list[str] = []
+        muted: set[int] = set()
+        if account is not None and self.host.accounts is not None:  # else: no hop, as ever
+            loop = asyncio.get_running_loop()
+            names, muted = await loop.run_in_executor(self.host.io_pool, self._muted_by, account)
         if names:
             conn.send(MutesInfo(tuple(names)))
         lines = await self._lines(room.id)
@@ -530,26 +531,22 @@ class TableChat:
         if data:
             conn.send_bytes(data)
 
-    def game_over(self, room: Room) -> None:
+    async def game_over(self, room: Room) -> None:
         """The game ended: its players get the watchers' lines they were not sent
-        (but for the writers each mutes: read off the event loop, then sent)."""
+        (but for the writers each mutes: read in an I/O thread)."""
         lines = self._recent.get(room.id)
         kept = [line for line in lines or () if line.channel == "watchers"]
         if not kept:
             return
         players = [c for c in room.seated.values() if c.protocol >= MIN_VERSION]
-        task = asyncio.get_running_loop().create_task(self._tell_players(room, players, kept))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    async def _tell_players(
-        self, room: Room, players: list[Connection], kept: list[SavedLine]
-    ) -> None:
         loop = asyncio.get_running_loop()
         for conn in players:
-            _names, muted = await loop.run_in_executor(
-                self.host.io_pool, self._muted_by, self.reader_account(conn)
-            )
+            account = self.reader_account(conn)
+            muted: set[int] = set()
+            if account is not None and self.host.accounts is not None:
+                _names, muted = await loop.run_in_executor(
+                    self.host.io_pool, self._muted_by, account
+                )
             data = b"".join(
                 encode(line.message(room.id)) for line in kept if line.account not in muted
             )

@@ -487,7 +487,7 @@ class Room:
             self.broadcast_update(events)
             if ref.is_over:
                 self._game_over()
-                self.host.chat.game_over(self)
+                await self.host.chat.game_over(self)  # (the players' mutes read first)
             self.host.turns.moved(self)
         self.kick()
 
