@@ -20,25 +20,37 @@ from tests.host.helpers import TIMEOUT, join_bot, running_host
 MAX_STEPS = 2000
 
 
+class Ear:
+    """The screen reader at ``table``: what it says (``out``), what it is typed
+    (``inbox``), and a wait for a line it says."""
+
+    def __init__(self, table: RemoteTable) -> None:
+        self.table = table
+        self.follow = asyncio.ensure_future(table.run())
+        self.out = Lines(io.StringIO(), width=lambda: 80)
+        self.inbox = Inbox()
+        self.task = asyncio.ensure_future(Reader(table, self.out, self.inbox).run())
+
+    async def said(self, text: str) -> None:
+        for _ in range(MAX_STEPS):
+            if any(text in line for line in self.out.said):
+                return
+            await asyncio.sleep(0.005)
+        raise AssertionError(f"never said {text!r}: {self.out.said[-5:]}")
+
+    async def quit(self, at: float) -> None:
+        self.inbox.put("quit", at)
+        await asyncio.wait_for(self.task, TIMEOUT)
+        self.follow.cancel()
+
+
 async def test_the_reader_reads_chat_as_it_comes_and_says_a_line(tmp_path: Path) -> None:
     async with running_host(tmp_path, ["ann,bob"]) as (_host, port):
         client = await HostClient.connect("127.0.0.1", port)
         table = RemoteTable(client, await client.join("ann"))
         bob = await join_bot(port, "bob")
-        follow = asyncio.ensure_future(table.run())
-        stream = io.StringIO()
-        out = Lines(stream, width=lambda: 80)
-        inbox = Inbox()
-        reader = Reader(table, out, inbox)
-        task = asyncio.ensure_future(reader.run())
-
-        async def said(text: str) -> None:
-            for _ in range(MAX_STEPS):
-                if any(text in line for line in out.said):
-                    return
-                await asyncio.sleep(0.005)
-            raise AssertionError(f"never said {text!r}: {out.said[-5:]}")
-
+        ear = Ear(table)
+        inbox, said = ear.inbox, ear.said
         bob.client.send(Chat("[b]hi[/b] \u738b"))
         await said("bob says: [b]hi[/b] \u738b")
         bob.client.send(Chat(phrase="good_luck"))
@@ -52,9 +64,7 @@ async def test_the_reader_reads_chat_as_it_comes_and_says_a_line(tmp_path: Path)
         await said("ann says: gl [i]hf[/i]")
         inbox.put("say \u202eevil", now() + 2)  # not sent: the core's rule, worded here
         await said("The line holds a character that is not text (U+202E).")
-        inbox.put("quit", now() + 3)
-        await asyncio.wait_for(task, TIMEOUT)
-        follow.cancel()
+        await ear.quit(now() + 3)
         await bob.client.close()
         await client.close()
 
@@ -70,20 +80,8 @@ async def test_the_reader_chats_at_the_end_of_the_game(tmp_path: Path) -> None:
         client = await HostClient.connect("127.0.0.1", port)
         table = RemoteTable(client, await client.join("ann"))
         bob = await join_bot(port, "bob")
-        follow = asyncio.ensure_future(table.run())
-        stream = io.StringIO()
-        out = Lines(stream, width=lambda: 80)
-        inbox = Inbox()
-        reader = Reader(table, out, inbox)
-        task = asyncio.ensure_future(reader.run())
-
-        async def said(text: str) -> None:
-            for _ in range(MAX_STEPS):
-                if any(text in line for line in out.said):
-                    return
-                await asyncio.sleep(0.005)
-            raise AssertionError(f"never said {text!r}: {out.said[-5:]}")
-
+        ear = Ear(table)
+        inbox, said = ear.inbox, ear.said
         await bob.play_to_end()  # bob's move ends the game
         await said("as during the game")
         bob.client.send(Chat(phrase="good_game"))
@@ -95,9 +93,7 @@ async def test_the_reader_chats_at_the_end_of_the_game(tmp_path: Path) -> None:
                 assert message.text == "gg [b]bob"
                 break
         await said("ann says: gg [b]bob")
-        inbox.put("quit", now() + 2)
-        await asyncio.wait_for(task, TIMEOUT)
-        follow.cancel()
+        await ear.quit(now() + 2)
         await bob.client.close()
         await client.close()
 
@@ -114,20 +110,8 @@ async def test_the_reader_mutes_and_unmutes_a_writer_kept_with_the_account(
         table = RemoteTable(client, await client.join("ann"))
         bob = await join_bot(port, "bob")
         cy = await join_bot(port, "cy")
-        follow = asyncio.ensure_future(table.run())
-        stream = io.StringIO()
-        out = Lines(stream, width=lambda: 80)
-        inbox = Inbox()
-        reader = Reader(table, out, inbox)
-        task = asyncio.ensure_future(reader.run())
-
-        async def said(text: str) -> None:
-            for _ in range(MAX_STEPS):
-                if any(text in line for line in out.said):
-                    return
-                await asyncio.sleep(0.005)
-            raise AssertionError(f"never said {text!r}: {out.said[-5:]}")
-
+        ear = Ear(table)
+        out, inbox, said = ear.out, ear.inbox, ear.said
         inbox.put("help", now() + 1)
         await said("mute alone: who is muted.")
         inbox.put("mute", now() + 2)
@@ -163,8 +147,6 @@ async def test_the_reader_mutes_and_unmutes_a_writer_kept_with_the_account(
         await said("bob says: again")
         inbox.put("mute a\u202eb", now() + 6)  # not a name: said how
         await said("Type mute and a name, or unmute and a name.")
-        inbox.put("quit", now() + 7)
-        await asyncio.wait_for(task, TIMEOUT)
-        follow.cancel()
+        await ear.quit(now() + 7)
         for c in (bob.client, cy.client, client):
             await c.close()
