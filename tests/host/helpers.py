@@ -102,25 +102,29 @@ def store_args(data_dir: Path) -> list[str]:
     return ["--data-dir", str(data_dir)]
 
 
-def stored_table_ids(data_dir: Path) -> list[str]:
-    """The tables with a record in the store running_host serves from (archived
-    ones left out), read by a store of their own (no host need run)."""
+@contextmanager
+def stored_tables(data_dir: Path) -> Iterator[TableStore]:
+    """The tables of the store running_host serves from, opened by a store of their
+    own (no host need run)."""
     tables: TableStore = HostStore(data_dir) if DATABASE is None else PostgresStore(DATABASE)
     tables.open()
     try:
-        return tables.table_ids()
+        yield tables
     finally:
         tables.close()
+
+
+def stored_table_ids(data_dir: Path) -> list[str]:
+    """The tables with a record in the store running_host serves from (archived
+    ones left out)."""
+    with stored_tables(data_dir) as tables:
+        return tables.table_ids()
 
 
 def stored_record(data_dir: Path, table_id: str) -> Record:
     """The table's record in the store running_host serves from (no host need run)."""
-    tables: TableStore = HostStore(data_dir) if DATABASE is None else PostgresStore(DATABASE)
-    tables.open()
-    try:
+    with stored_tables(data_dir) as tables:
         record = tables.load_record(table_id)
-    finally:
-        tables.close()
     assert record is not None, f"no record of {table_id}"
     return record
 
@@ -130,12 +134,9 @@ def stored_record_file(data_dir: Path, table_id: str) -> Path:
     own, or the database's text of it written beside (as ``host migrate`` reads it)."""
     if DATABASE is None:
         return HostStore(data_dir).record_path(table_id)
-    tables = PostgresStore(DATABASE)
-    tables.open()
-    try:
+    with stored_tables(data_dir) as tables:
+        assert isinstance(tables, PostgresStore)
         text = tables.record_text(table_id)
-    finally:
-        tables.close()
     assert text is not None, f"no record of {table_id}"
     path = data_dir / f"{table_id}.from-database.json"
     path.write_text(text, encoding="utf-8")
