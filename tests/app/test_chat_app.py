@@ -14,6 +14,7 @@ from types import SimpleNamespace
 from typing import cast
 
 from hostile_corpus import CORPUS
+from textual.app import App
 from textual.pilot import Pilot
 
 from paris_tui.app.app import ParisApp
@@ -61,6 +62,21 @@ async def until(pilot: Pilot[object], test: object) -> None:
             return
         await pilot.pause(0.01)
     raise AssertionError("it never happened")
+
+
+async def never_shown(
+    pilot: Pilot[object], app: App[object], pane: ChatPane, writer: HostClient, text: str
+) -> None:
+    """``writer`` (muted) says ``text``; the host sends it to its readers, and then
+    a line of ann's own (F2), read after it would have been: ``text`` never reached
+    the pane nor the screen."""
+    writer.send(Chat(text))
+    await echoed(writer, text)
+    await press(pilot, "f2")
+    await until(pilot, lambda: pane.lines_heard[-1].phrase == "hello")
+    await pilot.pause()
+    assert text not in [line.text for line in pane.lines_heard]
+    assert text not in screen_text(app)
 
 
 def pane_text(pane: ChatPane) -> str:
@@ -126,13 +142,7 @@ async def test_chat_is_drawn_literally_said_by_keys_and_muted_here(tmp_path: Pat
             await until(pilot, lambda: "hidden here" in pane_text(pane))
             assert "[red]x[/]" not in pane_text(pane)
             await until(pilot, lambda: app.link.table.chat_mutes == ("bob",))  # type: ignore[union-attr]
-            bob.client.send(Chat("can you read me"))
-            await echoed(bob.client, "can you read me")
-            await press(pilot, "f2")  # ann's own line, read after bob's would have been
-            await until(pilot, lambda: pane.lines_heard[-1].phrase == "hello")
-            await pilot.pause()
-            assert "can you read me" not in [line.text for line in pane.lines_heard]
-            assert "can you read me" not in screen_text(app)
+            await never_shown(pilot, app, pane, bob.client, "can you read me")
             # Unmuted, and another screen on top (help here, the end screen at the end):
             # a line heard meanwhile comes as a notice, as plain text.
             await press(pilot, "c")
@@ -243,13 +253,7 @@ async def test_the_end_screen_has_the_table_chat_and_fits_80x24(tmp_path: Path) 
             ann = accounts.find("ann")
             assert ann is not None
             await until(pilot, lambda: [a.name for a in accounts.chat_mutes(ann.id)] == ["bob"])
-            bob.client.send(Chat("can you read me"))
-            await echoed(bob.client, "can you read me")
-            await press(pilot, "f2")  # ann's own line, read after bob's would have been
-            await until(pilot, lambda: pane.lines_heard[-1].phrase == "hello")
-            await pilot.pause()
-            assert "can you read me" not in [line.text for line in pane.lines_heard]
-            assert "can you read me" not in screen_text(app)
+            await never_shown(pilot, app, pane, bob.client, "can you read me")
         assert notices == []  # every line was drawn in the end screen's pane
         await bob.client.close()
         await asyncio.sleep(0)
