@@ -386,6 +386,15 @@ class TableChat:
             log.error("could not read who mutes a chat line's writer: %s", exc)
             return set()
 
+    async def _mutes_of(self, conn: Connection) -> tuple[list[str], set[int]]:
+        """:meth:`_muted_by` for the account ``conn`` reads as, in an I/O thread (no
+        account, or no accounts store: nothing, and no hop)."""
+        account = self.reader_account(conn)
+        if account is None or self.host.accounts is None:
+            return [], set()
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.host.io_pool, self._muted_by, account)
+
     def _muted_by(self, account_id: int | None) -> tuple[list[str], set[int]]:
         """The names and ids of the writers ``account_id`` mutes (in an I/O thread;
         none, or accounts that cannot be read: nothing)."""
@@ -513,12 +522,7 @@ class TableChat:
         writers it mutes."""
         if conn.protocol < MIN_VERSION:
             return
-        account = self.reader_account(conn)
-        names: list[str] = []
-        muted: set[int] = set()
-        if account is not None and self.host.accounts is not None:  # else: no hop, as ever
-            loop = asyncio.get_running_loop()
-            names, muted = await loop.run_in_executor(self.host.io_pool, self._muted_by, account)
+        names, muted = await self._mutes_of(conn)
         if names:
             conn.send(MutesInfo(tuple(names)))
         lines = await self._lines(room.id)
@@ -539,14 +543,8 @@ class TableChat:
         if not kept:
             return
         players = [c for c in room.seated.values() if c.protocol >= MIN_VERSION]
-        loop = asyncio.get_running_loop()
         for conn in players:
-            account = self.reader_account(conn)
-            muted: set[int] = set()
-            if account is not None and self.host.accounts is not None:
-                _names, muted = await loop.run_in_executor(
-                    self.host.io_pool, self._muted_by, account
-                )
+            _names, muted = await self._mutes_of(conn)
             data = b"".join(
                 encode(line.message(room.id)) for line in kept if line.account not in muted
             )
