@@ -219,10 +219,13 @@ class ParisApp(App[int]):
             self.call_after_refresh(self.set_timer, WARM_UP_DELAY, self._warm_up)
         elif self.session is not None:
             self.open_game(self.session)
+        # A door's first screen waits for the end of Textual's start-up batch: a screen
+        # laid out inside it is rendered once for a frame that Textual throws away
+        # (issue 19: tests/app/test_first_frame.py).
         elif self.link is not None:
-            self.open_remote(self.link)
+            self.call_later(self.open_remote, self.link)
         elif self.lobby is not None:
-            self.open_lobby(self.lobby)
+            self.call_later(self.open_lobby, self.lobby)
         elif self.replay is not None:
             from .screens.replay import ReplayScreen
 

@@ -12,13 +12,14 @@ import dataclasses
 from typing import Any
 
 from rich.text import Text
-from textual import events
+from textual import events, on
 from textual.binding import ActiveBinding
 from textual.screen import Screen
 from textual.widgets import Static
 
 from ...i18n import _, shown_marked
 from ..resources import later_css_paths
+from ..widgets.footer import KeysFooter
 
 __all__ = [
     "MIN_HEIGHT",
@@ -123,6 +124,14 @@ class ParisScreen(TranslatedBindings):
 
     def on_mount(self) -> None:
         self._check_size(self.app.size.width, self.app.size.height)
+
+    @on(events.Mount)
+    async def _keys_in_first_frame(self) -> None:
+        # After a subclass's mount handler (Textual calls each class's in the MRO, a
+        # subclass's first): what the screen's keys depend on is set, so the footer can
+        # show them in the first frame.
+        for footer in self.query(KeysFooter):
+            await footer.show_keys()
 
     def on_screen_resume(self) -> None:
         # It may have been hidden under another screen while the terminal was resized.

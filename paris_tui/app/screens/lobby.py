@@ -287,7 +287,7 @@ class NewTableScreen(ParisScreen):
         yield KeysFooter()
 
     def on_mount(self) -> None:
-        super().on_mount()
+        # (Textual calls ParisScreen.on_mount after this one: each class's handler in the MRO.)
         self.query_one("#seat-1", Cycler).focus()
 
     def language_changed(self) -> None:
@@ -445,7 +445,7 @@ class LobbyScreen(ParisScreen):
         self._fit_footer(event.size.width)
 
     def on_mount(self) -> None:
-        super().on_mount()
+        # (Textual calls ParisScreen.on_mount after this one: each class's handler in the MRO.)
         self._fit_footer(self.app.size.width)
         self._show_you()
         if self.player is None:

@@ -83,7 +83,7 @@ class QuickMatchScreen(ParisScreen):
         yield KeysFooter()
 
     def on_mount(self) -> None:
-        super().on_mount()
+        # (Textual calls ParisScreen.on_mount after this one: each class's handler in the MRO.)
         self.query_one("#quick-size").focus()
 
     def action_size(self, size: int) -> None:

@@ -183,6 +183,7 @@ class BoardMap(Widget):
         self._overlay: MapOverlay = overlay or MapOverlay()
         self._legend = legend
         self._strips: list[Strip] | None = None
+        self._strips_size: tuple[int, int] = (0, 0)  # the size _strips were drawn at
         self._styles: dict[tuple[int, ...], Style] = {}
         # map row -> (signature of what it shows, its strip); valid for one frame
         self._rows: dict[int, tuple[tuple[object, ...], Strip]] = {}
@@ -230,6 +231,7 @@ class BoardMap(Widget):
             self.refresh()
             return
         new = self._strips = self.render_all()
+        self._strips_size = (width, height)
         changed = [y for y in range(height) if new[y] is not old[y]]
         if len(changed) == height:
             self.refresh()
@@ -245,6 +247,10 @@ class BoardMap(Widget):
         self._strips = None
 
     def on_resize(self, event: events.Resize) -> None:
+        # Textual sends a widget its first size after the first layout, by when the
+        # first frame has drawn it at that size: drawing it again would be for nothing.
+        if self._strips is not None and self._strips_size == tuple(self.size):
+            return
         self._rows.clear()
         self._strips = None
         self.refresh()
@@ -253,10 +259,11 @@ class BoardMap(Widget):
         strips = self._strips
         if (
             strips is None
-            or len(strips) != self.size.height
+            or self._strips_size != tuple(self.size)
             or self._glyphs is not current_glyphs()
         ):
             strips = self._strips = self.render_all()
+            self._strips_size = (self.size.width, self.size.height)
         if 0 <= y < len(strips):
             return strips[y]
         return Strip.blank(self.size.width, self.rich_style)

@@ -22,6 +22,8 @@ tests/app/test_footer.py against Textual's own footer.
 
 from __future__ import annotations
 
+import asyncio
+
 from textual.app import ComposeResult
 from textual.widget import Widget
 from textual.widgets import Footer
@@ -70,6 +72,28 @@ class KeysFooter(Footer):
         if self._shown is not None and self.is_attached and self._keys_shown() == self._shown:
             return
         await super().recompose()
+
+    async def show_keys(self) -> None:
+        """Make the keys now, and wait until they are mounted: the screen has set what
+        its keys depend on (ParisScreen's ``on_mount``, its last), so they are in its
+        first frame. Textual's footer makes them once the screen's bindings signal has
+        come, after the first frame: the screen laid out and drawn again for them.
+
+        Called from the screen's handler; the keys are made in the footer's own turn
+        (Textual binds each key's ``compact`` to the footer that composes it)."""
+        if not self.is_running:
+            return
+        made = asyncio.Event()
+
+        async def make() -> None:
+            try:
+                self.set_reactive(Footer._bindings_ready, True)  # Textual's flag (private)
+                await self.recompose()
+            finally:
+                made.set()
+
+        self.call_next(make)
+        await made.wait()
 
     def compose(self) -> ComposeResult:
         compact = self.compact

@@ -14,7 +14,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 from textual import events
-from textual.app import ComposeResult
+from textual.app import ComposeResult, RenderResult
 from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import RichLog, Static
@@ -277,21 +277,25 @@ def _name_cell(names: tuple[str, ...], seat: int, *, bus: bool, presence: str | 
 
 
 class ScoreTrack(Static):
-    """The scoring track 0..45 with each seat's symbol; laps past 45 are counted."""
+    """The scoring track 0..45 with each seat's symbol; laps past 45 are counted.
+
+    Drawn at its width when Textual renders it (the first frame has it right, and a
+    new width repaints it), not made beforehand at a width it does not have yet."""
 
     _view: SeatView | None = None
     _scores: tuple[int, ...] | None = None
 
-    def on_resize(self) -> None:
-        if self._view is not None:
-            self.show(self._view, scores=self._scores)
-
     def show(self, view: SeatView, *, scores: tuple[int, ...] | None = None) -> None:
         self._view = view
         self._scores = scores
-        shown = view.scores if scores is None else scores
+        self.refresh()
+
+    def render(self) -> RenderResult:
+        if self._view is None:
+            return super().render()
+        shown = self._view.scores if self._scores is None else self._scores
         width = self.size.width or 50
-        self.update(track_text(shown, width, dark=self.app.current_theme.dark))
+        return track_text(shown, width, dark=self.app.current_theme.dark)
 
 
 class DiscardPanel(Static):
