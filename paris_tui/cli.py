@@ -21,9 +21,10 @@ from typing import Any
 from . import __version__, i18n
 from .argparse_words import CellHelpFormatter
 from .argparse_words import install as install_argparse_words
-from .core import Game, Options, ParisError, RecordError, printable
+from .core import Game, ParisError, RecordError, printable
 from .core.record import load_record, replay_summary
 from .i18n import _, decimal, ngettext, pgettext
+from .variants import VariantError, add_variant_options, variant_options
 
 EXIT_OK = 0
 EXIT_ERROR = 1
@@ -183,14 +184,14 @@ def _seed_arg(text: str) -> int:
         ) from None
 
 
-def _options(args: argparse.Namespace) -> Options:
-    return Options(small_tour=args.small_tour, final_tours=args.final_tours)
-
-
 def cmd_play(args: argparse.Namespace) -> int:
+    try:
+        options = variant_options(args)
+    except VariantError as exc:
+        return _fail(str(exc))
     from .app.launch import run_play
 
-    return run_play(args.players, seed=args.seed, options=_options(args), ai_delay=args.ai_delay)
+    return run_play(args.players, seed=args.seed, options=options, ai_delay=args.ai_delay)
 
 
 def cmd_resume(args: argparse.Namespace) -> int:
@@ -217,7 +218,11 @@ def _by_ear(func: Any, args: argparse.Namespace) -> Any:
     from .reader import launch as ear
 
     def play(a: argparse.Namespace) -> int:
-        return ear.run_play(a.players, seed=a.seed, options=_options(a), ai_delay=a.ai_delay)
+        try:
+            options = variant_options(a)
+        except VariantError as exc:
+            return _fail(str(exc))
+        return ear.run_play(a.players, seed=a.seed, options=options, ai_delay=a.ai_delay)
 
     def resume(a: argparse.Namespace) -> int:
         return ear.run_resume(Path(a.file) if a.file else None, ai_delay=a.ai_delay)
@@ -270,23 +275,6 @@ def cmd_default(args: argparse.Namespace) -> int:
 
 
 # --- parser -------------------------------------------------------------------
-
-
-def _add_variants(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--small-tour",
-        choices=("both-lines", "tile-line"),
-        default="both-lines",
-        help=_("small tour variant (rules R5; default: {default})").format(default="both-lines"),
-    )
-    parser.add_argument(
-        "--final-tours",
-        choices=("secret", "all-lines"),
-        default="secret",
-        help=_("final special tours variant (rules R7; default: {default})").format(
-            default="secret"
-        ),
-    )
 
 
 def _add_ai_delay(parser: argparse.ArgumentParser) -> None:
@@ -347,7 +335,7 @@ def build_parser(*, light: bool = False, only: str | None = None) -> argparse.Ar
         play.add_argument(
             "--seed", type=_seed_arg, default=None, help=_("deal seed (same seed, same deal)")
         )
-        _add_variants(play)
+        add_variant_options(play)
         _add_ai_delay(play)
         play.set_defaults(func=cmd_play)
 

@@ -28,6 +28,7 @@ from typing import Any, TextIO
 
 from ..core import Game, Options
 from ..i18n import _, decimal, ngettext
+from ..variants import VariantError, add_variant_options, variant_options
 from . import LEVELS, Bot, make_ai
 
 __all__ = [
@@ -287,18 +288,7 @@ def add_arena_parser(subparsers: Any) -> argparse.ArgumentParser:
         default=None,
         help=_("strong's simulations per move, instead of a time budget (deterministic)"),
     )
-    parser.add_argument(
-        "--small-tour",
-        metavar="MODE",
-        default="both-lines",
-        help=_("small tour variant: both-lines (default) or tile-line (rules R5)"),
-    )
-    parser.add_argument(
-        "--final-tours",
-        metavar="MODE",
-        default="secret",
-        help=_("final special tours variant: secret (default) or all-lines (rules R7)"),
-    )
+    add_variant_options(parser)
     parser.add_argument("--json", action="store_true", help=_("print one JSON object on stdout"))
     parser.set_defaults(func=cmd_arena)
     return parser
@@ -373,15 +363,10 @@ def parse_arena_args(args: argparse.Namespace) -> ArenaArgs:
         raise UsageError(
             _("{option} needs 2 to 4 levels, got {n}").format(option="--seats", n=len(levels))
         )
-    # The variants are checked by Options itself; name the flag that is wrong.
     try:
-        Options(small_tour=args.small_tour)
-    except ValueError as exc:
-        raise UsageError(f"--small-tour: {exc}") from None
-    try:
-        options = Options(small_tour=args.small_tour, final_tours=args.final_tours)
-    except ValueError as exc:
-        raise UsageError(f"--final-tours: {exc}") from None
+        options = variant_options(args)
+    except VariantError as exc:
+        raise UsageError(str(exc)) from None
     return ArenaArgs(
         levels=levels,
         games=_int("--games", args.games, 1),

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..i18n import _
+from ..variants import VariantError, add_variant_options, variant_options
 
 __all__ = ["add_host_parser", "cmd_host"]
 
@@ -121,18 +122,7 @@ def add_host_parser(subparsers: Any) -> argparse.ArgumentParser:
         default="21",
         help=_("turn-based tables one account may sit at (default {n})").format(n=21),
     )
-    parser.add_argument(
-        "--small-tour",
-        metavar="MODE",
-        default="both-lines",
-        help=_("small tour variant: both-lines (default) or tile-line (rules R5)"),
-    )
-    parser.add_argument(
-        "--final-tours",
-        metavar="MODE",
-        default="secret",
-        help=_("final special tours variant: secret (default) or all-lines (rules R7)"),
-    )
+    add_variant_options(parser)
     parser.add_argument(
         "--ai-delay",
         metavar="S",
@@ -277,7 +267,6 @@ def _fail(message: str, status: int) -> int:
 
 
 def cmd_host(args: argparse.Namespace) -> int:
-    from ..core import Options
     from ..core.text import printable
     from .referee import SeatSpec, parse_seats
     from .server import HostConfig, Limits
@@ -320,8 +309,8 @@ def cmd_host(args: argparse.Namespace) -> int:
             except ValueError as exc:
                 raise _UsageError(f"--notify-command: {exc}") from None
         try:
-            options = Options(small_tour=args.small_tour, final_tours=args.final_tours)
-        except ValueError as exc:
+            options = variant_options(args)
+        except VariantError as exc:
             raise _UsageError(str(exc)) from None
         tables: list[list[SeatSpec]] = []
         for text in args.table:

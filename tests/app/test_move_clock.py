@@ -5,14 +5,13 @@ from __future__ import annotations
 import re
 import time
 
-from paris_tui.app.app import ParisApp
 from paris_tui.app.screenshots import build_session
 from paris_tui.app.turns_view import clock_text, timed_out_text
 from paris_tui.app.widgets.panels import GameLog
 from paris_tui.net.protocol import MoveClock
 
-from .helpers import all_text, find_game
-from .test_remote_screen import PushedTable, StillLink
+from .helpers import all_text
+from .test_remote_screen import PushedTable, table_screen
 
 
 class TimedTable(PushedTable):
@@ -44,11 +43,7 @@ def test_the_clock_is_a_bar_in_real_time_and_a_wait_when_turn_based() -> None:
 async def test_the_players_panel_shows_the_clock_and_the_log_a_time_out() -> None:
     session = build_session("Ann,Bob", 3, 0)
     table = TimedTable(session, 1)
-    app = ParisApp(link=StillLink(table), anim=0.0, ai_delay=0.0, cursor_blink=False)  # type: ignore[arg-type]
-    async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        game = find_game(app)
-        assert game is not None
+    async with table_screen(table) as (app, pilot, game):
         table.tell(MoveClock(60.0, False, 0, 30.0))
         await pilot.pause()
         assert "██████░░░░░░ Ann: 30 s" in all_text(app)

@@ -8,9 +8,15 @@ under an earlier animation); a refusal is a toast and the turn goes on.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from textual.pilot import Pilot
 
 from paris_tui.app.app import ParisApp
 from paris_tui.app.describe import describe_events
+from paris_tui.app.screens.game import GameScreen
 from paris_tui.app.screenshots import build_session
 from paris_tui.app.session import Session
 from paris_tui.app.widgets.panels import GameLog
@@ -87,6 +93,21 @@ class StillLink:
         return None
 
 
+@asynccontextmanager
+async def table_screen(
+    table: PushedTable, size: tuple[int, int] = (120, 40), **app_options: Any
+) -> AsyncIterator[tuple[ParisApp, Pilot[object], GameScreen]]:
+    """An app at ``table`` (no socket, no animation unless ``anim`` is given, no AI
+    delay, no cursor blink) run at ``size``, once its game screen is up."""
+    options: dict[str, Any] = {"anim": 0.0, "ai_delay": 0.0, "cursor_blink": False}
+    app = ParisApp(link=StillLink(table), **(options | app_options))  # type: ignore[arg-type]
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        game = find_game(app)
+        assert game is not None
+        yield app, pilot, game
+
+
 def _position() -> tuple[Session, int]:
     """Ann,Bob: the next move ends a round with a tour and its mover moves again
     next; the other seat is the one at this terminal."""
@@ -103,11 +124,8 @@ def _position() -> tuple[Session, int]:
 async def test_moves_arriving_during_tours_wait_and_show_in_order() -> None:
     session, mine = _position()
     table = PushedTable(session, mine)
-    app = ParisApp(link=StillLink(table), anim=0.08, ai_delay=0.0, cursor_blink=False)  # type: ignore[arg-type]
-    async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        game = find_game(app)
-        assert game is not None and game.turn_seat is None and game.waiting_for == 1 - mine
+    async with table_screen(table, anim=0.08) as (_app, _pilot, game):
+        assert game.turn_seat is None and game.waiting_for == 1 - mine
         start = game.move_count
         first = table.push()  # ends the round: tours to show
         after_first = public_view(session.view(mine))
@@ -138,17 +156,8 @@ async def test_moves_arriving_during_tours_wait_and_show_in_order() -> None:
 async def test_a_refusal_is_a_toast_and_the_turn_goes_on() -> None:
     session = build_session("Ann,Bob,Cy", 3, 0)
     table = PushedTable(session, 0)
-    app = ParisApp(
-        link=StillLink(table),  # type: ignore[arg-type]
-        anim=0.0,
-        ai_delay=0.0,
-        cursor_blink=False,
-        deliberate_keys=False,
-    )
-    async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.pause()
-        game = find_game(app)
-        assert game is not None and game.turn_seat == 0
+    async with table_screen(table, (100, 30), deliberate_keys=False) as (app, pilot, game):
+        assert game.turn_seat == 0
         assert "Your turn: choose a tile" in all_text(app)
         await press(pilot, "enter")
         assert len(table.submitted) == 1 and game.turn_seat is None
@@ -173,11 +182,8 @@ async def test_presence_shows_in_the_players_panel_and_the_status_and_nowhere_el
     (each player joining a host's table changes every other player's presence)."""
     session = build_session("Ann,Bob,Cy", 3, 0)
     table = PushedTable(session, 2)  # Ann is to move, at another terminal
-    app = ParisApp(link=StillLink(table), anim=0.0, ai_delay=0.0, cursor_blink=False)  # type: ignore[arg-type]
-    async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        game = find_game(app)
-        assert game is not None and game.waiting_for == 0
+    async with table_screen(table) as (app, pilot, game):
+        assert game.waiting_for == 0
         whole: list[None] = []
         refresh_all = game.refresh_all
 
@@ -208,11 +214,7 @@ async def test_presence_changes_redraw_the_players_panel_without_a_new_layout() 
 
     session = build_session("Ann,Bob,Cy", 3, 0)
     table = PushedTable(session, 2)
-    app = ParisApp(link=StillLink(table), anim=0.0, ai_delay=0.0, cursor_blink=False)  # type: ignore[arg-type]
-    async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        game = find_game(app)
-        assert game is not None
+    async with table_screen(table) as (app, pilot, game):
         panel = game.query_one(PlayersPanel)
         status = game.query_one("#status", Static)
         updates: list[tuple[str, bool]] = []
@@ -266,20 +268,14 @@ async def test_a_watcher_has_no_preview_key() -> None:
 
     session = build_session("Ann,Bob,Cy", 3, 2)
     table = WatchedTable(session, 0)
-    app = ParisApp(link=StillLink(table), anim=0.0, ai_delay=0.0, cursor_blink=False)  # type: ignore[arg-type]
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        game = find_game(app)
-        assert game is not None and game.turn_seat is None and game.viewer is None
+    async with table_screen(table, (80, 24)) as (app, _pilot, game):
+        assert game.turn_seat is None and game.viewer is None
         footer = screen_text(app).rstrip("\n").split("\n")[-1]
         assert "? Help" in footer and "Log" in footer
         assert "Preview" not in footer
         assert "Route" not in footer  # as before: a watcher has no route
     # A seat at the same table keeps the key, on others' turns too (it is a setting).
     seated = PushedTable(build_session("Ann,Bob,Cy", 3, 2), 0)
-    app = ParisApp(link=StillLink(seated), anim=0.0, ai_delay=0.0, cursor_blink=False)  # type: ignore[arg-type]
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        game = find_game(app)
-        assert game is not None and game.turn_seat is None
+    async with table_screen(seated, (80, 24)) as (app, _pilot, game):
+        assert game.turn_seat is None
         assert "p Preview" in screen_text(app).rstrip("\n").split("\n")[-1]
