@@ -229,6 +229,11 @@ def format_code(code: str) -> str:
     return f"{code[:4]}-{code[4:]}" if len(code) == CODE_LENGTH else code
 
 
+def _marks(values: Collection[object]) -> str:
+    """A statement's ``?`` for each of ``values`` (``IN (...)``)."""
+    return ", ".join("?" for _ in values)
+
+
 def _new_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
@@ -328,8 +333,9 @@ class AccountStore(Protocol):
         """The writers the account hides, by name."""
         ...
 
-    def muting(self, muted_id: int, accounts: Collection[int]) -> set[int]:
-        """Which of ``accounts`` hide ``muted_id``'s chat lines (the host sends them none)."""
+    def muting(self, writers: Collection[int], readers: Collection[int]) -> dict[int, set[int]]:
+        """Each of ``readers`` that hides some of ``writers``' chat lines (the host sends
+        it none of theirs), with the ids of those it hides; one read for them all."""
         ...
 
 
@@ -527,18 +533,22 @@ class SQLiteAccounts:
         )
         return [self._account(r) for r in rows]
 
-    def muting(self, muted_id: int, accounts: Collection[int]) -> set[int]:
-        readers = sorted(set(accounts))
-        found: set[int] = set()
-        for start in range(0, len(readers), 500):  # a table's readers: a few, bounded anyway
-            some = readers[start : start + 500]
-            marks = ", ".join("?" for _ in some)
-            rows = self._read(
-                f"SELECT account FROM chat_mutes WHERE muted = ? AND account IN ({marks})",
-                (muted_id, *some),
-            )
-            found.update(int(r[0]) for r in rows)
-        return found
+    def muting(self, writers: Collection[int], readers: Collection[int]) -> dict[int, set[int]]:
+        hide: dict[int, set[int]] = {}
+        heard, said = sorted(set(readers)), sorted(set(writers))
+        step = 400  # a table's readers and writers: a few, bounded anyway (SQLite's ? limit)
+        for start in range(0, len(heard), step):
+            some = heard[start : start + step]
+            for at in range(0, len(said), step):
+                others = said[at : at + step]
+                rows = self._read(
+                    f"SELECT account, muted FROM chat_mutes WHERE account IN ({_marks(some)}) "
+                    f"AND muted IN ({_marks(others)})",
+                    (*some, *others),
+                )
+                for reader, writer in rows:
+                    hide.setdefault(int(reader), set()).add(int(writer))
+        return hide
 
     # --- credentials ------------------------------------------------------------------
 

@@ -29,6 +29,13 @@ every host, and a relayed connection is filtered at the table's referee like a
 direct one. A mute the host cannot keep (an anonymous watcher) stays the
 client's, for its run.
 
+A line reaches each reader once: those there when it is kept whose history
+was sent, and those who came while it was kept (their accounts asked in one
+more I/O job, only when there are some); a connection whose history is read
+after the line was kept finds it there instead. A table's lines are kept and
+sent one at a time, in order. At a game's end, the players' mutes of the
+watchers' writers are one read for all (``muting`` again).
+
 The lines are kept with the table but outside its record, so ``replay``,
 ``replay --json`` and the record format do not change: behind one
 :class:`ChatStore`, a sidecar file per table (:class:`FileChat`:
@@ -46,6 +53,7 @@ import logging
 import os
 import threading
 import time
+import weakref
 from collections import deque
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -276,6 +284,10 @@ class TableChat:
         self.addresses = Window(quota.per_address, quota.seconds)
         self.total = Window(quota.total, quota.seconds, max_keys=1)
         self._recent: dict[str, deque[SavedLine]] = {}
+        # The connections whose history (:meth:`history`) is being read and sent.
+        self._joining: set[Connection] = set()
+        # Each table's lock while a line of it is kept and sent (gone when unused).
+        self._saying: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
 
     async def _lines(self, table_id: str) -> deque[SavedLine]:
         lines = self._recent.get(table_id)
@@ -337,32 +349,65 @@ class TableChat:
         ref = room.referee
         channel: ChatChannel = "watchers" if seat is None and not ref.is_over else "table"
         line = SavedLine(int(time.time()), name, seat, channel, said, message.phrase, account_id)
-        lines = await self._lines(room.id)
-        readers = self._readers(room, watchers_only=channel == "watchers")
+        # A table's lines are kept and sent one at a time, in order.
+        async with self._saying.setdefault(room.id, asyncio.Lock()):
+            lines = await self._lines(room.id)
+            only = channel == "watchers"
+            asked = {a for a in self._readers(room, watchers_only=only).values() if a is not None}
 
-        def keep() -> set[int]:
-            self.store.add(room.id, line)
-            return self._muting(account_id, {a for a in readers.values() if a is not None})
+            def keep() -> set[int]:
+                self.store.add(room.id, line)
+                return self._muting(account_id, asked)
 
-        loop = asyncio.get_running_loop()
-        try:
-            muting = await loop.run_in_executor(self.host.io_pool, keep)
-        except OSError as exc:
-            log.error("table %s: could not keep a chat line: %s", room.id, exc)
-            raise Refusal("unavailable", "the host cannot keep chat lines now") from None
-        lines.append(line)
-        log.info("table %s: a chat line from %s", room.id, printable(name) or "a watcher")
-        data = encode(line.message(room.id))
-        for reader, reader_account in readers.items():
-            if reader_account in muting:
-                continue  # that account hides the writer: its connections never get it
-            reader.send_bytes(data)
+            loop = asyncio.get_running_loop()
+            try:
+                muting = await loop.run_in_executor(self.host.io_pool, keep)
+            except OSError as exc:
+                log.error("table %s: could not keep a chat line: %s", room.id, exc)
+                raise Refusal("unavailable", "the host cannot keep chat lines now") from None
+            # Kept: from now on a newcomer's history has the line. It is sent to those
+            # whose history was sent before, who came while it was kept too (asked then
+            # whether they mute its writer: one more I/O job, only when some did).
+            lines.append(line)
+            log.info("table %s: a chat line from %s", room.id, printable(name) or "a watcher")
+            ready = self._ready(room, watchers_only=only)
+            late = {a for a, _joins in ready.values() if a is not None and a not in asked}
+            if late:
+                muting |= await loop.run_in_executor(
+                    self.host.io_pool, self._muting, account_id, late
+                )
+            data = encode(line.message(room.id))
+            for reader, (reader_account, joins) in ready.items():
+                if reader_account in muting or not self._still(reader, room, joins):
+                    continue  # a muting account's connection, or one gone (or back: its history)
+                reader.send_bytes(data)
 
     def _readers(self, room: Room, *, watchers_only: bool) -> dict[Connection, int | None]:
         """The table's connections a line goes to (protocol 4), each with the account
         it reads as (a seat's owner, a watcher's named account, or ``None``)."""
         targets = [*room.watchers] if watchers_only else [*room.seated.values(), *room.watchers]
         return {c: self.reader_account(c) for c in targets if c.protocol >= MIN_VERSION}
+
+    def _ready(
+        self, room: Room, *, watchers_only: bool
+    ) -> dict[Connection, tuple[int | None, int]]:
+        """:meth:`_readers` whose history was sent (none being read: that one will have
+        the lines kept so far), each with its account and its count of histories."""
+        return {
+            c: (a, c.chat_joins)
+            for c, a in self._readers(room, watchers_only=watchers_only).items()
+            if c not in self._joining
+        }
+
+    def _still(self, conn: Connection, room: Room, joins: int) -> bool:
+        """Whether ``conn`` still reads ``room`` as when its :meth:`_ready` was taken
+        (not gone, nor gone and back: a history of its own since)."""
+        return (
+            conn.room is room
+            and not conn.closed
+            and conn.chat_joins == joins
+            and conn not in self._joining
+        )
 
     @staticmethod
     def reader_account(conn: Connection) -> int | None:
@@ -374,17 +419,24 @@ class TableChat:
         return conn.chat_account
 
     def _muting(self, writer: int | None, readers: set[int]) -> set[int]:
-        """Which of ``readers`` (accounts) mute ``writer`` (in an I/O thread). Accounts
-        that cannot be read filter nothing (logged): the clients still hide the
-        writers of the lists they were sent."""
-        store = self.host.accounts
-        if writer is None or store is None or not readers:
+        """Which of ``readers`` (accounts) mute ``writer`` (in an I/O thread)."""
+        if writer is None:
             return set()
+        return set(self._hiding({writer}, readers))
+
+    def _hiding(self, writers: set[int], readers: set[int]) -> dict[int, set[int]]:
+        """Each of ``readers`` (accounts) that mutes some of ``writers``, with those it
+        mutes: one read of the accounts store (in an I/O thread). Accounts that cannot
+        be read filter nothing (logged): the clients still hide the writers of the
+        lists they were sent."""
+        store = self.host.accounts
+        if store is None or not writers or not readers:
+            return {}
         try:
-            return store.muting(writer, readers)
+            return store.muting(writers, readers)
         except AccountsUnavailable as exc:
             log.error("could not read who mutes a chat line's writer: %s", exc)
-            return set()
+            return {}
 
     async def _mutes_of(self, conn: Connection) -> tuple[list[str], set[int]]:
         """:meth:`_muted_by` for the account ``conn`` reads as, in an I/O thread (no
@@ -522,18 +574,24 @@ class TableChat:
         writers it mutes."""
         if conn.protocol < MIN_VERSION:
             return
-        names, muted = await self._mutes_of(conn)
-        if names:
-            conn.send(MutesInfo(tuple(names)))
-        lines = await self._lines(room.id)
-        hide = conn.seat is not None and not room.referee.is_over
-        data = b"".join(
-            encode(line.message(room.id))
-            for line in lines
-            if not (hide and line.channel == "watchers") and line.account not in muted
-        )
-        if data:
-            conn.send_bytes(data)
+        # Until its history is sent, a line said is not sent to it: the history has it.
+        conn.chat_joins += 1
+        self._joining.add(conn)
+        try:
+            names, muted = await self._mutes_of(conn)
+            if names:
+                conn.send(MutesInfo(tuple(names)))
+            lines = await self._lines(room.id)
+            hide = conn.seat is not None and not room.referee.is_over
+            data = b"".join(
+                encode(line.message(room.id))
+                for line in lines
+                if not (hide and line.channel == "watchers") and line.account not in muted
+            )
+            if data:
+                conn.send_bytes(data)
+        finally:
+            self._joining.discard(conn)
 
     async def game_over(self, room: Room) -> None:
         """The game ended: its players get the watchers' lines they were not sent
@@ -542,9 +600,22 @@ class TableChat:
         kept = [line for line in lines or () if line.channel == "watchers"]
         if not kept:
             return
-        players = [c for c in room.seated.values() if c.protocol >= MIN_VERSION]
-        for conn in players:
-            _names, muted = await self._mutes_of(conn)
+        # A player whose history is being read gets them there (the game is over).
+        players = {
+            c: (self.reader_account(c), c.chat_joins)
+            for c in room.seated.values()
+            if c.protocol >= MIN_VERSION and c not in self._joining
+        }
+        writers = {line.account for line in kept if line.account is not None}
+        readers = {a for a, _joins in players.values() if a is not None}
+        hiding: dict[int, set[int]] = {}
+        if writers and readers and self.host.accounts is not None:
+            loop = asyncio.get_running_loop()  # every player's mutes: one read
+            hiding = await loop.run_in_executor(self.host.io_pool, self._hiding, writers, readers)
+        for conn, (account, joins) in players.items():
+            if not self._still(conn, room, joins):
+                continue
+            muted = hiding.get(account, set()) if account is not None else set()
             data = b"".join(
                 encode(line.message(room.id)) for line in kept if line.account not in muted
             )

@@ -259,6 +259,7 @@ class Connection:
         # The account a watcher reads the chat as (named in its watch, or proven by a
         # chat or mutes request): the host sends it no line of a writer it mutes.
         self.chat_account: int | None = None
+        self.chat_joins = 0  # the chat histories it was sent (TableChat.history)
         loop = asyncio.get_running_loop()
         self.last_heard = loop.time()
         self._tokens = float(host.config.limits.burst)

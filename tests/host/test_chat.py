@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hostile_corpus import CORPUS
@@ -17,8 +20,8 @@ from pg import PostgresServer
 
 from paris_tui.cli import main
 from paris_tui.core.text import InvalidChatError, normalize_chat
-from paris_tui.host.accounts import digest
-from paris_tui.host.chat import FileChat, PostgresChat
+from paris_tui.host.accounts import Account, digest
+from paris_tui.host.chat import KEEP_LINES, ChatStore, FileChat, PostgresChat, SavedLine
 from paris_tui.host.identity import DoorProof
 from paris_tui.host.limits import Window
 from paris_tui.host.server import Limits
@@ -39,7 +42,16 @@ from paris_tui.net.protocol import (
     encode,
 )
 
-from .helpers import HELLO, MAX_STEPS, TIMEOUT, RawClient, join_bot, running_host, store_args
+from .helpers import (
+    HELLO,
+    MAX_STEPS,
+    TIMEOUT,
+    Bot,
+    RawClient,
+    join_bot,
+    running_host,
+    store_args,
+)
 
 
 async def _next(client: HostClient, *kinds: type[HostMessage]) -> HostMessage:
@@ -329,7 +341,6 @@ async def test_chat_is_kept_beside_the_record_and_shown_again_after_a_restart(
 
 
 def test_the_sidecar_stays_bounded_and_skips_a_torn_line(tmp_path: Path) -> None:
-    from paris_tui.host.chat import KEEP_LINES, SavedLine
 
     chat = FileChat(tmp_path, max_bytes=8192)
     for i in range(120):  # about 11 KB of lines
@@ -658,4 +669,147 @@ async def test_join_watch_with_a_name_watches_under_the_account(tmp_path: Path) 
         assert (line.name, line.seat, line.text) == ("ann", None, "ann watching")
         await link.close()
         for client in (ann.client, bob.client):
+            await client.close()
+
+
+# --- who a line reaches: those there once it is kept ---------------------------------------
+
+
+class HeldChat:
+    """The host's chat store, but each line's keeping waits until the test lets it go
+    (``kept`` set; bounded): ``keeping`` tells it started."""
+
+    def __init__(self, inner: ChatStore) -> None:
+        self.inner = inner
+        self.keeping = threading.Event()
+        self.kept = threading.Event()
+
+    def add(self, table_id: str, line: SavedLine) -> None:
+        self.keeping.set()
+        self.kept.wait(TIMEOUT)
+        self.inner.add(table_id, line)
+
+    def recent(self, table_id: str, limit: int = KEEP_LINES) -> list[SavedLine]:
+        return self.inner.recent(table_id, limit)
+
+
+async def _watch_as(port: int, name: str, bot: Bot, mutes: tuple[str, ...]) -> HostClient:
+    """A watcher of t1 as ``bot``'s account ``name``, once its history was sent (its
+    list of mutes, sent with it, is ``mutes``)."""
+    client = await HostClient.connect("127.0.0.1", port)
+    await client.watch("t1", name=name, token=bot.seated.token)
+    assert await _next(client, MutesInfo) == MutesInfo(mutes)
+    return client
+
+
+async def test_a_line_reaches_the_watchers_who_came_while_it_was_kept(
+    tmp_path: Path, store: str | None
+) -> None:
+    """A watcher who comes while a line is being kept reads a history without it: the
+    line is sent to it once kept, unless its account mutes the writer (asked then)."""
+    async with running_host(tmp_path, ["ann,bob", "cy,dee"], database=store) as (host, port):
+        ann, bob, cy, dee = [await join_bot(port, n) for n in ("ann", "bob", "cy", "dee")]
+        cy.client.send(MutesRequest("add", "ann"))
+        assert await _next(cy.client, MutesInfo) == MutesInfo(("ann",))
+        dee.client.send(MutesRequest("add", "cy"))
+        assert await _next(dee.client, MutesInfo) == MutesInfo(("cy",))
+        held = HeldChat(host.chat.store)
+        host.chat.store = held
+        ann.client.send(Chat("while kept"))
+        assert await asyncio.to_thread(held.keeping.wait, TIMEOUT)
+        anon, _ = await _watcher(port)  # the history: nothing yet
+        as_cy = await _watch_as(port, "cy", cy, ("ann",))
+        as_dee = await _watch_as(port, "dee", dee, ("cy",))
+        held.kept.set()
+        bob.client.send(Chat("after"))
+        assert await _lines_until(anon, "after") == ["while kept", "after"]
+        assert await _lines_until(as_dee, "after") == ["while kept", "after"]
+        assert await _lines_until(as_cy, "after") == ["after"]  # cy mutes ann
+        for client in (ann.client, bob.client, cy.client, dee.client, anon, as_cy, as_dee):
+            await client.close()
+
+
+async def test_a_line_said_while_a_history_is_read_comes_once_in_it(
+    tmp_path: Path, store: str | None
+) -> None:
+    """A watcher there before a line, whose history is still being read (its account's
+    mutes) when the line is kept, reads it once, in the history, not twice."""
+    async with running_host(tmp_path, ["ann,bob", "cy,dee"], database=store) as (host, port):
+        ann, bob, cy, dee = [await join_bot(port, n) for n in ("ann", "bob", "cy", "dee")]
+        cy.client.send(MutesRequest("add", "dee"))
+        assert await _next(cy.client, MutesInfo) == MutesInfo(("dee",))
+        accounts = host.accounts
+        assert accounts is not None
+        reading, read = threading.Event(), threading.Event()
+        chat_mutes = accounts.chat_mutes
+
+        def held_mutes(account_id: int) -> list[Account]:
+            reading.set()
+            read.wait(TIMEOUT)
+            return chat_mutes(account_id)
+
+        accounts.chat_mutes = held_mutes  # type: ignore[method-assign]
+        as_cy = await HostClient.connect("127.0.0.1", port)
+        await as_cy.watch("t1", name="cy", token=cy.seated.token)
+        assert await asyncio.to_thread(reading.wait, TIMEOUT)  # its history waits
+        ann.client.send(Chat("while read"))
+        assert await _lines_until(ann.client, "while read") == ["while read"]
+        read.set()
+        bob.client.send(Chat("after"))
+        heard: list[object] = []  # the list of mutes, then the history's lines, then the new
+        while "after" not in heard and len(heard) < MAX_STEPS:
+            message = await as_cy.receive(TIMEOUT)
+            if isinstance(message, MutesInfo):
+                heard.append(message)
+            elif isinstance(message, ChatLine):
+                heard.append(message.text)
+        assert heard == [MutesInfo(("dee",)), "while read", "after"]
+        for client in (ann.client, bob.client, cy.client, dee.client, as_cy):
+            await client.close()
+
+
+def _counted(reads: list[str], name: str, method: Callable[..., Any]) -> Callable[..., Any]:
+    """``method``, which first notes its ``name`` in ``reads``."""
+
+    def counted(*args: object) -> Any:
+        reads.append(name)
+        return method(*args)
+
+    return counted
+
+
+async def test_the_games_end_reads_every_players_mutes_at_once(
+    tmp_path: Path, store: str | None
+) -> None:
+    """At the game's end each player gets the watchers' lines but for the writers it
+    mutes, and the host asks the accounts store once for all the players."""
+    async with running_host(tmp_path, ["ann,bob", "cy,dee"], database=store) as (host, port):
+        ann, bob, cy, dee = [await join_bot(port, n) for n in ("ann", "bob", "cy", "dee")]
+        ann.client.send(MutesRequest("add", "cy"))
+        assert await _next(ann.client, MutesInfo) == MutesInfo(("cy",))
+        bob.client.send(MutesRequest("add", "dee"))
+        assert await _next(bob.client, MutesInfo) == MutesInfo(("dee",))
+        cy.client.send(MutesRequest("add", "dee"))  # (a list: sent with the watch)
+        assert await _next(cy.client, MutesInfo) == MutesInfo(("dee",))
+        dee.client.send(MutesRequest("add", "cy"))
+        assert await _next(dee.client, MutesInfo) == MutesInfo(("cy",))
+        as_cy = await _watch_as(port, "cy", cy, ("dee",))
+        as_dee = await _watch_as(port, "dee", dee, ("cy",))
+        anon, _ = await _watcher(port)
+        as_cy.send(Chat("from cy", name="cy", token=cy.seated.token))
+        as_dee.send(Chat("from dee", name="dee", token=dee.seated.token))
+        anon.send(Chat("anon"))
+        assert await _lines_until(anon, "anon") == ["from cy", "from dee", "anon"]
+        accounts = host.accounts
+        assert accounts is not None
+        reads: list[str] = []
+        for method in ("muting", "chat_mutes", "is_muted"):
+            setattr(accounts, method, _counted(reads, method, getattr(accounts, method)))
+        ann.received.clear()
+        bob.received.clear()
+        await asyncio.gather(ann.play_to_end(), bob.play_to_end())
+        assert await _lines_until(ann.client, "anon") == ["from dee", "anon"]
+        assert await _lines_until(bob.client, "anon") == ["from cy", "anon"]
+        assert reads == ["muting"]  # one read, for both players
+        for client in (ann.client, bob.client, cy.client, dee.client, as_cy, as_dee, anon):
             await client.close()

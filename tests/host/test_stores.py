@@ -445,6 +445,31 @@ def test_a_credential_names_its_account_and_locks_are_read_in_either_store(
             tables.close()
 
 
+def test_who_mutes_whom_is_one_read_in_either_store(tmp_path: Path, store: str | None) -> None:
+    """Issue 22: ``muting(writers, readers)`` gives each reader that hides some of the
+    writers, with those it hides (none: left out), for any number of either."""
+    accounts, tables = _accounts(tmp_path, store)
+    try:
+        ann, bob, cy, dee = (accounts.create(n, None) for n in ("ann", "bob", "cy", "dee"))
+        accounts.add_chat_mute(ann.id, bob.id)
+        accounts.add_chat_mute(ann.id, cy.id)
+        accounts.add_chat_mute(dee.id, cy.id)
+        accounts.add_chat_mute(bob.id, dee.id)
+        assert accounts.muting({bob.id, cy.id}, {ann.id, bob.id, dee.id}) == {
+            ann.id: {bob.id, cy.id},
+            dee.id: {cy.id},
+        }
+        assert accounts.muting({cy.id}, [ann.id]) == {ann.id: {cy.id}}
+        assert accounts.muting({ann.id}, {bob.id, cy.id, dee.id}) == {}
+        assert accounts.muting(set(), {ann.id}) == {} == accounts.muting({bob.id}, ())
+        many = range(10_000, 11_000)  # more than one statement's parameters
+        assert accounts.muting({dee.id, *many}, {bob.id, *many}) == {bob.id: {dee.id}}
+    finally:
+        accounts.close()
+        if tables is not None:
+            tables.close()
+
+
 async def test_a_lock_ends_the_accounts_open_sessions_at_a_running_host(
     tmp_path: Path, store: str | None
 ) -> None:
