@@ -63,6 +63,20 @@ async def _next(client: HostClient, *kinds: type[HostMessage]) -> HostMessage:
     raise AssertionError(f"never got {kinds}")
 
 
+async def _mute(
+    client: HostClient,
+    muted: str,
+    now: tuple[str, ...] | None = None,
+    *,
+    name: str | None = None,
+    token: str | None = None,
+) -> None:
+    """Mute ``muted`` (a watcher as ``name``, proven by ``token``) and check the host's
+    answer: the mutes now (default: just ``muted``)."""
+    client.send(MutesRequest("add", muted, name, token))
+    assert await _next(client, MutesInfo) == MutesInfo((muted,) if now is None else now)
+
+
 async def _watcher(port: int, table: str = "t1") -> tuple[HostClient, Watching]:
     client = await HostClient.connect("127.0.0.1", port)
     return client, await client.watch(table)
@@ -502,8 +516,7 @@ async def test_a_players_mutes_are_kept_with_the_account_across_a_restart(
         ann = await join_bot(port, "ann")
         bob = await join_bot(port, "bob")
         cy = await join_bot(port, "cy")
-        ann.client.send(MutesRequest("add", "BOB"))
-        assert await _next(ann.client, MutesInfo) == MutesInfo(("bob",))
+        await _mute(ann.client, "BOB", ("bob",))
         for who in ("cy", "nobody", "ann", "a\u202eb"):
             ann.client.send(MutesRequest("add", who))
             await _next(ann.client, MutesInfo)
@@ -512,8 +525,7 @@ async def test_a_players_mutes_are_kept_with_the_account_across_a_restart(
         ann.client.send(MutesRequest("remove", "cy"))
         assert await _next(ann.client, MutesInfo) == MutesInfo(("bob",))
         watcher, _ = await _watcher(port)  # no account: an empty list, nothing kept
-        watcher.send(MutesRequest("add", "bob"))
-        assert await _next(watcher, MutesInfo) == MutesInfo(())
+        await _mute(watcher, "bob", ())
         watcher.send(MutesRequest("show", None, "ann", ann.seated.token))  # proven: Ann's
         assert await _next(watcher, MutesInfo) == MutesInfo(("bob",))
         token = ann.seated.token
@@ -555,8 +567,7 @@ async def test_the_host_sends_no_line_of_a_muted_writer_to_the_muting_account(
         bob = await join_bot(port, "bob")
         cy = await join_bot(port, "cy")  # an account, to watch t1 under its name
         assert ann.seated.token is not None and cy.seated.token is not None
-        ann.client.send(MutesRequest("add", "bob"))
-        assert await _next(ann.client, MutesInfo) == MutesInfo(("bob",))
+        await _mute(ann.client, "bob")
         anon, _ = await _watcher(port)
         as_ann = await HostClient.connect("127.0.0.1", port)
         await as_ann.watch("t1", name="ann", token=ann.seated.token)
@@ -581,8 +592,7 @@ async def test_the_host_sends_no_line_of_a_muted_writer_to_the_muting_account(
         # from her watcher; the anonymous watcher hears cy, ann's watcher does not.
         cy_watch = await HostClient.connect("127.0.0.1", port)
         await cy_watch.watch("t1", name="cy", token=cy.seated.token)
-        as_ann.send(MutesRequest("add", "cy", "ann", ann.seated.token))
-        assert await _next(as_ann, MutesInfo) == MutesInfo(("bob", "cy"))
+        await _mute(as_ann, "cy", ("bob", "cy"), name="ann", token=ann.seated.token)
         cy_watch.send(Chat("psst", name="cy", token=cy.seated.token))
         assert (await _lines_until(cy_watch, "psst"))[-1] == "psst"
         anon.send(Chat("anon"))
@@ -640,8 +650,7 @@ async def test_join_watch_with_a_name_watches_under_the_account(tmp_path: Path) 
         ann = await join_bot(port, "ann")
         bob = await join_bot(port, "bob")
         assert ann.seated.token is not None
-        ann.client.send(MutesRequest("add", "bob"))
-        assert await _next(ann.client, MutesInfo) == MutesInfo(("bob",))
+        await _mute(ann.client, "bob")
         target = JoinTarget("127.0.0.1", port, "ann", watch="t1")
         empty = TokenStore(tmp_path / "none" / "tokens.json")
         with pytest.raises(JoinError) as refused:
@@ -709,10 +718,8 @@ async def test_a_line_reaches_the_watchers_who_came_while_it_was_kept(
     line is sent to it once kept, unless its account mutes the writer (asked then)."""
     async with running_host(tmp_path, ["ann,bob", "cy,dee"], database=store) as (host, port):
         ann, bob, cy, dee = [await join_bot(port, n) for n in ("ann", "bob", "cy", "dee")]
-        cy.client.send(MutesRequest("add", "ann"))
-        assert await _next(cy.client, MutesInfo) == MutesInfo(("ann",))
-        dee.client.send(MutesRequest("add", "cy"))
-        assert await _next(dee.client, MutesInfo) == MutesInfo(("cy",))
+        await _mute(cy.client, "ann")
+        await _mute(dee.client, "cy")
         held = HeldChat(host.chat.store)
         host.chat.store = held
         ann.client.send(Chat("while kept"))
@@ -736,8 +743,7 @@ async def test_a_line_said_while_a_history_is_read_comes_once_in_it(
     mutes) when the line is kept, reads it once, in the history, not twice."""
     async with running_host(tmp_path, ["ann,bob", "cy,dee"], database=store) as (host, port):
         ann, bob, cy, dee = [await join_bot(port, n) for n in ("ann", "bob", "cy", "dee")]
-        cy.client.send(MutesRequest("add", "dee"))
-        assert await _next(cy.client, MutesInfo) == MutesInfo(("dee",))
+        await _mute(cy.client, "dee")
         accounts = host.accounts
         assert accounts is not None
         reading, read = threading.Event(), threading.Event()
@@ -785,14 +791,10 @@ async def test_the_games_end_reads_every_players_mutes_at_once(
     mutes, and the host asks the accounts store once for all the players."""
     async with running_host(tmp_path, ["ann,bob", "cy,dee"], database=store) as (host, port):
         ann, bob, cy, dee = [await join_bot(port, n) for n in ("ann", "bob", "cy", "dee")]
-        ann.client.send(MutesRequest("add", "cy"))
-        assert await _next(ann.client, MutesInfo) == MutesInfo(("cy",))
-        bob.client.send(MutesRequest("add", "dee"))
-        assert await _next(bob.client, MutesInfo) == MutesInfo(("dee",))
-        cy.client.send(MutesRequest("add", "dee"))  # (a list: sent with the watch)
-        assert await _next(cy.client, MutesInfo) == MutesInfo(("dee",))
-        dee.client.send(MutesRequest("add", "cy"))
-        assert await _next(dee.client, MutesInfo) == MutesInfo(("cy",))
+        await _mute(ann.client, "cy")
+        await _mute(bob.client, "dee")
+        await _mute(cy.client, "dee")  # (a list: sent with the watch)
+        await _mute(dee.client, "cy")
         as_cy = await _watch_as(port, "cy", cy, ("dee",))
         as_dee = await _watch_as(port, "dee", dee, ("cy",))
         anon, _ = await _watcher(port)
