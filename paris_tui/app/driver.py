@@ -15,35 +15,44 @@ file, or a browser door's pipe closed. Textual 8.2.8 does not notice:
   the next frame, so even ``App.exit`` cannot finish.
 - ``WebDriver`` (what textual-serve runs the app with) ends its input thread
   at end of file and leaves the app running with no one to see it.
+- Both input threads wake every 0.1 s with nothing to read, only to give the
+  key parser its tick (an escape key alone is known by the 0.1 s of silence
+  after it): an idle app costs CPU and wakes a core ten times a second, which
+  is most of what 64 idle SSH players cost a host.
 
 :class:`TerminalDriver` and :class:`~paris_tui.app.web_door.WebDoorDriver` (in a
 module of its own: a terminal's app does not import the web driver) are those drivers with
 exactly that fixed: when input ends or fails, or output fails, they ask the
 app to exit with status :data:`TERMINAL_GONE` (the app saves: every move is
-already saved, and closing the session releases the save's lock). Everything
-else is Textual's own code. :func:`driver_class` picks one of them for what
+already saved, and closing the session releases the save's lock). Their input
+threads wait on an :class:`InputWait`: with no timeout at all once the parser
+has had its tick after the last input, woken by a pipe when the app stops
+them. Everything else is Textual's own code. :func:`driver_class` picks one of them for what
 Textual would have picked (``ParisApp.get_driver_class``). POSIX only: Textual's
 Linux driver needs ``termios``, so on Windows the app keeps Textual's drivers.
 """
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
-import selectors
+import select
 import sys
 import threading
+import time
 from codecs import getincrementaldecoder
 from typing import IO, Any, cast
 
-from textual._loop import loop_last
 from textual._parser import ParseError
 from textual._xterm_parser import XTermParser
+from textual.constants import ESCAPE_DELAY
 from textual.driver import Driver
 from textual.drivers.linux_driver import LinuxDriver
 
 __all__ = [
     "TERMINAL_GONE",
+    "InputWait",
     "TerminalDriver",
     "driver_class",
 ]
@@ -109,6 +118,73 @@ class _TerminalFile:
         return getattr(self._file, name)
 
 
+TICK = 0.1
+"""Seconds between the key parser's ticks while it may be waiting (Textual's own poll)."""
+
+
+class InputWait:
+    """Waits for a file descriptor to be readable, or for :meth:`wake`.
+
+    The parser that reads the input needs a tick only while it may hold a key
+    for its escape delay (an escape alone, or the start of a sequence): for
+    ``ESCAPE_DELAY`` plus one tick after the last input. :meth:`wait` times out
+    every :data:`TICK` seconds in that window, as Textual's loop does all the
+    time, and after it blocks until there is input or a wake. The wake is a
+    pipe, so :meth:`wake` works from any thread and before a wait begins.
+    """
+
+    def __init__(self) -> None:
+        self._wake_read, self._wake_write = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
+        self._quiet_at = 0.0  # time.monotonic() after which no tick is due
+        self._closed = False
+
+    def input_seen(self) -> None:
+        """Input was fed to the parser: tick it until its escape delay is over."""
+        self._quiet_at = time.monotonic() + ESCAPE_DELAY + TICK
+
+    def timeout(self) -> float | None:
+        """What the next wait's timeout is: ``None`` (none) when no tick is due."""
+        left = self._quiet_at - time.monotonic()
+        return None if left <= 0 else min(TICK, left)
+
+    def wait(self, fd: int) -> bool:
+        """Block until ``fd`` is readable (True) or a wake or a tick's time (False)."""
+        try:
+            ready, _, _ = select.select([fd, self._wake_read], [], [], self.timeout())
+        except InterruptedError:  # pragma: no cover - PEP 475 retries select itself
+            return False
+        if self._wake_read in ready:
+            with contextlib.suppress(OSError):
+                while os.read(self._wake_read, 512):
+                    pass
+        return fd in ready
+
+    def wake(self) -> None:
+        """End the current or next :meth:`wait` (thread-safe)."""
+        with contextlib.suppress(OSError):  # full (already woken) or closed
+            os.write(self._wake_write, b"w")
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        for fd in (self._wake_read, self._wake_write):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+
+class _WakingEvent(threading.Event):
+    """The driver's ``exit_event``: setting it also wakes the input thread's wait."""
+
+    def __init__(self, waiter: InputWait) -> None:
+        super().__init__()
+        self._waiter = waiter
+
+    def set(self) -> None:
+        super().set()
+        self._waiter.wake()
+
+
 class _InputEnded(Exception):
     """Standard input is at end of file or failing."""
 
@@ -122,16 +198,21 @@ class TerminalDriver(LinuxDriver):
         if self._file is not None:
             # Duck-typed: WriterThread only calls write, flush and fileno.
             self._file = cast("io.TextIOWrapper", _TerminalFile(self._file, self._gone))
+        self._input_wait = InputWait()
+        self.exit_event = _WakingEvent(self._input_wait)
+
+    def close(self) -> None:
+        super().close()
+        self._input_wait.close()
 
     def run_input_thread(self) -> None:
         """Textual 8.2.8's ``LinuxDriver.run_input_thread``, except that a read that
         returns no bytes or fails ends the loop and the app (upstream: the loop spins
-        on end of file, and a failed read panics)."""
-        selector = selectors.SelectSelector()
-        selector.register(self.fileno, selectors.EVENT_READ)
-
+        on end of file, and a failed read panics), and that it waits on an
+        :class:`InputWait` (upstream: a 0.1 s poll for ever)."""
         fileno = self.fileno
-        event_read = selectors.EVENT_READ
+        waiter = self._input_wait
+        exit_set = self.exit_event.is_set
 
         parser = XTermParser(self._debug)
         feed = parser.feed
@@ -148,28 +229,19 @@ class TerminalDriver(LinuxDriver):
                 raise _InputEnded
             return data
 
-        def process_selector_events(
-            selector_events: list[tuple[selectors.SelectorKey, int]], final: bool = False
-        ) -> None:
-            for last, (_selector_key, mask) in loop_last(selector_events):
-                if mask & event_read:
-                    unicode_data = decode(read(), final=final and last)
-                    if not unicode_data:
-                        break  # part of a character: the rest comes with the next read
-                    for event in feed(unicode_data):
-                        self.process_message(event)
-            for event in tick():
-                self.process_message(event)
-
         try:
-            while not self.exit_event.is_set():
-                process_selector_events(selector.select(0.1))
-            selector.unregister(self.fileno)
-            process_selector_events(selector.select(0.1), final=True)
+            while not exit_set():
+                if waiter.wait(fileno) and not exit_set():
+                    unicode_data = decode(read())
+                    waiter.input_seen()
+                    if unicode_data:  # else part of a character: the rest comes next
+                        for event in feed(unicode_data):
+                            self.process_message(event)
+                for event in tick():
+                    self.process_message(event)
         except _InputEnded:
             self._gone()
         finally:
-            selector.close()
             try:
                 for _event in feed(""):
                     pass

@@ -5,6 +5,9 @@ from __future__ import annotations
 import re
 import time
 
+import pytest
+
+from paris_tui.app.screens.game import GameScreen
 from paris_tui.app.screenshots import build_session
 from paris_tui.app.turns_view import clock_text, timed_out_text
 from paris_tui.app.widgets.panels import GameLog
@@ -55,3 +58,32 @@ async def test_the_players_panel_shows_the_clock_and_the_log_a_time_out() -> Non
         said = [e for e in entries if "move time ran out" in e]
         assert said == ["Ann's move time ran out: the AI played that move for them."]
         assert re.search(r"█{11,12}░? Bob: 5\d s", all_text(app))  # his clock runs now
+
+
+async def test_the_clock_ticks_each_second_only_while_a_real_time_clock_runs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An idle player's app wakes for nothing (issue 19): no clock, or a turn-based one,
+    and the second's tick is paused."""
+    ticks: list[float] = []
+    tick = GameScreen._tick_clock
+
+    def counted(screen: GameScreen) -> None:
+        ticks.append(time.monotonic())
+        tick(screen)
+
+    monkeypatch.setattr(GameScreen, "_tick_clock", counted)
+    session = build_session("Ann,Bob", 3, 0)
+    table = TimedTable(session, 1)
+    async with table_screen(table) as (app, pilot, _game):
+        await pilot.pause(1.3)
+        assert ticks == []  # not timed
+        table.tell(MoveClock(60.0, False, 0, 0.0))
+        await pilot.pause(1.3)
+        assert ticks  # a real-time clock: its bar moves each second
+        assert re.search(r"Ann: 5\d s", all_text(app))
+        table.tell(MoveClock(86400.0, True, 0, 0.0))
+        await pilot.pause()
+        counted_before = len(ticks)
+        await pilot.pause(1.3)
+        assert len(ticks) == counted_before  # turn-based: nothing to tick

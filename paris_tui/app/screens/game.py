@@ -244,6 +244,7 @@ class GameScreen(ParisScreen):
         self.key_gate = TurnGate(on_drop=self._take_dropped)
         self.take_waits: Timer | None = None  # while set, the status says why Enter waits
         self.ai_timer: Timer | None = None
+        self._clock_timer: Timer | None = None  # a networked game's second tick
         # What waits while the game is paused (too small a terminal), run on resume.
         self._waiting: dict[str, Callable[[], None]] = {}
         self._time_outs: set[int] = set()  # the moves whose time-out the log told
@@ -288,6 +289,7 @@ class GameScreen(ParisScreen):
 
     def table_presence(self, table: Table) -> None:
         self.seats = table.seats
+        self._tick_while_timed()  # a clock comes with the seats' presence
         rated = getattr(table, "rated", None)  # a host's table: how the game was rated
         if rated is not None:
             for screen in self.app.screen_stack:
@@ -315,6 +317,17 @@ class GameScreen(ParisScreen):
         clock, since = table_clock(self.table)
         return None if self.ended else clock_text(clock, self._public.names, since)
 
+    def _tick_while_timed(self) -> None:
+        """The clock's second tick runs only while a real-time clock runs: an idle
+        player's app wakes for nothing else (64 idle SSH players on one host)."""
+        timer = self._clock_timer
+        if timer is None:
+            return
+        if real_time(self.table) and not self.ended:
+            timer.resume()
+        else:
+            timer.pause()
+
     def _tick_clock(self) -> None:
         if real_time(self.table) and not self.ended and self.query(PlayersPanel):
             self.query_one(PlayersPanel).show(
@@ -339,6 +352,7 @@ class GameScreen(ParisScreen):
         self.seats = table.seats
         table.add_listener(self)
         self._follow_chat()
+        self._tick_while_timed()
         views = {s: table.view(s) for s in table.local_seats}
         self._pending.append(_Update(tuple(events[len(known) :]), table.view(None), views))
         if self.is_mounted and not self._showing and not self.ended:
@@ -378,8 +392,9 @@ class GameScreen(ParisScreen):
         if not self.query(GameLog):
             return  # mounted while the app shuts down: nothing to show
         self._fit_footer(self.app.size.width)
-        if self.networked:
-            self.set_interval(1.0, self._tick_clock)  # a real-time move clock's bar
+        if self.networked:  # a real-time move clock's bar, ticking only while it runs
+            self._clock_timer = self.set_interval(1.0, self._tick_clock, pause=True)
+            self._tick_while_timed()
         self._resumed_at = self.move_count if self._events else None
         self._write_log()
         self._follow_chat()
@@ -1158,6 +1173,7 @@ class GameScreen(ParisScreen):
 
     def show_end(self) -> None:
         self.ended = True
+        self._tick_while_timed()
         self.viewer = None
         self.refresh_all()
         public = self._public
