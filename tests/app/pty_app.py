@@ -16,13 +16,16 @@ import struct
 import subprocess
 import sys
 import termios
+import threading
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pyte
 
-__all__ = ["Key", "PtyApp", "paris_tui_command"]
+from paris_tui.app.launch import WEB_DRIVER
+
+__all__ = ["Key", "PtyApp", "paris_tui_command", "web_door_app"]
 
 
 class Key:
@@ -167,3 +170,33 @@ class PtyApp:
             os.close(self._fd)
             self._fd = -1
             self._eof = True
+
+
+def web_door_app(
+    args: Sequence[str], data_dir: Path
+) -> tuple[subprocess.Popen[bytes], threading.Event, threading.Thread]:
+    """``paris-tui ARGS`` under the browser door's driver, on pipes, its output drained
+    as textual-serve does: the process, an event set once it has started, the reader."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TEXTUAL")}
+    env.update({"PARIS_TUI_DATA_DIR": str(data_dir), "TEXTUAL_DRIVER": WEB_DRIVER})
+    proc = subprocess.Popen(
+        [*paris_tui_command(), *args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=env,
+        start_new_session=True,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    out = proc.stdout
+    started = threading.Event()
+
+    def drain() -> None:
+        if out.readline() == b"__GANGLION__\n":
+            started.set()
+        while out.read1(65536):
+            pass
+
+    reader = threading.Thread(target=drain, daemon=True)
+    reader.start()
+    return proc, started, reader

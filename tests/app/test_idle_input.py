@@ -10,7 +10,6 @@ count of its wake-ups, not a timing), and whose escape key still works alone.
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 import threading
 import time
@@ -19,9 +18,8 @@ from pathlib import Path
 import pytest
 
 from paris_tui.app.driver import TICK, InputWait
-from paris_tui.app.launch import WEB_DRIVER
 
-from .pty_app import PtyApp, paris_tui_command
+from .pty_app import PtyApp, web_door_app
 
 LINUX = sys.platform.startswith("linux")
 HOT_SEAT = ["play", "--players", "Ann,Bob", "--seed", "5"]
@@ -101,28 +99,8 @@ def test_an_idle_app_does_not_wake_its_input_thread_and_escape_alone_still_works
 
 @pytest.mark.skipif(not LINUX, reason="counts a thread's wake-ups in Linux's /proc")
 def test_an_idle_browser_door_app_does_not_wake(tmp_path: Path) -> None:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("TEXTUAL")}
-    env.update({"PARIS_TUI_DATA_DIR": str(tmp_path), "TEXTUAL_DRIVER": WEB_DRIVER})
-    proc = subprocess.Popen(
-        [*paris_tui_command(), *HOT_SEAT],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        env=env,
-        start_new_session=True,
-    )
-    assert proc.stdin is not None and proc.stdout is not None
-    out = proc.stdout
-    started = threading.Event()
-
-    def drain() -> None:  # read what the app draws, as textual-serve does
-        if out.readline() == b"__GANGLION__\n":
-            started.set()
-        while out.read1(65536):
-            pass
-
-    reader = threading.Thread(target=drain, daemon=True)
-    reader.start()
+    proc, started, reader = web_door_app(HOT_SEAT, tmp_path)
+    assert proc.stdin is not None
     try:
         assert started.wait(30), "the app did not start under the web driver"
         time.sleep(1.0)  # its first frames

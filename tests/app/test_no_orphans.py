@@ -16,15 +16,13 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import threading
 import time
 from pathlib import Path
 
 from paris_tui.app.driver import TERMINAL_GONE
-from paris_tui.app.launch import WEB_DRIVER
 from paris_tui.app.storage import open_save, read_save
 
-from .pty_app import PtyApp, paris_tui_command
+from .pty_app import PtyApp, web_door_app
 
 AI_GAME = ["play", "--players", "ai:random,ai:greedy", "--seed", "5", "--ai-delay", "0.1"]
 EXIT_BOUND = 30.0  # seconds; the app exits in well under one, this is for a loaded machine
@@ -89,28 +87,8 @@ def test_pty_closed_under_the_app_saves_and_exits(data_dir: Path) -> None:
 
 
 def test_browser_door_input_at_end_of_file_saves_and_exits(data_dir: Path) -> None:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("TEXTUAL")}
-    env.update({"PARIS_TUI_DATA_DIR": str(data_dir), "TEXTUAL_DRIVER": WEB_DRIVER})
-    proc = subprocess.Popen(
-        [*paris_tui_command(), *AI_GAME],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        env=env,
-        start_new_session=True,
-    )
-    assert proc.stdin is not None and proc.stdout is not None
-    out = proc.stdout
-    started = threading.Event()
-
-    def drain() -> None:  # read what the app draws, as textual-serve does
-        if out.readline() == b"__GANGLION__\n":
-            started.set()
-        while out.read1(65536):
-            pass
-
-    reader = threading.Thread(target=drain, daemon=True)
-    reader.start()
+    proc, started, reader = web_door_app(AI_GAME, data_dir)
+    assert proc.stdin is not None
     try:
         assert started.wait(30), "the app did not start under the web driver"
         path, moves = _saved_moves(data_dir)
