@@ -308,3 +308,52 @@ print(*before, *filled, *after)
     assert small_filled >= small_before and large_filled > 500
     assert small_after < small_before // 20  # what parsing the figures itself left
     assert large_after < large_before // 20
+
+
+def test_immortal_objects_where_the_interpreter_has_them() -> None:
+    """On CPython 3.12 and later immortalize() makes objects whose reference counts no
+    reference taken or dropped writes to (PEP 683); on 3.11 it changes nothing."""
+    from paris_tui.host.zygote import immortal_objects, immortalize
+
+    objects = [bytearray(b"made here"), [1, 2], 0.25 + len(sys.argv)]
+    counts = [sys.getrefcount(obj) for obj in objects]
+    changed = immortalize(objects)
+    held = [obj for obj in objects for _ in range(5)]
+    after = [sys.getrefcount(obj) for obj in objects]
+    del held
+    if sys.version_info >= (3, 12):
+        assert immortal_objects()
+        assert changed >= len(objects) + 2  # and what they refer to: the list's 1 and 2
+        assert after == [sys.getrefcount(obj) for obj in objects]
+        assert all(count >= 0xFFFFFFFF for count in after)
+    else:
+        assert not immortal_objects() and changed == 0
+        assert after == [count + 5 for count in counts]
+
+
+def test_an_immortal_heap_still_draws_a_game() -> None:
+    """The fork server's whole heap made immortal (as before it forks): the app it
+    holds still draws a game screen, and the count of a class it drew with is immortal
+    (in a process of its own: what it makes immortal stays so)."""
+    import subprocess
+
+    script = """
+import gc, sys
+import textual.app
+from paris_tui.host.zygote import immortalize
+from paris_tui.app.warm_up import warm_up
+warm_up()
+gc.collect()
+made = immortalize()
+drawn = warm_up()
+print(made, drawn, sys.getrefcount(textual.app.App))
+"""
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True
+    ).stdout
+    made, drawn, count = (int(n) for n in out.split())
+    assert drawn > 1000  # a 120x40 game screen's frame, as text
+    if sys.version_info >= (3, 12):
+        assert made > 100_000 and count >= 0xFFFFFFFF
+    else:
+        assert made == 0 and count < 1000
