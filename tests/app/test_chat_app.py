@@ -215,6 +215,9 @@ async def test_the_end_screen_has_the_table_chat_and_fits_80x24(tmp_path: Path) 
             await until(pilot, lambda: "gg [b]ann" in pane_text(pane) and end.rated is not None)
             await pilot.pause()
             assert app.is_running and app.screen is end  # no click action ran
+            await press(pilot, "enter")  # a hidden Quit button does not end the session
+            await pilot.pause()
+            assert app.is_running and app.screen is end
             drawn = pane_text(pane).replace("\n", "")
             for text in hostile:
                 assert text in drawn, text

@@ -323,6 +323,29 @@ async def test_game_end_screen_fits_80x24_with_four_long_names() -> None:
         assert "Show all" not in footer and "Play again" in footer
 
 
+async def test_enter_during_the_reveal_presses_no_hidden_button() -> None:
+    """The buttons show once the result is all shown; before, Enter pressed the hidden
+    Play again (a new game, the result never seen). Once shown, Enter plays again."""
+    app = make_app(build_session("Ann,Bob,Cy", 4, 44), anim=5.0)
+    async with app.run_test(size=SMALL) as pilot:
+        await press(pilot, "enter", "enter")  # the hand-off, the last move
+        for _ in range(40):  # bounded: Space skips each final tour's animation
+            if isinstance(app.screen, EndScreen):
+                break
+            await press(pilot, "space")
+        end = app.screen
+        assert isinstance(end, EndScreen) and end.shown < len(end.items)
+        await press(pilot, "enter")
+        assert app.screen is end and end.shown < len(end.items)
+        await press(pilot, "space")  # shows all: the buttons come, Play again focused
+        await pilot.pause()
+        assert end.shown == len(end.items)
+        assert isinstance(app.focused, Button) and app.focused.id == "play-again"
+        await press(pilot, "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, HandoffScreen)  # a new game's first hand-off
+
+
 # --- awkward wraps ------------------------------------------------------------------
 
 

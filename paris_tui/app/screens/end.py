@@ -141,10 +141,11 @@ class EndScreen(ParisScreen):
         with VerticalScroll(id="end-box"):
             yield Static(Text(_("Game over"), style="bold"), id="end-title")
             yield Static("", id="end-steps")
-            with Horizontal(id="end-buttons"):
-                if self.can_play_again:
-                    yield Button(_("Play again"), id="play-again", variant="primary")
-                yield Button(_("Quit"), id="end-quit")
+            if self.chat is None:  # with the chat pane, the footer's keys (q) are the buttons
+                with Horizontal(id="end-buttons"):
+                    if self.can_play_again:
+                        yield Button(_("Play again"), id="play-again", variant="primary")
+                    yield Button(_("Quit"), id="end-quit")
         if self.chat is not None:
             yield ChatPane(id="end-chat")
         yield KeysFooter()
@@ -176,8 +177,8 @@ class EndScreen(ParisScreen):
             self.set_interval(self.step, self._tick, name="end-reveal")
             self.shown = 1
         self._render_steps()
-        for button in self.query("#play-again" if self.can_play_again else "#end-quit"):
-            button.focus()
+        if self.shown == len(self.items):
+            self._focus_button()
 
     def _tick(self) -> None:
         if getattr(self.app, "too_small", False):
@@ -388,9 +389,16 @@ class EndScreen(ParisScreen):
         for steps in self.query("#end-steps").results(Static):
             steps.update(Group(*renderables))
         for buttons in self.query("#end-buttons"):
-            # With the chat under the result, the footer's keys (q) are the buttons.
-            buttons.display = not waiting and self.chat is None
+            hidden = not buttons.display
+            buttons.display = not waiting
+            if hidden and not waiting:  # shown only now: Enter presses its first button
+                self._focus_button()
         self.refresh_bindings()
+
+    def _focus_button(self) -> None:
+        """Play again (else Quit) takes Enter; never while hidden (during the reveal)."""
+        for button in self.query("#play-again" if self.can_play_again else "#end-quit"):
+            button.focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
