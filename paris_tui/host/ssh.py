@@ -583,6 +583,8 @@ class _Session(asyncssh.SSHServerSession[bytes]):
         self._task: asyncio.Task[None] | None = None
         self._gone = False
         self._slot: Slot | None = None  # its turn to start the app (host/starts.py)
+        self._player = ""  # whose app runs (for the log), and since when
+        self._started = 0.0
 
     def connection_made(self, chan: Any) -> None:
         self.chan = chan
@@ -720,6 +722,7 @@ class _Session(asyncssh.SSHServerSession[bytes]):
         mark(f"ssh app {self.app.pid}")
         warm = "warm" if isinstance(self.app.proc, ForkedProcess) else "exec"
         log.info("SSH %s: %s plays (app %d, %s)", conn, name, self.app.pid, warm)
+        self._player, self._started = name, asyncio.get_running_loop().time()
         if self.gone():  # the connection went while the app started
             self.hang_up()
             return
@@ -903,6 +906,16 @@ class _Session(asyncssh.SSHServerSession[bytes]):
             self._slot.release()
         if self.app is not None:
             self.door._apps.discard(self.app)
+            how = f"killed by signal {-status}" if status < 0 else f"exit status {status}"
+            lasted = asyncio.get_running_loop().time() - self._started
+            log.info(
+                "SSH %s: %s's session ended after %d s (app %d, %s)",
+                self.conn,
+                self._player,
+                lasted,
+                self.app.pid,
+                how,
+            )
         self._revoke()
         self.door.release(self.conn)
         if self.chan is not None and not self._gone:

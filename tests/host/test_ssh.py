@@ -8,7 +8,9 @@ size, and echoes keys, so each test sees what the door gave the app.
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
+import re
 import signal
 import stat
 import subprocess
@@ -402,7 +404,10 @@ async def test_the_host_key_is_made_once_private_and_kept(tmp_path: Path) -> Non
         load_host_key(path)
 
 
-async def test_hanging_up_ends_the_app(tmp_path: Path) -> None:
+async def test_hanging_up_ends_the_app(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """The app ends with its connection, and the log says whose session ended, as it
+    said who came in (an operator follows who is on)."""
+    caplog.set_level(logging.INFO, logger="paris_tui.host.ssh")
     async with running_door(tmp_path) as (host, door):
         conn = await connect(door.port, "ann", new_key(tmp_path, "ann"))
         term = await Terminal.open(conn)
@@ -413,6 +418,12 @@ async def test_hanging_up_ends_the_app(tmp_path: Path) -> None:
         async with asyncio.timeout(TIMEOUT):
             while door._apps or host._door_slots:
                 await asyncio.sleep(0.05)
+    ended = [r.getMessage() for r in caplog.records if "session ended" in r.getMessage()]
+    assert len(ended) == 1 and re.fullmatch(
+        rf"SSH connection from 127\.0\.0\.1: ann's session ended after \d+ s "
+        rf"\(app {pid}, (exit status -?\d+|killed by signal \d+)\)",
+        ended[0],
+    ), ended
 
 
 async def test_an_app_that_ignores_the_hang_up_is_killed(
