@@ -95,6 +95,9 @@ CODE_ALPHABET = "BCDFGHJKLMNPQRSTVWXZ23456789"
 CODE_LENGTH = 8
 CODE_SECONDS = 10 * 60.0
 """How long a link code stays good."""
+CODE_MISSES = 10
+"""Wrong link codes typed for one account (through any door, from any connection)
+after which its code is void: guessing one of 28^8 codes is bounded per account."""
 INVITE_SECONDS = 7 * 24 * 3600.0
 """How long an operator's invitation code (``host --invite``) stays good."""
 MAX_CREDENTIALS = 16
@@ -280,6 +283,9 @@ class AccountStore(Protocol):
         (with ``account_id``: only a code of that account counts, and is used)."""
 
     def has_code(self, account_id: int) -> bool: ...
+
+    def void_codes(self, account_id: int) -> bool:
+        """The account's link code no longer counts; whether it had one."""
 
     def rename(self, account_id: int, name: str) -> Account: ...
 
@@ -659,6 +665,11 @@ class SQLiteAccounts:
             "SELECT 1 FROM codes WHERE account = ? AND expires > ?", (account_id, time.time())
         )
         return bool(rows)
+
+    def void_codes(self, account_id: int) -> bool:
+        with self._tx() as db:
+            cur = db.execute("DELETE FROM codes WHERE account = ?", (account_id,))
+            return cur.rowcount > 0
 
     # --- seats ------------------------------------------------------------------------
 

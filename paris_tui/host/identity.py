@@ -32,12 +32,14 @@ every seat is refused, never given away).
 from __future__ import annotations
 
 import hmac
+import logging
 import secrets
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
 
 from .accounts import (
+    CODE_MISSES,
     Account,
     AccountError,
     AccountStore,
@@ -51,6 +53,8 @@ from .names import folded
 from .referee import Refusal
 
 __all__ = ["TICKET_SECONDS", "Claim", "DoorProof", "Gate", "Tickets", "Vouched"]
+
+log = logging.getLogger("paris_tui.host.identity")
 
 TICKET_SECONDS = 12 * 3600.0
 """The longest a door's ticket stays good; a door revokes it when its session ends."""
@@ -157,6 +161,28 @@ class Gate:
         self.store = store
         self.problem = problem  # why the store cannot be used (then every seat is refused)
         self.tickets = tickets
+        self._misses: dict[int, int] = {}  # wrong link codes per account, since its last
+
+    def take_code(self, store: AccountStore, code: str, account: Account) -> bool:
+        """Whether ``code`` is the account's live link code (then used up). Every door
+        asks here: the :data:`~paris_tui.host.accounts.CODE_MISSES`-th wrong one for
+        an account, whichever connections typed them, voids its code (the owner asks
+        for a new one)."""
+        if store.take_code(code, account.id) is not None:
+            self._misses.pop(account.id, None)
+            return True
+        misses = self._misses.get(account.id, 0) + 1
+        if misses < CODE_MISSES:
+            self._misses[account.id] = misses
+            return False
+        self._misses.pop(account.id, None)
+        store.void_codes(account.id)
+        log.warning(
+            "%d wrong link codes for %s: its code is void (a new one is needed)",
+            misses,
+            account.name,
+        )
+        return False
 
     def _store(self) -> AccountStore:
         if self.store is None:
@@ -248,7 +274,7 @@ class Gate:
     def _redeem(
         self, store: AccountStore, account: Account, proof: DoorProof | None, code: str
     ) -> Claim:
-        if store.take_code(code, account.id) is None:
+        if not self.take_code(store, code, account):
             raise Refusal("bad_code", "that code is wrong, used or expired")
         token = None
         if proof is not None:

@@ -824,8 +824,7 @@ class _Session(asyncssh.SSHServerSession[bytes]):
                     if not line:
                         break
                     try:
-                        taken = store.take_code(line, account.id)
-                        if taken is not None:
+                        if door.host.gate.take_code(store, line, account):
                             store.add_credential(
                                 account.id, Credential("ssh", fingerprint, self.conn.key_label)
                             )

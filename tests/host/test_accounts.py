@@ -18,6 +18,8 @@ import pytest
 
 from paris_tui.host.accounts import (
     CODE_ALPHABET,
+    CODE_LENGTH,
+    CODE_MISSES,
     MAX_CREDENTIALS,
     AccountError,
     AccountsUnavailable,
@@ -324,6 +326,42 @@ async def test_a_link_code_links_a_second_join_directory(tmp_path: Path) -> None
         with pytest.raises(RefusedError) as refused:  # no proof, no account answers
             await (await HostClient.connect("127.0.0.1", port)).account("ann", None, "code")
         assert refused.value.code == "name_taken"
+        await laptop.close()
+        await phone.close()
+
+
+async def test_wrong_link_codes_void_the_accounts_code_whatever_the_connection(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Guessing a link code is bounded per account, never per connection: after
+    CODE_MISSES wrong codes for ann, from connections that each try twice, her code is
+    void (the right one is refused too) and the log says so; a new code works."""
+    caplog.set_level(logging.WARNING, logger="paris_tui.host")
+    async with running_host(tmp_path, ["ann,bob"]) as (_host, port):
+        laptop = await HostClient.connect("127.0.0.1", port)
+        first = await laptop.join("ann")
+        assert first.token is not None
+        info = await laptop.account("ann", first.token, "code")
+        assert info.code is not None
+        wrong = next(
+            c * CODE_LENGTH for c in CODE_ALPHABET if c * CODE_LENGTH != normalize_code(info.code)
+        )
+        for _ in range(CODE_MISSES // 2):
+            guesser = await HostClient.connect("127.0.0.1", port)
+            for _ in range(2):
+                with pytest.raises(RefusedError) as refused:
+                    await guesser.join("ann", code=wrong)
+                assert refused.value.code == "bad_code"
+            await guesser.close()
+        phone = await HostClient.connect("127.0.0.1", port)
+        with pytest.raises(RefusedError) as refused:
+            await phone.join("ann", code=info.code)  # the right code, too late
+        assert refused.value.code == "bad_code"
+        assert any("wrong link codes for ann" in r.getMessage() for r in caplog.records)
+        again = await laptop.account("ann", first.token, "code")
+        assert again.code is not None
+        seated = await phone.join("ann", code=again.code)
+        assert seated.token is not None
         await laptop.close()
         await phone.close()
 
