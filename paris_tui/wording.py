@@ -66,6 +66,8 @@ def name_problem(exc: InvalidNameError, *, with_seat: bool = False) -> str:
             ).format(**p)
         case "nothing_visible":
             text = _("the name has nothing visible")
+        case "stacked_marks":
+            text = _("the name stacks {count} marks on one character; at most {limit}").format(**p)
         case "control":
             # The character by its code point and Unicode name (U+202E RIGHT-TO-LEFT OVERRIDE).
             char = f"{p['char']} {p['label']}" if p.get("label") else str(p["char"])

@@ -79,6 +79,8 @@ CORPUS: tuple[Case, ...] = (
     Case("1 MB", "A" * 1_000_000, None),
     Case("21 cells", "C" * 21, None),
     Case("11 wide characters (22 cells)", "王" * 11, None),
+    # Combining marks piled on one character ("Zalgo"): drawn over the lines around it.
+    Case("stacked marks", "Z\u0351\u0354\u0345\u0317a\u0300\u0316\u0333lgo", None),
     # Accepted, normalised: surrounding spaces trimmed, NFC.
     Case("padded", "  Ann  ", "Ann"),
     Case("decomposed accent", "Zoe\u0308", "Zo\u00eb"),
@@ -89,6 +91,11 @@ CORPUS: tuple[Case, ...] = (
     Case("accents", "Aurélie", "Aurélie"),
     Case("inner spaces", "Ann Marie", "Ann Marie"),
     Case("quotes and backslash", 'O\'Brien \\ "x"', 'O\'Brien \\ "x"'),
+    # Marks that real writing stacks (at most three on a character): kept.
+    Case("Vietnamese", "Nguye\u0302\u0303n", "Nguy\u1ec5n"),
+    Case("Thai tone and vowel marks", "\u0e17\u0e35\u0e48", "\u0e17\u0e35\u0e48"),
+    Case("Devanagari", "\u0915\u094d\u0937\u093f", "\u0915\u094d\u0937\u093f"),
+    Case("three marks on one letter", "a\u0334\u0335\u0336", "a\u0334\u0335\u0336"),
 )
 
 REFUSED = tuple(c for c in CORPUS if c.refused)

@@ -68,6 +68,11 @@ MAX_NAME_CHARS = 3 * MAX_NAME_CELLS
 """A name holds at most this many code points (after NFC): combining marks take
 no cell, so the cell limit alone would let a name pile up marks without end."""
 
+MAX_STACKED_MARKS = 3
+"""Combining marks a name may put on one character (after NFC): real writing stacks
+up to three (Vietnamese two, Thai a vowel and a tone); a pile of them ("Zalgo")
+draws over the lines above and below the name."""
+
 # Longer raw input is refused before it is looked at, however it would strip
 # or normalise: a 1 MB "name" costs a length check, nothing more.
 _MAX_RAW_CHARS = 4 * MAX_NAME_CHARS
@@ -79,6 +84,7 @@ NameProblem = Literal[
     "too_long",  # more code points than MAX_NAME_CHARS
     "too_wide",  # more cells than MAX_NAME_CELLS
     "nothing_visible",
+    "stacked_marks",  # more than MAX_STACKED_MARKS combining marks on one character
     "control",  # a character of a category in _NOT_TEXT, or an invisible filler
     "duplicate",  # two seats of a table share it (ignoring case)
 ]
@@ -139,6 +145,7 @@ class InvalidNameError(ParisError, ValueError):
 
         ``params`` by code: ``too_long_input``: ``length``, ``limit`` (cells);
         ``too_long``: ``length``, ``limit``; ``too_wide``: ``cells``, ``limit``;
+        ``stacked_marks``: ``count``, ``limit`` (marks on one character);
         ``control``: ``kind`` (a key of the categories: ``Cc``, ``Cf``, ...,
         or ``filler``), ``char`` (``U+001B``) and ``label`` (its Unicode name,
         maybe empty); ``duplicate``: ``name``, ``first`` (the seat's name it
@@ -163,6 +170,8 @@ class InvalidNameError(ParisError, ValueError):
                 )
             case "nothing_visible":
                 return "the name has nothing visible"
+            case "stacked_marks":
+                return f"the name stacks {p['count']} marks on one character; at most {p['limit']}"
             case "control":
                 if p["kind"] == "Cc" and not p["label"]:
                     return f"the name holds a control character ({p['char']})"
@@ -256,7 +265,24 @@ def normalize_name(text: str) -> str:
         raise InvalidNameError("too_wide", cells=width, limit=MAX_NAME_CELLS)
     if width == 0:
         raise InvalidNameError("nothing_visible")
+    stacked = _most_stacked(name)
+    if stacked > MAX_STACKED_MARKS:
+        raise InvalidNameError("stacked_marks", count=stacked, limit=MAX_STACKED_MARKS)
     return name
+
+
+def _most_stacked(text: str) -> int:
+    """The most combining marks (categories Mn, Me) in a row in ``text``."""
+    if text.isascii():
+        return 0
+    most = run = 0
+    for ch in text:
+        if unicodedata.category(ch) in ("Mn", "Me"):
+            run += 1
+            most = max(most, run)
+        else:
+            run = 0
+    return most
 
 
 def check_table_names(names: Iterable[str]) -> tuple[str, ...]:

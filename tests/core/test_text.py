@@ -18,7 +18,7 @@ from paris_tui.core import (
     normalize_name,
     printable,
 )
-from paris_tui.core.text import MAX_NAME_CHARS
+from paris_tui.core.text import MAX_NAME_CHARS, MAX_STACKED_MARKS
 
 NOT_TEXT = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
 
@@ -78,6 +78,7 @@ def test_corpus_covers_every_kind_of_hostile_text() -> None:
         ("E" * 21, "21 cells wide; at most 20"),
         ("王" * 11, "22 cells wide; at most 20, wide characters count two"),
         ("a" + "\u0301" * 61, "61 characters; at most 60"),
+        ("Za\u0334\u0335\u0336\u0337", "4 marks on one character; at most 3"),
     ],
 )
 def test_each_refusal_says_what_is_wrong(text: str, words: str) -> None:
@@ -99,7 +100,12 @@ def test_a_huge_name_is_refused_for_its_length_before_it_is_scanned() -> None:
 def test_limits() -> None:
     assert MAX_NAME_CELLS == 20
     assert normalize_name("D" * MAX_NAME_CELLS) == "D" * 20
-    assert normalize_name("a" + "\u0301" * (MAX_NAME_CHARS - 1)) == "á" + "\u0301" * 58
+    many = "a\u0334\u0335" * MAX_NAME_CELLS  # as many code points as a name holds
+    assert len(many) == MAX_NAME_CHARS and normalize_name(many) == many
+    stacked = "a" + "\u0334" * MAX_STACKED_MARKS
+    assert normalize_name(stacked) == stacked
+    with pytest.raises(InvalidNameError, match="marks on one character"):
+        normalize_name(stacked + "\u0334")
     assert normalize_name("王" * 10) == "王" * 10
 
 
