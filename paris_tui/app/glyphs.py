@@ -211,6 +211,7 @@ _WORDS: Final[dict[int, str]] = str.maketrans(
         "×": "x",
         "−": "-",
         "±": "+-",
+        "σ": " sigma",  # the rating's "mu − 3σ": "mu - 3 sigma"
         "★": "*",
         "↻": "~",
         "●": "@",

@@ -175,6 +175,33 @@ def test_cuts_end_with_the_sets_ellipsis() -> None:
     assert captured.get().rstrip("\n") == "a lo..."
 
 
+def test_ascii_words_leave_no_glyph_a_cjk_terminal_draws_wide() -> None:
+    """Every sentence of every catalog (the English too), in ASCII words, holds no
+    character of ambiguous width but the Latin letters of Latin-1 (a CJK terminal
+    draws the ambiguous ones two cells wide: what the ascii set is for); the rating's
+    "3σ" was one."""
+    import unicodedata
+
+    from babel.messages.pofile import read_po
+
+    from paris_tui.i18n import LOCALE_DIR
+
+    left: set[str] = set()
+    for po in sorted(Path(LOCALE_DIR).glob("*/LC_MESSAGES/*.po")):
+        with po.open("rb") as handle:
+            catalog = read_po(handle)
+        for message in catalog:
+            ids = message.id if isinstance(message.id, tuple) else (message.id,)
+            strings = message.string if isinstance(message.string, tuple) else (message.string,)
+            for text in (*ids, *strings):
+                for ch in ASCII.words(text or ""):
+                    latin = "\u00a0" <= ch <= "\u00ff" and ch.isalpha()
+                    if unicodedata.east_asian_width(ch) == "A" and not latin:
+                        left.add(f"{ch} U+{ord(ch):04X} in {po.parent.parent.name}: {text[:40]}")
+    assert not left, sorted(left)
+    assert ASCII.words("mu − 3σ") == "mu - 3 sigma"
+
+
 def test_words_borrow_the_sets_glyphs() -> None:
     from paris_tui import i18n
     from paris_tui.app.glyphs import _WORDS
