@@ -54,6 +54,8 @@ except ImportError:  # pragma: no cover - the game's own install
 TIMEOUT = 60.0
 SIZE = (120, 40)
 FIRST_FRAME = ("Louvre", "Opéra")  # stop names drawn on the map of the game screen
+LOBBY_FRAME = ("the tables of this host",)  # the lobby's title (--lobby)
+LOBBY = False  # --lobby: the players have no seat and land in the lobby
 
 
 def _memory(pid: int) -> dict[str, int]:
@@ -184,7 +186,7 @@ TRACE_ENV: dict[str, str] = {}  # --trace / --profile: paris_tui/trace.py's vari
 async def _start_host(data_dir: Path, players: int) -> tuple[asyncio.subprocess.Process, int]:
     names = [f"p{i + 1}" for i in range(players)]
     tables: list[str] = []
-    for start in range(0, players, 4):
+    for start in range(0, 0 if LOBBY else players, 4):
         seats = names[start : start + 4]
         if len(seats) == 1:
             seats.append("ai:random")
@@ -201,7 +203,7 @@ async def _start_host(data_dir: Path, players: int) -> tuple[asyncio.subprocess.
         "--data-dir",
         str(data_dir),
         "--max-tables",
-        str(len(tables)),
+        str(max(1, len(tables))),
         *tables,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.DEVNULL,
@@ -242,7 +244,7 @@ async def _login(
     auth = time.perf_counter() - started
     process = await conn.create_process(term_type="xterm-256color", term_size=size, encoding=None)
     screen = Screen(process)
-    await screen.wait_for(*FIRST_FRAME, f"p{i + 1}")
+    await screen.wait_for(*(LOBBY_FRAME if LOBBY else FIRST_FRAME), f"p{i + 1}")
     return conn, screen, auth, time.perf_counter() - started, process
 
 
@@ -401,10 +403,15 @@ def main() -> int:
         action="store_true",
         help="list the first app's mappings with the most private dirty memory",
     )
+    parser.add_argument(
+        "--lobby",
+        action="store_true",
+        help="players without a seat: each lands in the lobby (its first frame, its idle cost)",
+    )
     parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args()
-    global CHECKOUT, SMAPS  # noqa: PLW0603 - one setting for the whole run
-    SMAPS = args.smaps
+    global CHECKOUT, SMAPS, LOBBY  # noqa: PLW0603 - one setting for the whole run
+    SMAPS, LOBBY = args.smaps, args.lobby
     CHECKOUT = os.path.abspath(args.checkout) if args.checkout else None
     try:
         cols, rows = (int(x) for x in args.size.lower().split("x"))
@@ -430,6 +437,8 @@ def main() -> int:
         grow = result["host_rss_mb"]
         assert isinstance(login, dict) and isinstance(app, dict) and isinstance(grow, dict)
         how = "at once" if not args.one_by_one else "one by one"
+        if LOBBY:
+            how += " (in the lobby)"
         print(
             f"{n} SSH players {how}: connect to first frame median {login['p50']} s, "
             f"max {login['max']} s; of which the SSH login {login['ssh_login_p50']} s "
