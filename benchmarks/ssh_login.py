@@ -294,9 +294,10 @@ async def run(
             smaps = smaps_summary(apps[0]) if SMAPS and apps else []
             after = _memory(host.pid)
             everyone = [host.pid, *_descendants(host.pid)]
-            cpu_before = _cpu_total_ms(everyone)
+            cpu_before, host_before = _cpu_total_ms(everyone), _cpu_ms(host.pid)
             await asyncio.sleep(idle)
             idle_cpu = (_cpu_total_ms(everyone) - cpu_before) / (idle * 1000) * 100
+            idle_host = (_cpu_ms(host.pid) - host_before) / (idle * 1000) * 100
             # The cost of a whole repaint at this size: the first player's window
             # shrinks by one cell and grows back, twice (four repaints), measured as
             # the CPU time of every app (only the first one repaints).
@@ -340,6 +341,7 @@ async def run(
             "growth_per_player": round((after["rss"] - before["rss"]) / 1024 / players, 2),
         },
         "idle_cpu_percent_of_one_core": round(idle_cpu, 1),
+        "idle_cpu_percent_host": round(idle_host, 1),
         "size": f"{size[0]}x{size[1]}",
         "repaint_cpu_ms": round(repaint_ms, 1),
         "repainted_app_rss_mb": round(repaint_rss / 1024, 1),
@@ -449,7 +451,8 @@ def main() -> int:
             f"({app['processes']} apps); host RSS {grow['before']} MB before, "
             f"{grow['after']} MB after; CPU time of each app to 2 s after the last "
             f"first frame {result['app_cpu_ms_to_settled']} ms; {n} idle sessions: "
-            f"{result['idle_cpu_percent_of_one_core']}% of one core",
+            f"{result['idle_cpu_percent_of_one_core']}% of one core "
+            f"(the host's own process {result['idle_cpu_percent_host']}%)",
             flush=True,
         )
         print(
