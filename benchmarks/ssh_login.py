@@ -56,6 +56,7 @@ SIZE = (120, 40)
 FIRST_FRAME = ("Louvre", "Opéra")  # stop names drawn on the map of the game screen
 LOBBY_FRAME = ("the tables of this host",)  # the lobby's title (--lobby)
 LOBBY = False  # --lobby: the players have no seat and land in the lobby
+AWAY = False  # --away: each terminal reports the focus lost (FocusOut) before the idle time
 
 
 def _memory(pid: int) -> dict[str, int]:
@@ -293,6 +294,10 @@ async def run(
             memory = [_memory(pid) for pid in apps]
             smaps = smaps_summary(apps[0]) if SMAPS and apps else []
             after = _memory(host.pid)
+            if AWAY:  # every player switches to another window (xterm's focus report)
+                for *_, player in results:
+                    player.stdin.write(b"\x1b[O")
+                await asyncio.sleep(1.0)
             everyone = [host.pid, *_descendants(host.pid)]
             cpu_before, host_before = _cpu_total_ms(everyone), _cpu_ms(host.pid)
             await asyncio.sleep(idle)
@@ -410,10 +415,15 @@ def main() -> int:
         action="store_true",
         help="players without a seat: each lands in the lobby (its first frame, its idle cost)",
     )
+    parser.add_argument(
+        "--away",
+        action="store_true",
+        help="each terminal reports the focus lost before the idle sessions are timed",
+    )
     parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args()
-    global CHECKOUT, SMAPS, LOBBY  # noqa: PLW0603 - one setting for the whole run
-    SMAPS, LOBBY = args.smaps, args.lobby
+    global CHECKOUT, SMAPS, LOBBY, AWAY  # noqa: PLW0603 - one setting for the whole run
+    SMAPS, LOBBY, AWAY = args.smaps, args.lobby, args.away
     CHECKOUT = os.path.abspath(args.checkout) if args.checkout else None
     try:
         cols, rows = (int(x) for x in args.size.lower().split("x"))
@@ -441,6 +451,8 @@ def main() -> int:
         how = "at once" if not args.one_by_one else "one by one"
         if LOBBY:
             how += " (in the lobby)"
+        if AWAY:
+            how += " (then in the background)"
         print(
             f"{n} SSH players {how}: connect to first frame median {login['p50']} s, "
             f"max {login['max']} s; of which the SSH login {login['ssh_login_p50']} s "

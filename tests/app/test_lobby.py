@@ -25,7 +25,7 @@ from paris_tui.core.record import load_record
 from paris_tui.host.referee import parse_seats
 from paris_tui.host.server import Host, HostConfig
 from paris_tui.net.client import HostClient, TokenStore
-from paris_tui.net.protocol import Seated, Update, Waiting, Watching
+from paris_tui.net.protocol import ListTables, Seated, Update, Waiting, Watching
 
 from .helpers import screen_text, widgets_text
 
@@ -361,3 +361,32 @@ def test_a_finished_tables_players_are_not_marked_away() -> None:
     assert table_players_text(going).plain == "ann 1.2 (away), bob, Greedy AI"
     done = TableInfo("t1", seats, 45, 45, finished=True)
     assert table_players_text(done).plain == "ann 1.2, bob, Greedy AI"
+
+
+async def test_a_lobby_in_the_background_asks_for_the_tables_less_often(tmp_path: Path) -> None:
+    """The table list every ``poll`` seconds while the terminal (or browser tab) has the
+    focus; every ``poll_away`` once it reports the focus lost (idle lobbies in other
+    windows cost the host next to nothing); at once when the focus comes back."""
+    async with hosting(tmp_path, "ann,bob") as (_, port):
+        client = await _client(port)
+        asked: list[float] = []
+        send = client.send
+
+        def counting(message: object) -> None:
+            if isinstance(message, ListTables):
+                asked.append(asyncio.get_running_loop().time())
+            send(message)  # type: ignore[arg-type]
+
+        client.send = counting  # type: ignore[method-assign]
+        app = LobbyApp(client, None, poll_away=30.0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await _until(pilot, lambda: len(asked) >= 3, "three asks, 0.3 s apart")
+            app.post_message(events.AppBlur())
+            await _until(pilot, lambda: not app.app_focus, "the focus lost")
+            before = len(asked)
+            await pilot.pause(1.2)  # four polls' time
+            assert len(asked) == before  # in the background: not asked again yet
+            app.post_message(events.AppFocus())
+            await _until(pilot, lambda: len(asked) == before + 1, "asked on coming back")
+            await _until(pilot, lambda: len(asked) >= before + 3, "every 0.3 s again")
+        await client.close()

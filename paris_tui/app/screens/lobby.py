@@ -86,9 +86,17 @@ from .finished_games import FinishedGamesScreen, HostReplayScreen
 from .leaderboard import LeaderboardScreen, rating_text
 from .new_game import NameInput
 
-__all__ = ["POLL", "LobbyScreen", "NewTableScreen", "table_game_text", "table_players_text"]
+__all__ = [
+    "POLL",
+    "POLL_AWAY",
+    "LobbyScreen",
+    "NewTableScreen",
+    "table_game_text",
+    "table_players_text",
+]
 
 POLL = 2.0  # seconds between two asks for the table list
+POLL_AWAY = 15.0  # ... while the terminal or browser tab reports the focus lost
 RECONNECT_TRIES = 8  # the lobby tries this often to connect again (0.5 s, 1 s, ... 8 s apart)
 
 # What to do about an account's refusal, in the lobby (issue 17).
@@ -379,6 +387,7 @@ class LobbyScreen(ParisScreen):
         name: str | None,
         *,
         poll: float = POLL,
+        poll_away: float = POLL_AWAY,
         tokens: TokenStore | None = None,
         address: str | None = None,
         ticket: str | None = None,
@@ -405,6 +414,7 @@ class LobbyScreen(ParisScreen):
             except InvalidNameError as exc:
                 self.name_problem = worded_problem(exc)
         self.poll_every = poll
+        self.poll_away = poll_away  # while the player's terminal is in the background
         self.tables: tuple[TableInfo, ...] = ()
         self.leaderboard: tuple[Leader, ...] = ()  # the host's best ratings (l shows them)
         self.waiting: Waiting | None = None
@@ -469,7 +479,9 @@ class LobbyScreen(ParisScreen):
         self._reader = asyncio.get_running_loop().create_task(self._read())
         self.friends.ask()
         self.action_refresh()
-        self.set_interval(self.poll_every, self.action_refresh)
+        self._polls = self.set_interval(self.poll_every, self.action_refresh)
+        self._polls_away = self.set_interval(self.poll_away, self.action_refresh, pause=True)
+        self.watch(self.app, "app_focus", self._focus_changed, init=False)
 
     def language_changed(self) -> None:
         """The lobby in the current language: title, name field, columns, tables, status."""
@@ -824,6 +836,18 @@ class LobbyScreen(ParisScreen):
     def action_refresh(self) -> None:
         if self.ended is None and not self.done:
             self.client.send(ListTables())
+
+    def _focus_changed(self, focused: bool) -> None:
+        """The table list every :attr:`poll_every` seconds; every :attr:`poll_away`
+        while the terminal or browser tab says it lost the focus (Textual's focus
+        reporting: a lobby left in another window costs next to nothing, the app
+        wakes that seldom too); at once when it comes back."""
+        now, then = (self._polls, self._polls_away) if focused else (self._polls_away, self._polls)
+        then.pause()
+        if focused:  # back from another window: the list as it is now
+            self.action_refresh()
+        now.reset()
+        now.resume()
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
