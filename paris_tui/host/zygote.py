@@ -303,7 +303,6 @@ def immortalize(objects: Sequence[object] | None = None) -> int:
             if address not in seen:
                 seen.add(address)
                 ctypes.c_uint32.from_address(address).value = _IMMORTAL
-    del todo
     return len(seen)
 
 
