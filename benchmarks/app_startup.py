@@ -83,7 +83,7 @@ PARIS = """
 import os
 from paris_tui.app.app import ParisApp
 from paris_tui.app.screens.base import ParisScreen
-from paris_tui.app.session import Session, parse_players
+from paris_tui.app.local.session import Session, parse_players
 CONTENT = lambda screen: isinstance(screen, ParisScreen)
 
 async def first_frame(pilot):

@@ -28,8 +28,8 @@ from textual import events
 from textual.app import App
 
 from paris_tui.app.app import ParisApp
+from paris_tui.app.local.session import Session, parse_players
 from paris_tui.app.screens.game import GameScreen
-from paris_tui.app.session import Session, parse_players
 
 FRAMES: list[tuple[float, float]] = []
 _display = App._display

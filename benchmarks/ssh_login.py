@@ -130,7 +130,7 @@ def _descendants(pid: int) -> list[int]:
 
 def _is_fork_server(pid: int) -> bool:
     try:
-        return b"paris_tui.host.zygote" in Path(f"/proc/{pid}/cmdline").read_bytes()
+        return b"paris_tui.doors.zygote" in Path(f"/proc/{pid}/cmdline").read_bytes()
     except OSError:
         return False
 

@@ -55,14 +55,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
         summary = replay_summary(record)
         sys.stdout.write(json.dumps(summary) + "\n")
         return EXIT_OK
-    from .app.launch import run_replay
+    from paris_tui.app.start.launch import run_replay
 
     return run_replay(record, path)
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
-    from .app.history import History, HistoryError
-    from .app.storage import data_dir
+    from paris_tui.app.local.history import History, HistoryError
+    from paris_tui.app.local.storage import data_dir
 
     folder = Path(args.data_dir) if args.data_dir else data_dir()
     try:
@@ -189,19 +189,19 @@ def cmd_play(args: argparse.Namespace) -> int:
         options = variant_options(args)
     except VariantError as exc:
         return _fail(str(exc))
-    from .app.launch import run_play
+    from paris_tui.app.start.launch import run_play
 
     return run_play(args.players, seed=args.seed, options=options, ai_delay=args.ai_delay)
 
 
 def cmd_resume(args: argparse.Namespace) -> int:
-    from .app.launch import run_resume
+    from paris_tui.app.start.launch import run_resume
 
     return run_resume(Path(args.file) if args.file else None, ai_delay=args.ai_delay)
 
 
 def cmd_join(args: argparse.Namespace) -> int:
-    from .app.launch import run_join
+    from paris_tui.app.start.launch import run_join
 
     return run_join(
         args.address,
@@ -269,7 +269,7 @@ def _by_ear(func: Any, args: argparse.Namespace) -> Any:
 
 
 def cmd_default(args: argparse.Namespace) -> int:
-    from .app.launch import run_default
+    from paris_tui.app.start.launch import run_default
 
     return run_default(ai_delay=args.ai_delay)
 
@@ -407,7 +407,7 @@ def build_parser(*, light: bool = False, only: str | None = None) -> argparse.Ar
             from .ai.review import add_review_parser
 
             add_review_parser(sub)
-        from .host.command import add_host_parser
+        from paris_tui.doors.command import add_host_parser
 
         add_host_parser(sub)
     if wanted("join"):
@@ -445,7 +445,7 @@ APP_COMMANDS = ("play", "resume", "replay", "join")
 
 
 def _add_glyphs(parser: argparse.ArgumentParser) -> None:
-    from .app.glyphs import GLYPH_SETS
+    from paris_tui.app.look.glyphs import GLYPH_SETS
 
     parser.add_argument(
         "--glyphs",
@@ -572,7 +572,7 @@ def _requested_language(argv: Sequence[str]) -> str | None:
 
 def _saved_language() -> str | None:
     """The language chosen in the app (settings.json), or None when none is saved."""
-    from .app.settings import load_settings
+    from paris_tui.app.local.settings import load_settings
 
     return load_settings().language  # a missing or damaged file gives None
 
@@ -611,7 +611,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     func = getattr(args, "func", cmd_default)
     textual_app = func in (cmd_default, cmd_play, cmd_resume, cmd_replay, cmd_join)
     if textual_app:
-        from .app.glyphs import choose_glyphs
+        from paris_tui.app.look.glyphs import choose_glyphs
 
         choose_glyphs(getattr(args, "glyphs", None))  # argparse checked the name
     from .reader import wanted

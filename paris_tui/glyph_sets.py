@@ -1,7 +1,7 @@
 """Which glyph set a run draws with: the choice alone, without Rich or Textual.
 
-The sets themselves are :mod:`paris_tui.app.glyphs` (which re-exports these);
-the SSH door (``paris_tui.host.ssh``) decides a session's set here from the
+The sets themselves are :mod:`paris_tui.app.look.glyphs` (which re-exports these);
+the SSH door (``paris_tui.doors.ssh``) decides a session's set here from the
 client's locale, without importing the app.
 """
 

@@ -195,7 +195,7 @@ def set_translations(tag: str, catalog: _gettext.NullTranslations) -> None:
 def set_shown(shown: Callable[[str], str] | None) -> None:
     """Pass every string looked up from now on through ``shown`` (None: as the catalog has it).
 
-    The app's ascii glyph set (:mod:`paris_tui.app.glyphs`) draws the
+    The app's ascii glyph set (:mod:`paris_tui.app.look.glyphs`) draws the
     punctuation of sentences (``…``, ``→``, ``—``) in ASCII this way, in every
     language, without a second catalog.
     """

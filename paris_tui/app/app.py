@@ -1,6 +1,6 @@
 """The Textual application: screens, app-wide keys, command palette, themes.
 
-:class:`ParisApp` owns at most one :class:`~paris_tui.app.session.Session`
+:class:`ParisApp` owns at most one :class:`~paris_tui.app.local.session.Session`
 (the game and its autosave) and shows it through
 :class:`~paris_tui.app.screens.game.GameScreen`. It starts on one of: a game
 (``paris-tui play`` / ``resume``), the new-game screen (``paris-tui``, which
@@ -26,22 +26,29 @@ from textual.screen import Screen
 from textual.scrollbar import ScrollBar, ScrollBarRender
 
 if TYPE_CHECKING:
+    from paris_tui.app.local.history import History
+    from paris_tui.app.online.remote import Link, LobbyStart
+
     from ..net.table import RemoteTable
-    from .history import History
-    from .remote import Link, LobbyStart
     from .screens.game import GameScreen
+
+from paris_tui.app.local.session import SeatSpec, Session, SessionTable, next_seed
+from paris_tui.app.local.settings import load_settings, save_settings
+from paris_tui.app.local.storage import SaveInfo, data_dir
+from paris_tui.app.look.describe import printable
+from paris_tui.app.look.glyphs import current_glyphs, set_glyphs
+from paris_tui.app.start.resources import (
+    LAST_TIE_BREAKER,
+    first_css_paths,
+    last_css_path,
+    later_css_paths,
+)
+from paris_tui.app.terminal.keygate import Gate, KeyStamp
 
 from ..core import Options
 from ..core.record import Record
 from ..i18n import LANGUAGE_NAMES, LANGUAGES, N_, _, current_language, set_language
-from .describe import printable
-from .glyphs import current_glyphs, set_glyphs
-from .keygate import Gate, KeyStamp
-from .resources import LAST_TIE_BREAKER, first_css_paths, last_css_path, later_css_paths
 from .screens.base import MIN_HEIGHT, MIN_WIDTH
-from .session import SeatSpec, Session, SessionTable, next_seed
-from .settings import load_settings, save_settings
-from .storage import SaveInfo, data_dir
 
 __all__ = ["DEFAULT_AI_DELAY", "DEFAULT_ANIM", "AsciiScrollBarRender", "ParisApp"]
 
@@ -103,7 +110,7 @@ class ParisApp(App[int]):
         history: History | None = None,
     ) -> None:
         """``deliberate_keys=False`` lets scripted drivers (tests, screenshots) press keys
-        at machine speed: the screens' key gates (:mod:`~paris_tui.app.keygate`) are off."""
+        at machine speed: the screens' key gates (:mod:`.terminal.keygate`) are off."""
         super().__init__()
         self.session = session
         self.replay = replay
@@ -128,7 +135,7 @@ class ParisApp(App[int]):
         self._resized_to: tuple[int, int] | None = None  # the size of the last Resize taken
         self._resizes = 0  # Resize events seen (the first two: the app's own, the driver's)
         self._opened_on_handoff = False  # the hand-off is the first screen: get_default_screen
-        from .warm_css import prefilled, shared_stylesheet
+        from paris_tui.app.start.warm_css import prefilled, shared_stylesheet
 
         if prefilled():  # in a fork server's app (else: no theme's variables made again)
             shared = shared_stylesheet(self.get_css_variables())
@@ -187,11 +194,11 @@ class ParisApp(App[int]):
 
     def get_driver_class(self) -> type[Driver]:
         """Textual's driver, with the fix that ends the app when its terminal goes away
-        (:mod:`~paris_tui.app.driver`)."""
+        (:mod:`~paris_tui.app.terminal.driver`)."""
         chosen = super().get_driver_class()
         if sys.platform == "win32":
             return chosen  # app/driver.py fixes Textual's POSIX and web drivers only
-        from .driver import driver_class
+        from paris_tui.app.terminal.driver import driver_class
 
         return driver_class(chosen)
 
@@ -399,9 +406,10 @@ class ParisApp(App[int]):
     def _resume_answer(self, info: SaveInfo | None) -> None:
         if info is None:
             return
+        from paris_tui.app.local.locks import GameInUseError
+        from paris_tui.app.local.storage import open_save
+
         from ..core import RecordError
-        from .locks import GameInUseError
-        from .storage import open_save
 
         try:
             info, lock = open_save(info.path)  # this copy becomes the file's only writer
@@ -448,8 +456,9 @@ class ParisApp(App[int]):
 
     def open_lobby(self, lobby: LobbyStart) -> None:
         """The host's tables: sit, watch or open one; then its game screen (or quit)."""
+        from paris_tui.app.online.remote import connect
+
         from ..net.protocol import Seated, Watching
-        from .remote import connect
         from .screens.lobby import LobbyScreen
 
         target = lobby.target
@@ -634,8 +643,9 @@ class ParisApp(App[int]):
 
     def switch_glyphs(self, name: str) -> None:
         """Draw with glyph set ``name`` from now on, at once, and keep it in the settings."""
+        from paris_tui.app.local.settings import load_settings, save_settings
+
         from .screens.game import GameScreen
-        from .settings import load_settings, save_settings
 
         set_glyphs(name)
         self._show_glyphs()

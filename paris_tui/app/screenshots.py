@@ -22,11 +22,12 @@ from typing import Any
 from rich.cells import cell_len
 from textual.pilot import Pilot
 
+from paris_tui.app.local.session import Session, parse_players
+
 from ..core import Move, TileDiscarded
 from ..core.record import Record
 from .app import ParisApp
 from .screens.game import GameScreen
-from .session import Session, parse_players
 
 __all__ = [
     "SCENES",
@@ -244,7 +245,8 @@ async def statistics_screen(
     """The statistics screen over a few finished games (a history in a temporary folder)."""
     import tempfile
 
-    from .history import History
+    from paris_tui.app.local.history import History
+
     from .screens.stats import StatsScreen
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -281,9 +283,10 @@ async def at_one_table(out: Path) -> Path:
     a real host on a loopback port; Ann's turn on Ann's screen, Bob waiting on his."""
     import tempfile
 
+    from paris_tui.app.online.remote import JoinTarget, Link
+
     from ..host.referee import parse_seats
     from ..host.server import Host, HostConfig
-    from .remote import JoinTarget, Link
 
     with tempfile.TemporaryDirectory() as tmp:
         host = Host(HostConfig(data_dir=Path(tmp), port=0, ai_delay=30.0))
@@ -319,8 +322,8 @@ async def at_one_table(out: Path) -> Path:
 
 def _seed_ratings(root: Path) -> None:
     """A few rated games between five accounts (the lobby-with-ratings scene)."""
-    from ..host.accounts import open_accounts
-    from ..host.ratings import open_ratings
+    from paris_tui.host.accounts.store import open_accounts
+    from paris_tui.host.ratings.store import open_ratings
 
     accounts = open_accounts(root)
     ids = {n: accounts.create(n, None).id for n in ("Ann", "Bob", "Cy", "Dee", "Eve")}
@@ -398,11 +401,12 @@ async def table_chat(out: Path) -> Path:
     lines (markup shown as typed), canned phrases each reader sees in their language."""
     import tempfile
 
+    from paris_tui.app.online.remote import JoinTarget, Link
+
     from ..host.referee import parse_seats
     from ..host.server import Host, HostConfig
     from ..net.client import HostClient
     from ..net.protocol import Chat, ChatLine
-    from .remote import JoinTarget, Link
 
     with tempfile.TemporaryDirectory() as tmp:
         host = Host(HostConfig(data_dir=Path(tmp), port=0, ai_delay=30.0))
@@ -446,11 +450,12 @@ async def end_chat(out: Path) -> Path:
     result: the game's lines, then the players' and a watcher's after it."""
     import tempfile
 
+    from paris_tui.app.online.remote import JoinTarget, Link
+
     from ..host.referee import parse_seats
     from ..host.server import Host, HostConfig
     from ..net.client import HostClient
     from ..net.protocol import Chat, ChatLine
-    from .remote import JoinTarget, Link
     from .screens.end import EndScreen
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -506,8 +511,9 @@ async def _in_language(
     out: Path, name: str, lang: str, glyphs: str, size: tuple[int, int] = (100, 32)
 ) -> Path:
     """A turn with the left-over preview in language ``lang``, drawn with set ``glyphs``."""
+    from paris_tui.app.look.glyphs import current_glyphs, set_glyphs
+
     from .. import i18n
-    from .glyphs import current_glyphs, set_glyphs
 
     before = i18n.current_language(), current_glyphs().name
     i18n.set_language(lang)

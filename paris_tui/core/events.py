@@ -91,7 +91,7 @@ class ScoreEvent:
     - ``sack``: ``here`` businesses in the seat's sack, more than anyone's (R7).
 
     ``points`` is what they are worth. The words are made where they are
-    shown (``paris_tui.app.describe``), in the reader's language.
+    shown (``paris_tui.app.look.describe``), in the reader's language.
     """
 
     round: int

@@ -25,9 +25,9 @@ on a private Unix socket, so that neither pool starves the players. Seat
 tokens are compared in constant time and never logged; every name from a
 client passes the core's name rule.
 
-Who sits where: a name is an account (:mod:`paris_tui.host.accounts`), and
+Who sits where: a name is an account (:mod:`paris_tui.host.accounts.store`), and
 every request that acts as a name (``join``, ``open_table``, ``account``)
-proves the account first (:class:`~paris_tui.host.identity.Gate`): its token,
+proves the account first (:class:`~paris_tui.host.accounts.identity.Gate`): its token,
 a door's ticket for one of its credentials, or a link code. A seat, once
 taken, belongs to the account that took it.
 """
@@ -48,6 +48,34 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from paris_tui.host.accounts.identity import (
+    TICKET_SECONDS,
+    Claim,
+    DoorProof,
+    Gate,
+    Tickets,
+    Vouched,
+)
+from paris_tui.host.accounts.names import same_name, skeleton
+from paris_tui.host.accounts.store import (
+    CODE_SECONDS,
+    AccountError,
+    AccountStore,
+    AccountsUnavailable,
+    Credential,
+    format_code,
+    migrate_ssh_pins,
+    open_accounts,
+    ssh_fingerprint,
+)
+from paris_tui.host.ratings.service import HostRatings, table_leaderboard
+from paris_tui.host.services.chat import TableChat, chat_store
+from paris_tui.host.services.finished import answer as finished_games
+from paris_tui.host.services.friends import Friends
+from paris_tui.host.services.turns import MOVE_TIME_KEY, TurnKeeper, move_time_of
+from paris_tui.host.store.files import HostStore, SeatsFileError, TableStore
+from paris_tui.host.store.postgres import SeatTaken
 
 from .. import __version__
 from ..core import Event, Move, Options
@@ -98,35 +126,16 @@ from ..net.protocol import (
 )
 from ..net.turns import is_turn_based
 from ..trace import mark
-from .accounts import (
-    CODE_SECONDS,
-    AccountError,
-    AccountStore,
-    AccountsUnavailable,
-    Credential,
-    format_code,
-    migrate_ssh_pins,
-    open_accounts,
-    ssh_fingerprint,
-)
 from .ai_moves import AIMoves
-from .chat import TableChat, chat_store
-from .finished import answer as finished_games
-from .friends import Friends
-from .identity import TICKET_SECONDS, Claim, DoorProof, Gate, Tickets, Vouched
 from .limits import NestedWindow, Quota, address_key, owner_key
-from .names import same_name, skeleton
-from .pgstore import SeatTaken
-from .rated import HostRatings, table_leaderboard
 from .referee import APP_KEY, Referee, Refusal, SeatSpec
-from .store import HostStore, SeatsFileError, TableStore
-from .turns import MOVE_TIME_KEY, TurnKeeper, move_time_of
 
 if TYPE_CHECKING:  # pragma: no cover
+    from paris_tui.host.services.cluster import Cluster
+
     from ..core.record import Record
-    from .cluster import Cluster
-from .turns import check_turn_cap, checked_move_time, table_turn_based
-from .waiting import WaitingTable, plan_seats, table_options
+from paris_tui.host.services.turns import check_turn_cap, checked_move_time, table_turn_based
+from paris_tui.host.services.waiting import WaitingTable, plan_seats, table_options
 
 __all__ = ["TICKET_SECONDS", "Host", "HostConfig", "Limits", "Room", "TableConflictError"]
 
@@ -582,8 +591,8 @@ class Host:
         self.tables: TableStore = self.store  # where tables are kept: these files, or
         self.cluster: Cluster | None = None  # the database several hosts share, and
         if config.database is not None:  # this host among the others there
-            from .cluster import Cluster
-            from .pgstore import PostgresStore
+            from paris_tui.host.services.cluster import Cluster
+            from paris_tui.host.store.postgres import PostgresStore
 
             database = PostgresStore(config.database, pool_size=config.db_pool)
             self.tables = database
@@ -635,7 +644,7 @@ class Host:
         """Take the data directory's lock and resume its unfinished tables.
 
         Returns notes for the operator (files that could not be read, which are
-        left untouched). Raises :class:`~paris_tui.host.store.HostBusyError` or
+        left untouched). Raises :class:`~paris_tui.host.store.files.HostBusyError` or
         ``OSError``.
         """
         self.store.lock()
@@ -716,10 +725,10 @@ class Host:
         return room
 
     def _open_accounts(self) -> AccountStore:
-        from .pgstore import PostgresStore
+        from paris_tui.host.store.postgres import PostgresStore
 
         if isinstance(self.tables, PostgresStore):
-            from .pgaccounts import PostgresAccounts
+            from paris_tui.host.accounts.postgres import PostgresAccounts
 
             return PostgresAccounts(self.tables.pool)
         return self.config.accounts(self.store.root)

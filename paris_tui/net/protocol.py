@@ -374,7 +374,7 @@ class Relay:
     """Host to host (issue 21), right after the hello: a peer host on the same
     database relays this connection for a person at ``address``. ``proof`` is
     the peer's HMAC over the relay's own source and ``address`` with the
-    database's relay secret (:mod:`paris_tui.host.cluster`); from anything else
+    database's relay secret (:mod:`paris_tui.host.services.cluster`); from anything else
     it is refused and the connection cut off."""
 
     address: str
@@ -390,7 +390,7 @@ class Vouch:
     digest and ``label``), for the name that folds to ``name`` (SSH) or any
     name (``None``: a browser), good for ``seconds`` more at most. ``proof`` is
     the relaying host's HMAC over all of it and the relay's own source, with
-    the database's relay secret (:mod:`paris_tui.host.cluster`).
+    the database's relay secret (:mod:`paris_tui.host.services.cluster`).
 
     Also a line of its own (``{"type":"vouch",...}``), host to host, once, on
     a relayed connection whose relay line had none: the app sent its ticket

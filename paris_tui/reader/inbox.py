@@ -5,7 +5,7 @@ typed and lets the player edit a line before Enter, and a screen reader
 reads both as usual. Each finished line is stamped with
 :func:`time.monotonic` when it is read, and :func:`is_deliberate` judges an
 Enter by those stamps as the full screen's key gate does
-(``paris_tui.app.keygate``: the same two numbers): a line that came too
+(``paris_tui.app.terminal.keygate``: the same two numbers): a line that came too
 soon after a question appeared, or too soon after the line before it (a
 held Enter repeats every 30-50 ms), does not answer it.
 """

@@ -1,6 +1,6 @@
 """What the ``paris-tui`` commands call with ``--screen-reader``: the same games, read out.
 
-Each function returns an exit status, as :mod:`paris_tui.app.launch` does
+Each function returns an exit status, as :mod:`paris_tui.app.start.launch` does
 (the same checks and the same one-line problems on standard error); none
 needs a terminal, and none imports Textual.
 """
@@ -46,8 +46,8 @@ def _delay(ai_delay: float | None) -> float:
 
 
 def _history() -> Any:
-    from ..app.history import History
-    from ..app.storage import data_dir
+    from paris_tui.app.local.history import History
+    from paris_tui.app.local.storage import data_dir
 
     return History.in_data_dir(data_dir())
 
@@ -74,7 +74,8 @@ def _saved_words() -> str:
 
 
 async def _play_session(session: Any, out: Lines, inbox: Inbox, ai_delay: float) -> int:
-    from ..app.session import SessionTable
+    from paris_tui.app.local.session import SessionTable
+
     from .play import Reader
 
     try:
@@ -94,8 +95,8 @@ async def _play_session(session: Any, out: Lines, inbox: Inbox, ai_delay: float)
 
 def run_play(players: str, *, seed: int | None, options: Options, ai_delay: float | None) -> int:
     """``paris-tui play --players "Ann,Bob" --screen-reader``."""
-    from ..app.session import Session, play_seats
-    from ..app.storage import clean_saves
+    from paris_tui.app.local.session import Session, play_seats
+    from paris_tui.app.local.storage import clean_saves
 
     try:
         seats = play_seats(players, seed=seed, ai_delay=ai_delay)
@@ -112,10 +113,10 @@ def run_play(players: str, *, seed: int | None, options: Options, ai_delay: floa
 
 def run_resume(path: Path | None, *, ai_delay: float | None) -> int:
     """``paris-tui resume [FILE] --screen-reader``."""
-    from ..app.launch import _untouched
-    from ..app.locks import GameInUseError
-    from ..app.session import Session
-    from ..app.storage import find_unfinished, open_save, read_save
+    from paris_tui.app.local.locks import GameInUseError
+    from paris_tui.app.local.session import Session
+    from paris_tui.app.local.storage import find_unfinished, open_save, read_save
+    from paris_tui.app.start.launch import _untouched
 
     if path is None:
         info, _problems = find_unfinished()
@@ -183,8 +184,9 @@ def players_count_problem(text: str) -> str | None:
 def run_default(*, ai_delay: float | None) -> int:
     """``paris-tui --screen-reader``: resume the unfinished game, or a new one, as numbered
     choices."""
-    from ..app.session import PlayersError, Session, parse_players
-    from ..app.storage import clean_saves, find_unfinished, open_save
+    from paris_tui.app.local.session import PlayersError, Session, parse_players
+    from paris_tui.app.local.storage import clean_saves, find_unfinished, open_save
+
     from .commands import parse, word_for
 
     clean_saves()
@@ -263,7 +265,15 @@ def run_join(
     """``paris-tui join HOST:PORT --name NAME --screen-reader`` (the lobby without a seat)."""
     import os
 
-    from ..app.remote import JoinError, JoinTarget, Link, connect, open_link, parse_address
+    from paris_tui.app.online.remote import (
+        JoinError,
+        JoinTarget,
+        Link,
+        connect,
+        open_link,
+        parse_address,
+    )
+
     from ..host.child import TICKET_ENV, die_with_parent
     from ..net.client import TokenStore
     from .lobby import lobby
@@ -271,7 +281,7 @@ def run_join(
 
     die_with_parent()
     ticket = os.environ.pop(TICKET_ENV, None) or None
-    from ..app import remote
+    from paris_tui.app.online import remote
 
     remote.AT_DOOR = ticket is not None  # started by a door: no internal address shown
     try:
@@ -291,7 +301,7 @@ def run_join(
     except JoinError as exc:
         return _fail(exc.message, exc.status)
     if data_dir is None:
-        from ..app.storage import data_dir as default_data_dir
+        from paris_tui.app.local.storage import data_dir as default_data_dir
 
         data_dir = default_data_dir()
     tokens = TokenStore(data_dir / "tokens.json") if ticket is None else None
@@ -318,7 +328,7 @@ def run_join(
                 inbox.start(sys.stdin.fileno())
         except JoinError as exc:
             return _fail(exc.message, exc.status)
-        from ..app.history import History
+        from paris_tui.app.local.history import History
 
         assert link is not None
         current = link

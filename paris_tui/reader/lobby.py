@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import contextlib
 
-from ..app.remote import JoinTarget, Link, LobbyStart
+from paris_tui.app.online.remote import JoinTarget, Link, LobbyStart
+
 from ..core import printable
 from ..core.text import InvalidNameError, normalize_name
 from ..i18n import _, ngettext
@@ -50,7 +51,8 @@ def table_line(n: int, info: TableInfo, me: str | None = None) -> str:
 async def lobby(
     target: JoinTarget, client: HostClient, tokens: TokenStore | None, out: Lines, inbox: Inbox
 ) -> Link | None:
-    """The link to the table chosen (a :class:`~paris_tui.app.remote.Link`), or None to quit."""
+    """The link to the table chosen (an :class:`~paris_tui.app.online.remote.Link`), or
+    None to quit."""
     start = LobbyStart(target, client, tokens)
     name = target.name
     while True:

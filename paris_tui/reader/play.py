@@ -718,7 +718,7 @@ class Reader:
             return
         if self.table.move_count != count:
             return
-        from ..app.hint_words import margin_text, reason_text  # the full screen's words
+        from paris_tui.app.look.hint_words import margin_text, reason_text
 
         best = view.face_up.index(result.best.tile)
         lines = [

@@ -6,7 +6,8 @@ sentences (``board``: one per bus line).
 
 from __future__ import annotations
 
-from ..app.describe import SHORT_LINE_NAMES, line_name
+from paris_tui.app.look.describe import SHORT_LINE_NAMES, line_name
+
 from ..core import SeatView
 from ..i18n import _
 from . import say

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..app.describe import line_name, score_detail, stop_name
+from paris_tui.app.look.describe import line_name, score_detail, stop_name
+
 from ..core import (
     Board,
     BusinessOpened,

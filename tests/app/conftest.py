@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from paris_tui.app import launch
+from paris_tui.app.start import launch
 
 
 @pytest.fixture(autouse=True)

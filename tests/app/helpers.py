@@ -14,8 +14,8 @@ from textual.pilot import Pilot
 from textual.widgets import RichLog, Static
 
 from paris_tui.app.app import ParisApp
+from paris_tui.app.local.session import Session, parse_players
 from paris_tui.app.screens.game import GameScreen
-from paris_tui.app.session import Session, parse_players
 from paris_tui.core import Options
 
 
@@ -103,7 +103,7 @@ def choose_like_the_cli(lang: str | None, glyphs: str | None = None) -> None:
     puts English back after each test; a test that calls this puts the Unicode
     glyphs back itself (``set_glyphs("unicode")``).
     """
-    from paris_tui.app.glyphs import choose_glyphs
+    from paris_tui.app.look.glyphs import choose_glyphs
     from paris_tui.cli import choose_language
 
     choose_language(lang)

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pyte
 
-from paris_tui.app.launch import WEB_DRIVER
+from paris_tui.app.start.launch import WEB_DRIVER
 
 __all__ = ["Key", "PtyApp", "paris_tui_command", "web_door_app"]
 

@@ -80,7 +80,7 @@ async def test_a_door_players_account_names_no_internal_address(
 ) -> None:
     """Issue 17 follow-up: in an SSH or browser player's app, Account said "Account on
     127.0.0.1:PORT" and "paris-tui join 127.0.0.1:PORT ...": the app's loopback."""
-    from paris_tui.app import remote
+    from paris_tui.app.online import remote
 
     monkeypatch.setattr(remote, "AT_DOOR", True)
     async with hosting(tmp_path, "ann,bob") as (_host, port):

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
+from paris_tui.app.local.session import ai_levels, ai_seed, parse_players
 from paris_tui.app.screens.end import EndScreen
 from paris_tui.app.screens.game import GameScreen
 from paris_tui.app.screens.handoff import HandoffScreen
 from paris_tui.app.screens.takeover import TakeoverDialog
-from paris_tui.app.session import ai_levels, ai_seed, parse_players
 from paris_tui.core.record import load_record, replay_summary
 
 from .helpers import all_text, make_app, new_session, press
@@ -117,8 +117,8 @@ def test_ai_seats_named_once_for_the_command_line_the_host_and_the_screen() -> N
     """One definition: the command line, the host and the new-game screen name AI seats
     alike, apart from the human names (ignoring case), and draw them in each language."""
     from paris_tui import i18n
-    from paris_tui.app.describe import shown_name
-    from paris_tui.app.session import name_seats
+    from paris_tui.app.local.session import name_seats
+    from paris_tui.app.look.describe import shown_name
     from paris_tui.host.referee import parse_seats
 
     cli = [s.name for s in parse_players("strong ai,ai:strong,ai:strong")]

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from paris_tui.app.history import History
+from paris_tui.app.local.history import History
+from paris_tui.app.local.session import Session
 from paris_tui.app.screens.end import EndScreen
-from paris_tui.app.session import Session
 from paris_tui.core.record import load_record, replay_summary
 
 from .helpers import make_app, new_session
@@ -106,8 +106,8 @@ def test_stats_command_prints_json_and_a_table(tmp_path: Path) -> None:
 def test_the_real_app_keeps_its_history_in_the_data_directory(
     data_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from paris_tui.app import launch
     from paris_tui.app.app import ParisApp
+    from paris_tui.app.start import launch
 
     monkeypatch.setattr(ParisApp, "run", lambda self: None)
     app = ParisApp()

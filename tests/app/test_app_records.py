@@ -16,11 +16,11 @@ from typing import Any
 import pytest
 from hostile_corpus import REFUSED, SHOWN
 
-from paris_tui.app import launch
+from paris_tui.app.local.session import MAX_SEED, SeatSpec, Session, check_app_record, next_seed
+from paris_tui.app.local.storage import find_unfinished, read_save, saves_dir
 from paris_tui.app.screens.handoff import HandoffScreen
 from paris_tui.app.screens.new_game import NewGameScreen
-from paris_tui.app.session import MAX_SEED, SeatSpec, Session, check_app_record, next_seed
-from paris_tui.app.storage import find_unfinished, read_save, saves_dir
+from paris_tui.app.start import launch
 from paris_tui.core import Game, RecordError
 from paris_tui.core.record import Player as RecordPlayer
 from paris_tui.core.record import Record, dumps_record, load_record, parse_record

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from paris_tui.app.chat import ChatPane
-from paris_tui.app.glyphs import set_glyphs
-from paris_tui.app.remote import JoinTarget, open_link
+from paris_tui.app.look.glyphs import set_glyphs
+from paris_tui.app.online.chat import ChatPane
+from paris_tui.app.online.remote import JoinTarget, open_link
 from paris_tui.app.screens.end import EndScreen
 from paris_tui.net.client import TokenStore
 from paris_tui.net.protocol import Chat
@@ -33,7 +33,7 @@ def ascii_glyphs() -> Iterator[None]:
 
 def non_ascii(text: str) -> list[str]:
     """The characters drawn that are not ASCII, letters aside: words are not glyphs
-    (the rating's "mu - 3σ" keeps its letter, as "Größe" does; paris_tui.app.glyphs)."""
+    (the rating's "mu - 3σ" keeps its letter, as "Größe" does; paris_tui.app.look.glyphs)."""
     return sorted(
         {ch for ch in text if not ch.isascii() and not unicodedata.category(ch).startswith("L")}
     )

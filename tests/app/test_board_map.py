@@ -20,14 +20,9 @@ from textual.color import Color
 from textual.containers import Container
 from textual.geometry import Region
 
+from paris_tui.app.look.palette import LINE_COLOURS, LINE_COLOURS_LIGHT, PLAYER_STYLES, player_style
 from paris_tui.app.map.layout import LETTER, SHORT_NAMES, MapOverlay
 from paris_tui.app.map.legend import map_legend
-from paris_tui.app.palette import (
-    LINE_COLOURS,
-    LINE_COLOURS_LIGHT,
-    PLAYER_STYLES,
-    player_style,
-)
 from paris_tui.app.widgets.board_map import BoardMap
 from paris_tui.core import Game, SeatView
 

@@ -18,8 +18,8 @@ from textual.app import App
 from textual.pilot import Pilot
 
 from paris_tui.app.app import ParisApp
-from paris_tui.app.chat import ChatPane, ChatPrompt, speaking_as
-from paris_tui.app.remote import JoinTarget, Link, LobbyStart, open_link
+from paris_tui.app.online.chat import ChatPane, ChatPrompt, speaking_as
+from paris_tui.app.online.remote import JoinTarget, Link, LobbyStart, open_link
 from paris_tui.app.screens.end import EndScreen
 from paris_tui.core import Game, Move
 from paris_tui.core.text import InvalidChatError, normalize_chat

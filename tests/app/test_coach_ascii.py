@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from paris_tui.app.app import ParisApp
-from paris_tui.app.glyphs import set_glyphs
-from paris_tui.app.history import History
+from paris_tui.app.local.history import History
+from paris_tui.app.look.glyphs import set_glyphs
 from paris_tui.app.screens import review as review_screen
 from paris_tui.app.screenshots import build_session, review_record, show_review
 from paris_tui.app.widgets.score_chart import ScoreChart

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from paris_tui import i18n
-from paris_tui.app.history import History
+from paris_tui.app.local.history import History
 from paris_tui.app.screens import review as review_screen
 from paris_tui.app.screens.game import GameScreen
 from paris_tui.app.screenshots import build_session, review_record, show_review

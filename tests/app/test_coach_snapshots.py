@@ -48,7 +48,7 @@ async def _charts_shown(pilot: Pilot[object]) -> None:
 
 
 def _history(folder: Path) -> Any:
-    from paris_tui.app.history import History
+    from paris_tui.app.local.history import History
 
     from .test_history import finished
 
@@ -69,7 +69,7 @@ def test_statistics_80x24(snap_compare: SnapCompare, tmp_path: Path) -> None:
 @pytest.mark.parametrize("glyphs", ["unicode", "ascii"])
 def test_statistics_charts_80x24(snap_compare: SnapCompare, tmp_path: Path, glyphs: str) -> None:
     """The statistics scrolled down to the two charts: one scale per chart, a line per player."""
-    from paris_tui.app.glyphs import set_glyphs
+    from paris_tui.app.look.glyphs import set_glyphs
 
     set_glyphs(glyphs)
     try:

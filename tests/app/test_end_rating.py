@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from textual.app import App
 
-from paris_tui.app.rating_words import rated_text
+from paris_tui.app.local.session import points_by_kind
+from paris_tui.app.look.rating_words import rated_text
 from paris_tui.app.screens.end import EndScreen
-from paris_tui.app.session import points_by_kind
 from paris_tui.core import Event, Game
 from paris_tui.net.protocol import RatedResult
 

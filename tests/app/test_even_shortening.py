@@ -11,10 +11,10 @@ from __future__ import annotations
 from rich.console import Console
 from rich.text import Text
 
-from paris_tui.app.fit import Fit
-from paris_tui.app.frames import build_frames
+from paris_tui.app.look.frames import build_frames
 from paris_tui.app.screens.end import EndScreen
 from paris_tui.app.screenshots import _policy, build_session
+from paris_tui.app.terminal.fit import Fit
 from paris_tui.core import TourEvent
 
 
@@ -70,7 +70,7 @@ def test_a_two_player_final_table_has_no_sack_column() -> None:
     """With two players nobody scores for the sack (R7.2): the table drops the column."""
     from rich.table import Table
 
-    from paris_tui.app.session import points_by_kind
+    from paris_tui.app.local.session import points_by_kind
     from paris_tui.core.record import replay
 
     for players, sack in (("Ann,Bob", False), ("Ann,Bob,Cy", True)):

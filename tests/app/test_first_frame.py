@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from paris_tui.app import warm_up
 from paris_tui.app.app import ParisApp
 from paris_tui.app.screens.base import ParisScreen
 from paris_tui.app.screens.game import GameScreen
+from paris_tui.app.start import warm_up
 from paris_tui.app.widgets.board_map import BoardMap
 from paris_tui.app.widgets.footer import KeysFooter
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from paris_tui.app.friends import FriendsScreen
+from paris_tui.app.online.friends import FriendsScreen
 from paris_tui.app.screens.lobby import LobbyScreen
 from paris_tui.net.client import HostClient, TokenStore
 

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 from rich.cells import cell_len
 
-from paris_tui.app import glyphs
-from paris_tui.app.glyphs import (
+from paris_tui.app.local.settings import GLYPH_SETS as SETTINGS_GLYPH_SETS
+from paris_tui.app.look import glyphs
+from paris_tui.app.look.glyphs import (
     ASCII,
     GLYPH_SETS,
     UNICODE,
@@ -20,7 +21,6 @@ from paris_tui.app.glyphs import (
     resolve_glyphs,
     set_glyphs,
 )
-from paris_tui.app.settings import GLYPH_SETS as SETTINGS_GLYPH_SETS
 from paris_tui.core.board import classic_board
 
 
@@ -158,7 +158,7 @@ def test_module_state_is_one_set() -> None:
 def test_cuts_end_with_the_sets_ellipsis() -> None:
     from rich.text import Text
 
-    from paris_tui.app.fit import Fit, cut, cut_text
+    from paris_tui.app.terminal.fit import Fit, cut, cut_text
 
     assert cut("Gare du Nord", 8) == "Gare du…"
     set_glyphs("ascii")
@@ -204,7 +204,7 @@ def test_ascii_words_leave_no_glyph_a_cjk_terminal_draws_wide() -> None:
 
 def test_words_borrow_the_sets_glyphs() -> None:
     from paris_tui import i18n
-    from paris_tui.app.glyphs import _WORDS
+    from paris_tui.app.look.glyphs import _WORDS
 
     text = "Tiles · round 2/3 — Ann → sack… ●+1 ↻2 ±0 ★"
     assert UNICODE.words(text) == text
@@ -249,7 +249,7 @@ def _glyphs_in_a_fresh_process(tmp_path: Path, **env: str) -> tuple[str, str]:
     import sys
 
     code = (
-        "import os; from paris_tui.app.glyphs import choose_glyphs; "
+        "import os; from paris_tui.app.look.glyphs import choose_glyphs; "
         "print(os.environ.get('LC_CTYPE', ''), choose_glyphs())"
     )
     base = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "PARIS_TUI_DATA_DIR": str(tmp_path)}

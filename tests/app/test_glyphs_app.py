@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from paris_tui.app.glyphs import current_glyphs, set_glyphs
+from paris_tui.app.local.settings import load_settings
+from paris_tui.app.look.glyphs import current_glyphs, set_glyphs
 from paris_tui.app.screenshots import build_session
-from paris_tui.app.settings import load_settings
 from paris_tui.app.widgets.board_map import BoardMap
-from paris_tui.host.ssh import app_environment
+from paris_tui.doors.ssh import app_environment
 
 from .helpers import find_game, make_app, screen_text
 

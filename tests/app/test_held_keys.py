@@ -23,8 +23,8 @@ from textual import events
 from textual.pilot import Pilot
 
 from paris_tui.app.app import ParisApp
-from paris_tui.app.frames import build_frames
-from paris_tui.app.keygate import QUIET_GAP, REPEAT_DELAY, KeyStamp, TurnGate, is_deliberate
+from paris_tui.app.local.session import Session
+from paris_tui.app.look.frames import build_frames
 from paris_tui.app.screens.end import EndScreen
 from paris_tui.app.screens.game import GameScreen
 from paris_tui.app.screens.handoff import HandoffScreen
@@ -35,7 +35,13 @@ from paris_tui.app.screenshots import (
     grand_tour_position,
     takeover_position,
 )
-from paris_tui.app.session import Session
+from paris_tui.app.terminal.keygate import (
+    QUIET_GAP,
+    REPEAT_DELAY,
+    KeyStamp,
+    TurnGate,
+    is_deliberate,
+)
 from paris_tui.core import TourEvent
 from paris_tui.core.record import replay
 

@@ -10,7 +10,7 @@ from textual.pilot import Pilot
 
 from paris_tui.ai.hint import hint
 from paris_tui.app.app import ParisApp
-from paris_tui.app.glyphs import current_glyphs
+from paris_tui.app.look.glyphs import current_glyphs
 from paris_tui.app.screens.game import GameScreen
 from paris_tui.app.screens.handoff import HandoffScreen
 from paris_tui.app.widgets.hint import HintPanel, margin_text

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from paris_tui.app import history as history_module
-from paris_tui.app.history import SCHEMA_VERSION, History, HistoryError
+from paris_tui.app.local import history as history_module
+from paris_tui.app.local.history import SCHEMA_VERSION, History, HistoryError
 from paris_tui.core import Game
 from paris_tui.core.record import Player, Record
 
@@ -162,7 +162,7 @@ def test_migrations_run_once_and_in_order(tmp_path: Path) -> None:
 _WRITER = """
 import sys
 from pathlib import Path
-from paris_tui.app.history import History
+from paris_tui.app.local.history import History
 from paris_tui.core import Game
 from paris_tui.core.record import Player, Record
 

@@ -25,16 +25,16 @@ from textual.pilot import Pilot
 from textual.widgets import Button, Select, Static
 
 from paris_tui import cli
-from paris_tui.app import launch
 from paris_tui.app.app import ParisApp
-from paris_tui.app.describe import short_name
-from paris_tui.app.keygate import QUIET_GAP
-from paris_tui.app.palette import player_style
+from paris_tui.app.local.session import SeatSpec, Session
+from paris_tui.app.local.storage import find_unfinished, saves_dir
+from paris_tui.app.look.describe import short_name
+from paris_tui.app.look.palette import player_style
 from paris_tui.app.screens.handoff import HandoffScreen
 from paris_tui.app.screens.new_game import NameInput, NewGameScreen
 from paris_tui.app.screens.resume import ResumeDialog
-from paris_tui.app.session import SeatSpec, Session
-from paris_tui.app.storage import find_unfinished, saves_dir
+from paris_tui.app.start import launch
+from paris_tui.app.terminal.keygate import QUIET_GAP
 from paris_tui.core.record import load_record, replay
 from paris_tui.core.text import printable
 

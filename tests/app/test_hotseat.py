@@ -19,8 +19,8 @@ import pytest
 from rich.text import Text
 
 from paris_tui import i18n
-from paris_tui.app.describe import line_name
-from paris_tui.app.glyphs import set_glyphs
+from paris_tui.app.look.describe import line_name
+from paris_tui.app.look.glyphs import set_glyphs
 from paris_tui.app.screens.end import EndScreen
 from paris_tui.app.screens.game import GameScreen
 from paris_tui.app.screens.handoff import HandoffScreen

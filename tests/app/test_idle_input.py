@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from paris_tui.app.driver import TICK, InputWait
+from paris_tui.app.terminal.driver import TICK, InputWait
 
 from .pty_app import PtyApp, web_door_app
 

@@ -19,7 +19,7 @@ from textual.pilot import Pilot
 
 from paris_tui import cli
 from paris_tui.app.app import ParisApp
-from paris_tui.app.remote import (
+from paris_tui.app.online.remote import (
     EXIT_CONNECT,
     EXIT_REFUSED,
     EXIT_USAGE,
@@ -551,7 +551,7 @@ async def test_a_door_players_refusals_name_no_internal_address(
 ) -> None:
     """Issue 17 follow-up: an SSH or browser player's app joins the host over loopback;
     its refusals said ``127.0.0.1:PORT refused (...)`` and advised ``join --code``."""
-    from paris_tui.app import remote
+    from paris_tui.app.online import remote
 
     monkeypatch.setattr(remote, "AT_DOOR", True)
     async with running_host(tmp_path / "host", ["ann,bob"], seed=2) as (_, port):

@@ -82,7 +82,7 @@ def test_a_german_and_a_chinese_player_at_one_table(
 
 async def test_join_says_its_language_in_hello(monkeypatch: pytest.MonkeyPatch) -> None:
     """The hello of ``paris-tui join`` carries the terminal's language (protocol: language)."""
-    from paris_tui.app import remote
+    from paris_tui.app.online import remote
     from paris_tui.net.client import HostClient
     from paris_tui.net.protocol import Hello
 

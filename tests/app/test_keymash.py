@@ -11,8 +11,8 @@ from textual import events
 from textual.pilot import Pilot
 
 from paris_tui.app.app import ParisApp
-from paris_tui.app.session import Session
-from paris_tui.app.storage import find_unfinished, saves_dir
+from paris_tui.app.local.session import Session
+from paris_tui.app.local.storage import find_unfinished, saves_dir
 from paris_tui.core.record import load_record
 
 from .helpers import make_app, new_session, press

@@ -261,8 +261,8 @@ async def test_a_language_that_cannot_be_saved_is_a_toast(
 
 async def test_a_dialog_follows_a_language_change(data_dir: Path) -> None:
     """The resume offer (on the new-game screen) in German once German is chosen."""
+    from paris_tui.app.local.storage import read_save
     from paris_tui.app.screens.resume import ResumeDialog
-    from paris_tui.app.storage import read_save
 
     path = data_dir / "saves" / "g.json"
     session = new_session("Ann,Bob", 4, path)

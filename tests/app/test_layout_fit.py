@@ -47,9 +47,9 @@ from textual.widget import Widget
 from textual.widgets import Button, DataTable, Static
 
 from paris_tui import i18n
-from paris_tui.app.fit import Fit
-from paris_tui.app.glyphs import GLYPH_SETS, set_glyphs
+from paris_tui.app.look.glyphs import GLYPH_SETS, set_glyphs
 from paris_tui.app.screenshots import _policy, build_session, grand_tour_position
+from paris_tui.app.terminal.fit import Fit
 from paris_tui.core.record import load_record
 
 from .helpers import find_game, make_app, new_session
@@ -338,7 +338,7 @@ def lobby(folder: Path) -> tuple[App[Any], Callable[[Pilot[Any]], Awaitable[None
 
 def statistics(folder: Path) -> tuple[App[Any], Callable[[Pilot[Any]], Awaitable[None]]]:
     """The statistics screen scrolled down to its two charts (four games, three players)."""
-    from paris_tui.app.history import History
+    from paris_tui.app.local.history import History
     from paris_tui.app.screens.stats import StatsScreen
 
     from .test_history import finished

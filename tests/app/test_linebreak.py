@@ -12,9 +12,9 @@ from rich.console import Console
 from rich.text import Text
 
 from paris_tui import i18n
-from paris_tui.app.linebreak import NO_START, EastAsianText, break_offsets, wrap_paragraphs
 from paris_tui.app.screens.help import help_text
 from paris_tui.app.screenshots import build_session
+from paris_tui.app.terminal.linebreak import NO_START, EastAsianText, break_offsets, wrap_paragraphs
 
 from .helpers import make_app, press, screen_text
 

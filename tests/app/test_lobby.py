@@ -19,8 +19,8 @@ from textual.app import App
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input
 
-from paris_tui.app.resources import css_paths
 from paris_tui.app.screens.lobby import LobbyScreen, NewTableScreen
+from paris_tui.app.start.resources import css_paths
 from paris_tui.core.record import load_record
 from paris_tui.host.referee import parse_seats
 from paris_tui.host.server import Host, HostConfig

@@ -7,11 +7,11 @@ from pathlib import Path
 
 from textual.app import App
 
-from paris_tui.app.resources import css_paths
 from paris_tui.app.screens.finished_games import FinishedGamesScreen, HostReplayScreen
 from paris_tui.app.screens.leaderboard import LeaderboardScreen, rating_text
-from paris_tui.host.accounts import open_accounts
-from paris_tui.host.ratings import open_ratings
+from paris_tui.app.start.resources import css_paths
+from paris_tui.host.accounts.store import open_accounts
+from paris_tui.host.ratings.store import open_ratings
 from paris_tui.host.referee import Referee, parse_seats
 
 from .helpers import screen_text

@@ -12,7 +12,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from paris_tui.app.glyphs import ASCII, UNICODE, set_glyphs
+from paris_tui.app.look.glyphs import ASCII, UNICODE, set_glyphs
+from paris_tui.app.look.palette import PLAYER_STYLES, player_style
 from paris_tui.app.map.classic import LAYOUTS
 from paris_tui.app.map.layout import (
     JUNCTION,
@@ -26,7 +27,6 @@ from paris_tui.app.map.layout import (
     layout_text,
 )
 from paris_tui.app.map.legend import map_legend
-from paris_tui.app.palette import PLAYER_STYLES, player_style
 from paris_tui.app.widgets.board_map import BoardMap
 from paris_tui.core.board import classic_board
 

@@ -7,9 +7,9 @@ import time
 
 import pytest
 
+from paris_tui.app.online.turns_view import clock_text, timed_out_text
 from paris_tui.app.screens.game import GameScreen
 from paris_tui.app.screenshots import build_session
-from paris_tui.app.turns_view import clock_text, timed_out_text
 from paris_tui.app.widgets.panels import GameLog
 from paris_tui.net.protocol import MoveClock
 

@@ -1,6 +1,6 @@
 """No orphans: when the app's terminal goes away without a hang-up signal, the
 real ``paris-tui`` saves and exits at once (Textual 8.2.8 alone spins at ~90%
-of a core for ever; see paris_tui/app/driver.py).
+of a core for ever; see paris_tui/app/terminal/driver.py).
 
 Two ways a terminal goes away: the pseudo-terminal closed under the app (its
 other end closed; the pty is not the app's controlling terminal, so no SIGHUP),
@@ -19,8 +19,8 @@ import subprocess
 import time
 from pathlib import Path
 
-from paris_tui.app.driver import TERMINAL_GONE
-from paris_tui.app.storage import open_save, read_save
+from paris_tui.app.local.storage import open_save, read_save
+from paris_tui.app.terminal.driver import TERMINAL_GONE
 
 from .pty_app import PtyApp, web_door_app
 

@@ -29,14 +29,10 @@ from typing import Any
 
 import pytest
 
-from paris_tui.app import launch, storage
-from paris_tui.app.locks import GameInUseError, is_locked, lock_path, try_lock
-from paris_tui.app.screens.game import GameScreen
-from paris_tui.app.screens.locked import LockedDialog
-from paris_tui.app.screens.new_game import NewGameScreen
-from paris_tui.app.screens.watch import WatchScreen
-from paris_tui.app.session import Session
-from paris_tui.app.storage import (
+from paris_tui.app.local import storage
+from paris_tui.app.local.locks import GameInUseError, is_locked, lock_path, try_lock
+from paris_tui.app.local.session import Session
+from paris_tui.app.local.storage import (
     clean_saves,
     create_save,
     find_unfinished,
@@ -45,6 +41,11 @@ from paris_tui.app.storage import (
     save_problem,
     saves_dir,
 )
+from paris_tui.app.screens.game import GameScreen
+from paris_tui.app.screens.locked import LockedDialog
+from paris_tui.app.screens.new_game import NewGameScreen
+from paris_tui.app.screens.watch import WatchScreen
+from paris_tui.app.start import launch
 from paris_tui.core import Move, Options
 from paris_tui.core.record import load_record
 
@@ -526,7 +527,7 @@ async def test_the_new_game_screen_refuses_a_read_only_data_directory_up_front(
 async def test_a_full_disk_keeps_the_game_playable_and_says_so(
     data_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import paris_tui.app.session as session_module
+    import paris_tui.app.local.session as session_module
 
     path = saves_dir() / "full.json"
     session = new_session("Ann,ai:random", 2, path)

@@ -14,7 +14,7 @@ from rich.color import Color, ColorSystem
 from textual.theme import BUILTIN_THEMES
 
 from paris_tui.app.app import DARK, LIGHT
-from paris_tui.app.palette import LINE_COLOURS, PLAYER_STYLES, line_colour
+from paris_tui.app.look.palette import LINE_COLOURS, PLAYER_STYLES, line_colour
 from paris_tui.core import classic_board
 
 SYSTEMS = {

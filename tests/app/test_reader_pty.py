@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 from paris_tui import i18n
-from paris_tui.app.describe import line_name
+from paris_tui.app.look.describe import line_name
 from paris_tui.core import classic_board
 from paris_tui.core.record import load_record, replay
 

@@ -15,10 +15,10 @@ from typing import Any
 from textual.pilot import Pilot
 
 from paris_tui.app.app import ParisApp
-from paris_tui.app.describe import describe_events
+from paris_tui.app.local.session import Session
+from paris_tui.app.look.describe import describe_events
 from paris_tui.app.screens.game import GameScreen
 from paris_tui.app.screenshots import build_session
-from paris_tui.app.session import Session
 from paris_tui.app.widgets.panels import GameLog
 from paris_tui.core import Event, Move, SeatView, TourEvent
 from paris_tui.net.protocol import ErrorCode, SeatInfo

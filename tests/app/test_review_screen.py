@@ -155,8 +155,8 @@ def _unfinished(seed: int, moves: int, routes: tuple[str, ...] | None = None) ->
 
 async def _after_v(record: Record, path: Path, *, watch: bool) -> tuple[str, list[str]]:
     """What the replay viewer (or the watcher) shows after ``v``, and the notices it gave."""
+    from paris_tui.app.local.storage import read_save
     from paris_tui.app.screens.watch import WatchScreen
-    from paris_tui.app.storage import read_save
 
     save_record(record, path)
     app = make_app(None, replay=(record, path))
@@ -246,8 +246,8 @@ async def test_a_review_of_several_humans_does_not_say_your_moves(tmp_path: Path
 
 async def test_the_watchers_footer_has_one_back(tmp_path: Path) -> None:
     """Issue 18.13: the watcher's footer said both `← Back` (a move back) and `esc Back`."""
+    from paris_tui.app.local.storage import read_save
     from paris_tui.app.screens.watch import WatchScreen
-    from paris_tui.app.storage import read_save
 
     from .test_screens80 import footer_text
 

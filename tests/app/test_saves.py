@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from paris_tui.app import launch
+from paris_tui.app.local.session import Session
+from paris_tui.app.local.storage import find_unfinished, read_save, saves_dir
 from paris_tui.app.screens.handoff import HandoffScreen
 from paris_tui.app.screens.new_game import NewGameScreen
 from paris_tui.app.screens.resume import ResumeDialog
-from paris_tui.app.session import Session
-from paris_tui.app.storage import find_unfinished, read_save, saves_dir
+from paris_tui.app.start import launch
 from paris_tui.core import Options
 from paris_tui.core.record import load_record, replay_summary
 

@@ -11,7 +11,7 @@ from typing import cast
 import pytest
 from textual.app import App, ComposeResult
 
-from paris_tui.app.palette import player_style
+from paris_tui.app.look.palette import player_style
 from paris_tui.app.screens.help import HELP_TEXT
 from paris_tui.app.widgets.panels import (
     LAPS_LEGEND,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from paris_tui.app.describe import describe_events, score_detail
+from paris_tui.app.look.describe import describe_events, score_detail
 from paris_tui.core import ScoreEvent, classic_board
 from paris_tui.core.events import TourEvent
 

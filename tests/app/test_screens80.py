@@ -22,16 +22,16 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Button, Footer
 
-from paris_tui.app.describe import describe_events, preview_text
-from paris_tui.app.fit import Fit
-from paris_tui.app.frames import build_frames
-from paris_tui.app.palette import player_style
+from paris_tui.app.look.describe import describe_events, preview_text
+from paris_tui.app.look.frames import build_frames
+from paris_tui.app.look.palette import player_style
 from paris_tui.app.screens.end import EndScreen
 from paris_tui.app.screens.game import GameScreen
 from paris_tui.app.screens.handoff import HandoffScreen
 from paris_tui.app.screens.new_game import NewGameScreen
 from paris_tui.app.screens.takeover import TakeoverDialog
 from paris_tui.app.screenshots import _policy, build_session
+from paris_tui.app.terminal.fit import Fit
 from paris_tui.app.widgets.map_view import BoardMap
 from paris_tui.app.widgets.panels import GameLog, PlayersPanel, PreviewBar, RoutePanel, TilePanel
 from paris_tui.core import ScoreEvent, TourEvent, classic_board
@@ -109,7 +109,7 @@ async def test_preview_keeps_every_number_of_the_grand_tour_at_80x24() -> None:
 async def test_preview_says_what_it_assumes_and_on_the_last_move_what_taking_leaves() -> None:
     """Issue 18.1: before the round's last move the bar says it assumes the board as it is now;
     on the last move it names the tile that taking the highlighted one leaves over."""
-    from paris_tui.app.describe import stop_name
+    from paris_tui.app.look.describe import stop_name
 
     for moves, last in ((34, False), (35, True)):  # seed 1, 3 players: 2nd, then 3rd mover
         session = build_session("Ann,Bob,Cy", 1, moves)
@@ -548,7 +548,7 @@ def test_fit_picks_the_first_wording_that_fits() -> None:
 async def test_a_grand_tours_points_follow_the_bus_stop_by_stop() -> None:
     """Issue 18.5: while the bus stands at a crossing, the log lists the points of the
     crossings it has reached and no later one, and the scores shown add up just those."""
-    from paris_tui.app.describe import stop_name
+    from paris_tui.app.look.describe import stop_name
     from paris_tui.core.analysis import leftover_previews
 
     session = build_session("Ann,Bob,Cy", 3, 20)  # the last move: face-up tile 1 runs a tour

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from paris_tui.app.local.session import SessionTable
 from paris_tui.app.screens.game import LocalBots
-from paris_tui.app.session import SessionTable
 from paris_tui.core import Event, Move
 from paris_tui.net.protocol import ErrorCode
 from paris_tui.net.table import Table

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from paris_tui.app.settings import SETTINGS_FILE, Settings, load_settings, save_settings
+from paris_tui.app.local.settings import SETTINGS_FILE, Settings, load_settings, save_settings
 
 
 def test_round_trip(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from paris_tui.app.glyphs import set_glyphs
+from paris_tui.app.look.glyphs import set_glyphs
 from paris_tui.app.screenshots import build_session
 
 from .helpers import make_app

@@ -26,7 +26,7 @@ from textual.pilot import Pilot
 
 from paris_tui import i18n
 from paris_tui.app.app import ParisApp
-from paris_tui.app.glyphs import current_glyphs, set_glyphs
+from paris_tui.app.look.glyphs import current_glyphs, set_glyphs
 from paris_tui.app.screenshots import (
     build_session,
     grand_tour_position,

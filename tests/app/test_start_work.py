@@ -216,7 +216,7 @@ async def test_the_driver_s_first_resize_of_the_same_size_lays_no_screen_out_aga
 def test_prepared_layouts_are_the_ones_every_map_then_finds() -> None:
     """A fork server draws every hand-made layout once (prepare_layouts); a map of any
     size and glyph set then draws none (host/zygote.py)."""
-    from paris_tui.app.glyphs import GLYPH_SETS
+    from paris_tui.app.look.glyphs import GLYPH_SETS
     from paris_tui.app.map import layout
     from paris_tui.core import classic_board
 
@@ -261,9 +261,9 @@ def test_every_screen_but_the_hand_off_names_the_later_stylesheets() -> None:
     import pkgutil
 
     from paris_tui.app import screens
-    from paris_tui.app.resources import later_css_paths
     from paris_tui.app.screens.base import TranslatedBindings
     from paris_tui.app.screens.handoff import HandoffScreen
+    from paris_tui.app.start.resources import later_css_paths
 
     for info in pkgutil.iter_modules(screens.__path__):
         importlib.import_module(f"paris_tui.app.screens.{info.name}")
@@ -286,7 +286,7 @@ async def test_a_first_screen_that_needs_the_later_stylesheets_has_them_parsed_o
     before it, so Textual does not parse every stylesheet again to show it."""
     from textual.css.stylesheet import Stylesheet
 
-    from paris_tui.app.resources import later_css_paths
+    from paris_tui.app.start.resources import later_css_paths
 
     reparsed: list[None] = []
     original = Stylesheet.reparse

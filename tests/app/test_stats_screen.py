@@ -17,8 +17,8 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable
 
 from paris_tui.app.app import ParisApp
-from paris_tui.app.history import History
-from paris_tui.app.palette import player_style
+from paris_tui.app.local.history import History
+from paris_tui.app.look.palette import player_style
 from paris_tui.app.screens.new_game import NewGameScreen
 from paris_tui.app.screens.stats import StatsScreen
 from paris_tui.app.widgets.score_chart import ScoreChart

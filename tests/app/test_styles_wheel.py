@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from paris_tui.app.resources import STYLESHEETS, css_paths, styles_dir
+from paris_tui.app.start.resources import STYLESHEETS, css_paths, styles_dir
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -73,7 +73,7 @@ def test_wheel_ships_styles_and_installed_app_uses_them(tmp_path: Path) -> None:
         timeout=300,
     )
     probe = (
-        "import paris_tui.app.resources as r, paris_tui.app.app as a; "
+        "import paris_tui.app.start.resources as r, paris_tui.app.app as a; "
         "print(r.styles_dir()); print(*a.ParisApp.CSS_PATH, sep='\\n')"
     )
     probe_lang = (

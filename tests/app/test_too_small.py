@@ -20,13 +20,13 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 
 from paris_tui.app.app import ParisApp
-from paris_tui.app.frames import Frame
+from paris_tui.app.local.session import Session
+from paris_tui.app.look.frames import Frame
 from paris_tui.app.screens.end import EndScreen
 from paris_tui.app.screens.game import GameScreen
 from paris_tui.app.screens.handoff import HandoffScreen
 from paris_tui.app.screens.takeover import TakeoverDialog
 from paris_tui.app.screenshots import _policy, grand_tour_position, takeover_position
-from paris_tui.app.session import Session
 from paris_tui.app.widgets.panels import TileRow
 
 from .helpers import find_game, make_app, new_session, press, screen_text

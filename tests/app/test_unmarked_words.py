@@ -24,10 +24,10 @@ from textual.pilot import Pilot
 from textual.widgets import Select
 
 from paris_tui import i18n
+from paris_tui.app.local.storage import read_save
 from paris_tui.app.map.layout import short_name
 from paris_tui.app.screens import help as help_screen
 from paris_tui.app.screenshots import build_session, grand_tour_position, takeover_position
-from paris_tui.app.storage import read_save
 from paris_tui.core.board import classic_board
 
 from .helpers import find_game, make_app, new_session

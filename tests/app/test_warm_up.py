@@ -9,11 +9,11 @@ import threading
 
 import pytest
 
-from paris_tui.app import warm_css
 from paris_tui.app.app import ParisApp
-from paris_tui.app.glyphs import current_glyphs, set_glyphs
+from paris_tui.app.look.glyphs import current_glyphs, set_glyphs
 from paris_tui.app.screenshots import build_session
-from paris_tui.app.warm_up import warm_up
+from paris_tui.app.start import warm_css
+from paris_tui.app.start.warm_up import warm_up
 from paris_tui.i18n import current_language, set_language
 from paris_tui.net.protocol import Seated, SeatInfo
 from paris_tui.net.table import RemoteTable

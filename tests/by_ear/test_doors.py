@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from paris_tui.host.ssh import app_environment
-from paris_tui.host.web import _PAGE
+from paris_tui.doors.ssh import app_environment
+from paris_tui.doors.web import _PAGE
 from paris_tui.reader import ENV
 
 

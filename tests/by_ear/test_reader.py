@@ -11,7 +11,7 @@ import pytest
 from hostile_corpus import SHOWN
 from rich.cells import cell_len
 
-from paris_tui.app.session import SeatSpec, Session, SessionTable
+from paris_tui.app.local.session import SeatSpec, Session, SessionTable
 from paris_tui.reader import wanted
 from paris_tui.reader.commands import match_names, parse
 from paris_tui.reader.inbox import Inbox, now
@@ -180,7 +180,7 @@ def test_replay_steps_forward_and_back_to_the_records_scores() -> None:
 
 
 def test_the_ascii_glyphs_say_stop_names_without_accents() -> None:
-    from paris_tui.app.glyphs import set_glyphs
+    from paris_tui.app.look.glyphs import set_glyphs
 
     set_glyphs("ascii")
     try:
@@ -245,7 +245,7 @@ def test_the_flat_mode_imports_no_textual() -> None:
     code = (
         "import sys\n"
         "import paris_tui.reader.launch, paris_tui.reader.play, paris_tui.reader.replay\n"
-        "import paris_tui.reader.lobby, paris_tui.reader.queries, paris_tui.app.hint_words\n"
+        "import paris_tui.reader.lobby, paris_tui.reader.queries, paris_tui.app.look.hint_words\n"
         "print(','.join(m for m in sys.modules if m.split('.')[0] == 'textual'))\n"
     )
     out = subprocess.run(

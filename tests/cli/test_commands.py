@@ -205,7 +205,7 @@ def test_join_watch_with_a_name_is_accepted_and_dials_the_host(
     bad arguments; ``--watch`` with ``--table`` still is."""
     import socket
 
-    from paris_tui.app import launch
+    from paris_tui.app.start import launch
 
     monkeypatch.setattr(launch, "_terminal_problem", lambda: None)  # pytest's stdin
 

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from paris_tui.app import launch
-from paris_tui.app.glyphs import current_glyphs, set_glyphs
-from paris_tui.app.settings import Settings, save_settings
+from paris_tui.app.local.settings import Settings, save_settings
+from paris_tui.app.look.glyphs import current_glyphs, set_glyphs
+from paris_tui.app.start import launch
 from paris_tui.cli import main
 
 

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 from hostile_corpus import REFUSED, SHOWN, Case
 
-from paris_tui.app.session import MAX_SEED, parse_players
+from paris_tui.app.local.session import MAX_SEED, parse_players
 from paris_tui.cli import main
 from paris_tui.core import Game
 from paris_tui.core.record import Record, dumps_record

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from paris_tui import argparse_words, i18n
-from paris_tui.app.settings import Settings, save_settings
+from paris_tui.app.local.settings import Settings, save_settings
 from paris_tui.cli import build_parser, main
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -16,12 +16,12 @@ from typing import Any
 
 from paris_tui.core import Move, SeatView
 from paris_tui.core.record import Record
-from paris_tui.host.accounts import AccountStore, open_accounts
-from paris_tui.host.pgaccounts import PostgresAccounts
-from paris_tui.host.pgstore import PostgresStore
+from paris_tui.host.accounts.postgres import PostgresAccounts
+from paris_tui.host.accounts.store import AccountStore, open_accounts
 from paris_tui.host.referee import parse_seats
 from paris_tui.host.server import Host, HostConfig, Limits
-from paris_tui.host.store import HostStore, TableStore
+from paris_tui.host.store.files import HostStore, TableStore
+from paris_tui.host.store.postgres import PostgresStore
 from paris_tui.net.client import HostClient
 from paris_tui.net.protocol import (
     HostMessage,

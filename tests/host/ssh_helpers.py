@@ -21,8 +21,8 @@ from typing import Any
 
 import asyncssh
 
+from paris_tui.doors.ssh import SSHConfig, SSHDoor
 from paris_tui.host.server import Host, Limits
-from paris_tui.host.ssh import SSHConfig, SSHDoor
 
 from .helpers import running_host
 

@@ -1,4 +1,4 @@
-"""Accounts (paris_tui/host/accounts.py, identity.py, names.py): one name, one person.
+"""Accounts (paris_tui/host/accounts/store.py, identity.py, names.py): one name, one person.
 
 Issue 17: the host had three credentials (the join token, the SSH key pin,
 the browser cookie) and no identity behind them. These tests hold the store,
@@ -16,7 +16,9 @@ from pathlib import Path
 import asyncssh
 import pytest
 
-from paris_tui.host.accounts import (
+from paris_tui.host.accounts.identity import DoorProof
+from paris_tui.host.accounts.names import folded, same_name, skeleton
+from paris_tui.host.accounts.store import (
     CODE_ALPHABET,
     CODE_LENGTH,
     CODE_MISSES,
@@ -31,9 +33,7 @@ from paris_tui.host.accounts import (
     normalize_code,
     open_accounts,
 )
-from paris_tui.host.identity import DoorProof
-from paris_tui.host.names import folded, same_name, skeleton
-from paris_tui.host.store import token_hash
+from paris_tui.host.store.files import token_hash
 from paris_tui.net.client import HostClient, RefusedError
 from paris_tui.net.protocol import Refused, Seated, Waiting
 

@@ -13,8 +13,8 @@ import asyncssh
 import pytest
 
 from paris_tui.cli import main
-from paris_tui.host.accounts import Credential, digest, open_accounts
-from paris_tui.host.accounts_command import invite
+from paris_tui.host.accounts.command import invite
+from paris_tui.host.accounts.store import Credential, digest, open_accounts
 from paris_tui.net.client import HostClient, RefusedError
 
 from .helpers import TIMEOUT, running_host

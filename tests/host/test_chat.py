@@ -20,11 +20,11 @@ from pg import PostgresServer
 
 from paris_tui.cli import main
 from paris_tui.core.text import InvalidChatError, normalize_chat
-from paris_tui.host.accounts import Account, digest
-from paris_tui.host.chat import KEEP_LINES, ChatStore, FileChat, PostgresChat, SavedLine
-from paris_tui.host.identity import DoorProof
+from paris_tui.host.accounts.identity import DoorProof
+from paris_tui.host.accounts.store import Account, digest
 from paris_tui.host.limits import Window
 from paris_tui.host.server import Limits
+from paris_tui.host.services.chat import KEEP_LINES, ChatStore, FileChat, PostgresChat, SavedLine
 from paris_tui.net.client import HostClient
 from paris_tui.net.protocol import (
     MAX_CLIENT_LINE,
@@ -643,7 +643,7 @@ async def test_join_watch_with_a_name_watches_under_the_account(tmp_path: Path) 
     with a name): the watch carries the token kept for the name, the host proves it
     as a join's, and the watcher reads the chat as ann (her mutes hold, her lines are
     hers); a name without its token, or with a wrong one, is refused (exit 4)."""
-    from paris_tui.app.remote import EXIT_REFUSED, JoinError, JoinTarget, open_link
+    from paris_tui.app.online.remote import EXIT_REFUSED, JoinError, JoinTarget, open_link
     from paris_tui.net.client import TokenStore
 
     async with running_host(tmp_path, ["ann,bob"]) as (host, port):

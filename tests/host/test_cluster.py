@@ -25,14 +25,19 @@ from pg import PostgresServer
 
 from paris_tui.cli import main
 from paris_tui.core.record import replay_summary
-from paris_tui.host.accounts import digest
-from paris_tui.host.identity import DoorProof, Vouched
-from paris_tui.host.lease import Leases
-from paris_tui.host.pgstore import SCHEMA_VERSION, DatabaseUnavailable, PostgresStore, SeatTaken
+from paris_tui.doors.ssh import SSHConfig, SSHDoor
+from paris_tui.doors.web import COOKIE, WebDoor
+from paris_tui.host.accounts.identity import DoorProof, Vouched
+from paris_tui.host.accounts.store import digest
 from paris_tui.host.referee import Referee, Refusal, parse_seats
 from paris_tui.host.server import Connection, Host, HostConfig, TableConflictError
-from paris_tui.host.ssh import SSHConfig, SSHDoor
-from paris_tui.host.web import COOKIE, WebDoor
+from paris_tui.host.store.lease import Leases
+from paris_tui.host.store.postgres import (
+    SCHEMA_VERSION,
+    DatabaseUnavailable,
+    PostgresStore,
+    SeatTaken,
+)
 from paris_tui.net.client import HostClient, RefusedError
 from paris_tui.net.protocol import (
     Chat,
@@ -428,7 +433,7 @@ async def test_kill_9_of_the_referees_host_and_the_game_goes_on_at_another(
 async def test_join_given_several_addresses_uses_one_that_answers(
     tmp_path: Path, database: str
 ) -> None:
-    from paris_tui.app.remote import JoinTarget, Link
+    from paris_tui.app.online.remote import JoinTarget, Link
 
     async with (
         cluster_host(tmp_path / "a", database, ("ann,bob",)),
@@ -446,8 +451,8 @@ async def test_join_given_several_addresses_uses_one_that_answers(
 async def test_a_dropped_link_tries_the_next_address_first_not_the_one_that_dropped(
     tmp_path: Path, database: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from paris_tui.app import remote
-    from paris_tui.app.remote import JoinTarget, Link
+    from paris_tui.app.online import remote
+    from paris_tui.app.online.remote import JoinTarget, Link
 
     dialled: list[tuple[str, int]] = []
     connect_at = remote._connect_at

@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 
 from paris_tui.core.text import InvalidNameError
+from paris_tui.host.accounts.identity import DoorProof
 from paris_tui.host.child import (
     PARENT_ENV,
     TICKET_ENV,
     client_command,
     client_env,
 )
-from paris_tui.host.identity import DoorProof
 from paris_tui.net.client import HostClient, RefusedError
 
 from .helpers import TIMEOUT, join_bot, running_host

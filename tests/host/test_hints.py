@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from paris_tui.host.command import add_host_parser
+from paris_tui.doors.command import add_host_parser
 from paris_tui.host.server import Host, HostConfig
 from paris_tui.net.client import HostClient
 from paris_tui.net.protocol import Welcome, decode_host, encode

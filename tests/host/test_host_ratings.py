@@ -16,7 +16,7 @@ from pg import PostgresServer
 
 from paris_tui.cli import main
 from paris_tui.core import SeatView
-from paris_tui.host.ratings import MU, SIGMA, ranks, shown
+from paris_tui.host.ratings.store import MU, SIGMA, ranks, shown
 from paris_tui.host.referee import Referee, parse_seats
 from paris_tui.net.client import HostClient
 from paris_tui.net.protocol import Presence, RatedResult

@@ -21,8 +21,8 @@ from pathlib import Path
 
 import aiohttp
 
-from paris_tui.host.ssh import SSHConfig, SSHDoor
-from paris_tui.host.web import WebDoor
+from paris_tui.doors.ssh import SSHConfig, SSHDoor
+from paris_tui.doors.web import WebDoor
 from paris_tui.net.protocol import Update
 
 from .helpers import HELLO, Bot, RawClient, join_bot, running_host

@@ -30,5 +30,5 @@ def test_net_imports_only_the_core() -> None:
 
 
 def test_the_host_imports_no_ui() -> None:
-    modules = "paris_tui.host.server, paris_tui.host.local, paris_tui.host.command"
+    modules = "paris_tui.host.server, paris_tui.host.local, paris_tui.doors.command"
     assert _imported(modules, ("paris_tui.app",)) == ""

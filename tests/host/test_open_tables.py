@@ -17,7 +17,7 @@ from hostile_corpus import REFUSED
 from paris_tui.core.record import replay_summary
 from paris_tui.host.limits import Quota
 from paris_tui.host.server import Limits
-from paris_tui.host.store import HostStore
+from paris_tui.host.store.files import HostStore
 from paris_tui.net.client import HostClient, HostClosedError, RefusedError
 from paris_tui.net.protocol import PROTOCOL_VERSION, Refused, Seated, Tables, Waiting, Welcome
 

@@ -13,7 +13,7 @@ import pytest
 from openskill.models import PlackettLuce
 from pg import PostgresServer
 
-from paris_tui.host.ratings import (
+from paris_tui.host.ratings.store import (
     MU,
     SIGMA,
     GameResult,
@@ -35,8 +35,8 @@ def ratings(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[RatingSt
     if request.param == "sqlite":
         store: RatingStore = open_ratings(tmp_path / "host")
     else:
-        from paris_tui.host.pgratings import PostgresRatings
-        from paris_tui.host.pgstore import connect_pool, ensure_schema
+        from paris_tui.host.ratings.postgres import PostgresRatings
+        from paris_tui.host.store.postgres import connect_pool, ensure_schema
 
         server: PostgresServer = request.getfixturevalue("postgres")
         pool = connect_pool(server.dsn(server.create_database()), max_size=2)

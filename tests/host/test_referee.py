@@ -14,7 +14,7 @@ from paris_tui.core import Move, Options
 from paris_tui.core.record import load_record, replay_summary
 from paris_tui.core.text import InvalidNameError, normalize_name
 from paris_tui.host.referee import Referee, Refusal, SeatSpec, ai_seed, parse_seats
-from paris_tui.host.store import HostStore, SeatsFileError, token_hash, token_matches
+from paris_tui.host.store.files import HostStore, SeatsFileError, token_hash, token_matches
 from paris_tui.net.protocol import Update, decode_host, encode_updates
 
 
@@ -68,7 +68,7 @@ def test_every_move_is_saved_as_an_ordinary_record(tmp_path: Path) -> None:
 
 
 def test_the_ai_seed_is_the_apps(tmp_path: Path) -> None:
-    from paris_tui.app.session import ai_seed as app_ai_seed
+    from paris_tui.app.local.session import ai_seed as app_ai_seed
 
     for seed in (0, 1, 12345, "deal"):
         for seat in range(4):

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from paris_tui.app.remote import JoinError, JoinTarget, connect, parse_address
-from paris_tui.host.command import _join_address, _reach_lines, machine_addresses
-from paris_tui.host.web import WebDoor
+from paris_tui.app.online.remote import JoinError, JoinTarget, connect, parse_address
+from paris_tui.doors.command import _join_address, _reach_lines, machine_addresses
+from paris_tui.doors.web import WebDoor
 
 
 def test_join_host_alone_means_the_default_port() -> None:

@@ -15,7 +15,7 @@ from paris_tui.core.record import replay_summary
 from paris_tui.core.text import InvalidNameError, normalize_name
 from paris_tui.host.referee import parse_seats
 from paris_tui.host.server import Host, HostConfig, Limits, TableConflictError
-from paris_tui.host.store import HostBusyError
+from paris_tui.host.store.files import HostBusyError
 from paris_tui.net.client import HostClient, HostClosedError, RefusedError
 from paris_tui.net.protocol import Bye, Presence, Refused, Seated, Update, Watching
 

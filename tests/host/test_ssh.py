@@ -1,4 +1,4 @@
-"""The SSH door (paris_tui/host/ssh.py) over loopback, with asyncssh as the client.
+"""The SSH door (paris_tui/doors/ssh.py) over loopback, with asyncssh as the client.
 
 The door runs a stand-in app here (tests/host/ssh_helpers.py): it joins the
 host with the ticket it was given, says its name, seat, terminal type and
@@ -20,15 +20,15 @@ from pathlib import Path
 import asyncssh
 import pytest
 
-from paris_tui.host.pgstore import PostgresStore
-from paris_tui.host.server import Host, Limits
-from paris_tui.host.ssh import (
+from paris_tui.doors.ssh import (
     HOST_KEY_FILE,
     SSHDoorError,
     app_environment,
     load_host_key,
     player_dir,
 )
+from paris_tui.host.server import Host, Limits
+from paris_tui.host.store.postgres import PostgresStore
 
 from .ssh_helpers import (
     STAND_IN,
@@ -233,8 +233,8 @@ async def test_a_stranger_gets_neither_the_seat_of_a_join_player_nor_her_name(
 async def test_a_stranger_gets_neither_the_seat_of_a_browser_player_nor_her_name(
     tmp_path: Path,
 ) -> None:
-    from paris_tui.host.accounts import digest
-    from paris_tui.host.identity import DoorProof
+    from paris_tui.host.accounts.identity import DoorProof
+    from paris_tui.host.accounts.store import digest
     from paris_tui.net.client import HostClient
 
     async with running_door(tmp_path) as (host, door):
@@ -258,7 +258,7 @@ async def test_a_key_of_another_account_is_refused_at_the_door_in_words_for_ssh(
     it got past the door (bob was nobody's) and its app's join then failed with advice
     for ``join`` and the internal loopback address. The door refuses first, and starts
     no app; for a bob who is an account, before asking for (and using up) a code."""
-    from paris_tui.host.accounts import Credential
+    from paris_tui.host.accounts.store import Credential
 
     key = new_key(tmp_path, "bob")
     fingerprint = key.get_fingerprint("sha256")
@@ -290,8 +290,8 @@ async def test_a_browser_of_another_account_is_refused_a_free_name_in_its_words(
     tmp_path: Path,
 ) -> None:
     """The browser door's cookie: Ann's browser asks for bob's free seat."""
-    from paris_tui.host.accounts import digest
-    from paris_tui.host.identity import DoorProof
+    from paris_tui.host.accounts.identity import DoorProof
+    from paris_tui.host.accounts.store import digest
     from paris_tui.net.client import HostClient, RefusedError
 
     async with running_door(tmp_path) as (host, _door):
@@ -407,7 +407,7 @@ async def test_the_host_key_is_made_once_private_and_kept(tmp_path: Path) -> Non
 async def test_hanging_up_ends_the_app(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """The app ends with its connection, and the log says whose session ended, as it
     said who came in (an operator follows who is on)."""
-    caplog.set_level(logging.INFO, logger="paris_tui.host.ssh")
+    caplog.set_level(logging.INFO, logger="paris_tui.doors.ssh")
     async with running_door(tmp_path) as (host, door):
         conn = await connect(door.port, "ann", new_key(tmp_path, "ann"))
         term = await Terminal.open(conn)
@@ -628,7 +628,7 @@ import asyncio, sys
 from pathlib import Path
 from paris_tui.host.referee import parse_seats
 from paris_tui.host.server import Host, HostConfig
-from paris_tui.host.ssh import SSHConfig, SSHDoor
+from paris_tui.doors.ssh import SSHConfig, SSHDoor
 
 STAND_IN = sys.argv[2]
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from paris_tui.host.ssh import INPUT_BURST, MAX_COLUMNS, MAX_ROWS
+from paris_tui.doors.ssh import INPUT_BURST, MAX_COLUMNS, MAX_ROWS
 
 from .ssh_helpers import Terminal, connect, new_key, running_door
 

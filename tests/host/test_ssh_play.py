@@ -124,7 +124,7 @@ def _apps(host: int) -> list[int]:
     host's own children when it has none."""
     apps: list[int] = []
     for pid in _children(host):
-        if b"paris_tui.host.zygote" in Path(f"/proc/{pid}/cmdline").read_bytes():
+        if b"paris_tui.doors.zygote" in Path(f"/proc/{pid}/cmdline").read_bytes():
             apps += _children(pid)
         else:
             apps.append(pid)

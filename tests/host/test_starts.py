@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from paris_tui.host.starts import StartSlots
+from paris_tui.doors.starts import StartSlots
 
 
 async def _settle() -> None:

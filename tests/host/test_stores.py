@@ -21,7 +21,8 @@ from pg import PostgresServer
 
 from paris_tui.cli import main
 from paris_tui.core.record import load_record, parse_record
-from paris_tui.host.accounts import (
+from paris_tui.host.accounts.postgres import PostgresAccounts
+from paris_tui.host.accounts.store import (
     MAX_CREDENTIALS,
     AccountError,
     AccountStore,
@@ -30,16 +31,10 @@ from paris_tui.host.accounts import (
     digest,
     open_accounts,
 )
-from paris_tui.host.pgaccounts import PostgresAccounts
-from paris_tui.host.pgstore import (
-    PostgresStore,
-    SchemaTooNew,
-    connect_pool,
-    ensure_schema,
-)
 from paris_tui.host.referee import APP_KEY, Referee, parse_seats
 from paris_tui.host.server import Host, HostConfig
-from paris_tui.host.store import HostStore, TableStore
+from paris_tui.host.store.files import HostStore, TableStore
+from paris_tui.host.store.postgres import PostgresStore, SchemaTooNew, connect_pool, ensure_schema
 from paris_tui.net.client import HostClient, RefusedError
 from paris_tui.net.protocol import Presence, Refused, Update
 
@@ -176,7 +171,7 @@ def test_two_referees_never_both_write_move_n(database: str) -> None:
         one.play(0, one.view(0).legal_moves[0], 0)
         two.play(0, two.view(0).legal_moves[-1], 0)
         store.append(one)
-        from paris_tui.host.pgstore import MoveConflict
+        from paris_tui.host.store.postgres import MoveConflict
 
         with pytest.raises(MoveConflict):
             store.append(two)
@@ -266,7 +261,7 @@ def test_the_host_says_one_line_for_a_database_it_cannot_reach(tmp_path: Path) -
 def test_a_missing_driver_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "psycopg_pool", None)
     host = Host(HostConfig(data_dir=tmp_path, port=0, database="postgresql://x/y"))
-    from paris_tui.host.pgstore import DriverMissing
+    from paris_tui.host.store.postgres import DriverMissing
 
     with pytest.raises(DriverMissing, match=r"pip install 'paris-tui\[postgres\]'"):
         host.load()
@@ -405,7 +400,9 @@ def test_every_query_is_parameterised() -> None:
     constant names, and every value goes as a parameter (read from the source)."""
     import inspect
 
-    from paris_tui.host import migrate, pgaccounts, pgstore
+    from paris_tui.host.accounts import postgres as pgaccounts
+    from paris_tui.host.store import migrate
+    from paris_tui.host.store import postgres as pgstore
 
     for module in (pgstore, pgaccounts, migrate):
         source = inspect.getsource(module)
@@ -523,7 +520,7 @@ async def test_a_lock_ends_the_accounts_open_sessions_at_a_running_host(
 
 def test_migrate_says_what_it_moved_in_the_operators_language_with_plurals() -> None:
     """Issue 17 follow-up: ``host migrate`` said "moved 1 tables", in English only."""
-    from paris_tui.host.migrate import moved_line
+    from paris_tui.host.store.migrate import moved_line
     from paris_tui.wording import in_language
 
     assert moved_line(1, 1, "/d", "db") == "moved 1 table and 1 account from /d into db"

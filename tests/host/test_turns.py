@@ -2,7 +2,7 @@
 
 Every clock here is the test's own (:class:`FakeClock`, ``HostConfig.clock``):
 a turn-based table is played over days of simulated time without sleeping,
-and :meth:`~paris_tui.host.turns.TurnKeeper.expire_due` is what the host's
+and :meth:`~paris_tui.host.services.turns.TurnKeeper.expire_due` is what the host's
 timers call when a move time has run out.
 """
 
@@ -22,7 +22,7 @@ from pg import PostgresServer
 
 from paris_tui.host.referee import parse_seats
 from paris_tui.host.server import Host, HostConfig, Limits, Room
-from paris_tui.host.turns import Notifier
+from paris_tui.host.services.turns import Notifier
 from paris_tui.net.client import HostClient, RefusedError
 from paris_tui.net.protocol import HostMessage, Presence, Seated, Update
 from paris_tui.net.turns import waiting_for
@@ -298,7 +298,7 @@ async def test_the_notify_command_is_bounded_and_its_failures_are_one_line(
     failing = Notifier(f"{sys.executable} -c 'raise SystemExit(3)'")
     assert failing.notify("ann", "t1", "game-over")
     await failing.drain()
-    lines = [r.getMessage() for r in caplog.records if r.name == "paris_tui.host.turns"]
+    lines = [r.getMessage() for r in caplog.records if r.name == "paris_tui.host.services.turns"]
     assert any("killed after" in line for line in lines)
     assert any("already running" in line for line in lines)
     assert any("exited with 3" in line for line in lines)
@@ -378,7 +378,7 @@ def test_the_host_options_of_timed_tables_are_checked(
 async def test_host_table_move_time_is_kept_in_the_tables_record(tmp_path: Path) -> None:
     from paris_tui.core import Options
     from paris_tui.core.record import load_record
-    from paris_tui.host.command import _run_host
+    from paris_tui.doors.command import _run_host
 
     stop = asyncio.Event()
     stop.set()  # serve, print how to join, and stop at once

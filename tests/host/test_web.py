@@ -1,4 +1,4 @@
-"""The browser door (paris_tui/host/web.py): a real headless chromium plays through it;
+"""The browser door (paris_tui/doors/web.py): a real headless chromium plays through it;
 its bounds, its origin check, and no app process outlives the host, even on kill -9.
 
 Loopback only; every wait is bounded.
@@ -21,8 +21,8 @@ from pathlib import Path
 import aiohttp
 import pytest
 
+from paris_tui.doors.web import COOKIE, WebDoor
 from paris_tui.host.child import PARENT_ENV
-from paris_tui.host.web import COOKIE, WebDoor
 
 from .browser import chromium, open_browser
 
@@ -207,7 +207,7 @@ HOST_SCRIPT = textwrap.dedent(
     """
     import asyncio, sys
     from pathlib import Path
-    from paris_tui.host.web import WebDoor
+    from paris_tui.doors.web import WebDoor
 
     async def main():
         door = WebDoor(host_port=7337, data_dir=Path(sys.argv[1]), port=0,
@@ -233,7 +233,7 @@ def _apps(host: int) -> list[int]:
     host's own children when it has none (a stand-in command)."""
     apps: list[int] = []
     for pid in _children(host):
-        if b"paris_tui.host.zygote" in Path(f"/proc/{pid}/cmdline").read_bytes():
+        if b"paris_tui.doors.zygote" in Path(f"/proc/{pid}/cmdline").read_bytes():
             apps += _children(pid)
         else:
             apps.append(pid)

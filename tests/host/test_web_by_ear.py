@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from paris_tui.host.web import WebDoor
+from paris_tui.doors.web import WebDoor
 
 from .browser import chromium, open_browser
 

@@ -20,8 +20,8 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from paris_tui.host import web
-from paris_tui.host.web import MAX_COLUMNS, MAX_ROWS, MAX_STDIN_FRAME, WebDoor
+from paris_tui.doors import web
+from paris_tui.doors.web import MAX_COLUMNS, MAX_ROWS, MAX_STDIN_FRAME, WebDoor
 
 TIMEOUT = 30.0
 

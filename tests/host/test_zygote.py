@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from paris_tui.host.zygote import ForkedProcess, ForkServer
+from paris_tui.doors.zygote import ForkedProcess, ForkServer
 from paris_tui.i18n import _, ngettext
 from paris_tui.wording import in_language
 
@@ -206,7 +206,7 @@ def _fork_servers(host: int) -> list[int]:
     return [
         pid
         for pid in _children(host)
-        if b"paris_tui.host.zygote" in Path(f"/proc/{pid}/cmdline").read_bytes()
+        if b"paris_tui.doors.zygote" in Path(f"/proc/{pid}/cmdline").read_bytes()
     ]
 
 
@@ -283,7 +283,7 @@ def test_the_fork_server_fills_the_holes_of_its_heap() -> None:
 
     script = """
 import ctypes
-from paris_tui.host.zygote import _MallInfo2, _pymalloc_holes, fill_holes
+from paris_tui.doors.zygote import _MallInfo2, _pymalloc_holes, fill_holes
 small = [[i] * (i % 7) for i in range(100_000)]
 del small[::3]  # holes among live blocks of pymalloc's pools
 large = [bytearray(1000 + i % 3000) for i in range(2000)]
@@ -313,7 +313,7 @@ print(*before, *filled, *after)
 def test_immortal_objects_where_the_interpreter_has_them() -> None:
     """On CPython 3.12 and later immortalize() makes objects whose reference counts no
     reference taken or dropped writes to (PEP 683); on 3.11 it changes nothing."""
-    from paris_tui.host.zygote import immortal_objects, immortalize
+    from paris_tui.doors.zygote import immortal_objects, immortalize
 
     objects = [bytearray(b"made here"), [1, 2], 0.25 + len(sys.argv)]
     counts = [sys.getrefcount(obj) for obj in objects]
@@ -340,8 +340,8 @@ def test_an_immortal_heap_still_draws_a_game() -> None:
     script = """
 import gc, sys
 import textual.app
-from paris_tui.host.zygote import immortalize
-from paris_tui.app.warm_up import warm_up
+from paris_tui.doors.zygote import immortalize
+from paris_tui.app.start.warm_up import warm_up
 warm_up()
 gc.collect()
 made = immortalize()

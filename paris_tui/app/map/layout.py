@@ -43,9 +43,10 @@ from functools import lru_cache
 from itertools import pairwise
 from typing import Final
 
+from paris_tui.app.look.glyphs import Glyphs, glyphs_for
+
 from ...core.board import Board, classic_board
 from ...i18n import _
-from ..glyphs import Glyphs, glyphs_for
 from .classic import LAYOUTS, SHORT_NAMES
 from .spec import LayoutSpec
 
@@ -786,7 +787,7 @@ def prepare_layouts() -> int:
     :func:`build_layout` then finds drawn. A door's fork server (host/zygote.py) calls
     it once, so that no forked app draws them again (a tenth of its time to its first
     frame). Returns how many layouts were drawn."""
-    from ..glyphs import GLYPH_SETS
+    from paris_tui.app.look.glyphs import GLYPH_SETS
 
     board = classic_board()
     for spec in LAYOUTS:
@@ -805,7 +806,7 @@ def _needs(need: tuple[int, int], have: tuple[int, int], glyphs: str) -> str:
 def build_layout(board: Board, width: int, height: int, glyphs: str = "unicode") -> MapLayout:
     """The layout for a map area of ``width`` x ``height`` cells (never raises).
 
-    ``glyphs`` is the set it is drawn with (:data:`~paris_tui.app.glyphs.GLYPH_SETS`).
+    ``glyphs`` is the set it is drawn with (:data:`~paris_tui.app.look.glyphs.GLYPH_SETS`).
     A map that does not fit is a notice in the current language.
     """
     width, height = max(width, 0), max(height, 0)

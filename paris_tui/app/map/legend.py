@@ -11,12 +11,13 @@ from typing import TYPE_CHECKING
 from rich.style import Style
 from rich.text import Text
 
+from paris_tui.app.look.describe import line_name
+from paris_tui.app.look.glyphs import current_glyphs
+from paris_tui.app.look.palette import line_colour, player_style
+from paris_tui.app.terminal.fit import cut_text
+
 from ...core.text import printable
 from ...i18n import _
-from ..describe import line_name
-from ..fit import cut_text
-from ..glyphs import current_glyphs
-from ..palette import line_colour, player_style
 
 if TYPE_CHECKING:
     from ...core.view import SeatView

@@ -24,12 +24,13 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
+from paris_tui.app.online import remote
+
 from ...core import printable
 from ...i18n import N_, _
 from ...net.client import HostClient, HostClosedError, RefusedError
 from ...net.protocol import AccountInfo, ProtocolError
 from ...wording import refusal_reason
-from .. import remote
 from .base import TranslatedBindings
 
 __all__ = ["AccountScreen"]

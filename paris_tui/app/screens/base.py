@@ -17,8 +17,9 @@ from textual.binding import ActiveBinding
 from textual.screen import Screen
 from textual.widgets import Static
 
+from paris_tui.app.start.resources import later_css_paths
+
 from ...i18n import _, shown_marked
-from ..resources import later_css_paths
 from ..widgets.footer import KeysFooter
 
 __all__ = [

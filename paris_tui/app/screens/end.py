@@ -20,17 +20,25 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Static
 
+from paris_tui.app.look.describe import joined, line_label, seat_label, shown_name, words
+from paris_tui.app.look.glyphs import current_glyphs
+from paris_tui.app.look.palette import LINE_COLOURS, player_style
+from paris_tui.app.look.rating_words import rated_text
+from paris_tui.app.online.chat import (
+    PHRASE_KEYS,
+    ChatPane,
+    ChatPrompt,
+    Mutes,
+    say_chosen,
+    speaking_as,
+)
+from paris_tui.app.terminal.fit import Fit, cut
+from paris_tui.app.terminal.keygate import FREE_KEYS, KeyGate
+
 from ...core import Event, ScoreEvent, SeatView, TourEvent
 from ...i18n import N_, _, ngettext
 from ...net.protocol import CHAT_PHRASES, RatedResult
 from ...net.table import RemoteTable
-from ..chat import PHRASE_KEYS, ChatPane, ChatPrompt, Mutes, say_chosen, speaking_as
-from ..describe import joined, line_label, seat_label, shown_name, words
-from ..fit import Fit, cut
-from ..glyphs import current_glyphs
-from ..keygate import FREE_KEYS, KeyGate
-from ..palette import LINE_COLOURS, player_style
-from ..rating_words import rated_text
 from ..widgets.footer import KeysFooter
 from .base import ParisScreen
 

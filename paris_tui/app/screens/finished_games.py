@@ -161,7 +161,7 @@ class HostReplayScreen(ReplayScreen):
 
     def beliefs_text(self, k: int) -> Text:
         """``● Ann: B 62%, C 21% (holds C)`` for each seat, under a title line."""
-        from ..describe import seat_label
+        from paris_tui.app.look.describe import seat_label
 
         final = self.game_at(self.total).view(None)
         board = final.board

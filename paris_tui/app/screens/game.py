@@ -1,7 +1,7 @@
 """The main game screen: map, tiles, players, route, discard area, preview, log.
 
 The screen shows one :class:`~paris_tui.net.table.Table`: a game on this
-terminal (:class:`~paris_tui.app.session.SessionTable`: hot-seat, or against
+terminal (:class:`~paris_tui.app.local.session.SessionTable`: hot-seat, or against
 AI) or a seat or a watcher at a host's table
 (:class:`~paris_tui.net.table.RemoteTable`). It sends moves with
 :meth:`Table.submit` and learns what happened as the table's listener: each
@@ -38,6 +38,32 @@ from textual.timer import Timer
 from textual.widgets import Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
+from paris_tui.app.local.history import GameMode, History, HistoryError
+from paris_tui.app.local.session import Bot, points_by_kind
+from paris_tui.app.look.describe import (
+    describe_events,
+    preview_text,
+    printable,
+    seat_label,
+    stop_name,
+    words,
+)
+from paris_tui.app.look.frames import Frame, build_frames
+from paris_tui.app.online.chat import (
+    CHAT_CODES,
+    PHRASE_KEYS,
+    ChatPane,
+    ChatPrompt,
+    Mutes,
+    chat_entry,
+    chat_table,
+    say_chosen,
+    speaking_as,
+)
+from paris_tui.app.online.turns_view import clock_text, new_time_out, real_time, table_clock
+from paris_tui.app.terminal.fit import Fit
+from paris_tui.app.terminal.keygate import REPEAT_DELAY, KeyStamp, TurnGate
+
 from ...ai.hint import Hint, HintCancelled, hint
 from ...core import (
     BusinessRemoved,
@@ -55,24 +81,6 @@ from ...i18n import N_, _, ngettext
 from ...net.protocol import CHAT_PHRASES, ChatLine, ErrorCode, SeatInfo
 from ...net.table import Table
 from ...trace import PROFILE_AFTER, mark, profiling, stop_profile
-from ..chat import (
-    CHAT_CODES,
-    PHRASE_KEYS,
-    ChatPane,
-    ChatPrompt,
-    Mutes,
-    chat_entry,
-    chat_table,
-    say_chosen,
-    speaking_as,
-)
-from ..describe import describe_events, preview_text, printable, seat_label, stop_name, words
-from ..fit import Fit
-from ..frames import Frame, build_frames
-from ..history import GameMode, History, HistoryError
-from ..keygate import REPEAT_DELAY, KeyStamp, TurnGate
-from ..session import Bot, points_by_kind
-from ..turns_view import clock_text, new_time_out, real_time, table_clock
 from ..widgets.footer import KeysFooter
 from ..widgets.hint import HintPanel
 from ..widgets.map_view import BoardMap, MapOverlay

@@ -11,9 +11,10 @@ from textual.binding import Binding, BindingType
 from textual.containers import Center
 from textual.widgets import Button, Static
 
+from paris_tui.app.look.describe import plain, seat_label, shown_name, words
+from paris_tui.app.terminal.keygate import FREE_KEYS, KeyGate
+
 from ...i18n import N_, _
-from ..describe import plain, seat_label, shown_name, words
-from ..keygate import FREE_KEYS, KeyGate
 from ..widgets.footer import KeysFooter
 from .base import ParisScreen
 

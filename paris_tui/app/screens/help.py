@@ -17,8 +17,9 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Markdown, Static
 
+from paris_tui.app.terminal.linebreak import has_wide, wrap_paragraphs
+
 from ...i18n import DEFAULT_LANGUAGE, N_, _, current_language
-from ..linebreak import has_wide, wrap_paragraphs
 from .base import TranslatedBindings
 
 __all__ = ["HELP_DIR", "HELP_TEXT", "HelpScreen", "help_path", "help_text"]

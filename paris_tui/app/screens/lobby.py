@@ -46,6 +46,11 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Input, Label, Static
 
+from paris_tui.app.look.describe import ai_label, shown_name, words
+from paris_tui.app.look.glyphs import current_glyphs
+from paris_tui.app.online.friends import LobbyFriends
+from paris_tui.app.online.turns_view import table_turn_text, waiting_line
+
 from ...core import MAX_NAME_CELLS, InvalidNameError, RecordError, normalize_name, printable
 from ...core.record import parse_record
 from ...i18n import N_, _, ngettext
@@ -76,10 +81,6 @@ from ...net.protocol import (
 from ...net.turns import RatingLookup, tables_in_order
 from ...wording import name_problem as worded_problem
 from ...wording import refusal_reason
-from ..describe import ai_label, shown_name, words
-from ..friends import LobbyFriends
-from ..glyphs import current_glyphs
-from ..turns_view import table_turn_text, waiting_line
 from ..widgets.footer import KeysFooter
 from .base import ParisScreen
 from .finished_games import FinishedGamesScreen, HostReplayScreen
@@ -953,7 +954,8 @@ class LobbyScreen(ParisScreen):
 
     def action_account(self) -> None:
         """This player's account on the host (:class:`AccountScreen`)."""
-        from ..remote import parse_address
+        from paris_tui.app.online.remote import parse_address
+
         from .account import AccountScreen
 
         if self.address is None:

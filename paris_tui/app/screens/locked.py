@@ -11,10 +11,11 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from paris_tui.app.local.locks import lock_holder
+from paris_tui.app.local.storage import SaveInfo
+
 from ...core import printable
 from ...i18n import N_, _
-from ..locks import lock_holder
-from ..storage import SaveInfo
 from .base import ComposedAgain, TranslatedBindings
 from .resume import save_title
 

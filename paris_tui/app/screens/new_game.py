@@ -12,12 +12,13 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.widgets import Button, Input, Label, Select, Static
 
+from paris_tui.app.local.session import SeatSpec, ai_levels, check_seed, name_seats
+from paris_tui.app.look.describe import ai_label, plain, printable
+from paris_tui.app.look.palette import player_style
+
 from ...core import MAX_NAME_CELLS, InvalidNameError, Options, check_table_names, normalize_name
 from ...i18n import LANGUAGE_NAMES, LANGUAGES, N_, _, current_language, ngettext
 from ...wording import name_problem as worded_problem
-from ..describe import ai_label, plain, printable
-from ..palette import player_style
-from ..session import SeatSpec, ai_levels, check_seed, name_seats
 from ..widgets.footer import KeysFooter
 from .base import ParisScreen
 
@@ -240,7 +241,7 @@ class NewGameScreen(ParisScreen):
         self._show_seats(len(self.seats))
         for name in self.query("#name-0"):
             name.focus()
-        from ..storage import save_problem
+        from paris_tui.app.local.storage import save_problem
 
         problem = save_problem()  # say it now, not "Autosave failed" after the first move
         if problem is not None:

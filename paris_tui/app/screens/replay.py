@@ -15,10 +15,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Static
 
+from paris_tui.app.look.describe import plain
+
 from ...core import Event, Game
 from ...core.record import Record, replay
 from ...i18n import N_, NP_, _, ngettext
-from ..describe import plain
 from ..widgets.footer import KeysFooter
 from ..widgets.map_view import BoardMap, MapOverlay
 from ..widgets.panels import DiscardPanel, GameLog, PlayersPanel, RoutePanel, TilePanel

@@ -11,9 +11,10 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from paris_tui.app.local.storage import SaveInfo
+from paris_tui.app.look.describe import plain, shown_name, words
+
 from ...i18n import N_, _
-from ..describe import plain, shown_name, words
-from ..storage import SaveInfo
 from .base import ComposedAgain, TranslatedBindings
 
 __all__ = ["ResumeDialog", "save_title"]

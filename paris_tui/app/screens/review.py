@@ -29,6 +29,9 @@ from textual.containers import Vertical
 from textual.widgets import DataTable, ProgressBar, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
+from paris_tui.app.look.describe import seat_label, tile_text
+from paris_tui.app.look.palette import player_style
+
 from ...ai.review import (
     DEFAULT_SEED,
     DEFAULT_SIMULATIONS,
@@ -41,8 +44,6 @@ from ...core import Board, Move
 from ...core.board import BOARDS
 from ...core.record import Record
 from ...i18n import N_, _, decimal
-from ..describe import seat_label, tile_text
-from ..palette import player_style
 from ..widgets.footer import KeysFooter
 from .base import ParisScreen
 

@@ -1,6 +1,6 @@
 """The statistics screen: your history of finished games (issue 11).
 
-Shows the numbers of :meth:`paris_tui.app.history.History.stats`, the same
+Shows the numbers of :meth:`paris_tui.app.local.history.History.stats`, the same
 that ``paris-tui stats --json`` prints: games and wins per player name and
 against each AI level with the mean score by source (small, grand, special
 tours, sack) in Textual :class:`~textual.widgets.DataTable` s, and two charts
@@ -28,12 +28,13 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Static
 from textual.worker import Worker, WorkerState
 
+from paris_tui.app.local.history import History, HistoryError
+from paris_tui.app.look.describe import AI_SEAT_WORDS, plain, printable, short_name, shown_name
+from paris_tui.app.look.glyphs import current_glyphs
+from paris_tui.app.look.palette import PlayerStyle, player_style
+from paris_tui.app.terminal.fit import cut
+
 from ...i18n import N_, _, decimal, ngettext, pgettext
-from ..describe import AI_SEAT_WORDS, plain, printable, short_name, shown_name
-from ..fit import cut
-from ..glyphs import current_glyphs
-from ..history import History, HistoryError
-from ..palette import PlayerStyle, player_style
 from ..widgets.footer import KeysFooter
 from ..widgets.score_chart import ScoreChart, ScoreLine
 from .base import ParisScreen

@@ -12,12 +12,13 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from paris_tui.app.look.describe import shown_name
+from paris_tui.app.terminal.fit import cut
+from paris_tui.app.terminal.keygate import KeyGate
+
 from ...core import Move
 from ...core.analysis import takeover_choices
 from ...i18n import N_, _
-from ..describe import shown_name
-from ..fit import cut
-from ..keygate import KeyGate
 from .base import ParisScreen
 
 __all__ = ["TakeoverDialog"]

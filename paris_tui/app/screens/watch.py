@@ -17,11 +17,12 @@ from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.widgets import Static
 
+from paris_tui.app.local.locks import is_locked
+from paris_tui.app.local.storage import SaveInfo, read_save
+
 from ...core import Event, RecordError, printable
 from ...core.record import replay
 from ...i18n import N_, _
-from ..locks import is_locked
-from ..storage import SaveInfo, read_save
 from .replay import ReplayScreen
 
 __all__ = ["POLL", "WatchScreen"]

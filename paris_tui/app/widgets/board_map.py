@@ -17,7 +17,7 @@ Where everything goes is decided without Textual in :mod:`paris_tui.app.map`
 
 What is drawn
 -------------
-* Bus lines in their colour (:mod:`paris_tui.app.palette`) with the line's
+* Bus lines in their colour (:mod:`paris_tui.app.look.palette`) with the line's
   letter (``B Y R P G``) written into the track between stops, so lines are
   told apart without colour too.
 * A plain stop is ``(·)`` with one business slot, a crossing ``[··]`` with two;
@@ -69,11 +69,13 @@ from textual.message import Message
 from textual.strip import Strip
 from textual.widget import Widget
 
+from paris_tui.app.look.describe import shown_name
+from paris_tui.app.look.glyphs import Glyphs, current_glyphs
+from paris_tui.app.look.palette import line_colour, player_style
+from paris_tui.app.terminal.fit import cut
+
 from ...core.text import printable
 from ...i18n import _
-from ..describe import shown_name
-from ..fit import cut
-from ..glyphs import Glyphs, current_glyphs
 from ..map.layout import (
     BRACKET,
     EMPTY,
@@ -89,7 +91,6 @@ from ..map.layout import (
     label_cells,
 )
 from ..map.legend import map_legend
-from ..palette import line_colour, player_style
 
 if TYPE_CHECKING:
     from paris_tui.core.view import SeatView

@@ -12,13 +12,14 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
+from paris_tui.app.look.describe import printable, seat_label, tile_text
+from paris_tui.app.look.glyphs import current_glyphs
+from paris_tui.app.look.hint_words import margin_text, reason_text
+from paris_tui.app.terminal.linebreak import EastAsianText, has_wide
+
 from ...ai.hint import Hint
 from ...core import Board, Move
 from ...i18n import _
-from ..describe import printable, seat_label, tile_text
-from ..glyphs import current_glyphs
-from ..hint_words import margin_text, reason_text
-from ..linebreak import EastAsianText, has_wide
 
 __all__ = ["HintPanel", "hint_text", "margin_text", "move_text", "reason_text"]
 

@@ -19,13 +19,20 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import RichLog, Static
 
+from paris_tui.app.look.describe import (
+    describe_events,
+    line_name,
+    seat_label,
+    shown_name,
+    tile_text,
+)
+from paris_tui.app.look.glyphs import current_glyphs
+from paris_tui.app.look.palette import LINE_COLOURS, player_style
+from paris_tui.app.terminal.fit import Fit
+from paris_tui.app.terminal.linebreak import EastAsianText, has_wide
+
 from ...core import Board, Event, SeatView
 from ...i18n import N_, _, current_language
-from ..describe import describe_events, line_name, seat_label, shown_name, tile_text
-from ..fit import Fit
-from ..glyphs import current_glyphs
-from ..linebreak import EastAsianText, has_wide
-from ..palette import LINE_COLOURS, player_style
 
 __all__ = [
     "DiscardPanel",

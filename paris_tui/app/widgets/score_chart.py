@@ -29,8 +29,8 @@ from textual.app import RenderResult
 from textual.color import Color
 from textual_plotext import PlotextPlot
 
-from ..glyphs import current_glyphs
-from ..palette import PlayerStyle
+from paris_tui.app.look.glyphs import current_glyphs
+from paris_tui.app.look.palette import PlayerStyle
 
 __all__ = ["ScoreChart", "ScoreLine", "nice_ticks", "row_ticks"]
 

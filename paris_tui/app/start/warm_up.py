@@ -1,0 +1,117 @@
+"""A fork server's app, run once before it forks any: every forked app starts hot.
+
+The first game screen an app draws fills many lazy caches: rich's parsed
+styles, Textual's selector matches and rendered contents, our own
+``lru_cache``\\ s, and Python 3.11's specialised bytecode of every function on
+the way. A forked app filled them again on its own (copy-on-write pages: its
+own memory too) before its first frame. The fork server (host/zygote.py)
+calls :func:`warm_up` once instead: a throwaway app shows the game screen of
+a throwaway table (a host's seat, as a door's app shows it: chat and hints
+on) headless at 120x40, renders it to text as a terminal driver would, and
+is torn down (Textual's compositor is private API: debt, the
+warm-up's frame only). It then leaves no thread, no event loop, no app and no table
+behind (the fork server checks), and changes nothing a forked app reads: the
+language, the glyph set and the scrollbars are as they were, nothing is
+written to any data directory.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+__all__ = ["WARM_SIZE", "warm_up"]
+
+WARM_SIZE = (120, 40)
+"""The terminal the throwaway app draws on (the doors' most common size)."""
+
+
+class _Client:
+    """A host that says nothing: a protocol-4 host with hints (what a door's app sees)."""
+
+    def __init__(self) -> None:
+        from paris_tui.net.protocol import Welcome
+
+        self.welcome = Welcome(4, "warm-up", "en", hints=True)
+
+    def send(self, message: object) -> None:
+        return None
+
+    def play(self, move: object, move_count: int) -> None:
+        return None
+
+    def abort(self) -> None:
+        return None
+
+    async def close(self) -> None:
+        return None
+
+
+class _StillLink:
+    """A seat at a table that does not change (no socket, nothing to follow)."""
+
+    def __init__(self, table: Any) -> None:
+        self.table = table
+        self.closed = False
+        self.target = None
+
+    async def follow(self, *_: object) -> None:
+        return None
+
+    async def close(self) -> None:
+        self.closed = True
+
+
+def _table() -> Any:
+    """A host's seat at a new four-player game (its own seat: Ann's)."""
+    from paris_tui.core import Game
+    from paris_tui.net.protocol import Seated, SeatInfo
+    from paris_tui.net.table import RemoteTable
+
+    names = ["Ann", "Bob", "Cy", "Dee"]
+    game = Game.new(names, seed=1)
+    seats = tuple(SeatInfo(name, "human", "present") for name in names)
+    seated = Seated("warm", 0, None, game.view(0), (), seats)
+    return RemoteTable(_Client(), seated)  # type: ignore[arg-type]
+
+
+async def _show(size: tuple[int, int]) -> int:
+    from textual._compositor import CompositorUpdate
+    from textual.widgets import Static
+
+    from paris_tui.app.app import ParisApp
+    from paris_tui.app.screens.game import GameScreen
+
+    app = ParisApp(link=_StillLink(_table()), deliberate_keys=False)  # type: ignore[arg-type]
+    drawn = 0
+    async with app.run_test(headless=True, size=size) as pilot:
+        for _ in range(20):  # bounded: a few refreshes until the game screen is laid out
+            await pilot.pause()
+            if isinstance(app.screen, GameScreen) and app.screen.query(Static):
+                break
+        await pilot.pause()
+        screen = app.screen
+        # What a terminal driver does with a frame: the compositor's update as text.
+        update: Any = screen._compositor.render_update(full=True)
+        if isinstance(update, CompositorUpdate):
+            drawn = len(update.render_segments(app.console))
+        app.exit()
+    return drawn
+
+
+def warm_up(size: tuple[int, int] = WARM_SIZE) -> int:
+    """Show a throwaway game screen once, headless; returns the length of its frame's
+    text (0 when none was drawn). Runs its own event loop, closed when it returns."""
+    from textual.scrollbar import ScrollBar
+
+    from paris_tui.app.look.glyphs import current_glyphs, set_glyphs
+    from paris_tui.i18n import current_language, set_language
+
+    language, glyphs, renderer = current_language(), current_glyphs(), ScrollBar.renderer
+    try:
+        return asyncio.run(_show(size))
+    finally:
+        set_language(language)
+        set_glyphs(glyphs.name)
+        ScrollBar.renderer = renderer
+        asyncio.set_event_loop(None)

@@ -1,0 +1,4 @@
+"""What adapts the terminal.
+
+Drivers, deliberate key presses, text fitted to terminal cells, line breaking.
+"""

@@ -1,0 +1,687 @@
+"""Several hosts on one database: who referees which table, and the relay to it.
+
+With ``--database`` each host is a :class:`Cluster` member:
+
+- **One referee per table**: a host serves (holds a :class:`~paris_tui.host.server.Room`
+  for) only the tables whose lease it holds (:mod:`paris_tui.host.store.lease`). Every
+  :data:`TICK` seconds it renews its leases, drops the tables it lost (their
+  connections are told ``bye`` and reconnect) and takes the unfinished tables
+  whose lease ran out (a host died), replaying their moves from the database.
+  Every move is its own row, committed before anyone is told
+  (:meth:`~paris_tui.host.store.postgres.PostgresStore.append`).
+- **Any host's doors serve any table**: a ``join`` or ``watch`` at a host for a
+  table another host referees is *relayed*: this host opens a connection to the
+  referee's host (the lease row says where), says the client's hello and its
+  request, and from then on copies lines both ways, unchanged. The referee
+  cuts each connection's view to its seat as ever, so what crosses hosts is
+  exactly what a direct connection gets (secrecy by construction still holds);
+  moves made at one host reach players connected to another at once, over the
+  relay. When the referee's host dies, the relay ends, the client reconnects
+  (``join`` takes several addresses), and another host referees the table:
+  about :data:`SILENT` after the kill when its door refuses the relay's dial
+  (its process is gone: :meth:`Cluster._take_from_gone`), else within
+  :data:`~paris_tui.host.store.lease.LEASE_SECONDS` and a tick.
+- The lobby lists every host's tables (those refereed elsewhere read from the
+  database).
+- **A door's ticket stays at the host that issued it**: relaying a door's app,
+  that host resolves the ticket itself and *vouches* for what its door proved
+  (:class:`~paris_tui.net.protocol.Vouch`, in the relay line, or in a line of
+  its own when the ticket comes later), for a stand-in token it puts in the
+  ticket's place. The referee's host takes that word only from a proven peer,
+  for that one connection (:meth:`~paris_tui.host.server.Host.take_vouch`).
+
+Why a relay and not LISTEN/NOTIFY to every host: with one referee per table,
+its players' updates are made there, cut per seat there; a relay is the one
+path that carries them as they are, no second copy of a game to keep in step.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import json
+import logging
+import secrets
+import time
+import uuid
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, cast
+
+from paris_tui.core.record import Record
+from paris_tui.core.text import printable
+from paris_tui.host.accounts.identity import DoorProof, Vouched
+from paris_tui.host.accounts.store import Door, digest
+from paris_tui.host.referee import Refusal
+from paris_tui.host.store.lease import LEASE_SECONDS, Leases
+from paris_tui.host.store.postgres import DatabaseUnavailable, PostgresStore
+from paris_tui.net.protocol import (
+    MAX_CLIENT_LINE,
+    MAX_HOST_LINE,
+    SEAT_STATUSES,
+    AccountRequest,
+    Bye,
+    ClientMessage,
+    Hello,
+    Join,
+    OpenTable,
+    ProtocolError,
+    Relay,
+    SeatInfo,
+    SeatStatus,
+    TableInfo,
+    Vouch,
+    Watch,
+    decode_client,
+    encode,
+    refusal,
+)
+
+if TYPE_CHECKING:  # pragma: no cover
+    from paris_tui.host.server import Connection, Host
+    from paris_tui.host.services.waiting import WaitingTable
+
+__all__ = ["SILENT", "TICK", "Cluster"]
+
+log = logging.getLogger("paris_tui.host.cluster")
+
+TICK = LEASE_SECONDS / 6  # how often leases are renewed and run-out ones taken
+SILENT = 2 * TICK  # a gone host's lease, this long unrenewed, is taken before it runs out
+Swap = tuple[bytes, bytes]  # a door's ticket and its stand-in on one relay
+MAX_VOUCH_SECONDS = 86_400  # the longest a relay's word for a door's ticket is good (wire bound)
+
+
+class DoorShut(Refusal):
+    """A relay's dial was refused: nothing listens at the referee's address."""
+
+
+class Cluster:
+    """This host's part among the hosts on one database."""
+
+    def __init__(self, host: Host, store: PostgresStore, lease_seconds: float) -> None:
+        self.host = host
+        self.store = store
+        self.id = uuid.uuid4().hex[:12]
+        self.leases = Leases(store, self.id, "", lease_seconds)
+        self.tick = lease_seconds / 6  # renewed six times a lease: a stall of 2.5 s is no loss
+        self.silent = 2 * self.tick  # two renewals missed (:meth:`_take_from_gone`)
+        self._task: asyncio.Task[None] | None = None
+        self._down = False  # the database was unreachable at the last tick
+        self._remote: dict[str, Record] = {}  # tables refereed elsewhere, as last read
+        self._secret: bytes | None = None  # what proves a peer host (the database's)
+        self._taken: dict[str, float] = {}  # table -> when its lease was last taken here
+        self._gone: dict[str, float] = {}  # host (lease holder) -> when its door refused us
+        self._taking: dict[str, asyncio.Event] = {}  # tables being taken over here: set when done
+        self._claims: dict[str, asyncio.Future[None]] = {}  # gone hosts' tables being claimed
+
+    @property
+    def down(self) -> bool:
+        """Whether the database did not answer at the last tick."""
+        return self._down
+
+    # --- leases ------------------------------------------------------------------------
+
+    def acquire(self, table_id: str) -> bool:
+        began = time.monotonic()
+        try:
+            got = self.leases.acquire(table_id)
+        except OSError as exc:
+            log.error("table %s: %s", table_id, exc)
+            return False
+        if got:
+            self._taken[table_id] = began
+        return got
+
+    def start(self, address: str) -> None:
+        self.leases.address = address
+        with contextlib.suppress(OSError):
+            self.leases.renew()
+        with contextlib.suppress(OSError):  # the waiting tables of hosts that died
+            self.store.drop_waiting(stale=True)
+        self.secret()
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def stop(self, *, release: bool = True) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+        if release:
+            with contextlib.suppress(OSError):
+                self.store.drop_waiting(holder=self.id)
+            with contextlib.suppress(OSError):
+                self.leases.release()
+
+    async def _run(self) -> None:
+        while True:
+            await asyncio.sleep(self.tick)
+            try:
+                await self.step()
+                # Friends here at any host, after the leases (one connection at a time).
+                await self.host.friends.step()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # a bug must not end the leases' renewal
+                log.exception("cluster step failed")
+
+    async def step(self) -> None:
+        """Renew, drop what was lost, take what ran out (one tick)."""
+        loop = asyncio.get_running_loop()
+        pool = self.host.io_pool
+        began = time.monotonic()
+        try:
+            held = await loop.run_in_executor(pool, self.leases.renew)
+            free = await loop.run_in_executor(pool, self.leases.unheld)
+        except OSError as exc:
+            if not self._down:
+                log.error("the database is away (%s): tables wait for it", exc)
+                self._down = True
+            return
+        if self._down:
+            log.info("the database is back")
+            self._down = False
+        for table_id, room in list(self.host.rooms.items()):
+            # A lease taken while the renewal ran (a join took the table) is ours.
+            if (
+                table_id not in held
+                and not room.referee.is_over
+                and self._taken.get(table_id, 0.0) < began
+            ):
+                self.lose(table_id)
+        for table_id in held:  # ours, yet served by nobody here (a takeover that failed)
+            if table_id not in self.host.rooms and table_id not in self.host.waiting:
+                await self.take(table_id, finished=False)
+        for table_id in free:
+            if table_id in self.host.rooms:
+                continue
+            got = await loop.run_in_executor(pool, self.acquire, table_id)
+            if got:
+                await self.take(table_id)
+
+    async def take(self, table_id: str, *, finished: bool = True) -> None:
+        """Referee ``table_id`` from its moves in the database (its host died);
+        ``finished=False``: only if its game goes on (else its lease is given back).
+        A take already under way for the table is waited for, not done twice."""
+        pending = self._taking.get(table_id)
+        if pending is not None:
+            await pending.wait()
+            return
+        done = self._taking[table_id] = asyncio.Event()
+        try:
+            await self._take(table_id, finished=finished)
+        finally:
+            del self._taking[table_id]
+            done.set()
+
+    async def _take(self, table_id: str, *, finished: bool) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            record = await loop.run_in_executor(self.host.io_pool, self.store.load_record, table_id)
+        except (OSError, ValueError) as exc:
+            log.error("table %s: cannot take it over: %s", table_id, exc)
+            return
+        if record is None or table_id in self.host.rooms:  # taken meanwhile (another join)
+            return
+        if not finished and len(record.moves) >= len(record.setup.stacks) * len(record.players):
+            with contextlib.suppress(OSError):
+                await loop.run_in_executor(self.host.io_pool, self.leases.release, table_id)
+            return
+        try:  # the replay and the owners' reads off the event loop
+            prepared = await loop.run_in_executor(
+                self.host.io_pool, self.host.prepare, table_id, record
+            )
+        except ValueError as exc:
+            log.error("table %s: cannot take it over: %s", table_id, exc)
+            return
+        if table_id in self.host.rooms:  # taken meanwhile (another join)
+            return
+        room = self.host.resume(table_id, record, prepared)
+        if room is not None:
+            room.start()
+            log.info("took over table %s at move %d", table_id, room.referee.move_count)
+
+    def lose(self, table_id: str) -> None:
+        """Another host referees ``table_id`` now: stop serving it here."""
+        room = self.host.rooms.pop(table_id, None)
+        if room is None:
+            return
+        room.stop()
+        for conn in (*room.seated.values(), *room.watchers):
+            conn.room = None
+            conn.seat = None
+            conn.dismiss(Bye("shutdown"))  # as a host going away: the client comes back
+        log.warning("table %s: its lease went to another host", table_id)
+
+    # --- tables refereed elsewhere ------------------------------------------------------
+
+    def remote_tables(self) -> dict[str, Record]:
+        """Unfinished tables refereed by other hosts, from the database."""
+        try:
+            tables, _problems = self.store.load_tables(unfinished=True)
+        except OSError as exc:
+            log.error("%s", exc)
+            return self._remote
+        self._remote = {t: r for t, r in tables if t not in self.host.rooms}
+        return self._remote
+
+    def remote_infos(self, waiting: bool = True) -> list[TableInfo]:
+        """The other hosts' unfinished tables (and, ``waiting``, those waiting for players)."""
+        infos = self.waiting_infos() if waiting else []
+        for table_id, record in self.remote_tables().items():
+            seats = tuple(
+                SeatInfo(p.name, p.kind, "ai" if p.is_ai else "away") for p in record.players
+            )
+            total = len(record.setup.stacks) * len(record.players)
+            moves = len(record.moves)
+            infos.append(TableInfo(table_id, seats, moves, total, moves >= total))
+        return infos
+
+    def _remote_table(self, table: str | None, name: str | None) -> str | None:
+        """The table refereed elsewhere (or nowhere) that ``table`` or ``name`` asks for."""
+        if table is not None:
+            if table in self.host.rooms or table in self.host.waiting:
+                return None
+            return table  # the leases say where it is, if anywhere
+        if name is None:
+            return None
+        for room in self.host.unfinished():
+            if room.referee.seat_of(name) is not None:
+                return None
+        key = name.casefold()
+        for table_id, record in self.remote_tables().items():
+            if any(not p.is_ai and p.name.casefold() == key for p in record.players):
+                return table_id
+        return None
+
+    def _unfinished(self, table: str) -> Record | None:
+        """The table's record if its game goes on (raises ``OSError``: the database
+        did not answer, which is no answer about the table)."""
+        try:
+            record = self.store.load_record(table)
+        except ValueError:
+            return None
+        if record is None or len(record.moves) >= len(record.setup.stacks) * len(record.players):
+            return None
+        return record
+
+    async def route(self, conn: Connection, message: Join | Watch) -> bool:
+        """Relay ``message`` to the host that referees its table (``True``: done), or
+        take the table here first when its host died and nobody took it yet."""
+        name = message.name if isinstance(message, Join) else None
+        loop = asyncio.get_running_loop()
+        table = await loop.run_in_executor(
+            self.host.io_pool, self._remote_table, message.table, name
+        )
+        if table is None:
+            return False
+        try:
+            found = await loop.run_in_executor(self.host.io_pool, self.leases.lease_of, table)
+            record = None
+            if found is None:  # run out (its host died): taken here and now, not at a tick
+                record = await loop.run_in_executor(self.host.io_pool, self._unfinished, table)
+        except OSError as exc:  # not "no such table": the database did not say
+            log.error("%s: cannot find where table %s is: %s", conn, table, exc)
+            raise Refusal("unavailable", "the host cannot reach its database: try again") from None
+        if found is None:
+            if record is None:
+                return False  # no such table, or finished: answered here
+            got = await loop.run_in_executor(self.host.io_pool, self.acquire, table)
+            if got and table not in self.host.rooms:
+                await self.take(table)
+            if table not in self.host.rooms:  # another host took it first: ask again
+                raise Refusal("unavailable", f"table {table} is moving to another host: try again")
+            return False
+        if found.holder == self.id or not found.address:
+            pending = self._taking.get(table)
+            if pending is not None and table not in self.host.rooms:  # being taken here
+                await pending.wait()
+            if table not in self.host.rooms:  # ours, being taken over at this moment
+                raise Refusal("unavailable", f"table {table} is being taken over: try again")
+            return False
+        if found.address == self.leases.address:  # a host before us at our own address
+            self._gone[found.holder] = time.monotonic()  # (restarted): gone, not a relay to us
+            return await self._take_from_gone(table, found.holder)
+        if self._is_gone(found.holder):  # its door refused us a moment ago: no new dial
+            return await self._take_from_gone(table, found.holder)
+        self.host.leave(conn)
+        try:
+            await self.relay(conn, found.address, message)
+        except DoorShut:
+            self._gone[found.holder] = time.monotonic()
+            log.warning("host %s at %s refuses connections: gone", found.holder, found.address)
+            return await self._take_from_gone(table, found.holder)
+        return True
+
+    def _is_gone(self, holder: str) -> bool:
+        """Whether ``holder``'s door refused a connection within the last lease."""
+        seen = self._gone.get(holder)
+        if seen is None:
+            return False
+        if time.monotonic() - seen > self.leases.seconds:
+            del self._gone[holder]
+            return False
+        return True
+
+    async def _take_from_gone(self, table: str, holder: str) -> bool:
+        """:meth:`_claim_from_gone`, once for all the joins for ``table`` here at a time
+        (the others wait for the same claim: no read of theirs)."""
+        pending = self._claims.get(table)
+        if pending is None:
+            pending = asyncio.ensure_future(self._claim_from_gone(table, holder))
+            self._claims[table] = pending
+            pending.add_done_callback(lambda done: self._claimed(table, done))
+        await asyncio.shield(pending)  # a join that gives up does not end the others' claim
+        if table not in self.host.rooms:
+            raise Refusal("unavailable", f"table {table} is moving to another host: try again")
+        return False  # served here: the join goes on here
+
+    def _claimed(self, table: str, done: asyncio.Future[None]) -> None:
+        self._claims.pop(table, None)
+        if not done.cancelled():
+            done.exception()  # seen here even if every join waiting for it is gone
+
+    async def _claim_from_gone(self, table: str, holder: str) -> None:
+        """Referee ``table`` here if its host ``holder`` is gone (its door refused
+        us), as soon as its lease went :attr:`silent` (two renewals) without a
+        renewal: a kill -9 is taken over in about a third of a lease, not a lease
+        and a tick. The join waits here for that moment (at most :attr:`silent`)
+        instead of being told to try again: the players of a host that died do
+        not come back again and again, each time a dial, a hello and two reads.
+        Raises ``Refusal`` when the holder renewed (it is not gone after all:
+        dialled again next time) or the database did not answer."""
+        loop = asyncio.get_running_loop()
+        pool = self.host.io_pool
+        deadline = time.monotonic() + self.silent + self.tick
+        while True:
+            began = time.monotonic()
+            try:
+                got = await loop.run_in_executor(
+                    pool, self.leases.take_from, table, holder, self.silent
+                )
+                wait = (
+                    None
+                    if got
+                    else await loop.run_in_executor(
+                        pool, self.leases.silent_in, table, holder, self.silent
+                    )
+                )
+            except OSError as exc:
+                log.error("table %s: %s", table, exc)
+                raise Refusal(
+                    "unavailable", "the host cannot reach its database: try again"
+                ) from None
+            if got:
+                self._taken[table] = began
+                await self.take(table)
+                break
+            if wait is None:  # not the gone host's any more: ours (being taken), or another's
+                pending = self._taking.get(table)
+                if pending is not None:
+                    await pending.wait()
+                break
+            if time.monotonic() + wait > deadline:  # renewed: not gone after all
+                self._gone.pop(holder, None)
+                raise Refusal("unavailable", "the table's host cannot be reached: try again")
+            await asyncio.sleep(wait + 0.01)
+
+    # --- tables waiting for players, at every host -------------------------------------
+    #
+    # A waiting table lives in the memory of the host where it was opened: its seats
+    # are held by connections there, and its game is dealt there. That host holds
+    # its lease from the start (so a join for it at another host is relayed there,
+    # as for any table) and keeps a row of its seats in ``paris_waiting`` for every
+    # host's lobby and for the one-table-per-name rule. The row goes when the game
+    # starts (the table is then an ordinary one) or the table closes.
+
+    def publish(self, table: WaitingTable) -> None:
+        """The waiting table's seats, for the other hosts (its lease taken first);
+        a name that left its seat sits there no more (paris_seated)."""
+        infos = table.seat_infos()
+        seats = json.dumps([[s.name, s.kind, s.status] for s in infos])
+        present = [s.name for s in infos if s.status == "present"]
+        try:
+            if self.acquire(table.id):
+                self.store.put_waiting(table.id, self.id, seats, present)
+        except OSError as exc:
+            log.error("table %s: the other hosts cannot list it: %s", table.id, exc)
+
+    def withdraw(self, table_id: str, *, started: bool, players: Sequence[str] = ()) -> None:
+        """The waiting table started (its lease kept: the game is here; its
+        ``players`` sit at it) or closed (nobody sits at it)."""
+        try:
+            self.store.drop_waiting(table_id)
+            self.store.unseat(table_id, players if started else ())
+            if not started:
+                self.leases.release(table_id)
+        except OSError as exc:
+            log.error("table %s: %s", table_id, exc)
+
+    def waiting_infos(self) -> list[TableInfo]:
+        """The tables waiting for players at the other hosts (live ones only)."""
+        infos = []
+        for table_id, seats in self._waiting_elsewhere():
+            try:
+                slots = tuple(
+                    SeatInfo(str(n or ""), str(k), cast(SeatStatus, st))
+                    for n, k, st in seats
+                    if st in SEAT_STATUSES
+                )
+            except (TypeError, ValueError):
+                continue
+            if len(slots) != len(seats):
+                continue
+            free = sum(1 for seat in slots if seat.status == "free")
+            infos.append(TableInfo(table_id, slots, 0, 0, False, waiting=True, free_seats=free))
+        return infos
+
+    def _waiting_elsewhere(self) -> list[tuple[str, list[list[str | None]]]]:
+        try:
+            rows = self.store.waiting_elsewhere(self.id)
+        except OSError as exc:
+            log.error("%s", exc)
+            return []
+        out = []
+        for table_id, text in rows:
+            try:
+                seats = json.loads(text)
+            except ValueError:
+                continue
+            if isinstance(seats, list):
+                out.append((table_id, seats))
+        return out
+
+    def seat(self, table_id: str, names: Sequence[str], *, replace: Sequence[str] = ()) -> None:
+        """``names`` sit at ``table_id`` in the database (issue 21: a name sits at one
+        unfinished table across every host; :meth:`PostgresStore.seat`), the
+        table's lease taken first when it is new, so the row counts from its first
+        instant (and given back if a name is refused). Raises
+        :class:`~paris_tui.host.store.postgres.SeatTaken` or ``OSError``."""
+        fresh = table_id not in self.host.rooms and table_id not in self.host.waiting
+        if fresh and not self.acquire(table_id):
+            raise DatabaseUnavailable(f"table {table_id}: its lease cannot be taken")
+        try:
+            self.store.seat(table_id, self.id, names, replace=replace)
+        except BaseException:
+            if fresh:
+                with contextlib.suppress(OSError):
+                    self.leases.release(table_id)
+            raise
+
+    # --- the relay -----------------------------------------------------------------------
+
+    def secret(self) -> bytes | None:
+        """The relay secret every host on the database shares (``None``: unreadable now)."""
+        if self._secret is None:
+            try:
+                self._secret = self.store.relay_secret()
+            except OSError as exc:
+                log.error("cannot read the relay secret: %s", exc)
+        return self._secret
+
+    @staticmethod
+    def _proof(secret: bytes, source: str, address: str) -> str:
+        """The HMAC a peer relaying from ``source`` (ip:port, as the referee sees
+        it) sends for a person at ``address``: a proof for one TCP connection."""
+        data = f"paris-tui relay\n{source}\n{address}".encode()
+        return hmac.new(secret, data, hashlib.sha256).hexdigest()
+
+    def relay_proof(self, source: str, address: str) -> str | None:
+        secret = self.secret()
+        return None if secret is None else self._proof(secret, source, address)
+
+    @staticmethod
+    def _vouch_proof(secret: bytes, source: str, vouch: Vouch) -> str:
+        """The HMAC over what a peer relaying from ``source`` vouches for."""
+        fields = [source, vouch.ticket, vouch.door, vouch.credential, vouch.name]
+        data = "paris-tui vouch\n" + json.dumps([*fields, vouch.label, vouch.seconds])
+        return hmac.new(secret, data.encode(), hashlib.sha256).hexdigest()
+
+    def vouch(self, source: str, vouched: Vouched) -> Vouch | None:
+        """What this host says to the referee's host, over the relay whose source
+        is ``source``, of a door's ticket (``None``: gone, or the secret unreadable)."""
+        secret = self.secret()
+        seconds = min(int(vouched.deadline - time.monotonic()), MAX_VOUCH_SECONDS)
+        if secret is None or seconds <= 0:
+            return None
+        p = vouched.proof
+        unproven = Vouch(vouched.ticket, p.door, p.digest, p.name, p.label, seconds, "")
+        return replace(unproven, proof=self._vouch_proof(secret, source, unproven))
+
+    def proven_vouch(self, source: str, vouch: Vouch) -> Vouched | None:
+        """What a peer vouched for over the connection whose far end is ``source``
+        (``None``: the proof is not the peer's for this connection)."""
+        secret = self.secret()
+        if secret is None or vouch.door not in ("ssh", "browser"):
+            return None
+        want = self._vouch_proof(secret, source, replace(vouch, proof=""))
+        if not hmac.compare_digest(want.encode(), vouch.proof.encode()):
+            return None
+        door: Door = "ssh" if vouch.door == "ssh" else "browser"
+        proof = DoorProof(door, vouch.credential, vouch.name, printable(vouch.label)[:100])
+        return Vouched(vouch.ticket, proof, time.monotonic() + vouch.seconds)
+
+    def proven_relay(self, source: str, message: Relay) -> bool:
+        """Whether ``message`` came from a peer host on this database over the
+        connection whose far end is ``source``."""
+        secret = self.secret()
+        if secret is None:
+            return False
+        want = self._proof(secret, source, message.address)
+        return hmac.compare_digest(want.encode(), message.proof.encode())
+
+    def _vouch_for(self, conn: Connection, source: str) -> tuple[Vouch | None, Swap | None]:
+        """What to vouch for of ``conn``'s door ticket over the relay from
+        ``source``, and, for a ticket of this host's own, the bytes to put in its
+        place on the way (a stand-in made for this one relay): the ticket itself
+        never leaves the host that issued it."""
+        found = self.host.vouched(conn)
+        if found is None:
+            return None, None
+        vouched, ticket = found
+        swap = None
+        if ticket is not None:
+            stand_in = secrets.token_urlsafe(32)
+            vouched = replace(vouched, ticket=digest(stand_in))
+            swap = (ticket.encode(), stand_in.encode())
+        vouch = self.vouch(source, vouched)
+        return vouch, None if vouch is None else swap
+
+    def _late_vouch(
+        self, conn: Connection, line: bytes, source: str
+    ) -> tuple[bytes, Swap | None, bytes] | None:
+        """A ticket first seen on a relay that had no word for one: what to say
+        first (a ``vouch`` line), the swap, and the line to pass on. A peer's
+        own late ``vouch`` for ``conn`` is taken here and said again onward
+        (raises :class:`Refusal` if it is not the peer's)."""
+        try:
+            message = decode_client(line)
+        except ProtocolError:
+            return None
+        if isinstance(message, Vouch):
+            self.host.take_vouch(conn, message)
+            vouch, swap = self._vouch_for(conn, source)
+            return (b"" if vouch is None else encode(vouch)), swap, b""
+        if (
+            isinstance(message, Join | OpenTable | AccountRequest | Watch)
+            and self.host.tickets.vouch(message.token) is not None
+        ):
+            conn.ticket = message.token
+            vouch, swap = self._vouch_for(conn, source)
+            if vouch is not None:
+                return encode(vouch), swap, line
+        return None
+
+    async def relay(self, conn: Connection, address: str, message: ClientMessage) -> None:
+        """Copy ``conn``'s lines to the referee's host at ``address`` and back, from
+        ``message`` on, until either side ends."""
+        hello = conn.hello or Hello(conn.protocol, "paris-tui relay")
+        host, _, port = address.rpartition(":")
+        try:
+            async with asyncio.timeout(5.0):
+                reader, writer = await asyncio.open_connection(
+                    host.strip("[]"), int(port), limit=MAX_HOST_LINE
+                )
+                sock = writer.get_extra_info("sockname")
+                source = f"{sock[0]}:{sock[1]}" if isinstance(sock, tuple) else "?"
+                proof = self.relay_proof(source, conn.address) or ""
+                vouch, swap = self._vouch_for(conn, source)
+                relay = encode(Relay(conn.address, proof, vouch))
+                if len(relay) > MAX_CLIENT_LINE:  # a name too long to say: no word for it
+                    relay = encode(Relay(conn.address, proof))  # the ticket stays here still
+                first = encode(message)
+                if swap is not None:
+                    first = first.replace(*swap)
+                writer.write(encode(hello) + relay + first)
+                await reader.readuntil(b"\n")  # its welcome: the client had ours
+        except ConnectionRefusedError as exc:  # nothing listens there: the host is gone
+            log.warning("%s: cannot relay to %s: %s", conn, address, exc)
+            raise DoorShut("unavailable", "the table's host cannot be reached: try again") from None
+        except (OSError, TimeoutError, asyncio.IncompleteReadError, ValueError) as exc:
+            log.warning("%s: cannot relay to %s: %s", conn, address, exc)
+            raise Refusal("unavailable", "the table's host cannot be reached: try again") from None
+        log.info("%s relayed to %s", conn, address)
+        vouched = vouch is not None
+
+        async def down() -> None:
+            while True:
+                line = await reader.readline()
+                if not line:
+                    return
+                conn.send_bytes(line)
+
+        async def up() -> None:
+            nonlocal swap, vouched
+            while True:
+                line = await conn.reader.readline()
+                if not line:
+                    return
+                if not vouched and (b'"token"' in line or b'"vouch"' in line):
+                    try:
+                        late = self._late_vouch(conn, line, source)
+                    except Refusal as exc:
+                        conn.send(refusal(exc.code, exc.message))
+                        return
+                    if late is not None:  # said before the line that brings the ticket
+                        said, swap, line = late
+                        vouched = True
+                        writer.write(said)
+                if swap is not None and swap[0] in line:  # the door's ticket stays here
+                    line = line.replace(*swap)
+                writer.write(line)
+                await writer.drain()
+
+        tasks = [asyncio.create_task(down()), asyncio.create_task(up())]
+        try:
+            await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in tasks:
+                task.cancel()
+            for task in tasks:
+                with contextlib.suppress(BaseException):
+                    await task
+            writer.close()
+            conn.closed = True
+            conn.writer.close()

@@ -1,0 +1,826 @@
+"""Tables in PostgreSQL: the :class:`~.files.TableStore` of ``host --database``.
+
+Several hosts share one database. A table is a row of ``paris_tables`` (its
+record without its moves, as the record's own JSON text: key order kept, so a
+record read back is the one that went in) and each move is its own row of
+``paris_moves``, whose primary key ``(table_id, move_no)`` is the refusal of a
+second writer: two referees that both believe they hold a table can never
+both write move *n* (the second gets :class:`MoveConflict`). A move's row is
+committed before anyone hears of the move.
+
+Schema versioned (``paris_schema``): created or moved forward at start (one
+host at a time, under a transaction's advisory lock), a newer one refused with
+one line (:class:`SchemaTooNew`). Every query is parameterised. Connections
+come from one bounded ``psycopg_pool.ConnectionPool`` per host (the host's
+I/O threads use it); the driver is imported only when ``--database`` is given
+(``pip install 'paris-tui[postgres]'``), a missing one is one line
+(:class:`DriverMissing`). A database that cannot be reached raises
+:class:`DatabaseUnavailable` (an ``OSError``, one line).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+from paris_tui.core import RecordError
+from paris_tui.core.record import Record, parse_record
+from paris_tui.core.text import printable
+from paris_tui.host.accounts.names import folded, skeleton
+from paris_tui.net.turns import is_turn_based
+
+if TYPE_CHECKING:  # pragma: no cover
+    from psycopg import Connection
+    from psycopg_pool import ConnectionPool
+
+    from paris_tui.host.store.files import Saved
+
+__all__ = [
+    "ENV_DATABASE",
+    "SCHEMA_VERSION",
+    "DatabaseUnavailable",
+    "DriverMissing",
+    "MoveConflict",
+    "PostgresStore",
+    "SchemaTooNew",
+    "SeatTaken",
+    "connect_pool",
+    "database_url",
+    "ensure_schema",
+    "redact",
+]
+
+log = logging.getLogger("paris_tui.host.pgstore")
+
+ENV_DATABASE = "PARIS_TUI_DATABASE"
+SCHEMA_VERSION = 7
+"""2: paris_waiting (issue 21); 3: ratings; 4: turn_clocks; 5: chat, mutes, friends (issue 22);
+6: paris_seated (issue 21: a name at one unfinished table, a lock across hosts), paris_presence
+(friends here at any host); 7: chat_mutes (issue 22, a player's mutes)."""
+# The advisory lock key under which a host creates or migrates the schema.
+_SCHEMA_LOCK = 0x7061726973  # "paris"
+
+_SCHEMA = [
+    """CREATE TABLE IF NOT EXISTS paris_schema (
+        one boolean PRIMARY KEY DEFAULT true CHECK (one),
+        version integer NOT NULL
+    )""",
+    "CREATE SEQUENCE IF NOT EXISTS paris_table_numbers",
+    """CREATE TABLE IF NOT EXISTS paris_tables (
+        table_id text PRIMARY KEY,
+        number bigint NOT NULL UNIQUE,
+        header text NOT NULL,
+        created timestamptz NOT NULL DEFAULT now(),
+        touched timestamptz NOT NULL DEFAULT now(),
+        finished boolean NOT NULL DEFAULT false,
+        archived boolean NOT NULL DEFAULT false
+    )""",
+    """CREATE TABLE IF NOT EXISTS paris_moves (
+        table_id text NOT NULL REFERENCES paris_tables(table_id) ON DELETE CASCADE,
+        move_no integer NOT NULL CHECK (move_no >= 1),
+        move text NOT NULL,
+        made timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (table_id, move_no)
+    )""",
+    """CREATE TABLE IF NOT EXISTS paris_leases (
+        table_id text PRIMARY KEY,
+        holder text NOT NULL,
+        address text NOT NULL DEFAULT '',
+        until timestamptz NOT NULL
+    )""",
+    # The accounts (paris_tui.host.accounts.postgres): as host/accounts.sqlite's tables.
+    """CREATE TABLE IF NOT EXISTS accounts (
+        id bigserial PRIMARY KEY,
+        name text NOT NULL,
+        folded text NOT NULL UNIQUE,
+        skeleton text NOT NULL UNIQUE,
+        locked integer NOT NULL DEFAULT 0,
+        created double precision NOT NULL
+    )""",
+    """CREATE TABLE IF NOT EXISTS credentials (
+        id bigserial PRIMARY KEY,
+        account bigint NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        door text NOT NULL CHECK (door IN ('ssh', 'token', 'browser')),
+        digest text NOT NULL,
+        label text NOT NULL DEFAULT '',
+        created double precision NOT NULL,
+        UNIQUE (door, digest)
+    )""",
+    "CREATE INDEX IF NOT EXISTS credentials_account ON credentials(account)",
+    """CREATE TABLE IF NOT EXISTS codes (
+        account bigint PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+        digest text NOT NULL UNIQUE,
+        expires double precision NOT NULL
+    )""",
+    """CREATE TABLE IF NOT EXISTS seats (
+        table_id text NOT NULL,
+        seat integer NOT NULL,
+        account bigint NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        PRIMARY KEY (table_id, seat)
+    )""",
+    "CREATE TABLE IF NOT EXISTS meta (key text PRIMARY KEY, value text NOT NULL)",
+    # Issue 21, the cluster (schema 2): the tables waiting for players, each held in
+    # memory by the host where it was opened (its lease in paris_leases says which,
+    # and where), listed here for every host's lobby and for the one-table-per-name
+    # rule: "seats" is the JSON list of [name, kind, status] of its seats.
+    """CREATE TABLE IF NOT EXISTS paris_waiting (
+        table_id text PRIMARY KEY,
+        holder text NOT NULL,
+        seats text NOT NULL
+    )""",
+    # --- ratings (issue 22; paris_tui.host.ratings.postgres): as host/ratings.sqlite's tables.
+    """CREATE TABLE IF NOT EXISTS ratings (
+        account bigint PRIMARY KEY,
+        mu double precision NOT NULL,
+        sigma double precision NOT NULL,
+        games integer NOT NULL DEFAULT 0,
+        updated double precision NOT NULL
+    )""",
+    """CREATE TABLE IF NOT EXISTS rating_games (
+        game text PRIMARY KEY,
+        table_id text NOT NULL,
+        finished double precision NOT NULL,
+        rated integer NOT NULL,
+        result text NOT NULL,
+        names text NOT NULL DEFAULT '[]'
+    )""",
+    "CREATE INDEX IF NOT EXISTS rating_games_finished ON rating_games(finished)",
+    """CREATE TABLE IF NOT EXISTS rating_marks (
+        table_id text NOT NULL,
+        seat integer NOT NULL,
+        state text NOT NULL,
+        PRIMARY KEY (table_id, seat)
+    )""",
+    # --- end of ratings
+    # issue 22, turn-based tables (paris_tui.host.services.turns): as host/accounts.sqlite's.
+    """CREATE TABLE IF NOT EXISTS turn_clocks (
+        table_id text PRIMARY KEY,
+        seat integer NOT NULL,
+        move_no integer NOT NULL,
+        since double precision NOT NULL,
+        notified integer NOT NULL DEFAULT 0
+    )""",
+    # Issue 22, table chat (schema 5): the tables' chat lines (paris_tui.host.services.chat),
+    # the operator's mutes and each account's friends (accounts.py's same tables).
+    """CREATE TABLE IF NOT EXISTS paris_chat (
+        id bigserial PRIMARY KEY,
+        table_id text NOT NULL,
+        line text NOT NULL,
+        said timestamptz NOT NULL DEFAULT now()
+    )""",
+    "CREATE INDEX IF NOT EXISTS paris_chat_table ON paris_chat(table_id, id)",
+    """CREATE TABLE IF NOT EXISTS muted (
+        account bigint PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+        since double precision NOT NULL
+    )""",
+    """CREATE TABLE IF NOT EXISTS friends (
+        account bigint NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        friend bigint NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        PRIMARY KEY (account, friend)
+    )""",
+    # --- issue 21, one unfinished table per name across hosts (schema 6): a row per
+    # key of a seated name ("f:" its folded form, "s:" its skeleton, host/names.py),
+    # so the primary key refuses a second table to a name or to one that looks like
+    # it. Written when a name takes a seat of a real-time table (a waiting table's
+    # or the operator's new table's), under the table's lease; a row counts while
+    # its table goes on (paris_tables, not finished, not archived) or, before its
+    # game started, while its holder leases the table (see PostgresStore.seat).
+    """CREATE TABLE IF NOT EXISTS paris_seated (
+        key text PRIMARY KEY,
+        name text NOT NULL,
+        table_id text NOT NULL,
+        holder text NOT NULL DEFAULT '',
+        since timestamptz NOT NULL DEFAULT now()
+    )""",
+    "CREATE INDEX IF NOT EXISTS paris_seated_table ON paris_seated(table_id)",
+    # Issue 21 with 22's friends (schema 6): which accounts are here at which host
+    # (a connection of the host is theirs), rewritten by each host every tick and
+    # counted until ``until`` (a host that died stops renewing its rows).
+    """CREATE TABLE IF NOT EXISTS paris_presence (
+        account bigint NOT NULL,
+        holder text NOT NULL,
+        until timestamptz NOT NULL,
+        PRIMARY KEY (account, holder)
+    )""",
+    # --- end of paris_seated and paris_presence
+    # Issue 22, a player's chat mutes (schema 7): the writers an account hides in
+    # every table's chat (accounts.py's same table).
+    """CREATE TABLE IF NOT EXISTS chat_mutes (
+        account bigint NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        muted bigint NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        PRIMARY KEY (account, muted)
+    )""",
+]
+
+# The advisory locks' first key (of two) under which a name's seat is checked and
+# written (PostgresStore.seat): "pars".
+_SEAT_LOCK = 0x70617273
+# Whether paris_seated's row ``s`` still holds its name (see PostgresStore.seat).
+_SEATED_LIVE = (
+    "(EXISTS (SELECT 1 FROM paris_tables t WHERE t.table_id = s.table_id "
+    "AND NOT t.finished AND NOT t.archived) "
+    "OR (NOT EXISTS (SELECT 1 FROM paris_tables t WHERE t.table_id = s.table_id) "
+    "AND EXISTS (SELECT 1 FROM paris_leases l WHERE l.table_id = s.table_id "
+    "AND l.holder = s.holder AND l.until > now())))"
+)
+
+
+def seat_keys(name: str) -> tuple[str, str]:
+    """A seated name's two keys in paris_seated: same_name is a clash of either."""
+    return f"f:{folded(name)}", f"s:{skeleton(name)}"
+
+
+class SeatTaken(Exception):
+    """A name (or one that looks like it) sits at another table (``started``: a game)."""
+
+    def __init__(self, name: str, table_id: str, started: bool) -> None:
+        super().__init__(name, table_id, started)
+        self.name, self.table_id, self.started = name, table_id, started
+
+
+def _human_names(header: str) -> list[str] | None:
+    """The human players of a real-time table's header (``None``: turn-based, or
+    unreadable): the names paris_seated holds for it."""
+    try:
+        data = json.loads(header)
+        app = data.get("app")
+        move_time = app.get("move_time") if isinstance(app, dict) else None
+        if not isinstance(move_time, int | float) or isinstance(move_time, bool):
+            move_time = None
+        if move_time is not None and is_turn_based(float(move_time)):
+            return None
+        return [
+            str(p["name"])
+            for p in data.get("players", [])
+            if isinstance(p, dict) and not str(p.get("kind", "human")).startswith("ai:")
+        ]
+    except (ValueError, AttributeError, KeyError, TypeError):
+        return None
+
+
+def fill_seated(conn: Connection[Any]) -> int:
+    """paris_seated's rows for every unfinished table (a database of schema 5, or
+    one ``host migrate`` filled): how many names. A name at two such tables
+    already (the read that was not a lock) keeps the first."""
+    rows = conn.execute(
+        "SELECT table_id, header FROM paris_tables WHERE NOT finished AND NOT archived "
+        "ORDER BY number"
+    ).fetchall()
+    seated = 0
+    for table_id, header in rows:
+        for name in _human_names(str(header)) or []:
+            for key in seat_keys(name):
+                conn.execute(
+                    "INSERT INTO paris_seated (key, name, table_id) VALUES (%s, %s, %s) "
+                    "ON CONFLICT (key) DO NOTHING",
+                    (key, name, str(table_id)),
+                )
+            seated += 1
+    return seated
+
+
+class DriverMissing(RuntimeError):
+    """psycopg is not installed (one line saying how to install it)."""
+
+
+class DatabaseUnavailable(OSError):
+    """The database cannot be reached or failed (one line, never the password)."""
+
+
+class SchemaTooNew(DatabaseUnavailable):
+    """The database was made by a newer paris-tui."""
+
+
+class MoveConflict(DatabaseUnavailable):
+    """Another referee wrote this move number first: this one does not hold the table."""
+
+
+def database_url(given: str | None) -> str | None:
+    """``--database``, else ``$PARIS_TUI_DATABASE``, else ``None`` (files)."""
+    if given:
+        return given
+    return os.environ.get(ENV_DATABASE) or None
+
+
+def redact(url: str) -> str:
+    """The URL as the log may show it: no password."""
+    try:
+        from psycopg.conninfo import conninfo_to_dict, make_conninfo
+    except ImportError:  # pragma: no cover - the driver is checked first
+        return "the database"
+    try:
+        params = conninfo_to_dict(url)
+    except Exception:
+        return "the database"
+    params.pop("password", None)
+    shown = {k: v for k, v in params.items() if k in ("host", "port", "dbname", "user")}
+    return printable(make_conninfo("", **{k: str(v) for k, v in shown.items()}))
+
+
+def _driver() -> Any:
+    try:
+        import psycopg
+        import psycopg_pool
+    except ImportError:
+        raise DriverMissing(
+            "--database needs the PostgreSQL driver: pip install 'paris-tui[postgres]'"
+        ) from None
+    return psycopg, psycopg_pool
+
+
+def connect_pool(url: str, *, max_size: int = 4, timeout: float = 10.0) -> ConnectionPool:
+    """A bounded pool of connections to ``url`` (opened and checked once)."""
+    psycopg, psycopg_pool = _driver()
+    # The pool's own warnings (each retry, with the server's whole message) would
+    # fill the host's log while a database is away: the host says it once itself.
+    logging.getLogger("psycopg.pool").setLevel(logging.ERROR)
+    pool: ConnectionPool = psycopg_pool.ConnectionPool(
+        url,
+        min_size=1,
+        max_size=max(1, max_size),
+        timeout=timeout,
+        # Autocommit: a statement outside tx() is its own transaction, one round trip
+        # (no BEGIN before it, no COMMIT or pool ROLLBACK after it); tx() still makes
+        # an explicit transaction of several statements.
+        kwargs={"connect_timeout": max(1, int(timeout)), "autocommit": True},
+        open=False,
+        name="paris-tui",
+    )
+    try:
+        pool.open(wait=True, timeout=timeout)
+    except (psycopg.Error, psycopg_pool.PoolTimeout) as exc:
+        pool.close()
+        raise DatabaseUnavailable(f"cannot reach {redact(url)}: {_one_line(exc)}") from None
+    return pool
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return printable(text[0] if text else type(exc).__name__)[:300]
+
+
+def ensure_schema(pool: ConnectionPool) -> None:
+    """Create the schema or move it forward; refuse a newer one (:class:`SchemaTooNew`)."""
+    psycopg, _pool = _driver()
+    try:
+        with pool.connection() as conn, conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
+            exists = conn.execute("SELECT to_regclass('paris_schema') IS NOT NULL").fetchone()
+            version = 0
+            if exists and exists[0]:
+                row = conn.execute("SELECT version FROM paris_schema").fetchone()
+                version = int(row[0]) if row else 0
+            if version > SCHEMA_VERSION:
+                raise SchemaTooNew(
+                    f"the database is of a newer paris-tui (schema {version}, this one knows "
+                    f"{SCHEMA_VERSION}): upgrade paris-tui"
+                )
+            if version < SCHEMA_VERSION:
+                for statement in _SCHEMA:
+                    conn.execute(statement)
+                conn.execute(
+                    "INSERT INTO paris_schema (one, version) VALUES (true, %s) "
+                    "ON CONFLICT (one) DO UPDATE SET version = EXCLUDED.version",
+                    (SCHEMA_VERSION,),
+                )
+                if 0 < version < 6:  # tables of schema 5 hold their names from now on
+                    fill_seated(conn)
+                log.info("database schema %d made (was %d)", SCHEMA_VERSION, version)
+    except psycopg.Error as exc:
+        raise DatabaseUnavailable(f"the database failed: {_one_line(exc)}") from None
+
+
+def _header(record_json: dict[str, Any]) -> str:
+    """The record's JSON text without its moves (``"moves": []`` kept in its place)."""
+    data = dict(record_json)
+    data["moves"] = []
+    text = json.dumps(data, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate in an extra: kept, escaped
+        text = json.dumps(data)
+    return text
+
+
+def record_data(header: str, moves: list[str]) -> dict[str, Any]:
+    """The record's JSON object from its header and its moves' rows."""
+    data: dict[str, Any] = json.loads(header)
+    data["moves"] = [json.loads(m) for m in moves]
+    return data
+
+
+def record_text(data: dict[str, Any]) -> str:
+    """The record as the host's file would hold it (one line, as Referee.record_text)."""
+    text = json.dumps(data, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(data)
+    return text + "\n"
+
+
+class PostgresStore:
+    """The tables of every host on one database (:class:`~.files.TableStore`)."""
+
+    def __init__(self, url: str, *, pool_size: int = 4) -> None:
+        self.url = url
+        self.pool_size = pool_size
+        self.where = "database"
+        self._pool: ConnectionPool | None = None
+
+    # --- plumbing -------------------------------------------------------------------
+
+    def open(self) -> None:
+        """Connect (a bounded pool) and make or check the schema. Raises
+        :class:`DriverMissing` or :class:`DatabaseUnavailable`."""
+        if self._pool is not None:
+            return
+        pool = connect_pool(self.url, max_size=self.pool_size)
+        try:
+            ensure_schema(pool)
+        except BaseException:
+            pool.close()
+            raise
+        self._pool = pool
+        self.where = redact(self.url)
+
+    @property
+    def pool(self) -> ConnectionPool:
+        if self._pool is None:
+            raise DatabaseUnavailable("the database is not open")
+        return self._pool
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.close()
+            self._pool = None
+
+    @contextlib.contextmanager
+    def tx(self) -> Iterator[Connection[Any]]:
+        """A connection in a transaction (committed at the end of the block)."""
+        psycopg, psycopg_pool = _driver()
+        try:
+            with self.pool.connection() as conn, conn.transaction():
+                yield conn
+        except psycopg.errors.UniqueViolation:
+            raise
+        except (psycopg.Error, psycopg_pool.PoolTimeout) as exc:
+            raise DatabaseUnavailable(f"the database failed: {_one_line(exc)}") from None
+
+    @contextlib.contextmanager
+    def one(self) -> Iterator[Connection[Any]]:
+        """A connection for ONE statement, its own transaction (autocommit): one
+        round trip to the database instead of tx()'s three (BEGIN, it, COMMIT)."""
+        psycopg, psycopg_pool = _driver()
+        try:
+            with self.pool.connection() as conn:
+                yield conn
+        except psycopg.errors.UniqueViolation:
+            raise
+        except (psycopg.Error, psycopg_pool.PoolTimeout) as exc:
+            raise DatabaseUnavailable(f"the database failed: {_one_line(exc)}") from None
+
+    # --- tables ---------------------------------------------------------------------
+
+    def table_ids(self) -> list[str]:
+        with self.one() as conn:
+            rows = conn.execute(
+                "SELECT table_id FROM paris_tables WHERE NOT archived ORDER BY number"
+            ).fetchall()
+        return [str(r[0]) for r in rows]
+
+    def new_table_id(self) -> str:
+        """A table id no host has used (the database's sequence)."""
+        with self.one() as conn:
+            row = conn.execute("SELECT nextval('paris_table_numbers')").fetchone()
+        assert row is not None
+        return f"t{int(row[0])}"
+
+    def load_tables(
+        self, *, unfinished: bool = False
+    ) -> tuple[list[tuple[str, Record]], list[tuple[str, str]]]:
+        """Every table's record (``unfinished``: only those whose game goes on), and
+        the tables that could not be read."""
+        where = "WHERE NOT t.archived" + (" AND NOT t.finished" if unfinished else "")
+        with self.tx() as conn:
+            heads = conn.execute(
+                f"SELECT t.table_id, t.header FROM paris_tables t {where} ORDER BY t.number"
+            ).fetchall()
+            rows = conn.execute(
+                "SELECT m.table_id, m.move FROM paris_moves m JOIN paris_tables t "
+                f"USING (table_id) {where} ORDER BY m.table_id, m.move_no"
+            ).fetchall()
+        moves: dict[str, list[str]] = {}
+        for table_id, move in rows:
+            moves.setdefault(str(table_id), []).append(str(move))
+        tables: list[tuple[str, Record]] = []
+        problems: list[tuple[str, str]] = []
+        for table_id, header in heads:
+            try:
+                record = parse_record(record_data(str(header), moves.get(str(table_id), [])))
+            except (RecordError, ValueError) as exc:
+                problems.append((f"table {table_id}", str(exc)))
+                continue
+            tables.append((str(table_id), record))
+        return tables, problems
+
+    def _moves(self, conn: Connection[Any], table_id: str) -> tuple[str, list[str]] | None:
+        head = conn.execute(
+            "SELECT header FROM paris_tables WHERE table_id = %s", (table_id,)
+        ).fetchone()
+        if head is None:
+            return None
+        rows = conn.execute(
+            "SELECT move FROM paris_moves WHERE table_id = %s ORDER BY move_no", (table_id,)
+        ).fetchall()
+        return str(head[0]), [str(r[0]) for r in rows]
+
+    def record_text(self, table_id: str) -> str | None:
+        """The table's record as the host's file would hold it, ``None`` if there is none."""
+        with self.tx() as conn:
+            found = self._moves(conn, table_id)
+        return None if found is None else record_text(record_data(*found))
+
+    def load_record(self, table_id: str) -> Record | None:
+        with self.tx() as conn:
+            found = self._moves(conn, table_id)
+        return None if found is None else parse_record(record_data(*found))
+
+    def move_count(self, table_id: str) -> int:
+        with self.one() as conn:
+            row = conn.execute(
+                "SELECT count(*) FROM paris_moves WHERE table_id = %s", (table_id,)
+            ).fetchone()
+        return int(row[0]) if row else 0
+
+    def put_record(self, table_id: str, data: dict[str, Any], *, finished: bool = False) -> None:
+        """A whole record in one transaction (a new table, or ``host migrate``).
+        Raises :class:`MoveConflict` when the table is there already."""
+        psycopg, _pool = _driver()
+        number = int(table_id[1:])
+        try:
+            with self.tx() as conn:
+                conn.execute(
+                    "INSERT INTO paris_tables (table_id, number, header, finished) "
+                    "VALUES (%s, %s, %s, %s)",
+                    (table_id, number, _header(data), finished),
+                )
+                moves = [json.dumps(m, ensure_ascii=False) for m in data.get("moves", [])]
+                with conn.cursor() as cur:
+                    cur.executemany(
+                        "INSERT INTO paris_moves (table_id, move_no, move) VALUES (%s, %s, %s)",
+                        [(table_id, i, m) for i, m in enumerate(moves, 1)],
+                    )
+                # Ids stay unique past those moved in.
+                conn.execute(
+                    "SELECT setval('paris_table_numbers', "
+                    "greatest(%s, (SELECT last_value FROM paris_table_numbers)))",
+                    (number,),
+                )
+        except psycopg.errors.UniqueViolation:
+            raise MoveConflict(f"table {table_id} is in the database already") from None
+
+    def create(self, ref: Saved) -> None:
+        """A new table's first record."""
+        self.put_record(ref.table_id, ref.record_json(), finished=ref.is_over)
+
+    def append(self, ref: Saved) -> None:
+        """The referee's last move, committed as its own row before anyone is told.
+        Raises :class:`MoveConflict` when another referee wrote that move number."""
+        psycopg, _pool = _driver()
+        data = ref.record_json()
+        move_no = len(data["moves"])
+        move = json.dumps(data["moves"][-1], ensure_ascii=False)
+        try:
+            # One statement, so one transaction in one round trip: the move's row
+            # and the table's touched, both or neither (the row's key refuses a
+            # second move n, and then nothing is written).
+            # The last move frees its players' names too (paris_seated), in it.
+            done = (
+                ", d AS (DELETE FROM paris_seated WHERE table_id = (SELECT table_id FROM m)) "
+                if ref.is_over
+                else " "
+            )
+            with self.one() as conn:
+                conn.execute(
+                    "WITH m AS (INSERT INTO paris_moves (table_id, move_no, move) "
+                    f"VALUES (%s, %s, %s) RETURNING table_id){done}"
+                    "UPDATE paris_tables SET touched = now(), finished = %s "
+                    "WHERE table_id = (SELECT table_id FROM m)",
+                    (ref.table_id, move_no, move, ref.is_over),
+                )
+        except psycopg.errors.UniqueViolation:
+            raise MoveConflict(
+                f"table {ref.table_id}: move {move_no} was written by another host"
+            ) from None
+
+    def save(self, ref: Saved) -> None:
+        """The table's header again (its moves are in the database once made): what
+        the host noted of it since (its opener, so a restart still counts it
+        against the opener's quota and archives it once abandoned)."""
+        with self.one() as conn:
+            conn.execute(
+                "UPDATE paris_tables SET header = %s WHERE table_id = %s",
+                (_header(ref.record_json()), ref.table_id),
+            )
+
+    def touched(self, table_id: str) -> float:
+        """When the table last moved (the database's clock, seconds since the epoch)."""
+        with self.one() as conn:
+            row = conn.execute(
+                "SELECT extract(epoch FROM touched) FROM paris_tables WHERE table_id = %s",
+                (table_id,),
+            ).fetchone()
+        return float(row[0]) if row else 0.0
+
+    def archive(self, table_id: str) -> None:
+        """Out of the lobby, the caps and the takeovers, still a record to read."""
+        with self.tx() as conn:
+            conn.execute("UPDATE paris_tables SET archived = true WHERE table_id = %s", (table_id,))
+            conn.execute("DELETE FROM paris_seated WHERE table_id = %s", (table_id,))
+
+    def archived_where(self, table_id: str) -> str:
+        return f"table {table_id} of {self.where}, archived"
+
+    def is_archived(self, table_id: str) -> bool:
+        with self.one() as conn:
+            row = conn.execute(
+                "SELECT archived FROM paris_tables WHERE table_id = %s", (table_id,)
+            ).fetchone()
+        return bool(row and row[0])
+
+    # --- a name at one unfinished table, across hosts (issue 21, paris_seated) ------
+
+    def seat(
+        self, table_id: str, holder: str, names: Sequence[str], *, replace: Sequence[str] = ()
+    ) -> None:
+        """``names`` sit at ``table_id`` (a real-time table whose lease ``holder``
+        holds already), all or none, in one transaction: raises :class:`SeatTaken`
+        for the first name (or look-alike) that sits at another table whose game
+        goes on, or waits at a table its live host leases. A row of ``table_id``
+        itself, of a table in ``replace`` (the one the name leaves, or one whose
+        holder knows it is out of date) or a dead one is taken over.
+
+        Check and write hold each key's transaction-scoped advisory lock, taken
+        first (in key order: no deadlock between two tables of several names):
+        two hosts seating one name at the same instant run one after the other,
+        and the second's read (a statement begun after the first committed) sees
+        the first's row and its lease. The primary key stays the last word.
+        Raises ``OSError`` (the database)."""
+        keyed: dict[str, str] = {}
+        for name in names:
+            for key in seat_keys(name):
+                keyed.setdefault(key, name)
+        keys = sorted(keyed)
+        with self.tx() as conn:
+            for key in keys:
+                conn.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (_SEAT_LOCK, key))
+            rows = conn.execute(
+                "SELECT s.key, s.name, s.table_id, EXISTS (SELECT 1 FROM paris_tables t "
+                f"WHERE t.table_id = s.table_id), {_SEATED_LIVE} FROM paris_seated s "
+                "WHERE s.key = ANY(%s)",
+                (keys,),
+            ).fetchall()
+            taken = {str(r[0]): r for r in rows}
+            for key in keys:  # the names in order: the first clash is the one said
+                row = taken.get(key)
+                if row is None or not row[4] or str(row[2]) == table_id or str(row[2]) in replace:
+                    continue
+                raise SeatTaken(str(row[1]), str(row[2]), bool(row[3]))
+            conn.execute(
+                "INSERT INTO paris_seated (key, name, table_id, holder) "
+                "SELECT k, n, %s, %s FROM unnest(%s::text[], %s::text[]) AS u(k, n) "
+                "ON CONFLICT (key) DO UPDATE SET name = EXCLUDED.name, "
+                "table_id = EXCLUDED.table_id, holder = EXCLUDED.holder, since = now()",
+                (table_id, holder, keys, [keyed[k] for k in keys]),
+            )
+
+    def unseat(self, table_id: str, keep: Sequence[str] = ()) -> None:
+        """The names that sat at ``table_id`` (all, or all but ``keep``) sit there no more."""
+        with self.one() as conn:
+            conn.execute(
+                "DELETE FROM paris_seated WHERE table_id = %s AND NOT (name = ANY(%s))",
+                (table_id, list(keep)),
+            )
+
+    def seated(self) -> list[tuple[str, str]]:
+        """(name, table) of every name paris_seated holds, live or not (tests, tools)."""
+        with self.one() as conn:
+            rows = conn.execute(
+                "SELECT DISTINCT name, table_id FROM paris_seated ORDER BY table_id, name"
+            ).fetchall()
+        return [(str(n), str(t)) for n, t in rows]
+
+    def fill_seated(self) -> int:
+        """paris_seated's rows for the unfinished tables (``host migrate``)."""
+        with self.tx() as conn:
+            return fill_seated(conn)
+
+    # --- friends here at any host (issue 21 with 22's friends, paris_presence) -------
+
+    def put_presence(self, holder: str, accounts: Sequence[int], seconds: float) -> None:
+        """The accounts here at ``holder`` now (and for ``seconds``), its other rows gone."""
+        with self.tx() as conn:
+            conn.execute(
+                "DELETE FROM paris_presence WHERE holder = %s AND NOT (account = ANY(%s))",
+                (holder, list(accounts)),
+            )
+            if accounts:
+                conn.execute(
+                    "INSERT INTO paris_presence (account, holder, until) "
+                    "SELECT a, %s, now() + make_interval(secs => %s) "
+                    "FROM unnest(%s::bigint[]) AS u(a) ON CONFLICT (account, holder) "
+                    "DO UPDATE SET until = EXCLUDED.until",
+                    (holder, seconds, list(accounts)),
+                )
+
+    def present(self, accounts: Sequence[int], holder: str) -> set[int]:
+        """Which of ``accounts`` are here at a live host other than ``holder``."""
+        if not accounts:
+            return set()
+        with self.one() as conn:
+            rows = conn.execute(
+                "SELECT DISTINCT account FROM paris_presence WHERE account = ANY(%s) "
+                "AND holder <> %s AND until > now()",
+                (list(accounts), holder),
+            ).fetchall()
+        return {int(r[0]) for r in rows}
+
+    # --- tables waiting for players (issue 21: listed for every host) ----------------
+
+    def put_waiting(
+        self, table_id: str, holder: str, seats: str, present: Sequence[str] | None = None
+    ) -> None:
+        """The waiting table's row; ``present``: the names that hold its seats, and
+        no other name sits at it in paris_seated (one transaction)."""
+        with self.tx() if present is not None else self.one() as conn:
+            conn.execute(
+                "INSERT INTO paris_waiting (table_id, holder, seats) VALUES (%s, %s, %s) "
+                "ON CONFLICT (table_id) DO UPDATE SET holder = EXCLUDED.holder, "
+                "seats = EXCLUDED.seats",
+                (table_id, holder, seats),
+            )
+            if present is not None:
+                conn.execute(
+                    "DELETE FROM paris_seated WHERE table_id = %s AND NOT (name = ANY(%s))",
+                    (table_id, list(present)),
+                )
+
+    def drop_waiting(
+        self, table_id: str | None = None, *, holder: str | None = None, stale: bool = False
+    ) -> None:
+        """One waiting table's row, or (``holder``) every row of that host, or
+        (``stale``) the rows of hosts that died (no live lease of theirs)."""
+        with self.one() as conn:
+            if table_id is not None:
+                conn.execute("DELETE FROM paris_waiting WHERE table_id = %s", (table_id,))
+            elif stale:
+                conn.execute(
+                    "DELETE FROM paris_waiting w WHERE NOT EXISTS (SELECT 1 FROM paris_leases l "
+                    "WHERE l.table_id = w.table_id AND l.holder = w.holder AND l.until > now())"
+                )
+                conn.execute(f"DELETE FROM paris_seated s WHERE NOT {_SEATED_LIVE}")
+            else:
+                conn.execute("DELETE FROM paris_waiting WHERE holder = %s", (holder,))
+
+    def waiting_elsewhere(self, holder: str) -> list[tuple[str, str]]:
+        """(table, seats JSON) of the tables waiting at live hosts other than ``holder``:
+        a row counts only while its host holds the table's lease (a host that died
+        leaves rows that nobody lists)."""
+        with self.one() as conn:
+            rows = conn.execute(
+                "SELECT w.table_id, w.seats FROM paris_waiting w JOIN paris_leases l "
+                "ON l.table_id = w.table_id AND l.holder = w.holder "
+                "WHERE l.until > now() AND w.holder <> %s "
+                "AND NOT EXISTS (SELECT 1 FROM paris_tables t WHERE t.table_id = w.table_id)",
+                (holder,),
+            ).fetchall()
+        return [(str(t), str(s)) for t, s in rows]
+
+    # --- the relay's secret (issue 21): what proves a peer host -----------------------
+
+    def relay_secret(self) -> bytes:
+        """The secret every host on this database shares (made once, at random)."""
+        with self.tx() as conn:
+            conn.execute(
+                "INSERT INTO meta (key, value) VALUES ('cluster:relay_secret', %s) "
+                "ON CONFLICT (key) DO NOTHING",
+                (os.urandom(32).hex(),),
+            )
+            row = conn.execute(
+                "SELECT value FROM meta WHERE key = 'cluster:relay_secret'"
+            ).fetchone()
+        assert row is not None
+        return bytes.fromhex(str(row[0]))
+
+    # --- seat files of earlier versions: none in a database ---------------------------
+
+    def load_seats(self, table_id: str) -> dict[int, str]:
+        return {}
+
+    def retire_seats(self, table_id: str) -> None:
+        return None
