@@ -297,7 +297,7 @@ def build_parser(*, light: bool = False, only: str | None = None) -> argparse.Ar
     but not ``arena``, ``review`` or ``host``, built without importing the AI or the host;
     ``only`` (one of them, with ``light``): one that knows that command alone (what
     ``paris-tui play ...`` parses with: the other commands' parsers are a fifth of the
-    time from its start to its first frame's own work, issue 19)."""
+    time from its start to its first frame's own work)."""
     wanted = (lambda name: True) if only is None else (lambda name: name == only)
     parser = argparse.ArgumentParser(
         prog="paris-tui",

@@ -60,8 +60,8 @@ def _given_at_start(name: str, path: str = _PROC_ENVIRON) -> str | bool | None:
 
 def given_environ(environ: Mapping[str, str] | None = None) -> Mapping[str, str]:
     """``environ`` (``os.environ``) as the user set it: without the ``LC_CTYPE`` that
-    Python's locale coercion put there (issue 18.4: a Chinese locale the machine
-    lacks kept the Unicode glyphs, decided from the coerced ``C.UTF-8``)."""
+    Python's locale coercion put there (else a Chinese locale the machine lacks
+    would keep the Unicode glyphs, decided from the coerced ``C.UTF-8``)."""
     env = os.environ if environ is None else environ
     ctype = env.get("LC_CTYPE", "")
     if ctype not in _COERCED or env.get("LC_ALL"):

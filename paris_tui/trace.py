@@ -1,4 +1,4 @@
-"""A timeline of a login, for measuring only: off unless an operator asks (issue 19).
+"""A timeline of a login, for measuring only: off unless an operator asks.
 
 ``PARIS_TUI_TRACE=FILE`` in the environment of ``paris-tui host`` makes the
 host, its fork server and every app forked from it append one line per step
