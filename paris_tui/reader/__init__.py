@@ -1,4 +1,4 @@
-"""Play by ear: a flat front end for screen readers (issue 20).
+"""Play by ear: a flat front end for screen readers.
 
 Plain lines in order, typed commands confirmed with Enter, every move
 announced as sentences, the state on demand. It is a second front end on
