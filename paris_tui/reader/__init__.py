@@ -1,4 +1,4 @@
-"""Play by ear: a flat front end for screen readers (issue 20).
+"""Play by ear: a flat front end for screen readers.
 
 Plain lines in order, typed commands confirmed with Enter, every move
 announced as sentences, the state on demand. It is a second front end on
@@ -6,8 +6,12 @@ the same :class:`~paris_tui.net.table.Table` interface as the game screen,
 reading :class:`~paris_tui.core.SeatView` s only, and imports no Textual:
 :mod:`.lines` (what is written), :mod:`.say` (the sentences),
 :mod:`.commands` (what is typed), :mod:`.inbox` (typed lines and their
-moments), :mod:`.play` (a game on a table), :mod:`.replay` (a record step by
-step) and :mod:`.launch` (what the commands call).
+moments), :mod:`.play` (a game on a table: the turn flow and the table's
+chat), with :mod:`.waiting` (the next update or line), :mod:`.news` (the
+events read out), :mod:`.turn` (what a line typed on a turn takes),
+:mod:`.hint`, :mod:`.queries` (the state on demand, help) and :mod:`.end`
+(the history, the review); :mod:`.lobby` (a host's tables), :mod:`.replay`
+(a record step by step) and :mod:`.launch` (what the commands call).
 
 Turned on by ``--screen-reader`` or ``PARIS_TUI_SCREEN_READER=1``
 (:func:`wanted`).

@@ -370,7 +370,7 @@ def run_review(path: Path, *, seed: int, simulations: int) -> int:
     from ..core import ParisError
     from ..core.record import load_record
     from ..core.record import replay as replay_record
-    from .play import review_lines
+    from .end import review_lines
 
     if simulations < 1:
         return _fail(_("{option} must be at least {n}").format(option="--simulations", n=1))

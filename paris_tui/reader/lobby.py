@@ -28,7 +28,7 @@ __all__ = ["lobby", "table_line"]
 
 def table_line(n: int, info: TableInfo, me: str | None = None) -> str:
     """``1: table t1, Ann and Bob, move 3 of 40.`` (free seats and a finished game said;
-    a table waiting for ``me``'s move says so and since when, issue 22)."""
+    a table waiting for ``me``'s move says so and since when)."""
     names = [printable(s.name) for s in info.seats if s.status != "free"]
     who = ", ".join(names) if names else _("nobody yet")
     if info.waiting:

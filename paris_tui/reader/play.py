@@ -12,45 +12,39 @@ sentences.
 The turn flow (whose turn, the hot-seat hand-off, a local AI's move in a
 thread, waiting for another terminal's seat, the end) is the game screen's,
 without its drawing; see the module's notes at :class:`Reader` for what the
-two could share.
+two could share. Its parts: :mod:`.waiting` (the next update or line),
+:mod:`.news` (the events and presence read out, ``last``, ``log``),
+:mod:`.turn` (what a line typed on a turn takes), :mod:`.hint`, :mod:`.end`
+(the history, ``review``), and :class:`TableChat` here (a host's table chat).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol, runtime_checkable
 
 from ..chat_words import CHAT_CODES, Mutes, chat_problem, chat_said, chat_table
 from ..core import Event, Move, RoundStarted, SeatView
 from ..core.text import InvalidChatError, InvalidNameError, normalize_chat, normalize_name
 from ..i18n import _, ngettext
-from ..net.protocol import ErrorCode, SeatInfo
+from ..net.protocol import ErrorCode
 from ..net.table import Table
 from . import say
-from .commands import match_names, parse, word_for
+from .commands import Parsed, parse, word_for
+from .end import REVIEW_SIMULATIONS, remember, review
+from .hint import Hints
 from .inbox import Inbox, Typed, is_deliberate, now
 from .lines import Lines
-from .queries import VIEW_QUERIES, answer, query_words
+from .news import News
+from .queries import answer, help_lines
+from .turn import CHAT, QUERIES, TurnInput, ambiguous
+from .waiting import Quit, Waiting, typed_or_quit
 
-__all__ = ["QUERIES", "LocalBots", "Quit", "Reader"]
-
-QUERIES = (*VIEW_QUERIES, "last", "log")
-"""What may be asked at any moment (each answered from a view this terminal may read)."""
-
-LAST_LINES = 8
-"""How many of the latest announcements ``last`` says again."""
-
-REVIEW_SIMULATIONS = 300
-"""The search's simulations per move for ``review`` at the end (a few seconds a game)."""
+__all__ = ["QUERIES", "LocalBots", "Quit", "Reader", "TableChat"]
 
 THINKING_AFTER = 1.5
 """Seconds an AI may think before "Bob is thinking." is said (a quick one says nothing)."""
-
-
-class Quit(Exception):
-    """The player asked to leave (or the input ended)."""
 
 
 @runtime_checkable
@@ -60,8 +54,101 @@ class LocalBots(Protocol):
     def local_bot(self, seat: int) -> Any: ...
 
 
-CHAT = ("say", "mute", "unmute")
-"""The chat's commands (at a host's table, issue 22)."""
+class TableChat:
+    """The chat at a host's table: its lines read as they come (but the muted writers'),
+    ``say TEXT``, ``mute NAME``, ``unmute NAME``. A table without chat has none of it."""
+
+    def __init__(self, out: Lines, post: Callable[[tuple[str, Any]], None]) -> None:
+        self.out = out
+        self.post = post  # puts an update for the reader (a chat line: ("chat", line))
+        self.table: Table | None = None
+        self.heard: list[Any] = []
+        self.muted = Mutes()  # the writers not read here (mute NAME; the host keeps the list)
+
+    def listen(self, table: Table) -> None:
+        """Read ``table``'s chat from now on (a new connection's, after a reconnection)."""
+        self.table = table
+        remote = chat_table(table)
+        if remote is not None:
+            if remote.chat_mutes is not None:
+                self.muted.heard(remote.chat_mutes)
+            remote.mutes_listeners.append(self.muted.heard)  # the host's list, as it comes
+            for line in remote.chat_lines:  # those said before this reader listened
+                self.post(("chat", line))
+            remote.chat_listeners.append(lambda line: self.post(("chat", line)))
+
+    @property
+    def here(self) -> bool:
+        """Whether the table has a chat."""
+        return chat_table(self.table) is not None
+
+    def hear(self, line: Any, names: tuple[str, ...]) -> None:
+        """A chat line came: read it, unless it was already or its writer is muted."""
+        if line in self.heard:
+            return
+        self.heard = [*self.heard[-199:], line]  # not again after a reconnection
+        if line.name not in self.muted:  # (the host sends none of an account's mutes)
+            self.out.say(chat_said(line, names))
+
+    def command(self, command: str | None, typed: str) -> bool:
+        """``say TEXT``, ``mute NAME``, ``mute`` (the list), ``unmute NAME``: done
+        here, ``True``; another command, ``False``."""
+        if command == "say":
+            self._say(typed)
+        elif command in ("mute", "unmute"):
+            self._mute(typed, on=command == "mute")
+        else:
+            return False
+        return True
+
+    def _mute(self, typed: str, *, on: bool) -> None:
+        """``mute NAME``: NAME's lines are no longer read here, and the host keeps the
+        mute with the account (it then sends none of them); ``unmute NAME``: read
+        again; ``mute`` alone: who is muted."""
+        remote = chat_table(self.table)
+        if remote is None:
+            self.out.say(_("This table has no chat."))
+            return
+        text = typed.strip().partition(" ")[2].strip()
+        if not text and on:
+            kept = list(remote.chat_mutes or ())
+            folded = {n.casefold() for n in kept}
+            names = [*kept, *sorted(n for n in self.muted.here if n not in folded)]
+            if names:
+                self.out.say(_("Muted: {names}.").format(names=say.names_and(names)))
+            else:
+                self.out.say(_("You have muted nobody."))
+            return
+        try:
+            name = normalize_name(text)
+        except InvalidNameError:
+            self.out.say(
+                _("Type {mute} and a name, or {unmute} and a name.").format(
+                    mute=word_for("mute"), unmute=word_for("unmute")
+                )
+            )
+            return
+        if on:
+            self.muted.mute(name)
+            self.out.say(_("{name}'s lines are hidden here.").format(name=name))
+        else:
+            self.muted.unmute(name)
+            self.out.say(_("{name}'s lines are shown again.").format(name=name))
+        remote.mute(name, on=on)  # kept with the account, where the host can
+
+    def _say(self, typed: str) -> None:
+        """``say TEXT``: TEXT as typed (after the command's word) is said at the table."""
+        remote = chat_table(self.table)
+        text = typed.strip().partition(" ")[2].strip()
+        if remote is None:
+            self.out.say(_("This table has no chat."))
+            return
+        try:
+            line = normalize_chat(text)
+        except InvalidChatError as exc:
+            self.out.say(chat_problem(exc))
+            return
+        remote.say(text=line)
 
 
 class Reader:
@@ -70,8 +157,9 @@ class Reader:
     Notes for sharing with the game screen (not done here, on purpose): the
     decisions of :meth:`run` (hand-off if another human of this keyboard
     moves next, a local bot if the table has one, else wait) are the game
-    screen's ``advance``; the takeover's destinations (:meth:`_destinations`)
-    are its ``_destinations``; both could move to one Textual-free turn flow.
+    screen's ``advance``; the takeover's destinations
+    (:func:`.turn.destinations`) are its ``_destinations``; both could move
+    to one Textual-free turn flow.
     """
 
     def __init__(
@@ -89,32 +177,26 @@ class Reader:
         self.table = table
         self.review_simulations = review_simulations
         self.out = out
-        self.inbox = inbox
         self.ai_delay = ai_delay
         self.history = history
         self.follow = follow
         self.quit_words = quit_words
         self.networked = not isinstance(table, LocalBots)
-        self.updates: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
-        self.seats: tuple[SeatInfo, ...] = table.seats
-        self.known = len(table.events)  # the table's events announced so far
+        self.waiting = Waiting(inbox, out)
+        self.updates = self.waiting.updates  # the table's updates, for this reader to read
+        self.news = News(out, len(table.events), table.seats)
+        self.turn_input = TurnInput(out)
+        self.hints = Hints(out, lambda: self.table.move_count)
         self.public: SeatView = table.view(None)
         self.viewer: int | None = None
         self.last_human: int | None = None
         self.routes_told: set[int] = set()
-        self.log: dict[int, list[str]] = {}  # round (from 1) -> its announcements
-        self.recent: list[str] = []
         self.waiting_said: int | None = None
         self.gone = False
-        self._in_task: asyncio.Task[Typed | None] | None = None
-        self._up_task: asyncio.Task[tuple[str, Any]] | None = None
-        self._hint: asyncio.Task[Any] | None = None
-        self._question: asyncio.Future[bool] | None = None
         self.connection: str | None = None  # why the table cannot be reached, while so
         table.add_listener(self)
-        self.chat_heard: list[Any] = []
-        self.muted = Mutes()  # the writers not read here (mute NAME; the host keeps the list)
-        self._hear_chat(table)
+        self.chat = TableChat(out, self.updates.put_nowait)
+        self.chat.listen(table)
 
     # --- the table's listener ---------------------------------------------------------
 
@@ -134,82 +216,30 @@ class Reader:
         """The same game on a new connection: what happened meanwhile is announced next."""
         self.table = table
         table.add_listener(self)
-        self._hear_chat(table)
+        self.chat.listen(table)
         self.set_connection(None)
         self.updates.put_nowait(("changed", table))
         self.updates.put_nowait(("presence", table))
 
-    # --- table chat (issue 22): lines read as they come, ``say TEXT`` ------------------
-
-    def _hear_chat(self, table: Table) -> None:
-        remote = chat_table(table)
-        if remote is not None:
-            if remote.chat_mutes is not None:
-                self.muted.heard(remote.chat_mutes)
-            remote.mutes_listeners.append(self.muted.heard)  # the host's list, as it comes
-            for line in remote.chat_lines:  # those said before this reader listened
-                self.updates.put_nowait(("chat", line))
-            remote.chat_listeners.append(lambda line: self.updates.put_nowait(("chat", line)))
-
-    def _chat_command(self, command: str | None, typed: str) -> bool:
-        """``say TEXT``, ``mute NAME``, ``mute`` (the list), ``unmute NAME``: done
-        here, ``True``; another command, ``False``."""
-        if command == "say":
-            self._say_chat(typed)
-        elif command in ("mute", "unmute"):
-            self._mute_chat(typed, on=command == "mute")
-        else:
-            return False
-        return True
-
-    def _mute_chat(self, typed: str, *, on: bool) -> None:
-        """``mute NAME``: NAME's lines are no longer read here, and the host keeps the
-        mute with the account (it then sends none of them); ``unmute NAME``: read
-        again; ``mute`` alone: who is muted."""
-        remote = chat_table(self.table)
-        if remote is None:
-            self.say(_("This table has no chat."))
-            return
-        text = typed.strip().partition(" ")[2].strip()
-        if not text and on:
-            kept = list(remote.chat_mutes or ())
-            folded = {n.casefold() for n in kept}
-            names = [*kept, *sorted(n for n in self.muted.here if n not in folded)]
-            if names:
-                self.say(_("Muted: {names}.").format(names=say.names_and(names)))
-            else:
-                self.say(_("You have muted nobody."))
-            return
-        try:
-            name = normalize_name(text)
-        except InvalidNameError:
-            self.say(
-                _("Type {mute} and a name, or {unmute} and a name.").format(
-                    mute=word_for("mute"), unmute=word_for("unmute")
-                )
-            )
-            return
-        if on:
-            self.muted.mute(name)
-            self.say(_("{name}'s lines are hidden here.").format(name=name))
-        else:
-            self.muted.unmute(name)
-            self.say(_("{name}'s lines are shown again.").format(name=name))
-        remote.mute(name, on=on)  # kept with the account, where the host can
-
-    def _say_chat(self, typed: str) -> None:
-        """``say TEXT``: TEXT as typed (after the command's word) is said at the table."""
-        remote = chat_table(self.table)
-        text = typed.strip().partition(" ")[2].strip()
-        if remote is None:
-            self.say(_("This table has no chat."))
-            return
-        try:
-            line = normalize_chat(text)
-        except InvalidChatError as exc:
-            self.say(chat_problem(exc))
-            return
-        remote.say(text=line)
+    def handle_update(self, item: tuple[str, Any]) -> None:
+        kind, value = item
+        if kind == "changed":
+            table: Table = value
+            before = self.public
+            self.public = table.view(None)
+            self.news.told(before, self.public, table.events)
+        elif kind == "refused":
+            self.say(_("Move refused: {reason}.").format(reason=str(value).rstrip(".")))
+        elif kind == "presence":
+            self.news.presence(value.seats, self.local, self.public.names)
+        elif kind == "chat":
+            self.chat.hear(value, self.public.names)
+        elif kind == "not_said":
+            self.say(_("Not said: {reason}.").format(reason=str(value).rstrip(".")))
+        elif kind == "closed":
+            pass  # the link (if any) says so and reconnects; see follow
+        elif kind == "gone":
+            self.gone = True
 
     # --- what may be read ---------------------------------------------------------------
 
@@ -230,66 +260,10 @@ class Reader:
     def say(self, *lines: str) -> None:
         self.out.say(*lines)
 
-    def _announce(self, lines: Sequence[str], round_: int) -> None:
-        for line in lines:
-            self.log.setdefault(round_, []).append(line)
-        self.recent.extend(lines)
-        del self.recent[:-LAST_LINES]
-        self.say(*lines)
-
-    # --- waiting for a line, an update, or a task ----------------------------------------
-
-    async def wait_any(self, *tasks: asyncio.Future[Any]) -> tuple[str, Any]:
-        """The next thing that happens: ``("update", item)``, ``("line", Typed)`` (``None`` when
-        the input ended) or ``("task", task)``. Updates come first."""
-        while True:
-            if self._up_task is None:
-                self._up_task = asyncio.ensure_future(self.updates.get())
-            if self._in_task is None:
-                self._in_task = asyncio.ensure_future(self.inbox.get())
-            waiting: set[asyncio.Future[Any]] = {self._up_task, self._in_task, *tasks}
-            done, _pending = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
-            if self._up_task in done:
-                item = self._up_task.result()
-                self._up_task = None
-                return "update", item
-            for task in tasks:
-                if task in done:
-                    return "task", task
-            line = self._in_task.result()
-            self._in_task = None
-            if line is None and self._question is not None and not self._question.done():
-                self._question.set_result(False)
-            if line is not None and self._answered(line):
-                continue  # the answer to a yes-or-no question (the connection's)
-            return "line", line
-
     async def ask_yes_no(self, question: str) -> bool:
         """Ask ``question``; the next ``yes`` or ``no`` typed answers it (False at the end of
         input). The game's own lines wait meanwhile."""
-        loop = asyncio.get_running_loop()
-        self._question = loop.create_future()
-        self.say(
-            question,
-            _("Type {yes} or {no}.").format(yes=word_for("yes"), no=word_for("no")),
-        )
-        try:
-            return bool(await self._question)
-        finally:
-            self._question = None
-
-    def _answered(self, line: Typed) -> bool:
-        question = self._question
-        if question is None or question.done():
-            return False
-        parsed = parse(line.text, ("yes", "no", "quit"))
-        if parsed.command == "yes":
-            question.set_result(True)
-        elif parsed.command in ("no", "quit"):
-            question.set_result(False)
-        else:
-            self.say(_("Type {yes} or {no}.").format(yes=word_for("yes"), no=word_for("no")))
-        return True
+        return await self.waiting.ask_yes_no(question)
 
     def set_connection(self, problem: str | None) -> None:
         """The table cannot be reached (``problem``), or can again (None): no move is sent
@@ -297,72 +271,6 @@ class Reader:
         if problem is None and self.connection is not None:
             self.say(_("The connection is back."))
         self.connection = problem
-
-    def _drop_typed_ahead(self) -> None:
-        self.inbox.flush()
-        if self._in_task is not None and self._in_task.done():
-            if self._in_task.result() is None:
-                return  # the end of input is kept
-            self._in_task = None
-
-    def handle_update(self, item: tuple[str, Any]) -> None:
-        kind, value = item
-        if kind == "changed":
-            table: Table = value
-            events = table.events
-            new = events[self.known :]
-            self.known = len(events)
-            before = self.public
-            self.public = table.view(None)
-            if new:
-                self._say_events(before, new)
-        elif kind == "refused":
-            self.say(_("Move refused: {reason}.").format(reason=str(value).rstrip(".")))
-        elif kind == "presence":
-            self._presence(value.seats)
-        elif kind == "chat" and value not in self.chat_heard:
-            self.chat_heard = [*self.chat_heard[-199:], value]  # not again after a reconnection
-            if value.name not in self.muted:  # (the host sends none of an account's mutes)
-                self.say(chat_said(value, self.public.names))
-        elif kind == "not_said":
-            self.say(_("Not said: {reason}.").format(reason=str(value).rstrip(".")))
-        elif kind == "closed":
-            pass  # the link (if any) says so and reconnects; see follow
-        elif kind == "gone":
-            self.gone = True
-
-    def _say_events(self, before: SeatView, events: Sequence[Event]) -> None:
-        """Announce one update's events, each under the round it belongs to."""
-        chunk: list[Event] = []
-        round_ = before.round + 1
-        for event in events:
-            if isinstance(event, RoundStarted):
-                if chunk:
-                    self._announce(say.announce(self.public, chunk), round_)
-                chunk = []
-                round_ = event.round + 1
-            chunk.append(event)
-        if chunk:
-            self._announce(say.announce(self.public, chunk), round_)
-
-    def _presence(self, seats: tuple[SeatInfo, ...]) -> None:
-        old = self.seats
-        self.seats = seats
-        for seat, info in enumerate(seats):
-            was = old[seat].status if seat < len(old) else None
-            if was == info.status or seat in self.local:
-                continue
-            if info.status != "present" or was is not None:
-                self._presence_line(seat, info.status)
-
-    def _presence_line(self, seat: int, status: str) -> None:
-        who = say.name(self.public.names, seat)
-        if status == "away":
-            self.say(_("{player} is away.").format(player=who))
-        elif status == "takeover":
-            self.say(_("{player} is away: an AI plays for them.").format(player=who))
-        elif status == "present":
-            self.say(_("{player} is back.").format(player=who))
 
     # --- the game -----------------------------------------------------------------------
 
@@ -374,7 +282,8 @@ class Reader:
         try:
             self._intro()
             while True:
-                await self._drain()
+                for item in self.waiting.pending():  # every update not told yet
+                    self.handle_update(item)
                 if self.gone and not self.table.view(None).is_over:
                     self.say(_("The table is gone for this terminal."))
                     return 0
@@ -394,21 +303,14 @@ class Reader:
                 else:
                     await self._wait_for(seat)
         except Quit:
-            self._farewell()
+            if self.quit_words:
+                self.say(self.quit_words)
             return 0
         finally:
-            for task in (self._in_task, self._up_task, self._hint, follow):
-                if task is not None and not task.done():
-                    task.cancel()
-
-    async def _drain(self) -> None:
-        """Announce every update that came and is not told yet."""
-        if self._up_task is not None and self._up_task.done():
-            item = self._up_task.result()
-            self._up_task = None
-            self.handle_update(item)
-        while not self.updates.empty():
-            self.handle_update(self.updates.get_nowait())
+            self.waiting.close()
+            self.hints.cancel()
+            if follow is not None and not follow.done():
+                follow.cancel()
 
     def _intro(self) -> None:
         view = self.table.view(None)
@@ -421,9 +323,7 @@ class Reader:
             self.viewer = self.local[0]
         if not self.local:
             self.say(_("You are watching: you see what everyone at the table sees."))
-        for seat, info in enumerate(self.seats):
-            if seat not in self.local and info.status in ("away", "takeover"):
-                self._presence_line(seat, info.status)
+        self.news.away(self.local, self.public.names)
         self.say(
             _("Type {help} for the commands, {quit} to leave.").format(
                 help=word_for("help"), quit=word_for("quit")
@@ -433,10 +333,6 @@ class Reader:
             return
         if not view.moves or view.face_up:
             self.say(*say.announce(view, [RoundStarted(view.round, view.starter, view.face_up)]))
-
-    def _farewell(self) -> None:
-        if self.quit_words:
-            self.say(self.quit_words)
 
     # --- hot-seat hand-off --------------------------------------------------------------
 
@@ -449,16 +345,16 @@ class Reader:
                 player=who
             )
         )
-        self._drop_typed_ahead()
+        self.waiting.drop_typed_ahead()
         since = now()
         warned = False
         previous: Typed | None = None
         while True:
-            kind, item = await self.wait_any()
+            kind, item = await self.waiting.next()
             if kind == "update":
                 self.handle_update(item)
                 continue
-            line = self._line(item)
+            line = typed_or_quit(item)
             deliberate = is_deliberate(line, previous, since)
             previous = line
             if not deliberate:
@@ -480,11 +376,6 @@ class Reader:
             self.say(_("Press Enter to start {player}'s turn.").format(player=who))
         self.last_human = seat
 
-    def _line(self, item: Typed | None) -> Typed:
-        if item is None:
-            raise Quit
-        return item
-
     # --- a human turn ------------------------------------------------------------------
 
     async def _turn(self, seat: int) -> None:
@@ -499,7 +390,7 @@ class Reader:
         choices: list[Move] | None = None  # a takeover's choices, while asked
         count = self.table.move_count
         while True:
-            kind, item = await self.wait_any()
+            kind, item = await self.waiting.next()
             if kind == "update":
                 self.handle_update(item)
                 if self.table.move_count != count or self.table.view(None).is_over:
@@ -507,7 +398,7 @@ class Reader:
                 if item[0] == "gone":
                     return
                 continue
-            line = self._line(item)
+            line = typed_or_quit(item)
             if line.time < began:  # a move typed before the turn is not taken; a quit is
                 if parse(line.text, ("quit",)).command == "quit":
                     raise Quit
@@ -520,7 +411,7 @@ class Reader:
                 self.say(_("The connection is lost: type your move again once it is back."))
                 continue
             if move is not None:
-                self._cancel_hint()
+                self.hints.cancel()
                 self.table.submit(seat, move, count)
                 if await self._answer(count):
                     if self.hot_seat:
@@ -531,7 +422,7 @@ class Reader:
     async def _answer(self, count: int) -> bool:
         """Wait for the table's answer to a move: True once it was made, False if refused."""
         while True:
-            kind, item = await self.wait_any()
+            kind, item = await self.waiting.next()
             if kind == "update":
                 self.handle_update(item)
                 if item[0] == "refused":
@@ -539,11 +430,11 @@ class Reader:
                 if self.table.move_count != count or item[0] == "gone":
                     return True
                 continue
-            line = self._line(item)
+            line = typed_or_quit(item)
             parsed = parse(line.text, (*QUERIES, "quit", "help", *CHAT))
             if parsed.command == "quit":
                 raise Quit
-            if self._chat_command(parsed.command, line.text):
+            if self.chat.command(parsed.command, line.text):
                 pass
             elif parsed.command in QUERIES:
                 self._query(parsed.command, parsed.arg)
@@ -554,192 +445,31 @@ class Reader:
         self, text: str, view: SeatView, choices: list[Move] | None
     ) -> tuple[Move | None, list[Move] | None]:
         """A line typed on a turn: a move to submit, or an answer (and the choices still open)."""
-        allowed = (*QUERIES, "hint", "help", "quit", "cancel", *CHAT)
-        parsed = parse(text, allowed)
-        if not text.strip():
-            return None, choices
-        if parsed.command in CHAT and parsed.exact:  # typed in full: never a stop's start
-            self._chat_command(parsed.command, text)
-            return None, choices
-        if choices is not None:
-            if parsed.number is not None:
-                if 1 <= parsed.number <= len(choices):
-                    return choices[parsed.number - 1], None
-                self.say(
-                    _("Type a number from 1 to {n}, or {cancel}.").format(
-                        n=len(choices), cancel=word_for("cancel")
-                    )
-                )
-                return None, choices
-            if parsed.command == "cancel":
-                self.say(_("Choose a tile again."))
-                return None, None
-        if parsed.number is not None:
-            if 1 <= parsed.number <= len(view.face_up):
-                return self._take(view, parsed.number - 1)
-            self.say(self._what_would(view))
-            return None, choices
-        if parsed.command is not None and parsed.exact:
-            return self._turn_word(parsed.command, parsed.arg, view, choices)
-        stops = [t.split("/", 1)[0] for t in view.face_up]
-        shown = [say.stop_name(view.board, s) for s in stops]
-        found = match_names(text, shown)
-        tiles = {view.face_up[i] for i in found}
-        commands = parsed.ambiguous or ((parsed.command,) if parsed.command else ())
-        if tiles and commands:
-            # "q" could be quit or Quartier Latin: a move cannot be taken back, so ask.
-            self.say(
-                _("That could be {commands} or the tile {tiles}: type more of it.").format(
-                    commands=say.names_and([word_for(c) for c in commands]),
-                    tiles=say.names_and([shown[i] for i in found]),
-                )
-            )
-            return None, choices
-        if len(tiles) == 1:
-            return self._take(view, found[0])
-        if len(tiles) > 1:
-            options = _("; ").join(say.tile_line(view, i).rstrip(".") for i in found)
-            self.say(_("More than one tile fits: {tiles}. Type its number.").format(tiles=options))
-            return None, choices
-        if parsed.command is not None:
-            return self._turn_word(parsed.command, parsed.arg, view, choices)
-        if parsed.ambiguous:
-            self.say(self._ambiguous(parsed.ambiguous))
-            return None, choices
-        self.say(self._what_would(view))
-        return None, choices
+        move, choices, word = self.turn_input.read(text, view, choices)
+        if word is not None:
+            self._turn_word(word, text, view)
+        return move, choices
 
-    def _turn_word(
-        self, command: str, arg: str, view: SeatView, choices: list[Move] | None
-    ) -> tuple[Move | None, list[Move] | None]:
+    def _turn_word(self, word: Parsed, text: str, view: SeatView) -> None:
+        """A command word typed on a turn (a chat's typed in full)."""
+        if word.exact and self.chat.command(word.command, text):
+            return
+        command = word.command
         if command == "quit":
             raise Quit
         if command == "hint":
-            self._ask_hint(view)
+            self.hints.ask(view, allowed=self.hints_allowed)
         elif command == "help":
             self._help(turn=True)
         elif command == "cancel":
             self.say(_("Nothing to cancel: choose a tile."))
         else:
-            self._query(command, arg)
-        return None, choices
-
-    def _take(self, view: SeatView, index: int) -> tuple[Move | None, list[Move] | None]:
-        tile = view.face_up[index]
-        moves = [m for m in view.legal_moves if m.tile == tile]
-        if not moves:
-            self.say(_("That tile cannot be taken now."))
-            return None, None
-        if len(moves) == 1:
-            return moves[0], None
-        stop = say.stop_name(view.board, tile.split("/", 1)[0])
-        going = self._destinations(view, moves)
-        options = []
-        for n, move in enumerate(moves, start=1):
-            assert move.evict is not None
-            owner = say.name(view.names, move.evict)
-            if going.get(move.evict) == "sack":
-                text = _("{n}: remove {player}'s business, it goes into the sack")
-            else:
-                text = _("{n}: remove {player}'s business, it goes back to {player}'s supply")
-            options.append(text.format(n=n, player=owner))
-        self.say(
-            _("{stop} is full. Whose business do you remove?").format(stop=stop),
-            _("; ").join(options) + ".",
-            _("Type the number, or {cancel}.").format(cancel=word_for("cancel")),
-        )
-        return None, moves
-
-    @staticmethod
-    def _destinations(view: SeatView, moves: list[Move]) -> dict[int, str]:
-        """Where each removed business would go, as the core says (R4): the game screen's
-        ``_destinations`` (to share)."""
-        from ..core import BusinessRemoved
-        from ..core.sampling import Determinizer
-
-        base = Determinizer(view).base
-        out: dict[int, str] = {}
-        for move in moves:
-            assert move.evict is not None
-            probe = base.copy()
-            for event in probe.play(move):
-                if isinstance(event, BusinessRemoved):
-                    out[move.evict] = event.to
-        return out
-
-    def _what_would(self, view: SeatView) -> str:
-        n = len(view.face_up)
-        return _(
-            "Type a tile's number from 1 to {n} or the start of its stop's name, "
-            "{tiles} to hear them, or {help}."
-        ).format(n=n, tiles=word_for("tiles"), help=word_for("help"))
-
-    def _ambiguous(self, commands: Sequence[str]) -> str:
-        return _("That could be {commands}: type more of it.").format(
-            commands=say.names_and([word_for(c) for c in commands])
-        )
-
-    # --- the hint -----------------------------------------------------------------------
+            assert command is not None
+            self._query(command, word.arg)
 
     @property
     def hints_allowed(self) -> bool:
         return not self.networked or bool(getattr(self.table, "hints_allowed", False))
-
-    def _ask_hint(self, view: SeatView) -> None:
-        if not self.hints_allowed:
-            self.say(_("This host does not allow hints."))
-            return
-        if self._hint is not None and not self._hint.done():
-            self.say(_("The hint is still being worked out."))
-            return
-        self.say(_("Working out a hint."))
-        self._hint = asyncio.ensure_future(self._work_out_hint(view))
-
-    def _cancel_hint(self) -> None:
-        if self._hint is not None and not self._hint.done():
-            self._hint.cancel()
-        self._hint = None
-
-    async def _work_out_hint(self, view: SeatView) -> None:
-        from ..ai.hint import HintCancelled, hint
-
-        stop = False
-        count = self.table.move_count
-
-        def cancelled() -> bool:
-            return stop
-
-        try:
-            result = await asyncio.to_thread(hint, view, cancelled=cancelled)
-        except asyncio.CancelledError:
-            stop = True
-            raise
-        except (HintCancelled, ValueError):
-            return
-        if self.table.move_count != count:
-            return
-        from paris_tui.app.look.hint_words import margin_text, reason_text
-
-        best = view.face_up.index(result.best.tile)
-        lines = [
-            _("Hint: take {tile}, expected final margin {margin}.").format(
-                tile=say.tile_line(view, best).rstrip("."),
-                margin=margin_text(result.for_move(result.best).margin),
-            ),
-            _("Why: {reason}.").format(
-                reason=reason_text(view.board, view.names, result.seat, result.reason)
-            ),
-        ]
-        others = [
-            _("{n} {margin}").format(
-                n=view.face_up.index(m.move.tile) + 1, margin=margin_text(m.margin)
-            )
-            for m in result.moves
-            if m.move != result.best
-        ]
-        if others:
-            lines.append(_("The other tiles: {tiles}.").format(tiles=_("; ").join(others)))
-        self.say(*lines)
 
     # --- an AI's turn, another terminal's turn ---------------------------------------------
 
@@ -755,7 +485,7 @@ class Reader:
         timer: asyncio.Future[None] = asyncio.ensure_future(asyncio.sleep(THINKING_AFTER))
         try:
             while not task.done():
-                kind, item = await self.wait_any(task, timer)
+                kind, item = await self.waiting.next(task, timer)
                 if kind == "task" and item is timer:
                     self.say(
                         _("{player} is thinking.").format(player=say.name(self.public.names, seat))
@@ -764,14 +494,14 @@ class Reader:
                 elif kind == "update":
                     self.handle_update(item)
                 elif kind == "line":
-                    self._between_turns(self._line(item))
+                    self._between_turns(typed_or_quit(item))
             move = task.result()
             if self.ai_delay > 0:
                 pause: asyncio.Future[None] = asyncio.ensure_future(asyncio.sleep(self.ai_delay))
                 while not pause.done():
-                    kind, item = await self.wait_any(pause)
+                    kind, item = await self.waiting.next(pause)
                     if kind == "line":
-                        self._between_turns(self._line(item))
+                        self._between_turns(typed_or_quit(item))
                     elif kind == "update":
                         self.handle_update(item)
         finally:
@@ -789,13 +519,13 @@ class Reader:
                 )
             )
         while True:
-            kind, item = await self.wait_any()
+            kind, item = await self.waiting.next()
             if kind == "update":
                 self.handle_update(item)
                 if self.table.move_count != count or self.gone:
                     return
                 continue
-            self._between_turns(self._line(item))
+            self._between_turns(typed_or_quit(item))
 
     def _between_turns(self, line: Typed) -> None:
         parsed = parse(line.text, (*QUERIES, "help", "quit", "hint", *CHAT))
@@ -803,7 +533,7 @@ class Reader:
             return
         if parsed.command == "quit":
             raise Quit
-        if self._chat_command(parsed.command, line.text):
+        if self.chat.command(parsed.command, line.text):
             return
         if parsed.command == "help":
             self._help(turn=False)
@@ -812,7 +542,7 @@ class Reader:
         elif parsed.command in QUERIES:
             self._query(parsed.command, parsed.arg)
         elif parsed.ambiguous:
-            self.say(self._ambiguous(parsed.ambiguous))
+            self.say(ambiguous(parsed.ambiguous))
         else:
             self.say(
                 _("It is not your turn: type {help} for what you can ask.").format(
@@ -825,62 +555,14 @@ class Reader:
     def _query(self, command: str, arg: str) -> None:
         view = self.view()
         if command == "last":
-            self.say(*(self.recent or [_("Nothing has happened yet.")]))
+            self.news.say_last()
         elif command == "log":
-            self._log_query(view, arg)
+            self.news.say_log(view, arg)
         else:
             self.say(*answer(view, command, arg))
 
-    def _log_query(self, view: SeatView, arg: str) -> None:
-        current = min(view.round + 1, view.rounds_total)
-        digits = arg.strip()
-        if not digits.isdigit() or not 1 <= int(digits) <= current:
-            self.say(
-                _("Type {log} and a round's number from 1 to {n}.").format(
-                    log=word_for("log"), n=current
-                )
-            )
-            return
-        lines = self.log.get(int(digits))
-        if not lines:
-            self.say(_("Nothing was said in round {n} at this terminal.").format(n=digits))
-            return
-        self.say(*lines)
-
     def _help(self, *, turn: bool) -> None:
-        w = word_for
-        lines = []
-        if turn:
-            lines.append(
-                _("On your turn: a tile's number, or the start of its stop's name, takes it.")
-            )
-        lines.append(
-            _(
-                "{board}, {line} and a line's name, {stop} and a stop's name, {tiles}, {scores}, "
-                "{route}, {discard}, {sack}: the game as it is now."
-            ).format(**query_words())
-        )
-        lines.append(
-            _(
-                "{last}: the latest events again; {log} and a number: that round again; "
-                "{hint}: a suggestion on your turn; {quit}: leave."
-            ).format(last=w("last"), log=w("log"), hint=w("hint"), quit=w("quit"))
-        )
-        if chat_table(self.table) is not None:
-            lines.append(
-                _("{say} and a text: say it at the table; everyone there reads it.").format(
-                    say=w("say")
-                )
-            )
-            lines.append(
-                _(
-                    "{mute} and a name: that player's lines are no longer read to you "
-                    "(kept with your account); {unmute} and a name: read again; "
-                    "{mute} alone: who is muted."
-                ).format(mute=w("mute"), unmute=w("unmute"))
-            )
-        lines.append(_("Words may be shortened; English words work in every language."))
-        self.say(*lines)
+        self.say(*help_lines(turn=turn, chat=self.chat.here))
 
     # --- the end ------------------------------------------------------------------------
 
@@ -891,9 +573,9 @@ class Reader:
         self.say(*say.route_lines(public))
         if public.players > 2:
             self.say(*say.sack_lines(public))
-        self._remember(public)
-        chat = chat_table(self.table) is not None
-        # At a host's table the players talk after the game too (issue 22): say TEXT.
+        remember(self.history, self.table, public, tuple(self.local), networked=self.networked)
+        chat = self.chat.here
+        # At a host's table the players talk after the game too: say TEXT.
         allowed = ("review", "quit", "help", *QUERIES, *(CHAT if chat else ()))
         self.say(
             _("Type {review} for the strong AI's view of the moves, or {quit} to leave.").format(
@@ -907,7 +589,7 @@ class Reader:
                 )
             )
         while True:
-            kind, item = await self.wait_any()
+            kind, item = await self.waiting.next()
             if kind == "update":
                 self.handle_update(item)
                 continue
@@ -917,8 +599,10 @@ class Reader:
             if parsed.command == "quit":
                 return
             if parsed.command == "review":
-                await self._review(public)
-            elif self._chat_command(parsed.command, item.text):
+                self.say(_("Reviewing the game: this takes a few seconds."))
+                seats = self.local or tuple(range(public.players))
+                self.say(*await review(self.table, public, seats, self.review_simulations))
+            elif self.chat.command(parsed.command, item.text):
                 pass
             elif parsed.command in QUERIES:
                 self._query(parsed.command, parsed.arg)
@@ -928,75 +612,3 @@ class Reader:
                         review=word_for("review"), scores=word_for("scores"), quit=word_for("quit")
                     )
                 )
-
-    def _remember(self, public: SeatView) -> None:
-        history = self.history
-        local = tuple(self.local)
-        if history is None or not local:
-            return
-        kinds = [info.kind for info in self.table.seats]
-        mode = (
-            "network"
-            if self.networked
-            else "ai"
-            if any(k != "human" for k in kinds)
-            else ("hot-seat")
-        )
-        with contextlib.suppress(Exception):
-            history.add(public, list(self.table.events), kinds, mode=mode, local_seats=local)
-
-    async def _review(self, public: SeatView) -> None:
-        from ..ai.review import review
-        from ..core.record import Player, Record
-        from ..core.sampling import Determinizer
-
-        self.say(_("Reviewing the game: this takes a few seconds."))
-        game = Determinizer(public).base
-        kinds = [info.kind for info in self.table.seats]
-        players = tuple(Player(n, k) for n, k in zip(public.names, kinds, strict=True))
-        record = Record.from_game(game, players)
-        seats = self.local or tuple(range(public.players))
-        reviews = await asyncio.to_thread(
-            review, record, seats=seats, simulations=self.review_simulations
-        )
-        self.say(*review_lines(public, reviews, seats))
-
-
-def review_lines(view: SeatView, reviews: Sequence[Any], seats: Sequence[int]) -> list[str]:
-    """Per seat: the mean loss, and its three costliest moves against the strong AI's choice."""
-    out: list[str] = []
-    for seat in seats:
-        mine = [r for r in reviews if r.seat == seat]
-        if not mine:
-            continue
-        mean = sum(r.loss for r in mine) / len(mine)
-        out.append(
-            _(
-                "{player}: a mean loss of {loss} points a move against the strong AI's choice."
-            ).format(player=say.name(view.names, seat), loss=f"{mean:.1f}")
-        )
-        worst = sorted((r for r in mine if r.loss > 0.05), key=lambda r: -r.loss)[:3]
-        for r in worst:
-            out.append(
-                _(
-                    "Move {n}: {player} took {played}; the AI preferred {best}; about {loss} "
-                    "points lost."
-                ).format(
-                    n=r.index + 1,
-                    player=say.name(view.names, seat),
-                    played=_move_name(view, r.played),
-                    best=_move_name(view, r.best),
-                    loss=f"{r.loss:.1f}",
-                )
-            )
-    return out
-
-
-def _move_name(view: SeatView, move: Move) -> str:
-    """``Opéra, Blue line``, with whose business it removes when it removes one."""
-    tile = say.tile_name(view.board, move.tile)
-    if move.evict is None:
-        return tile
-    return _("{tile}, removing {player}'s business").format(
-        tile=tile, player=say.name(view.names, move.evict)
-    )

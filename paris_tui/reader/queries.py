@@ -1,7 +1,7 @@
 """The state on demand: what ``board``, ``line blue``, ``stop opera`` ... answer, from one view.
 
 Shared by a game (:mod:`.play`) and a replay (:mod:`.replay`); each answer is one to a few
-sentences (``board``: one per bus line).
+sentences (``board``: one per bus line). And ``help`` in a game: what may be typed.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from ..i18n import _
 from . import say
 from .commands import match_names, word_for
 
-__all__ = ["VIEW_QUERIES", "answer", "query_words"]
+__all__ = ["VIEW_QUERIES", "answer", "help_lines", "query_words"]
 
 VIEW_QUERIES = ("board", "line", "stop", "tiles", "scores", "route", "discard", "sack")
 """The questions a view answers by itself."""
@@ -73,3 +73,38 @@ def _stop(view: SeatView, arg: str) -> list[str]:
     if found:
         return [_("Which stop: {stops}?").format(stops=say.names_and([shown[i] for i in found]))]
     return [_("Type {stop} and the start of a stop's name.").format(stop=word_for("stop"))]
+
+
+def help_lines(*, turn: bool, chat: bool) -> list[str]:
+    """``help`` in a game: on one's ``turn`` or not, at a table with a ``chat`` or not."""
+    w = word_for
+    lines = []
+    if turn:
+        lines.append(_("On your turn: a tile's number, or the start of its stop's name, takes it."))
+    lines.append(
+        _(
+            "{board}, {line} and a line's name, {stop} and a stop's name, {tiles}, {scores}, "
+            "{route}, {discard}, {sack}: the game as it is now."
+        ).format(**query_words())
+    )
+    lines.append(
+        _(
+            "{last}: the latest events again; {log} and a number: that round again; "
+            "{hint}: a suggestion on your turn; {quit}: leave."
+        ).format(last=w("last"), log=w("log"), hint=w("hint"), quit=w("quit"))
+    )
+    if chat:
+        lines.append(
+            _("{say} and a text: say it at the table; everyone there reads it.").format(
+                say=w("say")
+            )
+        )
+        lines.append(
+            _(
+                "{mute} and a name: that player's lines are no longer read to you "
+                "(kept with your account); {unmute} and a name: read again; "
+                "{mute} alone: who is muted."
+            ).format(mute=w("mute"), unmute=w("unmute"))
+        )
+    lines.append(_("Words may be shortened; English words work in every language."))
+    return lines

@@ -1,4 +1,4 @@
-"""The map in the ``ascii`` glyph set (issue 10): the same layout, drawn in plain ASCII.
+"""The map in the ``ascii`` glyph set: the same layout, drawn in plain ASCII.
 
 Every layout of the classic board keeps its cells (kinds, stops, labels, bus
 spots) and only the characters change: tracks ``- | / \\ + X``, empty slots

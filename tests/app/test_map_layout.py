@@ -140,7 +140,7 @@ def around(layout: MapLayout, cells: Iterable[Cell], extra: Mapping[Cell, str]) 
 @pytest.mark.parametrize("label", ["+1", "+12"])
 @pytest.mark.parametrize("name", list(HAND))
 def test_score_labels_sit_by_their_own_stop(name: str, label: str) -> None:
-    """Issue 8: a label never covers a name and always reads as its own stop's.
+    """A label never covers a name and always reads as its own stop's.
 
     Each stop's label, alone or with every stop labelled at once: drawn whole,
     on no name, token, line letter or bus cell; sharing an edge with its own
@@ -196,7 +196,7 @@ def test_score_labels_sit_by_their_own_stop(name: str, label: str) -> None:
 
 @pytest.mark.parametrize("name", list(HAND))
 def test_every_line_carries_its_letter(name: str) -> None:
-    """Issue 8: each line's letter is on a cell of that line's track, on every layout."""
+    """Each line's letter is on a cell of that line's track, on every layout."""
     layout = HAND[name]
     for line in CLASSIC.lines:
         found = [
@@ -215,7 +215,7 @@ def test_every_line_carries_its_letter(name: str) -> None:
 
 @pytest.mark.parametrize("name", list(HAND))
 def test_every_diagonal_carries_its_letter(name: str) -> None:
-    """Issue 8: a track that runs diagonally (two cells or more) carries its line's letter."""
+    """A track that runs diagonally (two cells or more) carries its line's letter."""
     layout = HAND[name]
     for (li, k), cells in layout.tracks.items():
         diagonal = any(

@@ -1,4 +1,4 @@
-"""Play by ear through the doors (issue 20): the SSH door turns it on only when the client
+"""Play by ear through the doors: the SSH door turns it on only when the client
 sends PARIS_TUI_SCREEN_READER (``ssh -o SetEnv=...``), never from the host's own environment;
 the browser door's page turns on xterm.js's screen-reader mode with ``?screen-reader=1``."""
 

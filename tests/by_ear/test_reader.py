@@ -1,4 +1,4 @@
-"""Play by ear in process (issue 20): hostile names read out literally, the hand-off's gate,
+"""Play by ear in process: hostile names read out literally, the hand-off's gate,
 wrapping in cells, and forgiving commands. Fast: no terminal, lines stamped by the test."""
 
 from __future__ import annotations

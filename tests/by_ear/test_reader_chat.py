@@ -1,4 +1,4 @@
-"""Table chat by ear (issue 22): lines are read as they come, ``say TEXT`` says one.
+"""Table chat by ear: lines are read as they come, ``say TEXT`` says one.
 
 A real host on 127.0.0.1 in this process; Ann is the screen reader mode, Bob a bot.
 """
@@ -70,7 +70,7 @@ async def test_the_reader_reads_chat_as_it_comes_and_says_a_line(tmp_path: Path)
 
 
 async def test_the_reader_chats_at_the_end_of_the_game(tmp_path: Path) -> None:
-    """Issue 22: after the game the table talks; the reader reads the lines and
+    """After the game the table talks; the reader reads the lines and
     ``say TEXT`` says one there too."""
     from tests.app.test_chat_app import near_the_end
     from tests.host.helpers import put_record
@@ -101,7 +101,7 @@ async def test_the_reader_chats_at_the_end_of_the_game(tmp_path: Path) -> None:
 async def test_the_reader_mutes_and_unmutes_a_writer_kept_with_the_account(
     tmp_path: Path,
 ) -> None:
-    """Issue 22: ``mute NAME`` as the chat pane's ``/mute``: the writer's lines are no
+    """``mute NAME`` as the chat pane's ``/mute``: the writer's lines are no
     longer read (the host keeps the mute with the account and sends none of them),
     ``mute`` alone says who is muted, ``unmute NAME`` reads them again; ``help``
     says so."""

@@ -25,7 +25,7 @@ class LayoutSpec:
     ``no_letter`` lists tracks (line id, k) left without, and a line left with
     no letter at all gets one on its longest track, however short. Names must
     leave every stop room for a scoring label beside it
-    (:class:`~paris_tui.app.map.layout.LabelSpot`): the layout does not compile
+    (:class:`~paris_tui.app.map.grid.LabelSpot`): the layout does not compile
     otherwise.
     """
 
