@@ -84,8 +84,8 @@ import asyncssh
 
 from paris_tui.core.record import write_text_atomic
 from paris_tui.core.text import InvalidNameError, normalize_name, printable
+from paris_tui.doors.forks import DoorForks, ForkedProcess, ForkServer
 from paris_tui.doors.starts import Slot, StartSlots
-from paris_tui.doors.zygote import DoorForks, ForkedProcess, ForkServer
 from paris_tui.glyph_sets import resolve_glyphs
 from paris_tui.host.accounts.identity import DoorProof
 from paris_tui.host.accounts.names import folded, prepare_names

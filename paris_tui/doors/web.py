@@ -55,7 +55,7 @@ from textual_serve.app_service import AppService
 from textual_serve.server import Server, to_int
 
 from paris_tui.core.text import InvalidNameError, normalize_name, printable
-from paris_tui.doors.zygote import DoorForks, ForkServer, spawn_piped
+from paris_tui.doors.forks import DoorForks, ForkServer, spawn_piped
 from paris_tui.host.accounts.identity import DoorProof
 from paris_tui.host.accounts.names import prepare_names
 from paris_tui.host.accounts.store import digest
