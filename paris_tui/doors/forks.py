@@ -46,7 +46,7 @@ __all__ = [
     "spawn_piped",
 ]
 
-log = logging.getLogger("paris_tui.host.zygote")
+log = logging.getLogger("paris_tui.doors.zygote")
 
 _START_TIMEOUT = 60.0
 FORK_SERVER_WAIT = 10.0

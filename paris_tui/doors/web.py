@@ -77,7 +77,7 @@ __all__ = [
     "loopback_for",
 ]
 
-log = logging.getLogger("paris_tui.host.web")
+log = logging.getLogger("paris_tui.doors.web")
 
 DEFAULT_MAX_SESSIONS = 16
 """Browser sessions (app processes) at once, unless ``--max-web-sessions`` says otherwise."""
