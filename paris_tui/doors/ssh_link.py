@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Protocol
 
 from paris_tui.core.text import printable
@@ -101,26 +102,18 @@ class Terminal(Protocol):
         """``text`` as a line on the session's terminal."""
 
 
+@dataclass(frozen=True, slots=True)
 class KeyProof:
     """Whether the key of a login (``conn``, for the log, with its ``username`` and
     ``key_label``) may be a name on ``host``; ``hint(name)`` is how to log in as that
     name (``-p PORT NAME@ADDRESS``). Says why not on ``terminal`` when not."""
 
-    def __init__(
-        self,
-        host: Host,
-        terminal: Terminal,
-        conn: object,
-        username: str,
-        key_label: str,
-        hint: Callable[[str], str],
-    ) -> None:
-        self.host = host
-        self.terminal = terminal
-        self.conn = conn
-        self.username = username
-        self.key_label = key_label
-        self.hint = hint
+    host: Host
+    terminal: Terminal
+    conn: object
+    username: str
+    key_label: str
+    hint: Callable[[str], str]
 
     async def check(self, name: str, fingerprint: str, language: str) -> bool:
         """Whether this key may be ``name``: the name is nobody's account yet, or
