@@ -1,4 +1,4 @@
-"""SSH players on one host: login to first frame, memory and idle CPU per player (issues 9, 19).
+"""SSH players on one host: login to first frame, memory and idle CPU per player.
 
 Starts ``paris-tui host`` as its own process (SSH door on a free port,
 tables of four human seats ``p1``..``pN``), then logs N players in over SSH,
@@ -23,7 +23,7 @@ sessions (as a share of one core).
 It needs ``pyte``, one of the dev tools: run it from the venv that
 ``bash scripts/_venv.sh dev`` (or ``./scripts/test``) makes.
 
-Targets (issue 19): 12 logins at once, median at most 0.5 s, max at most 1 s;
+Targets (the doors' warm start): 12 logins at once, median at most 0.5 s, max at most 1 s;
 at most 20 MB PSS per player.
 """
 

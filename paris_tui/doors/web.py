@@ -55,7 +55,7 @@ from textual_serve.app_service import AppService
 from textual_serve.server import Server, to_int
 
 from paris_tui.core.text import InvalidNameError, normalize_name, printable
-from paris_tui.doors.zygote import DoorForks, ForkServer, spawn_piped
+from paris_tui.doors.forks import DoorForks, ForkServer, spawn_piped
 from paris_tui.host.accounts.identity import DoorProof
 from paris_tui.host.accounts.names import prepare_names
 from paris_tui.host.accounts.store import digest
@@ -77,7 +77,7 @@ __all__ = [
     "loopback_for",
 ]
 
-log = logging.getLogger("paris_tui.host.web")
+log = logging.getLogger("paris_tui.doors.web")
 
 DEFAULT_MAX_SESSIONS = 16
 """Browser sessions (app processes) at once, unless ``--max-web-sessions`` says otherwise."""
@@ -119,7 +119,7 @@ _PAGE = r"""<!DOCTYPE html>
 <title>Paris Paris</title>
 <link rel="stylesheet" href="/static/css/xterm.css">
 <script>
-  // ?screen-reader=1 (issue 20): xterm.js's screen-reader mode, so that a browser's screen
+  // ?screen-reader=1 (play by ear): xterm.js's screen-reader mode, so that a browser's screen
   // reader reads the terminal's rows. textual.js makes its xterm Terminal with fixed options;
   // the page loads it with screenReaderMode added (unchanged if the pattern is not found).
   (function () {
@@ -200,7 +200,7 @@ class _Session(AppService):
         environment = self._build_environment(width=width, height=height)
         environment.update(self.env)
         server = None if self.fork_server is None else await self.fork_server()
-        if server is not None:  # forked warm (host/zygote.py), else by exec
+        if server is not None:  # forked warm (doors/forks.py), else by exec
             forked = await spawn_piped(
                 server,
                 self.argv,
@@ -601,7 +601,7 @@ class WebDoor:
         self._forks = DoorForks()
 
     async def fork_server(self) -> ForkServer | None:
-        """The host's fork server the apps start from (host/zygote.py), once ready; None:
+        """The host's fork server the apps start from (doors/forks.py), once ready; None:
         start them by exec (a stand-in command, no host, or no fork server: see the log)."""
         return None if self.closing else await self._forks.get()
 

@@ -189,7 +189,7 @@ async def test_two_first_logins_with_two_keys_one_makes_the_account(tmp_path: Pa
 async def test_a_stranger_gets_neither_the_seat_of_a_join_player_nor_her_name(
     tmp_path: Path,
 ) -> None:
-    """Issue 17: Ann took her seat with ``paris-tui join``; a stranger's ``ssh ann@host``
+    """Ann took her seat with ``paris-tui join``; a stranger's ``ssh ann@host``
     with a key nobody had seen got her seat, her route, and pinned "ann" to his key."""
     from paris_tui.net.client import HostClient
 
@@ -254,7 +254,7 @@ async def test_a_stranger_gets_neither_the_seat_of_a_browser_player_nor_her_name
 async def test_a_key_of_another_account_is_refused_at_the_door_in_words_for_ssh(
     tmp_path: Path,
 ) -> None:
-    """Issue 17 follow-up: bob's key was added to ann's account; ``ssh bob@host`` with
+    """Bob's key was added to ann's account; ``ssh bob@host`` with
     it got past the door (bob was nobody's) and its app's join then failed with advice
     for ``join`` and the internal loopback address. The door refuses first, and starts
     no app; for a bob who is an account, before asking for (and using up) a code."""
@@ -498,7 +498,7 @@ async def test_sessions_are_capped_with_a_clear_line(tmp_path: Path) -> None:
 
 
 async def test_logins_refused_or_only_looking_make_no_account(tmp_path: Path) -> None:
-    """Issue 17: 200 SSH logins refused by the session cap made 200 name pins."""
+    """200 SSH logins refused by the session cap once made 200 name pins: no more."""
     async with running_door(tmp_path, max_sessions=1) as (host, door):
         async with await connect(door.port, "ann", new_key(tmp_path, "ann")) as first:
             term = await Terminal.open(first)

@@ -1,4 +1,4 @@
-"""Play by ear over SSH (issue 20): ``ssh -o SetEnv=PARIS_TUI_SCREEN_READER=1`` gives the
+"""Play by ear over SSH: ``ssh -o SetEnv=PARIS_TUI_SCREEN_READER=1`` gives the
 real ``paris-tui host`` door's app in its flat mode (plain lines, typed commands); a session
 that does not send it gets the full screen. Every wait is bounded."""
 

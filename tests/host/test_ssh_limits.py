@@ -1,4 +1,4 @@
-"""The SSH door's limits (issue 17): window sizes clamped to a real terminal's, keys
+"""The SSH door's limits: window sizes clamped to a real terminal's, keys
 taken at a person's pace (a 3.9 MiB write does not balloon the app), and logins
 refused by the session cap write nothing.
 

@@ -120,7 +120,7 @@ def _children(pid: int) -> list[int]:
 
 
 def _apps(host: int) -> list[int]:
-    """The players' apps: forked by the host's fork server (host/zygote.py), or the
+    """The players' apps: forked by the host's fork server (doors/zygote.py), or the
     host's own children when it has none."""
     apps: list[int] = []
     for pid in _children(host):

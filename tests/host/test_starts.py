@@ -1,4 +1,4 @@
-"""Logins take turns to start their apps, fairly by address (host/starts.py)."""
+"""Logins take turns to start their apps, fairly by address (doors/starts.py)."""
 
 from __future__ import annotations
 

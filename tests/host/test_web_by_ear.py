@@ -1,4 +1,4 @@
-"""The browser door by ear (issue 20): ``/?screen-reader=1`` turns on xterm.js's
+"""The browser door by ear: ``/?screen-reader=1`` turns on xterm.js's
 screen-reader mode, so a browser's screen reader reads the terminal's rows (xterm.js keeps
 them as text in its accessibility tree); without it the page loads textual.js as before
 (tests/by_ear/test_doors.py). Headless chromium, loopback only, every wait bounded."""

@@ -1,4 +1,4 @@
-"""The browser door's limits (issue 17): every way a tab ends frees its slot and
+"""The browser door's limits: every way a tab ends frees its slot and
 kills its app; screen sizes and stdin frames bounded; a Host allow-list against
 DNS rebinding; no directory listings; never framed.
 

@@ -1,4 +1,4 @@
-"""The fork server (host/zygote.py): a door's app forked warm is the same app.
+"""The fork server (doors/zygote.py and doors/forks.py): a door's app forked warm is the same app.
 
 Direct tests start a :class:`ForkServer` of their own and have it run
 ``paris-tui`` commands on pipes or a pty; the SSH tests run a real
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from paris_tui.doors.zygote import ForkedProcess, ForkServer
+from paris_tui.doors.forks import ForkedProcess, ForkServer
 from paris_tui.i18n import _, ngettext
 from paris_tui.wording import in_language
 
@@ -283,7 +283,7 @@ def test_the_fork_server_fills_the_holes_of_its_heap() -> None:
 
     script = """
 import ctypes
-from paris_tui.doors.zygote import _MallInfo2, _pymalloc_holes, fill_holes
+from paris_tui.doors.heap import _MallInfo2, _pymalloc_holes, fill_holes
 small = [[i] * (i % 7) for i in range(100_000)]
 del small[::3]  # holes among live blocks of pymalloc's pools
 large = [bytearray(1000 + i % 3000) for i in range(2000)]
@@ -313,7 +313,7 @@ print(*before, *filled, *after)
 def test_immortal_objects_where_the_interpreter_has_them() -> None:
     """On CPython 3.12 and later immortalize() makes objects whose reference counts no
     reference taken or dropped writes to (PEP 683); on 3.11 it changes nothing."""
-    from paris_tui.doors.zygote import immortal_objects, immortalize
+    from paris_tui.doors.heap import immortal_objects, immortalize
 
     objects = [bytearray(b"made here"), [1, 2], 0.25 + len(sys.argv)]
     counts = [sys.getrefcount(obj) for obj in objects]
@@ -340,7 +340,7 @@ def test_an_immortal_heap_still_draws_a_game() -> None:
     script = """
 import gc, sys
 import textual.app
-from paris_tui.doors.zygote import immortalize
+from paris_tui.doors.heap import immortalize
 from paris_tui.app.start.warm_up import warm_up
 warm_up()
 gc.collect()

@@ -2,7 +2,7 @@
 
 Each app parses the CSS of its stylesheets and of every widget it shows
 (Textual's ``DEFAULT_CSS``): a fifth of a forked app's CPU time to its first
-frame. The fork server (host/zygote.py) calls :func:`prefill` once: every
+frame. The fork server (doors/zygote.py) calls :func:`prefill` once: every
 source an app may read is parsed there with the default theme's variables,
 and kept. An app made afterwards (a forked child) takes a
 :class:`SharedStylesheet` (:func:`shared_stylesheet`) that finds those
@@ -15,7 +15,7 @@ Debt: this overrides Textual's private ``Stylesheet._parse_rules`` and calls
 no public way to share parsed rules between stylesheets: ``Stylesheet.copy``
 copies the sources only (each copy parses them again), ``add_source`` and
 ``parse`` parse whatever is not parsed yet in that stylesheet, and its parse
-cache is per stylesheet (checked again for issue 19). tests/app/test_warm_up.py
+cache is per stylesheet. tests/app/test_warm_up.py
 draws a screen with and without the shared rules; should Textual change these,
 the fork server fails to start (the host says so) and the apps start by exec.
 """

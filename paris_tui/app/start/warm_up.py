@@ -4,8 +4,10 @@ The first game screen an app draws fills many lazy caches: rich's parsed
 styles, Textual's selector matches and rendered contents, our own
 ``lru_cache``\\ s, and Python 3.11's specialised bytecode of every function on
 the way. A forked app filled them again on its own (copy-on-write pages: its
-own memory too) before its first frame. The fork server (host/zygote.py)
-calls :func:`warm_up` once instead: a throwaway app shows the game screen of
+own memory too) before its first frame. The fork server (doors/zygote.py)
+calls :func:`warm` once instead, the app's whole warm-up: every stylesheet
+parsed (app/start/warm_css.py), the map's hand-made layouts drawn, and
+:func:`warm_up`: a throwaway app shows the game screen of
 a throwaway table (a host's seat, as a door's app shows it: chat and hints
 on) headless at 120x40, renders it to text as a terminal driver would, and
 is torn down (Textual's compositor is private API: debt, the
@@ -20,7 +22,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-__all__ = ["WARM_SIZE", "warm_up"]
+__all__ = ["WARM_SIZE", "warm", "warm_up"]
 
 WARM_SIZE = (120, 40)
 """The terminal the throwaway app draws on (the doors' most common size)."""
@@ -115,3 +117,20 @@ def warm_up(size: tuple[int, int] = WARM_SIZE) -> int:
         set_glyphs(glyphs.name)
         ScrollBar.renderer = renderer
         asyncio.set_event_loop(None)
+
+
+def warm() -> int:
+    """Everything a fork server does once for the app before it forks any: every
+    stylesheet parsed and kept for the apps it forks, the map's hand-made layouts
+    drawn, rich's table of cell widths read, and a throwaway game screen shown
+    (:func:`warm_up`, whose frame's text length it returns)."""
+    from rich.cells import cell_len
+
+    from paris_tui.app.app import ParisApp
+    from paris_tui.app.map.layout import prepare_layouts
+    from paris_tui.app.start.warm_css import prefill
+
+    prefill(ParisApp().get_css_variables())  # every stylesheet parsed once, here
+    prepare_layouts()  # the map's hand-made layouts drawn once, here
+    cell_len("\u00e9\u4e2d")  # rich's table of cell widths, imported at the first width
+    return warm_up()  # a throwaway game screen drawn once: every lazy cache filled, here
