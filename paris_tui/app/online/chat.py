@@ -30,7 +30,7 @@ from textual.widgets import Input, RichLog, Static
 from paris_tui.app.look.describe import shown_name
 from paris_tui.app.look.palette import player_style
 from paris_tui.app.screens.base import ParisScreen
-from paris_tui.chat_words import (
+from paris_tui.app.online.chat_words import (
     CHAT_CODES,
     Mutes,
     chat_problem,
