@@ -22,7 +22,7 @@ import contextlib
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from ..chat_words import CHAT_CODES, Mutes, chat_problem, chat_said, chat_table
+from ..app.online.chat_words import CHAT_CODES, Mutes, chat_problem, chat_said, chat_table
 from ..core import Event, Move, RoundStarted, SeatView
 from ..core.text import InvalidChatError, InvalidNameError, normalize_chat, normalize_name
 from ..i18n import _, ngettext
