@@ -29,7 +29,6 @@ from textual.widgets import Input, RichLog, Static
 
 from paris_tui.app.look.describe import shown_name
 from paris_tui.app.look.palette import player_style
-from paris_tui.app.screens.base import ParisScreen
 from paris_tui.app.online.chat_words import (
     CHAT_CODES,
     Mutes,
@@ -39,6 +38,7 @@ from paris_tui.app.online.chat_words import (
     speaking_as,
     writer,
 )
+from paris_tui.app.screens.base import ParisScreen
 from paris_tui.core.text import InvalidChatError, InvalidNameError, normalize_chat, normalize_name
 from paris_tui.i18n import N_, _
 from paris_tui.net.protocol import CHAT_PHRASES, ChatLine

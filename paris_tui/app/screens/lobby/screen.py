@@ -33,7 +33,6 @@ typed (:class:`~paris_tui.app.screens.new_game.NameInput`).
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import dataclasses
 from collections.abc import Awaitable, Callable
@@ -43,31 +42,36 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal
 from textual.widgets import DataTable, Input, Label, Static
 
-from paris_tui.app.look.describe import ai_label, shown_name, words
-from paris_tui.app.look.glyphs import current_glyphs
+from paris_tui.app.look.describe import words
 from paris_tui.app.online.friends import LobbyFriends
-from paris_tui.app.online.turns_view import table_turn_text, waiting_line
-
-from ...core import MAX_NAME_CELLS, InvalidNameError, RecordError, normalize_name, printable
-from ...core.record import parse_record
-from ...i18n import N_, _, ngettext
-from ...net.client import HostClient, HostClosedError, TokenStore
-from ...net.games_wire import GAMES_VERSION
-from ...net.protocol import (
+from paris_tui.app.online.turns_view import waiting_line
+from paris_tui.app.screens.base import ParisScreen
+from paris_tui.app.screens.finished_games import FinishedGamesScreen, HostReplayScreen
+from paris_tui.app.screens.leaderboard import LeaderboardScreen
+from paris_tui.app.screens.lobby.host_link import POLL, POLL_AWAY, HostLink
+from paris_tui.app.screens.lobby.new_table import NewTableScreen
+from paris_tui.app.screens.lobby.tables import TablesGrid, holds_seat
+from paris_tui.app.screens.new_game import NameInput
+from paris_tui.app.widgets.footer import KeysFooter
+from paris_tui.core import MAX_NAME_CELLS, InvalidNameError, RecordError, normalize_name, printable
+from paris_tui.core.record import parse_record
+from paris_tui.i18n import N_, _, ngettext
+from paris_tui.net.client import HostClient, TokenStore
+from paris_tui.net.games_wire import GAMES_VERSION
+from paris_tui.net.protocol import (
     FriendsInfo,
     Games,
     GetRecord,
+    HostMessage,
     Join,
     Leader,
     Leave,
     Left,
     ListGames,
-    ListTables,
     OpenTable,
-    ProtocolError,
     RecordSent,
     Refused,
     Seated,
@@ -78,27 +82,12 @@ from ...net.protocol import (
     Watch,
     Watching,
 )
-from ...net.turns import RatingLookup, tables_in_order
-from ...wording import name_problem as worded_problem
-from ...wording import refusal_reason
-from ..widgets.footer import KeysFooter
-from .base import ParisScreen
-from .finished_games import FinishedGamesScreen, HostReplayScreen
-from .leaderboard import LeaderboardScreen, rating_text
-from .new_game import NameInput
+from paris_tui.net.turns import RatingLookup, tables_in_order
+from paris_tui.wording import name_problem as worded_problem
+from paris_tui.wording import refusal_reason
 
-__all__ = [
-    "POLL",
-    "POLL_AWAY",
-    "LobbyScreen",
-    "NewTableScreen",
-    "table_game_text",
-    "table_players_text",
-]
+__all__ = ["LobbyScreen"]
 
-POLL = 2.0  # seconds between two asks for the table list
-POLL_AWAY = 15.0  # ... while the terminal or browser tab reports the focus lost
-RECONNECT_TRIES = 8  # the lobby tries this often to connect again (0.5 s, 1 s, ... 8 s apart)
 
 # What to do about an account's refusal, in the lobby (issue 17).
 _ACCOUNT_HINTS = {
@@ -110,245 +99,6 @@ _ACCOUNT_HINTS = {
     "account_locked": N_("Ask the host's operator."),
     "unavailable": N_("The host's operator must repair its accounts; try again later."),
 }
-
-AI_LEVELS = ("random", "easy", "greedy", "strong")
-
-
-def _levels() -> tuple[str, ...]:
-    try:
-        from ...ai import LEVELS
-    except ImportError:  # pragma: no cover - the AI package is part of paris-tui
-        return AI_LEVELS
-    return LEVELS
-
-
-# --- how a table is drawn -------------------------------------------------------------
-
-
-def _seat_text(seat: SeatInfo, me: str | None, finished: bool = False) -> Text:
-    if seat.status == "free":
-        return Text(_("free seat"), style="italic green")
-    name = shown_name(seat.name) if seat.kind.startswith("ai:") else printable(seat.name)
-    text = Text(name, style="bold" if seat.status == "present" else "")
-    if me is not None and seat.kind == "human" and seat.name.casefold() == me.casefold():
-        text.stylize("underline")
-    if seat.rating is not None:  # the account's rating (leaderboard.py)
-        text.append(" " + rating_text(seat.rating), style="cyan")
-    if seat.status == "away":
-        if not finished:  # after the game, who left it says nothing
-            text.append(_(" (away)"), style="dim")
-    elif seat.status == "takeover":
-        text.append(_(" (AI plays)"), style="dim")
-    elif seat.status == "ai":
-        text.stylize("dim")
-    return text
-
-
-def table_players_text(info: TableInfo, me: str | None = None) -> Text:
-    """The table's seats in one line: names as text, each with its status."""
-    return Text(_(", ")).join(_seat_text(seat, me, info.finished) for seat in info.seats)
-
-
-def table_game_text(info: TableInfo) -> Text:
-    """How far the table's game is: waiting for players, move n of N, or finished."""
-    if info.waiting:
-        n = info.free_seats
-        waiting = ngettext("waiting: {n} free seat", "waiting: {n} free seats", n)
-        return Text(waiting.format(n=n), style="green")
-    if info.finished:
-        return Text(_("finished"), style="dim")
-    return Text(_("move {k} of {total}").format(k=info.move_count, total=info.total_moves))
-
-
-def _holds_seat(info: TableInfo, name: str | None) -> bool:
-    """Whether a (non-free, human) seat of the table is called ``name``."""
-    if name is None:
-        return False
-    key = name.casefold()
-    return any(
-        s.status != "free" and s.kind == "human" and s.name.casefold() == key for s in info.seats
-    )
-
-
-# --- the new-table form -------------------------------------------------------------------
-
-
-class Cycler(Static, can_focus=True):
-    """One choice among a few, changed with ← → (or Space): a seat's kind, a variant."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left", "step(-1)", N_("Previous"), show=False),
-        Binding("right", "step(1)", N_("Next"), show=False),
-        Binding("space", "step(1)", N_("Next"), show=False),
-    ]
-
-    def __init__(self, choices: list[tuple[str, str]], *, id: str) -> None:
-        super().__init__("", id=id, classes="cycler")
-        self.choices = choices
-        self.index = 0
-
-    @property
-    def value(self) -> str:
-        return self.choices[self.index][1]
-
-    def on_mount(self) -> None:
-        self.draw()
-
-    def action_step(self, delta: int) -> None:
-        self.index = (self.index + delta) % len(self.choices)
-        self.draw()
-
-    def on_click(self, event: events.Click) -> None:
-        self.action_step(1)
-
-    def draw(self) -> None:
-        glyphs = current_glyphs()
-        self.update(
-            Text.assemble(
-                f"{glyphs.marker_left} ", (self.choices[self.index][0], "bold"), f" {glyphs.marker}"
-            )
-        )
-
-
-class NewTableScreen(ParisScreen):
-    """Seats of a new table (you, then open seats or AI seats) and the rule variants.
-
-    Dismisses with an :class:`~paris_tui.net.protocol.OpenTable` for ``name``,
-    or ``None`` (Esc)."""
-
-    DEFAULT_CSS = """
-    NewTableScreen #table-form { padding: 0 2; }
-    NewTableScreen #table-title { text-style: bold; margin: 1 0; }
-    NewTableScreen .form-row { height: 1; margin-bottom: 1; }
-    NewTableScreen .form-label { width: 17; }
-    NewTableScreen .cycler { width: 30; padding: 0 1; }
-    NewTableScreen .cycler:focus { background: $boost; text-style: bold; }
-    NewTableScreen #table-help { color: $text-muted; height: auto; }
-    """
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "open", N_("Open the table")),
-        Binding("escape", "back", N_("Back")),
-        Binding("down", "app.focus_next", N_("Next"), show=False),
-        Binding("up", "app.focus_previous", N_("Previous"), show=False),
-    ]
-
-    def __init__(self, name: str) -> None:
-        super().__init__()
-        self.player = name
-
-    def compose(self) -> ComposeResult:
-        levels = _levels()
-        ai = [(ai_label(level), f"ai:{level}") for level in levels]
-        with Vertical(id="table-form"):
-            yield Static(Text(_("A new table"), style="bold"), id="table-title")
-            with Horizontal(classes="form-row"):
-                yield Label(_("Seat {n}").format(n=1), classes="form-label")
-                you = Text(printable(self.player), style="bold")
-                yield Static(words(_("you ({player})"), player=you))
-            for i in range(1, 4):
-                choices = [(_("open seat"), "open"), *ai]
-                if i >= 2:
-                    choices.append((_("no seat"), "none"))
-                with Horizontal(classes="form-row"):
-                    yield Label(Text(_("Seat {n}").format(n=i + 1)), classes="form-label")
-                    yield Cycler(choices, id=f"seat-{i}")
-            with Horizontal(classes="form-row"):
-                yield Label(_("Small tour"), classes="form-label")
-                yield Cycler(
-                    [
-                        (_("both lines (rulebook)"), "both-lines"),
-                        (_("tile's line only"), "tile-line"),
-                    ],
-                    id="small-tour",
-                )
-            with Horizontal(classes="form-row"):
-                yield Label(_("Final tours"), classes="form-label")
-                yield Cycler(
-                    [
-                        (_("secret routes (rulebook)"), "secret"),
-                        (_("all five lines"), "all-lines"),
-                    ],
-                    id="final-tours",
-                )
-            with Horizontal(classes="form-row"):
-                yield Label(_("Move time"), classes="form-label")
-                yield Cycler(
-                    [
-                        (_("no clock"), "none"),
-                        (_("30 seconds"), "30"),
-                        (_("2 minutes"), "120"),
-                        (_("1 day (turn-based)"), "86400"),
-                        (_("3 days (turn-based)"), "259200"),
-                    ],
-                    id="move-time",
-                )
-            yield Static(
-                Text(
-                    _(
-                        "← → change a seat, ↑ ↓ move. Open seats are taken by players from "
-                        "the lobby; the game starts when every seat is taken.\n"
-                        "Enter opens the table, Esc goes back."
-                    )
-                ),
-                id="table-help",
-            )
-        yield KeysFooter()
-
-    def on_mount(self) -> None:
-        # (Textual calls ParisScreen.on_mount after this one: each class's handler in the MRO.)
-        self.query_one("#seat-1", Cycler).focus()
-
-    def language_changed(self) -> None:
-        """The same form, every choice kept, in the current language (composed again)."""
-        chosen = {c.id: c.value for c in self.query(Cycler)}
-        focused = self.focused.id if self.focused is not None else None
-
-        async def again() -> None:
-            await self.recompose()
-            for cycler in self.query(Cycler):
-                values = [value for _label, value in cycler.choices]
-                if chosen.get(cycler.id) in values:
-                    cycler.index = values.index(chosen[cycler.id])
-                    cycler.draw()
-            if focused is not None:
-                for widget in self.query(f"#{focused}"):
-                    widget.focus()
-
-        self.call_later(again)
-
-    def request(self) -> OpenTable:
-        """The ``open_table`` the form describes now."""
-        seats = ["me"]
-        for i in range(1, 4):
-            value = self.query_one(f"#seat-{i}", Cycler).value
-            if value != "none":
-                seats.append(value)
-        move_time = self.query_one("#move-time", Cycler).value
-        return OpenTable(
-            self.player,
-            tuple(seats),
-            self.query_one("#small-tour", Cycler).value,
-            self.query_one("#final-tours", Cycler).value,
-            move_time=None if move_time == "none" else float(move_time),
-        )
-
-    def action_open(self) -> None:
-        self.dismiss(self.request())
-
-    def action_back(self) -> None:
-        self.dismiss(None)
-
-
-# --- the lobby ------------------------------------------------------------------------------
-
-
-class TablesGrid(DataTable[Text]):
-    """The list of tables: one row per table; Enter sits or watches (said in the footer)."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "select_cursor", N_("Sit or watch")),
-    ]
 
 
 class LobbyScreen(ParisScreen):
@@ -400,8 +150,7 @@ class LobbyScreen(ParisScreen):
         ``reconnect``: a new connection to the host, tried when this one drops (as a
         seated client rejoins); :attr:`client` is then the new one."""
         super().__init__()
-        self.client = client
-        self._connect = reconnect
+        self.link = HostLink(client, self, reconnect)
         self.tokens = tokens
         self.address = address
         self.ticket = ticket  # a door's proof of this person, when no token is kept
@@ -419,15 +168,26 @@ class LobbyScreen(ParisScreen):
         self.tables: tuple[TableInfo, ...] = ()
         self.leaderboard: tuple[Leader, ...] = ()  # the host's best ratings (l shows them)
         self.waiting: Waiting | None = None
-        self.ended: str | None = None  # why the connection is over, once it is
-        self.done = False  # dismissed (or about to be): nothing more is read
-        self._reader: asyncio.Task[None] | None = None
         self._drawn = False  # the list was drawn once (an empty list is drawn too)
         self._problem_shown = False  # the status line says what went wrong: keep it
-        # Quick match prefers players of a near rating when this says ratings (issue 22).
         # Quick match prefers players of a near rating: the host's, as last told.
         self.rating: RatingLookup | None = self._rating_of
-        self.friends = LobbyFriends(self)  # "tell me when NAME is here" (issue 22)
+        self.friends = LobbyFriends(self)  # "tell me when NAME is here"
+
+    @property
+    def client(self) -> HostClient:
+        """The connection to the host (a new one after the lobby connected again)."""
+        return self.link.client
+
+    @property
+    def ended(self) -> str | None:
+        """Why the connection is over, once it is."""
+        return self.link.ended
+
+    @property
+    def done(self) -> bool:
+        """Dismissed (or about to be): nothing more is read."""
+        return self.link.done
 
     # --- layout ------------------------------------------------------------------------
 
@@ -443,11 +203,7 @@ class LobbyScreen(ParisScreen):
                     id="lobby-name",
                 )
         yield Static("", id="lobby-you")
-        table = TablesGrid(id="lobby-tables", cursor_type="row", zebra_stripes=True)
-        table.add_column(Text(_("Table")), width=5, key="table")
-        table.add_column(Text(_("Players")), width=44, key="players")
-        table.add_column(Text(_("Game")), width=21, key="game")
-        yield table
+        yield TablesGrid(id="lobby-tables")
         yield Static("", id="lobby-status")
         yield KeysFooter()
 
@@ -470,19 +226,17 @@ class LobbyScreen(ParisScreen):
                 said = _("The name given cannot be used: {problem}. Type another one.").format(
                     problem=self.name_problem
                 )
-            self._say(said, problem=self.name_problem is not None)
+            self.say(said, problem=self.name_problem is not None)
         else:
             self.query_one("#lobby-tables", DataTable).focus()
             if self.given_name is not None:
-                self._say(
+                self.say(
                     _("No seat waits for you here: sit at a free seat, watch, or open a table.")
                 )
-        self._reader = asyncio.get_running_loop().create_task(self._read())
+        self.link.start()
         self.friends.ask()
         self.action_refresh()
-        self._polls = self.set_interval(self.poll_every, self.action_refresh)
-        self._polls_away = self.set_interval(self.poll_away, self.action_refresh, pause=True)
-        self.watch(self.app, "app_focus", self._focus_changed, init=False)
+        self.link.poll(self, self.poll_every, self.poll_away)
 
     def language_changed(self) -> None:
         """The lobby in the current language: title, name field, columns, tables, status."""
@@ -493,35 +247,25 @@ class LobbyScreen(ParisScreen):
         for field in self.query("#lobby-name").results(Input):
             field.placeholder = _("type it, then Enter")
         self._show_you()
-        grid = self.query_one("#lobby-tables", DataTable)
-        heads = {"table": _("Table"), "players": _("Players"), "game": _("Game")}
-        for key, column in grid.columns.items():
-            if key.value in heads:
-                column.label = Text(heads[key.value])
+        self.query_one("#lobby-tables", TablesGrid).name_columns()
         self._draw_tables()
         if self.waiting is not None:
             self._show_waiting()
         elif self.ended is None and not self._problem_shown:
             if self.player is None:
-                self._say(
+                self.say(
                     _(
                         "Type your name to sit at a table or open one; Tab goes to the tables, "
                         "Ctrl+Q quits."
                     )
                 )
             else:
-                self._say(_("Enter sits at a table (or watches it), n opens a new one."))
+                self.say(_("Enter sits at a table (or watches it), n opens a new one."))
 
     def on_unmount(self) -> None:
-        self._stop_reading()
+        self.link.stop()
 
-    def _stop_reading(self) -> None:
-        self.done = True
-        reader = self._reader
-        if reader is not None and not reader.done() and reader is not asyncio.current_task():
-            reader.cancel()
-
-    def _say(self, message: str | Text, *, problem: bool = False) -> None:
+    def say(self, message: str | Text, *, problem: bool = False) -> None:
         text = Text(message) if isinstance(message, str) else message
         self._problem_shown = problem
         if problem:
@@ -559,101 +303,33 @@ class LobbyScreen(ParisScreen):
 
     def on_name_input_refused(self, event: NameInput.Refused) -> None:
         event.stop()
-        self._say(event.reason, problem=True)
+        self.say(event.reason, problem=True)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         try:
             name = normalize_name(event.value)
         except InvalidNameError as exc:
-            self._say(_("Your name: {problem}.").format(problem=worded_problem(exc)), problem=True)
+            self.say(_("Your name: {problem}.").format(problem=worded_problem(exc)), problem=True)
             return
         self.player = name
         for row in self.query("#lobby-name-row"):
             row.remove()
         self._show_you()
         self.query_one("#lobby-tables", DataTable).focus()
-        self._say(_("Enter sits at a table (or watches it), n opens a new one."))
+        self.say(_("Enter sits at a table (or watches it), n opens a new one."))
         self._draw_tables()
 
     def _need_name(self) -> str | None:
         if self.player is None:
-            self._say(_("Type your name first (and press Enter)."), problem=True)
+            self.say(_("Type your name first (and press Enter)."), problem=True)
             for field in self.query("#lobby-name"):
                 field.focus()
         return self.player
 
     # --- what the host says ---------------------------------------------------------------
 
-    async def _read(self) -> None:
-        """Every line the host sends, until a seat or a watch is ours (or the end)."""
-        while not self.done:
-            try:
-                message = await self.client.receive()
-            except (HostClosedError, OSError) as exc:
-                replaced = isinstance(exc, HostClosedError) and exc.reason == "replaced"
-                if not replaced and await self._reconnect():
-                    continue
-                if not isinstance(exc, HostClosedError):
-                    self._connection_over(
-                        printable(
-                            _("The connection to the host failed: {problem}").format(
-                                problem=exc.strerror or exc
-                            )
-                        )
-                    )
-                    return
-                self._connection_over(
-                    _("The host closed the connection ({reason}).").format(reason=exc.reason)
-                )
-                return
-            except ProtocolError as exc:
-                self._connection_over(
-                    printable(
-                        _("The host sent what this client cannot read: {problem}").format(
-                            problem=exc.message
-                        )
-                    )
-                )
-                return
-            if isinstance(message, Seated | Watching):
-                if isinstance(message, Seated) and message.token is not None:
-                    self._keep_token(message.token)
-                # The game screen reads on from the very next line.
-                self._finish(message)
-                return
-            self._heard(message)
-
-    def _over(self) -> bool:
-        return self.done
-
-    async def _reconnect(self) -> bool:
-        """Connect again (a few tries, waiting longer each time); whether it worked.
-        A seat held at a waiting table is gone with the old connection."""
-        if self._connect is None or self.done:
-            return False
-        if self.waiting is not None:
-            self.waiting = None
-            self.refresh_bindings()
-        for attempt in range(1, RECONNECT_TRIES + 1):
-            self._say(
-                _("Connection lost: joining again (try {n})…").format(n=attempt), problem=True
-            )
-            await asyncio.sleep(min(8.0, 0.5 * 2 ** (attempt - 1)))
-            if self._over():  # left while it waited
-                return False
-            try:
-                client = await self._connect()
-            except Exception:  # JoinError, OSError: the next try
-                continue
-            old, self.client = self.client, client
-            old.abort()
-            self._say(_("Connected again"))
-            self.action_refresh()
-            return True
-        return False
-
-    def _token(self) -> str | None:
+    def token(self) -> str | None:
         """The token kept for the player's name, else the door's ticket."""
         if self.tokens is None or self.address is None or self.player is None:
             return self.ticket
@@ -673,7 +349,17 @@ class LobbyScreen(ParisScreen):
         with contextlib.suppress(OSError):
             self.tokens.put(self.address, self.player, token)
 
-    def _heard(self, message: object) -> None:
+    def link_settled(self, message: Seated | Watching) -> None:
+        if isinstance(message, Seated) and message.token is not None:
+            self._keep_token(message.token)
+        self._finish(message)
+
+    def link_lost(self) -> None:
+        if self.waiting is not None:
+            self.waiting = None
+            self.refresh_bindings()
+
+    def link_heard(self, message: HostMessage) -> None:
         match message:
             case Tables():
                 if message.leaderboard != self.leaderboard:
@@ -707,11 +393,11 @@ class LobbyScreen(ParisScreen):
             case Left():
                 self.waiting = None
                 self.refresh_bindings()  # Esc leaves no table now
-                self._say(_("You left the table."))
+                self.say(_("You left the table."))
                 self.action_refresh()
             case Refused() if message.code in _ACCOUNT_HINTS:
                 reason = printable(refusal_reason(message.code, message.message)).rstrip(".")
-                self._say(f"{reason}. {_(_ACCOUNT_HINTS[message.code])}", problem=True)
+                self.say(f"{reason}. {_(_ACCOUNT_HINTS[message.code])}", problem=True)
             case Refused():
                 # In the player's language, from the code (the host's words are English).
                 if message.code == "seat_taken":
@@ -721,17 +407,15 @@ class LobbyScreen(ParisScreen):
                     )
                 else:
                     why = refusal_reason(message.code, message.message, message.illegal)
-                self._say(printable(why).rstrip(".") + ".", problem=True)
+                self.say(printable(why).rstrip(".") + ".", problem=True)
             case _:
                 pass  # presence and updates belong to a table we no longer sit at
 
-    def _connection_over(self, why: str) -> None:
-        self.ended = why
-        self.done = True
-        self._say(_("{problem} Press q to quit.").format(problem=why), problem=True)
+    def link_over(self, why: str) -> None:
+        self.say(_("{problem} Press q to quit.").format(problem=why), problem=True)
 
     def _finish(self, result: Seated | Watching | None) -> None:
-        self._stop_reading()
+        self.link.stop()
         app = self.app
         while app.screen is not self and len(app.screen_stack) > 1:
             app.pop_screen()  # the new-table form, say: the game has begun
@@ -749,7 +433,7 @@ class LobbyScreen(ParisScreen):
             "the game starts when every seat is taken. Esc leaves the table.",
             free,
         )
-        self._say(
+        self.say(
             words(said, table=Text(waiting.table, style="bold"), seat=waiting.seat + 1, n=free)
         )
 
@@ -771,46 +455,26 @@ class LobbyScreen(ParisScreen):
     def _draw_tables(self, keep: str | None = None) -> None:
         """The grid of :attr:`tables`; the cursor stays on table ``keep`` (else on the
         table it is on, while the rows are still those of :attr:`tables`)."""
-        grid = self.query_one("#lobby-tables", DataTable)
         if keep is None:
             current = self._current()
             keep = None if current is None else current.table
-        grid.clear()
         self._drawn = True
         self.tables = tuple(tables_in_order(self.tables, self.player))  # your move first
-        for info in self.tables:
-            game = table_game_text(info)
-            mark = table_turn_text(info, self.player)
-            grid.add_row(
-                Text(info.table),
-                table_players_text(info, self.player),
-                game if mark is None else Text("\n").join((game, mark)),
-                key=info.table,
-                height=None,  # as many lines as the players take: no name is cut
-            )
-        ids = [info.table for info in self.tables]
-        if keep in ids:
-            grid.move_cursor(row=ids.index(keep), animate=False)
+        self.query_one("#lobby-tables", TablesGrid).show(self.tables, self.player, keep)
         if not self.tables and self.ended is None and not self._problem_shown:
-            self._say(_("No table is open on this host yet: n opens one."))
+            self.say(_("No table is open on this host yet: n opens one."))
         told = waiting_line(self.tables, self.player)
         if told is not None and self.waiting is None and not self._problem_shown:
-            self._say(told)
+            self.say(told)
 
     def _current(self) -> TableInfo | None:
-        grid = self.query_one("#lobby-tables", DataTable)
-        if not self.tables or grid.row_count == 0:
-            return None
-        row = grid.cursor_row
-        if 0 <= row < len(self.tables):
-            return self.tables[row]
-        return None
+        return self.query_one("#lobby-tables", TablesGrid).under_cursor(self.tables)
 
     # --- keys ---------------------------------------------------------------------------------
 
     def _can_send(self) -> bool:
         if self.ended is not None:
-            self._say(_("{problem} Press q to quit.").format(problem=self.ended), problem=True)
+            self.say(_("{problem} Press q to quit.").format(problem=self.ended), problem=True)
             return False
         return not self.done
 
@@ -835,20 +499,7 @@ class LobbyScreen(ParisScreen):
         return True
 
     def action_refresh(self) -> None:
-        if self.ended is None and not self.done:
-            self.client.send(ListTables())
-
-    def _focus_changed(self, focused: bool) -> None:
-        """The table list every :attr:`poll_every` seconds; every :attr:`poll_away`
-        while the terminal or browser tab says it lost the focus (Textual's focus
-        reporting: a lobby left in another window costs next to nothing, the app
-        wakes that seldom too); at once when it comes back."""
-        now, then = (self._polls, self._polls_away) if focused else (self._polls_away, self._polls)
-        then.pause()
-        if focused:  # back from another window: the list as it is now
-            self.action_refresh()
-        now.reset()
-        now.resume()
+        self.link.refresh()
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
@@ -867,17 +518,17 @@ class LobbyScreen(ParisScreen):
             if name is None:
                 return
             if not info.free_seats:
-                self._say(
+                self.say(
                     _("Table {table} has no free seat left.").format(table=info.table),
                     problem=True,
                 )
                 return
-            self._say(_("Taking a seat at table {table}…").format(table=info.table))
-            self.client.send(Join(name, self._token(), info.table, self._take_code()))
+            self.say(_("Taking a seat at table {table}…").format(table=info.table))
+            self.client.send(Join(name, self.token(), info.table, self._take_code()))
             return
-        if _holds_seat(info, self.player) and not info.finished and self.player is not None:
-            self._say(_("Sitting at table {table}…").format(table=info.table))
-            self.client.send(Join(self.player, self._token(), info.table, self._take_code()))
+        if holds_seat(info, self.player) and not info.finished and self.player is not None:
+            self.say(_("Sitting at table {table}…").format(table=info.table))
+            self.client.send(Join(self.player, self.token(), info.table, self._take_code()))
             return
         self.action_watch()
 
@@ -886,7 +537,7 @@ class LobbyScreen(ParisScreen):
         if info is None or not self._can_send():
             return
         if info.waiting:
-            self._say(
+            self.say(
                 _(
                     "Table {table} has not started: nothing to watch yet. "
                     "Enter takes one of its free seats."
@@ -894,10 +545,10 @@ class LobbyScreen(ParisScreen):
                 problem=True,
             )
             return
-        self._say(_("Watching table {table}…").format(table=info.table))
+        self.say(_("Watching table {table}…").format(table=info.table))
         # A named watcher watches as that account (chat filtered by its mutes), when
         # a token or the door's ticket proves it and the host speaks protocol 4.
-        token = self._token()
+        token = self.token()
         welcome = self.client.welcome
         named = (
             self.player is not None
@@ -916,7 +567,7 @@ class LobbyScreen(ParisScreen):
             return None
         welcome = self.client.welcome
         if welcome is not None and welcome.protocol < 2:
-            self._say(_("This host cannot open a table for a client (it speaks protocol 1)."))
+            self.say(_("This host cannot open a table for a client (it speaks protocol 1)."))
             return None
         return name
 
@@ -928,16 +579,16 @@ class LobbyScreen(ParisScreen):
         def opened(request: OpenTable | None) -> None:
             if request is None or not self._can_send():
                 return
-            self._say(_("Opening a table…"))
+            self.say(_("Opening a table…"))
             self.client.send(
-                dataclasses.replace(request, token=self._token(), code=self._take_code())
+                dataclasses.replace(request, token=self.token(), code=self._take_code())
             )
 
         self.app.push_screen(NewTableScreen(name), opened)
 
     def action_play_now(self) -> None:
         """Quick match: a seat at the fullest waiting table of the size asked, or a new one."""
-        from .quick_match import QuickMatchScreen, quick_request
+        from paris_tui.app.screens.quick_match import QuickMatchScreen, quick_request
 
         name = self._opener()
         if name is None:
@@ -946,8 +597,8 @@ class LobbyScreen(ParisScreen):
         def chosen(size: int | None) -> None:
             if size is None or not self._can_send():
                 return
-            request = quick_request(self.tables, size, name, self.rating, self._token())
-            self._say(_("Finding a table…"))
+            request = quick_request(self.tables, size, name, self.rating, self.token())
+            self.say(_("Finding a table…"))
             self.client.send(dataclasses.replace(request, code=self._take_code()))
 
         self.app.push_screen(QuickMatchScreen(), chosen)
@@ -955,8 +606,7 @@ class LobbyScreen(ParisScreen):
     def action_account(self) -> None:
         """This player's account on the host (:class:`AccountScreen`)."""
         from paris_tui.app.online.remote import parse_address
-
-        from .account import AccountScreen
+        from paris_tui.app.screens.account import AccountScreen
 
         if self.address is None:
             return
@@ -968,15 +618,15 @@ class LobbyScreen(ParisScreen):
         def typed(code: str | None) -> None:
             if code:
                 self.code = code
-                self._say(_("The code goes with your next seat or table."))
+                self.say(_("The code goes with your next seat or table."))
 
-        self.app.push_screen(AccountScreen(host, port, self.player, self._token()), typed)
+        self.app.push_screen(AccountScreen(host, port, self.player, self.token()), typed)
 
     def action_games(self) -> None:
         """The host's finished games (:class:`FinishedGamesScreen`), yours first."""
         welcome = self.client.welcome
         if welcome is None or welcome.protocol < GAMES_VERSION:
-            self._say(_("This host cannot list its finished games (an older version)."))
+            self.say(_("This host cannot list its finished games (an older version)."))
             return
         if not self._can_send():
             return
@@ -993,7 +643,7 @@ class LobbyScreen(ParisScreen):
         try:
             record = parse_record(sent.record)
         except RecordError as exc:
-            self._say(
+            self.say(
                 _("The host sent a game that cannot be read: {problem}").format(
                     problem=printable(str(exc))
                 ),
