@@ -1,7 +1,7 @@
 """One game being played: the referee (:class:`Game`), its seats and its autosave.
 
 The app keeps the :class:`Game` here, privately: screens read only
-:meth:`Session.view` (a :class:`SeatView`, R8) and the public events of the
+:meth:`Session.view` (a :class:`SeatView`: what one seat may see) and the public events of the
 moves made. Every move is saved at once, atomically, as a game record whose
 extra top-level key ``"app"`` holds the app's own metadata (the deal seed
 and each AI seat's seed). The session holds no rules: the core scores.

@@ -1,4 +1,4 @@
-"""Table chat in the app (issue 22): the chat pane, the chat prompt, canned phrases.
+"""Table chat in the app: the chat pane, the chat prompt, canned phrases.
 
 At a host's table (protocol 4) the game screen shows the lines said there in a
 chat pane beside its log, each with its writer's name, drawn as

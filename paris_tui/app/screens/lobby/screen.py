@@ -1,7 +1,7 @@
 """The lobby: a player with no seat lists the host's tables, sits, watches or opens one.
 
 ``paris-tui join`` shows it when no ``--name`` is given or the host has no
-seat for the name (issue 9). It speaks to the host through the connection
+seat for the name. It speaks to the host through the connection
 it is given (:class:`~paris_tui.net.client.HostClient`, after ``welcome``):
 one reading task turns what the host sends into the screen, and the table
 list is asked for again every :data:`POLL` seconds. The screen dismisses
@@ -21,7 +21,7 @@ host (a link code for another door, or one typed here:
 replay viewer (:mod:`~paris_tui.app.screens.finished_games`); ``l`` shows the
 host's leaderboard (:mod:`~paris_tui.app.screens.leaderboard`; each seat's
 rating is beside its name too); ``Esc`` leaves a table you wait at; ``q`` quits.
-The tables waiting for your move (timed tables, issue 22) come first, the
+The tables waiting for your move (turn-based tables) come first, the
 longest-waiting at the top, marked "your move"
 (:func:`~paris_tui.net.turns.tables_in_order`).
 
@@ -33,9 +33,8 @@ typed (:class:`~paris_tui.app.screens.new_game.NameInput`).
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import ClassVar
 
 from rich.text import Text
@@ -53,6 +52,7 @@ from paris_tui.app.screens.finished_games import FinishedGamesScreen, HostReplay
 from paris_tui.app.screens.leaderboard import LeaderboardScreen
 from paris_tui.app.screens.lobby.host_link import POLL, POLL_AWAY, HostLink
 from paris_tui.app.screens.lobby.new_table import NewTableScreen
+from paris_tui.app.screens.lobby.proof import Proof
 from paris_tui.app.screens.lobby.tables import TablesGrid, holds_seat
 from paris_tui.app.screens.new_game import NameInput
 from paris_tui.app.widgets.footer import KeysFooter
@@ -75,12 +75,12 @@ from paris_tui.net.protocol import (
     RecordSent,
     Refused,
     Seated,
-    SeatInfo,
     TableInfo,
     Tables,
     Waiting,
     Watch,
     Watching,
+    Welcome,
 )
 from paris_tui.net.turns import RatingLookup, tables_in_order
 from paris_tui.wording import name_problem as worded_problem
@@ -89,7 +89,8 @@ from paris_tui.wording import refusal_reason
 __all__ = ["LobbyScreen"]
 
 
-# What to do about an account's refusal, in the lobby (issue 17).
+# What to do about an account's refusal, in the lobby: the refusal says what went wrong,
+# this what the player can do about it.
 _ACCOUNT_HINTS = {
     "name_taken": N_(
         "Where you are already this name, open Account for a link code; then press a "
@@ -99,6 +100,77 @@ _ACCOUNT_HINTS = {
     "account_locked": N_("Ask the host's operator."),
     "unavailable": N_("The host's operator must repair its accounts; try again later."),
 }
+
+
+def _name_prompt() -> str:
+    """What the status line asks of a player with no name yet."""
+    return _("Type your name to sit at a table or open one; Tab goes to the tables, Ctrl+Q quits.")
+
+
+def _you_line(player: str, welcome: Welcome | None, rated: int) -> Text:
+    """``You are NAME.``, then the keys of the host's finished games and of its
+    leaderboard (``rated`` players) where the host has them: the footer is full at
+    80 columns."""
+    line = words(_("You are {player}."), player=Text(printable(player), style="bold"))
+    if welcome is not None and welcome.protocol >= GAMES_VERSION:
+        line.append("  ")
+        line.append_text(words(_("{key} finished games"), key=Text("g", style="bold")))
+        line.append("  ")
+        if rated:
+            board = ngettext(
+                "{key} leaderboard ({n} rated player)",
+                "{key} leaderboard ({n} rated players)",
+                rated,
+            )
+        else:
+            board = _("{key} leaderboard")
+        line.append_text(words(board, key=Text("l", style="bold"), n=rated))
+    return line
+
+
+def _waiting_words(waiting: Waiting) -> Text:
+    """The seat the player waits at, and for how many more players."""
+    free = sum(1 for s in waiting.seats if s.status == "free")
+    said = ngettext(
+        "You sit at table {table}, seat {seat}. Waiting for {n} more player: "
+        "the game starts when every seat is taken. Esc leaves the table.",
+        "You sit at table {table}, seat {seat}. Waiting for {n} more players: "
+        "the game starts when every seat is taken. Esc leaves the table.",
+        free,
+    )
+    return words(said, table=Text(waiting.table, style="bold"), seat=waiting.seat + 1, n=free)
+
+
+def _refusal_words(refused: Refused) -> str:
+    """Why the host refused, in the player's language, from the code (the host's
+    words are English); for an account's refusal, what to do about it."""
+    if refused.code in _ACCOUNT_HINTS:
+        reason = printable(refusal_reason(refused.code, refused.message)).rstrip(".")
+        return f"{reason}. {_(_ACCOUNT_HINTS[refused.code])}"
+    if refused.code == "seat_taken":
+        why = _(
+            "that name's seat is already someone's: sit under another name, or "
+            "come back from the terminal or browser that took it"
+        )
+    else:
+        why = refusal_reason(refused.code, refused.message, refused.illegal)
+    return printable(why).rstrip(".") + "."
+
+
+def _rating_in(
+    name: str, leaderboard: Sequence[Leader], tables: Sequence[TableInfo]
+) -> float | None:
+    """``name``'s rating as the host last told it (the leaderboard, else a seat of a
+    listed table), in points; ``None`` when the host rates nobody of that name."""
+    folded = name.casefold()
+    for leader in leaderboard:
+        if leader.name.casefold() == folded:
+            return leader.rating / 10
+    for info in tables:
+        for seat in info.seats:
+            if seat.rating is not None and seat.name.casefold() == folded:
+                return seat.rating / 10
+    return None
 
 
 class LobbyScreen(ParisScreen):
@@ -125,7 +197,7 @@ class LobbyScreen(ParisScreen):
         # Shown beside "You are ..." once the host has rated games (the footer is full).
         Binding("l", "leaderboard", N_("Leaderboard"), show=False),
         Binding("g", "games", N_("Finished games"), show=False),
-        Binding("f", "friends", N_("Friends"), show=False),  # issue 22 (app/friends.py)
+        Binding("f", "friends", N_("Friends"), show=False),  # app/online/friends.py
         Binding("r", "refresh", N_("Refresh"), show=False),
         Binding("escape", "leave", N_("Leave the table")),
         Binding("q", "quit", N_("Quit")),
@@ -151,10 +223,7 @@ class LobbyScreen(ParisScreen):
         seated client rejoins); :attr:`client` is then the new one."""
         super().__init__()
         self.link = HostLink(client, self, reconnect)
-        self.tokens = tokens
-        self.address = address
-        self.ticket = ticket  # a door's proof of this person, when no token is kept
-        self.code: str | None = None  # a link code typed here, for the next request
+        self.proof = Proof(tokens, address, ticket)
         self.player: str | None = None
         self.given_name = name
         self.name_problem: str | None = None
@@ -165,10 +234,8 @@ class LobbyScreen(ParisScreen):
                 self.name_problem = worded_problem(exc)
         self.poll_every = poll
         self.poll_away = poll_away  # while the player's terminal is in the background
-        self.tables: tuple[TableInfo, ...] = ()
         self.leaderboard: tuple[Leader, ...] = ()  # the host's best ratings (l shows them)
         self.waiting: Waiting | None = None
-        self._drawn = False  # the list was drawn once (an empty list is drawn too)
         self._problem_shown = False  # the status line says what went wrong: keep it
         # Quick match prefers players of a near rating: the host's, as last told.
         self.rating: RatingLookup | None = self._rating_of
@@ -218,10 +285,7 @@ class LobbyScreen(ParisScreen):
         if self.player is None:
             self.query_one("#lobby-name", Input).focus()
             if self.name_problem is None:
-                said = _(
-                    "Type your name to sit at a table or open one; Tab goes to the tables, "
-                    "Ctrl+Q quits."
-                )
+                said = _name_prompt()
             else:
                 said = _("The name given cannot be used: {problem}. Type another one.").format(
                     problem=self.name_problem
@@ -253,12 +317,7 @@ class LobbyScreen(ParisScreen):
             self._show_waiting()
         elif self.ended is None and not self._problem_shown:
             if self.player is None:
-                self.say(
-                    _(
-                        "Type your name to sit at a table or open one; Tab goes to the tables, "
-                        "Ctrl+Q quits."
-                    )
-                )
+                self.say(_name_prompt())
             else:
                 self.say(_("Enter sits at a table (or watches it), n opens a new one."))
 
@@ -276,28 +335,9 @@ class LobbyScreen(ParisScreen):
 
     def _show_you(self) -> None:
         you = self.query_one("#lobby-you", Static)
-        if self.player is None:
-            you.display = False
-            return
-        you.display = True
-        line = words(_("You are {player}."), player=Text(printable(self.player), style="bold"))
-        welcome = self.client.welcome
-        if welcome is not None and welcome.protocol >= GAMES_VERSION:
-            # The keys of issue 22 (the footer is full at 80 columns).
-            line.append("  ")
-            line.append_text(words(_("{key} finished games"), key=Text("g", style="bold")))
-            line.append("  ")
-            n = len(self.leaderboard)
-            if n:
-                board = ngettext(
-                    "{key} leaderboard ({n} rated player)",
-                    "{key} leaderboard ({n} rated players)",
-                    n,
-                )
-            else:
-                board = _("{key} leaderboard")
-            line.append_text(words(board, key=Text("l", style="bold"), n=n))
-        you.update(line)
+        you.display = self.player is not None
+        if self.player is not None:
+            you.update(_you_line(self.player, self.client.welcome, len(self.leaderboard)))
 
     # --- the name ------------------------------------------------------------------------
 
@@ -331,27 +371,11 @@ class LobbyScreen(ParisScreen):
 
     def token(self) -> str | None:
         """The token kept for the player's name, else the door's ticket."""
-        if self.tokens is None or self.address is None or self.player is None:
-            return self.ticket
-        try:
-            return self.tokens.get(self.address, self.player) or self.ticket
-        except OSError:
-            return self.ticket
-
-    def _take_code(self) -> str | None:
-        code, self.code = self.code, None
-        return code
-
-    def _keep_token(self, token: str) -> None:
-        if self.tokens is None or self.address is None or self.player is None:
-            return
-        # A read-only data directory: the seat is still ours for this run.
-        with contextlib.suppress(OSError):
-            self.tokens.put(self.address, self.player, token)
+        return self.proof.token(self.player)
 
     def link_settled(self, message: Seated | Watching) -> None:
         if isinstance(message, Seated) and message.token is not None:
-            self._keep_token(message.token)
+            self.proof.keep(self.player, message.token)
         self._finish(message)
 
     def link_lost(self) -> None:
@@ -368,10 +392,10 @@ class LobbyScreen(ParisScreen):
                 # In the grid's order (your move first), so that the cursor's row is
                 # the table it was on.
                 tables = tuple(tables_in_order(message.tables, self.player))
-                if tables != self.tables or not self._drawn:
-                    on = self._current()  # the table the cursor is on, before the new list
-                    self.tables = tables
-                    self._draw_tables(None if on is None else on.table)
+                grid = self._grid()
+                if tables != grid.tables or not grid.drawn:
+                    on = grid.current()  # the table the cursor is on, before the new list
+                    self._draw_tables(tables, None if on is None else on.table)
             case Games():
                 for screen in self.app.screen_stack:
                     if isinstance(screen, FinishedGamesScreen):
@@ -383,11 +407,10 @@ class LobbyScreen(ParisScreen):
                 self.waiting = message
                 self.refresh_bindings()  # Esc leaves the table
                 self._show_waiting()
-                self._update_row(message.table, message.seats)
+                self._draw_tables(self._grid().with_seats(message.table, message.seats))
                 if first:  # the cursor goes to the table you sit at
                     ids = [info.table for info in self.tables]
-                    grid = self.query_one("#lobby-tables", DataTable)
-                    grid.move_cursor(row=ids.index(message.table), animate=False)
+                    self._grid().move_cursor(row=ids.index(message.table), animate=False)
             case FriendsInfo():
                 self.friends.heard(message)
             case Left():
@@ -395,19 +418,8 @@ class LobbyScreen(ParisScreen):
                 self.refresh_bindings()  # Esc leaves no table now
                 self.say(_("You left the table."))
                 self.action_refresh()
-            case Refused() if message.code in _ACCOUNT_HINTS:
-                reason = printable(refusal_reason(message.code, message.message)).rstrip(".")
-                self.say(f"{reason}. {_(_ACCOUNT_HINTS[message.code])}", problem=True)
             case Refused():
-                # In the player's language, from the code (the host's words are English).
-                if message.code == "seat_taken":
-                    why = _(
-                        "that name's seat is already someone's: sit under another name, or "
-                        "come back from the terminal or browser that took it"
-                    )
-                else:
-                    why = refusal_reason(message.code, message.message, message.illegal)
-                self.say(printable(why).rstrip(".") + ".", problem=True)
+                self.say(_refusal_words(message), problem=True)
             case _:
                 pass  # presence and updates belong to a table we no longer sit at
 
@@ -422,45 +434,26 @@ class LobbyScreen(ParisScreen):
         self.dismiss(result)
 
     def _show_waiting(self) -> None:
-        waiting = self.waiting
-        if waiting is None:
-            return
-        free = sum(1 for s in waiting.seats if s.status == "free")
-        said = ngettext(
-            "You sit at table {table}, seat {seat}. Waiting for {n} more player: "
-            "the game starts when every seat is taken. Esc leaves the table.",
-            "You sit at table {table}, seat {seat}. Waiting for {n} more players: "
-            "the game starts when every seat is taken. Esc leaves the table.",
-            free,
-        )
-        self.say(
-            words(said, table=Text(waiting.table, style="bold"), seat=waiting.seat + 1, n=free)
-        )
+        if self.waiting is not None:
+            self.say(_waiting_words(self.waiting))
 
     # --- the list ---------------------------------------------------------------------------
 
-    def _update_row(self, table_id: str, seats: tuple[SeatInfo, ...]) -> None:
-        tables = list(self.tables)
-        for i, info in enumerate(tables):
-            if info.table == table_id:
-                free = sum(1 for s in seats if s.status == "free")
-                tables[i] = TableInfo(table_id, seats, 0, 0, False, True, free)
-                break
-        else:
-            free = sum(1 for s in seats if s.status == "free")
-            tables.append(TableInfo(table_id, seats, 0, 0, False, True, free))
-        self.tables = tuple(tables)
-        self._draw_tables()
+    @property
+    def tables(self) -> tuple[TableInfo, ...]:
+        """The host's tables as listed, in the grid's order (your move first)."""
+        return self._grid().tables
 
-    def _draw_tables(self, keep: str | None = None) -> None:
-        """The grid of :attr:`tables`; the cursor stays on table ``keep`` (else on the
-        table it is on, while the rows are still those of :attr:`tables`)."""
-        if keep is None:
-            current = self._current()
-            keep = None if current is None else current.table
-        self._drawn = True
-        self.tables = tuple(tables_in_order(self.tables, self.player))  # your move first
-        self.query_one("#lobby-tables", TablesGrid).show(self.tables, self.player, keep)
+    def _grid(self) -> TablesGrid:
+        return self.query_one("#lobby-tables", TablesGrid)
+
+    def _draw_tables(
+        self, tables: Sequence[TableInfo] | None = None, keep: str | None = None
+    ) -> None:
+        """The grid of ``tables`` (else of :attr:`tables` again); the cursor stays on
+        table ``keep`` (else on the table it is on)."""
+        grid = self._grid()
+        grid.show(grid.tables if tables is None else tables, self.player, keep)
         if not self.tables and self.ended is None and not self._problem_shown:
             self.say(_("No table is open on this host yet: n opens one."))
         told = waiting_line(self.tables, self.player)
@@ -468,7 +461,7 @@ class LobbyScreen(ParisScreen):
             self.say(told)
 
     def _current(self) -> TableInfo | None:
-        return self.query_one("#lobby-tables", TablesGrid).under_cursor(self.tables)
+        return self._grid().current()
 
     # --- keys ---------------------------------------------------------------------------------
 
@@ -479,17 +472,7 @@ class LobbyScreen(ParisScreen):
         return not self.done
 
     def _rating_of(self, name: str) -> float | None:
-        """``name``'s rating as the host last told it (the leaderboard, else a seat of a
-        listed table), in points; ``None`` when the host rates nobody of that name."""
-        folded = name.casefold()
-        for leader in self.leaderboard:
-            if leader.name.casefold() == folded:
-                return leader.rating / 10
-        for info in self.tables:
-            for seat in info.seats:
-                if seat.rating is not None and seat.name.casefold() == folded:
-                    return seat.rating / 10
-        return None
+        return _rating_in(name, self.leaderboard, self.tables)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "leave":
@@ -524,11 +507,11 @@ class LobbyScreen(ParisScreen):
                 )
                 return
             self.say(_("Taking a seat at table {table}…").format(table=info.table))
-            self.client.send(Join(name, self.token(), info.table, self._take_code()))
+            self.client.send(Join(name, self.token(), info.table, self.proof.take_code()))
             return
         if holds_seat(info, self.player) and not info.finished and self.player is not None:
             self.say(_("Sitting at table {table}…").format(table=info.table))
-            self.client.send(Join(self.player, self.token(), info.table, self._take_code()))
+            self.client.send(Join(self.player, self.token(), info.table, self.proof.take_code()))
             return
         self.action_watch()
 
@@ -581,7 +564,7 @@ class LobbyScreen(ParisScreen):
                 return
             self.say(_("Opening a table…"))
             self.client.send(
-                dataclasses.replace(request, token=self.token(), code=self._take_code())
+                dataclasses.replace(request, token=self.token(), code=self.proof.take_code())
             )
 
         self.app.push_screen(NewTableScreen(name), opened)
@@ -599,7 +582,7 @@ class LobbyScreen(ParisScreen):
                 return
             request = quick_request(self.tables, size, name, self.rating, self.token())
             self.say(_("Finding a table…"))
-            self.client.send(dataclasses.replace(request, code=self._take_code()))
+            self.client.send(dataclasses.replace(request, code=self.proof.take_code()))
 
         self.app.push_screen(QuickMatchScreen(), chosen)
 
@@ -608,16 +591,16 @@ class LobbyScreen(ParisScreen):
         from paris_tui.app.online.remote import parse_address
         from paris_tui.app.screens.account import AccountScreen
 
-        if self.address is None:
+        if self.proof.address is None:
             return
         try:
-            host, port = parse_address(self.address)
+            host, port = parse_address(self.proof.address)
         except ValueError:
             return
 
         def typed(code: str | None) -> None:
             if code:
-                self.code = code
+                self.proof.code = code
                 self.say(_("The code goes with your next seat or table."))
 
         self.app.push_screen(AccountScreen(host, port, self.player, self.token()), typed)

@@ -19,6 +19,7 @@ from paris_tui.app.screens.leaderboard import rating_text
 from paris_tui.core import printable
 from paris_tui.i18n import N_, _, ngettext
 from paris_tui.net.protocol import SeatInfo, TableInfo
+from paris_tui.net.turns import tables_in_order
 
 __all__ = ["TablesGrid", "holds_seat", "table_game_text", "table_players_text"]
 
@@ -85,6 +86,8 @@ class TablesGrid(DataTable[Text]):
 
     def __init__(self, *, id: str) -> None:
         super().__init__(id=id, cursor_type="row", zebra_stripes=True)
+        self.tables: tuple[TableInfo, ...] = ()  # as drawn: in the grid's order
+        self.drawn = False  # the list was drawn once (an empty list is drawn too)
         for key, head in _column_heads().items():
             self.add_column(Text(head), width=_COLUMN_WIDTHS[key], key=key)
 
@@ -95,12 +98,20 @@ class TablesGrid(DataTable[Text]):
             if key.value in heads:
                 column.label = Text(heads[key.value])
 
-    def show(self, tables: Sequence[TableInfo], player: str | None, keep: str | None) -> None:
-        """A row for each of ``tables``, in that order; the cursor on table ``keep``
-        when it is listed. ``player``'s seats are underlined, and a table waiting
-        for their move says so."""
+    def show(
+        self, tables: Sequence[TableInfo], player: str | None, keep: str | None = None
+    ) -> None:
+        """A row for each of ``tables``, in the grid's order (the tables waiting for
+        ``player``'s move first: :func:`~paris_tui.net.turns.tables_in_order`); the
+        cursor stays on table ``keep`` (else on the table it is on). ``player``'s
+        seats are underlined, and a table waiting for their move says so."""
+        if keep is None:
+            current = self.current()
+            keep = None if current is None else current.table
         self.clear()
-        for info in tables:
+        self.drawn = True
+        self.tables = tuple(tables_in_order(tables, player))
+        for info in self.tables:
             game = table_game_text(info)
             mark = table_turn_text(info, player)
             self.add_row(
@@ -110,15 +121,29 @@ class TablesGrid(DataTable[Text]):
                 key=info.table,
                 height=None,  # as many lines as the players take: no name is cut
             )
-        ids = [info.table for info in tables]
+        ids = [info.table for info in self.tables]
         if keep in ids:
             self.move_cursor(row=ids.index(keep), animate=False)
 
-    def under_cursor(self, tables: Sequence[TableInfo]) -> TableInfo | None:
-        """Which of ``tables`` (the rows as last shown) the cursor is on."""
-        if not tables or self.row_count == 0:
+    def current(self) -> TableInfo | None:
+        """The table the cursor is on."""
+        if not self.tables or self.row_count == 0:
             return None
         row = self.cursor_row
-        if 0 <= row < len(tables):
-            return tables[row]
+        if 0 <= row < len(self.tables):
+            return self.tables[row]
         return None
+
+    def with_seats(self, table_id: str, seats: tuple[SeatInfo, ...]) -> list[TableInfo]:
+        """The tables listed, table ``table_id`` (waiting for players) with ``seats``
+        (in its place, or last when it was not listed)."""
+        tables = list(self.tables)
+        free = sum(1 for s in seats if s.status == "free")
+        waiting = TableInfo(table_id, seats, 0, 0, False, True, free)
+        for i, info in enumerate(tables):
+            if info.table == table_id:
+                tables[i] = waiting
+                break
+        else:
+            tables.append(waiting)
+        return tables
