@@ -1,19 +1,22 @@
 """The lobby: a player with no seat lists the host's tables, sits, watches or opens one.
 
 ``paris-tui join`` shows it when no ``--name`` is given or the host has no
-seat for the name. It speaks to the host through the connection
-it is given (:class:`~paris_tui.net.client.HostClient`, after ``welcome``):
-one reading task turns what the host sends into the screen, and the table
-list is asked for again every :data:`POLL` seconds. The screen dismisses
-with the host's :class:`~paris_tui.net.protocol.Seated` (the player sits:
+seat for the name. It speaks to the host through the connection it is given
+(:class:`~paris_tui.net.client.HostClient`, after ``welcome``), held by a
+:class:`~paris_tui.app.screens.lobby.host_link.HostLink`: one reading task
+turns what the host sends into the screen, and the table list is asked for
+again every :data:`~paris_tui.app.screens.lobby.host_link.POLL` seconds
+(:class:`~paris_tui.app.screens.lobby.tables.TablesGrid` draws it). The screen
+dismisses with the host's :class:`~paris_tui.net.protocol.Seated` (the player sits:
 the game screen takes the connection over from the very next line),
 :class:`~paris_tui.net.protocol.Watching`, or ``None`` (quit).
 
 Keys: ``Enter`` on a table sits there (at a free seat, or at the seat
 reserved for your name) or else watches it; ``w`` watches; ``n`` opens a
-new table (:class:`NewTableScreen`: seats as you, open or AI, and the rule
-variants); ``p`` plays now (quick match: how many players, then a seat at the fullest
-table of that size waiting for players, or a new one:
+new table (:class:`~paris_tui.app.screens.lobby.new_table.NewTableScreen`: seats
+as you, open or AI, and the rule variants); ``p`` plays now (quick match: how
+many players, then a seat at the fullest table of that size waiting for players,
+or a new one:
 :mod:`~paris_tui.app.screens.quick_match`); ``a`` is your Account on the
 host (a link code for another door, or one typed here:
 :class:`~paris_tui.app.screens.account.AccountScreen`);
