@@ -24,7 +24,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol, runtime_checkable
 
-from ..chat_words import CHAT_CODES, Mutes, chat_problem, chat_said, chat_table
+from ..app.online.chat_words import CHAT_CODES, Mutes, chat_problem, chat_said, chat_table
 from ..core import Event, Move, RoundStarted, SeatView
 from ..core.text import InvalidChatError, InvalidNameError, normalize_chat, normalize_name
 from ..i18n import _, ngettext

@@ -1,7 +1,7 @@
 """One game being played: the referee (:class:`Game`), its seats and its autosave.
 
 The app keeps the :class:`Game` here, privately: screens read only
-:meth:`Session.view` (a :class:`SeatView`, R8) and the public events of the
+:meth:`Session.view` (a :class:`SeatView`: what one seat may see) and the public events of the
 moves made. Every move is saved at once, atomically, as a game record whose
 extra top-level key ``"app"`` holds the app's own metadata (the deal seed
 and each AI seat's seed). The session holds no rules: the core scores.
@@ -17,29 +17,38 @@ from __future__ import annotations
 import contextlib
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, TypeGuard
+from typing import TYPE_CHECKING, Any, Protocol
 
 from paris_tui.app.local.locks import GameLock, acquire
+from paris_tui.app.local.seats import (
+    APP_KEY,
+    MAX_SEED,
+    PlayersError,
+    SeatSpec,
+    ai_levels,
+    ai_seed,
+    check_app_record,
+    check_seed,
+    is_seed,
+    name_seats,
+    next_seed,
+    parse_players,
+    play_seats,
+)
 from paris_tui.core import (
     Game,
     IllegalCode,
     IllegalMoveError,
-    InvalidNameError,
     Move,
     Options,
-    RecordError,
     SeatView,
-    ai_seat_names,
-    check_table_names,
-    printable,
 )
 from paris_tui.core.errors import invalid
 from paris_tui.core.record import Player as RecordPlayer
 from paris_tui.core.record import Record, load_record, replay, save_record
-from paris_tui.i18n import _, ngettext
-from paris_tui.wording import name_problem, refusal_reason, seat_problem
+from paris_tui.i18n import _
+from paris_tui.wording import refusal_reason
 
 if TYPE_CHECKING:  # the network's modules are not needed for a game on this terminal
     from paris_tui.core import Event
@@ -50,6 +59,7 @@ __all__ = [
     "MAX_SEED",
     "SCORE_KINDS",
     "Bot",
+    "PlayersError",
     "SeatSpec",
     "Session",
     "SessionTable",
@@ -66,22 +76,10 @@ __all__ = [
 ]
 
 SCORE_KINDS = ("small_tour", "grand_tour", "special_tour", "sack")
-APP_KEY = "app"
-MAX_SEED = 2**63 - 1
-"""Deal and AI seeds are whole numbers from 0 to this (checked on every way in)."""
 
 
 class Bot(Protocol):
     def choose(self, view: SeatView) -> Move: ...
-
-
-def ai_levels() -> tuple[str, ...]:
-    """The AI levels on offer, or ``()`` when the AI package is not installed."""
-    try:
-        from paris_tui.ai import LEVELS
-    except ImportError:
-        return ()
-    return tuple(LEVELS)
 
 
 def make_bot(level: str, seed: int) -> Bot:
@@ -91,175 +89,12 @@ def make_bot(level: str, seed: int) -> Bot:
     return bot
 
 
-def ai_seed(game_seed: int | str, seat: int) -> int:
-    """A deterministic seed for the AI in ``seat``, derived from the game's seed."""
-    import hashlib  # on first use: the hand-off's first frame needs none
-
-    digest = hashlib.sha256(f"paris-tui:{game_seed}:{seat}".encode()).digest()
-    return int.from_bytes(digest[:4], "big")
-
-
-@dataclass(frozen=True, slots=True)
-class SeatSpec:
-    """A seat to create: a name and ``"human"`` or ``"ai:<level>"``."""
-
-    name: str
-    kind: str = "human"
-
-    @property
-    def level(self) -> str | None:
-        return self.kind[3:] if self.kind.startswith("ai:") else None
-
-
-def _level_problem(level: str, levels: tuple[str, ...]) -> str | None:
-    """Why ``level`` is not an AI level of this installation, or None."""
-    if not levels:
-        return _("AI opponents are not available in this installation")
-    if level not in levels:
-        shown = printable(level if len(level) <= 20 else level[:20] + "...")
-        return _("unknown AI level '{level}' (known: {levels})").format(
-            level=shown, levels=", ".join(levels)
-        )
-    return None
-
-
-class PlayersError(ValueError):
-    """``--players`` cannot be seated: :meth:`words` says why (``seat N:`` first when
-    one seat is at fault, :attr:`seat` counted from 1), in the current language."""
-
-    def __init__(self, problem: str, seat: int | None = None) -> None:
-        self.problem = problem
-        self.seat = seat
-        super().__init__(self.words())
-
-    def words(self) -> str:
-        return self.problem if self.seat is None else seat_problem(self.seat, self.problem)
-
-
-def parse_players(text: str) -> list[SeatSpec]:
-    """``"Ann,ai:strong,Bob"`` as seats. Raises ``ValueError`` with a clear message.
-
-    Names follow the core's one rule for names (:func:`check_table_names`): the
-    message is the same as the new-game screen's and a record's (``seat 2: the
-    name holds a control character (U+001B)``). A comma separates seats, so a
-    name given here holds none.
-    """
-    parts = text.split(",")
-    if not 2 <= len(parts) <= 4:
-        raise PlayersError(
-            ngettext(
-                "{option} names {n} player: Paris Paris is for 2 to 4",
-                "{option} names {n} players: Paris Paris is for 2 to 4",
-                len(parts),
-            ).format(option="--players", n=len(parts))
-        )
-    levels = ai_levels()
-    kinds: list[str | None] = []  # None: a human, named by the part itself
-    for i, part in enumerate(parts):
-        word = part.strip()
-        if word[:3].lower() == "ai:":
-            level = word[3:].strip().lower()
-            problem = _level_problem(level, levels)
-            if problem is not None:
-                raise PlayersError(problem, i + 1)
-            kinds.append(f"ai:{level}")
-        else:
-            kinds.append(None)
-    humans = [i for i, kind in enumerate(kinds) if kind is None]
-    try:
-        names = check_table_names(parts[i] for i in humans)
-    except InvalidNameError as exc:
-        seat = humans[exc.seat] if exc.seat is not None else 0
-        raise PlayersError(name_problem(exc), seat + 1) from None
-    human_name = dict(zip(humans, names, strict=True))
-    return name_seats([(human_name.get(i, ""), kind or "human") for i, kind in enumerate(kinds)])
-
-
-def name_seats(raw: Sequence[tuple[str, str]]) -> list[SeatSpec]:
-    """Seats from checked ``(name, kind)`` pairs: an AI seat named by its code
-    (``Strong AI``, :func:`core.ai_seat_names`), whatever name it was typed with."""
-    names = ai_seat_names(raw)
-    return [SeatSpec(name, kind) for name, (_typed, kind) in zip(names, raw, strict=True)]
-
-
 def _discard(path: Path, lock: GameLock) -> None:
     """Remove the file :func:`create_save` made for a game that did not start (still empty)."""
     with contextlib.suppress(OSError):
         if path.stat().st_size == 0:
             path.unlink()
     lock.release()
-
-
-_SEED_OR_NULL = "must be a whole number from 0 to {limit} (or null)"
-
-
-def is_seed(seed: object) -> TypeGuard[int]:
-    """Whether ``seed`` is a deal seed (a whole number from 0 to :data:`MAX_SEED`)."""
-    return type(seed) is int and 0 <= seed <= MAX_SEED
-
-
-def seed_problem(what: str) -> str:
-    """``--seed must be a whole number from 0 to ...``: ``what`` names the seed."""
-    return _("{what} must be a whole number from 0 to {limit}").format(what=what, limit=MAX_SEED)
-
-
-def check_seed(seed: object, what: str = "the seed") -> int:
-    """``seed`` if it is a deal seed (a whole number from 0 to :data:`MAX_SEED`),
-    else ``ValueError`` (in the current language)."""
-    if not is_seed(seed):
-        raise ValueError(seed_problem(what))
-    return seed
-
-
-def play_seats(players: str, *, seed: int | None, ai_delay: float | None) -> list[SeatSpec]:
-    """The seats of ``paris-tui play --players ...``, its ``--seed`` and ``--ai-delay``
-    checked (the full screen's and the screen reader's ``play`` alike). Raises
-    ``ValueError`` with the one line to print, in the current language."""
-    if ai_delay is not None and ai_delay < 0:
-        raise ValueError(_("{option} must be 0 or more").format(option="--ai-delay"))
-    try:
-        seats = parse_players(players)
-    except PlayersError as exc:
-        raise ValueError(
-            f"--players: {exc.words()}" if exc.seat is not None else exc.words()
-        ) from None
-    if seed is not None and not is_seed(seed):
-        raise ValueError(seed_problem("--seed"))
-    return seats
-
-
-def next_seed(seed: int) -> int:
-    """The deal seed of "Play again" after a game dealt from ``seed`` (wraps at the top)."""
-    return 0 if seed >= MAX_SEED else seed + 1
-
-
-def check_app_record(record: Record) -> None:
-    """What the app needs of a record beyond the rules: every AI level known here, and
-    the ``"app"`` metadata (deal seed, AI seeds) well formed. A :class:`RecordError`
-    naming the field (``players[1].kind``, ``app.seed``) otherwise."""
-    levels = ai_levels()
-    for i, player in enumerate(record.players):
-        level = player.ai_level
-        if level is not None:
-            problem = _level_problem(level, levels)
-            if problem is not None:
-                raise RecordError(f"players[{i}].kind", problem)
-    meta = record.extra.get(APP_KEY)
-    if meta is None:
-        return
-    if not isinstance(meta, dict):
-        raise invalid(APP_KEY, "must be an object")
-    seed = meta.get("seed")
-    if seed is not None and not is_seed(seed):
-        raise invalid(f"{APP_KEY}.seed", _SEED_OR_NULL, limit=MAX_SEED)
-    seeds = meta.get("ai_seeds")
-    if seeds is not None:
-        where = f"{APP_KEY}.ai_seeds"
-        if not isinstance(seeds, list) or len(seeds) != len(record.players):
-            raise invalid(where, "must be a list of {n} seeds (or nulls)", n=len(record.players))
-        for i, seed in enumerate(seeds):
-            if seed is not None and not is_seed(seed):
-                raise invalid(f"{where}[{i}]", _SEED_OR_NULL, limit=MAX_SEED)
 
 
 def points_by_kind(players: int, events: Sequence[Event]) -> list[dict[str, int]]:

@@ -36,6 +36,7 @@ from paris_tui.app.local.locks import (
     lock_path,
     try_lock,
 )
+from paris_tui.app.local.seats import check_app_record
 from paris_tui.core import RecordError
 from paris_tui.core.record import Record, load_record
 from paris_tui.i18n import _
@@ -203,10 +204,8 @@ def read_save(path: Path) -> SaveInfo:
     Beyond the record format, the app's own needs are checked here, once, for
     every way a save comes in (``resume FILE``, the resume offer): each AI
     level must exist in this installation and the ``"app"`` metadata must be
-    well formed (:func:`~paris_tui.app.local.session.check_app_record`).
+    well formed (:func:`~paris_tui.app.local.seats.check_app_record`).
     """
-    from paris_tui.app.local.session import check_app_record
-
     record = load_record(path)
     check_app_record(record)
     stacks = len(record.setup.stacks)

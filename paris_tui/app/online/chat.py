@@ -1,4 +1,4 @@
-"""Table chat in the app (issue 22): the chat pane, the chat prompt, canned phrases.
+"""Table chat in the app: the chat pane, the chat prompt, canned phrases.
 
 At a host's table (protocol 4) the game screen shows the lines said there in a
 chat pane beside its log, each with its writer's name, drawn as
@@ -29,8 +29,7 @@ from textual.widgets import Input, RichLog, Static
 
 from paris_tui.app.look.describe import shown_name
 from paris_tui.app.look.palette import player_style
-from paris_tui.app.screens.base import ParisScreen
-from paris_tui.chat_words import (
+from paris_tui.app.online.chat_words import (
     CHAT_CODES,
     Mutes,
     chat_problem,
@@ -39,6 +38,7 @@ from paris_tui.chat_words import (
     speaking_as,
     writer,
 )
+from paris_tui.app.screens.base import ParisScreen
 from paris_tui.core.text import InvalidChatError, InvalidNameError, normalize_chat, normalize_name
 from paris_tui.i18n import N_, _
 from paris_tui.net.protocol import CHAT_PHRASES, ChatLine

@@ -1,4 +1,4 @@
-"""Friends in the lobby (issue 22): "tell me when NAME is here".
+"""Friends in the lobby: "tell me when NAME is here".
 
 The lobby asks the host for its player's friends once it knows who the player
 is (a kept token or a door's ticket), and so listens: when a friend comes in
@@ -9,11 +9,11 @@ typed and Enter adds that friend (a friend's name removes them).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from rich.text import Text
 from textual import on
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
@@ -22,12 +22,32 @@ from textual.widgets import Input, Static
 from paris_tui.app.screens.base import ParisScreen
 from paris_tui.core.text import InvalidNameError, normalize_name, printable
 from paris_tui.i18n import N_, _
+from paris_tui.net.client import HostClient
 from paris_tui.net.protocol import FriendsInfo, FriendsRequest
 
-if TYPE_CHECKING:  # pragma: no cover
-    from paris_tui.app.screens.lobby import LobbyScreen
+__all__ = ["FriendsLobby", "FriendsScreen", "LobbyFriends", "friends_text"]
 
-__all__ = ["FriendsScreen", "LobbyFriends", "friends_text"]
+
+class FriendsLobby(Protocol):
+    """What the friends need of the lobby they are in (the lobby screen)."""
+
+    @property
+    def client(self) -> HostClient: ...
+    @property
+    def player(self) -> str | None: ...
+    @property
+    def done(self) -> bool: ...
+    @property
+    def app(self) -> App[Any]: ...
+
+    def token(self) -> str | None:
+        """What proves the player to the host (a kept token, a door's ticket)."""
+
+    def say(self, message: str, *, problem: bool = False) -> None:
+        """A line in the lobby's status line."""
+
+    def notify(self, message: str, *, title: str = "", markup: bool = True) -> None:
+        """A notice (a toast)."""
 
 
 def friends_text(info: FriendsInfo | None) -> Text:
@@ -48,7 +68,7 @@ def friends_text(info: FriendsInfo | None) -> Text:
 class LobbyFriends:
     """The lobby's side: asks the host, hears its answers and notices."""
 
-    def __init__(self, lobby: LobbyScreen) -> None:
+    def __init__(self, lobby: FriendsLobby) -> None:
         self.lobby = lobby
         self.info: FriendsInfo | None = None
         self.screen: FriendsScreen | None = None
@@ -59,7 +79,7 @@ class LobbyFriends:
         welcome = lobby.client.welcome
         if welcome is None or welcome.protocol < 4 or lobby.player is None or lobby.done:
             return False
-        token = lobby._token()
+        token = lobby.token()
         if token is None and action == "show":
             return False  # not proven yet: nothing to listen as
         lobby.client.send(FriendsRequest(lobby.player, token, action, friend))
@@ -70,14 +90,14 @@ class LobbyFriends:
         if info.arrived is not None:
             said = _("{name} is here.").format(name=printable(info.arrived))
             self.lobby.notify(said, title=_("Friends"), markup=False)
-            self.lobby._say(said)  # and in the status line, where a screen reader looks
+            self.lobby.say(said)  # and in the status line, where a screen reader looks
         if self.screen is not None and self.screen.is_attached:
             self.screen.show(info)
 
     def open(self) -> None:
         lobby = self.lobby
         if lobby.player is None:
-            lobby._say(_("Type your name first: friends are an account's."), problem=True)
+            lobby.say(_("Type your name first: friends are an account's."), problem=True)
             return
         self.screen = FriendsScreen(self)
         lobby.app.push_screen(self.screen)

@@ -280,7 +280,7 @@ class Link:
         return self.table
 
     def _chat_as(self) -> None:
-        """A watcher who gave a name chats as that account (table chat, issue 22), and
+        """A watcher who gave a name chats as that account in the table's chat, and
         hides the writers that account keeps muted (a seat's list comes unasked)."""
         if self.target.name is not None:
             self.table.chat_as = (self.target.name, self.token)

@@ -1,4 +1,4 @@
-"""How timed tables look (issue 22): the move clock's bar, the lobby's marks, time-outs.
+"""How timed tables look: the move clock's bar, the lobby's marks, time-outs.
 
 Pure functions of what the host said (:class:`~paris_tui.net.protocol.MoveClock`,
 :class:`~paris_tui.net.protocol.TableInfo`): the game screen's players panel
@@ -131,7 +131,7 @@ def new_time_out(table: object, logged: set[int], names: Sequence[str]) -> Text 
 
 
 def waiting_line(infos: Sequence[TableInfo], me: str | None) -> str | None:
-    """The lobby's status when tables wait for ``me``'s move (issue 22), else ``None``."""
+    """The lobby's status when tables wait for ``me``'s move, else ``None``."""
     n = len(waiting_for(infos, me))
     if not n:
         return None

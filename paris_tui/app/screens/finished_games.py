@@ -1,4 +1,4 @@
-"""The host's finished games, from the lobby's ``g`` (issue 22): yours first.
+"""The host's finished games, from the lobby's ``g``: yours first.
 
 The lobby asks its host (protocol 4's ``list_games``) and hands the answer
 here; Enter on a game asks for its record (``get_record``), which the host

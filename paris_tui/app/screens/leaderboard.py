@@ -1,4 +1,4 @@
-"""The host's leaderboard (issue 22): its best ratings, from the lobby's ``l``.
+"""The host's leaderboard: its best ratings, from the lobby's ``l``.
 
 The rows come with the lobby's table list (the ``leaderboard`` of the host's
 :class:`~paris_tui.net.protocol.Tables`): each account's name (outside text,

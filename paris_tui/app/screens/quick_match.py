@@ -1,4 +1,4 @@
-"""Quick match (issue 22): "Play now" in the lobby (key ``p``).
+"""Quick match: "Play now" in the lobby (key ``p``).
 
 :class:`QuickMatchScreen` asks how many players (2, 3 or 4; ← → or the
 digit) and dismisses with it; :func:`quick_request` is what the lobby then
@@ -24,6 +24,7 @@ from ...net.protocol import Join, OpenTable, TableInfo
 from ...net.turns import RatingLookup, quick_match, quick_seats
 from ..widgets.footer import KeysFooter
 from .base import ParisScreen
+from .lobby.cycler import Cycler
 
 __all__ = ["QuickMatchScreen", "quick_request"]
 
@@ -64,8 +65,6 @@ class QuickMatchScreen(ParisScreen):
     ]
 
     def compose(self) -> ComposeResult:
-        from .lobby import Cycler
-
         with Vertical(id="quick-form"):
             yield Static(Text(_("Play now")), id="quick-title")
             with Horizontal(classes="form-row"):
@@ -90,8 +89,6 @@ class QuickMatchScreen(ParisScreen):
         self.dismiss(size)
 
     def action_play(self) -> None:
-        from .lobby import Cycler
-
         self.dismiss(int(self.query_one("#quick-size", Cycler).value))
 
     def action_back(self) -> None:

@@ -25,58 +25,37 @@ module of its own: a terminal's app does not import the web driver) are those dr
 exactly that fixed: when input ends or fails, or output fails, they ask the
 app to exit with status :data:`TERMINAL_GONE` (the app saves: every move is
 already saved, and closing the session releases the save's lock). Their input
-threads wait on an :class:`InputWait`: with no timeout at all once the parser
-has had its tick after the last input, woken by a pipe when the app stops
-them. Everything else is Textual's own code. :func:`driver_class` picks one of them for what
-Textual would have picked (``ParisApp.get_driver_class``). POSIX only: Textual's
-Linux driver needs ``termios``, so on Windows the app keeps Textual's drivers.
+threads wait on an :class:`~paris_tui.app.terminal.input_wait.InputWait`: with no
+timeout at all once the parser has had its tick after the last input, woken by a
+pipe when the app stops them. Everything else is Textual's own code.
+:func:`driver_class` picks one of them for what Textual would have picked
+(``ParisApp.get_driver_class``). POSIX only: Textual's Linux driver needs
+``termios``, so on Windows the app keeps Textual's drivers.
 """
 
 from __future__ import annotations
 
-import contextlib
 import io
 import os
-import select
 import sys
 import threading
-import time
 from codecs import getincrementaldecoder
 from typing import IO, Any, cast
 
 from textual._parser import ParseError
 from textual._xterm_parser import XTermParser
-from textual.constants import ESCAPE_DELAY
 from textual.driver import Driver
 from textual.drivers.linux_driver import LinuxDriver
 
+from paris_tui.app.terminal.input_wait import TERMINAL_GONE, TICK, Gone, InputWait
+
 __all__ = [
     "TERMINAL_GONE",
+    "TICK",
     "InputWait",
     "TerminalDriver",
     "driver_class",
 ]
-
-TERMINAL_GONE = 129
-"""The app's exit status when its terminal went away (128 + SIGHUP, as a shell says)."""
-
-
-class _Gone:
-    """Tells the app once, from any thread, that its terminal went away."""
-
-    def __init__(self, driver: Driver) -> None:
-        self._driver = driver
-        self._lock = threading.Lock()
-        self.gone = False
-
-    def __call__(self) -> None:
-        with self._lock:
-            if self.gone:
-                return
-            self.gone = True
-        app = self._driver._app
-        # Thread-safe: post_message hands the callback to the app's loop.
-        app.call_later(app.exit, None, TERMINAL_GONE)
 
 
 class _TerminalFile:
@@ -84,7 +63,7 @@ class _TerminalFile:
     the terminal gone and drops the text, so the writer thread never dies and the
     app's thread never blocks on its full queue."""
 
-    def __init__(self, file: IO[str], gone: _Gone) -> None:
+    def __init__(self, file: IO[str], gone: Gone) -> None:
         self._file = file
         self._gone = gone
 
@@ -118,61 +97,6 @@ class _TerminalFile:
         return getattr(self._file, name)
 
 
-TICK = 0.1
-"""Seconds between the key parser's ticks while it may be waiting (Textual's own poll)."""
-
-
-class InputWait:
-    """Waits for a file descriptor to be readable, or for :meth:`wake`.
-
-    The parser that reads the input needs a tick only while it may hold a key
-    for its escape delay (an escape alone, or the start of a sequence): for
-    ``ESCAPE_DELAY`` plus one tick after the last input. :meth:`wait` times out
-    every :data:`TICK` seconds in that window, as Textual's loop does all the
-    time, and after it blocks until there is input or a wake. The wake is a
-    pipe, so :meth:`wake` works from any thread and before a wait begins.
-    """
-
-    def __init__(self) -> None:
-        self._wake_read, self._wake_write = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
-        self._quiet_at = 0.0  # time.monotonic() after which no tick is due
-        self._closed = False
-
-    def input_seen(self) -> None:
-        """Input was fed to the parser: tick it until its escape delay is over."""
-        self._quiet_at = time.monotonic() + ESCAPE_DELAY + TICK
-
-    def timeout(self) -> float | None:
-        """What the next wait's timeout is: ``None`` (none) when no tick is due."""
-        left = self._quiet_at - time.monotonic()
-        return None if left <= 0 else min(TICK, left)
-
-    def wait(self, fd: int) -> bool:
-        """Block until ``fd`` is readable (True) or a wake or a tick's time (False)."""
-        try:
-            ready, _, _ = select.select([fd, self._wake_read], [], [], self.timeout())
-        except InterruptedError:  # pragma: no cover - PEP 475 retries select itself
-            return False
-        if self._wake_read in ready:
-            with contextlib.suppress(OSError):
-                while os.read(self._wake_read, 512):
-                    pass
-        return fd in ready
-
-    def wake(self) -> None:
-        """End the current or next :meth:`wait` (thread-safe)."""
-        with contextlib.suppress(OSError):  # full (already woken) or closed
-            os.write(self._wake_write, b"w")
-
-    def close(self) -> None:
-        if self._closed:
-            return
-        self._closed = True
-        for fd in (self._wake_read, self._wake_write):
-            with contextlib.suppress(OSError):
-                os.close(fd)
-
-
 class _WakingEvent(threading.Event):
     """The driver's ``exit_event``: setting it also wakes the input thread's wait."""
 
@@ -194,7 +118,7 @@ class TerminalDriver(LinuxDriver):
 
     def __init__(self, app: Any, **kwargs: Any) -> None:
         super().__init__(app, **kwargs)
-        self._gone = _Gone(self)
+        self._gone = Gone(self)
         if self._file is not None:
             # Duck-typed: WriterThread only calls write, flush and fileno.
             self._file = cast("io.TextIOWrapper", _TerminalFile(self._file, self._gone))

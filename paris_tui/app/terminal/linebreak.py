@@ -1,4 +1,4 @@
-"""Line breaking for East Asian text: where a line of Chinese may end (issue 18.12).
+"""Line breaking for East Asian text: where a line of Chinese may end.
 
 Rich and Textual break lines at spaces and fold a longer run of characters
 wherever the width ends, so a Chinese line could start with ``；`` or ``，``,

@@ -1,5 +1,6 @@
 """Textual's web driver that ends the app when its door goes away (see
-:mod:`paris_tui.app.terminal.driver`, which picks it: imported only for a browser door's app)."""
+:mod:`paris_tui.app.terminal.driver`, which picks it: imported only for a browser door's
+app; what both drivers share is in :mod:`paris_tui.app.terminal.input_wait`)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Any
 
 from textual.drivers.web_driver import WebDriver
 
-from paris_tui.app.terminal.driver import InputWait, _Gone
+from paris_tui.app.terminal.input_wait import Gone, InputWait
 
 __all__ = ["WebDoorDriver"]
 
@@ -52,7 +53,7 @@ class WebDoorDriver(WebDriver):
 
     def __init__(self, app: Any, **kwargs: Any) -> None:
         super().__init__(app, **kwargs)
-        self._gone = _Gone(self)
+        self._gone = Gone(self)
         self._write = partial(self._guarded_write)  # upstream: partial(os.write, fileno)
         self._input_reader = _InputReader()  # type: ignore[assignment] # duck-typed
 

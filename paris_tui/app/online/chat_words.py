@@ -10,10 +10,10 @@ plain line.
 
 from __future__ import annotations
 
-from .core.text import InvalidChatError
-from .i18n import N_, _
-from .net.protocol import ChatLine
-from .net.table import RemoteTable
+from paris_tui.core.text import InvalidChatError
+from paris_tui.i18n import N_, _
+from paris_tui.net.protocol import ChatLine
+from paris_tui.net.table import RemoteTable
 
 __all__ = [
     "CHAT_CODES",
