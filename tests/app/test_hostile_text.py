@@ -1,4 +1,4 @@
-"""Outside text is never markup and never a terminal control (issue 7).
+"""Outside text is never markup and never a terminal control.
 
 Names (and file names, and messages that quote them) come from the command
 line, the new-game form, record files and saves. Each must be drawn exactly
@@ -126,7 +126,7 @@ def label_offset(button: Button, label: str, word: str) -> tuple[int, int]:
     return x, content.y - region.y
 
 
-# --- the bugs as found (issue 7, items 1 and 2) ---------------------------------------
+# --- the bugs as found: markup and controls in names ---------------------------------------
 
 
 async def test_markup_names_from_the_command_line_are_drawn_literally_and_run_nothing(
@@ -612,7 +612,7 @@ def _app_sources() -> list[Path]:
 def test_no_markup_is_built_from_formatted_strings_in_the_app() -> None:
     """Every toast is plain text, and no widget is given an f-string to parse as markup.
 
-    A formatted string is how outside text gets into markup (issue 7): the app
+    A formatted string is how outside text gets into markup: the app
     draws such text as a Rich ``Text`` (``describe.plain``), never as a ``str``.
     """
     problems: list[str] = []
