@@ -157,7 +157,7 @@ class GameScreen(ParisScreen):
         # (terminal/keygate.py).
         self.key_gate = TurnGate(on_drop=self._take_dropped)
         self.ai = LocalAi(self)
-        self.clock = MoveClockTick(self.flow, self._tick_players)
+        self.clock = MoveClockTick(self.flow)
         self.chat = TableChat(self)
         self.hints = HintWork(self)
         self.ending = GameEnd(self)
@@ -222,9 +222,9 @@ class GameScreen(ParisScreen):
             clock=self.clock.text(),
         )
 
-    def _tick_players(self) -> None:
+    def _tick_clock(self) -> None:
         """The move clock's second tick: the players' panel again, with the clock."""
-        if self.query(PlayersPanel):
+        if self.clock.running() and self.query(PlayersPanel):
             self.show_players()
 
     def table_closed(self, table: Table, reason: str) -> None:
@@ -276,7 +276,7 @@ class GameScreen(ParisScreen):
             return  # mounted while the app shuts down: nothing to show
         self._fit_footer(self.app.size.width)
         if self.networked:  # a real-time move clock's bar, ticking only while it runs
-            self.clock.start(self.set_interval(1.0, self.clock.tick, pause=True))
+            self.clock.start(self.set_interval(1.0, self._tick_clock, pause=True))
         self._resumed_at = self.move_count if self.flow.events else None
         self._write_log()
         self.chat.follow()

@@ -7,8 +7,6 @@ nothing else (64 idle SSH players on one host).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from rich.text import Text
 from textual.timer import Timer
 
@@ -21,16 +19,15 @@ __all__ = ["MoveClockTick"]
 
 
 class MoveClockTick:
-    """The move clock of ``flow``'s table; ``redraw`` shows it again (each second)."""
+    """The move clock of ``flow``'s table."""
 
-    def __init__(self, flow: TurnFlow, redraw: Callable[[], None]) -> None:
+    def __init__(self, flow: TurnFlow) -> None:
         self._flow = flow
-        self._redraw = redraw
         self._timer: Timer | None = None  # a networked game's second tick
         self._time_outs: set[int] = set()  # the moves whose time-out the log told
 
     def start(self, timer: Timer) -> None:
-        """Tick with ``timer`` (made paused), while a real-time clock runs."""
+        """Tick with ``timer`` (made paused), while a real-time clock runs (:meth:`running`)."""
         self._timer = timer
         self.follow()
 
@@ -45,14 +42,14 @@ class MoveClockTick:
         timer = self._timer
         if timer is None:
             return
-        if real_time(self._flow.table) and not self._flow.ended:
+        if self.running():
             timer.resume()
         else:
             timer.pause()
 
-    def tick(self) -> None:
-        if real_time(self._flow.table) and not self._flow.ended:
-            self._redraw()
+    def running(self) -> bool:
+        """A real-time clock runs: it is shown again each second."""
+        return real_time(self._flow.table) and not self._flow.ended
 
     def time_out_line(self, table: Table) -> Text | None:
         """The log's line for a player whose time ran out (the AI moved for them), once."""
