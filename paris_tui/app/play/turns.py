@@ -22,10 +22,8 @@ import asyncio
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
 
-from paris_tui.app.local.history import GameMode, History
-from paris_tui.app.local.session import Bot
 from paris_tui.app.play.staging import Staging
 
 from ...core import BusinessRemoved, Event, Move, SeatView
@@ -33,6 +31,10 @@ from ...core.record import Player, Record
 from ...core.sampling import Determinizer
 from ...net.protocol import SeatInfo
 from ...net.table import Table
+
+if TYPE_CHECKING:
+    from paris_tui.app.local.history import GameMode, History
+    from paris_tui.app.local.session import Bot
 
 __all__ = ["LocalBots", "Remembered", "Step", "TurnFlow", "Update", "destinations"]
 
