@@ -606,7 +606,7 @@ DRAWING_CALLS = {"Static", "Label", "Button", "update", "write", "from_markup", 
 
 
 def _app_sources() -> list[Path]:
-    return sorted((Path(launch.__file__).parent).rglob("*.py"))
+    return sorted((Path(launch.__file__).parent.parent).rglob("*.py"))  # paris_tui/app
 
 
 def test_no_markup_is_built_from_formatted_strings_in_the_app() -> None:
