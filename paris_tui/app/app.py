@@ -10,17 +10,14 @@ offers to resume an unfinished game), or the replay viewer.
 from __future__ import annotations
 
 import gc
-import os
 import sys
 from collections.abc import Iterable
-from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
-from textual.command import CommandPalette
 from textual.driver import Driver
 from textual.screen import Screen
 from textual.scrollbar import ScrollBar, ScrollBarRender
@@ -29,14 +26,12 @@ if TYPE_CHECKING:
     from paris_tui.app.local.history import History
     from paris_tui.app.online.remote import Link, LobbyStart
 
-    from ..net.table import RemoteTable
     from .screens.game import GameScreen
 
 from paris_tui.app.local.session import SeatSpec, Session, SessionTable, next_seed
-from paris_tui.app.local.settings import load_settings, save_settings
-from paris_tui.app.local.storage import SaveInfo, data_dir
+from paris_tui.app.local.storage import SaveInfo
 from paris_tui.app.look.describe import printable
-from paris_tui.app.look.glyphs import current_glyphs, set_glyphs
+from paris_tui.app.look.glyphs import current_glyphs
 from paris_tui.app.start.resources import (
     LAST_TIE_BREAKER,
     first_css_paths,
@@ -47,7 +42,7 @@ from paris_tui.app.terminal.keygate import Gate, KeyStamp
 
 from ..core import Options
 from ..core.record import Record
-from ..i18n import LANGUAGE_NAMES, LANGUAGES, N_, _, current_language, set_language
+from ..i18n import N_, _
 from .screens.base import MIN_HEIGHT, MIN_WIDTH
 
 __all__ = ["DEFAULT_AI_DELAY", "DEFAULT_ANIM", "AsciiScrollBarRender", "ParisApp"]
@@ -124,7 +119,7 @@ class ParisApp(App[int]):
         self.cursor_blink = cursor_blink
         self.show_preview = True
         self.deliberate_keys = deliberate_keys
-        # Where finished games are kept (app/history.py): the launch functions give the
+        # Where finished games are kept (app/local/history.py): the launch functions give the
         # data directory's; None (tests, screenshots) keeps none.
         self.history = history
         self.too_small = False  # the "please enlarge" notice shows: no input, the game waits
@@ -197,15 +192,15 @@ class ParisApp(App[int]):
         (:mod:`~paris_tui.app.terminal.driver`)."""
         chosen = super().get_driver_class()
         if sys.platform == "win32":
-            return chosen  # app/driver.py fixes Textual's POSIX and web drivers only
+            return chosen  # app/terminal/driver.py fixes Textual's POSIX and web drivers only
         from paris_tui.app.terminal.driver import driver_class
 
         return driver_class(chosen)
 
     def get_default_screen(self) -> Screen[Any]:
         """The first screen: a hot-seat game's hand-off, when the game opens on one, in
-        place of Textual's blank screen (issue 19: that one was made, styled and laid out
-        before the first frame for nothing). Its Ready pushes the game screen over it:
+        place of Textual's blank screen (that one was made, styled and laid out before the
+        first frame for nothing). Its Ready pushes the game screen over it:
         the stack has the shape it had, the spent hand-off in the blank screen's place."""
         if self.session is not None:
             handoff = self._handoff(self.session)
@@ -228,7 +223,7 @@ class ParisApp(App[int]):
             self.open_game(self.session)
         # A door's first screen waits for the end of Textual's start-up batch: a screen
         # laid out inside it is rendered once for a frame that Textual throws away
-        # (issue 19: tests/app/test_first_frame.py).
+        # (tests/app/test_first_frame.py).
         elif self.link is not None:
             self.call_later(self.open_remote, self.link)
         elif self.lobby is not None:
@@ -318,74 +313,36 @@ class ParisApp(App[int]):
                 set_paused(small)
 
     def action_command_palette(self) -> None:
-        """Textual's palette, guarded against key races (see :mod:`~paris_tui.app.commands`).
+        """Textual's palette, guarded against key races (:mod:`~paris_tui.app.commands`)."""
+        from .commands import open_palette
 
-        Textual checks only the active screen for an open palette; a second Ctrl+P
-        before the first palette is active pushed a second one (``DuplicateIds``).
-        """
-        if self.use_command_palette and not any(
-            isinstance(screen, CommandPalette) for screen in self.screen_stack
-        ):
-            from .commands import SafeCommandPalette
-
-            self.push_screen(
-                SafeCommandPalette(id="--command-palette", placeholder=_("Search for commands…"))
-            )
+        open_palette(self)
 
     def search_themes(self) -> None:
         """Textual's theme search, guarded like the palette, its placeholder in our words."""
-        from textual.theme import ThemeProvider
+        from .commands import theme_palette
 
-        from .commands import SafeCommandPalette
-
-        self.push_screen(
-            SafeCommandPalette(providers=[ThemeProvider], placeholder=_("Search for themes…"))
-        )
+        theme_palette(self)
 
     # --- language ----------------------------------------------------------------------
 
     def action_choose_language(self) -> None:
         """A palette of the languages, each named in itself (``Deutsch``, ``繁體中文``)."""
-        from textual.command import CommandListItem, SimpleCommand, SimpleProvider
+        from .commands import language_palette
 
-        commands: list[CommandListItem] = [
-            SimpleCommand(LANGUAGE_NAMES[tag], partial(self.choose_language, tag))
-            for tag in LANGUAGES
-        ]
-        # An instance, as App.search_commands passes it (Textual's annotation wants a class).
-        provider = cast(Any, SimpleProvider(self.screen, commands))
-        from .commands import SafeCommandPalette
-
-        self.push_screen(
-            SafeCommandPalette(providers=[provider], placeholder=_("Choose a language…"))
-        )
+        language_palette(self, self.choose_language)
 
     def choose_language(self, tag: str) -> None:
-        """Show every screen in language ``tag`` at once, and keep the choice in the settings.
+        """Show every screen in language ``tag`` at once, and keep the choice in the settings."""
+        from .choices import choose_language
 
-        No screen is rebuilt: each open one shows its words again from what it
-        holds (a game keeps its position, selection and log; a hand-off stays
-        a hand-off). A failure to save the choice is a toast, never fatal.
-        """
-        set_language(tag)
-        self.refresh_language()
-        try:
-            save_settings(load_settings().with_changes(language=tag))
-        except OSError as exc:
-            message = printable(
-                _("The language is used but not saved: {problem}").format(
-                    problem=exc.strerror or exc
-                )
-            )
-            self.notify(message, severity="warning", markup=False)
+        choose_language(self, tag, self.refresh_language)
 
     def refresh_language(self) -> None:
         """Every open screen shows its words again, in the current language."""
-        for screen in self.screen_stack:
-            changed = getattr(screen, "language_changed", None)
-            if callable(changed):
-                changed()
-            screen.refresh_bindings()
+        from .choices import redraw_words
+
+        redraw_words(self)
 
     # --- games -------------------------------------------------------------------------
 
@@ -404,47 +361,16 @@ class ParisApp(App[int]):
             self.push_screen(ResumeDialog(offer), callback=self._resume_answer)
 
     def _resume_answer(self, info: SaveInfo | None) -> None:
-        if info is None:
-            return
-        from paris_tui.app.local.locks import GameInUseError
-        from paris_tui.app.local.storage import open_save
+        if info is not None:
+            from .saves import resume
 
-        from ..core import RecordError
-
-        try:
-            info, lock = open_save(info.path)  # this copy becomes the file's only writer
-        except GameInUseError:
-            self.show_locked(info)
-            return
-        except RecordError as exc:
-            self.notify(
-                printable(str(exc)), title=_("Cannot resume"), severity="error", markup=False
-            )
-            return
-        except OSError as exc:
-            message = printable(
-                _("{file}: cannot write beside it: {problem}").format(
-                    file=info.path.name, problem=exc.strerror or exc
-                )
-            )
-            self.notify(message, title=_("Cannot resume"), severity="error", markup=False)
-            return
-        session = Session.from_record(info.record, info.path, lock=lock)
-        self.call_after_refresh(self.start_session, session)
+            resume(self, info, self.start_session)
 
     def show_locked(self, info: SaveInfo, *, leave: Literal["Back", "Quit"] = "Back") -> None:
         """Say that another copy has the game open; offer to watch it read-only."""
-        from .screens.locked import LockedDialog
+        from .saves import show_locked
 
-        def answer(watch: bool | None) -> None:
-            if watch:
-                from .screens.watch import WatchScreen
-
-                self.push_screen(WatchScreen(info))
-            elif leave == "Quit":
-                self.exit()
-
-        self.push_screen(LockedDialog(info, leave=leave), callback=answer)
+        show_locked(self, info, leave=leave)
 
     def on_unmount(self) -> None:
         if self.session is not None:
@@ -456,29 +382,13 @@ class ParisApp(App[int]):
 
     def open_lobby(self, lobby: LobbyStart) -> None:
         """The host's tables: sit, watch or open one; then its game screen (or quit)."""
-        from paris_tui.app.online.remote import connect
+        from .host_table import open_lobby
 
-        from ..net.protocol import Seated, Watching
-        from .screens.lobby import LobbyScreen
+        open_lobby(self, lobby, self._seated)
 
-        target = lobby.target
-        screen = LobbyScreen(
-            lobby.client,
-            target.name,
-            tokens=lobby.tokens,
-            address=target.address,
-            ticket=lobby.ticket,
-            reconnect=lambda: connect(target),  # the lobby reconnects as a seat does
-        )
-
-        def left(result: Seated | Watching | None) -> None:
-            if result is None:
-                self.exit()
-                return
-            self.link = lobby.link(result, screen.player, screen.client)
-            self.open_remote(self.link)
-
-        self.push_screen(screen, left)
+    def _seated(self, link: Link) -> None:
+        self.link = link
+        self.open_remote(link)
 
     def open_remote(self, link: Link) -> None:
         """Show the host's table, and follow it (reconnecting) while the app runs."""
@@ -488,46 +398,9 @@ class ParisApp(App[int]):
         self.run_worker(self._follow(link), group="link", exclusive=True, exit_on_error=False)
 
     async def _follow(self, link: Link) -> None:
-        from .screens.connection import ConnectionDialog
+        from .host_table import follow_link
 
-        final: list[str] = []  # why the table ended for good for this terminal
-
-        def lost(reason: str, attempt: int) -> None:
-            if reason == "replaced":
-                problem = _("Your seat was joined from another terminal: this one left it")
-            elif reason == "account_locked":
-                problem = _("The host's operator locked your account: you left the table")
-            elif attempt == 0:
-                problem = _("The host closed the connection ({reason})").format(reason=reason)
-            elif reason == "shutdown":
-                problem = _("The host stopped: joining again (try {n})…").format(n=attempt)
-            else:
-                problem = _("Connection lost: joining again (try {n})…").format(n=attempt)
-            if attempt == 0:
-                final.append(problem)
-            screen = self._game_screen()
-            if screen is not None:
-                screen.set_connection(problem)
-
-        def back(table: RemoteTable) -> None:
-            screen = self._game_screen()
-            if screen is not None:
-                screen.set_connection(None)
-                screen.rebind(table)
-            self.notify(_("Connected again"), timeout=3, markup=False)
-
-        async def ask(problem: str) -> bool:
-            retry = await self.push_screen_wait(ConnectionDialog(problem))
-            if not retry:
-                self.exit()
-            return bool(retry)
-
-        await link.follow(lost, back, ask)
-        if final and not link.closed:
-            # No second try (another terminal has the seat, or the host will not have this
-            # one): say so whole, in a dialog that fits 80x24, and quit from it.
-            await self.push_screen_wait(ConnectionDialog(final[-1], retry=False))
-            self.exit()
+        await follow_link(self, link, self._game_screen)
 
     def start_session(self, session: Session) -> None:
         """Show ``session`` on a fresh game screen, dropping every other screen."""
@@ -562,7 +435,6 @@ class ParisApp(App[int]):
             return None
         from .screens.handoff import HandoffScreen
 
-        public = session.view(None)
         table = SessionTable(session)
 
         def ready(seat: int) -> None:
@@ -576,14 +448,7 @@ class ParisApp(App[int]):
             else:
                 self.switch_screen(screen)  # in place of the hand-off: no empty frame between
 
-        return HandoffScreen(
-            public.names,
-            seat,
-            min(public.round + 1, public.rounds_total),
-            public.rounds_total,
-            public.scores,
-            on_ready=ready,
-        )
+        return HandoffScreen.before_turn(session.view(None), seat, on_ready=ready)
 
     def start_new(self, seats: list[SeatSpec], *, seed: int | None, options: Options) -> None:
         """A new game in a new save file; ``OSError`` (nothing started) if it cannot be saved."""
@@ -610,18 +475,9 @@ class ParisApp(App[int]):
 
     def action_account(self) -> None:
         """Account (a host's table or lobby): link another door to this name."""
-        from .screens.account import AccountScreen
-        from .screens.lobby import LobbyScreen
+        from .routes import open_account
 
-        for screen in reversed(self.screen_stack):
-            if isinstance(screen, LobbyScreen):
-                screen.action_account()
-                return
-        link = self.link
-        if link is None or link.target.name is None:
-            return
-        target = link.target
-        self.push_screen(AccountScreen(target.host, target.port, target.name, link.token))
+        open_account(self, self.link)
 
     def action_help(self) -> None:
         from .screens.help import HelpScreen  # Markdown is slow to import: only when asked
@@ -643,30 +499,9 @@ class ParisApp(App[int]):
 
     def switch_glyphs(self, name: str) -> None:
         """Draw with glyph set ``name`` from now on, at once, and keep it in the settings."""
-        from paris_tui.app.local.settings import load_settings, save_settings
+        from .choices import switch_glyphs
 
-        from .screens.game import GameScreen
-
-        set_glyphs(name)
-        self._show_glyphs()
-        for screen in self.screen_stack:
-            # Each screen draws what it holds again (as for a change of language).
-            redraw = getattr(screen, "language_changed", None)
-            if callable(redraw):
-                redraw()
-            elif isinstance(screen, GameScreen):
-                screen.refresh_all()
-            screen.refresh_bindings()  # the footer's keys
-            for widget in screen.walk_children():
-                widget.refresh()
-        try:
-            save_settings(load_settings().with_changes(glyphs=name))
-        except OSError as exc:
-            self.notify(
-                _("Could not keep the glyph set: {problem}").format(problem=printable(str(exc))),
-                severity="warning",
-                markup=False,
-            )
+        switch_glyphs(self, name, self._show_glyphs)
 
     def action_toggle_preview(self) -> None:
         from .screens.game import GameScreen
@@ -688,47 +523,20 @@ class ParisApp(App[int]):
 
     def open_review(self) -> None:
         """The review of the finished game on the game screen (from the end screen)."""
-        from .screens.review import ReviewScreen
+        from .routes import open_review
 
-        screen = self._game_screen()
-        if screen is None or isinstance(self.screen, ReviewScreen):
-            return
-        record = screen.finished_record()
-        if record is not None:
-            self.push_screen(ReviewScreen(record))
+        open_review(self, self._game_screen())
 
     def action_statistics(self) -> None:
         """Your history of finished games (app/screens/stats.py)."""
-        from .screens.stats import StatsScreen
+        from .routes import open_statistics
 
-        if not isinstance(self.screen, StatsScreen):
-            self.push_screen(StatsScreen(self.history))
+        open_statistics(self, self.history)
 
     def action_save_copy(self) -> None:
-        if self.session is None:
-            self.notify(_("No game to save"), severity="warning", markup=False)
-            return
-        folder = data_dir() / "copies"
-        stem = self.session.path.stem if self.session.path else "game"
-        path = folder / f"{stem}-move{self.session.move_count}.json"
-        try:
-            self.session.save_copy(path)
-        except OSError as exc:
-            self.notify(
-                printable(
-                    _("Could not save a copy: {problem}").format(problem=exc.strerror or exc)
-                ),
-                severity="error",
-                markup=False,
-            )
-            return
-        # The file name on a line of its own (a toast wraps a long path anywhere), then where.
-        where = str(path.parent)
-        home = str(Path.home())
-        if where == home or where.startswith(home + os.sep):
-            where = "~" + where[len(home) :]
-        said = _("{name}\nin {folder}").format(name=printable(path.name), folder=printable(where))
-        self.notify(said, title=_("Saved a copy"), timeout=8, markup=False)
+        from .saves import save_copy
+
+        save_copy(self, self.session)
 
     def _game_screen(self) -> GameScreen | None:
         from .screens.game import GameScreen
@@ -739,58 +547,9 @@ class ParisApp(App[int]):
         return None
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
-        if self.link is None and self.lobby is None:
-            yield SystemCommand(
-                _("New game"), _("Set up a new game (this one stays saved)"), self.action_new_game
-            )
-        yield SystemCommand(_("Help"), _("Rules in brief and keys"), self.action_help)
-        if self.link is not None or self.lobby is not None:
-            yield SystemCommand(
-                _("Account"),
-                _("Your account on this host: link another door (a code, an SSH key)"),
-                self.action_account,
-            )
-        yield SystemCommand(
-            _("Statistics"),
-            _("Your finished games: wins, points by source, the last game, the trend"),
-            self.action_statistics,
-        )
-        yield SystemCommand(
-            _("Toggle left-over preview"),
-            _("Show or hide what the highlighted tile does if it is left over"),
-            self.action_toggle_preview,
-        )
-        yield SystemCommand(
-            _("Hide route"), _("Hide or show your route marker"), self.action_hide_route
-        )
-        yield SystemCommand(
-            _("Toggle light/dark theme"),
-            _("Switch between the light and dark themes"),
-            self.action_toggle_theme,
-        )
-        yield SystemCommand(_("Theme"), _("Choose any theme"), self.action_change_theme)
-        # Named in English too in other languages: whoever cannot read them finds it.
-        yield SystemCommand(
-            _("Language") if current_language() == "en" else f"{_('Language')} (Language)",
-            _("Choose the language of the game"),
-            self.action_choose_language,
-        )
-        other = "unicode" if current_glyphs().is_ascii else "ascii"
-        yield SystemCommand(
-            # Translators: {glyphs} is "unicode" or "ascii" (not translated).
-            _("Glyphs: {glyphs}").format(glyphs=other),
-            _("Draw the map and panels with {glyphs} characters (kept for next time)").format(
-                glyphs=other
-            ),
-            lambda: self.switch_glyphs(other),
-        )
-        if self.link is None and self.lobby is None:
-            yield SystemCommand(
-                _("Save a copy"), _("Save a copy of this game's record"), self.action_save_copy
-            )
-        yield SystemCommand(
-            _("Quit"), _("Quit (the game is saved after every move)"), self.action_quit
-        )
+        from .commands import system_commands
+
+        return system_commands(self)
 
 
 def _handoff_seat(session: Session) -> int | None:

@@ -1,4 +1,5 @@
-"""The command palette (Ctrl+P): Textual's own, guarded against key races that crash it.
+"""The command palette (Ctrl+P): the app's commands in it, the language and theme
+palettes, and Textual's palette guarded against key races that crash it.
 
 Textual 8.2.8, reproduced in ``tests/app/test_keymash.py`` (keys queued at once):
 
@@ -21,10 +22,32 @@ take them; everything else is Textual's.
 
 from __future__ import annotations
 
-from textual.command import CommandList, CommandPalette
+from collections.abc import Callable, Iterable
+from functools import partial
+from typing import Any, Protocol, cast
+
+from textual.app import App, SystemCommand
+from textual.command import (
+    CommandList,
+    CommandListItem,
+    CommandPalette,
+    SimpleCommand,
+    SimpleProvider,
+)
 from textual.css.query import NoMatches
 
-__all__ = ["SafeCommandPalette"]
+from paris_tui.app.look.glyphs import current_glyphs
+
+from ..i18n import LANGUAGE_NAMES, LANGUAGES, _, current_language
+
+__all__ = [
+    "PaletteApp",
+    "SafeCommandPalette",
+    "language_palette",
+    "open_palette",
+    "system_commands",
+    "theme_palette",
+]
 
 _PAGING = frozenset({"page_up", "page_down"})
 
@@ -52,3 +75,110 @@ class SafeCommandPalette(CommandPalette):
     def _action_cursor_down(self) -> None:
         if self._command_list() is not None:
             super()._action_cursor_down()
+
+
+class PaletteApp(Protocol):
+    """What the palette's commands ask of the app (:class:`~paris_tui.app.app.ParisApp`)."""
+
+    @property
+    def link(self) -> object | None: ...
+    @property
+    def lobby(self) -> object | None: ...
+
+    def action_new_game(self) -> None: ...
+    def action_help(self) -> None: ...
+    def action_account(self) -> None: ...
+    def action_statistics(self) -> None: ...
+    def action_toggle_preview(self) -> None: ...
+    def action_hide_route(self) -> None: ...
+    def action_toggle_theme(self) -> None: ...
+    def action_change_theme(self) -> None: ...
+    def action_choose_language(self) -> None: ...
+    def switch_glyphs(self, name: str) -> None: ...
+    def action_save_copy(self) -> None: ...
+    def action_quit(self) -> Any: ...
+
+
+def open_palette(app: App[Any]) -> None:
+    """Textual's palette, guarded against key races (see above).
+
+    Textual checks only the active screen for an open palette; a second Ctrl+P
+    before the first palette is active pushed a second one (``DuplicateIds``).
+    """
+    if app.use_command_palette and not any(
+        isinstance(screen, CommandPalette) for screen in app.screen_stack
+    ):
+        app.push_screen(
+            SafeCommandPalette(id="--command-palette", placeholder=_("Search for commands…"))
+        )
+
+
+def theme_palette(app: App[Any]) -> None:
+    """Textual's theme search, guarded like the palette, its placeholder in our words."""
+    from textual.theme import ThemeProvider
+
+    app.push_screen(
+        SafeCommandPalette(providers=[ThemeProvider], placeholder=_("Search for themes…"))
+    )
+
+
+def language_palette(app: App[Any], choose: Callable[[str], None]) -> None:
+    """A palette of the languages, each named in itself (``Deutsch``, ``繁體中文``)."""
+    commands: list[CommandListItem] = [
+        SimpleCommand(LANGUAGE_NAMES[tag], partial(choose, tag)) for tag in LANGUAGES
+    ]
+    # An instance, as App.search_commands passes it (Textual's annotation wants a class).
+    provider = cast(Any, SimpleProvider(app.screen, commands))
+    app.push_screen(SafeCommandPalette(providers=[provider], placeholder=_("Choose a language…")))
+
+
+def system_commands(app: PaletteApp) -> Iterable[SystemCommand]:
+    """The app's commands in the palette (a host's table has no new game, no copy)."""
+    if app.link is None and app.lobby is None:
+        yield SystemCommand(
+            _("New game"), _("Set up a new game (this one stays saved)"), app.action_new_game
+        )
+    yield SystemCommand(_("Help"), _("Rules in brief and keys"), app.action_help)
+    if app.link is not None or app.lobby is not None:
+        yield SystemCommand(
+            _("Account"),
+            _("Your account on this host: link another door (a code, an SSH key)"),
+            app.action_account,
+        )
+    yield SystemCommand(
+        _("Statistics"),
+        _("Your finished games: wins, points by source, the last game, the trend"),
+        app.action_statistics,
+    )
+    yield SystemCommand(
+        _("Toggle left-over preview"),
+        _("Show or hide what the highlighted tile does if it is left over"),
+        app.action_toggle_preview,
+    )
+    yield SystemCommand(_("Hide route"), _("Hide or show your route marker"), app.action_hide_route)
+    yield SystemCommand(
+        _("Toggle light/dark theme"),
+        _("Switch between the light and dark themes"),
+        app.action_toggle_theme,
+    )
+    yield SystemCommand(_("Theme"), _("Choose any theme"), app.action_change_theme)
+    # Named in English too in other languages: whoever cannot read them finds it.
+    yield SystemCommand(
+        _("Language") if current_language() == "en" else f"{_('Language')} (Language)",
+        _("Choose the language of the game"),
+        app.action_choose_language,
+    )
+    other = "unicode" if current_glyphs().is_ascii else "ascii"
+    yield SystemCommand(
+        # Translators: {glyphs} is "unicode" or "ascii" (not translated).
+        _("Glyphs: {glyphs}").format(glyphs=other),
+        _("Draw the map and panels with {glyphs} characters (kept for next time)").format(
+            glyphs=other
+        ),
+        lambda: app.switch_glyphs(other),
+    )
+    if app.link is None and app.lobby is None:
+        yield SystemCommand(
+            _("Save a copy"), _("Save a copy of this game's record"), app.action_save_copy
+        )
+    yield SystemCommand(_("Quit"), _("Quit (the game is saved after every move)"), app.action_quit)

@@ -347,7 +347,7 @@ def _seed_ratings(root: Path) -> None:
 
 
 async def lobby_ratings(out: Path) -> Path:
-    """The lobby of a host with rated players (issue 22): each rating beside its name,
+    """The lobby of a host with rated players: each rating beside its name,
     a turn-based table waiting for Eve's move at the top, then the leaderboard (``l``)."""
     import tempfile
     import time
@@ -397,7 +397,7 @@ async def lobby_ratings(out: Path) -> Path:
 
 
 async def table_chat(out: Path) -> Path:
-    """Issue 22: a host's table with its chat beside the log, on Ann's terminal: Bob's
+    """A host's table with its chat beside the log, on Ann's terminal: Bob's
     lines (markup shown as typed), canned phrases each reader sees in their language."""
     import tempfile
 
@@ -446,7 +446,7 @@ async def table_chat(out: Path) -> Path:
 
 
 async def end_chat(out: Path) -> Path:
-    """Issue 22: the end screen of a host's table at 80x24, with its chat under the
+    """The end screen of a host's table at 80x24, with its chat under the
     result: the game's lines, then the players' and a watcher's after it."""
     import tempfile
 

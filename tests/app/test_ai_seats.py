@@ -75,7 +75,7 @@ def test_ai_seats_parse_and_seed_deterministically() -> None:
 async def test_an_ai_seat_from_the_new_game_screen_is_named_by_its_level(
     data_dir: Path,
 ) -> None:
-    """Issue 18.8: an AI seat chosen on the new-game screen kept the typed name (``▲ Bob``,
+    """An AI seat chosen on the new-game screen kept the typed name (``▲ Bob``,
     kind ``ai:easy``); it is named by its code, the same as the command line's, and
     drawn in the player's language."""
     from textual.widgets import Input, Select

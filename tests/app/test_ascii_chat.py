@@ -1,4 +1,4 @@
-"""The ascii glyph set at a host's table (issue 19, played over SSH in a zh_TW terminal):
+"""The ascii glyph set at a host's table (played over SSH in a zh_TW terminal):
 the chat pane's rule beside the log, the end screen's rule over its chat and the rated
 game's line are drawn in ASCII too, as everything else is (a CJK terminal draws ``▏``,
 ``▔`` and ``→`` two cells wide)."""

@@ -313,7 +313,7 @@ async def test_no_color(monkeypatch: pytest.MonkeyPatch) -> None:
 async def test_no_color_tells_lines_and_players_apart(
     monkeypatch: pytest.MonkeyPatch, size: tuple[int, int], layout_name: str, tour: str | None
 ) -> None:
-    """Issue 8, NO_COLOR=1: every line's letter drawn on its own track (during a tour
+    """NO_COLOR=1: every line's letter drawn on its own track (during a tour
     too), every business as its owner's own symbol, scoring labels in reverse video."""
     monkeypatch.setenv("NO_COLOR", "1")
     view = played_game(players=4, moves=40, seed=5).view(0)

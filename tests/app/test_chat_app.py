@@ -1,4 +1,4 @@
-"""Table chat in the app (issue 22): the chat pane draws every line literally, ``c``
+"""Table chat in the app: the chat pane draws every line literally, ``c``
 says a line, F2-F7 a canned phrase (sent as its id), ``/mute`` hides a writer here
 (and the host sends none of the writer's next lines);
 the end screen has the same pane and keys.
@@ -182,7 +182,7 @@ def near_the_end(names: str = "bob,ann") -> Referee:
 
 
 async def test_the_end_screen_has_the_table_chat_and_fits_80x24(tmp_path: Path) -> None:
-    """Issue 22: after the game the players talk ("gg") on the end screen: the lines
+    """After the game the players talk ("gg") on the end screen: the lines
     said during the game are there, new ones are drawn as typed (the hostile corpus's
     markup), ``c`` and F2-F7 say lines, ``/mute`` hides a writer; no notice is needed."""
     put_record(tmp_path / "host", "t1", near_the_end().record())
@@ -228,7 +228,7 @@ async def test_the_end_screen_has_the_table_chat_and_fits_80x24(tmp_path: Path) 
             assert any("Final scores" in r for r in rows) and any("Rated game" in r for r in rows)
             assert any(r.strip() == "● bob: gg [b]ann" for r in rows), rows
             assert "c Chat" in rows[-1]
-            problems = check_screen(app)  # nothing runs past, is cut or hidden (issue 10)
+            problems = check_screen(app)  # nothing runs past, is cut or hidden
             assert not problems, "\n".join(map(str, problems))
             # c says a line as typed; F7 says "good game" as its id.
             await press(pilot, "c")
@@ -263,7 +263,7 @@ async def test_the_end_screen_has_the_table_chat_and_fits_80x24(tmp_path: Path) 
 
 
 async def test_mutes_are_the_accounts_the_host_keeps_them(tmp_path: Path) -> None:
-    """Issue 22: a player's mutes are kept with the account. Ann muted Bob at another
+    """A player's mutes are kept with the account. Ann muted Bob at another
     door: her app hides his lines from the start; ``/unmute bob`` here is kept too."""
     async with running_host(tmp_path / "host", ["ann,bob"], seed=3) as (host, port):
         bob = await join_bot(port, "bob")
@@ -308,7 +308,7 @@ async def test_mutes_are_the_accounts_the_host_keeps_them(tmp_path: Path) -> Non
 
 
 def test_a_watcher_from_the_lobby_chats_under_its_name_and_the_prompt_says_how() -> None:
-    """Issue 22: an SSH login that watches from the lobby chats as its name (the door's
+    """An SSH login that watches from the lobby chats as its name (the door's
     ticket proves it), and the prompt says so; a watcher nothing proves is told that
     its lines show as "A watcher"."""
     game = Game.new(["ann", "bob"], seed=1)

@@ -1,4 +1,4 @@
-"""The coach's screens in the ascii glyph set draw nothing but ASCII (issue 10's rule).
+"""The coach's screens in the ascii glyph set draw nothing but ASCII.
 
 A CJK terminal draws ambiguous-width characters (``★ − ±``, box lines,
 block characters) two cells wide; with ``--glyphs ascii`` the hint panel,

@@ -1,4 +1,4 @@
-"""The coach's screens follow a change of language at once (issue 10's rule)."""
+"""The coach's screens follow a change of language at once."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Snapshot tests of the coach's screens at 80x24 (issue 11): the hint, the review, the statistics.
+"""Snapshot tests of the coach's screens at 80x24: the hint, the review, the statistics.
 
 Update with ``--snapshot-update``; the positions come from the screenshot scenes.
 """

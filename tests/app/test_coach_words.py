@@ -1,4 +1,4 @@
-"""The coach's screens (hint, review, statistics) show no unmarked word (issue 10's check)."""
+"""The coach's screens (hint, review, statistics) show no unmarked word."""
 
 from __future__ import annotations
 

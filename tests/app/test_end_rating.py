@@ -1,4 +1,4 @@
-"""The end screen says how a host rated the game (issue 22): the ratings' moves, or
+"""The end screen says how a host rated the game: the ratings' moves, or
 why the game is unrated and who left (ranked last)."""
 
 from __future__ import annotations

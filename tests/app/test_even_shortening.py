@@ -1,4 +1,4 @@
-"""Lines shown together are shortened alike, and a table has no column of zeros (issue 18.11).
+"""Lines shown together are shortened alike, and a table has no column of zeros.
 
 At 80 columns each line used to take the first wording that fitted it alone:
 ``Your route: Green (G)`` beside ``Blue line (B)``, a terse special tour between

@@ -1,4 +1,4 @@
-"""A host's game screen is drawn once as it opens (issue 19): its first frame is the
+"""A host's game screen is drawn once as it opens: its first frame is the
 settled one, with nothing laid out and drawn again for nothing just after it.
 
 Each of these cost a forked SSH app CPU time after its first frame, while other

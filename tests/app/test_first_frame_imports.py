@@ -6,7 +6,7 @@ handed to the display) it writes the names of its imported modules to a
 pipe of the test's and exits. None of :data:`NOT_BEFORE_FIRST_FRAME` may be
 among them: the AI, the hint, the charts, the game screen and its map, the
 history database, the network and the host, Babel, the rules' events. They
-come after the first frame (``ParisApp._warm_up``) or when used (issue 19; the figures:
+come after the first frame (``ParisApp._warm_up``) or when used (the figures:
 benchmarks/app_startup.py).
 """
 

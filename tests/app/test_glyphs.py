@@ -1,4 +1,4 @@
-"""The glyph sets (issue 10): what each draws, and which one a run picks."""
+"""The glyph sets: what each draws, and which one a run picks."""
 
 from __future__ import annotations
 
@@ -265,7 +265,7 @@ def _glyphs_in_a_fresh_process(tmp_path: Path, **env: str) -> tuple[str, str]:
 
 
 def test_a_cjk_locale_the_machine_lacks_draws_ascii(tmp_path: Path) -> None:
-    """Issue 18.4: LANG=zh_TW.UTF-8 where that locale is not installed: Python coerces
+    """LANG=zh_TW.UTF-8 where that locale is not installed: Python coerces
     LC_CTYPE to C.UTF-8 at start-up; the glyphs follow what the user set, not that."""
     ctype, glyphs = _glyphs_in_a_fresh_process(tmp_path, LANG="zh_TW.UTF-8")
     # On a machine without zh_TW (this one, CI's) Python coerced it; with it, LANG decides.

@@ -1,4 +1,4 @@
-"""The glyph set in the app (issue 10): the palette command switches it at once and
+"""The glyph set in the app: the palette command switches it at once and
 keeps it; keys, boxes and the map follow it; a CJK client of the SSH door gets ascii."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A held or buffered key never passes a hand-off, a takeover dialog or a tour's end (issue 7).
+"""A held or buffered key never passes a hand-off, a takeover dialog or a tour's end.
 
 A terminal sends a held key as a press and then repeats (after an initial
 delay of 0.25-0.7 s, then every 30-50 ms) and never says when the key is let
@@ -204,7 +204,7 @@ async def test_a_key_stamped_before_the_hand_off_appeared_is_dropped() -> None:
 
 
 async def test_the_hint_comes_with_the_first_dropped_key() -> None:
-    """The hand-off's first frame has no hint (it is mounted when needed, issue 19): the
+    """The hand-off's first frame has no hint (it is mounted when needed): the
     first key the gate drops mounts it under the button, once, and Enter still passes."""
     app = real_app(new_session("Ann,Bob", 3, None))
     async with app.run_test() as pilot:
@@ -416,7 +416,7 @@ async def test_a_held_enter_on_the_last_move_does_not_press_play_again() -> None
 
 @pytest.mark.parametrize("key", ["question_mark", "q"])
 async def test_q_and_help_work_on_the_hand_off_at_once(key: str) -> None:
-    """Issue 18.6: `?` and `q` on the hand-off do what they do everywhere (README), even
+    """`?` and `q` on the hand-off do what they do everywhere (README), even
     before a deliberate Enter; they pass nothing (the hand-off still waits for its Enter)."""
     from paris_tui.app.screens.help import HelpScreen
 
@@ -440,7 +440,7 @@ async def test_q_and_help_work_on_the_hand_off_at_once(key: str) -> None:
 
 
 async def test_a_second_enter_soon_after_the_hand_off_says_why_it_waits() -> None:
-    """Issue 18.7: an Enter within the repeat delay of the one that passed the hand-off takes
+    """An Enter within the repeat delay of the one that passed the hand-off takes
     no tile (it could be that Enter held down) and the status says it was seen and to press
     it again; a press after the wait takes the tile."""
     session = new_session("Ann,Bob", 3, None)

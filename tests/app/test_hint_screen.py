@@ -1,4 +1,4 @@
-"""The hint on the game screen (issue 11): h on your turn, worked out in a thread."""
+"""The hint on the game screen: h on your turn, worked out in a thread."""
 
 from __future__ import annotations
 
@@ -188,7 +188,7 @@ async def test_a_move_stops_the_hints_search_in_its_thread(
     data_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from paris_tui.ai.hint import HintCancelled
-    from paris_tui.app.screens import game as game_module
+    from paris_tui.app.screens import game_hint as game_module
 
     ended: list[str] = []
 
@@ -212,7 +212,7 @@ async def test_a_move_stops_the_hints_search_in_its_thread(
 
 
 def test_margins_as_each_language_writes_them() -> None:
-    """Issue 23: the hint's and the review's margins with a decimal comma in German."""
+    """The hint's and the review's margins with a decimal comma in German."""
     from paris_tui import i18n
     from paris_tui.app.widgets.hint import margin_text
 

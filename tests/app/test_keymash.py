@@ -81,7 +81,7 @@ async def test_key_mash_and_resizes_do_not_break_anything(name: str, data_dir: P
         assert app.screen is not None
 
 
-# The command palette's key races (issue 7): Ctrl+P and then keys at once, before the
+# The command palette's key races: Ctrl+P and then keys at once, before the
 # palette is laid out. Textual 8.2.8 raised KeyError (PageUp/PageDown), NoMatches
 # 'CommandList' and DuplicateIds (a second Ctrl+P); see paris_tui/app/commands.py.
 # Enter is left out: it would run a palette command (one of them quits).

@@ -364,6 +364,6 @@ def test_one_english_word_two_meanings_two_translations(lang: str) -> None:
     for text in (words(ReplayScreen, "left"), words(ReplayScreen, "home")):
         assert "\x04" not in text and text.isprintable()
     i18n.set_language("en")
-    # In English the replay's ← says "Previous" (issue 18: one footer, one "Back").
+    # In English the replay's ← says "Previous" (one footer, one "Back").
     assert words(ReplayScreen, "left") == "Previous" != words(NewGameScreen, "escape") == "Back"
     assert words(ReplayScreen, "home") == words(NewGameScreen, "f5") == "Start"

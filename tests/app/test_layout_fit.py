@@ -1,4 +1,4 @@
-"""Every main screen fits 80x24 in every language and both glyph sets (issue 10).
+"""Every main screen fits 80x24 in every language and both glyph sets.
 
 Each screen (new game, hand-off, a turn with the preview, the takeover
 dialog, a grand tour, the game end, help, the lobby, the replay viewer, the

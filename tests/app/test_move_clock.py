@@ -1,4 +1,4 @@
-"""The move clock at a host's table (issue 22): its bar, since when, and a time-out said."""
+"""The move clock at a host's table: its bar, since when, and a time-out said."""
 
 from __future__ import annotations
 
@@ -63,7 +63,7 @@ async def test_the_players_panel_shows_the_clock_and_the_log_a_time_out() -> Non
 async def test_the_clock_ticks_each_second_only_while_a_real_time_clock_runs(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """An idle player's app wakes for nothing (issue 19): no clock, or a turn-based one,
+    """An idle player's app wakes for nothing: no clock, or a turn-based one,
     and the second's tick is paused."""
     ticks: list[float] = []
     tick = GameScreen._tick_clock

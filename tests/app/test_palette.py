@@ -1,6 +1,6 @@
 """Player and line colours stay apart in every colour system and theme (palette.py).
 
-Issue 8: with ``TEXTUAL_COLOR_SYSTEM=standard`` (16 colours) the first player
+With ``TEXTUAL_COLOR_SYSTEM=standard`` (16 colours) the first player
 was the same bright red as the red line and the highlight, and the third
 player was plain white. A terminal with fewer colours rounds each colour to
 the nearest one of its palette, as Rich's ``Color.downgrade`` does when the

@@ -262,7 +262,7 @@ class WatchedTable(PushedTable):
 
 
 async def test_a_watcher_has_no_preview_key() -> None:
-    """Issue 19 (played): a watcher's footer offered "p Preview", which never showed
+    """A watcher's footer offered "p Preview", which never showed
     anything (the left-over preview is the mover's, and a watcher never moves)."""
     from .helpers import screen_text
 

@@ -1,4 +1,4 @@
-"""The review on screen (issue 11): from the replay viewer and the end screen, in a worker."""
+"""The review on screen: from the replay viewer and the end screen, in a worker."""
 
 from __future__ import annotations
 
@@ -177,7 +177,7 @@ async def _after_v(record: Record, path: Path, *, watch: bool) -> tuple[str, lis
 async def test_v_on_a_game_in_progress_refuses_and_shows_nothing_from_a_secret_route(
     tmp_path: Path, watch: bool
 ) -> None:
-    """Issue 18.2: `replay` of a save in progress and a watching copy: `v` says the review is
+    """`replay` of a save in progress and a watching copy: `v` says the review is
     for finished games; two games that differ only in the routes show the same screen."""
     full = _record(3)
     other_routes = tuple(reversed(full.setup.routes))
@@ -195,7 +195,7 @@ async def test_v_on_a_game_in_progress_refuses_and_shows_nothing_from_a_secret_r
 async def test_the_review_command_prints_the_numbers_the_screen_shows(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Issue 18.9: `paris-tui review FILE` prints each move beside the AI's choice, and the
+    """`paris-tui review FILE` prints each move beside the AI's choice, and the
     same numbers as the screen for the same game (one seed rule: the default seed)."""
     from paris_tui.cli import main
 
@@ -225,7 +225,7 @@ async def test_the_review_command_prints_the_numbers_the_screen_shows(
 
 
 async def test_a_review_of_several_humans_does_not_say_your_moves(tmp_path: Path) -> None:
-    """Issue 18.13: a 3-human game's review is of each player's moves, not "your moves"."""
+    """A 3-human game's review is of each player's moves, not "your moves"."""
     import dataclasses
 
     record = _record(3)
@@ -245,7 +245,7 @@ async def test_a_review_of_several_humans_does_not_say_your_moves(tmp_path: Path
 
 
 async def test_the_watchers_footer_has_one_back(tmp_path: Path) -> None:
-    """Issue 18.13: the watcher's footer said both `← Back` (a move back) and `esc Back`."""
+    """The watcher's footer said both `← Back` (a move back) and `esc Back`."""
     from paris_tui.app.local.storage import read_save
     from paris_tui.app.screens.watch import WatchScreen
 

@@ -1,6 +1,6 @@
 """The scoring track: spaces 0..45, a lap only past 45 (rules R1), and "↻" explained.
 
-Issue 8: ``score_with_laps(45)`` gave ``45↻1`` and 45 was drawn on space 0.
+Before the fix, ``score_with_laps(45)`` gave ``45↻1`` and 45 was drawn on space 0.
 """
 
 from __future__ import annotations

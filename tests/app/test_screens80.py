@@ -1,4 +1,4 @@
-"""The screens at 80x24 and 120x40 (issue 8, "Confusing at 80x24", except the map).
+"""The screens at 80x24 and 120x40 (except the map).
 
 Each test reads what the terminal shows (the rendered screen, cropped to a
 widget's region) or a widget's own text, at the sizes a player uses: nothing
@@ -107,7 +107,7 @@ async def test_preview_keeps_every_number_of_the_grand_tour_at_80x24() -> None:
 
 
 async def test_preview_says_what_it_assumes_and_on_the_last_move_what_taking_leaves() -> None:
-    """Issue 18.1: before the round's last move the bar says it assumes the board as it is now;
+    """Before the round's last move the bar says it assumes the board as it is now;
     on the last move it names the tile that taking the highlighted one leaves over."""
     from paris_tui.app.look.describe import stop_name
 
@@ -546,7 +546,7 @@ def test_fit_picks_the_first_wording_that_fits() -> None:
 
 
 async def test_a_grand_tours_points_follow_the_bus_stop_by_stop() -> None:
-    """Issue 18.5: while the bus stands at a crossing, the log lists the points of the
+    """While the bus stands at a crossing, the log lists the points of the
     crossings it has reached and no later one, and the scores shown add up just those."""
     from paris_tui.app.look.describe import stop_name
     from paris_tui.core.analysis import leftover_previews
@@ -601,7 +601,7 @@ async def test_a_grand_tours_points_follow_the_bus_stop_by_stop() -> None:
 async def test_a_toast_keeps_the_file_name_whole_and_leaves_the_preview_bar_free(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 18.13: "Save a copy" at 80x24: the file name on one line of its own, and the
+    """ "Save a copy" at 80x24: the file name on one line of its own, and the
     toast over the log, below the preview bar (it covered the bar and cut the name)."""
     monkeypatch.setenv("PARIS_TUI_DATA_DIR", str(tmp_path / "a-rather-long-data-directory"))
     session = build_session("Ann,Bob,Cy", 1, 34)
@@ -626,7 +626,7 @@ async def test_a_toast_keeps_the_file_name_whole_and_leaves_the_preview_bar_free
 
 @pytest.mark.parametrize("language", ["en", "de", "zh-TW"])
 async def test_the_help_keys_table_keeps_each_key_on_one_line(language: str) -> None:
-    """Issue 18.13: at 80x24 the help's keys column wrapped `← → ↑ ↓ or 1-5` over three
+    """At 80x24 the help's keys column wrapped `← → ↑ ↓ or 1-5` over three
     lines; every key cell of the table is drawn whole on one line."""
     from paris_tui.app.screens.help import HelpScreen, help_text
 

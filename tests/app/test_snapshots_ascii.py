@@ -1,4 +1,4 @@
-"""Snapshot of the game screen in the ascii glyph set at 80x24 (issue 10).
+"""Snapshot of the game screen in the ascii glyph set at 80x24.
 
 The same position as ``test_snapshots.py::test_turn_with_preview_80x24``: the map's
 tracks in ``- | / \\ +``, players ``@ * #``, names without accents, boxes in ``+ - |``

@@ -1,4 +1,4 @@
-"""Work an app's start does for nothing, gone (issue 19): each test can fail.
+"""Work an app's start does for nothing, gone: each test can fail.
 
 - The footer (app/widgets/footer.py): its keys end up as Textual's own footer
   makes them, in every state (compact or not, a group, a disabled key, the

@@ -1,4 +1,4 @@
-"""The statistics screen (issue 11): the numbers of `paris-tui stats --json`, never a crash."""
+"""The statistics screen: the numbers of `paris-tui stats --json`, never a crash."""
 
 from __future__ import annotations
 
@@ -153,7 +153,7 @@ async def test_the_command_palette_has_statistics(tmp_path: Path) -> None:
         assert "2 finished games" in screen_text(app)
 
 
-# --- the charts: one shared scale per chart (issue 11) -------------------------------
+# --- the charts: one shared scale per chart -------------------------------
 
 
 def _charts(screen: StatsScreen) -> tuple[ScoreChart, ScoreChart]:

@@ -1,4 +1,4 @@
-"""Behind the "please enlarge the terminal" notice the game waits (issue 8, Broken 2).
+"""Behind the "please enlarge the terminal" notice the game waits.
 
 Reported at 60x20: one Enter behind the notice took a tile and removed a
 business; the AIs then played on and a round of tours ran unseen. Now no key

@@ -136,6 +136,6 @@ def build_frames(board: Board, names: tuple[str, ...], events: list[Event]) -> l
         frames.append(Frame(caption, 1.5, tour_line=event.line, scoring=tuple(shown)))
     # The bus tours' captions shortened alike, stop after stop and tour after tour: never
     # "Special tour [G] at Quartier Latin" beside "Special tour [B] Blue line (Bob's route)
-    # — at République" (issue 18.11). Each has a full and a terse head: the same variants.
+    # — at République". Each has a full and a terse head: the same variants.
     Fit.together(f.caption for f in frames if f.tour_line is not None)
     return frames

@@ -59,7 +59,7 @@ class Glyphs:
 
     Two sets exist, :data:`UNICODE` and :data:`ASCII`, each one object: compared (and
     hashed) as objects, and without a generated ``__repr__``, whose 40 fields' code
-    took a quarter of this module's import, before the first frame (issue 19).
+    took a quarter of this module's import, before the first frame.
 
     The track fields are the map's cells: ``corner_se`` joins a track going
     south with one going east (``╭``), ``diag_up`` runs from south-west to

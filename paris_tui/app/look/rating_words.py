@@ -1,4 +1,4 @@
-"""How a finished game was rated, in words (the end screen; issue 22).
+"""How a finished game was rated, in words (the end screen).
 
 The host says it with the game's last presence message
 (:class:`~paris_tui.net.protocol.RatedResult`): rated, with each seat's shown

@@ -1,8 +1,8 @@
 """The game end: special tours one by one, the sack, then the score table and the winner.
 
-At a host's table that speaks table chat (issue 22), the end screen has the chat
+At a host's table that speaks table chat, the end screen has the chat
 pane under the result, with the game screen's keys: ``c`` opens the chat prompt,
-F2 to F7 say a canned phrase (app/chat.py). After a game the table's talk ("Good
+F2 to F7 say a canned phrase (app/online/chat.py). After a game the table's talk ("Good
 game!") is when chat matters most; the lines said during the game are there.
 """
 
@@ -108,7 +108,7 @@ class EndScreen(ParisScreen):
         Binding("v", "review", N_("Review")),
         Binding("q", "app.quit", N_("Quit")),
         Binding("question_mark", "app.help", N_("Help"), show=False),
-        # Table chat (issue 22, app/chat.py): at a host's table that speaks it.
+        # Table chat (app/online/chat.py): at a host's table that speaks it.
         Binding("c", "chat", N_("Chat")),
         *(Binding(key, f"phrase({i})", show=False) for i, key in enumerate(PHRASE_KEYS)),
     ]
@@ -242,7 +242,7 @@ class EndScreen(ParisScreen):
         outcome = view.outcome
         assert outcome is not None
         items: list[Fit | Text | Table] = []
-        # The special tours one above the other, shortened alike (issue 18.11).
+        # The special tours one above the other, shortened alike (the same wording for each).
         items.extend(Fit.together(self._tour_line(i, t) for i, t in enumerate(self.tours, 1)))
         if view.players > 2:
             variants = []

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -18,6 +18,9 @@ from ...i18n import N_, _
 from ..widgets.footer import KeysFooter
 from .base import ParisScreen
 
+if TYPE_CHECKING:
+    from ...core import SeatView
+
 __all__ = ["HELD_KEYS_HINT", "HandoffScreen", "ReadyButton"]
 
 HELD_KEYS_HINT = N_("Let go of the keys, wait a moment, then press Enter.")
@@ -30,7 +33,7 @@ class ReadyButton(Button, inherit_css=False):
     Textual parses a widget's ``DEFAULT_CSS`` and its bases' the first time one is
     mounted. Button's is 7 kB of rules for every variant and style (primary,
     success, warning, error; flat), a sixth of the CSS parsed before the first frame
-    and 6 ms of CPU (issue 19). ``inherit_css=False`` (Textual's public class
+    and 6 ms of CPU before the first frame. ``inherit_css=False`` (Textual's public class
     argument) takes neither Button's nor Widget's rules: below are those that a
     default-style Button uses, as Textual 8.2.8 writes them (only the selector
     differs). Left out: Button's rules for ``:disabled`` and ``-textual-compact`` (the
@@ -111,6 +114,20 @@ class HandoffScreen(ParisScreen):
         self.round_no = round_no
         self.rounds = rounds
         self.scores = scores
+
+    @classmethod
+    def before_turn(
+        cls, public: SeatView, seat: int, *, on_ready: Callable[[int], None] | None = None
+    ) -> HandoffScreen:
+        """The hand-off to ``seat``, whose turn comes in the position ``public``."""
+        return cls(
+            public.names,
+            seat,
+            min(public.round + 1, public.rounds_total),
+            public.rounds_total,
+            public.scores,
+            on_ready=on_ready,
+        )
 
     def _title(self) -> Text:
         return words(_("[bold]Pass to [/bold]{player}"), player=seat_label(self.names, self.seat))

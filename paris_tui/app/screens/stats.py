@@ -1,4 +1,4 @@
-"""The statistics screen: your history of finished games (issue 11).
+"""The statistics screen: your history of finished games.
 
 Shows the numbers of :meth:`paris_tui.app.local.history.History.stats`, the same
 that ``paris-tui stats --json`` prints: games and wins per player name and

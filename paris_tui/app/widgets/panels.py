@@ -6,8 +6,8 @@ state of its own beyond what it was last given.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, Self
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Self
 
 from rich.cells import cell_len
 from rich.console import Group
@@ -22,6 +22,7 @@ from textual.widgets import RichLog, Static
 from paris_tui.app.look.describe import (
     describe_events,
     line_name,
+    preview_text,
     seat_label,
     shown_name,
     tile_text,
@@ -32,7 +33,11 @@ from paris_tui.app.terminal.fit import Fit
 from paris_tui.app.terminal.linebreak import EastAsianText, has_wide
 
 from ...core import Board, Event, SeatView
-from ...i18n import N_, _, current_language
+from ...i18n import N_, _, current_language, ngettext
+
+if TYPE_CHECKING:
+    from paris_tui.app.look.frames import Frame
+    from paris_tui.core.analysis import LeftoverPreview
 
 __all__ = [
     "DiscardPanel",
@@ -342,7 +347,7 @@ class RoutePanel(Static):
         if view.public_route is not None:
             labels = (_("Public route: "), _("Public: "))
             lines.append(_route_line(board, view.public_route, labels))
-        # Shortened alike: never "Your route: Green (G)" beside "Blue line (B)" (issue 18.11).
+        # Shortened alike: never "Your route: Green (G)" beside "Blue line (B)".
         self.update(Group(*Fit.together(lines)) if lines else "")
 
 
@@ -362,6 +367,32 @@ class PreviewBar(Static):
     One line at 80x24, two fixed lines on taller terminals (so the map never
     moves as the highlight does); its texts fit themselves to it.
     """
+
+    def show(
+        self,
+        frame: Frame | None,
+        view: SeatView,
+        active: int | None,
+        *,
+        shown: bool,
+        previews: Callable[[], dict[str, LeftoverPreview]],
+    ) -> None:
+        """A tour's caption while its ``frame`` shows; else the ``active`` tile's
+        left-over preview (asked of ``previews`` only then), or that it is off."""
+        if frame is not None:
+            self.update(frame.caption)
+            return
+        if active is None:
+            self.update("")
+            return
+        if not shown:
+            self.update(Text(_("Left-over preview off (p shows it)"), style="dim"))
+            return
+        preview = previews().get(view.face_up[active])
+        if preview is None:
+            self.update("")
+            return
+        self.update(preview_text(view.board, view.names, preview))
 
 
 def _broken(text: Text) -> Text | EastAsianText:
@@ -384,6 +415,24 @@ class GameLog(RichLog):
     def write_entry(self, text: Text) -> None:
         self.entries.append(text)
         self.write(_broken(text))
+
+    def rewrite(
+        self,
+        resumed_at: int | None,
+        view: SeatView,
+        events: list[Event],
+        partly: list[Text],
+    ) -> None:
+        """The log again from the start: that the game was resumed after ``resumed_at``
+        moves (if so), ``events``, then the lines ``partly`` of a tour still being shown."""
+        self.clear()
+        if resumed_at is not None:
+            n = resumed_at
+            resumed = ngettext("Resumed after {n} move.", "Resumed after {n} moves.", n)
+            self.write_entry(Text(resumed.format(n=n), style="dim"))
+        self.add_events(view, events)
+        for line in partly:
+            self.write_entry(line)
 
     def add_events(self, view: SeatView, events: list[Event]) -> None:
         for line in describe_events(view.board, view.names, events):

@@ -1,4 +1,4 @@
-"""Scores of several players on one chart with shared axes (issue 11's statistics).
+"""Scores of several players on one chart with shared axes (the statistics screen).
 
 A :class:`ScoreChart` is a ``textual-plotext`` plot (Textualize's plotting
 widget): one line per player, all on the same x and y scale, so a player who

@@ -1,0 +1,93 @@
+"""A host's table: its lobby first (sit, watch or open a table), then the table followed
+while the app runs: a dropped connection is said on the game screen and joined again; a
+table lost for good is said in a dialog, then the app quits."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from textual.app import App
+
+from ..i18n import _
+
+if TYPE_CHECKING:
+    from paris_tui.app.online.remote import Link, LobbyStart
+
+    from ..net.table import RemoteTable
+    from .screens.game import GameScreen
+
+__all__ = ["follow_link", "open_lobby"]
+
+
+def open_lobby(app: App[Any], lobby: LobbyStart, seated: Callable[[Link], None]) -> None:
+    """The host's tables: sit or watch at one (``seated`` gets its link), or quit."""
+    from paris_tui.app.online.remote import connect
+
+    from ..net.protocol import Seated, Watching
+    from .screens.lobby import LobbyScreen
+
+    target = lobby.target
+    screen = LobbyScreen(
+        lobby.client,
+        target.name,
+        tokens=lobby.tokens,
+        address=target.address,
+        ticket=lobby.ticket,
+        reconnect=lambda: connect(target),  # the lobby reconnects as a seat does
+    )
+
+    def left(result: Seated | Watching | None) -> None:
+        if result is None:
+            app.exit()
+            return
+        seated(lobby.link(result, screen.player, screen.client))
+
+    app.push_screen(screen, left)
+
+
+async def follow_link(
+    app: App[Any], link: Link, game_screen: Callable[[], GameScreen | None]
+) -> None:
+    """Follow ``link``'s table (in a worker) until it ends; ``game_screen()`` is the game
+    screen showing it, if one is open."""
+    from .screens.connection import ConnectionDialog
+
+    final: list[str] = []  # why the table ended for good for this terminal
+
+    def lost(reason: str, attempt: int) -> None:
+        if reason == "replaced":
+            problem = _("Your seat was joined from another terminal: this one left it")
+        elif reason == "account_locked":
+            problem = _("The host's operator locked your account: you left the table")
+        elif attempt == 0:
+            problem = _("The host closed the connection ({reason})").format(reason=reason)
+        elif reason == "shutdown":
+            problem = _("The host stopped: joining again (try {n})…").format(n=attempt)
+        else:
+            problem = _("Connection lost: joining again (try {n})…").format(n=attempt)
+        if attempt == 0:
+            final.append(problem)
+        screen = game_screen()
+        if screen is not None:
+            screen.set_connection(problem)
+
+    def back(table: RemoteTable) -> None:
+        screen = game_screen()
+        if screen is not None:
+            screen.set_connection(None)
+            screen.rebind(table)
+        app.notify(_("Connected again"), timeout=3, markup=False)
+
+    async def ask(problem: str) -> bool:
+        retry = await app.push_screen_wait(ConnectionDialog(problem))
+        if not retry:
+            app.exit()
+        return bool(retry)
+
+    await link.follow(lost, back, ask)
+    if final and not link.closed:
+        # No second try (another terminal has the seat, or the host will not have this
+        # one): say so whole, in a dialog that fits 80x24, and quit from it.
+        await app.push_screen_wait(ConnectionDialog(final[-1], retry=False))
+        app.exit()

@@ -1,0 +1,50 @@
+"""The screens the app-wide commands open: the account, the review of a finished game,
+the statistics (each imported when first asked for: they are slow to import)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from textual.app import App
+
+if TYPE_CHECKING:
+    from paris_tui.app.local.history import History
+    from paris_tui.app.online.remote import Link
+
+    from .screens.game import GameScreen
+
+__all__ = ["open_account", "open_review", "open_statistics"]
+
+
+def open_account(app: App[Any], link: Link | None) -> None:
+    """Account (a host's table or lobby): link another door to this name."""
+    from .screens.account import AccountScreen
+    from .screens.lobby import LobbyScreen
+
+    for screen in reversed(app.screen_stack):
+        if isinstance(screen, LobbyScreen):
+            screen.action_account()
+            return
+    if link is None or link.target.name is None:
+        return
+    target = link.target
+    app.push_screen(AccountScreen(target.host, target.port, target.name, link.token))
+
+
+def open_review(app: App[Any], game: GameScreen | None) -> None:
+    """The review of the finished game on the game screen ``game`` (from the end screen)."""
+    from .screens.review import ReviewScreen
+
+    if game is None or isinstance(app.screen, ReviewScreen):
+        return
+    record = game.flow.finished_record()
+    if record is not None:
+        app.push_screen(ReviewScreen(record))
+
+
+def open_statistics(app: App[Any], history: History | None) -> None:
+    """Your history of finished games (app/screens/stats.py)."""
+    from .screens.stats import StatsScreen
+
+    if not isinstance(app.screen, StatsScreen):
+        app.push_screen(StatsScreen(history))

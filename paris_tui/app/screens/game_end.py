@@ -1,0 +1,74 @@
+"""The end of a game on the game screen: the end screen over it (with the host's rating
+of the game once it comes), and the game kept in the player's history."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from paris_tui.app.local.history import History, HistoryError
+from paris_tui.app.local.session import points_by_kind
+from paris_tui.app.online.chat import Mutes, chat_table
+
+from ...i18n import _
+from ...net.table import Table
+from .end import EndScreen
+
+if TYPE_CHECKING:
+    from .game_host import GameHost
+
+__all__ = ["GameEnd"]
+
+
+class GameEnd:
+    """The end of the game on the game screen ``screen``."""
+
+    def __init__(self, screen: GameHost) -> None:
+        self._screen = screen
+
+    def show(self, *, step: float, muted: Mutes | None) -> None:
+        """The end screen over the game (its tours ``step`` apart; the chat's ``muted``
+        names shared), and the game kept in the history."""
+        screen = self._screen
+        flow = screen.flow
+        public = flow.public
+        screen.app.push_screen(
+            EndScreen(
+                public,
+                flow.events,
+                points_by_kind(public.players, flow.events),
+                step=step,
+                play_again=not flow.networked,
+                rated=getattr(flow.table, "rated", None),
+                chat=chat_table(flow.table),
+                muted=muted,
+            )
+        )
+        self._remember()
+
+    def rated(self, table: Table) -> None:
+        """A host's table tells how the game was rated: the end screen shows it."""
+        rated = getattr(table, "rated", None)
+        if rated is not None:
+            for screen in self._screen.app.screen_stack:
+                if isinstance(screen, EndScreen):
+                    screen.set_rated(rated)
+
+    def _remember(self) -> None:
+        """Keep the finished game in the player's history (in a thread; never fatal)."""
+        screen = self._screen
+        history: History | None = getattr(screen.app, "history", None)
+        if history is None:
+            return
+        game = screen.flow.remembered()
+        if game is None:
+            return  # a watcher's game is not theirs
+
+        async def remember() -> None:
+            try:
+                await game.keep(history)
+            except HistoryError as exc:
+                screen.notify(
+                    str(exc), title=_("History not updated"), severity="warning", markup=False
+                )
+
+        screen.run_worker(remember(), group="history", exit_on_error=False)
