@@ -37,21 +37,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ipaddress
-import itertools
 import logging
 import os
 import shutil
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field, replace
-from pathlib import Path
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from paris_tui.host.accounts.identity import (
     TICKET_SECONDS,
-    Claim,
     DoorProof,
     Gate,
     Tickets,
@@ -66,7 +63,6 @@ from paris_tui.host.accounts.store import (
     Credential,
     format_code,
     migrate_ssh_pins,
-    open_accounts,
     ssh_fingerprint,
 )
 from paris_tui.host.ratings.service import HostRatings, table_leaderboard
@@ -78,11 +74,9 @@ from paris_tui.host.store.files import HostStore, SeatsFileError, TableStore
 from paris_tui.host.store.postgres import SeatTaken
 
 from .. import __version__
-from ..core import Event, Move, Options
+from ..core import Options
 from ..core.text import InvalidNameError, normalize_name, printable
-from ..net.protocol import MAX_CLIENT_LINE as _MAX_LINE
 from ..net.protocol import (
-    PROTOCOL_VERSION,
     PROTOCOL_VERSIONS,
     AccountInfo,
     AccountRequest,
@@ -93,7 +87,6 @@ from ..net.protocol import (
     FriendsRequest,
     GetRecord,
     Hello,
-    HostMessage,
     Join,
     Leave,
     Left,
@@ -106,12 +99,9 @@ from ..net.protocol import (
     Pong,
     Presence,
     ProtocolError,
-    RatedResult,
     Refused,
     Relay,
     Seated,
-    SeatInfo,
-    SeatStatus,
     TableInfo,
     Tables,
     Vouch,
@@ -120,22 +110,32 @@ from ..net.protocol import (
     Watching,
     Welcome,
     decode_client,
-    encode,
-    encode_updates,
     refusal,
 )
 from ..net.turns import is_turn_based
 from ..trace import mark
 from .ai_moves import AIMoves
-from .limits import NestedWindow, Quota, address_key, owner_key
+from .config import HostConfig, Limits, TableConflictError
+from .connection import Connection
+from .events import (
+    EventBus,
+    TableArchived,
+    TableResumed,
+    WaitingChanged,
+    WaitingClosed,
+    WaitingStarted,
+)
+from .limits import NestedWindow, address_key, owner_key
+from .ports import Resumed
 from .referee import APP_KEY, Referee, Refusal, SeatSpec
+from .room import Room
+from .services.turns import checked_move_time
+from .services.waiting import Slot, WaitingTable, plan_seats, table_options
 
 if TYPE_CHECKING:  # pragma: no cover
     from paris_tui.host.services.cluster import Cluster
 
     from ..core.record import Record
-from paris_tui.host.services.turns import check_turn_cap, checked_move_time, table_turn_based
-from paris_tui.host.services.waiting import WaitingTable, plan_seats, table_options
 
 __all__ = ["TICKET_SECONDS", "Host", "HostConfig", "Limits", "Room", "TableConflictError"]
 
@@ -150,443 +150,12 @@ _OLD_CODES: dict[str, ErrorCode] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Limits:
-    """What one host allows. Every limit cuts off only the connection that breaks it."""
-
-    max_connections: int = 256
-    max_per_address: int = 32
-    # Tables opened by clients (open_table, protocol 2), unfinished or waiting, together;
-    # the operator's own tables (--table) never count and are never refused.
-    max_tables: int = 64
-    tables_per_owner: int = 2  # ... of them one person's, unfinished or waiting
-    tables_per_address: int = 4  # ... of them opened from one address (IPv6: its /64)
-    # Tables opened (each open_table that is not refused), per person, address, host.
-    opens: Quota = field(default_factory=lambda: Quota(6, 12, 120, 3600.0))
-    # A table a client opened that nobody has moved at or joined for this long, with
-    # nobody at it, is archived as abandoned: out of the lobby and the caps, still
-    # replayable. The operator's own tables (--table) are never archived.
-    abandon_after: float = 14 * 86400.0
-    keep_finished: int = 16  # finished tables kept in the lobby (the latest ones)
-    line_bytes: int = _MAX_LINE
-    rate: float = 20.0  # messages per second a client may send, sustained
-    burst: int = 40  # ... and in a burst
-    hello_timeout: float = 10.0  # the first line must come this soon
-    # Connections that have proven nobody yet (no seat, no table held): a pool of their
-    # own, so they never starve the players and the doors' apps; a shorter hello.
-    max_anonymous: int = 64
-    anonymous_per_address: int = 8  # ... from one address (IPv6: its /64)
-    anonymous_hello_timeout: float = 5.0
-    ping_interval: float = 15.0  # a silent client is pinged this often
-    idle_timeout: float = 45.0  # a client silent this long (no pong) is cut off
-    send_buffer: int = 4 * 1024 * 1024  # bytes queued for a client that does not read
-    # Unfinished turn-based tables (issue 22: hours or days per move) one account sits
-    # at, waiting ones included, as BGA's 21; they do not count in tables_per_owner.
-    turn_tables_per_account: int = 21
-    # The operator locks an account from another process (host accounts lock): the host
-    # reads the locks this often and ends the locked accounts' seats (docs/security.md).
-    lock_check: float = 2.0
-
-
-@dataclass(slots=True)
-class HostConfig:
-    data_dir: Path
-    bind: str = "127.0.0.1"
-    port: int = 7337
-    ai_delay: float = 0.8  # an AI's move is played no sooner than this after its turn began
-    ai_takeover: float | None = None  # seconds away before an AI plays for a player
-    limits: Limits = field(default_factory=Limits)
-    ai_threads: int = 2
-    hints: bool = False  # players may ask for a hint (worked out by their own terminal)
-    # The accounts store, given the host's folder (<data dir>/host): SQLite there by
-    # default; any AccountStore (one shared by several hosts) fits.
-    accounts: Callable[[Path], AccountStore] = open_accounts
-    # PostgreSQL (host --database URL): tables and accounts there, shared by several
-    # hosts; None keeps them in data_dir (files and SQLite).
-    database: str | None = None
-    db_pool: int = 4  # connections this host keeps to the database at most
-    lease_seconds: float = 3.0  # a dead machine's tables are taken over after about this
-    advertise: str | None = None  # HOST:PORT where the other hosts reach this one
-    # Timed tables (issue 22, host/turns.py): the clock of their move times (the wall
-    # clock; a test's own runs a table over days), and --notify-command.
-    clock: Callable[[], float] = time.time
-    notify_command: str | None = None
-
-
-class TableConflictError(ValueError):
-    """A new table's players already sit at an unfinished table."""
-
-    def __init__(self, table_id: str, names: Sequence[str]) -> None:
-        self.table_id = table_id
-        self.names = tuple(names)
-        super().__init__(
-            f"{', '.join(names)} already {'sits' if len(names) == 1 else 'sit'} at unfinished "
-            f"table {table_id}: not opening a second table"
-        )
-
-
-_ids = itertools.count(1)
-
-
-class Connection:
-    """One client connection: where it sits, what it may still send, its socket."""
-
-    def __init__(
-        self,
-        host: Host,
-        reader: asyncio.StreamReader,
-        writer: asyncio.StreamWriter,
-        *,
-        door: bool = False,
-    ) -> None:
-        self.id = next(_ids)
-        self.host = host
-        self.reader = reader
-        self.writer = writer
-        peer = writer.get_extra_info("peername")
-        self.address = "door" if door else str(peer[0]) if isinstance(peer, tuple) and peer else "?"
-        self.address_key = address_key(self.address)
-        # Its far end as ip:port (what a peer host's relay proof is bound to, issue 21).
-        self.source = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) and len(peer) > 1 else "?"
-        self.fresh = True  # nothing said after its hello yet (a relay says who it is then)
-        # A door's app (on the host's private socket): never anonymous, never counted
-        # against an address. Otherwise anonymous until it sits or holds a table.
-        self.door = door
-        self.anonymous = not self.door
-        self.room: Room | None = None
-        self.seat: int | None = None
-        self.protocol = PROTOCOL_VERSION  # the hello's version, once said
-        self.waiting: WaitingTable | None = None  # a waiting table where it holds a seat
-        self.claim: Claim | None = None  # the account it holds a waiting seat as
-        self.hello: Hello | None = None  # its hello (a relay to another host says it again)
-        # A door's ticket (issue 21): one of this host's own that it sent (in memory
-        # only, to keep it from crossing to another host), or what a peer host
-        # vouched for when it relayed it here.
-        self.ticket: str | None = None
-        self.vouched: Vouched | None = None
-        self.relayed = False  # a peer host relays it (its relay line was proven)
-        # The account a watcher reads the chat as (named in its watch, or proven by a
-        # chat or mutes request): the host sends it no line of a writer it mutes.
-        self.chat_account: int | None = None
-        self.chat_joins = 0  # the chat histories it was sent (TableChat.history)
-        loop = asyncio.get_running_loop()
-        self.last_heard = loop.time()
-        self._tokens = float(host.config.limits.burst)
-        self._stamp = loop.time()
-        self.closed = False
-        self._nonce = 0
-
-    def __str__(self) -> str:
-        return f"connection {self.id} ({self.address})"
-
-    def send(self, message: HostMessage) -> None:
-        self.send_bytes(encode(message))
-
-    def send_bytes(self, data: bytes) -> None:
-        if self.closed or self.writer.is_closing():
-            return
-        self.writer.write(data)
-        if self.writer.transport.get_write_buffer_size() > self.host.config.limits.send_buffer:
-            log.warning("%s does not read what it is sent: cut off", self)
-            self.abort()
-
-    def ping(self) -> None:
-        self._nonce += 1
-        self.send(Ping(self._nonce))
-
-    def spend(self) -> bool:
-        """Take one message from the rate bucket; ``False`` when it is empty."""
-        limits = self.host.config.limits
-        now = asyncio.get_running_loop().time()
-        self._tokens = min(float(limits.burst), self._tokens + (now - self._stamp) * limits.rate)
-        self._stamp = now
-        if self._tokens < 1.0:
-            return False
-        self._tokens -= 1.0
-        return True
-
-    def abort(self) -> None:
-        self.closed = True
-        self.writer.transport.abort()
-
-    def dismiss(self, last: HostMessage) -> None:
-        """Send ``last`` and close, from outside this connection's own task (which
-        then sees the end of its input and finishes)."""
-        self.send(last)
-        self.closed = True
-        self.writer.close()
-
-    async def hang_up(self, last: HostMessage | None = None) -> None:
-        """Send ``last``, close our side, and drain the peer briefly so that the
-        kernel delivers our last line instead of resetting the connection."""
-        if last is not None:
-            self.send(last)
-        self.closed = True
-        writer = self.writer
-        if writer.is_closing():
-            return
-        with contextlib.suppress(OSError, RuntimeError):
-            if writer.can_write_eof():
-                writer.write_eof()
-        with contextlib.suppress(TimeoutError, OSError, asyncio.IncompleteReadError):
-            async with asyncio.timeout(1.0):
-                drained = 0
-                while drained < 1024 * 1024:
-                    chunk = await self.reader.read(65536)
-                    if not chunk:
-                        break
-                    drained += len(chunk)
-        writer.close()
-
-
-class Room:
-    """A table being served: its referee, who sits where, who watches, its AI."""
-
-    def __init__(
-        self, host: Host, referee: Referee, owners: dict[int, int], problem: str | None = None
-    ) -> None:
-        self.host = host
-        self.referee = referee
-        self.id = referee.table_id
-        self.owners = owners  # seat -> account id, for the seats already claimed
-        self.seats_problem = problem  # the owners could not be read: no seat is given
-        self.seated: dict[int, Connection] = {}
-        self.watchers: set[Connection] = set()
-        self.takeover: set[int] = set()
-        self._timers: dict[int, asyncio.TimerHandle] = {}
-        self._ai_task: asyncio.Task[None] | None = None
-        self._ai_job: tuple[int, int] | None = None
-        self.moving = asyncio.Lock()  # held while a move is made, saved and sent
-        self.owners_saving = asyncio.Lock()
-        # Opened by a client: the opener's owner key (kept in the record's meta, so
-        # a restart still counts it) and address key (this run only: an address is
-        # nobody's business in a record that is handed round for replays).
-        opener = referee.meta.get("opener")
-        self.opener: str | None = opener if isinstance(opener, str) else None
-        self.opener_address: str | None = None
-        self.touched = time.time()  # the last move or arrival (wall clock: survives restarts)
-        self.result: RatedResult | None = None  # how the finished game was rated (rated.py)
-
-    # --- who is here ----------------------------------------------------------------
-
-    def status(self, seat: int) -> SeatStatus:
-        if self.referee.is_ai(seat):
-            return "ai"
-        if seat in self.seated:
-            return "present"
-        return "takeover" if seat in self.takeover else "away"
-
-    def seat_infos(self) -> tuple[SeatInfo, ...]:
-        rating = self.host.ratings.seat_rating_of  # the account's rating (rated.py)
-        return tuple(
-            SeatInfo(p.name, p.kind, self.status(i), rating(p, self.owners.get(i)))
-            for i, p in enumerate(self.referee.players)
-        )
-
-    def info(self) -> TableInfo:
-        ref = self.referee
-        info = TableInfo(self.id, self.seat_infos(), ref.move_count, ref.total_moves, ref.is_over)
-        return self.host.turns.table_info(self, info)
-
-    def start(self) -> None:
-        """Begin serving: away seats' takeover clocks run, the AI moves if it is its turn."""
-        for seat in self.referee.human_seats:
-            if seat not in self.seated:
-                self._start_clock(seat)
-        self.host.turns.started(self)
-        self.kick()
-
-    def arrive(self, seat: int, conn: Connection) -> None:
-        """``conn`` sits in ``seat``: a takeover ends, the player's own moves count again.
-
-        The caller announces it (:meth:`broadcast_presence`) once the newcomer has
-        been told where it sits."""
-        self.seated[seat] = conn
-        self.touched = time.time()
-        timer = self._timers.pop(seat, None)
-        if timer is not None:
-            timer.cancel()
-        if seat in self.takeover:
-            self.takeover.discard(seat)
-            log.info("table %s: seat %d is back, the AI hands it back", self.id, seat)
-            self.host.ratings.mark_soon(self.id, seat, "returned")
-        if self._ai_job is not None and self._ai_job[0] == seat:
-            self._cancel_ai()
-
-    def depart(self, conn: Connection) -> None:
-        """``conn`` leaves (hung up, cut off, or joined elsewhere)."""
-        self.watchers.discard(conn)
-        seat = conn.seat
-        if seat is not None and self.seated.get(seat) is conn:
-            del self.seated[seat]
-            self._start_clock(seat)
-            self.host.turns.departed(self, seat)
-            self.broadcast_presence()
-
-    def _start_clock(self, seat: int) -> None:
-        delay = self.host.config.ai_takeover
-        if delay is None or self.referee.is_over or seat in self._timers:
-            return
-        if self.host.turns.turn_based(self):
-            return  # a turn-based table waits for its players (host/turns.py)
-        loop = asyncio.get_running_loop()
-        self._timers[seat] = loop.call_later(delay, self._take_over, seat)
-
-    def _take_over(self, seat: int) -> None:
-        self._timers.pop(seat, None)
-        if seat in self.seated or self.referee.is_over:
-            return
-        self.takeover.add(seat)
-        log.info("table %s: seat %d away, the AI plays for it", self.id, seat)
-        self.broadcast_presence()
-        self.kick()
-
-    # --- sending ----------------------------------------------------------------------
-
-    def broadcast_presence(self) -> None:
-        data = encode(
-            Presence(self.id, self.seat_infos(), self.result, self.host.turns.move_clock(self))
-        )
-        for conn in (*self.seated.values(), *self.watchers):
-            conn.send_bytes(data)
-
-    def broadcast_update(self, events: Sequence[Event]) -> None:
-        """Each seated connection gets its own seat's view; watchers the public one."""
-        ref = self.referee
-        seated = list(self.seated.items())
-        public, views = ref.views(seat for seat, _ in seated)
-        lines, public_line = encode_updates(self.id, public, views, tuple(events))
-        for seat, conn in seated:
-            conn.send_bytes(lines[seat])
-        for conn in list(self.watchers):
-            conn.send_bytes(public_line)
-
-    # --- moves ------------------------------------------------------------------------
-
-    async def play(self, seat: int, move: Move, move_count: int) -> None:
-        """Submit to the referee (raises :class:`Refusal`), save, then tell everyone.
-
-        One move at a time per table: the record is written (in an I/O thread,
-        so no table waits for another's disk) before anyone hears of the move,
-        so a move a player has seen is a move on disk.
-        """
-        ref = self.referee
-        async with self.moving:
-            events = ref.play(seat, move, move_count)
-            self.touched = time.time()
-            loop = asyncio.get_running_loop()
-            try:
-                await loop.run_in_executor(self.host.move_pool, self.host.tables.append, ref)
-            except OSError as exc:
-                ref.save_error = f"could not save table {self.id}: {exc.strerror or exc}"
-                if not self.host.saves_failing:  # once per outage, not once per move
-                    self.host.saves_failing = True
-                    log.error("%s: moves wait until it takes them again", ref.save_error)
-                if self.host.config.database is not None:
-                    # A move is told only once it is in the database: this one is
-                    # taken back and refused; the table waits for the database.
-                    self._take_back()
-                    if self.host.cluster is not None and type(exc).__name__ == "MoveConflict":
-                        self.host.cluster.lose(self.id)  # another host referees it now
-                    raise Refusal("unavailable", "the host cannot save the move now") from None
-            else:
-                ref.save_error = None
-                if self.host.saves_failing:
-                    self.host.saves_failing = False
-                    log.info("moves are saved again (table %s)", self.id)
-            self.broadcast_update(events)
-            if ref.is_over:
-                self._game_over()
-                await self.host.chat.game_over(self)  # (the players' mutes read first)
-            self.host.turns.moved(self)
-        self.kick()
-
-    def _take_back(self) -> None:
-        """Undo the referee's last move (it could not be saved)."""
-        old = self.referee
-        record = old.record()
-        self.referee = Referee.from_record(self.id, record.with_moves(record.moves[:-1]))
-        self.referee.save_error = old.save_error
-        self._cancel_ai()
-
-    def _game_over(self) -> None:
-        for timer in self._timers.values():
-            timer.cancel()
-        self._timers.clear()
-        self.takeover.clear()
-        log.info("table %s: game over", self.id)
-        self.host.ratings.finish_soon(self)
-
-    def kick(self) -> None:
-        """Start the AI if the seat to move is an AI seat or taken over."""
-        ref = self.referee
-        seat = ref.to_move
-        if seat is None:
-            return
-        job = (seat, ref.move_count)
-        if self._ai_job == job:
-            return
-        self._cancel_ai()
-        if ref.is_ai(seat) or seat in self.takeover:
-            self._ai_job = job
-            self._ai_task = asyncio.get_running_loop().create_task(self._ai_turn(*job))
-
-    def _cancel_ai(self) -> None:
-        if self._ai_task is not None and not self._ai_task.done():
-            self._ai_task.cancel()
-        self._ai_task = None
-        self._ai_job = None
-
-    async def _ai_turn(self, seat: int, count: int) -> None:
-        ref = self.referee
-        loop = asyncio.get_running_loop()
-        started = loop.time()
-        view = ref.view(seat)
-        bot = ref.bot(seat)
-        try:
-            move = await self.host.ai_moves.choose(bot, view)  # queued, budget shared (ai_moves.py)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception(
-                "table %s: the AI of seat %d failed; it plays a legal move", self.id, seat
-            )
-            move = view.legal_moves[0]
-        delay = self.host.config.ai_delay - (loop.time() - started)
-        if delay > 0:
-            await asyncio.sleep(delay)
-        if self._ai_job != (seat, count):
-            return
-        self._ai_job = None
-        self._ai_task = None
-        if not (ref.is_ai(seat) or seat in self.takeover):
-            return
-        if not ref.is_ai(seat):  # the takeover AI's move: the game is no longer rated
-            await self.host.ratings.mark(self.id, seat, "takeover")
-            if self._ai_job is not None or seat not in self.takeover:
-                return
-        try:
-            await self.play(seat, move, count)
-        except Refusal as exc:  # a player's own move came first
-            log.info("table %s: the AI's move was refused: %s", self.id, exc)
-
-    def stop(self) -> None:
-        """No more AI moves or takeovers (the host is closing)."""
-        for timer in self._timers.values():
-            timer.cancel()
-        self._timers.clear()
-        self._cancel_ai()
-
-
-# A table ready to serve: its replayed referee, its seats' owners, a problem reading them.
-Resumed = tuple[Referee, dict[int, int], str | None]
-
-
 class Host:
     """Every table of a data directory, served on one TCP port."""
 
     def __init__(self, config: HostConfig) -> None:
         self.config = config
+        self.events = EventBus()  # what happens at the tables, for the services
         self.store = HostStore(config.data_dir)  # the data directory (lock, doors' files)
         self.tables: TableStore = self.store  # where tables are kept: these files, or
         self.cluster: Cluster | None = None  # the database several hosts share, and
@@ -596,10 +165,10 @@ class Host:
 
             database = PostgresStore(config.database, pool_size=config.db_pool)
             self.tables = database
-            self.cluster = Cluster(self, database, config.lease_seconds)
+            self.cluster = Cluster(self, database, config.lease_seconds, self.events)
         self.rooms: dict[str, Room] = {}
         # Tables opened by clients whose seats are not all taken (in memory only).
-        self.waiting: dict[str, WaitingTable] = {}
+        self.waiting: dict[str, WaitingTable[Connection]] = {}
         self._next_id = 1
         self.connections: set[Connection] = set()
         self._per_address: Counter[str] = Counter()  # TCP connections per address key
@@ -630,12 +199,17 @@ class Host:
         self._door_slots: Counter[str] = Counter()
         # Tables opened by clients: per person, per address, for the host (limits.py).
         self.opens = NestedWindow(config.limits.opens)
-        self.ratings = HostRatings(self)  # ratings and the leaderboard (rated.py)
-        self.chat = TableChat(self, chat_store(self))  # issue 22: table chat (chat.py)
-        self.friends = Friends(self)  # issue 22: "tell me when NAME is here" (friends.py)
+        self.ratings = HostRatings(self, self.events)  # ratings and the leaderboard
+        chats = chat_store(self.tables, self.store.tables_dir)
+        self.chat = TableChat(self, chats, events=self.events)  # the tables' chat
+        self.friends = Friends(self, self.cluster)  # "tell me when NAME is here"
+        if self.cluster is not None:
+            self.cluster.after_tick = self.friends.step
         self._sweeper: asyncio.Task[None] | None = None
         self.saves_failing = False  # a move could not be saved, none has been since
-        self.turns = TurnKeeper(self, config.clock, config.notify_command)  # timed tables
+        self.turns = TurnKeeper(  # the clocks of timed tables
+            self, config.clock, config.notify_command, shared=self.cluster is not None
+        )
         self._lock_watch: asyncio.Task[None] | None = None
 
     # --- tables -------------------------------------------------------------------------
@@ -705,7 +279,7 @@ class Host:
         """What :meth:`resume` needs: the replayed referee and the seats' owners (the
         accounts store's reads). Blocking, so a takeover runs it in an I/O thread."""
         referee = Referee.from_record(table_id, record)
-        return referee, *self._load_owners(table_id, referee)
+        return referee, *self.load_owners(table_id, referee)
 
     def resume(self, table_id: str, record: Record, prepared: Resumed | None = None) -> Room:
         """Serve a table from its record (raises ``ValueError``)."""
@@ -717,8 +291,7 @@ class Host:
                 seats_problem,
             )
         room = Room(self, referee, owners, seats_problem)
-        room.result = self.ratings.result_of(table_id)
-        self.chat.forget(table_id)  # lines said meanwhile elsewhere: read them again
+        self.events.publish(TableResumed(room))  # its rating result; its chat read again
         self.rooms[table_id] = room
         if not referee.is_over:
             log.info("resumed table %s at move %d", table_id, referee.move_count)
@@ -753,7 +326,7 @@ class Host:
             )
         return referee
 
-    def _load_owners(self, table_id: str, referee: Referee) -> tuple[dict[int, int], str | None]:
+    def load_owners(self, table_id: str, referee: Referee) -> tuple[dict[int, int], str | None]:
         """Who owns the seats of a resumed table (from the accounts store), with the
         seat file of an earlier version moved in first; a problem instead when
         either cannot be read (fail closed: no seat counts as free then)."""
@@ -800,9 +373,7 @@ class Host:
         except OSError as exc:
             log.error("table %s: could not archive it: %s", table_id, exc.strerror or exc)
             return
-        if self.cluster is not None:
-            with contextlib.suppress(OSError):
-                self.cluster.leases.release(table_id)
+        self.events.publish(TableArchived(table_id))  # its lease given back
         log.info(
             "table %s archived as abandoned (untouched for %.0f days): %s",
             table_id,
@@ -963,9 +534,11 @@ class Host:
     def _tables_full(self) -> bool:
         return len(self.unfinished()) + len(self.waiting) >= self.config.limits.max_tables
 
-    def client_tables(self) -> list[Room | WaitingTable]:
+    def client_tables(self) -> list[Room | WaitingTable[Connection]]:
         """The tables clients opened that count against the caps: unfinished or waiting."""
-        rooms: list[Room | WaitingTable] = [r for r in self.unfinished() if r.opener is not None]
+        rooms: list[Room | WaitingTable[Connection]] = [
+            r for r in self.unfinished() if r.opener is not None
+        ]
         return rooms + list(self.waiting.values())
 
     def _check_quota(self, conn: Connection, owner: str, move_time: float | None = None) -> None:
@@ -1074,6 +647,7 @@ class Host:
             raise Refusal("bad_name", exc.problem) from None
         claim = self.gate.prove(name, message.token, message.code, conn.vouched)
         name = claim.name
+        slots: list[Slot[Connection]]
         mine, slots = plan_seats(message.seats, name)
         options = table_options(message.small_tour, message.final_tours)
         move_time = checked_move_time(message.move_time)
@@ -1098,7 +672,7 @@ class Host:
         self._filled(table)
 
     def _join_waiting(
-        self, conn: Connection, name: str, table: WaitingTable, message: Join
+        self, conn: Connection, name: str, table: WaitingTable[Connection], message: Join
     ) -> None:
         claim = self.gate.prove(name, message.token, message.code, conn.vouched)
         name = claim.name
@@ -1123,14 +697,13 @@ class Host:
         log.info("%s waits at table %s (%s)", conn, table.id, printable(name))
         self._filled(table)
 
-    def _announce(self, table: WaitingTable) -> None:
-        if self.cluster is not None:  # every host's lobby lists it (issue 21)
-            self.cluster.publish(table)
+    def _announce(self, table: WaitingTable[Connection]) -> None:
+        self.events.publish(WaitingChanged(table))  # every host's lobby lists it
         seats = table.seat_infos()
         for seat, conn in table.holders:
             conn.send(Waiting(table.id, seat, seats))
 
-    def _filled(self, table: WaitingTable) -> None:
+    def _filled(self, table: WaitingTable[Connection]) -> None:
         """Start the game if no seat is free, else tell everyone at the table."""
         if table.free_seats:
             self._announce(table)
@@ -1155,9 +728,8 @@ class Host:
                 return
             tokens[seat] = claim.token
         del self.waiting[table.id]
-        if self.cluster is not None:
-            names = [slot.name for slot in table.slots if slot.conn is not None and slot.name]
-            self.cluster.withdraw(table.id, started=True, players=names)
+        names = [slot.name for slot in table.slots if slot.conn is not None and slot.name]
+        self.events.publish(WaitingStarted(table.id, names))
         holders = table.holders
         referee = self._new_referee(table.id, table.specs(), None, table.options, table.move_time)
         if self.cluster is not None:
@@ -1192,10 +764,9 @@ class Host:
         log.info("table %s: every seat is taken, the game starts", room.id)
         room.start()
 
-    def _close_waiting(self, table: WaitingTable) -> None:
+    def _close_waiting(self, table: WaitingTable[Connection]) -> None:
         self.waiting.pop(table.id, None)
-        if self.cluster is not None:
-            self.cluster.withdraw(table.id, started=False)
+        self.events.publish(WaitingClosed(table.id))
         log.info("table %s closed: nobody waits at it", table.id)
 
     # --- doors --------------------------------------------------------------------------
@@ -1339,7 +910,7 @@ class Host:
         self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, *, door: bool = False
     ) -> None:
         task = asyncio.current_task()
-        conn = Connection(self, reader, writer, door=door)
+        conn = Connection(self.config.limits, reader, writer, door=door)
         if self._closing:
             writer.close()
             return
@@ -1423,6 +994,18 @@ class Host:
         """``conn`` sits and waits nowhere any more."""
         self._leave(conn)
 
+    def lose_table(self, table_id: str) -> bool:
+        """Another host referees ``table_id`` now: stop serving it here (its
+        connections are told ``bye``, as by a host going away, and come back)."""
+        room = self.rooms.pop(table_id, None)
+        if room is None:
+            return False
+        room.stop()
+        for conn in (*room.seated.values(), *room.watchers):
+            conn.unseat()
+            conn.dismiss(Bye("shutdown"))
+        return True
+
     async def _handle_door(
         self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
     ) -> None:
@@ -1443,7 +1026,7 @@ class Host:
             elif self.waiting.get(table.id) is table:
                 self._close_waiting(table)
 
-    def _opener_left(self, table: WaitingTable) -> None:
+    def _opener_left(self, table: WaitingTable[Connection]) -> None:
         """The opener of a waiting table left: the table closes, whoever waits is told."""
         table.opener_conn = None
         for _seat, other in table.holders:
@@ -1641,7 +1224,7 @@ class Host:
             case Hello():
                 raise Refusal("bad_message", "hello was already sent")
             case ListGames() | GetRecord():  # protocol 4: the finished games (finished.py)
-                await finished_games(self, conn, message)
+                await finished_games(conn, message, self.ratings.store, self.io_pool, self.tables)
             case ListTables():
                 infos = self.table_infos(waiting=conn.protocol >= 2)
                 if self.cluster is not None:  # every host's tables: read in an I/O thread
@@ -1655,7 +1238,7 @@ class Host:
                             key=lambda t: (len(t.table), t.table),
                         )
                     )
-                conn.send(Tables(infos, table_leaderboard(self)))
+                conn.send(Tables(infos, table_leaderboard(self.ratings)))
             case OpenTable():
                 self._open(conn, message)
             case Leave():
@@ -1776,8 +1359,7 @@ class Host:
         self._leave(conn)
         old = room.seated.get(seat)
         if old is not None and old is not conn:
-            old.room = None
-            old.seat = None
+            old.unseat()
             old.dismiss(Bye("replaced"))
         self.friends.arrived(conn, account.id, account.name)  # before it counts as here
         conn.room, conn.seat = room, seat
@@ -1843,4 +1425,31 @@ class Host:
                 code,
                 None if code is None else int(CODE_SECONDS),
             )
+        )
+
+
+def table_turn_based(host: Host, table: Room | WaitingTable[Connection]) -> bool:
+    if isinstance(table, WaitingTable):
+        return is_turn_based(table.move_time)
+    return host.turns.turn_based(table)
+
+
+def check_turn_cap(host: Host, name: str) -> None:
+    """Refuse (``too_many_tables``) a turn-based seat over ``Limits.turn_tables_per_account``."""
+    cap = host.config.limits.turn_tables_per_account
+    held = sum(
+        1
+        for room in host.unfinished()
+        if host.turns.turn_based(room) and room.referee.seat_of(name) is not None
+    )
+    held += sum(
+        1
+        for table in host.waiting.values()
+        if is_turn_based(table.move_time)
+        and any(s.name is not None and same_name(s.name, name) for s in table.slots)
+    )
+    if held >= cap:
+        raise Refusal(
+            "too_many_tables",
+            f"{name} sits at {held} turn-based tables already, {cap} at most: finish one first",
         )

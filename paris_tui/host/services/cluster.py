@@ -2,7 +2,7 @@
 
 With ``--database`` each host is a :class:`Cluster` member:
 
-- **One referee per table**: a host serves (holds a :class:`~paris_tui.host.server.Room`
+- **One referee per table**: a host serves (holds a :class:`~paris_tui.host.room.Room`
   for) only the tables whose lease it holds (:mod:`paris_tui.host.store.lease`). Every
   :data:`TICK` seconds it renews its leases, drops the tables it lost (their
   connections are told ``bye`` and reconnect) and takes the unfinished tables
@@ -28,7 +28,7 @@ With ``--database`` each host is a :class:`Cluster` member:
   (:class:`~paris_tui.net.protocol.Vouch`, in the relay line, or in a line of
   its own when the ticket comes later), for a stand-in token it puts in the
   ticket's place. The referee's host takes that word only from a proven peer,
-  for that one connection (:meth:`~paris_tui.host.server.Host.take_vouch`).
+  for that one connection (the host's ``take_vouch``, :class:`~paris_tui.host.ports.ClusterHost`).
 
 Why a relay and not LISTEN/NOTIFY to every host: with one referee per table,
 its players' updates are made there, cut per seat there; a relay is the one
@@ -46,15 +46,27 @@ import logging
 import secrets
 import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, cast
+from typing import Any, cast
 
 from paris_tui.core.record import Record
 from paris_tui.core.text import printable
 from paris_tui.host.accounts.identity import DoorProof, Vouched
 from paris_tui.host.accounts.store import Door, digest
+from paris_tui.host.connection import Connection
+from paris_tui.host.events import (
+    EventBus,
+    MoveLost,
+    TableArchived,
+    TableEvent,
+    WaitingChanged,
+    WaitingClosed,
+    WaitingStarted,
+)
+from paris_tui.host.ports import ClusterHost
 from paris_tui.host.referee import Refusal
+from paris_tui.host.services.waiting import WaitingTable
 from paris_tui.host.store.lease import LEASE_SECONDS, Leases
 from paris_tui.host.store.postgres import DatabaseUnavailable, PostgresStore
 from paris_tui.net.protocol import (
@@ -62,7 +74,6 @@ from paris_tui.net.protocol import (
     MAX_HOST_LINE,
     SEAT_STATUSES,
     AccountRequest,
-    Bye,
     ClientMessage,
     Hello,
     Join,
@@ -78,10 +89,6 @@ from paris_tui.net.protocol import (
     encode,
     refusal,
 )
-
-if TYPE_CHECKING:  # pragma: no cover
-    from paris_tui.host.server import Connection, Host
-    from paris_tui.host.services.waiting import WaitingTable
 
 __all__ = ["SILENT", "TICK", "Cluster"]
 
@@ -100,7 +107,13 @@ class DoorShut(Refusal):
 class Cluster:
     """This host's part among the hosts on one database."""
 
-    def __init__(self, host: Host, store: PostgresStore, lease_seconds: float) -> None:
+    def __init__(
+        self,
+        host: ClusterHost,
+        store: PostgresStore,
+        lease_seconds: float,
+        events: EventBus | None = None,
+    ) -> None:
         self.host = host
         self.store = store
         self.id = uuid.uuid4().hex[:12]
@@ -115,6 +128,27 @@ class Cluster:
         self._gone: dict[str, float] = {}  # host (lease holder) -> when its door refused us
         self._taking: dict[str, asyncio.Event] = {}  # tables being taken over here: set when done
         self._claims: dict[str, asyncio.Future[None]] = {}  # gone hosts' tables being claimed
+        # Run at each tick after the leases (the friends say who is here, one
+        # database connection at a time).
+        self.after_tick: Callable[[], Awaitable[None]] | None = None
+        if events is not None:
+            events.subscribe(self.hear)
+
+    def hear(self, event: TableEvent) -> Awaitable[None] | None:
+        """A table lost or archived; a waiting table changed, started or closed."""
+        match event:
+            case MoveLost(table_id):
+                self.lose(table_id)
+            case TableArchived(table_id):
+                with contextlib.suppress(OSError):
+                    self.leases.release(table_id)
+            case WaitingChanged(table):
+                self.publish(table)
+            case WaitingStarted(table_id, players):
+                self.withdraw(table_id, started=True, players=players)
+            case WaitingClosed(table_id):
+                self.withdraw(table_id, started=False)
+        return None
 
     @property
     def down(self) -> bool:
@@ -160,8 +194,8 @@ class Cluster:
             await asyncio.sleep(self.tick)
             try:
                 await self.step()
-                # Friends here at any host, after the leases (one connection at a time).
-                await self.host.friends.step()
+                if self.after_tick is not None:
+                    await self.after_tick()
             except asyncio.CancelledError:
                 raise
             except Exception:  # a bug must not end the leases' renewal
@@ -245,14 +279,8 @@ class Cluster:
 
     def lose(self, table_id: str) -> None:
         """Another host referees ``table_id`` now: stop serving it here."""
-        room = self.host.rooms.pop(table_id, None)
-        if room is None:
+        if not self.host.lose_table(table_id):
             return
-        room.stop()
-        for conn in (*room.seated.values(), *room.watchers):
-            conn.room = None
-            conn.seat = None
-            conn.dismiss(Bye("shutdown"))  # as a host going away: the client comes back
         log.warning("table %s: its lease went to another host", table_id)
 
     # --- tables refereed elsewhere ------------------------------------------------------
@@ -436,7 +464,7 @@ class Cluster:
     # host's lobby and for the one-table-per-name rule. The row goes when the game
     # starts (the table is then an ordinary one) or the table closes.
 
-    def publish(self, table: WaitingTable) -> None:
+    def publish(self, table: WaitingTable[Any]) -> None:
         """The waiting table's seats, for the other hosts (its lease taken first);
         a name that left its seat sits there no more (paris_seated)."""
         infos = table.seat_infos()
@@ -494,8 +522,8 @@ class Cluster:
         return out
 
     def seat(self, table_id: str, names: Sequence[str], *, replace: Sequence[str] = ()) -> None:
-        """``names`` sit at ``table_id`` in the database (issue 21: a name sits at one
-        unfinished table across every host; :meth:`PostgresStore.seat`), the
+        """``names`` sit at ``table_id`` in the database (a name sits at one
+        unfinished table across every host: :meth:`PostgresStore.seat`), the
         table's lease taken first when it is new, so the row counts from its first
         instant (and given back if a name is refused). Raises
         :class:`~paris_tui.host.store.postgres.SeatTaken` or ``OSError``."""

@@ -1,0 +1,149 @@
+"""What each service needs of the host: one narrow :class:`typing.Protocol` each.
+
+The :class:`~paris_tui.host.server.Host` implements all of them; a service is
+given the host typed as its own port (never the ``Host`` class), and hears
+what happens at the tables on the host's
+:class:`~paris_tui.host.events.EventBus`. Nothing here imports the server.
+
+- :class:`AccountsSource`: the accounts store and its gate (both change when the
+  host loads), with the I/O threads to read them in (chat, friends).
+- :class:`TurnsHost`: the tables served, the AI, the events (turn clocks).
+- :class:`RatingsHost`: the stores beside which the ratings are kept, and a
+  table's seat owners (ratings).
+- :class:`FriendsHost`: every connection, to say who is here (friends), and
+  :class:`SharedPresence`: the database the hosts share, for the same across hosts.
+- :class:`ClusterHost`: the tables served and waiting, a table to take over or
+  give up, a connection to relay, and the doors' tickets (the cluster).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence, Set
+from concurrent.futures import Executor
+from typing import Protocol
+
+from paris_tui.core.record import Record
+from paris_tui.host.accounts.identity import Gate, Tickets, Vouched
+from paris_tui.host.accounts.store import AccountStore
+from paris_tui.host.ai_moves import AIMoves
+from paris_tui.host.connection import Connection
+from paris_tui.host.events import EventBus
+from paris_tui.host.peers import Peer, Table
+from paris_tui.host.referee import Referee
+from paris_tui.host.room import Room
+from paris_tui.host.store.files import HostStore, TableStore
+from paris_tui.host.store.lease import Leases
+from paris_tui.host.store.postgres import PostgresStore
+from paris_tui.net.protocol import Vouch
+
+__all__ = [
+    "AccountsSource",
+    "ClusterHost",
+    "FriendsHost",
+    "RatingsHost",
+    "Resumed",
+    "SharedPresence",
+    "TurnsHost",
+]
+
+# A table ready to serve: its replayed referee, its seats' owners, a problem reading them.
+Resumed = tuple[Referee, dict[int, int], str | None]
+
+
+class AccountsSource(Protocol):
+    """The accounts (``None`` while they cannot be read) and the gate that proves them."""
+
+    @property
+    def accounts(self) -> AccountStore | None: ...
+
+    @property
+    def gate(self) -> Gate: ...
+
+    @property
+    def io_pool(self) -> Executor: ...
+
+
+class TurnsHost(Protocol):
+    """What the turn clocks need: the tables served, the AI, the event stream."""
+
+    @property
+    def rooms(self) -> Mapping[str, Table]: ...
+
+    @property
+    def ai_moves(self) -> AIMoves: ...
+
+    @property
+    def events(self) -> EventBus: ...
+
+
+class RatingsHost(Protocol):
+    """Where the ratings are kept (beside the tables), and who owns a table's seats."""
+
+    @property
+    def tables(self) -> TableStore: ...
+
+    @property
+    def store(self) -> HostStore: ...
+
+    @property
+    def accounts(self) -> AccountStore | None: ...
+
+    def load_owners(self, table_id: str, referee: Referee) -> tuple[dict[int, int], str | None]:
+        """The seats' owners of a table (or a problem reading them)."""
+        ...
+
+
+class FriendsHost(AccountsSource, Protocol):
+    """Every connection of the host (who is here), and the accounts."""
+
+    @property
+    def connections(self) -> Set[Peer]: ...
+
+
+class SharedPresence(Protocol):
+    """The hosts' shared database, as the friends read who is here at the others."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def down(self) -> bool: ...
+
+    @property
+    def store(self) -> PostgresStore: ...
+
+    @property
+    def leases(self) -> Leases: ...
+
+
+class ClusterHost(Protocol):
+    """What the cluster acts on: tables to take over or give up, a connection to
+    relay (it leaves its seat first), the doors' tickets it vouches for."""
+
+    @property
+    def io_pool(self) -> Executor: ...
+
+    @property
+    def rooms(self) -> Mapping[str, Room]: ...
+
+    @property
+    def waiting(self) -> Mapping[str, object]: ...
+
+    @property
+    def tickets(self) -> Tickets: ...
+
+    def unfinished(self) -> Sequence[Room]: ...
+
+    def prepare(self, table_id: str, record: Record) -> Resumed: ...
+
+    def resume(self, table_id: str, record: Record, prepared: Resumed | None = None) -> Room: ...
+
+    def lose_table(self, table_id: str) -> bool:
+        """Stop serving the table here (its connections told ``bye``); whether it was."""
+        ...
+
+    def leave(self, conn: Connection) -> None: ...
+
+    def vouched(self, conn: Connection) -> tuple[Vouched, str | None] | None: ...
+
+    def take_vouch(self, conn: Connection, vouch: Vouch) -> None: ...
