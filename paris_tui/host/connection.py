@@ -17,13 +17,35 @@ import logging
 from paris_tui.host.accounts.identity import Claim, Vouched
 from paris_tui.host.config import Limits
 from paris_tui.host.limits import address_key
+from paris_tui.host.referee import Refusal
 from paris_tui.host.room import Room
 from paris_tui.host.services.waiting import WaitingTable
-from paris_tui.net.protocol import PROTOCOL_VERSION, Hello, HostMessage, Ping, encode
+from paris_tui.net.protocol import (
+    PROTOCOL_VERSION,
+    Bye,
+    ClientMessage,
+    ErrorCode,
+    Hello,
+    HostMessage,
+    Ping,
+    ProtocolError,
+    Refused,
+    decode_client,
+    encode,
+    refusal,
+)
 
 __all__ = ["Connection"]
 
 log = logging.getLogger("paris_tui.host")
+
+# The refusals of protocol 3 as an older connection is told them (it knows no others).
+_OLD_CODES: dict[str, ErrorCode] = {
+    "name_taken": "seat_taken",
+    "bad_code": "bad_token",
+    "account_locked": "seat_taken",
+    "unavailable": "seat_taken",
+}
 
 _ids = itertools.count(1)
 
@@ -96,6 +118,52 @@ class Connection:
         """Sit nowhere any more (its table went away, or another connection took the seat)."""
         self.room = None
         self.seat = None
+
+    async def read(self, first: bool) -> ClientMessage | None:
+        """The next message, or ``None`` once the connection is over (closed or cut off):
+        the hello's deadline, pings to a silent client, the line and rate limits."""
+        limits = self.limits
+        loop = asyncio.get_running_loop()
+        while not self.closed:
+            hello = limits.anonymous_hello_timeout if self.anonymous else limits.hello_timeout
+            wait = hello if first else limits.ping_interval
+            try:
+                async with asyncio.timeout(wait):
+                    line = await self.reader.readuntil(b"\n")
+            except TimeoutError:
+                if first or loop.time() - self.last_heard >= limits.idle_timeout:
+                    log.info("%s silent too long: cut off", self)
+                    await self.hang_up(Bye("idle"))
+                    return None
+                self.ping()
+                continue
+            except asyncio.IncompleteReadError:
+                return None
+            except asyncio.LimitOverrunError:
+                log.warning("%s sent a line over %d bytes: cut off", self, limits.line_bytes)
+                await self.hang_up(
+                    refusal("too_large", f"a line is limited to {limits.line_bytes} bytes")
+                )
+                return None
+            self.last_heard = loop.time()
+            if not self.spend():
+                log.warning("%s sends too fast: cut off", self)
+                await self.hang_up(refusal("rate_limited", "too many messages"))
+                return None
+            try:
+                return decode_client(line)
+            except ProtocolError as exc:
+                log.warning("%s sent a bad message (%s): cut off", self, exc.code)
+                await self.hang_up(refusal(exc.code, exc.message))
+                return None
+        return None
+
+    def refused(self, exc: Refusal) -> Refused:
+        """The refusal as this connection's protocol says it."""
+        code: ErrorCode = exc.code
+        if self.protocol < 3:
+            code = _OLD_CODES.get(code, code)
+        return refusal(code, exc.message, exc.illegal)
 
     def ping(self) -> None:
         self._nonce += 1

@@ -12,6 +12,11 @@ what happens at the tables on the host's
   table's seat owners (ratings).
 - :class:`FriendsHost`: every connection, to say who is here (friends), and
   :class:`SharedPresence`: the database the hosts share, for the same across hosts.
+- :class:`WaitingHost` (with :class:`SeatLocks`, :class:`NameRatings`): the
+  gate, the tables served, a connection's seat, and the game dealt (the
+  waiting tables).
+- :class:`LocksHost`: the accounts and every connection, to end a locked
+  account's seats (the lock watch).
 - :class:`ClusterHost`: the tables served and waiting, a table to take over or
   give up, a connection to relay, and the doors' tickets (the cluster).
 """
@@ -26,11 +31,13 @@ from paris_tui.core.record import Record
 from paris_tui.host.accounts.identity import Gate, Tickets, Vouched
 from paris_tui.host.accounts.store import AccountStore
 from paris_tui.host.ai_moves import AIMoves
+from paris_tui.host.config import HostConfig
 from paris_tui.host.connection import Connection
 from paris_tui.host.events import EventBus
 from paris_tui.host.peers import Peer, Table
 from paris_tui.host.referee import Referee
-from paris_tui.host.room import Room
+from paris_tui.host.room import Room, TableClocks
+from paris_tui.host.services.waiting import WaitingTable
 from paris_tui.host.store.files import HostStore, TableStore
 from paris_tui.host.store.lease import Leases
 from paris_tui.host.store.postgres import PostgresStore
@@ -40,10 +47,14 @@ __all__ = [
     "AccountsSource",
     "ClusterHost",
     "FriendsHost",
+    "LocksHost",
+    "NameRatings",
     "RatingsHost",
     "Resumed",
+    "SeatLocks",
     "SharedPresence",
     "TurnsHost",
+    "WaitingHost",
 ]
 
 # A table ready to serve: its replayed referee, its seats' owners, a problem reading them.
@@ -114,6 +125,77 @@ class SharedPresence(Protocol):
 
     @property
     def leases(self) -> Leases: ...
+
+
+class LocksHost(Protocol):
+    """What the lock watch reads (the accounts, every connection) and does (a seat left)."""
+
+    @property
+    def config(self) -> HostConfig: ...
+
+    @property
+    def accounts(self) -> AccountStore | None: ...
+
+    @property
+    def io_pool(self) -> Executor: ...
+
+    @property
+    def connections(self) -> Set[Connection]: ...
+
+    def leave(self, conn: Connection) -> None: ...
+
+
+class SeatLocks(Protocol):
+    """The database's lock on a name at one table across hosts (the cluster's ``seat``)."""
+
+    def seat(self, table_id: str, names: Sequence[str], *, replace: Sequence[str] = ()) -> None: ...
+
+
+class NameRatings(Protocol):
+    """A waiting table's holder's shown rating, by name (the ratings)."""
+
+    def seat_rating_by_name(self, name: str) -> int | None: ...
+
+
+class WaitingHost(Protocol):
+    """What the waiting tables need: the gate, the tables served, a new table's
+    id, a connection's seat left or proven, and the game dealt when every
+    seat is held (:meth:`deal`)."""
+
+    @property
+    def config(self) -> HostConfig: ...
+
+    @property
+    def gate(self) -> Gate: ...
+
+    @property
+    def cluster(self) -> SeatLocks | None: ...
+
+    @property
+    def ratings(self) -> NameRatings: ...
+
+    @property
+    def turns(self) -> TableClocks: ...
+
+    @property
+    def events(self) -> EventBus: ...
+
+    def unfinished(self) -> Sequence[Room]: ...
+
+    def new_table_id(self) -> str: ...
+
+    def leave(self, conn: Connection) -> None: ...
+
+    def proven(self, conn: Connection) -> None: ...
+
+    def deal(
+        self,
+        table: WaitingTable[Connection],
+        accounts: dict[int, int],
+        tokens: dict[int, str | None],
+    ) -> None:
+        """Every seat of ``table`` is held by these accounts: deal and seat them."""
+        ...
 
 
 class ClusterHost(Protocol):

@@ -44,7 +44,6 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from paris_tui.host.accounts.identity import (
@@ -54,36 +53,28 @@ from paris_tui.host.accounts.identity import (
     Tickets,
     Vouched,
 )
-from paris_tui.host.accounts.names import same_name, skeleton
+from paris_tui.host.accounts.names import skeleton
 from paris_tui.host.accounts.store import (
-    CODE_SECONDS,
-    AccountError,
     AccountStore,
     AccountsUnavailable,
-    Credential,
-    format_code,
     migrate_ssh_pins,
-    ssh_fingerprint,
 )
 from paris_tui.host.ratings.service import HostRatings, table_leaderboard
 from paris_tui.host.services.chat import TableChat, chat_store
 from paris_tui.host.services.finished import answer as finished_games
 from paris_tui.host.services.friends import Friends
-from paris_tui.host.services.turns import MOVE_TIME_KEY, TurnKeeper, move_time_of
-from paris_tui.host.store.files import HostStore, SeatsFileError, TableStore
-from paris_tui.host.store.postgres import SeatTaken
+from paris_tui.host.services.turns import TurnKeeper
+from paris_tui.host.store.files import HostStore, TableStore
 
 from .. import __version__
 from ..core import Options
 from ..core.text import InvalidNameError, normalize_name, printable
 from ..net.protocol import (
     PROTOCOL_VERSIONS,
-    AccountInfo,
     AccountRequest,
     Bye,
     Chat,
     ClientMessage,
-    ErrorCode,
     FriendsRequest,
     GetRecord,
     Hello,
@@ -98,39 +89,31 @@ from ..net.protocol import (
     Play,
     Pong,
     Presence,
-    ProtocolError,
-    Refused,
     Relay,
-    Seated,
     TableInfo,
     Tables,
     Vouch,
-    Waiting,
     Watch,
     Watching,
     Welcome,
-    decode_client,
     refusal,
 )
-from ..net.turns import is_turn_based
-from ..trace import mark
+from .accounts.request import answer_account
+from .admission import Admission
 from .ai_moves import AIMoves
 from .config import HostConfig, Limits, TableConflictError
 from .connection import Connection
 from .events import (
     EventBus,
-    TableArchived,
-    TableResumed,
-    WaitingChanged,
-    WaitingClosed,
-    WaitingStarted,
 )
-from .limits import NestedWindow, address_key, owner_key
+from .hall import Hall
+from .limits import address_key
+from .locks import LockWatch
 from .ports import Resumed
-from .referee import APP_KEY, Referee, Refusal, SeatSpec
+from .referee import Referee, Refusal, SeatSpec
 from .room import Room
-from .services.turns import checked_move_time
-from .services.waiting import Slot, WaitingTable, plan_seats, table_options
+from .services.opening import WaitingTables
+from .services.waiting import WaitingTable
 
 if TYPE_CHECKING:  # pragma: no cover
     from paris_tui.host.services.cluster import Cluster
@@ -140,14 +123,6 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["TICKET_SECONDS", "Host", "HostConfig", "Limits", "Room", "TableConflictError"]
 
 log = logging.getLogger("paris_tui.host")
-
-# The refusals of protocol 3 as an older connection is told them (it knows no others).
-_OLD_CODES: dict[str, ErrorCode] = {
-    "name_taken": "seat_taken",
-    "bad_code": "bad_token",
-    "account_locked": "seat_taken",
-    "unavailable": "seat_taken",
-}
 
 
 class Host:
@@ -166,15 +141,8 @@ class Host:
             database = PostgresStore(config.database, pool_size=config.db_pool)
             self.tables = database
             self.cluster = Cluster(self, database, config.lease_seconds, self.events)
-        self.rooms: dict[str, Room] = {}
-        # Tables opened by clients whose seats are not all taken (in memory only).
-        self.waiting: dict[str, WaitingTable[Connection]] = {}
-        self._next_id = 1
-        self.connections: set[Connection] = set()
-        self._per_address: Counter[str] = Counter()  # TCP connections per address key
-        # The anonymous pool, oldest first (limits.max_anonymous), and per address key.
-        self._anonymous: dict[Connection, None] = {}
-        self._anonymous_per_address: Counter[str] = Counter()
+        self.hall = Hall(self)  # the rooms: the tables served, and who sits where
+        self.admission = Admission(config.limits)  # the connections, counted
         self._door_server: asyncio.Server | None = None
         self.door_socket: str | None = None  # where the doors' apps connect (start())
         self._door_dir: str | None = None
@@ -194,23 +162,18 @@ class Host:
         self.tickets = Tickets()
         self.accounts: AccountStore | None = None
         self.gate = Gate(None, "not loaded", self.tickets)
-        # Connections over the per-address limit allowed from an address where a
-        # door's apps come from: one per live door session (reserve_door_slot).
-        self._door_slots: Counter[str] = Counter()
-        # Tables opened by clients: per person, per address, for the host (limits.py).
-        self.opens = NestedWindow(config.limits.opens)
+        self.opening = WaitingTables(self, config)  # tables waiting for players
         self.ratings = HostRatings(self, self.events)  # ratings and the leaderboard
         chats = chat_store(self.tables, self.store.tables_dir)
         self.chat = TableChat(self, chats, events=self.events)  # the tables' chat
         self.friends = Friends(self, self.cluster)  # "tell me when NAME is here"
         if self.cluster is not None:
             self.cluster.after_tick = self.friends.step
-        self._sweeper: asyncio.Task[None] | None = None
         self.saves_failing = False  # a move could not be saved, none has been since
         self.turns = TurnKeeper(  # the clocks of timed tables
             self, config.clock, config.notify_command, shared=self.cluster is not None
         )
-        self._lock_watch: asyncio.Task[None] | None = None
+        self.locks = LockWatch(self)  # the operator's locks reach the seats already taken
 
     # --- tables -------------------------------------------------------------------------
 
@@ -241,61 +204,8 @@ class Host:
         tables, problems = self.tables.load_tables()
         for name, problem in problems:
             notes.append(f"skipped {printable(name)}: {problem}")
-        limits = self.config.limits
-        now = time.time()
-        finished = [
-            table_id
-            for table_id, record in tables
-            if len(record.moves) >= len(record.setup.stacks) * len(record.players)
-        ]
-        shown = set(finished[-limits.keep_finished :]) if limits.keep_finished > 0 else set()
-        for table_id, record in tables:
-            over = table_id in finished
-            if over:
-                self.ratings.catch_up(table_id, record)  # a finish not counted yet (kill -9)
-            if over and (self.cluster is not None or table_id not in shown):
-                # kept for replay, not listed (across hosts, the lobby reads the database)
-                continue
-            if self.cluster is not None and not self.cluster.acquire(table_id):
-                continue  # another host referees it
-            touched = self.tables.touched(table_id)
-            meta = record.extra.get(APP_KEY)
-            opened_by_client = isinstance(meta, dict) and isinstance(meta.get("opener"), str)
-            abandoned = now - touched > limits.abandon_after
-            if isinstance(meta, dict) and is_turn_based(move_time_of(meta)):
-                abandoned = False  # a turn-based table waits; its clock moves it on
-            if not over and opened_by_client and abandoned:
-                self._archive_file(table_id, touched)
-                continue
-            try:
-                room = self.resume(table_id, record)
-            except ValueError as exc:  # pragma: no cover - load_record replayed it already
-                notes.append(f"skipped table {table_id}: {exc}")
-                continue
-            room.touched = touched
+        notes += self.hall.serve_loaded(tables)
         return notes
-
-    def prepare(self, table_id: str, record: Record) -> Resumed:
-        """What :meth:`resume` needs: the replayed referee and the seats' owners (the
-        accounts store's reads). Blocking, so a takeover runs it in an I/O thread."""
-        referee = Referee.from_record(table_id, record)
-        return referee, *self.load_owners(table_id, referee)
-
-    def resume(self, table_id: str, record: Record, prepared: Resumed | None = None) -> Room:
-        """Serve a table from its record (raises ``ValueError``)."""
-        referee, owners, seats_problem = prepared or self.prepare(table_id, record)
-        if seats_problem is not None and self.accounts is not None:
-            log.error(
-                "table %s: %s: its seats are refused until it is repaired",
-                table_id,
-                seats_problem,
-            )
-        room = Room(self, referee, owners, seats_problem)
-        self.events.publish(TableResumed(room))  # its rating result; its chat read again
-        self.rooms[table_id] = room
-        if not referee.is_over:
-            log.info("resumed table %s at move %d", table_id, referee.move_count)
-        return room
 
     def _open_accounts(self) -> AccountStore:
         from paris_tui.host.store.postgres import PostgresStore
@@ -306,173 +216,27 @@ class Host:
             return PostgresAccounts(self.tables.pool)
         return self.config.accounts(self.store.root)
 
-    def _new_referee(
-        self,
-        table_id: str,
-        seats: Sequence[SeatSpec],
-        seed: int | None,
-        options: Options | None,
-        move_time: float | None = None,
-    ) -> Referee:
-        """A new table's referee, its record saved (a failure in ``save_error``)."""
-        referee = Referee.new(table_id, seats, seed=seed, options=options)
-        if move_time is not None:  # in the record from its first save (host/turns.py)
-            referee.meta[MOVE_TIME_KEY] = move_time
-        try:
-            self.tables.create(referee)
-        except (OSError, ValueError, RecursionError) as exc:
-            referee.save_error = (
-                f"could not save table {table_id}: {getattr(exc, 'strerror', None) or exc}"
-            )
-        return referee
+    # --- the tables (the hall's) ------------------------------------------------------
+
+    @property
+    def rooms(self) -> dict[str, Room]:
+        return self.hall.rooms
+
+    @property
+    def serving(self) -> bool:
+        return self._server is not None
+
+    def prepare(self, table_id: str, record: Record) -> Resumed:
+        return self.hall.prepare(table_id, record)
+
+    def resume(self, table_id: str, record: Record, prepared: Resumed | None = None) -> Room:
+        return self.hall.resume(table_id, record, prepared)
 
     def load_owners(self, table_id: str, referee: Referee) -> tuple[dict[int, int], str | None]:
-        """Who owns the seats of a resumed table (from the accounts store), with the
-        seat file of an earlier version moved in first; a problem instead when
-        either cannot be read (fail closed: no seat counts as free then)."""
-        accounts = self.accounts
-        if accounts is None:
-            return {}, self.gate.problem or "the accounts store cannot be read"
-        try:
-            key = f"seats:{table_id}"
-            if not accounts.done(key):
-                try:
-                    legacy = self.tables.load_seats(table_id)
-                except SeatsFileError as exc:
-                    return {}, str(exc)
-                for seat, token_digest in legacy.items():
-                    if seat >= len(referee.players):
-                        continue
-                    name = referee.players[seat].name
-                    credential = Credential("token", token_digest, f"seat {seat} of {table_id}")
-                    account = accounts.find(name)
-                    if account is None:
-                        account = accounts.create(name, credential)
-                    elif not same_name(account.name, name):  # pragma: no cover - find decides
-                        continue
-                    else:
-                        with contextlib.suppress(AccountError):
-                            accounts.add_credential(account.id, credential)
-                    accounts.claim_seat(table_id, seat, account.id)
-                accounts.mark_done(key)
-                if legacy:
-                    self.tables.retire_seats(table_id)
-            return accounts.seat_owners(table_id), None
-        except AccountError as exc:
-            return {}, str(exc)
-
-    # --- abandoned and finished tables ----------------------------------------------------
-
-    def _archive_file(self, table_id: str, touched: float) -> None:
-        """Archive an abandoned table: a file moved to ``archive/``, or a database
-        row marked (out of every host's lobby, caps and takeovers; its lease given
-        back). Either stays a record to replay."""
-        days = (time.time() - touched) / 86400
-        try:
-            self.tables.archive(table_id)
-        except OSError as exc:
-            log.error("table %s: could not archive it: %s", table_id, exc.strerror or exc)
-            return
-        self.events.publish(TableArchived(table_id))  # its lease given back
-        log.info(
-            "table %s archived as abandoned (untouched for %.0f days): %s",
-            table_id,
-            days,
-            self.tables.archived_where(table_id),
-        )
-
-    def sweep(self) -> list[str]:
-        """Archive the tables abandoned by now, forget the finished tables beyond
-        ``keep_finished`` that nobody is at; the ids archived."""
-        limits = self.config.limits
-        now = time.time()
-        archived: list[str] = []
-        for room in list(self.rooms.values()):
-            if room.seated or room.watchers or room.moving.locked():
-                continue
-            if (
-                room.opener is not None  # the operator's own tables are the operator's
-                and not room.referee.is_over
-                and not self.turns.turn_based(room)  # it waits; its clock moves it on
-                and now - room.touched > limits.abandon_after
-            ):
-                room.stop()
-                del self.rooms[room.id]
-                self._archive_file(room.id, room.touched)
-                archived.append(room.id)
-        over = [r for r in self.rooms.values() if r.referee.is_over]
-        for room in over[: max(0, len(over) - limits.keep_finished)]:
-            if not (room.seated or room.watchers):
-                del self.rooms[room.id]
-        return archived
-
-    async def _sweep_now_and_then(self) -> None:
-        every = max(1.0, min(3600.0, self.config.limits.abandon_after / 8))
-        while True:
-            await asyncio.sleep(every)
-            try:
-                self.sweep()
-            except Exception:  # pragma: no cover - a bug must not stop the host
-                log.exception("sweeping the tables failed")
-
-    # --- locks (issue 17 follow-up: a lock reaches the sessions already open) -------------
-
-    @staticmethod
-    def _account_of(conn: Connection) -> int | None:
-        """The account ``conn`` holds a seat as (at a table, or a waiting one)."""
-        if conn.room is not None and conn.seat is not None:
-            return conn.room.owners.get(conn.seat)
-        if conn.waiting is not None and conn.claim is not None and conn.claim.account is not None:
-            return conn.claim.account.id
-        return None
-
-    async def _watch_locks(self) -> None:
-        """Every ``lock_check`` seconds, while anyone holds a seat: which accounts are
-        locked (one query, in an I/O thread), and end their seats."""
-        loop = asyncio.get_running_loop()
-        said = False
-        while True:
-            await asyncio.sleep(self.config.limits.lock_check)
-            store = self.accounts
-            if store is None or all(self._account_of(c) is None for c in self.connections):
-                continue
-            try:
-                locked = await loop.run_in_executor(self.io_pool, store.locked_accounts)
-            except AccountsUnavailable as exc:
-                if not said:  # once: the seats themselves refuse while it lasts
-                    log.error("cannot read the accounts' locks: %s", exc)
-                said = True
-                continue
-            except Exception:  # pragma: no cover - a bug must not stop the watch
-                log.exception("reading the accounts' locks failed")
-                continue
-            said = False
-            if locked:
-                self.end_locked(locked)
-
-    def end_locked(self, locked: set[int]) -> int:
-        """End the seats of the accounts ``locked``: each connection is told why
-        (``account_locked``, fatal) and closed. How many ended."""
-        ended = 0
-        for conn in list(self.connections):
-            account = self._account_of(conn)
-            if account is None or account not in locked or conn.closed:
-                continue
-            log.warning("%s: its account is locked: its seat ends", conn)
-            self._leave(conn)
-            answer = self._answer(
-                conn,
-                Refusal(
-                    "account_locked",
-                    "the host's operator locked this account: its seats end until it is unlocked",
-                ),
-            )
-            conn.dismiss(replace(answer, fatal=True))
-            ended += 1
-        return ended
+        return self.hall.load_owners(table_id, referee)
 
     def unfinished(self) -> list[Room]:
-        return [r for r in self.rooms.values() if not r.referee.is_over]
+        return self.hall.unfinished()
 
     def open_table(
         self,
@@ -482,292 +246,42 @@ class Host:
         options: Options | None = None,
         move_time: float | None = None,
     ) -> Room:
-        """Open the operator's table (saved at once). Raises
-        :class:`TableConflictError` when its players sit at an unfinished table,
-        ``OSError`` if it cannot be saved. Never refused for the tables clients
-        opened: those have their own cap (``Limits.max_tables``)."""
-        for room in self.unfinished():
-            if is_turn_based(move_time) and self.turns.turn_based(room):
-                continue  # one may sit at several turn-based tables
-            clash = [
-                s.name
-                for s in seats
-                if s.level is None and room.referee.seat_of(s.name) is not None
-            ]
-            if clash:
-                raise TableConflictError(room.id, clash)
-        table_id = self._new_table_id()
-        humans = [s.name for s in seats if s.level is None]
-        if self.cluster is not None and humans and not is_turn_based(move_time):
-            try:  # ... or at another host's, a lock in the database (issue 21)
-                self.cluster.seat(table_id, humans)
-            except SeatTaken as exc:
-                raise TableConflictError(exc.table_id, [exc.name]) from None
-        referee = self._new_referee(table_id, seats, seed, options, move_time)
-        if self.cluster is not None:
-            self.cluster.acquire(table_id)
-        if referee.save_error:
-            if self.cluster is not None:  # no table: its names sit nowhere
-                with contextlib.suppress(OSError):
-                    self.cluster.withdraw(table_id, started=False)
-            raise OSError(referee.save_error)
-        room = Room(self, referee, {}, self._forget_owners(table_id))
-        self.rooms[table_id] = room
-        if self._server is not None:
-            room.start()
-        log.info("opened table %s", table_id)
-        return room
+        """Open the operator's table (:meth:`Hall.open_table`)."""
+        return self.hall.open_table(seats, seed=seed, options=options, move_time=move_time)
 
-    def _forget_owners(self, table_id: str) -> str | None:
-        """A new table's id: no seat claim of an older table of that id counts
-        (a record removed by hand); a problem when the store cannot say."""
-        if self.accounts is None:
-            return self.gate.problem or "the accounts store cannot be read"
-        try:
-            self.accounts.forget_table(table_id)
-            self.accounts.mark_done(f"seats:{table_id}")
-        except AccountsUnavailable as exc:
-            log.error("table %s: %s", table_id, exc)
-            return str(exc)
-        return None
+    def sweep(self) -> list[str]:
+        """Archive the abandoned tables, forget old finished ones (:meth:`Hall.sweep`)."""
+        return self.hall.sweep()
 
-    def _tables_full(self) -> bool:
-        return len(self.unfinished()) + len(self.waiting) >= self.config.limits.max_tables
+    def table_infos(self, *, waiting: bool = True) -> tuple[TableInfo, ...]:
+        return self.hall.table_infos(waiting=waiting)
+
+    def new_table_id(self) -> str:
+        return self.hall.new_table_id()
+
+    def deal(
+        self,
+        table: WaitingTable[Connection],
+        accounts: dict[int, int],
+        tokens: dict[int, str | None],
+    ) -> None:
+        self.hall.deal(table, accounts, tokens)
+
+    def lose_table(self, table_id: str) -> bool:
+        return self.hall.lose_table(table_id)
+
+    def end_locked(self, locked: set[int]) -> int:
+        """End the seats of the accounts ``locked`` (:meth:`LockWatch.end_locked`)."""
+        return self.locks.end_locked(locked)
+
+    @property
+    def waiting(self) -> dict[str, WaitingTable[Connection]]:
+        """The tables waiting for players (:class:`WaitingTables`)."""
+        return self.opening.waiting
 
     def client_tables(self) -> list[Room | WaitingTable[Connection]]:
         """The tables clients opened that count against the caps: unfinished or waiting."""
-        rooms: list[Room | WaitingTable[Connection]] = [
-            r for r in self.unfinished() if r.opener is not None
-        ]
-        return rooms + list(self.waiting.values())
-
-    def _check_quota(self, conn: Connection, owner: str, move_time: float | None = None) -> None:
-        """Refuse (``too_many_tables``) an open_table over any table quota."""
-        limits = self.config.limits
-        address = address_key(conn.address)
-        mine = conn.waiting
-        if mine is not None and mine.opener_conn is not conn:
-            mine = None  # a table it only sits at stays when it opens one
-        held = [t for t in self.client_tables() if t is not mine]
-        owned = [t for t in held if t.opener == owner]
-        if not is_turn_based(move_time):  # turn-based tables have their own cap
-            owned = [t for t in owned if not table_turn_based(self, t)]
-        else:
-            owned = []
-        if len(owned) >= limits.tables_per_owner:
-            raise Refusal(
-                "too_many_tables",
-                f"{owner} holds {limits.tables_per_owner} unfinished tables already: "
-                "finish or leave one first",
-            )
-        if sum(1 for t in held if t.opener_address == address) >= limits.tables_per_address:
-            raise Refusal(
-                "too_many_tables",
-                f"{limits.tables_per_address} unfinished tables were opened from this "
-                "address already",
-            )
-        if len(held) >= limits.max_tables:
-            raise Refusal("too_many_tables", f"the host serves {limits.max_tables} tables at most")
-        used = self.opens.refusal(owner, address)
-        if used is not None:
-            quota = limits.opens
-            wait = max(1, round(self.opens.retry_after(owner, address) / 60))
-            per = {"owner": quota.per_owner, "address": quota.per_address, "host": quota.total}
-            who = {"owner": owner, "address": "this address", "host": "the host"}[used]
-            raise Refusal(
-                "too_many_tables",
-                f"{who} opened {per[used]} tables in the last hour: try again in {wait} min",
-            )
-
-    def _new_table_id(self) -> str:
-        """An id no record and no table of this run has had (a waiting table's id is
-        its record's name once its game starts)."""
-        number = max(int(self.tables.new_table_id()[1:]), self._next_id)
-        self._next_id = number + 1
-        return f"t{number}"
-
-    def table_infos(self, *, waiting: bool = True) -> tuple[TableInfo, ...]:
-        """Every table, in id order; ``waiting=False`` leaves out the tables that
-        wait for players (a protocol-1 connection does not know them)."""
-        infos = [room.info() for room in self.rooms.values()]
-        if waiting:
-            infos += [table.info() for table in self.waiting.values()]
-        return tuple(sorted(infos, key=lambda t: (len(t.table), t.table)))
-
-    # --- tables opened by clients (protocol 2) -----------------------------------------
-
-    def _check_name_free(self, name: str, conn: Connection, move_time: float | None = None) -> None:
-        """A name sits at one table at a time: refuse one seated at an unfinished
-        table, or waiting at another table than ``conn``'s own. Turn-based tables
-        (issue 22) are apart: a name sits at several of them (``turn_tables_per_account``)."""
-        if is_turn_based(move_time):
-            check_turn_cap(self, name)
-            return
-        for room in self.unfinished():
-            if self.turns.turn_based(room):
-                continue
-            if room.referee.seat_of(name) is not None:
-                raise Refusal("name_in_use", f"{name} sits at unfinished table {room.id}: join it")
-        for table in self.waiting.values():
-            if table is conn.waiting or is_turn_based(table.move_time):
-                continue
-            for slot in table.slots:
-                if slot.conn is not None and slot.name is not None and same_name(slot.name, name):
-                    raise Refusal("name_in_use", f"{slot.name} already waits at table {table.id}")
-
-    def _seat_everywhere(
-        self, table_id: str, name: str, conn: Connection, move_time: float | None
-    ) -> None:
-        """With ``--database``, ``name`` sits at ``table_id`` in the database too,
-        or is refused (``name_in_use``) for a table of any host: a lock there, not
-        a read, so two hosts that seat one name at the same instant cannot both
-        (issue 21, docs/scaling.md). Turn-based tables are apart, as above. The
-        rows of this host's own waiting tables give way: the check above saw them."""
-        if self.cluster is None or is_turn_based(move_time):
-            return
-        mine = [t for t in self.waiting if t != table_id]
-        try:
-            self.cluster.seat(table_id, [name], replace=mine)
-        except SeatTaken as exc:
-            if exc.started:
-                raise Refusal(
-                    "name_in_use", f"{exc.name} sits at unfinished table {exc.table_id}: join it"
-                ) from None
-            raise Refusal(
-                "name_in_use", f"{exc.name} already waits at table {exc.table_id}"
-            ) from None
-        except OSError as exc:
-            log.error("%s: cannot seat %s in the database: %s", conn, printable(name), exc)
-            raise Refusal("unavailable", "the host cannot reach its database now") from None
-
-    def _open(self, conn: Connection, message: OpenTable) -> None:
-        try:
-            name = normalize_name(message.name)
-        except InvalidNameError as exc:
-            raise Refusal("bad_name", exc.problem) from None
-        claim = self.gate.prove(name, message.token, message.code, conn.vouched)
-        name = claim.name
-        slots: list[Slot[Connection]]
-        mine, slots = plan_seats(message.seats, name)
-        options = table_options(message.small_tour, message.final_tours)
-        move_time = checked_move_time(message.move_time)
-        self._check_name_free(name, conn, move_time)
-        owner = owner_key(name)
-        self._check_quota(conn, owner, move_time)
-        table_id = self._new_table_id()
-        self._seat_everywhere(table_id, name, conn, move_time)
-        address = address_key(conn.address)
-        self.opens.add(owner, address)
-        self._leave(conn)
-        table = WaitingTable(table_id, slots, options, opener=owner, opener_address=address)
-        table.rating_of = self.ratings.seat_rating_by_name
-        table.move_time = move_time
-        self.waiting[table.id] = table
-        table.take(name, conn, mine)
-        table.opener_conn = conn
-        conn.waiting = table
-        conn.claim = claim
-        self._proven(conn)
-        log.info("%s opened table %s, %d seats free", conn, table.id, table.free_seats)
-        self._filled(table)
-
-    def _join_waiting(
-        self, conn: Connection, name: str, table: WaitingTable[Connection], message: Join
-    ) -> None:
-        claim = self.gate.prove(name, message.token, message.code, conn.vouched)
-        name = claim.name
-        mine = table.seat_of(conn)
-        if mine is not None and (table.slots[mine].name or "").casefold() == name.casefold():
-            self._announce(table)  # already there: say so again
-            return
-        if table.name_taken(name):
-            raise Refusal("name_in_use", f"someone called {name} already sits at table {table.id}")
-        self._check_name_free(name, conn, table.move_time)
-        if table.free_seats == 0 and mine is None:
-            raise Refusal("no_such_seat", f"table {table.id} has no free seat")
-        self._seat_everywhere(table.id, name, conn, table.move_time)
-        if mine is not None:  # the same connection, another name: its seat is taken again
-            table.release(conn)
-            conn.waiting = None
-        self._leave(conn)
-        table.take(name, conn)
-        conn.waiting = table
-        conn.claim = claim
-        self._proven(conn)
-        log.info("%s waits at table %s (%s)", conn, table.id, printable(name))
-        self._filled(table)
-
-    def _announce(self, table: WaitingTable[Connection]) -> None:
-        self.events.publish(WaitingChanged(table))  # every host's lobby lists it
-        seats = table.seat_infos()
-        for seat, conn in table.holders:
-            conn.send(Waiting(table.id, seat, seats))
-
-    def _filled(self, table: WaitingTable[Connection]) -> None:
-        """Start the game if no seat is free, else tell everyone at the table."""
-        if table.free_seats:
-            self._announce(table)
-            return
-        # Every seat is held: each holder's account (made now if new), then deal,
-        # save the record and the owners, and seat everyone.
-        accounts: dict[int, int] = {}
-        tokens: dict[int, str | None] = {}
-        for seat, conn in table.holders:
-            claim = conn.claim
-            try:
-                if claim is None:
-                    raise Refusal("unavailable", "the host lost who this seat's holder is")
-                accounts[seat] = self.gate.commit(claim).id
-            except Refusal as exc:  # someone took the name first: this holder goes
-                log.warning("%s refused at table %s (%s)", conn, table.id, exc.code)
-                conn.waiting = None
-                conn.claim = None
-                table.release(conn)
-                conn.send(self._answer(conn, exc))
-                self._announce(table)
-                return
-            tokens[seat] = claim.token
-        del self.waiting[table.id]
-        names = [slot.name for slot in table.slots if slot.conn is not None and slot.name]
-        self.events.publish(WaitingStarted(table.id, names))
-        holders = table.holders
-        referee = self._new_referee(table.id, table.specs(), None, table.options, table.move_time)
-        if self.cluster is not None:
-            self.cluster.acquire(table.id)
-        if referee.save_error:
-            log.error("%s", referee.save_error)  # the game goes on; the next move saves again
-        if table.opener is not None:
-            referee.meta["opener"] = table.opener
-            try:  # a restart counts it against its opener's quota too
-                self.tables.save(referee)
-            except OSError as exc:
-                log.error("table %s: could not save its opener: %s", table.id, exc)
-        room = Room(self, referee, {}, self._forget_owners(table.id))
-        room.opener_address = table.opener_address
-        if room.seats_problem is None and self.accounts is not None:
-            try:
-                for seat, account_id in accounts.items():
-                    self.accounts.claim_seat(room.id, seat, account_id)
-            except AccountsUnavailable as exc:
-                log.error("table %s: could not save seat owners: %s", room.id, exc)
-        room.owners.update(accounts)
-        self.rooms[room.id] = room
-        for seat, conn in holders:
-            conn.waiting = None
-            conn.claim = None
-            conn.room, conn.seat = room, seat
-            room.arrive(seat, conn)
-        seats = room.seat_infos()
-        for seat, conn in holders:
-            view = referee.view(seat)
-            conn.send(Seated(room.id, seat, tokens[seat], view, referee.events, seats))
-        log.info("table %s: every seat is taken, the game starts", room.id)
-        room.start()
-
-    def _close_waiting(self, table: WaitingTable[Connection]) -> None:
-        self.waiting.pop(table.id, None)
-        self.events.publish(WaitingClosed(table.id))
-        log.info("table %s closed: nobody waits at it", table.id)
+        return self.opening.client_tables()
 
     # --- doors --------------------------------------------------------------------------
 
@@ -798,20 +312,6 @@ class Host:
             return conn.vouched, None
         return None
 
-    def reserve_door_slot(self, address: str) -> None:
-        """A door started a session whose app connects from ``address``: allow one
-        more connection from there than ``max_per_address``. The door caps its
-        sessions per *person's* address itself, so many players over one door
-        never trip the limit meant for one address."""
-        self._door_slots[address_key(address)] += 1
-
-    def release_door_slot(self, address: str) -> None:
-        """That session is over (called once per :meth:`reserve_door_slot`)."""
-        key = address_key(address)
-        self._door_slots[key] -= 1
-        if self._door_slots[key] <= 0:
-            del self._door_slots[key]
-
     # --- serving ------------------------------------------------------------------------
 
     async def start(self) -> tuple[str, int]:
@@ -822,10 +322,8 @@ class Host:
             self.config.port,
             limit=self.config.limits.line_bytes,
         )
-        for room in self.rooms.values():
-            room.start()
-        self._sweeper = asyncio.get_running_loop().create_task(self._sweep_now_and_then())
-        self._lock_watch = asyncio.get_running_loop().create_task(self._watch_locks())
+        self.hall.start()
+        self.locks.start()
         await self._start_door_socket()
         sock = self._server.sockets[0].getsockname()
         address, port = str(sock[0]), int(sock[1])
@@ -860,10 +358,8 @@ class Host:
         if self._closing:
             return
         self._closing = True
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-        if self._lock_watch is not None:
-            self._lock_watch.cancel()
+        self.hall.stop()
+        self.locks.stop()
         self.friends.stop()
         if self._server is not None:
             self._server.close()
@@ -935,76 +431,46 @@ class Host:
             if not writer.is_closing():
                 writer.close()
 
+    # --- connections ----------------------------------------------------------------------
+
+    @property
+    def connections(self) -> set[Connection]:
+        return self.admission.connections
+
+    @property
+    def _per_address(self) -> Counter[str]:
+        return self.admission.per_address
+
+    @property
+    def _anonymous(self) -> dict[Connection, None]:
+        return self.admission.anonymous
+
+    @property
+    def _door_slots(self) -> Counter[str]:
+        return self.admission.door_slots
+
     def _admit(self, conn: Connection) -> bool:
-        """Count a new connection, or ``False`` (refuse it).
+        return self.admission.admit(conn)
 
-        A door's app (the private socket) is bounded by the doors' live sessions
-        only. A TCP connection comes in anonymous: bounded in all, per address, and
-        in the anonymous pool; when the pool (not its address's share) is full, the
-        oldest anonymous connection makes room, so a flood from many addresses
-        delays a newcomer's hello but cannot keep it out."""
-        limits = self.config.limits
-        if conn.door:
-            doors = sum(1 for c in self.connections if c.door)
-            if doors >= sum(self._door_slots.values()) + 8:
-                return False
-            self.connections.add(conn)
-            return True
-        key = conn.address_key
-        tcp = len(self.connections) - sum(1 for c in self.connections if c.door)
-        if (
-            tcp >= limits.max_connections
-            or self._per_address[key] >= limits.max_per_address + self._door_slots.get(key, 0)
-            or self._anonymous_per_address[key] >= limits.anonymous_per_address
-        ):
-            return False
-        if len(self._anonymous) >= limits.max_anonymous:
-            oldest = next(iter(self._anonymous))
-            log.info("%s: the anonymous pool is full, the oldest (%s) makes room", conn, oldest)
-            self._proven(oldest)  # out of the pool at once; its own task ends it
-            oldest.dismiss(refusal("host_full", "the host has too many connections"))
-        self.connections.add(conn)
-        self._per_address[key] += 1
-        self._anonymous[conn] = None
-        self._anonymous_per_address[key] += 1
-        return True
-
-    def _proven(self, conn: Connection) -> None:
-        """``conn`` sits, or holds a table: out of the anonymous pool."""
-        if conn.anonymous:
-            conn.anonymous = False
-            self._anonymous.pop(conn, None)
-            key = conn.address_key
-            self._anonymous_per_address[key] -= 1
-            if self._anonymous_per_address[key] <= 0:
-                del self._anonymous_per_address[key]
+    def proven(self, conn: Connection) -> None:
+        self.admission.proven(conn)
 
     def _drop(self, conn: Connection) -> None:
-        self._proven(conn)
-        if conn in self.connections:
-            self.connections.discard(conn)
-            if not conn.door:
-                key = conn.address_key
-                self._per_address[key] -= 1
-                if self._per_address[key] <= 0:
-                    del self._per_address[key]
+        self.admission.drop(conn)
         self._leave(conn)
+
+    def reserve_door_slot(self, address: str) -> None:
+        """A door started a session whose app connects from ``address``: allow one
+        more connection from there than ``max_per_address`` (:class:`Admission`)."""
+        self.admission.reserve_door_slot(address)
+
+    def release_door_slot(self, address: str) -> None:
+        """That session is over (called once per :meth:`reserve_door_slot`)."""
+        self.admission.release_door_slot(address)
 
     def leave(self, conn: Connection) -> None:
         """``conn`` sits and waits nowhere any more."""
         self._leave(conn)
-
-    def lose_table(self, table_id: str) -> bool:
-        """Another host referees ``table_id`` now: stop serving it here (its
-        connections are told ``bye``, as by a host going away, and come back)."""
-        room = self.rooms.pop(table_id, None)
-        if room is None:
-            return False
-        room.stop()
-        for conn in (*room.seated.values(), *room.watchers):
-            conn.unseat()
-            conn.dismiss(Bye("shutdown"))
-        return True
 
     async def _handle_door(
         self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
@@ -1016,72 +482,10 @@ class Host:
             conn.room.depart(conn)
         conn.room = None
         conn.seat = None
-        table = conn.waiting
-        if table is not None:
-            conn.waiting = None
-            if table.opener_conn is conn:
-                self._opener_left(table)
-            elif table.release(conn):
-                self._announce(table)
-            elif self.waiting.get(table.id) is table:
-                self._close_waiting(table)
-
-    def _opener_left(self, table: WaitingTable[Connection]) -> None:
-        """The opener of a waiting table left: the table closes, whoever waits is told."""
-        table.opener_conn = None
-        for _seat, other in table.holders:
-            if other.waiting is table:
-                other.waiting = None
-                other.send(Left(table.id))
-                other.send(
-                    refusal("no_such_table", f"table {table.id} was closed: its opener left")
-                )
-        for slot in table.slots:
-            if slot.kind == "human":
-                slot.name, slot.conn = None, None
-        if self.waiting.get(table.id) is table:
-            self._close_waiting(table)
-
-    async def _read(self, conn: Connection, first: bool) -> ClientMessage | None:
-        """The next message, or ``None`` once the connection is over (closed or cut off)."""
-        limits = self.config.limits
-        loop = asyncio.get_running_loop()
-        while not conn.closed:
-            hello = limits.anonymous_hello_timeout if conn.anonymous else limits.hello_timeout
-            wait = hello if first else limits.ping_interval
-            try:
-                async with asyncio.timeout(wait):
-                    line = await conn.reader.readuntil(b"\n")
-            except TimeoutError:
-                if first or loop.time() - conn.last_heard >= limits.idle_timeout:
-                    log.info("%s silent too long: cut off", conn)
-                    await conn.hang_up(Bye("idle"))
-                    return None
-                conn.ping()
-                continue
-            except asyncio.IncompleteReadError:
-                return None
-            except asyncio.LimitOverrunError:
-                log.warning("%s sent a line over %d bytes: cut off", conn, limits.line_bytes)
-                await conn.hang_up(
-                    refusal("too_large", f"a line is limited to {limits.line_bytes} bytes")
-                )
-                return None
-            conn.last_heard = loop.time()
-            if not conn.spend():
-                log.warning("%s sends too fast: cut off", conn)
-                await conn.hang_up(refusal("rate_limited", "too many messages"))
-                return None
-            try:
-                return decode_client(line)
-            except ProtocolError as exc:
-                log.warning("%s sent a bad message (%s): cut off", conn, exc.code)
-                await conn.hang_up(refusal(exc.code, exc.message))
-                return None
-        return None
+        self.opening.left(conn)
 
     async def _serve(self, conn: Connection) -> None:
-        hello = await self._read(conn, first=True)
+        hello = await conn.read(first=True)
         if hello is None:
             return
         if not isinstance(hello, Hello):
@@ -1107,26 +511,18 @@ class Host:
         # The host's own words are English; codes are the contract (docs/protocol.md).
         conn.send(Welcome(conn.protocol, self.server_name, "en", self.config.hints))
         while True:
-            message = await self._read(conn, first=False)
+            message = await conn.read(first=False)
             if message is None or self._closing:
                 return
             try:
                 await self._dispatch(conn, message)
             except Refusal as exc:
-                answer = self._answer(conn, exc)
+                answer = conn.refused(exc)
                 if answer.fatal:
                     log.warning("%s refused (%s): cut off", conn, exc.code)
                     await conn.hang_up(answer)
                     return
                 conn.send(answer)
-
-    @staticmethod
-    def _answer(conn: Connection, exc: Refusal) -> Refused:
-        """The refusal as this connection's protocol says it."""
-        code: ErrorCode = exc.code
-        if conn.protocol < 3:
-            code = _OLD_CODES.get(code, code)
-        return refusal(code, exc.message, exc.illegal)
 
     def _relayed(self, conn: Connection, message: Relay) -> None:
         """A peer host relays ``conn`` (issue 21): count it at the person's address.
@@ -1151,26 +547,9 @@ class Host:
                 address = str(ipaddress.ip_address(address.split("%", 1)[0]))
             except ValueError:
                 raise Refusal("bad_message", "relay: not an address") from None
-        key = address_key(address)
-        limits = self.config.limits
-        if address != "door" and (
-            self._per_address[key] >= limits.max_per_address + self._door_slots.get(key, 0)
-            or (conn.anonymous and self._anonymous_per_address[key] >= limits.anonymous_per_address)
-        ):
-            log.warning("%s relayed for %s refused: too many connections", conn, address)
-            raise Refusal("host_full", "the host has too many connections from this address")
-        old = conn.address_key
-        for counter, counted in (
-            (self._per_address, True),
-            (self._anonymous_per_address, conn.anonymous),
-        ):
-            if counted:
-                counter[old] -= 1
-                if counter[old] <= 0:
-                    del counter[old]
-                counter[key] += 1
+        self.admission.relocate(conn, address)
         log.info("%s is relayed by a peer host for %s", conn, address)
-        conn.address, conn.address_key = address, key
+        conn.address, conn.address_key = address, address_key(address)
 
     def take_vouch(self, conn: Connection, vouch: Vouch) -> None:
         """A peer host's word for the door's ticket of ``conn``, which it relays
@@ -1240,15 +619,15 @@ class Host:
                     )
                 conn.send(Tables(infos, table_leaderboard(self.ratings)))
             case OpenTable():
-                self._open(conn, message)
+                self.opening.open(conn, message)
             case Leave():
                 room = conn.room or conn.waiting
                 self._leave(conn)
                 conn.send(Left(None if room is None else room.id))
             case Join():
-                await self._join(conn, message)
+                await self.hall.join(conn, message)
             case AccountRequest():
-                await self._account(conn, message)
+                answer_account(conn, message, self.gate, self.accounts)
             case Watch():
                 table = self.waiting.get(message.table)
                 if table is not None and conn.protocol >= 2:
@@ -1279,177 +658,3 @@ class Host:
                 if room is None or seat is None:
                     raise Refusal("not_seated", "join a seat before playing")
                 await room.play(seat, message.move, message.move_count)
-
-    def _find_seat(self, name: str, table: str | None, account_id: int | None) -> tuple[Room, int]:
-        """The seat of ``name``: one its account owns (a renamed account keeps its
-        seats), else one reserved for the name."""
-
-        def seat_in(room: Room) -> int | None:
-            if account_id is not None:
-                for seat, owner in room.owners.items():
-                    if owner == account_id:
-                        return seat
-            return room.referee.seat_of(name)
-
-        if table is not None:
-            room = self.rooms.get(table)
-            if room is None:
-                raise Refusal("no_such_table", f"there is no table {table}")
-            seat = seat_in(room)
-            if seat is None:
-                raise Refusal("no_such_seat", f"no seat at table {table} is reserved for {name}")
-            return room, seat
-        first = self.turns.waiting_order(self.unfinished(), name)  # your move first
-        for rooms in (first, list(self.rooms.values())):
-            for room in rooms:
-                seat = seat_in(room)
-                if seat is not None:
-                    return room, seat
-        raise Refusal("no_such_seat", f"no table has a seat reserved for {name}")
-
-    async def _join(self, conn: Connection, message: Join) -> None:
-        mark("host join")
-        try:
-            name = normalize_name(message.name)
-        except InvalidNameError as exc:
-            raise Refusal("bad_name", exc.problem) from None
-        waiting = None if message.table is None else self.waiting.get(message.table)
-        if waiting is not None and conn.protocol >= 2:
-            self._join_waiting(conn, name, waiting, message)
-            return
-        loop = asyncio.get_running_loop()
-        # The accounts' reads in an I/O thread: with --database each is a round trip,
-        # and the event loop serves every other table's moves meanwhile.
-        known = await loop.run_in_executor(self.io_pool, self.gate.find, name)
-        mine = known.id if known is not None and same_name(known.name, name) else None
-        room, seat = self._find_seat(name, message.table, mine)
-        if room.seats_problem is not None:
-            log.warning("table %s: a seat asked for while its owners cannot be read", room.id)
-            raise Refusal("unavailable", f"the host cannot read who owns the seats of {room.id}")
-        # The account first (its proof), then the seat: nothing is written for a refusal.
-        claim = await loop.run_in_executor(
-            self.io_pool, self.gate.prove, name, message.token, message.code, conn.vouched
-        )
-        owner = room.owners.get(seat)
-        if owner is not None and (claim.account is None or claim.account.id != owner):
-            owner = self._owner_still_there(room, seat, owner)
-        if owner is not None and (claim.account is None or claim.account.id != owner):
-            log.warning("%s: %s's seat at table %s is another account's", conn, name, room.id)
-            raise Refusal("seat_taken", f"{name}'s seat at table {room.id} is another account's")
-        account = await loop.run_in_executor(self.io_pool, self.gate.commit, claim)
-        if owner is None:
-            async with room.owners_saving:
-                try:
-                    if self.accounts is None:
-                        raise AccountsUnavailable("no accounts store")
-                    taken = await loop.run_in_executor(
-                        self.io_pool, self.accounts.claim_seat, room.id, seat, account.id
-                    )
-                except AccountsUnavailable as exc:
-                    log.error("table %s: could not save the seat's owner: %s", room.id, exc)
-                    raise Refusal("unavailable", "the host cannot save who owns the seat") from None
-                if not taken:
-                    raise Refusal(
-                        "seat_taken", f"{name}'s seat at table {room.id} is another account's"
-                    )
-                room.owners[seat] = account.id
-        issued = claim.token
-        # The seats' ratings (a read each, the first time) into their cache off the loop.
-        await loop.run_in_executor(self.io_pool, room.seat_infos)
-        self._leave(conn)
-        old = room.seated.get(seat)
-        if old is not None and old is not conn:
-            old.unseat()
-            old.dismiss(Bye("replaced"))
-        self.friends.arrived(conn, account.id, account.name)  # before it counts as here
-        conn.room, conn.seat = room, seat
-        self._proven(conn)
-        room.arrive(seat, conn)
-        ref = room.referee
-        conn.send(Seated(room.id, seat, issued, ref.view(seat), ref.events, room.seat_infos()))
-        mark("host seated")
-        # The others hear of the arrival with the seat, before the chat's history is
-        # read: a watcher who comes after the seat was given gets no late presence.
-        room.broadcast_presence()
-        await self.chat.history(conn, room)
-        log.info("%s sits at table %s, seat %d (%s)", conn, room.id, seat, printable(name))
-        room.kick()
-
-    def _owner_still_there(self, room: Room, seat: int, owner: int) -> int | None:
-        """The seat's owner, unless the operator removed that account meanwhile
-        (its claims went with it: the seat is free again)."""
-        try:
-            if self.accounts is not None and self.accounts.get(owner) is None:
-                room.owners.pop(seat, None)
-                return None
-        except AccountsUnavailable as exc:
-            raise self.gate.broken(exc) from None
-        return owner
-
-    async def _account(self, conn: Connection, message: AccountRequest) -> None:
-        """Show an account, make it a link code, or add an SSH key to it."""
-        try:
-            name = normalize_name(message.name)
-        except InvalidNameError as exc:
-            raise Refusal("bad_name", exc.problem) from None
-        claim = self.gate.prove(name, message.token, vouched=conn.vouched)
-        account = claim.account
-        if account is None:
-            raise Refusal(
-                "no_such_seat", f"{name} is no account here yet: take a seat or open a table first"
-            )
-        store = self.accounts
-        if store is None:  # pragma: no cover - prove refused already
-            raise Refusal("unavailable", "the host cannot read its accounts")
-        code: str | None = None
-        try:
-            if message.action == "code":
-                code = format_code(store.new_code(account.id))
-                log.info("%s: a link code for %s", conn, printable(account.name))
-            elif message.action == "add_key":
-                try:
-                    fingerprint = ssh_fingerprint(message.key or "")
-                except ValueError:
-                    raise Refusal("bad_message", "that is not an SSH public key") from None
-                store.add_credential(account.id, Credential("ssh", fingerprint, "added in the app"))
-                log.info("%s: an SSH key for %s", conn, printable(account.name))
-            doors = Counter(c.door for c in store.credentials(account.id))
-        except AccountsUnavailable as exc:
-            raise self.gate.broken(exc) from None
-        except AccountError as exc:
-            raise Refusal("name_taken", str(exc)) from None
-        conn.send(
-            AccountInfo(
-                account.name,
-                tuple((door, doors.get(door, 0)) for door in ("ssh", "token", "browser")),
-                code,
-                None if code is None else int(CODE_SECONDS),
-            )
-        )
-
-
-def table_turn_based(host: Host, table: Room | WaitingTable[Connection]) -> bool:
-    if isinstance(table, WaitingTable):
-        return is_turn_based(table.move_time)
-    return host.turns.turn_based(table)
-
-
-def check_turn_cap(host: Host, name: str) -> None:
-    """Refuse (``too_many_tables``) a turn-based seat over ``Limits.turn_tables_per_account``."""
-    cap = host.config.limits.turn_tables_per_account
-    held = sum(
-        1
-        for room in host.unfinished()
-        if host.turns.turn_based(room) and room.referee.seat_of(name) is not None
-    )
-    held += sum(
-        1
-        for table in host.waiting.values()
-        if is_turn_based(table.move_time)
-        and any(s.name is not None and same_name(s.name, name) for s in table.slots)
-    )
-    if held >= cap:
-        raise Refusal(
-            "too_many_tables",
-            f"{name} sits at {held} turn-based tables already, {cap} at most: finish one first",
-        )
