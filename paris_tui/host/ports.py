@@ -28,7 +28,7 @@ from concurrent.futures import Executor
 from typing import Protocol
 
 from paris_tui.core.record import Record
-from paris_tui.host.accounts.identity import Gate, Tickets, Vouched
+from paris_tui.host.accounts.identity import Gate, Tickets
 from paris_tui.host.accounts.store import AccountStore
 from paris_tui.host.ai_moves import AIMoves
 from paris_tui.host.config import HostConfig
@@ -41,7 +41,6 @@ from paris_tui.host.services.waiting import WaitingTable
 from paris_tui.host.store.files import HostStore, TableStore
 from paris_tui.host.store.lease import Leases
 from paris_tui.host.store.postgres import PostgresStore
-from paris_tui.net.protocol import Vouch
 
 __all__ = [
     "AccountsSource",
@@ -225,7 +224,3 @@ class ClusterHost(Protocol):
         ...
 
     def leave(self, conn: Connection) -> None: ...
-
-    def vouched(self, conn: Connection) -> tuple[Vouched, str | None] | None: ...
-
-    def take_vouch(self, conn: Connection, vouch: Vouch) -> None: ...

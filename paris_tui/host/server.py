@@ -36,11 +36,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ipaddress
 import logging
 import os
 import shutil
-import time
 from collections import Counter
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -51,7 +49,6 @@ from paris_tui.host.accounts.identity import (
     DoorProof,
     Gate,
     Tickets,
-    Vouched,
 )
 from paris_tui.host.accounts.names import skeleton
 from paris_tui.host.accounts.store import (
@@ -107,12 +104,12 @@ from .events import (
     EventBus,
 )
 from .hall import Hall
-from .limits import address_key
 from .locks import LockWatch
 from .ports import Resumed
 from .referee import Referee, Refusal, SeatSpec
 from .room import Room
 from .services.opening import WaitingTables
+from .services.relay import PeerRelay, accept_relay, take_vouch
 from .services.waiting import WaitingTable
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -299,18 +296,6 @@ class Host:
 
     def revoke_ticket(self, ticket: str) -> None:
         self.tickets.revoke(ticket)
-
-    def vouched(self, conn: Connection) -> tuple[Vouched, str | None] | None:
-        """The door's ticket ``conn`` proves itself with, for this host to vouch
-        for when it relays ``conn`` to the table's host (issue 21): one of this
-        host's own live tickets (with the ticket itself), else what a peer
-        vouched for to this host (the ticket unknown here)."""
-        if conn.ticket is not None:
-            mine = self.tickets.vouch(conn.ticket)
-            return None if mine is None else (mine, conn.ticket)
-        if conn.vouched is not None and conn.vouched.deadline > time.monotonic():
-            return conn.vouched, None
-        return None
 
     # --- serving ------------------------------------------------------------------------
 
@@ -524,52 +509,17 @@ class Host:
                     return
                 conn.send(answer)
 
-    def _relayed(self, conn: Connection, message: Relay) -> None:
-        """A peer host relays ``conn`` (issue 21): count it at the person's address.
-
-        Only right after the hello, and only with the proof of a host on this
-        database over this very TCP connection; anything else is cut off."""
-        if (
-            self.cluster is None
-            or conn.door
-            or not conn.fresh
-            or not self.cluster.proven_relay(conn.source, message)
-        ):
-            log.warning("%s: a relay message from what is not a peer host: cut off", conn)
-            raise Refusal("bad_message", "relay is only for the hosts of one database")
-        conn.fresh = False
-        conn.relayed = True
-        if message.vouch is not None:  # a door's ticket, resolved by the host that issued it
-            self.take_vouch(conn, message.vouch)
-        address = message.address
-        if address not in ("door", "?"):  # a door's app at the peer: it bounds its people
-            try:
-                address = str(ipaddress.ip_address(address.split("%", 1)[0]))
-            except ValueError:
-                raise Refusal("bad_message", "relay: not an address") from None
-        self.admission.relocate(conn, address)
-        log.info("%s is relayed by a peer host for %s", conn, address)
-        conn.address, conn.address_key = address, address_key(address)
-
-    def take_vouch(self, conn: Connection, vouch: Vouch) -> None:
-        """A peer host's word for the door's ticket of ``conn``, which it relays
-        here (issue 21): for this one connection, once, and only if proven for it."""
-        if (
-            self.cluster is None
-            or not conn.relayed
-            or conn.vouched is not None
-            or (found := self.cluster.proven_vouch(conn.source, vouch)) is None
-        ):
-            log.warning("%s: a word for a door not a peer's for it: cut off", conn)
-            raise Refusal("bad_message", "vouch is only for a peer host's relay, once")
-        conn.vouched = found
+    @property
+    def relays(self) -> PeerRelay | None:
+        """The relay to and from the other hosts of the database (``None``: alone)."""
+        return None if self.cluster is None else self.cluster.relays
 
     async def _dispatch(self, conn: Connection, message: ClientMessage) -> None:
         if isinstance(message, Relay):
-            self._relayed(conn, message)
+            accept_relay(self.relays, conn, message, self.admission)
             return
         if isinstance(message, Vouch):
-            self.take_vouch(conn, message)
+            take_vouch(self.relays, conn, message)
             return
         conn.fresh = False
         if (
