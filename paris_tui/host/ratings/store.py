@@ -82,7 +82,7 @@ back), a seat it was still playing at the end (a leaver), a seat without an acco
 REASONS: tuple[str, ...] = get_args(Reason)
 
 # Schema of ratings.sqlite ("ratings": issue 22). The same tables are in the
-# hosts' database (pgstore._SCHEMA, the block marked "ratings").
+# hosts' database (pg_schema.SCHEMA, the block marked "ratings").
 SCHEMA_VERSION = 1
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS ratings (
