@@ -188,7 +188,7 @@ class Hall:
     ) -> Referee:
         """A new table's referee, its record saved (a failure in ``save_error``)."""
         referee = Referee.new(table_id, seats, seed=seed, options=options)
-        if move_time is not None:  # in the record from its first save (host/turns.py)
+        if move_time is not None:  # in the record from its first save (services/turns.py)
             referee.meta[MOVE_TIME_KEY] = move_time
         try:
             self.host.tables.create(referee)

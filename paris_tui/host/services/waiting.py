@@ -131,7 +131,7 @@ class WaitingTable(Generic[H]):
         self.opener = opener  # the opener's owner key (limits.owner_key)
         self.opener_address = opener_address  # ... and address key (limits.address_key)
         self.opener_conn: H | None = None  # the table closes when it leaves
-        # A holder's shown rating in tenths (the host's ratings: rated.py), by name.
+        # A holder's shown rating in tenths (the host's ratings), by name.
         self.rating_of: Callable[[str], int | None] = lambda name: None
         self.move_time: float | None = None  # seconds per move (services/turns.py)
 

@@ -93,7 +93,7 @@ SCHEMA = [
         PRIMARY KEY (table_id, seat)
     )""",
     "CREATE TABLE IF NOT EXISTS meta (key text PRIMARY KEY, value text NOT NULL)",
-    # Issue 21, the cluster (schema 2): the tables waiting for players, each held in
+    # Several hosts on one database (schema 2): the tables waiting for players, each held in
     # memory by the host where it was opened (its lease in paris_leases says which,
     # and where), listed here for every host's lobby and for the one-table-per-name
     # rule: "seats" is the JSON list of [name, kind, status] of its seats.
@@ -134,8 +134,8 @@ SCHEMA = [
         since double precision NOT NULL,
         notified integer NOT NULL DEFAULT 0
     )""",
-    # Issue 22, table chat (schema 5): the tables' chat lines (paris_tui.host.services.chat),
-    # the operator's mutes and each account's friends (accounts.py's same tables).
+    # Table chat (schema 5): the tables' chat lines (paris_tui.host.services.chat),
+    # the operator's mutes and each account's friends (accounts/store.py's same tables).
     """CREATE TABLE IF NOT EXISTS paris_chat (
         id bigserial PRIMARY KEY,
         table_id text NOT NULL,
@@ -167,7 +167,7 @@ SCHEMA = [
         since timestamptz NOT NULL DEFAULT now()
     )""",
     "CREATE INDEX IF NOT EXISTS paris_seated_table ON paris_seated(table_id)",
-    # Issue 21 with 22's friends (schema 6): which accounts are here at which host
+    # Friends here at any host (schema 6): which accounts are here at which host
     # (a connection of the host is theirs), rewritten by each host every tick and
     # counted until ``until`` (a host that died stops renewing its rows).
     """CREATE TABLE IF NOT EXISTS paris_presence (
@@ -177,8 +177,8 @@ SCHEMA = [
         PRIMARY KEY (account, holder)
     )""",
     # --- end of paris_seated and paris_presence
-    # Issue 22, a player's chat mutes (schema 7): the writers an account hides in
-    # every table's chat (accounts.py's same table).
+    # A player's chat mutes (schema 7): the writers an account hides in
+    # every table's chat (accounts/store.py's same table).
     """CREATE TABLE IF NOT EXISTS chat_mutes (
         account bigint NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
         muted bigint NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
