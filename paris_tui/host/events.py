@@ -61,51 +61,58 @@ __all__ = [
 
 
 @dataclass(frozen=True, slots=True)
-class TableServed:
+class _AtTable:
     table: Table
 
 
 @dataclass(frozen=True, slots=True)
-class TableResumed:
-    table: Table
-
-
-@dataclass(frozen=True, slots=True)
-class SeatLeft:
-    table: Table
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class SeatReturned:
+class _AtSeat:
     table_id: str
     seat: int
 
 
 @dataclass(frozen=True, slots=True)
-class AIPlaysFor:
+class _OfTable:
     table_id: str
+
+
+class TableServed(_AtTable):
+    """A table begins serving (a start, a restart, a takeover): its clock goes on."""
+
+
+class TableResumed(_AtTable):
+    """A table is served again from its record: its result and chat are read again."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatLeft(_AtTable):
+    """The connection seated at ``seat`` left it (hung up, cut off, or sat elsewhere)."""
+
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
-class MovePlayed:
-    table: Table
+class SeatReturned(_AtSeat):
+    """The player of ``seat`` is back from the takeover AI (or played on after a time-out)."""
 
 
-@dataclass(frozen=True, slots=True)
-class GameOver:
-    table: Table
+class AIPlaysFor(_AtSeat):
+    """The takeover AI is about to move for the human ``seat``: the game is no longer rated."""
 
 
-@dataclass(frozen=True, slots=True)
-class MoveLost:
-    table_id: str
+class MovePlayed(_AtTable):
+    """A move was saved and told to everyone at the table."""
 
 
-@dataclass(frozen=True, slots=True)
-class TableArchived:
-    table_id: str
+class GameOver(_AtTable):
+    """The move just told ended the game."""
+
+
+class MoveLost(_OfTable):
+    """A move could not be saved: another host referees the table now."""
+
+
+class TableArchived(_OfTable):
+    """An abandoned table was archived (out of every lobby; still a record)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,14 +123,14 @@ class WaitingChanged:
 
 
 @dataclass(frozen=True, slots=True)
-class WaitingStarted:
-    table_id: str
+class WaitingStarted(_OfTable):
+    """Every seat of a waiting table was held: its game starts here with ``players``."""
+
     players: Sequence[str]
 
 
-@dataclass(frozen=True, slots=True)
-class WaitingClosed:
-    table_id: str
+class WaitingClosed(_OfTable):
+    """A waiting table closed: nobody waits at it any more."""
 
 
 TableEvent = (

@@ -16,24 +16,21 @@ import contextlib
 import logging
 import time
 from collections.abc import Sequence
-from concurrent.futures import Executor
 from typing import Protocol
 
 from paris_tui.core import Options
 from paris_tui.core.record import Record
 from paris_tui.core.text import InvalidNameError, normalize_name, printable
-from paris_tui.host.accounts.identity import Gate
 from paris_tui.host.accounts.names import same_name
 from paris_tui.host.accounts.store import (
     AccountError,
-    AccountStore,
     AccountsUnavailable,
     Credential,
 )
 from paris_tui.host.config import TableConflictError
 from paris_tui.host.connection import Connection
 from paris_tui.host.events import TableArchived, TableResumed
-from paris_tui.host.ports import Resumed
+from paris_tui.host.ports import AccountsSource, Resumed
 from paris_tui.host.ratings.service import HostRatings
 from paris_tui.host.referee import APP_KEY, Referee, Refusal, SeatSpec
 from paris_tui.host.room import Room, RoomHost
@@ -54,18 +51,9 @@ __all__ = ["Hall", "HallHost"]
 log = logging.getLogger("paris_tui.host")
 
 
-class HallHost(RoomHost, Protocol):
+class HallHost(RoomHost, AccountsSource, Protocol):
     """What the hall needs of the host: the accounts, the services a seat and a
     table's start involve, a connection's seat left or proven."""
-
-    @property
-    def accounts(self) -> AccountStore | None: ...
-
-    @property
-    def gate(self) -> Gate: ...
-
-    @property
-    def io_pool(self) -> Executor: ...
 
     @property
     def cluster(self) -> Cluster | None: ...

@@ -40,7 +40,6 @@ import logging
 import os
 import shutil
 from collections import Counter
-from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
@@ -64,7 +63,6 @@ from paris_tui.host.services.turns import TurnKeeper
 from paris_tui.host.store.files import HostStore, TableStore
 
 from .. import __version__
-from ..core import Options
 from ..core.text import InvalidNameError, normalize_name, printable
 from ..net.protocol import (
     PROTOCOL_VERSIONS,
@@ -87,7 +85,6 @@ from ..net.protocol import (
     Pong,
     Presence,
     Relay,
-    TableInfo,
     Tables,
     Vouch,
     Watch,
@@ -105,8 +102,7 @@ from .events import (
 )
 from .hall import Hall
 from .locks import LockWatch
-from .ports import Resumed
-from .referee import Referee, Refusal, SeatSpec
+from .referee import Refusal
 from .room import Room
 from .services.opening import WaitingTables
 from .services.relay import PeerRelay, accept_relay, take_vouch
@@ -115,7 +111,6 @@ from .services.waiting import WaitingTable
 if TYPE_CHECKING:  # pragma: no cover
     from paris_tui.host.services.cluster import Cluster
 
-    from ..core.record import Record
 
 __all__ = ["TICKET_SECONDS", "Host", "HostConfig", "Limits", "Room", "TableConflictError"]
 
@@ -128,6 +123,8 @@ class Host:
     def __init__(self, config: HostConfig) -> None:
         self.config = config
         self.events = EventBus()  # what happens at the tables, for the services
+        # What the doors proved (SSH keys, browser cookies), for the apps they start.
+        self.tickets = Tickets()
         self.store = HostStore(config.data_dir)  # the data directory (lock, doors' files)
         self.tables: TableStore = self.store  # where tables are kept: these files, or
         self.cluster: Cluster | None = None  # the database several hosts share, and
@@ -155,8 +152,6 @@ class Host:
         self.move_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="paris-move")
         self.ai_moves = AIMoves(self.ai_pool, max(1, config.ai_threads))
         self.server_name = f"paris-tui {__version__}"
-        # What the doors proved (SSH keys, browser cookies), for the apps they start.
-        self.tickets = Tickets()
         self.accounts: AccountStore | None = None
         self.gate = Gate(None, "not loaded", self.tickets)
         self.opening = WaitingTables(self, config)  # tables waiting for players
@@ -171,6 +166,20 @@ class Host:
             self, config.clock, config.notify_command, shared=self.cluster is not None
         )
         self.locks = LockWatch(self)  # the operator's locks reach the seats already taken
+        # The tables are the hall's: what the doors, the services and the tests ask
+        # of the host about them, it answers (Hall.open_table, Hall.sweep, ...).
+        hall = self.hall
+        self.open_table = hall.open_table
+        self.sweep = hall.sweep
+        self.table_infos = hall.table_infos
+        self.unfinished = hall.unfinished
+        self.prepare = hall.prepare
+        self.resume = hall.resume
+        self.load_owners = hall.load_owners
+        self.new_table_id = hall.new_table_id
+        self.deal = hall.deal
+        self.lose_table = hall.lose_table
+        self.end_locked = self.locks.end_locked
 
     # --- tables -------------------------------------------------------------------------
 
@@ -222,54 +231,6 @@ class Host:
     @property
     def serving(self) -> bool:
         return self._server is not None
-
-    def prepare(self, table_id: str, record: Record) -> Resumed:
-        return self.hall.prepare(table_id, record)
-
-    def resume(self, table_id: str, record: Record, prepared: Resumed | None = None) -> Room:
-        return self.hall.resume(table_id, record, prepared)
-
-    def load_owners(self, table_id: str, referee: Referee) -> tuple[dict[int, int], str | None]:
-        return self.hall.load_owners(table_id, referee)
-
-    def unfinished(self) -> list[Room]:
-        return self.hall.unfinished()
-
-    def open_table(
-        self,
-        seats: Sequence[SeatSpec],
-        *,
-        seed: int | None = None,
-        options: Options | None = None,
-        move_time: float | None = None,
-    ) -> Room:
-        """Open the operator's table (:meth:`Hall.open_table`)."""
-        return self.hall.open_table(seats, seed=seed, options=options, move_time=move_time)
-
-    def sweep(self) -> list[str]:
-        """Archive the abandoned tables, forget old finished ones (:meth:`Hall.sweep`)."""
-        return self.hall.sweep()
-
-    def table_infos(self, *, waiting: bool = True) -> tuple[TableInfo, ...]:
-        return self.hall.table_infos(waiting=waiting)
-
-    def new_table_id(self) -> str:
-        return self.hall.new_table_id()
-
-    def deal(
-        self,
-        table: WaitingTable[Connection],
-        accounts: dict[int, int],
-        tokens: dict[int, str | None],
-    ) -> None:
-        self.hall.deal(table, accounts, tokens)
-
-    def lose_table(self, table_id: str) -> bool:
-        return self.hall.lose_table(table_id)
-
-    def end_locked(self, locked: set[int]) -> int:
-        """End the seats of the accounts ``locked`` (:meth:`LockWatch.end_locked`)."""
-        return self.locks.end_locked(locked)
 
     @property
     def waiting(self) -> dict[str, WaitingTable[Connection]]:
