@@ -2,8 +2,9 @@
 
 The host and its tables publish; the services around them subscribe to one
 :class:`EventBus` (the host's ``events``), each hearing every event and
-acting on those it cares about, in the order they subscribed (ratings, chat,
-turns, the cluster). An event is a frozen dataclass:
+acting on those it cares about, in the order they subscribed (the host makes
+the cluster, the ratings, the chat, then the turn clocks). An event is a
+frozen dataclass:
 
 - :class:`TableServed` (a :class:`~paris_tui.host.room.Room` begins serving:
   a start, a restart, a takeover): heard by the turn clocks.

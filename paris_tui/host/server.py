@@ -1,12 +1,23 @@
 """The host: tables, their referees and AI seats, served over TCP (asyncio streams).
 
 One :class:`Host` process holds every table of its data directory. Each
-table is a :class:`Room`: its :class:`~paris_tui.host.referee.Referee` (the
-only :class:`~paris_tui.core.Game`), the connections seated at it, its
-watchers, and the AI that plays its AI seats and, with ``ai_takeover``, the
-seats of players who are away. A connection speaks the protocol of
+table is a :class:`~paris_tui.host.room.Room`: its
+:class:`~paris_tui.host.referee.Referee` (the only
+:class:`~paris_tui.core.Game`), the connections seated at it, its watchers,
+and the AI that plays its AI seats and, with ``ai_takeover``, the seats of
+players who are away. A connection speaks the protocol of
 :mod:`paris_tui.net.protocol` (``docs/protocol.md``): newline-delimited
 JSON, the client's :class:`~paris_tui.net.protocol.Hello` first.
+
+The :class:`Host` listens, keeps the connections
+(:class:`~paris_tui.host.admission.Admission`) and answers each one's
+lines; the rooms and who sits where are the
+:class:`~paris_tui.host.hall.Hall`'s, the tables waiting for players the
+:class:`~paris_tui.host.services.opening.WaitingTables`'. The services
+around the tables (ratings, chat, friends, turn clocks, the cluster) hear
+what happens at them on :attr:`Host.events`
+(:mod:`paris_tui.host.events`) and get the host through their ports
+(:mod:`paris_tui.host.ports`), never this module.
 
 What each connection receives is cut to its seat at send time, as
 boardgame.io's ``filter-player-view`` does, with the core's
@@ -97,9 +108,7 @@ from .admission import Admission
 from .ai_moves import AIMoves
 from .config import HostConfig, Limits, TableConflictError
 from .connection import Connection
-from .events import (
-    EventBus,
-)
+from .events import EventBus
 from .hall import Hall
 from .locks import LockWatch
 from .referee import Refusal
