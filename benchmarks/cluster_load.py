@@ -1,4 +1,4 @@
-"""Load on several hosts sharing one PostgreSQL database, and a kill -9 mid-run (issue 21).
+"""Load on several hosts sharing one PostgreSQL database, and a kill -9 mid-run.
 
 Starts a throwaway PostgreSQL server (tests/pg.py: Debian's initdb/pg_ctl,
 a Unix socket, fsync off) unless ``--database URL`` is given, then ``--hosts``

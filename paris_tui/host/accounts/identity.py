@@ -79,7 +79,7 @@ class DoorProof:
 @dataclass(frozen=True, slots=True)
 class Vouched:
     """A door's ticket as a peer host vouched for it over one relayed connection
-    (issue 21): the ticket's hash (``ticket``, never the ticket), what its door
+    (several hosts on one database): the ticket's hash (``ticket``, never the ticket), what its door
     proved, and until when (``time.monotonic()``) at most."""
 
     ticket: str

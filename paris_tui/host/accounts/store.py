@@ -27,7 +27,7 @@ commands use; :class:`SQLiteAccounts` keeps it in one SQLite file in the
 host's data directory (``host/accounts.sqlite``, WAL, each change one
 transaction, ``synchronous=FULL``: a change acknowledged survives kill -9).
 Another store (PostgreSQL, for several hosts) implements the same protocol
-and is given as :attr:`HostConfig.accounts <paris_tui.host.server.HostConfig>`;
+and is given as :attr:`HostConfig.accounts <paris_tui.host.config.HostConfig>`;
 nothing else knows which one it talks to. (Seat claims are keyed by table id,
 which is unique per data directory: a store shared by several hosts keeps
 them per host.)
@@ -106,7 +106,7 @@ MAX_CREDENTIALS = 16
 MAX_FRIENDS = 50
 """Friends one account may ask to be told about."""
 
-SCHEMA_VERSION = 4  # 2: turn_clocks; 3: muted, friends (issue 22); 4: chat_mutes (issue 22)
+SCHEMA_VERSION = 4  # 2: turn_clocks; 3: muted, friends; 4: chat_mutes (a player's mutes)
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS accounts (
     id INTEGER PRIMARY KEY,
@@ -138,7 +138,7 @@ CREATE TABLE IF NOT EXISTS seats (
     PRIMARY KEY (table_id, seat)
 );
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
--- issue 22, turn-based tables (paris_tui.host.services.turns): whose turn each timed table
+-- Turn-based tables (paris_tui.host.services.turns): whose turn each timed table
 -- waits for, since when (the host's clock), and whether that player was notified.
 CREATE TABLE IF NOT EXISTS turn_clocks (
     table_id TEXT PRIMARY KEY,
@@ -147,7 +147,7 @@ CREATE TABLE IF NOT EXISTS turn_clocks (
     since REAL NOT NULL,
     notified INTEGER NOT NULL DEFAULT 0
 );
--- Issue 22, table chat (schema 3): the operator's mutes, each account's friends.
+-- Table chat (schema 3): the operator's mutes, each account's friends.
 CREATE TABLE IF NOT EXISTS muted (
     account INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
     since REAL NOT NULL
@@ -157,7 +157,7 @@ CREATE TABLE IF NOT EXISTS friends (
     friend INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
     PRIMARY KEY (account, friend)
 );
--- Issue 22, a player's chat mutes (schema 4): the writers an account hides in every
+-- A player's chat mutes (schema 4): the writers an account hides in every
 -- table's chat (/mute NAME), kept across restarts and doors.
 CREATE TABLE IF NOT EXISTS chat_mutes (
     account INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
@@ -309,14 +309,14 @@ class AccountStore(Protocol):
 
     def close(self) -> None: ...
 
-    # Issue 22, table chat: the operator's mute.
+    # Table chat: the operator's mute.
     def set_muted(self, account_id: int, muted: bool) -> None:
         """Mute the account in every table's chat (the operator's), or unmute it."""
         ...
 
     def is_muted(self, account_id: int) -> bool: ...
 
-    # Issue 22, friends: "tell me when NAME is here".
+    # Friends: "tell me when NAME is here".
     def add_friend(self, account_id: int, friend_id: int) -> bool:
         """Add a friend (``False``: the list holds :data:`MAX_FRIENDS` already)."""
         ...
@@ -327,7 +327,7 @@ class AccountStore(Protocol):
         """The account's friends, by name."""
         ...
 
-    # Issue 22, a player's chat mutes (/mute NAME, kept with the account).
+    # A player's chat mutes (/mute NAME, kept with the account).
     def add_chat_mute(self, account_id: int, muted_id: int) -> bool:
         """Hide ``muted_id``'s chat lines from the account (``False``: it hides
         :data:`~paris_tui.net.protocol.MAX_MUTES` writers already)."""
@@ -463,7 +463,7 @@ class SQLiteAccounts:
         with self._tx() as db:
             db.execute("DELETE FROM accounts WHERE id = ?", (account_id,))
 
-    # --- the operator's mute (issue 22, table chat) ------------------------------------
+    # --- the operator's mute (table chat) ----------------------------------------------
 
     def set_muted(self, account_id: int, muted: bool) -> None:
         with self._tx() as db:
@@ -479,7 +479,7 @@ class SQLiteAccounts:
     def is_muted(self, account_id: int) -> bool:
         return bool(self._read("SELECT 1 FROM muted WHERE account = ?", (account_id,)))
 
-    # --- friends (issue 22) ----------------------------------------------------------------
+    # --- friends ---------------------------------------------------------------------------
 
     def add_friend(self, account_id: int, friend_id: int) -> bool:
         with self._tx() as db:
@@ -509,7 +509,7 @@ class SQLiteAccounts:
         )
         return [self._account(r) for r in rows]
 
-    # --- a player's chat mutes (issue 22) -------------------------------------------------
+    # --- a player's chat mutes ------------------------------------------------------------
 
     def add_chat_mute(self, account_id: int, muted_id: int) -> bool:
         with self._tx() as db:

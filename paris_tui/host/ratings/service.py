@@ -1,7 +1,8 @@
 """The host's side of ratings: which store, what the lobby shows, a game's end.
 
-:class:`HostRatings` is what :class:`~paris_tui.host.server.Host` and its
-rooms call (a few lines each there): it opens the rating store that goes with
+:class:`HostRatings` is what the host calls and what hears its tables' events
+(:mod:`paris_tui.host.events`: a seat taken over or back, a game over, a table
+resumed): it opens the rating store that goes with
 the table store (``host/ratings.sqlite``, or the hosts' database with
 ``--database``), keeps the shown ratings of accounts for the seat lists (a
 cache, re-read after :data:`CACHE_SECONDS` so other hosts' games show too),
@@ -15,11 +16,21 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING
 
-from paris_tui.host.accounts.store import AccountsUnavailable
+from paris_tui.core.record import Player, Record
+from paris_tui.host.accounts.store import AccountStore, AccountsUnavailable
+from paris_tui.host.events import (
+    AIPlaysFor,
+    EventBus,
+    GameOver,
+    SeatReturned,
+    TableEvent,
+    TableResumed,
+)
+from paris_tui.host.peers import Table
+from paris_tui.host.ports import RatingsHost
 from paris_tui.host.ratings.store import (
     LEADERBOARD_SIZE,
     GameResult,
@@ -28,13 +39,8 @@ from paris_tui.host.ratings.store import (
     game_key,
     open_ratings,
 )
+from paris_tui.host.referee import Referee
 from paris_tui.net.ratings_wire import Leader, RatedResult, tenths
-
-if TYPE_CHECKING:  # pragma: no cover
-    from paris_tui.core.record import Player, Record
-    from paris_tui.host.accounts.store import AccountStore
-    from paris_tui.host.referee import Referee
-    from paris_tui.host.server import Host, Room
 
 __all__ = ["CACHE_SECONDS", "HostRatings", "LeaderRow"]
 
@@ -49,7 +55,7 @@ LeaderRow = tuple[str, float, int]
 class HostRatings:
     """The ratings of one host (``store`` is ``None`` when they cannot be kept)."""
 
-    def __init__(self, host: Host) -> None:
+    def __init__(self, host: RatingsHost, events: EventBus | None = None) -> None:
         self.host = host
         self.store: RatingStore | None = None
         self._shown: dict[int, tuple[float | None, float]] = {}  # account -> (shown, when)
@@ -60,6 +66,21 @@ class HostRatings:
         self._pending: set[asyncio.Future[None]] = set()
         self._results: dict[str, RatedResult] = {}
         self._names: dict[str, tuple[int | None, float]] = {}  # name -> (account, when)
+        if events is not None:
+            events.subscribe(self.hear)
+
+    def hear(self, event: TableEvent) -> Awaitable[None] | None:
+        """A seat the takeover AI plays or gives back, a game over, a table resumed."""
+        match event:
+            case AIPlaysFor(table_id, seat):
+                return self.mark(table_id, seat, "takeover")
+            case SeatReturned(table_id, seat):
+                self.mark_soon(table_id, seat, "returned")
+            case GameOver(table):
+                self.finish_soon(table)
+            case TableResumed(table):
+                table.result = self.result_of(table.id)
+        return None
 
     def open(self) -> None:
         from paris_tui.host.store.postgres import PostgresStore
@@ -191,7 +212,7 @@ class HostRatings:
             loop = asyncio.get_running_loop()
             self._soon(loop.run_in_executor(self._writer, self.mark_now, table_id, seat, state))
 
-    def finish_soon(self, room: Room) -> None:
+    def finish_soon(self, room: Table) -> None:
         """Count the room's finished game in the ratings' thread, then tell the table."""
         if self.store is None:
             return
@@ -217,10 +238,8 @@ class HostRatings:
             self._fail(exc)
             return
         if done is None:
-            from paris_tui.host.referee import Referee
-
             referee = Referee.from_record(table_id, record)
-            owners, problem = self.host._load_owners(table_id, referee)
+            owners, problem = self.host.load_owners(table_id, referee)
             if problem is not None:
                 return
             done = self.finish(referee, owners)
@@ -302,8 +321,8 @@ def to_wire(result: GameResult) -> RatedResult:
     )
 
 
-def table_leaderboard(host: Host) -> tuple[Leader, ...]:
+def table_leaderboard(ratings: HostRatings) -> tuple[Leader, ...]:
     """The ``leaderboard`` of a :class:`~paris_tui.net.protocol.Tables` answer."""
     return tuple(
-        Leader(name, tenths(value) or 0, games) for name, value, games in host.ratings.leaderboard()
+        Leader(name, tenths(value) or 0, games) for name, value, games in ratings.leaderboard()
     )

@@ -81,8 +81,8 @@ Reason = Literal["ai_seat", "takeover", "leaver", "no_account"]
 back), a seat it was still playing at the end (a leaver), a seat without an account."""
 REASONS: tuple[str, ...] = get_args(Reason)
 
-# Schema of ratings.sqlite ("ratings": issue 22). The same tables are in the
-# hosts' database (pgstore._SCHEMA, the block marked "ratings").
+# Schema of ratings.sqlite ("ratings"). The same tables are in the
+# hosts' database (pg_schema.SCHEMA, the block marked "ratings").
 SCHEMA_VERSION = 1
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS ratings (

@@ -1,4 +1,4 @@
-"""Table chat (issue 22): lines said at a table, checked, limited, kept, and sent.
+"""Table chat: lines said at a table, checked, limited, kept, and sent.
 
 A player or a watcher says a line (:class:`~paris_tui.net.protocol.Chat`):
 free text, which passes the core's chat rule
@@ -55,9 +55,10 @@ import threading
 import time
 import weakref
 from collections import deque
+from collections.abc import Awaitable
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from paris_tui.core.record import write_text_atomic
 from paris_tui.core.text import (
@@ -67,10 +68,16 @@ from paris_tui.core.text import (
     normalize_name,
     printable,
 )
+from paris_tui.host.accounts.identity import Claim
 from paris_tui.host.accounts.names import folded
 from paris_tui.host.accounts.store import AccountsUnavailable
+from paris_tui.host.events import EventBus, GameOver, TableEvent, TableResumed
 from paris_tui.host.limits import GLOBAL, Quota, Window, owner_key
+from paris_tui.host.peers import Peer, Table
+from paris_tui.host.ports import AccountsSource
 from paris_tui.host.referee import Refusal
+from paris_tui.host.store.files import TableStore
+from paris_tui.host.store.postgres import PostgresStore
 from paris_tui.net.protocol import (
     CHAT_PHRASES,
     Chat,
@@ -81,11 +88,6 @@ from paris_tui.net.protocol import (
     Watch,
     encode,
 )
-
-if TYPE_CHECKING:  # pragma: no cover
-    from paris_tui.host.accounts.identity import Claim
-    from paris_tui.host.server import Connection, Host, Room
-    from paris_tui.host.store.postgres import PostgresStore
 
 __all__ = [
     "CHAT_QUOTA",
@@ -276,7 +278,14 @@ def _refuse_text(text: str) -> str:
 class TableChat:
     """The host's chat: who may say what, at which rate, to whom; what is kept."""
 
-    def __init__(self, host: Host, store: ChatStore, *, quota: Quota = CHAT_QUOTA) -> None:
+    def __init__(
+        self,
+        host: AccountsSource,
+        store: ChatStore,
+        *,
+        quota: Quota = CHAT_QUOTA,
+        events: EventBus | None = None,
+    ) -> None:
         self.host = host
         self.store = store
         self.quota = quota
@@ -285,9 +294,20 @@ class TableChat:
         self.total = Window(quota.total, quota.seconds, max_keys=1)
         self._recent: dict[str, deque[SavedLine]] = {}
         # The connections whose history (:meth:`history`) is being read and sent.
-        self._joining: set[Connection] = set()
+        self._joining: set[Peer] = set()
         # Each table's lock while a line of it is kept and sent (gone when unused).
         self._saying: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+        if events is not None:
+            events.subscribe(self.hear)
+
+    def hear(self, event: TableEvent) -> Awaitable[None] | None:
+        """A game over (its players get the watchers' lines), a table served again."""
+        match event:
+            case GameOver(table):
+                return self.game_over(table)
+            case TableResumed(table):
+                self.forget(table.id)  # lines said meanwhile elsewhere: read them again
+        return None
 
     async def _lines(self, table_id: str) -> deque[SavedLine]:
         lines = self._recent.get(table_id)
@@ -304,10 +324,10 @@ class TableChat:
     def forget(self, table_id: str) -> None:
         """Drop the table's recent lines kept in memory: read from the store again
         when next needed (a table served again, maybe after another host of the
-        database served it and kept lines of its own meanwhile, issue 21)."""
+        database served it and kept lines of its own meanwhile)."""
         self._recent.pop(table_id, None)
 
-    async def say(self, conn: Connection, message: Chat) -> None:
+    async def say(self, conn: Peer, message: Chat) -> None:
         """Check, keep and send one line (raises :class:`Refusal`, never fatal)."""
         room = conn.room
         if room is None:
@@ -382,15 +402,13 @@ class TableChat:
                     continue  # a muting account's connection, or one gone (or back: its history)
                 reader.send_bytes(data)
 
-    def _readers(self, room: Room, *, watchers_only: bool) -> dict[Connection, int | None]:
+    def _readers(self, room: Table, *, watchers_only: bool) -> dict[Peer, int | None]:
         """The table's connections a line goes to (protocol 4), each with the account
         it reads as (a seat's owner, a watcher's named account, or ``None``)."""
         targets = [*room.watchers] if watchers_only else [*room.seated.values(), *room.watchers]
         return {c: self.reader_account(c) for c in targets if c.protocol >= MIN_VERSION}
 
-    def _ready(
-        self, room: Room, *, watchers_only: bool
-    ) -> dict[Connection, tuple[int | None, int]]:
+    def _ready(self, room: Table, *, watchers_only: bool) -> dict[Peer, tuple[int | None, int]]:
         """:meth:`_readers` whose history was sent (none being read: that one will have
         the lines kept so far), each with its account and its count of histories."""
         return {
@@ -399,7 +417,7 @@ class TableChat:
             if c not in self._joining
         }
 
-    def _still(self, conn: Connection, room: Room, joins: int) -> bool:
+    def _still(self, conn: Peer, room: Table, joins: int) -> bool:
         """Whether ``conn`` still reads ``room`` as when its :meth:`_ready` was taken
         (not gone, nor gone and back: a history of its own since)."""
         return (
@@ -410,7 +428,7 @@ class TableChat:
         )
 
     @staticmethod
-    def reader_account(conn: Connection) -> int | None:
+    def reader_account(conn: Peer) -> int | None:
         """The account ``conn`` reads the chat as: its seat's owner, else the account
         a watcher named (proven), else ``None`` (no account: nothing filtered)."""
         room = conn.room
@@ -438,7 +456,7 @@ class TableChat:
             log.error("could not read who mutes a chat line's writer: %s", exc)
             return {}
 
-    async def _mutes_of(self, conn: Connection) -> tuple[list[str], set[int]]:
+    async def _mutes_of(self, conn: Peer) -> tuple[list[str], set[int]]:
         """:meth:`_muted_by` for the account ``conn`` reads as, in an I/O thread (no
         account, or no accounts store: nothing, and no hop)."""
         account = self.reader_account(conn)
@@ -488,7 +506,7 @@ class TableChat:
 
     # --- a player's mutes (kept with the accounts) ----------------------------------------
 
-    async def mutes(self, conn: Connection, message: MutesRequest) -> None:
+    async def mutes(self, conn: Peer, message: MutesRequest) -> None:
         """Show, add or remove a writer the account hides; answered with the list.
 
         Never refused: a connection that is no account (an anonymous watcher, a
@@ -525,7 +543,7 @@ class TableChat:
             return
         conn.send(MutesInfo(tuple(names)))
 
-    def _account_of(self, conn: Connection, message: MutesRequest) -> int | None:
+    def _account_of(self, conn: Peer, message: MutesRequest) -> int | None:
         """The account a mutes request is of: the seat's owner, or the watcher's
         proven account, else ``None``."""
         room = conn.room
@@ -542,7 +560,7 @@ class TableChat:
         conn.chat_account = claim.account.id  # the lines it reads are that account's
         return claim.account.id
 
-    async def watching(self, conn: Connection, message: Watch) -> None:
+    async def watching(self, conn: Peer, message: Watch) -> None:
         """A watch that names an account (protocol 4): proven as in a join (raises
         :class:`Refusal`: ``bad_token``, ``name_taken``, ``account_locked``), then
         the connection reads the chat as that account. A name a door proved
@@ -568,7 +586,7 @@ class TableChat:
                 "table once under it",
             )
 
-    async def history(self, conn: Connection, room: Room) -> None:
+    async def history(self, conn: Peer, room: Table) -> None:
         """Send a newcomer (just seated, or watching) the recent lines it may read:
         its account's mutes first (when it has some), and none of the lines of the
         writers it mutes."""
@@ -593,7 +611,7 @@ class TableChat:
         finally:
             self._joining.discard(conn)
 
-    async def game_over(self, room: Room) -> None:
+    async def game_over(self, room: Table) -> None:
         """The game ended: its players get the watchers' lines they were not sent
         (but for the writers each mutes: read in an I/O thread)."""
         lines = self._recent.get(room.id)
@@ -623,10 +641,8 @@ class TableChat:
                 conn.send_bytes(data)
 
 
-def chat_store(host: Host) -> ChatStore:
+def chat_store(tables: TableStore, tables_dir: Path) -> ChatStore:
     """The chat store beside the host's table store (files, or the database)."""
-    from paris_tui.host.store.postgres import PostgresStore
-
-    if isinstance(host.tables, PostgresStore):
-        return PostgresChat(host.tables)
-    return FileChat(host.store.tables_dir)
+    if isinstance(tables, PostgresStore):
+        return PostgresChat(tables)
+    return FileChat(tables_dir)

@@ -2,7 +2,7 @@
 
 With ``--database`` each host is a :class:`Cluster` member:
 
-- **One referee per table**: a host serves (holds a :class:`~paris_tui.host.server.Room`
+- **One referee per table**: a host serves (holds a :class:`~paris_tui.host.room.Room`
   for) only the tables whose lease it holds (:mod:`paris_tui.host.store.lease`). Every
   :data:`TICK` seconds it renews its leases, drops the tables it lost (their
   connections are told ``bye`` and reconnect) and takes the unfinished tables
@@ -28,7 +28,7 @@ With ``--database`` each host is a :class:`Cluster` member:
   (:class:`~paris_tui.net.protocol.Vouch`, in the relay line, or in a line of
   its own when the ticket comes later), for a stand-in token it puts in the
   ticket's place. The referee's host takes that word only from a proven peer,
-  for that one connection (:meth:`~paris_tui.host.server.Host.take_vouch`).
+  for that one connection (the host's ``take_vouch``, :class:`~paris_tui.host.ports.ClusterHost`).
 
 Why a relay and not LISTEN/NOTIFY to every host: with one referee per table,
 its players' updates are made there, cut per seat there; a relay is the one
@@ -39,49 +39,40 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
-import hmac
 import json
 import logging
-import secrets
 import time
 import uuid
-from collections.abc import Sequence
-from dataclasses import replace
-from typing import TYPE_CHECKING, cast
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, cast
 
 from paris_tui.core.record import Record
-from paris_tui.core.text import printable
-from paris_tui.host.accounts.identity import DoorProof, Vouched
-from paris_tui.host.accounts.store import Door, digest
+from paris_tui.host.accounts.identity import Vouched
+from paris_tui.host.connection import Connection
+from paris_tui.host.events import (
+    EventBus,
+    MoveLost,
+    TableArchived,
+    TableEvent,
+    WaitingChanged,
+    WaitingClosed,
+    WaitingStarted,
+)
+from paris_tui.host.ports import ClusterHost
 from paris_tui.host.referee import Refusal
+from paris_tui.host.services.relay import DoorShut, PeerRelay
+from paris_tui.host.services.waiting import WaitingTable
 from paris_tui.host.store.lease import LEASE_SECONDS, Leases
 from paris_tui.host.store.postgres import DatabaseUnavailable, PostgresStore
 from paris_tui.net.protocol import (
-    MAX_CLIENT_LINE,
-    MAX_HOST_LINE,
     SEAT_STATUSES,
-    AccountRequest,
-    Bye,
-    ClientMessage,
-    Hello,
     Join,
-    OpenTable,
-    ProtocolError,
-    Relay,
     SeatInfo,
     SeatStatus,
     TableInfo,
     Vouch,
     Watch,
-    decode_client,
-    encode,
-    refusal,
 )
-
-if TYPE_CHECKING:  # pragma: no cover
-    from paris_tui.host.server import Connection, Host
-    from paris_tui.host.services.waiting import WaitingTable
 
 __all__ = ["SILENT", "TICK", "Cluster"]
 
@@ -89,18 +80,18 @@ log = logging.getLogger("paris_tui.host.cluster")
 
 TICK = LEASE_SECONDS / 6  # how often leases are renewed and run-out ones taken
 SILENT = 2 * TICK  # a gone host's lease, this long unrenewed, is taken before it runs out
-Swap = tuple[bytes, bytes]  # a door's ticket and its stand-in on one relay
-MAX_VOUCH_SECONDS = 86_400  # the longest a relay's word for a door's ticket is good (wire bound)
-
-
-class DoorShut(Refusal):
-    """A relay's dial was refused: nothing listens at the referee's address."""
 
 
 class Cluster:
     """This host's part among the hosts on one database."""
 
-    def __init__(self, host: Host, store: PostgresStore, lease_seconds: float) -> None:
+    def __init__(
+        self,
+        host: ClusterHost,
+        store: PostgresStore,
+        lease_seconds: float,
+        events: EventBus | None = None,
+    ) -> None:
         self.host = host
         self.store = store
         self.id = uuid.uuid4().hex[:12]
@@ -110,16 +101,45 @@ class Cluster:
         self._task: asyncio.Task[None] | None = None
         self._down = False  # the database was unreachable at the last tick
         self._remote: dict[str, Record] = {}  # tables refereed elsewhere, as last read
-        self._secret: bytes | None = None  # what proves a peer host (the database's)
+        self.relays = PeerRelay(store, host.tickets)  # the relay to and from the peer hosts
         self._taken: dict[str, float] = {}  # table -> when its lease was last taken here
         self._gone: dict[str, float] = {}  # host (lease holder) -> when its door refused us
         self._taking: dict[str, asyncio.Event] = {}  # tables being taken over here: set when done
         self._claims: dict[str, asyncio.Future[None]] = {}  # gone hosts' tables being claimed
+        # Run at each tick after the leases (the friends say who is here, one
+        # database connection at a time).
+        self.after_tick: Callable[[], Awaitable[None]] | None = None
+        if events is not None:
+            events.subscribe(self.hear)
+
+    def hear(self, event: TableEvent) -> Awaitable[None] | None:
+        """A table lost or archived; a waiting table changed, started or closed."""
+        match event:
+            case MoveLost(table_id):
+                self.lose(table_id)
+            case TableArchived(table_id):
+                with contextlib.suppress(OSError):
+                    self.leases.release(table_id)
+            case WaitingChanged(table):
+                self.publish(table)
+            case WaitingStarted(table_id, players):
+                self.withdraw(table_id, started=True, players=players)
+            case WaitingClosed(table_id):
+                self.withdraw(table_id, started=False)
+        return None
 
     @property
     def down(self) -> bool:
         """Whether the database did not answer at the last tick."""
         return self._down
+
+    # --- the relay (:mod:`paris_tui.host.services.relay`) ----------------------------------
+
+    def relay_proof(self, source: str, address: str) -> str | None:
+        return self.relays.relay_proof(source, address)
+
+    def vouch(self, source: str, vouched: Vouched) -> Vouch | None:
+        return self.relays.vouch(source, vouched)
 
     # --- leases ------------------------------------------------------------------------
 
@@ -140,7 +160,7 @@ class Cluster:
             self.leases.renew()
         with contextlib.suppress(OSError):  # the waiting tables of hosts that died
             self.store.drop_waiting(stale=True)
-        self.secret()
+        self.relays.secret()
         self._task = asyncio.get_running_loop().create_task(self._run())
 
     async def stop(self, *, release: bool = True) -> None:
@@ -160,8 +180,8 @@ class Cluster:
             await asyncio.sleep(self.tick)
             try:
                 await self.step()
-                # Friends here at any host, after the leases (one connection at a time).
-                await self.host.friends.step()
+                if self.after_tick is not None:
+                    await self.after_tick()
             except asyncio.CancelledError:
                 raise
             except Exception:  # a bug must not end the leases' renewal
@@ -245,14 +265,8 @@ class Cluster:
 
     def lose(self, table_id: str) -> None:
         """Another host referees ``table_id`` now: stop serving it here."""
-        room = self.host.rooms.pop(table_id, None)
-        if room is None:
+        if not self.host.lose_table(table_id):
             return
-        room.stop()
-        for conn in (*room.seated.values(), *room.watchers):
-            conn.room = None
-            conn.seat = None
-            conn.dismiss(Bye("shutdown"))  # as a host going away: the client comes back
         log.warning("table %s: its lease went to another host", table_id)
 
     # --- tables refereed elsewhere ------------------------------------------------------
@@ -348,7 +362,7 @@ class Cluster:
             return await self._take_from_gone(table, found.holder)
         self.host.leave(conn)
         try:
-            await self.relay(conn, found.address, message)
+            await self.relays.relay(conn, found.address, message)
         except DoorShut:
             self._gone[found.holder] = time.monotonic()
             log.warning("host %s at %s refuses connections: gone", found.holder, found.address)
@@ -436,7 +450,7 @@ class Cluster:
     # host's lobby and for the one-table-per-name rule. The row goes when the game
     # starts (the table is then an ordinary one) or the table closes.
 
-    def publish(self, table: WaitingTable) -> None:
+    def publish(self, table: WaitingTable[Any]) -> None:
         """The waiting table's seats, for the other hosts (its lease taken first);
         a name that left its seat sits there no more (paris_seated)."""
         infos = table.seat_infos()
@@ -494,8 +508,8 @@ class Cluster:
         return out
 
     def seat(self, table_id: str, names: Sequence[str], *, replace: Sequence[str] = ()) -> None:
-        """``names`` sit at ``table_id`` in the database (issue 21: a name sits at one
-        unfinished table across every host; :meth:`PostgresStore.seat`), the
+        """``names`` sit at ``table_id`` in the database (a name sits at one
+        unfinished table across every host: :meth:`PostgresStore.seat`), the
         table's lease taken first when it is new, so the row counts from its first
         instant (and given back if a name is refused). Raises
         :class:`~paris_tui.host.store.postgres.SeatTaken` or ``OSError``."""
@@ -509,179 +523,3 @@ class Cluster:
                 with contextlib.suppress(OSError):
                     self.leases.release(table_id)
             raise
-
-    # --- the relay -----------------------------------------------------------------------
-
-    def secret(self) -> bytes | None:
-        """The relay secret every host on the database shares (``None``: unreadable now)."""
-        if self._secret is None:
-            try:
-                self._secret = self.store.relay_secret()
-            except OSError as exc:
-                log.error("cannot read the relay secret: %s", exc)
-        return self._secret
-
-    @staticmethod
-    def _proof(secret: bytes, source: str, address: str) -> str:
-        """The HMAC a peer relaying from ``source`` (ip:port, as the referee sees
-        it) sends for a person at ``address``: a proof for one TCP connection."""
-        data = f"paris-tui relay\n{source}\n{address}".encode()
-        return hmac.new(secret, data, hashlib.sha256).hexdigest()
-
-    def relay_proof(self, source: str, address: str) -> str | None:
-        secret = self.secret()
-        return None if secret is None else self._proof(secret, source, address)
-
-    @staticmethod
-    def _vouch_proof(secret: bytes, source: str, vouch: Vouch) -> str:
-        """The HMAC over what a peer relaying from ``source`` vouches for."""
-        fields = [source, vouch.ticket, vouch.door, vouch.credential, vouch.name]
-        data = "paris-tui vouch\n" + json.dumps([*fields, vouch.label, vouch.seconds])
-        return hmac.new(secret, data.encode(), hashlib.sha256).hexdigest()
-
-    def vouch(self, source: str, vouched: Vouched) -> Vouch | None:
-        """What this host says to the referee's host, over the relay whose source
-        is ``source``, of a door's ticket (``None``: gone, or the secret unreadable)."""
-        secret = self.secret()
-        seconds = min(int(vouched.deadline - time.monotonic()), MAX_VOUCH_SECONDS)
-        if secret is None or seconds <= 0:
-            return None
-        p = vouched.proof
-        unproven = Vouch(vouched.ticket, p.door, p.digest, p.name, p.label, seconds, "")
-        return replace(unproven, proof=self._vouch_proof(secret, source, unproven))
-
-    def proven_vouch(self, source: str, vouch: Vouch) -> Vouched | None:
-        """What a peer vouched for over the connection whose far end is ``source``
-        (``None``: the proof is not the peer's for this connection)."""
-        secret = self.secret()
-        if secret is None or vouch.door not in ("ssh", "browser"):
-            return None
-        want = self._vouch_proof(secret, source, replace(vouch, proof=""))
-        if not hmac.compare_digest(want.encode(), vouch.proof.encode()):
-            return None
-        door: Door = "ssh" if vouch.door == "ssh" else "browser"
-        proof = DoorProof(door, vouch.credential, vouch.name, printable(vouch.label)[:100])
-        return Vouched(vouch.ticket, proof, time.monotonic() + vouch.seconds)
-
-    def proven_relay(self, source: str, message: Relay) -> bool:
-        """Whether ``message`` came from a peer host on this database over the
-        connection whose far end is ``source``."""
-        secret = self.secret()
-        if secret is None:
-            return False
-        want = self._proof(secret, source, message.address)
-        return hmac.compare_digest(want.encode(), message.proof.encode())
-
-    def _vouch_for(self, conn: Connection, source: str) -> tuple[Vouch | None, Swap | None]:
-        """What to vouch for of ``conn``'s door ticket over the relay from
-        ``source``, and, for a ticket of this host's own, the bytes to put in its
-        place on the way (a stand-in made for this one relay): the ticket itself
-        never leaves the host that issued it."""
-        found = self.host.vouched(conn)
-        if found is None:
-            return None, None
-        vouched, ticket = found
-        swap = None
-        if ticket is not None:
-            stand_in = secrets.token_urlsafe(32)
-            vouched = replace(vouched, ticket=digest(stand_in))
-            swap = (ticket.encode(), stand_in.encode())
-        vouch = self.vouch(source, vouched)
-        return vouch, None if vouch is None else swap
-
-    def _late_vouch(
-        self, conn: Connection, line: bytes, source: str
-    ) -> tuple[bytes, Swap | None, bytes] | None:
-        """A ticket first seen on a relay that had no word for one: what to say
-        first (a ``vouch`` line), the swap, and the line to pass on. A peer's
-        own late ``vouch`` for ``conn`` is taken here and said again onward
-        (raises :class:`Refusal` if it is not the peer's)."""
-        try:
-            message = decode_client(line)
-        except ProtocolError:
-            return None
-        if isinstance(message, Vouch):
-            self.host.take_vouch(conn, message)
-            vouch, swap = self._vouch_for(conn, source)
-            return (b"" if vouch is None else encode(vouch)), swap, b""
-        if (
-            isinstance(message, Join | OpenTable | AccountRequest | Watch)
-            and self.host.tickets.vouch(message.token) is not None
-        ):
-            conn.ticket = message.token
-            vouch, swap = self._vouch_for(conn, source)
-            if vouch is not None:
-                return encode(vouch), swap, line
-        return None
-
-    async def relay(self, conn: Connection, address: str, message: ClientMessage) -> None:
-        """Copy ``conn``'s lines to the referee's host at ``address`` and back, from
-        ``message`` on, until either side ends."""
-        hello = conn.hello or Hello(conn.protocol, "paris-tui relay")
-        host, _, port = address.rpartition(":")
-        try:
-            async with asyncio.timeout(5.0):
-                reader, writer = await asyncio.open_connection(
-                    host.strip("[]"), int(port), limit=MAX_HOST_LINE
-                )
-                sock = writer.get_extra_info("sockname")
-                source = f"{sock[0]}:{sock[1]}" if isinstance(sock, tuple) else "?"
-                proof = self.relay_proof(source, conn.address) or ""
-                vouch, swap = self._vouch_for(conn, source)
-                relay = encode(Relay(conn.address, proof, vouch))
-                if len(relay) > MAX_CLIENT_LINE:  # a name too long to say: no word for it
-                    relay = encode(Relay(conn.address, proof))  # the ticket stays here still
-                first = encode(message)
-                if swap is not None:
-                    first = first.replace(*swap)
-                writer.write(encode(hello) + relay + first)
-                await reader.readuntil(b"\n")  # its welcome: the client had ours
-        except ConnectionRefusedError as exc:  # nothing listens there: the host is gone
-            log.warning("%s: cannot relay to %s: %s", conn, address, exc)
-            raise DoorShut("unavailable", "the table's host cannot be reached: try again") from None
-        except (OSError, TimeoutError, asyncio.IncompleteReadError, ValueError) as exc:
-            log.warning("%s: cannot relay to %s: %s", conn, address, exc)
-            raise Refusal("unavailable", "the table's host cannot be reached: try again") from None
-        log.info("%s relayed to %s", conn, address)
-        vouched = vouch is not None
-
-        async def down() -> None:
-            while True:
-                line = await reader.readline()
-                if not line:
-                    return
-                conn.send_bytes(line)
-
-        async def up() -> None:
-            nonlocal swap, vouched
-            while True:
-                line = await conn.reader.readline()
-                if not line:
-                    return
-                if not vouched and (b'"token"' in line or b'"vouch"' in line):
-                    try:
-                        late = self._late_vouch(conn, line, source)
-                    except Refusal as exc:
-                        conn.send(refusal(exc.code, exc.message))
-                        return
-                    if late is not None:  # said before the line that brings the ticket
-                        said, swap, line = late
-                        vouched = True
-                        writer.write(said)
-                if swap is not None and swap[0] in line:  # the door's ticket stays here
-                    line = line.replace(*swap)
-                writer.write(line)
-                await writer.drain()
-
-        tasks = [asyncio.create_task(down()), asyncio.create_task(up())]
-        try:
-            await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            for task in tasks:
-                task.cancel()
-            for task in tasks:
-                with contextlib.suppress(BaseException):
-                    await task
-            writer.close()
-            conn.closed = True
-            conn.writer.close()

@@ -1,4 +1,4 @@
-"""The host's finished games for the lobby (issue 22, protocol 4): a list, and a
+"""The host's finished games for the lobby (protocol 4): a list, and a
 finished game's public record for the replay viewer.
 
 The list comes from the ratings (every finished game is counted there once,
@@ -14,12 +14,15 @@ opener's key) is never sent.
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from concurrent.futures import Executor
+from typing import Any
 
 from paris_tui.core import RecordError
 from paris_tui.core.record import Record, replay
-from paris_tui.host.ratings.store import RatingsUnavailable
+from paris_tui.host.peers import Peer
+from paris_tui.host.ratings.store import RatingStore, RatingsUnavailable
 from paris_tui.host.referee import Refusal
+from paris_tui.host.store.files import TableStore
 from paris_tui.net.games_wire import (
     MAX_GAMES,
     FinishedGame,
@@ -28,10 +31,6 @@ from paris_tui.net.games_wire import (
     ListGames,
     RecordSent,
 )
-
-if TYPE_CHECKING:  # pragma: no cover
-    from paris_tui.host.server import Connection, Host
-    from paris_tui.host.store.files import TableStore
 
 __all__ = ["answer", "public_record"]
 
@@ -55,25 +54,32 @@ def _record_of(tables: TableStore, table_id: str) -> dict[str, Any] | None:
     return None if record is None else public_record(record)
 
 
-async def answer(host: Host, conn: Connection, message: ListGames | GetRecord) -> None:
-    """Answer a protocol-4 request about the finished games (raises :class:`Refusal`)."""
+async def answer(
+    conn: Peer,
+    message: ListGames | GetRecord,
+    games_of: RatingStore | None,
+    io_pool: Executor,
+    tables: TableStore,
+) -> None:
+    """Answer a protocol-4 request about the finished games (raises :class:`Refusal`):
+    the list from the ratings' store ``games_of``, a record from ``tables``."""
     if conn.protocol < 4:
         kind = "list_games" if isinstance(message, ListGames) else "get_record"
         raise Refusal("bad_message", f"unknown message type {kind!r} in protocol {conn.protocol}")
     loop = asyncio.get_running_loop()
     if isinstance(message, ListGames):
-        store = host.ratings.store
+        store = games_of
         games: tuple[FinishedGame, ...] = ()
         if store is not None:
             try:
-                rows = await loop.run_in_executor(host.io_pool, store.games, MAX_GAMES)
+                rows = await loop.run_in_executor(io_pool, store.games, MAX_GAMES)
             except RatingsUnavailable as exc:
                 raise Refusal("unavailable", "the host cannot read its finished games now") from exc
             games = tuple(FinishedGame(g.table_id, g.names, int(g.finished), g.rated) for g in rows)
         conn.send(Games(games))
         return
     try:
-        record = await loop.run_in_executor(host.io_pool, _record_of, host.tables, message.table)
+        record = await loop.run_in_executor(io_pool, _record_of, tables, message.table)
     except OSError:
         raise Refusal("unavailable", "the host cannot read that game now") from None
     if record is None:

@@ -1,4 +1,4 @@
-"""Friends (issue 22): "tell me when NAME is here", as Brettspielwelt had.
+"""Friends: "tell me when NAME is here", as Brettspielwelt had.
 
 An account keeps a short list of friends (at most
 :data:`~paris_tui.host.accounts.store.MAX_FRIENDS`, stored with the accounts: SQLite
@@ -11,7 +11,7 @@ and was not here before, the listener gets a
 connection of the host is that account's now (a seat it owns, or a lobby that
 asked as it); nothing about where a friend sits is told.
 
-With ``--database`` (issue 21) "here" is at any host of the database: every
+With ``--database`` "here" is at any host of the database: every
 tick each host writes the accounts here (``paris_presence``, each row good
 for a lease's length, so a host that died stops counting) and reads which of
 its listeners' friends are here at another host; one that came since the
@@ -25,16 +25,14 @@ import logging
 import time
 import weakref
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from paris_tui.core.text import InvalidNameError, normalize_name, printable
 from paris_tui.host.accounts.names import folded
 from paris_tui.host.accounts.store import Account, AccountsUnavailable
+from paris_tui.host.peers import Peer
+from paris_tui.host.ports import FriendsHost, SharedPresence
 from paris_tui.host.referee import Refusal
 from paris_tui.net.protocol import FriendsInfo, FriendsRequest
-
-if TYPE_CHECKING:  # pragma: no cover
-    from paris_tui.host.server import Connection, Host
 
 __all__ = ["Friends"]
 
@@ -51,17 +49,16 @@ class _Listener:
 class Friends:
     """Who listens for whom, on one host (in memory; the lists are the store's)."""
 
-    def __init__(self, host: Host) -> None:
+    def __init__(self, host: FriendsHost, cluster: SharedPresence | None = None) -> None:
         self.host = host
-        self.listeners: weakref.WeakKeyDictionary[Connection, _Listener] = (
-            weakref.WeakKeyDictionary()
-        )
-        # The listeners' friends here at another host of the database (issue 21).
+        self.cluster = cluster  # the hosts' database, when several hosts share one
+        self.listeners: weakref.WeakKeyDictionary[Peer, _Listener] = weakref.WeakKeyDictionary()
+        # The listeners' friends here at another host of the database.
         self.elsewhere: set[int] = set()
         self._said: list[int] = []  # the accounts last written here, and when
         self._said_at = 0.0
 
-    def account_of(self, conn: Connection) -> int | None:
+    def account_of(self, conn: Peer) -> int | None:
         """The account a connection is now: the one it listens as, else its seat's owner."""
         listener = self.listeners.get(conn)
         if listener is not None:
@@ -70,7 +67,7 @@ class Friends:
             return conn.room.owners.get(conn.seat)
         return None
 
-    def here(self, account_id: int, *, besides: Connection | None = None) -> bool:
+    def here(self, account_id: int, *, besides: Peer | None = None) -> bool:
         return account_id in self.elsewhere or any(
             c is not besides and not c.closed and self.account_of(c) == account_id
             for c in list(self.host.connections)
@@ -81,11 +78,11 @@ class Friends:
         found = {self.account_of(c) for c in list(self.host.connections) if not c.closed}
         return {a for a in found if a is not None}
 
-    # --- at every host of the database (issue 21) ---------------------------------------
+    # --- at every host of the database -------------------------------------------------
 
     def stop(self) -> None:
         """This host's rows go (a host that dies leaves them to run out)."""
-        cluster = self.host.cluster
+        cluster = self.cluster
         if cluster is not None:
             try:
                 cluster.store.put_presence(cluster.id, [], 0.0)
@@ -95,7 +92,7 @@ class Friends:
     async def step(self) -> None:
         """Say who is here, read which friends are here elsewhere, tell who came
         (at each of the cluster's ticks, after its leases: :meth:`Cluster._run`)."""
-        cluster = self.host.cluster
+        cluster = self.cluster
         if cluster is None or cluster.down:  # no extra tries while it is away
             return
         mine = sorted(self.local())
@@ -125,7 +122,7 @@ class Friends:
         for account_id in sorted(came - here):
             self._tell(account_id)
 
-    def _tell(self, account_id: int, besides: Connection | None = None) -> None:
+    def _tell(self, account_id: int, besides: Peer | None = None) -> None:
         for other, listener in list(self.listeners.items()):
             if other is besides or other.closed or account_id not in listener.friends:
                 continue
@@ -140,7 +137,7 @@ class Friends:
         here = tuple((n, i == arriving or self.here(i)) for i, n in friends)
         return FriendsInfo(listener.name, here, arrived)
 
-    async def request(self, conn: Connection, message: FriendsRequest) -> None:
+    async def request(self, conn: Peer, message: FriendsRequest) -> None:
         """Show, add or remove a friend; the connection listens from now on."""
         try:
             name = normalize_name(message.name)
@@ -175,7 +172,7 @@ class Friends:
             return store.friends(account.id)
 
         def elsewhere(ids: list[int]) -> set[int]:
-            cluster = self.host.cluster
+            cluster = self.cluster
             if cluster is None:
                 return set()
             try:
@@ -189,7 +186,7 @@ class Friends:
         except AccountsUnavailable as exc:
             raise self.host.gate.broken(exc) from None
         ids = [f.id for f in friends]
-        if self.host.cluster is not None:  # here at another host (issue 21)
+        if self.cluster is not None:  # here at another host
             self.elsewhere |= await loop.run_in_executor(self.host.io_pool, elsewhere, ids)
         came = self.account_of(conn) != account.id and not self.here(account.id, besides=conn)
         listener = _Listener(account.id, account.name, {f.id: f.name for f in friends})
@@ -198,7 +195,7 @@ class Friends:
         if came:
             self.arrived(conn, account.id, account.name)
 
-    def arrived(self, conn: Connection, account_id: int | None, name: str) -> None:
+    def arrived(self, conn: Peer, account_id: int | None, name: str) -> None:
         """``conn`` is now ``account_id``'s: its listening friends are told, if it was
         not here before (another connection of it)."""
         if account_id is None or self.account_of(conn) == account_id:

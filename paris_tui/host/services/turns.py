@@ -1,4 +1,4 @@
-"""Timed tables on the host (issue 22): move clocks, turn-based play, the notify command.
+"""Timed tables on the host: move clocks, turn-based play, the notify command.
 
 A table opened with a move time (``host --table ... --move-time 1d``, or the
 lobby's form: :class:`~paris_tui.net.protocol.OpenTable`'s ``move_time``)
@@ -34,18 +34,25 @@ import contextlib
 import logging
 import shlex
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal, Protocol
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Literal, Protocol, TypeVar
 
 from paris_tui.core.text import printable
+from paris_tui.host.accounts.store import AccountStore, SQLiteAccounts
+from paris_tui.host.events import (
+    AIPlaysFor,
+    MovePlayed,
+    SeatLeft,
+    SeatReturned,
+    TableEvent,
+    TableServed,
+)
+from paris_tui.host.peers import Table
+from paris_tui.host.ports import TurnsHost
+from paris_tui.host.referee import Refusal
 from paris_tui.net.protocol import MoveClock, TableInfo
 from paris_tui.net.turns import check_move_time, is_turn_based
-
-if TYPE_CHECKING:  # pragma: no cover
-    from paris_tui.host.accounts.store import AccountStore, SQLiteAccounts
-    from paris_tui.host.server import Host, Room
-    from paris_tui.host.services.waiting import WaitingTable
 
 __all__ = [
     "MOVE_TIME_KEY",
@@ -61,7 +68,7 @@ __all__ = [
     "turn_store_for",
 ]
 
-log = logging.getLogger("paris_tui.host.turns")
+log = logging.getLogger("paris_tui.host.services.turns")
 
 MOVE_TIME_KEY = "move_time"
 """The key of a table's move time (seconds) in its record's ``"app"`` meta."""
@@ -69,6 +76,7 @@ NOTIFY_TIMEOUT = 10.0  # seconds a notify command may run before it is killed
 NOTIFY_RUNNING = 4  # notify commands running at once at most (more are dropped, logged)
 
 Happening = Literal["your-turn", "game-over"]
+T = TypeVar("T", bound=Table)
 
 
 def move_time_of(meta: dict[str, object]) -> float | None:
@@ -84,46 +92,12 @@ def move_time_of(meta: dict[str, object]) -> float | None:
 
 def checked_move_time(value: float | None) -> float | None:
     """A client's move time, or the refusal (``bad_table``) of one out of range."""
-    from paris_tui.host.referee import Refusal
-
     if value is None:
         return None
     try:
         return check_move_time(value)
     except ValueError as exc:
         raise Refusal("bad_table", str(exc)) from None
-
-
-def table_turn_based(host: Host, table: Room | WaitingTable) -> bool:
-    from paris_tui.host.services.waiting import WaitingTable
-
-    if isinstance(table, WaitingTable):
-        return is_turn_based(table.move_time)
-    return host.turns.turn_based(table)
-
-
-def check_turn_cap(host: Host, name: str) -> None:
-    """Refuse (``too_many_tables``) a turn-based seat over ``Limits.turn_tables_per_account``."""
-    from paris_tui.host.accounts.names import same_name
-    from paris_tui.host.referee import Refusal
-
-    cap = host.config.limits.turn_tables_per_account
-    held = sum(
-        1
-        for room in host.unfinished()
-        if host.turns.turn_based(room) and room.referee.seat_of(name) is not None
-    )
-    held += sum(
-        1
-        for table in host.waiting.values()
-        if is_turn_based(table.move_time)
-        and any(s.name is not None and same_name(s.name, name) for s in table.slots)
-    )
-    if held >= cap:
-        raise Refusal(
-            "too_many_tables",
-            f"{name} sits at {held} turn-based tables already, {cap} at most: finish one first",
-        )
 
 
 # --- the store ------------------------------------------------------------------------
@@ -197,8 +171,6 @@ class MemoryTurnStore:
 
 
 def turn_store_for(accounts: AccountStore | None) -> TurnStore:
-    from paris_tui.host.accounts.store import SQLiteAccounts
-
     if isinstance(accounts, SQLiteAccounts):  # PostgresAccounts is one too
         return AccountsTurnStore(accounts)
     return MemoryTurnStore()
@@ -293,9 +265,15 @@ class TurnKeeper:
     """The move clocks of a host's timed tables."""
 
     def __init__(
-        self, host: Host, clock: Callable[[], float] = time.time, notify: str | None = None
+        self,
+        host: TurnsHost,
+        clock: Callable[[], float] = time.time,
+        notify: str | None = None,
+        *,
+        shared: bool = False,
     ) -> None:
         self.host = host
+        self.shared = shared  # several hosts on one database: a clock may be another's
         self.clock = clock
         self.notifier = Notifier(notify)
         self.store: TurnStore = MemoryTurnStore()
@@ -304,6 +282,18 @@ class TurnKeeper:
         self._expiring: dict[str, asyncio.Task[None]] = {}
         # table -> (seat, move number) of the last move the AI made for a player out of time
         self.timed_out: dict[str, tuple[int, int]] = {}
+        host.events.subscribe(self.hear)
+
+    def hear(self, event: TableEvent) -> Awaitable[None] | None:
+        """A table is served, moved, or a seat left: its clock follows."""
+        match event:
+            case TableServed(table):
+                self.started(table)
+            case MovePlayed(table):
+                self.moved(table)
+            case SeatLeft(table, seat):
+                self.departed(table, seat)
+        return None
 
     def open(self, accounts: AccountStore | None) -> None:
         """Read the turns kept (a restart, or a failover, goes on with their clocks)."""
@@ -317,20 +307,20 @@ class TurnKeeper:
 
     # --- reading ---------------------------------------------------------------------------
 
-    def move_time(self, room: Room) -> float | None:
+    def move_time(self, room: Table) -> float | None:
         return move_time_of(room.referee.meta)
 
-    def turn_based(self, room: Room) -> bool:
+    def turn_based(self, room: Table) -> bool:
         return is_turn_based(self.move_time(room))
 
     def turn(self, table_id: str) -> Turn | None:
         return self._turns.get(table_id)
 
-    def waited(self, room: Room) -> float | None:
+    def waited(self, room: Table) -> float | None:
         turn = self._turns.get(room.id)
         return None if turn is None else max(0.0, self.clock() - turn.since)
 
-    def move_clock(self, room: Room) -> MoveClock | None:
+    def move_clock(self, room: Table) -> MoveClock | None:
         """What a :class:`~paris_tui.net.protocol.Presence` says of the clock."""
         move_time = self.move_time(room)
         if move_time is None:
@@ -346,14 +336,12 @@ class TurnKeeper:
             None if out is None else out[1],
         )
 
-    def table_info(self, room: Room, info: TableInfo) -> TableInfo:
+    def table_info(self, room: Table, info: TableInfo) -> TableInfo:
         """``info`` with the timed table's fields (the lobby's order reads them)."""
         move_time = self.move_time(room)
         if move_time is None:
             return info
         turn = self._turns.get(room.id)
-        from dataclasses import replace
-
         return replace(
             info,
             move_time=move_time,
@@ -361,13 +349,13 @@ class TurnKeeper:
             waited=None if turn is None else max(0.0, self.clock() - turn.since),
         )
 
-    def waiting_order(self, rooms: list[Room], name: str) -> list[Room]:
+    def waiting_order(self, rooms: Sequence[T], name: str) -> list[T]:
         """``rooms`` with the timed ones waiting for ``name``'s move first, the
         longest-waiting at the top (where a join that names no table sits)."""
         now = self.clock()
         key = name.casefold()
 
-        def order(room: Room) -> tuple[int, float]:
+        def order(room: T) -> tuple[int, float]:
             turn = self._turns.get(room.id)
             if turn is None or room.referee.names[turn.seat].casefold() != key:
                 return (1, 0.0)
@@ -377,11 +365,11 @@ class TurnKeeper:
 
     # --- the turn ---------------------------------------------------------------------------
 
-    def started(self, room: Room) -> None:
+    def started(self, room: Table) -> None:
         """The table is served (a start, a restart, a failover): its clock goes on."""
         if self.move_time(room) is None:
             return
-        if self.host.cluster is not None or room.id not in self._turns:
+        if self.shared or room.id not in self._turns:
             try:  # another host may have kept it last
                 kept = self.store.turns().get(room.id)
             except Exception as exc:
@@ -391,7 +379,7 @@ class TurnKeeper:
                 self._turns[room.id] = kept
         self.sync(room)
 
-    def moved(self, room: Room) -> None:
+    def moved(self, room: Table) -> None:
         """A move was made and told: the next turn's clock, told to everyone there."""
         if self.move_time(room) is None:
             return
@@ -400,7 +388,7 @@ class TurnKeeper:
             self._game_over(room)  # this move ended it: the absent players hear of it
         room.broadcast_presence()
 
-    def sync(self, room: Room) -> None:
+    def sync(self, room: Table) -> None:
         """The table moved, started or was resumed: whose turn it is now, since when."""
         move_time = self.move_time(room)
         ref = room.referee
@@ -420,18 +408,18 @@ class TurnKeeper:
             self._notify_turn(room, turn)
         self._schedule(room, move_time - (self.clock() - turn.since))
 
-    def departed(self, room: Room, seat: int) -> None:
+    def departed(self, room: Table, seat: int) -> None:
         """``seat`` left: notify them if the table now waits for their move."""
         turn = self._turns.get(room.id)
         if turn is not None and turn.seat == seat and not turn.notified and self.turn_based(room):
             self._notify_turn(room, turn)
 
-    def _notify_turn(self, room: Room, turn: Turn) -> None:
+    def _notify_turn(self, room: Table, turn: Turn) -> None:
         name = room.referee.names[turn.seat]
         if self.notifier.notify(name, room.id, "your-turn"):
             self._put(Turn(turn.table_id, turn.seat, turn.move_no, turn.since, True))
 
-    def _game_over(self, room: Room) -> None:
+    def _game_over(self, room: Table) -> None:
         for seat in room.referee.human_seats:
             if seat not in room.seated:
                 self.notifier.notify(room.referee.names[seat], room.id, "game-over")
@@ -450,7 +438,7 @@ class TurnKeeper:
         except Exception as exc:
             log.error("table %s: cannot forget its turn clock: %s", table_id, exc)
 
-    def _schedule(self, room: Room, remaining: float) -> None:
+    def _schedule(self, room: Table, remaining: float) -> None:
         self._cancel_timer(room.id)
         loop = asyncio.get_running_loop()
         # Long turns are looked at again within the hour (the clock may be adjusted).
@@ -478,7 +466,7 @@ class TurnKeeper:
             return
         self._start_expiry(room, turn)
 
-    def _start_expiry(self, room: Room, turn: Turn) -> asyncio.Task[None] | None:
+    def _start_expiry(self, room: Table, turn: Turn) -> asyncio.Task[None] | None:
         if room.id in self._expiring:
             return self._expiring[room.id]
         task = asyncio.get_running_loop().create_task(self._play_for(room, turn))
@@ -509,10 +497,8 @@ class TurnKeeper:
             await asyncio.gather(*tasks, return_exceptions=True)
         return ids
 
-    async def _play_for(self, room: Room, turn: Turn) -> None:
+    async def _play_for(self, room: Table, turn: Turn) -> None:
         """The move time of ``turn`` ran out: the takeover AI plays that one move."""
-        from paris_tui.host.referee import Refusal
-
         ref = room.referee
         if ref.to_move != turn.seat or ref.move_count != turn.move_no:
             return
@@ -526,9 +512,9 @@ class TurnKeeper:
             move = view.legal_moves[0]
         if room.referee is not ref or ref.move_count != turn.move_no:
             return  # the player moved meanwhile
-        # The takeover AI plays this move: the game is no longer rated (host/rated.py);
+        # The takeover AI plays this move: the game is no longer rated (the ratings);
         # the player has not left, so the seat is theirs again once it is played.
-        await self.host.ratings.mark(room.id, turn.seat, "takeover")
+        await self.host.events.deliver(AIPlaysFor(room.id, turn.seat))
         if room.referee is not ref or ref.move_count != turn.move_no:
             return
         self.timed_out[room.id] = (turn.seat, turn.move_no)
@@ -544,7 +530,7 @@ class TurnKeeper:
             self.timed_out.pop(room.id, None)
             log.info("table %s: the time-out move was refused: %s", room.id, exc)
         if turn.seat not in room.takeover:  # not away for good: not a leaver
-            self.host.ratings.mark_soon(room.id, turn.seat, "returned")
+            self.host.events.publish(SeatReturned(room.id, turn.seat))
 
     def stop(self) -> None:
         for timer in self._timers.values():

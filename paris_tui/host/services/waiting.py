@@ -8,7 +8,7 @@ is a :class:`WaitingTable`, in memory only, with no
 by a connection; a ``join`` naming the table takes a free seat under a name
 that passes the core's rule and differs (ignoring case) from every other
 seat's. When the last free seat is taken the host deals the game: the
-table becomes an ordinary :class:`~paris_tui.host.server.Room` whose record
+table becomes an ordinary :class:`~paris_tui.host.room.Room` whose record
 is an ordinary ``paris-paris-record`` from its first write, and every seat
 gets its token in its ``seated``, as on any first join.
 
@@ -25,15 +25,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Generic, TypeVar
 
 from paris_tui.core import Options
 from paris_tui.core.text import printable
 from paris_tui.host.referee import Refusal, SeatSpec, name_ai_seats
 from paris_tui.net.protocol import SeatInfo, TableInfo
-
-if TYPE_CHECKING:
-    from paris_tui.host.server import Connection
 
 __all__ = ["ME", "OPEN", "Slot", "WaitingTable", "plan_seats", "table_options"]
 
@@ -41,15 +38,17 @@ ME = "me"
 OPEN = "open"
 MIN_SEATS, MAX_SEATS = 2, 4
 
+H = TypeVar("H")  # who holds a seat: the host's connection
+
 
 @dataclass(slots=True)
-class Slot:
+class Slot(Generic[H]):
     """One seat of a waiting table: an AI seat (named at once), or a human seat
     held by ``conn`` under ``name`` (both ``None`` while the seat is free)."""
 
     kind: str
     name: str | None = None
-    conn: Connection | None = None
+    conn: H | None = None
 
     @property
     def free(self) -> bool:
@@ -62,7 +61,7 @@ def _levels() -> tuple[str, ...]:
     return LEVELS
 
 
-def plan_seats(words: Sequence[str], opener: str) -> tuple[int, list[Slot]]:
+def plan_seats(words: Sequence[str], opener: str) -> tuple[int, list[Slot[H]]]:
     """The seats an ``open_table`` asks for, and which of them is ``opener``'s
     (held by nobody yet: the caller seats the opener). AI seats are named
     apart from the opener's name.
@@ -76,7 +75,7 @@ def plan_seats(words: Sequence[str], opener: str) -> tuple[int, list[Slot]]:
         )
     levels = _levels()
     mine: list[int] = []
-    slots: list[Slot] = []
+    slots: list[Slot[H]] = []
     for i, raw in enumerate(words):
         word = raw.strip().lower()
         if word == ME:
@@ -114,13 +113,13 @@ def table_options(small_tour: str, final_tours: str) -> Options:
         raise Refusal("bad_table", printable(str(exc))) from None
 
 
-class WaitingTable:
+class WaitingTable(Generic[H]):
     """A table opened from a client whose game has not started: some seat is free."""
 
     def __init__(
         self,
         table_id: str,
-        slots: list[Slot],
+        slots: list[Slot[H]],
         options: Options,
         *,
         opener: str | None = None,
@@ -131,17 +130,17 @@ class WaitingTable:
         self.options = options
         self.opener = opener  # the opener's owner key (limits.owner_key)
         self.opener_address = opener_address  # ... and address key (limits.address_key)
-        self.opener_conn: Connection | None = None  # the table closes when it leaves
-        # A holder's shown rating in tenths (the host's ratings: rated.py), by name.
+        self.opener_conn: H | None = None  # the table closes when it leaves
+        # A holder's shown rating in tenths (the host's ratings), by name.
         self.rating_of: Callable[[str], int | None] = lambda name: None
-        self.move_time: float | None = None  # seconds per move (issue 22, host/turns.py)
+        self.move_time: float | None = None  # seconds per move (services/turns.py)
 
     @property
     def free_seats(self) -> int:
         return sum(1 for s in self.slots if s.free)
 
     @property
-    def holders(self) -> list[tuple[int, Connection]]:
+    def holders(self) -> list[tuple[int, H]]:
         return [(i, s.conn) for i, s in enumerate(self.slots) if s.conn is not None]
 
     def seat_infos(self) -> tuple[SeatInfo, ...]:
@@ -173,13 +172,13 @@ class WaitingTable:
         key = name.casefold()
         return any(s.name is not None and s.name.casefold() == key for s in self.slots)
 
-    def seat_of(self, conn: Connection) -> int | None:
+    def seat_of(self, conn: H) -> int | None:
         for i, slot in enumerate(self.slots):
             if slot.conn is conn:
                 return i
         return None
 
-    def take(self, name: str, conn: Connection, seat: int | None = None) -> int:
+    def take(self, name: str, conn: H, seat: int | None = None) -> int:
         """``conn`` holds ``seat`` (or the first free one) as ``name``."""
         if seat is None:
             seat = next(i for i, s in enumerate(self.slots) if s.free)
@@ -188,7 +187,7 @@ class WaitingTable:
         slot.name, slot.conn = name, conn
         return seat
 
-    def release(self, conn: Connection) -> bool:
+    def release(self, conn: H) -> bool:
         """``conn`` leaves its seat (free again); whether anyone still waits here."""
         for slot in self.slots:
             if slot.conn is conn:

@@ -125,9 +125,9 @@ def migrate(data_dir: Path, url: str) -> list[str]:
                 if folder != files.tables_dir:
                     db.archive(table_id)
                 moved += 1
-        db.fill_seated()  # each unfinished table's names sit at it (issue 21, paris_seated)
+        db.fill_seated()  # each unfinished table's names sit at it (paris_seated)
         accounts = _copy_accounts(files.root / ACCOUNTS_FILE, db)
-        rated = copy_ratings(files.root / RATINGS_FILE, db.pool)  # issue 22: the ratings
+        rated = copy_ratings(files.root / RATINGS_FILE, db.pool)  # the ratings too
         line = moved_line(moved, accounts, printable(str(data_dir)), db.where)
         if rated:
             line += " " + ngettext(

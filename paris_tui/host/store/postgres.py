@@ -8,14 +8,12 @@ second writer: two referees that both believe they hold a table can never
 both write move *n* (the second gets :class:`MoveConflict`). A move's row is
 committed before anyone hears of the move.
 
-Schema versioned (``paris_schema``): created or moved forward at start (one
-host at a time, under a transaction's advisory lock), a newer one refused with
-one line (:class:`SchemaTooNew`). Every query is parameterised. Connections
-come from one bounded ``psycopg_pool.ConnectionPool`` per host (the host's
-I/O threads use it); the driver is imported only when ``--database`` is given
-(``pip install 'paris-tui[postgres]'``), a missing one is one line
-(:class:`DriverMissing`). A database that cannot be reached raises
-:class:`DatabaseUnavailable` (an ``OSError``, one line).
+The schema is :mod:`~paris_tui.host.store.pg_schema`'s (versioned, moved
+forward at start); reaching the database, the driver and the one-line
+errors are :mod:`~paris_tui.host.store.pg_connect`'s (their names are
+importable from here too). Every query is parameterised. Connections come
+from one bounded ``psycopg_pool.ConnectionPool`` per host (the host's I/O
+threads use it).
 """
 
 from __future__ import annotations
@@ -29,9 +27,19 @@ from typing import TYPE_CHECKING, Any
 
 from paris_tui.core import RecordError
 from paris_tui.core.record import Record, parse_record
-from paris_tui.core.text import printable
-from paris_tui.host.accounts.names import folded, skeleton
-from paris_tui.net.turns import is_turn_based
+from paris_tui.host.store.pg_connect import (
+    ENV_DATABASE,
+    DatabaseUnavailable,
+    DriverMissing,
+    MoveConflict,
+    SchemaTooNew,
+    _driver,
+    _one_line,
+    connect_pool,
+    database_url,
+    redact,
+)
+from paris_tui.host.store.pg_schema import SCHEMA_VERSION, ensure_schema, fill_seated, seat_keys
 
 if TYPE_CHECKING:  # pragma: no cover
     from psycopg import Connection
@@ -56,166 +64,6 @@ __all__ = [
 
 log = logging.getLogger("paris_tui.host.pgstore")
 
-ENV_DATABASE = "PARIS_TUI_DATABASE"
-SCHEMA_VERSION = 7
-"""2: paris_waiting (issue 21); 3: ratings; 4: turn_clocks; 5: chat, mutes, friends (issue 22);
-6: paris_seated (issue 21: a name at one unfinished table, a lock across hosts), paris_presence
-(friends here at any host); 7: chat_mutes (issue 22, a player's mutes)."""
-# The advisory lock key under which a host creates or migrates the schema.
-_SCHEMA_LOCK = 0x7061726973  # "paris"
-
-_SCHEMA = [
-    """CREATE TABLE IF NOT EXISTS paris_schema (
-        one boolean PRIMARY KEY DEFAULT true CHECK (one),
-        version integer NOT NULL
-    )""",
-    "CREATE SEQUENCE IF NOT EXISTS paris_table_numbers",
-    """CREATE TABLE IF NOT EXISTS paris_tables (
-        table_id text PRIMARY KEY,
-        number bigint NOT NULL UNIQUE,
-        header text NOT NULL,
-        created timestamptz NOT NULL DEFAULT now(),
-        touched timestamptz NOT NULL DEFAULT now(),
-        finished boolean NOT NULL DEFAULT false,
-        archived boolean NOT NULL DEFAULT false
-    )""",
-    """CREATE TABLE IF NOT EXISTS paris_moves (
-        table_id text NOT NULL REFERENCES paris_tables(table_id) ON DELETE CASCADE,
-        move_no integer NOT NULL CHECK (move_no >= 1),
-        move text NOT NULL,
-        made timestamptz NOT NULL DEFAULT now(),
-        PRIMARY KEY (table_id, move_no)
-    )""",
-    """CREATE TABLE IF NOT EXISTS paris_leases (
-        table_id text PRIMARY KEY,
-        holder text NOT NULL,
-        address text NOT NULL DEFAULT '',
-        until timestamptz NOT NULL
-    )""",
-    # The accounts (paris_tui.host.accounts.postgres): as host/accounts.sqlite's tables.
-    """CREATE TABLE IF NOT EXISTS accounts (
-        id bigserial PRIMARY KEY,
-        name text NOT NULL,
-        folded text NOT NULL UNIQUE,
-        skeleton text NOT NULL UNIQUE,
-        locked integer NOT NULL DEFAULT 0,
-        created double precision NOT NULL
-    )""",
-    """CREATE TABLE IF NOT EXISTS credentials (
-        id bigserial PRIMARY KEY,
-        account bigint NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
-        door text NOT NULL CHECK (door IN ('ssh', 'token', 'browser')),
-        digest text NOT NULL,
-        label text NOT NULL DEFAULT '',
-        created double precision NOT NULL,
-        UNIQUE (door, digest)
-    )""",
-    "CREATE INDEX IF NOT EXISTS credentials_account ON credentials(account)",
-    """CREATE TABLE IF NOT EXISTS codes (
-        account bigint PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
-        digest text NOT NULL UNIQUE,
-        expires double precision NOT NULL
-    )""",
-    """CREATE TABLE IF NOT EXISTS seats (
-        table_id text NOT NULL,
-        seat integer NOT NULL,
-        account bigint NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
-        PRIMARY KEY (table_id, seat)
-    )""",
-    "CREATE TABLE IF NOT EXISTS meta (key text PRIMARY KEY, value text NOT NULL)",
-    # Issue 21, the cluster (schema 2): the tables waiting for players, each held in
-    # memory by the host where it was opened (its lease in paris_leases says which,
-    # and where), listed here for every host's lobby and for the one-table-per-name
-    # rule: "seats" is the JSON list of [name, kind, status] of its seats.
-    """CREATE TABLE IF NOT EXISTS paris_waiting (
-        table_id text PRIMARY KEY,
-        holder text NOT NULL,
-        seats text NOT NULL
-    )""",
-    # --- ratings (issue 22; paris_tui.host.ratings.postgres): as host/ratings.sqlite's tables.
-    """CREATE TABLE IF NOT EXISTS ratings (
-        account bigint PRIMARY KEY,
-        mu double precision NOT NULL,
-        sigma double precision NOT NULL,
-        games integer NOT NULL DEFAULT 0,
-        updated double precision NOT NULL
-    )""",
-    """CREATE TABLE IF NOT EXISTS rating_games (
-        game text PRIMARY KEY,
-        table_id text NOT NULL,
-        finished double precision NOT NULL,
-        rated integer NOT NULL,
-        result text NOT NULL,
-        names text NOT NULL DEFAULT '[]'
-    )""",
-    "CREATE INDEX IF NOT EXISTS rating_games_finished ON rating_games(finished)",
-    """CREATE TABLE IF NOT EXISTS rating_marks (
-        table_id text NOT NULL,
-        seat integer NOT NULL,
-        state text NOT NULL,
-        PRIMARY KEY (table_id, seat)
-    )""",
-    # --- end of ratings
-    # issue 22, turn-based tables (paris_tui.host.services.turns): as host/accounts.sqlite's.
-    """CREATE TABLE IF NOT EXISTS turn_clocks (
-        table_id text PRIMARY KEY,
-        seat integer NOT NULL,
-        move_no integer NOT NULL,
-        since double precision NOT NULL,
-        notified integer NOT NULL DEFAULT 0
-    )""",
-    # Issue 22, table chat (schema 5): the tables' chat lines (paris_tui.host.services.chat),
-    # the operator's mutes and each account's friends (accounts.py's same tables).
-    """CREATE TABLE IF NOT EXISTS paris_chat (
-        id bigserial PRIMARY KEY,
-        table_id text NOT NULL,
-        line text NOT NULL,
-        said timestamptz NOT NULL DEFAULT now()
-    )""",
-    "CREATE INDEX IF NOT EXISTS paris_chat_table ON paris_chat(table_id, id)",
-    """CREATE TABLE IF NOT EXISTS muted (
-        account bigint PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
-        since double precision NOT NULL
-    )""",
-    """CREATE TABLE IF NOT EXISTS friends (
-        account bigint NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
-        friend bigint NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
-        PRIMARY KEY (account, friend)
-    )""",
-    # --- issue 21, one unfinished table per name across hosts (schema 6): a row per
-    # key of a seated name ("f:" its folded form, "s:" its skeleton, host/names.py),
-    # so the primary key refuses a second table to a name or to one that looks like
-    # it. Written when a name takes a seat of a real-time table (a waiting table's
-    # or the operator's new table's), under the table's lease; a row counts while
-    # its table goes on (paris_tables, not finished, not archived) or, before its
-    # game started, while its holder leases the table (see PostgresStore.seat).
-    """CREATE TABLE IF NOT EXISTS paris_seated (
-        key text PRIMARY KEY,
-        name text NOT NULL,
-        table_id text NOT NULL,
-        holder text NOT NULL DEFAULT '',
-        since timestamptz NOT NULL DEFAULT now()
-    )""",
-    "CREATE INDEX IF NOT EXISTS paris_seated_table ON paris_seated(table_id)",
-    # Issue 21 with 22's friends (schema 6): which accounts are here at which host
-    # (a connection of the host is theirs), rewritten by each host every tick and
-    # counted until ``until`` (a host that died stops renewing its rows).
-    """CREATE TABLE IF NOT EXISTS paris_presence (
-        account bigint NOT NULL,
-        holder text NOT NULL,
-        until timestamptz NOT NULL,
-        PRIMARY KEY (account, holder)
-    )""",
-    # --- end of paris_seated and paris_presence
-    # Issue 22, a player's chat mutes (schema 7): the writers an account hides in
-    # every table's chat (accounts.py's same table).
-    """CREATE TABLE IF NOT EXISTS chat_mutes (
-        account bigint NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
-        muted bigint NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
-        PRIMARY KEY (account, muted)
-    )""",
-]
-
 # The advisory locks' first key (of two) under which a name's seat is checked and
 # written (PostgresStore.seat): "pars".
 _SEAT_LOCK = 0x70617273
@@ -229,169 +77,12 @@ _SEATED_LIVE = (
 )
 
 
-def seat_keys(name: str) -> tuple[str, str]:
-    """A seated name's two keys in paris_seated: same_name is a clash of either."""
-    return f"f:{folded(name)}", f"s:{skeleton(name)}"
-
-
 class SeatTaken(Exception):
     """A name (or one that looks like it) sits at another table (``started``: a game)."""
 
     def __init__(self, name: str, table_id: str, started: bool) -> None:
         super().__init__(name, table_id, started)
         self.name, self.table_id, self.started = name, table_id, started
-
-
-def _human_names(header: str) -> list[str] | None:
-    """The human players of a real-time table's header (``None``: turn-based, or
-    unreadable): the names paris_seated holds for it."""
-    try:
-        data = json.loads(header)
-        app = data.get("app")
-        move_time = app.get("move_time") if isinstance(app, dict) else None
-        if not isinstance(move_time, int | float) or isinstance(move_time, bool):
-            move_time = None
-        if move_time is not None and is_turn_based(float(move_time)):
-            return None
-        return [
-            str(p["name"])
-            for p in data.get("players", [])
-            if isinstance(p, dict) and not str(p.get("kind", "human")).startswith("ai:")
-        ]
-    except (ValueError, AttributeError, KeyError, TypeError):
-        return None
-
-
-def fill_seated(conn: Connection[Any]) -> int:
-    """paris_seated's rows for every unfinished table (a database of schema 5, or
-    one ``host migrate`` filled): how many names. A name at two such tables
-    already (the read that was not a lock) keeps the first."""
-    rows = conn.execute(
-        "SELECT table_id, header FROM paris_tables WHERE NOT finished AND NOT archived "
-        "ORDER BY number"
-    ).fetchall()
-    seated = 0
-    for table_id, header in rows:
-        for name in _human_names(str(header)) or []:
-            for key in seat_keys(name):
-                conn.execute(
-                    "INSERT INTO paris_seated (key, name, table_id) VALUES (%s, %s, %s) "
-                    "ON CONFLICT (key) DO NOTHING",
-                    (key, name, str(table_id)),
-                )
-            seated += 1
-    return seated
-
-
-class DriverMissing(RuntimeError):
-    """psycopg is not installed (one line saying how to install it)."""
-
-
-class DatabaseUnavailable(OSError):
-    """The database cannot be reached or failed (one line, never the password)."""
-
-
-class SchemaTooNew(DatabaseUnavailable):
-    """The database was made by a newer paris-tui."""
-
-
-class MoveConflict(DatabaseUnavailable):
-    """Another referee wrote this move number first: this one does not hold the table."""
-
-
-def database_url(given: str | None) -> str | None:
-    """``--database``, else ``$PARIS_TUI_DATABASE``, else ``None`` (files)."""
-    if given:
-        return given
-    return os.environ.get(ENV_DATABASE) or None
-
-
-def redact(url: str) -> str:
-    """The URL as the log may show it: no password."""
-    try:
-        from psycopg.conninfo import conninfo_to_dict, make_conninfo
-    except ImportError:  # pragma: no cover - the driver is checked first
-        return "the database"
-    try:
-        params = conninfo_to_dict(url)
-    except Exception:
-        return "the database"
-    params.pop("password", None)
-    shown = {k: v for k, v in params.items() if k in ("host", "port", "dbname", "user")}
-    return printable(make_conninfo("", **{k: str(v) for k, v in shown.items()}))
-
-
-def _driver() -> Any:
-    try:
-        import psycopg
-        import psycopg_pool
-    except ImportError:
-        raise DriverMissing(
-            "--database needs the PostgreSQL driver: pip install 'paris-tui[postgres]'"
-        ) from None
-    return psycopg, psycopg_pool
-
-
-def connect_pool(url: str, *, max_size: int = 4, timeout: float = 10.0) -> ConnectionPool:
-    """A bounded pool of connections to ``url`` (opened and checked once)."""
-    psycopg, psycopg_pool = _driver()
-    # The pool's own warnings (each retry, with the server's whole message) would
-    # fill the host's log while a database is away: the host says it once itself.
-    logging.getLogger("psycopg.pool").setLevel(logging.ERROR)
-    pool: ConnectionPool = psycopg_pool.ConnectionPool(
-        url,
-        min_size=1,
-        max_size=max(1, max_size),
-        timeout=timeout,
-        # Autocommit: a statement outside tx() is its own transaction, one round trip
-        # (no BEGIN before it, no COMMIT or pool ROLLBACK after it); tx() still makes
-        # an explicit transaction of several statements.
-        kwargs={"connect_timeout": max(1, int(timeout)), "autocommit": True},
-        open=False,
-        name="paris-tui",
-    )
-    try:
-        pool.open(wait=True, timeout=timeout)
-    except (psycopg.Error, psycopg_pool.PoolTimeout) as exc:
-        pool.close()
-        raise DatabaseUnavailable(f"cannot reach {redact(url)}: {_one_line(exc)}") from None
-    return pool
-
-
-def _one_line(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    return printable(text[0] if text else type(exc).__name__)[:300]
-
-
-def ensure_schema(pool: ConnectionPool) -> None:
-    """Create the schema or move it forward; refuse a newer one (:class:`SchemaTooNew`)."""
-    psycopg, _pool = _driver()
-    try:
-        with pool.connection() as conn, conn.transaction():
-            conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
-            exists = conn.execute("SELECT to_regclass('paris_schema') IS NOT NULL").fetchone()
-            version = 0
-            if exists and exists[0]:
-                row = conn.execute("SELECT version FROM paris_schema").fetchone()
-                version = int(row[0]) if row else 0
-            if version > SCHEMA_VERSION:
-                raise SchemaTooNew(
-                    f"the database is of a newer paris-tui (schema {version}, this one knows "
-                    f"{SCHEMA_VERSION}): upgrade paris-tui"
-                )
-            if version < SCHEMA_VERSION:
-                for statement in _SCHEMA:
-                    conn.execute(statement)
-                conn.execute(
-                    "INSERT INTO paris_schema (one, version) VALUES (true, %s) "
-                    "ON CONFLICT (one) DO UPDATE SET version = EXCLUDED.version",
-                    (SCHEMA_VERSION,),
-                )
-                if 0 < version < 6:  # tables of schema 5 hold their names from now on
-                    fill_seated(conn)
-                log.info("database schema %d made (was %d)", SCHEMA_VERSION, version)
-    except psycopg.Error as exc:
-        raise DatabaseUnavailable(f"the database failed: {_one_line(exc)}") from None
 
 
 def _header(record_json: dict[str, Any]) -> str:
@@ -653,7 +344,7 @@ class PostgresStore:
             ).fetchone()
         return bool(row and row[0])
 
-    # --- a name at one unfinished table, across hosts (issue 21, paris_seated) ------
+    # --- a name at one unfinished table, across hosts (paris_seated) ----------------
 
     def seat(
         self, table_id: str, holder: str, names: Sequence[str], *, replace: Sequence[str] = ()
@@ -720,7 +411,7 @@ class PostgresStore:
         with self.tx() as conn:
             return fill_seated(conn)
 
-    # --- friends here at any host (issue 21 with 22's friends, paris_presence) -------
+    # --- friends here at any host (paris_presence) ----------------------------------
 
     def put_presence(self, holder: str, accounts: Sequence[int], seconds: float) -> None:
         """The accounts here at ``holder`` now (and for ``seconds``), its other rows gone."""
@@ -750,7 +441,7 @@ class PostgresStore:
             ).fetchall()
         return {int(r[0]) for r in rows}
 
-    # --- tables waiting for players (issue 21: listed for every host) ----------------
+    # --- tables waiting for players (listed for every host) ------------------------
 
     def put_waiting(
         self, table_id: str, holder: str, seats: str, present: Sequence[str] | None = None
@@ -801,7 +492,7 @@ class PostgresStore:
             ).fetchall()
         return [(str(t), str(s)) for t, s in rows]
 
-    # --- the relay's secret (issue 21): what proves a peer host -----------------------
+    # --- the relay's secret: what proves a peer host ----------------------------------
 
     def relay_secret(self) -> bytes:
         """The secret every host on this database shares (made once, at random)."""

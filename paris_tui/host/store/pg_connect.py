@@ -1,0 +1,112 @@
+"""Reaching the hosts' PostgreSQL: the driver, a bounded pool, and one-line errors.
+
+The driver (psycopg) is imported only when ``--database`` is given (``pip
+install 'paris-tui[postgres]'``); a missing one is one line
+(:class:`DriverMissing`). A database that cannot be reached raises
+:class:`DatabaseUnavailable` (an ``OSError``, one line, never the password:
+:func:`redact`).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from typing import TYPE_CHECKING, Any
+
+from paris_tui.core.text import printable
+
+if TYPE_CHECKING:  # pragma: no cover
+    from psycopg_pool import ConnectionPool
+
+__all__ = [
+    "ENV_DATABASE",
+    "DatabaseUnavailable",
+    "DriverMissing",
+    "MoveConflict",
+    "SchemaTooNew",
+    "connect_pool",
+    "database_url",
+    "redact",
+]
+
+ENV_DATABASE = "PARIS_TUI_DATABASE"
+
+
+class DriverMissing(RuntimeError):
+    """psycopg is not installed (one line saying how to install it)."""
+
+
+class DatabaseUnavailable(OSError):
+    """The database cannot be reached or failed (one line, never the password)."""
+
+
+class SchemaTooNew(DatabaseUnavailable):
+    """The database was made by a newer paris-tui."""
+
+
+class MoveConflict(DatabaseUnavailable):
+    """Another referee wrote this move number first: this one does not hold the table."""
+
+
+def database_url(given: str | None) -> str | None:
+    """``--database``, else ``$PARIS_TUI_DATABASE``, else ``None`` (files)."""
+    if given:
+        return given
+    return os.environ.get(ENV_DATABASE) or None
+
+
+def redact(url: str) -> str:
+    """The URL as the log may show it: no password."""
+    try:
+        from psycopg.conninfo import conninfo_to_dict, make_conninfo
+    except ImportError:  # pragma: no cover - the driver is checked first
+        return "the database"
+    try:
+        params = conninfo_to_dict(url)
+    except Exception:
+        return "the database"
+    params.pop("password", None)
+    shown = {k: v for k, v in params.items() if k in ("host", "port", "dbname", "user")}
+    return printable(make_conninfo("", **{k: str(v) for k, v in shown.items()}))
+
+
+def _driver() -> Any:
+    try:
+        import psycopg
+        import psycopg_pool
+    except ImportError:
+        raise DriverMissing(
+            "--database needs the PostgreSQL driver: pip install 'paris-tui[postgres]'"
+        ) from None
+    return psycopg, psycopg_pool
+
+
+def connect_pool(url: str, *, max_size: int = 4, timeout: float = 10.0) -> ConnectionPool:
+    """A bounded pool of connections to ``url`` (opened and checked once)."""
+    psycopg, psycopg_pool = _driver()
+    # The pool's own warnings (each retry, with the server's whole message) would
+    # fill the host's log while a database is away: the host says it once itself.
+    logging.getLogger("psycopg.pool").setLevel(logging.ERROR)
+    pool: ConnectionPool = psycopg_pool.ConnectionPool(
+        url,
+        min_size=1,
+        max_size=max(1, max_size),
+        timeout=timeout,
+        # Autocommit: a statement outside tx() is its own transaction, one round trip
+        # (no BEGIN before it, no COMMIT or pool ROLLBACK after it); tx() still makes
+        # an explicit transaction of several statements.
+        kwargs={"connect_timeout": max(1, int(timeout)), "autocommit": True},
+        open=False,
+        name="paris-tui",
+    )
+    try:
+        pool.open(wait=True, timeout=timeout)
+    except (psycopg.Error, psycopg_pool.PoolTimeout) as exc:
+        pool.close()
+        raise DatabaseUnavailable(f"cannot reach {redact(url)}: {_one_line(exc)}") from None
+    return pool
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return printable(text[0] if text else type(exc).__name__)[:300]
