@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 
 from paris_tui.app.app import ParisApp
@@ -279,3 +280,22 @@ async def test_a_watcher_has_no_preview_key() -> None:
     async with table_screen(seated, (80, 24)) as (app, _pilot, game):
         assert game.turn_seat is None
         assert "p Preview" in screen_text(app).rstrip("\n").split("\n")[-1]
+
+
+async def test_a_presence_heard_while_the_screen_is_still_being_mounted_is_drawn(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A presence can arrive from the host after the game screen has drawn its panels but
+    before Textual counts the screen as mounted (its Mount handlers await in between):
+    it is drawn all the same, not left for the next change (a seat an AI took over
+    showed "away" until something else changed)."""
+    session = build_session("Ann,Bob", 6, 0)
+    table = PushedTable(session, 0)
+    async with table_screen(table) as (app, pilot, _game):
+        monkeypatch.setattr(GameScreen, "is_mounted", property(lambda _self: False))
+        table.statuses[1] = "takeover"
+        for listener in table.listeners:
+            listener.table_presence(table)  # type: ignore[arg-type]
+        monkeypatch.undo()
+        await pilot.pause()
+        assert "Bob (away, AI plays)" in all_text(app)

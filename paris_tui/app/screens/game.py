@@ -198,11 +198,14 @@ class GameScreen(ParisScreen):
         self.flow.seats = table.seats
         self.clock.follow()  # a clock comes with the seats' presence
         self.ending.rated(table)
-        if self.is_mounted and self.query(GameLog):
+        # Drawn once the widgets are there, whether or not Textual counts the screen as
+        # mounted yet: a presence can arrive between the first draw and the end of the
+        # screen's Mount handlers, and would otherwise wait for the next change.
+        if self.query(GameLog):
             line = self.clock.time_out_line(table)
             if line is not None:  # the AI moved for a player out of time: said in the log
                 self.query_one(GameLog).write_entry(line)
-        if self.is_mounted and self.query(PlayersPanel):
+        if self.query(PlayersPanel):
             self._show_presence()
 
     def _show_presence(self) -> None:
