@@ -1,8 +1,9 @@
 """Typed errors of the rules core. Every message says what is wrong and where.
 
-A leaf of the core: it imports only :mod:`.values` (for :data:`DecidedBy`,
-kept here too where it used to live), never the board or the game, so the
-board and the text rules can raise these errors without an import cycle.
+Nothing here imports the board or the game (only :mod:`.values`, for
+:data:`DecidedBy`, still importable from here, where it was first defined), so
+the board and the text rules raise these errors without an import cycle;
+:meth:`Illegal.explain` reads the stop names through :class:`StopNames`.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ __all__ = [
     "ParisError",
     "RecordError",
     "RecordProblem",
+    "StopNames",
     "invalid",
 ]
 

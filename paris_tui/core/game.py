@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Literal
 from .board import Board, classic_board
 from .dealing import Deal, deal, deal_ids, seat_names, setup_ids
 from .errors import Illegal, IllegalMoveError
-from .legality import check
+from .legality import check_move
 from .scoring import Tours, tours_for
 from .tables import StopTables, stop_tables
 from .values import FINAL_TOUR_MODES, SMALL_TOUR_MODES, Move, Options, Outcome, Setup
@@ -191,7 +191,7 @@ class Game:
         self._ev: list[Event] | None = None  # while playing a move: its events
 
     def copy(self) -> Game:
-        """An independent copy (the history is shared until either side moves on)."""
+        """An independent copy; it shares only what never changes (board, deal, tables)."""
         other = object.__new__(Game)
         other.board = self.board
         other.names = self.names
@@ -352,7 +352,7 @@ class Game:
 
     def check(self, move: Move) -> Illegal | None:
         """``None`` if ``move`` is legal, else why not, as a code (:class:`Illegal`)."""
-        return check(
+        return check_move(
             self.board,
             move,
             face_up=self._faceup if self._outcome is None else None,

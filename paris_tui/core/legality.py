@@ -3,7 +3,7 @@
 The game lists its legal moves as integer codes, fast, for search
 (:meth:`Game.legal_codes <paris_tui.core.Game.legal_codes>`); a move that
 comes from outside (a player, a record, the network) is checked here first,
-by :func:`check`, which says which rule it breaks as an
+by :func:`check_move`, which says which rule it breaks as an
 :class:`~paris_tui.core.Illegal` (no words: :meth:`Illegal.explain
 <paris_tui.core.Illegal.explain>` gives the English line for logs, the app
 its own words). It reads the position it is handed, not the game.
@@ -22,10 +22,10 @@ from .board import Board
 from .errors import Illegal, brief
 from .values import Move
 
-__all__ = ["check"]
+__all__ = ["check_move"]
 
 
-def check(
+def check_move(
     board: Board,
     move: Move,
     *,
