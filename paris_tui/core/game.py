@@ -17,9 +17,10 @@ Two ways to make a move, as in python-chess:
   path of the AI's playouts and the benchmark.
 
 Only a game that records what happens makes events (:meth:`Game.play`,
-:meth:`Game.leftover_events`); they are imported where they are made, so a
-program that plays no move (``paris-tui play`` up to its first frame) and the
-AI's search, which makes none, never import :mod:`~paris_tui.core.events`.
+:meth:`Game.leftover_events`); the event classes are imported when the first
+one is made, so a program that plays no move (``paris-tui play`` up to its
+first frame) and the AI's search, which makes none, never import
+:mod:`~paris_tui.core.events`.
 
 >>> game = Game.new(["Ann", "Bob", "Cy"], seed=7)
 >>> game.round, game.to_move, len(game.face_up)
@@ -47,7 +48,42 @@ from .values import FINAL_TOUR_MODES, SMALL_TOUR_MODES, Move, Options, Outcome, 
 from .view import SeatView
 
 if TYPE_CHECKING:
-    from .events import Event
+    from .events import (
+        BusinessOpened,
+        BusinessRemoved,
+        Event,
+        NothingOpened,
+        RoundStarted,
+        TileDiscarded,
+    )
+
+
+def _need_events() -> None:
+    """Bind the event classes this module makes (:mod:`~paris_tui.core.events`), once.
+
+    :meth:`Game.play` and :meth:`Game.leftover_events` call this first: they are
+    the only ways in with a list of events. Imported here, the events are not
+    imported with the game (see the module's docstring); imported in each method
+    that makes one, they would cost a move explained by :meth:`Game.play` a
+    third more time.
+    """
+    if "TileDiscarded" not in globals():
+        from .events import (
+            BusinessOpened,
+            BusinessRemoved,
+            NothingOpened,
+            RoundStarted,
+            TileDiscarded,
+        )
+
+        globals().update(
+            BusinessOpened=BusinessOpened,
+            BusinessRemoved=BusinessRemoved,
+            NothingOpened=NothingOpened,
+            RoundStarted=RoundStarted,
+            TileDiscarded=TileDiscarded,
+        )
+
 
 __all__ = [
     "BUSINESSES_PER_SEAT",
@@ -379,6 +415,7 @@ class Game:
             raise IllegalMoveError(
                 f"seat {self.to_move} cannot play {move}: {illegal.explain(self.board)}", illegal
             )
+        _need_events()
         events: list[Event] = []
         self._ev = events
         try:
@@ -418,8 +455,6 @@ class Game:
                     self.sack[victim] += 1
                     to = "sack"
                 if ev is not None:
-                    from .events import BusinessRemoved
-
                     ev.append(BusinessRemoved(self.round, victim, self.board.stop_ids[stop], p, to))
             st[stop] = self._tables.add[state][p]
             supply[p] -= 1
@@ -428,16 +463,12 @@ class Game:
             else:
                 self._m1[p] |= bit
             if ev is not None:
-                from .events import BusinessOpened
-
                 ev.append(
                     BusinessOpened(
                         self.round, p, self.board.tile_names[t], self.board.stop_ids[stop]
                     )
                 )
         elif ev is not None:
-            from .events import NothingOpened
-
             ev.append(NothingOpened(self.round, p, self.board.tile_names[t]))
         k = self._k + 1
         if k < self.players:
@@ -459,8 +490,6 @@ class Game:
         paired = self._discard[line]
         self._discard[line] = not paired
         if ev is not None:
-            from .events import TileDiscarded
-
             ev.append(TileDiscarded(self.round, self.board.tile_names[left], paired))
         if paired:
             tours.grand(st, m1, m2, line, scores, ev, self.round)
@@ -472,8 +501,6 @@ class Game:
             self._dup = len(set(self._faceup)) < len(self._faceup)
             self.to_move = self.round % self.players
             if ev is not None:
-                from .events import RoundStarted
-
                 names = self.board.tile_names
                 ev.append(
                     RoundStarted(self.round, self.to_move, tuple(names[t] for t in self._faceup))
@@ -497,13 +524,12 @@ class Game:
         colour, the grand tour, both scored on the board as it stands.
         """
         t = self.board.tile_index[tile]
+        _need_events()
         events: list[Event] = []
         scores = [0] * self.players
         self._tours.small(self._st, t, scores, events, self.round)
         line = self._tile_line[t]
         if self._discard[line]:
-            from .events import TileDiscarded
-
             events.append(TileDiscarded(self.round, tile, True))
             self._tours.grand(self._st, self._m1, self._m2, line, scores, events, self.round)
         return events

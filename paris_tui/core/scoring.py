@@ -27,9 +27,18 @@ from .tables import stop_tables
 from .values import DecidedBy, Options, Outcome
 
 if TYPE_CHECKING:
-    from .events import Event, ScoreKind
+    from .events import Event, GameOver, ScoreEvent, ScoreKind, TourEvent
 
 __all__ = ["Tours", "tours_for"]
+
+
+def _need_events() -> None:
+    """Bind the event classes the tours make (:mod:`~paris_tui.core.events`), once:
+    the first time a tour is explained, never when it is only counted."""
+    if "TourEvent" not in globals():
+        from .events import GameOver, ScoreEvent, TourEvent
+
+        globals().update(GameOver=GameOver, ScoreEvent=ScoreEvent, TourEvent=TourEvent)
 
 
 @cache
@@ -97,8 +106,7 @@ class Tours:
         ev: list[Event],
         rnd: int,
     ) -> None:
-        from .events import ScoreEvent, TourEvent
-
+        _need_events()
         b = self.board
         origin = b.tile_stop[tile]
         ids = b.stop_ids
@@ -140,8 +148,7 @@ class Tours:
         nmask = self._neighbours
         crossings = self._crossings[line]
         if ev is not None:
-            from .events import TourEvent
-
+            _need_events()
             b = self.board
             ev.append(
                 TourEvent(
@@ -181,9 +188,7 @@ class Tours:
         ev: list[Event],
         rnd: int,
     ) -> None:
-        from .events import ScoreEvent
-
-        b = self.board
+        b = self.board  # grand() bound the events before calling this
         ev.append(
             ScoreEvent(rnd, kind, p, here + near, b.stop_ids[c], b.line_ids[line], here, near)
         )
@@ -209,6 +214,8 @@ class Tours:
         runs the first special tour.
         """
         n = len(scores)
+        if ev is not None:
+            _need_events()
         if self.options.final_tours == "all-lines":
             for line in range(len(self.board.lines)):
                 self.grand(st, m1, m2, line, scores, ev, rnd, "special_tour", None)
@@ -225,8 +232,6 @@ class Tours:
                 seat = sack.index(best)
                 scores[seat] += best
                 if ev is not None:
-                    from .events import ScoreEvent
-
                     ev.append(ScoreEvent(rnd, "sack", seat, best, None, None, best))
         on_board = [a.bit_count() + b.bit_count() for a, b in zip(m1, m2, strict=True)]
         top = max(scores)
@@ -237,7 +242,5 @@ class Tours:
             tied = [p for p in tied if on_board[p] == fewest]
             decided = "fewest_businesses" if len(tied) == 1 else "shared"
         if ev is not None:
-            from .events import GameOver
-
             ev.append(GameOver(rnd, tuple(scores), tuple(tied)))
         return Outcome(tuple(scores), tuple(sack), tuple(on_board), tuple(tied), decided)
