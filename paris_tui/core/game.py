@@ -57,6 +57,19 @@ if TYPE_CHECKING:
         TileDiscarded,
     )
 
+__all__ = [
+    "BUSINESSES_PER_SEAT",
+    "FINAL_TOUR_MODES",
+    "SMALL_TOUR_MODES",
+    "Game",
+    "Move",
+    "Options",
+    "Outcome",
+    "Setup",
+    "build_view",
+    "deal",
+]
+
 
 def _need_events() -> None:
     """Bind the event classes this module makes (:mod:`~paris_tui.core.events`), once.
@@ -64,8 +77,8 @@ def _need_events() -> None:
     :meth:`Game.play` and :meth:`Game.leftover_events` call this first: they are
     the only ways in with a list of events. Imported here, the events are not
     imported with the game (see the module's docstring); imported in each method
-    that makes one, they would cost a move explained by :meth:`Game.play` a
-    third more time.
+    that makes one, they would cost a move explained by :meth:`Game.play` about
+    40% more time.
     """
     if "TileDiscarded" not in globals():
         from .events import (
@@ -84,19 +97,6 @@ def _need_events() -> None:
             TileDiscarded=TileDiscarded,
         )
 
-
-__all__ = [
-    "BUSINESSES_PER_SEAT",
-    "FINAL_TOUR_MODES",
-    "SMALL_TOUR_MODES",
-    "Game",
-    "Move",
-    "Options",
-    "Outcome",
-    "Setup",
-    "build_view",
-    "deal",
-]
 
 BUSINESSES_PER_SEAT = 19  # 20 per colour, one is the score marker (R1)
 

@@ -8,13 +8,18 @@ to add to. With a list of events it also explains every point it adds
 search, it only counts. One :class:`Tours` serves every game of one board,
 variant and player count (:func:`tours_for`).
 
->>> from paris_tui.core import Game
->>> game = Game.new(2, seed=1)
->>> tours = tours_for(game.board, game.options, 2)
+Seat 1 has a business at Pompidou; a Pompidou tile is left over (R5):
+
+>>> from paris_tui.core.board import classic_board
+>>> from paris_tui.core.tables import stop_tables
+>>> board = classic_board()
+>>> st = [0] * len(board.stops)
+>>> st[board.stop_index["pompidou"]] = stop_tables(board, 2).add[0][1]
 >>> scores = [0, 0]
->>> tours.grand([0] * len(game.board.stops), [0, 0], [0, 0], 0, scores, None, 0)
+>>> tours = tours_for(board, Options(), 2)
+>>> tours.small(st, board.tile_index["pompidou/green"], scores, None, 0)
 >>> scores
-[0, 0]
+[0, 1]
 """
 
 from __future__ import annotations
@@ -207,7 +212,7 @@ class Tours:
         ev: list[Event] | None,
         rnd: int,
     ) -> Outcome:
-        """R7: the special tours, the sack's majority, the winner.
+        """R7: the special tours (R7.1), the sack's majority (R7.2), the winner (R7.3).
 
         ``routes`` are the seats' route lines and ``public`` the public route's
         (``-1`` for none); ``rnd`` is the round after the last, whose starter
