@@ -60,8 +60,8 @@ _EVENTS = frozenset(
 
 
 def __getattr__(name: str) -> Any:
-    """The events (:mod:`.events`), imported when first asked for: ``paris-tui play``
-    draws its first frame before any move is made, so without them."""
+    """The events (:mod:`.events`), imported when first asked for: no move is made
+    before ``paris-tui play`` draws its first frame, so that frame waits for none."""
     if name in _EVENTS:
         from . import events
 
