@@ -7,6 +7,7 @@ and the AI build on this package's public API only.
 from typing import TYPE_CHECKING, Any
 
 from .board import Board, Line, Stop, TileKind, classic_board, load_board, parse_board
+from .dealing import deal
 from .errors import (
     BoardError,
     DecidedBy,
@@ -16,7 +17,7 @@ from .errors import (
     ParisError,
     RecordError,
 )
-from .game import BUSINESSES_PER_SEAT, Game, Move, Options, Outcome, Setup, deal
+from .game import BUSINESSES_PER_SEAT, Game
 from .text import (
     MAX_NAME_CELLS,
     InvalidNameError,
@@ -27,6 +28,7 @@ from .text import (
     normalize_name,
     printable,
 )
+from .values import Move, Options, Outcome, Setup
 from .view import SeatView
 
 if TYPE_CHECKING:
@@ -58,8 +60,8 @@ _EVENTS = frozenset(
 
 
 def __getattr__(name: str) -> Any:
-    """The events (:mod:`.events`), imported when first asked for: ``paris-tui play``
-    shows its first frame without them (issue 19)."""
+    """The events (:mod:`.events`), imported when first asked for: no move is made
+    before ``paris-tui play`` draws its first frame, so that frame waits for none."""
     if name in _EVENTS:
         from . import events
 

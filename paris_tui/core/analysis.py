@@ -30,8 +30,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .events import Event, ScoreEvent, TileDiscarded, TourEvent
-from .game import Game, Move
+from .game import Game
 from .sampling import Determinizer
+from .values import Move
 from .view import SeatView
 
 __all__ = ["LeftoverPreview", "leftover_preview", "leftover_previews", "takeover_choices"]

@@ -1,12 +1,17 @@
-"""Typed errors of the rules core. Every message says what is wrong and where."""
+"""Typed errors of the rules core. Every message says what is wrong and where.
+
+Nothing here imports the board or the game (only :mod:`.values`, for
+:data:`DecidedBy`, still importable from here, where it was first defined), so
+the board and the text rules raise these errors without an import cycle;
+:meth:`Illegal.explain` reads the stop names through :class:`StopNames`.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import Literal, Protocol
 
-if TYPE_CHECKING:
-    from .board import Board
+from .values import DecidedBy
 
 __all__ = [
     "BoardError",
@@ -17,11 +22,9 @@ __all__ = [
     "ParisError",
     "RecordError",
     "RecordProblem",
+    "StopNames",
     "invalid",
 ]
-
-DecidedBy = Literal["score", "fewest_businesses", "shared"]
-"""How a game's winner was found (R7): the score, the tie-break, or a shared win."""
 
 IllegalCode = Literal[
     "game_over",
@@ -46,6 +49,13 @@ RecordProblem = Literal[
     "bad_name",  # params: rule (the name rule's code, core.text.NameProblem) and its params
 ]
 """What keeps a record file from being read, as a code (:attr:`RecordError.code`)."""
+
+
+class StopNames(Protocol):
+    """What :meth:`Illegal.explain` reads of a board (a :class:`~paris_tui.core.Board`):
+    the display name of a stop."""
+
+    def stop_name(self, stop: int | str) -> str: ...
 
 
 class ParisError(Exception):
@@ -75,7 +85,7 @@ class Illegal:
     face_up: tuple[str, ...] = ()
     evict: str | None = None
 
-    def explain(self, board: Board) -> str:
+    def explain(self, board: StopNames) -> str:
         """One English line for developers and logs (the app makes its own words)."""
         name = board.stop_name(self.stop) if self.stop is not None else ""
         match self.code:

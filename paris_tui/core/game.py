@@ -1,8 +1,11 @@
-"""The game state and its rules (R2-R7).
+"""The game state and its flow (R2-R4): turns, rounds, moves; the referee's full state.
 
 A :class:`Game` is the referee's full state, secrets included. Players, the
 app and the AI look at it only through :meth:`Game.view`, which builds a
 :class:`~paris_tui.core.view.SeatView` holding what one seat may know (R8).
+The jobs around it live beside it: the deal (:mod:`.dealing`), the tours'
+points (:mod:`.scoring`), why a move is illegal (:mod:`.legality`), the
+values a game passes around (:mod:`.values`, re-exported here).
 
 Two ways to make a move, as in python-chess:
 
@@ -12,6 +15,12 @@ Two ways to make a move, as in python-chess:
 * :meth:`Game.apply` (and :meth:`Game.apply_code` with integer move codes
   from :meth:`Game.legal_codes`) trusts the caller and is fast: this is the
   path of the AI's playouts and the benchmark.
+
+Only a game that records what happens makes events (:meth:`Game.play`,
+:meth:`Game.leftover_events`); the event classes are imported when the first
+one is made, so a program that plays no move (``paris-tui play`` up to its
+first frame) and the AI's search, which makes none, never import
+:mod:`~paris_tui.core.events`.
 
 >>> game = Game.new(["Ann", "Bob", "Cy"], seed=7)
 >>> game.round, game.to_move, len(game.face_up)
@@ -26,221 +35,70 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from functools import cache
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Literal
 
 from .board import Board, classic_board
-from .errors import DecidedBy, Illegal, IllegalMoveError, brief, invalid
-from .text import check_table_names
+from .dealing import Deal, deal, deal_ids, seat_names, setup_ids
+from .errors import Illegal, IllegalMoveError
+from .legality import check_move
+from .scoring import Tours, tours_for
+from .tables import StopTables, stop_tables
+from .values import FINAL_TOUR_MODES, SMALL_TOUR_MODES, Move, Options, Outcome, Setup
+from .view import SeatView
 
 if TYPE_CHECKING:
     from .events import (
         BusinessOpened,
         BusinessRemoved,
         Event,
-        GameOver,
         NothingOpened,
         RoundStarted,
-        ScoreEvent,
-        ScoreKind,
         TileDiscarded,
-        TourEvent,
     )
-    from .view import SeatView
-
-_EVENT_CLASSES = (
-    "BusinessOpened",
-    "BusinessRemoved",
-    "GameOver",
-    "NothingOpened",
-    "RoundStarted",
-    "ScoreEvent",
-    "TileDiscarded",
-    "TourEvent",
-)
-
-
-def _need_events() -> None:
-    """Import the event classes (:mod:`~paris_tui.core.events`) into this module, once.
-
-    Only a game that records what happens makes events (:meth:`Game.play`,
-    :meth:`Game.leftover_events`, which call this first); every other use, the
-    AI's search included, makes none. Their eight frozen dataclasses took a tenth
-    of the time to import the core, before ``paris-tui play`` shows its first frame
-    (issue 19), which plays no move.
-    """
-    if "TourEvent" not in globals():
-        from . import events
-
-        globals().update({name: getattr(events, name) for name in _EVENT_CLASSES})
-
 
 __all__ = [
     "BUSINESSES_PER_SEAT",
+    "FINAL_TOUR_MODES",
+    "SMALL_TOUR_MODES",
     "Game",
     "Move",
     "Options",
     "Outcome",
     "Setup",
+    "build_view",
     "deal",
 ]
 
-BUSINESSES_PER_SEAT = 19  # 20 per colour, one is the score marker (R1)
-SMALL_TOUR_MODES = ("both-lines", "tile-line")
-FINAL_TOUR_MODES = ("secret", "all-lines")
 
+def _need_events() -> None:
+    """Bind the event classes this module makes (:mod:`~paris_tui.core.events`), once.
 
-@dataclass(frozen=True, slots=True)
-class Options:
-    """The rule variants (R5, R7). The defaults are the rulebook's."""
-
-    small_tour: Literal["both-lines", "tile-line"] = "both-lines"
-    final_tours: Literal["secret", "all-lines"] = "secret"
-
-    def __post_init__(self) -> None:
-        if self.small_tour not in SMALL_TOUR_MODES:
-            raise ValueError(
-                f"small_tour must be one of {SMALL_TOUR_MODES}, not {self.small_tour!r}"
-            )
-        if self.final_tours not in FINAL_TOUR_MODES:
-            raise ValueError(
-                f"final_tours must be one of {FINAL_TOUR_MODES}, not {self.final_tours!r}"
-            )
-
-
-@dataclass(frozen=True, slots=True)
-class Setup:
-    """The dealt, secret part of a game (R2): stacks in play order and route markers."""
-
-    stacks: tuple[tuple[str, ...], ...]
-    routes: tuple[str, ...]
-    public_route: str | None = None
-
-
-@dataclass(frozen=True, slots=True, order=True)
-class Move:
-    """Take ``tile`` (``"stop/line"``); at a full stop remove seat ``evict``'s business.
-
-    ``evict`` is ``None`` unless the stop is full and the mover has a business
-    in supply (R4, C1).
+    :meth:`Game.play` and :meth:`Game.leftover_events` call this first: they are
+    the only ways in with a list of events. Imported here, the events are not
+    imported with the game (see the module's docstring); imported in each method
+    that makes one, they would cost a move explained by :meth:`Game.play` about
+    40% more time.
     """
-
-    tile: str
-    evict: int | None = None
-
-    def __str__(self) -> str:
-        return self.tile if self.evict is None else f"{self.tile} (remove seat {self.evict})"
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """The end of the game (R7): final scores, sack and board counts, the winners.
-
-    ``decided_by`` says how the winner was found: ``"score"``,
-    ``"fewest_businesses"`` (the tie-break: fewest businesses on the board),
-    or ``"shared"`` when the tie-break left several winners.
-    """
-
-    scores: tuple[int, ...]
-    sack: tuple[int, ...]
-    on_board: tuple[int, ...]
-    winners: tuple[int, ...]
-    decided_by: DecidedBy
-
-
-def _shuffled(items: Iterable[int], rng: random.Random) -> list[int]:
-    """A Fisher-Yates shuffle drawing ``rng.random()``: a few times faster than
-    ``rng.shuffle`` (which draws bits per swap), and as deterministic."""
-    out = list(items)
-    rand = rng.random
-    for i in range(len(out) - 1, 0, -1):
-        j = int(rand() * (i + 1))
-        out[i], out[j] = out[j], out[i]
-    return out
-
-
-def _seat_names(players: int | Sequence[str]) -> tuple[str, ...]:
-    """The seats' names: ``Player 1``... for a count, else checked by the one rule for names."""
-    if isinstance(players, int):
-        return tuple(f"Player {i + 1}" for i in range(players))
-    if isinstance(players, str):  # a str is a Sequence[str] too: one name, not its letters
-        raise TypeError("players must be a count or a sequence of names, not one string")
-    return check_table_names(players)
-
-
-def _deal_ids(
-    board: Board, players: int, rng: random.Random
-) -> tuple[tuple[tuple[int, ...], ...], list[int], int]:
-    if players not in (2, 3, 4):
-        raise ValueError(f"Paris Paris is for 2 to 4 players, not {players}")
-    tiles = _shuffled(board.all_tile_ids, rng)
-    size = players + 1
-    stacks = tuple(zip(*[iter(tiles)] * size, strict=True))
-    lines = _shuffled(range(len(board.lines)), rng)
-    return stacks, lines[:players], lines[players] if players == 2 else -1
-
-
-def deal(board: Board, players: int, rng: random.Random) -> Setup:
-    """Shuffle the tiles into stacks of ``players + 1`` and deal route markers (R2).
-
-    :meth:`Game.new` deals exactly this way, so ``deal(board, n, Random(s))``
-    is the setup of ``Game.new(n, seed=s)``.
-    """
-    stacks, routes, public = _deal_ids(board, players, rng)
-    names, lines = board.tile_names, board.line_ids
-    return Setup(
-        tuple(tuple(names[t] for t in st) for st in stacks),
-        tuple(lines[r] for r in routes),
-        lines[public] if public >= 0 else None,
-    )
-
-
-@dataclass(frozen=True, slots=True)
-class _Tables:
-    """Precomputed per (board, player count): what a stop's state means and becomes.
-
-    A stop's businesses are one small integer, its *state*: 0 is empty, then
-    every sorted tuple of owners (one or two seats). Opening, removing and
-    generating moves are table lookups, and copying a position copies a flat
-    list of ints.
-    """
-
-    owners: tuple[tuple[int, ...], ...]  # state -> owners, sorted
-    add: tuple[tuple[int, ...], ...]  # state, seat -> state with a business of seat more
-    remove: tuple[tuple[int, ...], ...]  # state, seat -> state with one of seat's removed
-    moves: tuple[tuple[tuple[int, ...], ...], ...]  # tile kind, state -> legal move codes
-
-
-@cache
-def _tables(board: Board, players: int) -> _Tables:
-    states: list[tuple[int, ...]] = [()]
-    states += [(p,) for p in range(players)]
-    states += [(a, b) for a in range(players) for b in range(a, players)]
-    index = {st: i for i, st in enumerate(states)}
-
-    def without(st: tuple[int, ...], seat: int) -> int:
-        if seat not in st:
-            return -1
-        rest = list(st)
-        rest.remove(seat)
-        return index[tuple(rest)]
-
-    add = tuple(
-        tuple(index.get(tuple(sorted((*st, p))), -1) for p in range(players)) for st in states
-    )
-    remove = tuple(tuple(without(st, p) for p in range(players)) for st in states)
-    moves = tuple(
-        tuple(
-            (kind.index << 3,)
-            if len(st) < board.capacity[kind.stop]
-            else tuple((kind.index << 3) + v + 1 for v in sorted(set(st)))
-            for st in states
+    if "TileDiscarded" not in globals():
+        from .events import (
+            BusinessOpened,
+            BusinessRemoved,
+            NothingOpened,
+            RoundStarted,
+            TileDiscarded,
         )
-        for kind in board.tile_kinds
-    )
-    return _Tables(tuple(states), add, remove, moves)
+
+        globals().update(
+            BusinessOpened=BusinessOpened,
+            BusinessRemoved=BusinessRemoved,
+            NothingOpened=NothingOpened,
+            RoundStarted=RoundStarted,
+            TileDiscarded=TileDiscarded,
+        )
+
+
+BUSINESSES_PER_SEAT = 19  # 20 per colour, one is the score marker (R1)
 
 
 class Game:
@@ -264,7 +122,6 @@ class Game:
         "_outcome",
         "_owners",
         "_public",
-        "_rings",
         "_round_scores",
         "_routes",
         "_st",
@@ -272,6 +129,7 @@ class Game:
         "_tables",
         "_tile_line",
         "_tile_stop",
+        "_tours",
         "board",
         "names",
         "options",
@@ -283,36 +141,6 @@ class Game:
         "supply",
         "to_move",
     )
-
-    board: Board
-    names: tuple[str, ...]
-    players: int
-    options: Options
-    rounds_total: int
-    round: int
-    to_move: int
-    scores: list[int]
-    supply: list[int]
-    sack: list[int]
-    _tile_stop: tuple[int, ...]
-    _tile_line: tuple[int, ...]
-    _rings: tuple[tuple[tuple[int, ...], ...], ...]
-    _stacks: tuple[tuple[int, ...], ...]
-    _routes: list[int]
-    _public: int
-    _k: int
-    _faceup: list[int]
-    _dup: bool  # the face-up tiles hold two of one kind
-    _st: list[int]  # per stop, its state (see _Tables)
-    _tables: _Tables
-    _owners: tuple[tuple[int, ...], ...]
-    _m1: list[int]
-    _m2: list[int]
-    _discard: list[bool]
-    _history: list[int]
-    _round_scores: list[tuple[int, ...]]
-    _outcome: Outcome | None
-    _ev: list[Event] | None
 
     # --- construction ------------------------------------------------------
 
@@ -336,11 +164,12 @@ class Game:
         kept normalised, a bad or repeated name raises :class:`InvalidNameError`).
         """
         board = board or classic_board()
-        names = _seat_names(players)
+        names = seat_names(players)
         if rng is None:
             rng = random.Random(seed)
-        stacks, routes, public = _deal_ids(board, len(names), rng)
-        return cls._build(board, names, options or Options(), stacks, routes, public)
+        game = object.__new__(cls)
+        game._start(board, names, options or Options(), deal_ids(board, len(names), rng))
+        return game
 
     @classmethod
     def from_setup(
@@ -356,63 +185,49 @@ class Game:
         Names are checked as in :meth:`new` (:class:`InvalidNameError`).
         """
         board = board or classic_board()
-        names = _seat_names(players)
-        n = len(names)
-        if n not in (2, 3, 4):
-            raise invalid("players", "2 to 4 seats are needed, found {n}", n=n)
-        stacks = _validate_stacks(board, n, setup.stacks)
-        routes, public = _validate_routes(board, n, setup.routes, setup.public_route)
-        return cls._build(board, names, options or Options(), stacks, routes, public)
+        names = seat_names(players)
+        game = object.__new__(cls)
+        game._start(board, names, options or Options(), setup_ids(board, len(names), setup))
+        return game
 
-    @classmethod
-    def _build(
-        cls,
-        board: Board,
-        names: tuple[str, ...],
-        options: Options,
-        stacks: tuple[tuple[int, ...], ...],
-        routes: list[int],
-        public: int,
-    ) -> Game:
+    def _start(self, board: Board, names: tuple[str, ...], options: Options, deal: Deal) -> None:
+        """Set up the first round of ``deal``: every field of the state, with its type."""
+        stacks, routes, public = deal
         n = len(names)
-        self = object.__new__(cls)
-        self.board = board
-        self.names = names
-        self.players = n
-        self.options = options
-        self._tile_stop = board.tile_stop
-        self._tile_line = board.tile_line
-        self._rings = (
-            board.rings_tile_line if options.small_tour == "tile-line" else board.rings_by_tile
-        )
-        self._stacks = stacks
-        self._routes = routes
-        self._public = public
-        self.rounds_total = len(stacks)
-        self.round = 0
-        self._k = 0
-        self.to_move = 0
-        self._faceup = list(stacks[0])
-        self._dup = len(set(self._faceup)) < len(self._faceup)
-        self._tables = _tables(board, n)
-        self._owners = self._tables.owners
-        self._st = [0] * len(board.stops)
+        self.board: Board = board
+        self.names: tuple[str, ...] = names
+        self.players: int = n
+        self.options: Options = options
+        self._tile_stop: tuple[int, ...] = board.tile_stop
+        self._tile_line: tuple[int, ...] = board.tile_line
+        self._stacks: tuple[tuple[int, ...], ...] = stacks
+        self._routes: list[int] = routes
+        self._public: int = public  # the public route's line, -1 for none
+        self.rounds_total: int = len(stacks)
+        self.round: int = 0
+        self._k: int = 0  # how many tiles were taken this round
+        self.to_move: int = 0
+        self._faceup: list[int] = list(stacks[0])
+        self._dup: bool = len(set(self._faceup)) < len(self._faceup)  # two of one kind
+        self._tables: StopTables = stop_tables(board, n)
+        self._owners: tuple[tuple[int, ...], ...] = self._tables.owners
+        self._st: list[int] = [0] * len(board.stops)  # per stop, its state (see .tables)
         # Per seat, bit s is set in _m1 when the seat has a business at stop s,
         # and in _m2 when it has two there: grand tours count neighbours by popcount.
-        self._m1 = [0] * n
-        self._m2 = [0] * n
-        self.scores = [0] * n
-        self.supply = [BUSINESSES_PER_SEAT] * n
-        self.sack = [0] * n
-        self._discard = [False] * len(board.lines)
-        self._history = []
-        self._round_scores = []
-        self._outcome = None
-        self._ev = None
-        return self
+        self._m1: list[int] = [0] * n
+        self._m2: list[int] = [0] * n
+        self._tours: Tours = tours_for(board, options, n)  # scores _st, _m1 and _m2
+        self.scores: list[int] = [0] * n
+        self.supply: list[int] = [BUSINESSES_PER_SEAT] * n
+        self.sack: list[int] = [0] * n
+        self._discard: list[bool] = [False] * len(board.lines)  # per line
+        self._history: list[int] = []  # the moves' codes
+        self._round_scores: list[tuple[int, ...]] = []
+        self._outcome: Outcome | None = None
+        self._ev: list[Event] | None = None  # while playing a move: its events
 
     def copy(self) -> Game:
-        """An independent copy (the history is shared until either side moves on)."""
+        """An independent copy; it shares only what never changes (board, deal, tables)."""
         other = object.__new__(Game)
         other.board = self.board
         other.names = self.names
@@ -420,7 +235,7 @@ class Game:
         other.options = self.options
         other._tile_stop = self._tile_stop
         other._tile_line = self._tile_line
-        other._rings = self._rings
+        other._tours = self._tours
         other._m1 = self._m1[:]
         other._m2 = self._m2[:]
         other._stacks = self._stacks
@@ -573,35 +388,13 @@ class Game:
 
     def check(self, move: Move) -> Illegal | None:
         """``None`` if ``move`` is legal, else why not, as a code (:class:`Illegal`)."""
-        if self._outcome is not None:
-            return Illegal("game_over")
-        b = self.board
-        t = b.tile_index.get(move.tile) if isinstance(move.tile, str) else None
-        if t is None:
-            return Illegal("unknown_tile", tile=brief(move.tile))
-        if t not in self._faceup:
-            return Illegal("not_face_up", tile=move.tile, face_up=tuple(self.face_up))
-        stop = b.tile_stop[t]
-        occ = self.businesses_at(stop)
-        stop_id = b.stop_ids[stop]
-        if self.supply[self.to_move] == 0:
-            if move.evict is not None:
-                return Illegal("supply_empty", tile=move.tile, stop=stop_id)
-            return None
-        full = len(occ) >= b.capacity[stop]
-        if not full:
-            if move.evict is not None:
-                return Illegal("not_full", tile=move.tile, stop=stop_id)
-            return None
-        if move.evict is None:
-            return Illegal(
-                "must_remove", tile=move.tile, stop=stop_id, seats=tuple(sorted(set(occ)))
-            )
-        if type(move.evict) is not int or move.evict not in occ:
-            return Illegal(
-                "no_such_business", tile=move.tile, stop=stop_id, evict=brief(move.evict)
-            )
-        return None
+        return check_move(
+            self.board,
+            move,
+            face_up=self._faceup if self._outcome is None else None,
+            has_supply=self.supply[self.to_move] > 0,
+            owners=self.businesses_at,
+        )
 
     def why_illegal(self, move: Move) -> str | None:
         """``None`` if ``move`` is legal, else why not in one English line (for
@@ -684,23 +477,23 @@ class Game:
         else:
             self._end_round()
 
-    # --- round end and tours ----------------------------------------------
+    # --- round end ---------------------------------------------------------
 
     def _end_round(self) -> None:
+        """R3.3-R3.5: the left-over tile's small tour and discard (a pair runs a grand
+        tour), then the next round, or the end of the game (R7) when no stack is left."""
         left = self._faceup[0]
-        self._small_tour(left)
+        tours, ev = self._tours, self._ev
+        st, m1, m2, scores = self._st, self._m1, self._m2, self.scores
+        tours.small(st, left, scores, ev, self.round)
         line = self._tile_line[left]
-        ev = self._ev
-        if self._discard[line]:
-            self._discard[line] = False
-            if ev is not None:
-                ev.append(TileDiscarded(self.round, self.board.tile_names[left], True))
-            self._grand_tour(line, "grand_tour", None)
-        else:
-            self._discard[line] = True
-            if ev is not None:
-                ev.append(TileDiscarded(self.round, self.board.tile_names[left], False))
-        self._round_scores.append(tuple(self.scores))
+        paired = self._discard[line]
+        self._discard[line] = not paired
+        if ev is not None:
+            ev.append(TileDiscarded(self.round, self.board.tile_names[left], paired))
+        if paired:
+            tours.grand(st, m1, m2, line, scores, ev, self.round)
+        self._round_scores.append(tuple(scores))
         self.round += 1
         self._k = 0
         if self.round < self.rounds_total:
@@ -714,163 +507,14 @@ class Game:
                 )
         else:
             self._faceup = []
-            self._end_game()
-
-    def _small_tour(self, tile: int) -> None:
-        """R5: score the businesses at the tile's stop, or the nearest ones."""
-        st = self._st
-        owners = self._owners
-        stop = self._tile_stop[tile]
-        scores = self.scores
-        if st[stop]:
-            for p in owners[st[stop]]:
-                scores[p] += 1
-            if self._ev is not None:
-                self._explain_small(tile, (stop,), 0)
-            return
-        for d, ring in enumerate(self._rings[tile], 1):
-            hit = False
-            for s in ring:
-                if st[s]:
-                    hit = True
-                    for p in owners[st[s]]:
-                        scores[p] += 1
-            if hit:
-                if self._ev is not None:
-                    self._explain_small(tile, tuple(s for s in ring if st[s]), d)
-                return
-        if self._ev is not None:
-            self._explain_small(tile, (), 0)
-
-    def _explain_small(self, tile: int, stops: tuple[int, ...], d: int) -> None:
-        assert self._ev is not None
-        b = self.board
-        origin = b.tile_stop[tile]
-        ids = b.stop_ids
-        self._ev.append(
-            TourEvent(
-                self.round,
-                "small_tour",
-                b.line_ids[b.tile_line[tile]],
-                ids[origin],
-                tuple(ids[s] for s in stops),
+            self._outcome = tours.final(
+                st, m1, m2, self._routes, self._public, scores, self.sack, ev, self.round
             )
-        )
-        for s in stops:
-            owners = self.businesses_at(s)
-            for p in sorted(set(owners)):
-                k = owners.count(p)
-                self._ev.append(
-                    ScoreEvent(self.round, "small_tour", p, k, ids[s], None, k, 0, d, ids[origin])
-                )
 
-    def _grand_tour(
-        self, line: int, kind: Literal["grand_tour", "special_tour"], seat: int | None
-    ) -> None:
-        """R6: at each crossing of the line, owners score there and on its neighbours."""
-        st = self._st
-        owner_table = self._owners
-        nmask = self.board.neighbour_mask
-        m1 = self._m1
-        m2 = self._m2
-        scores = self.scores
-        ev = self._ev
-        crossings = self.board.line_crossings[line]
-        if ev is not None:
-            b = self.board
-            ev.append(
-                TourEvent(
-                    self.round,
-                    kind,
-                    b.line_ids[line],
-                    None,
-                    tuple(b.stop_ids[c] for c in crossings),
-                    seat,
-                )
-            )
-        for c in crossings:
-            if not st[c]:
-                continue
-            here = owner_table[st[c]]
-            nm = nmask[c]
-            a = here[0]
-            if len(here) == 1 or here[1] == a:
-                # One owner (C2: two businesses of one owner count the neighbours once).
-                near = (m1[a] & nm).bit_count() + (m2[a] & nm).bit_count()
-                scores[a] += len(here) + near
-                if ev is not None:
-                    self._explain_grand(kind, line, c, a, len(here), near)
-            else:
-                b2 = here[1]
-                near_a = (m1[a] & nm).bit_count() + (m2[a] & nm).bit_count()
-                near_b = (m1[b2] & nm).bit_count() + (m2[b2] & nm).bit_count()
-                scores[a] += 1 + near_a
-                scores[b2] += 1 + near_b
-                if ev is not None:
-                    self._explain_grand(kind, line, c, a, 1, near_a)
-                    self._explain_grand(kind, line, c, b2, 1, near_b)
-
-    def _explain_grand(
-        self, kind: ScoreKind, line: int, c: int, p: int, here: int, near: int
-    ) -> None:
-        assert self._ev is not None
-        b = self.board
-        self._ev.append(
-            ScoreEvent(
-                self.round, kind, p, here + near, b.stop_ids[c], b.line_ids[line], here, near
-            )
-        )
-
-    def _end_game(self) -> None:
-        """R7: special tours, the sack, the winner."""
-        n = self.players
-        first = self.round % n
-        if self.options.final_tours == "all-lines":
-            for line in range(len(self.board.lines)):
-                self._grand_tour(line, "special_tour", None)
-        else:
-            for i in range(n):
-                seat = (first + i) % n
-                self._grand_tour(self._routes[seat], "special_tour", seat)
-            if self._public >= 0:
-                self._grand_tour(self._public, "special_tour", None)
-        if n > 2:
-            best = max(self.sack)
-            if best > 0 and self.sack.count(best) == 1:
-                seat = self.sack.index(best)
-                self.scores[seat] += best
-                if self._ev is not None:
-                    self._ev.append(
-                        ScoreEvent(
-                            self.round,
-                            "sack",
-                            seat,
-                            best,
-                            None,
-                            None,
-                            best,
-                        )
-                    )
-        on_board = self.on_board()
-        top = max(self.scores)
-        tied = [p for p in range(n) if self.scores[p] == top]
-        decided: DecidedBy = "score"
-        if len(tied) > 1:
-            fewest = min(on_board[p] for p in tied)
-            tied = [p for p in tied if on_board[p] == fewest]
-            decided = "fewest_businesses" if len(tied) == 1 else "shared"
-        self._outcome = Outcome(
-            tuple(self.scores), tuple(self.sack), tuple(on_board), tuple(tied), decided
-        )
-        if self._ev is not None:
-            self._ev.append(GameOver(self.round, tuple(self.scores), tuple(tied)))
-
-    # --- views -------------------------------------------------------------
+    # --- views and what-ifs -----------------------------------------------
 
     def view(self, seat: int | None) -> SeatView:
         """What ``seat`` may know (R8); ``None`` gives a spectator's public view."""
-        from .view import build_view
-
         return build_view(self, seat)
 
     def leftover_events(self, tile: str) -> list[Event]:
@@ -881,14 +525,13 @@ class Game:
         """
         t = self.board.tile_index[tile]
         _need_events()
-        probe = self.copy()
         events: list[Event] = []
-        probe._ev = events
-        probe._small_tour(t)
-        line = probe._tile_line[t]
-        if probe._discard[line]:
+        scores = [0] * self.players
+        self._tours.small(self._st, t, scores, events, self.round)
+        line = self._tile_line[t]
+        if self._discard[line]:
             events.append(TileDiscarded(self.round, tile, True))
-            probe._grand_tour(line, "grand_tour", None)
+            self._tours.grand(self._st, self._m1, self._m2, line, scores, events, self.round)
         return events
 
     def tour_points(self, line: str | int) -> list[int]:
@@ -898,13 +541,9 @@ class Game:
         likely it is to run. Scored by the engine's own tour code.
         """
         index = self.board.line_index[line] if isinstance(line, str) else line
-        saved, ev = self.scores, self._ev
-        self.scores, self._ev = [0] * self.players, None
-        try:
-            self._grand_tour(index, "grand_tour", None)
-            return self.scores
-        finally:
-            self.scores, self._ev = saved, ev
+        scores = [0] * self.players
+        self._tours.grand(self._st, self._m1, self._m2, index, scores, None, self.round)
+        return scores
 
     def small_tour_points(self, tile: str | int) -> list[int]:
         """Points per seat of the small tour if ``tile`` were left over now (R5), unchanged game.
@@ -913,13 +552,9 @@ class Game:
         :meth:`tour_points` of the tile's line.
         """
         index = self.board.tile_index[tile] if isinstance(tile, str) else tile
-        saved, ev = self.scores, self._ev
-        self.scores, self._ev = [0] * self.players, None
-        try:
-            self._small_tour(index)
-            return self.scores
-        finally:
-            self.scores, self._ev = saved, ev
+        scores = [0] * self.players
+        self._tours.small(self._st, index, scores, None, self.round)
+        return scores
 
     def _replace_hidden(self, routes: list[int], future: tuple[tuple[int, ...], ...]) -> None:
         """Swap in sampled secrets (see :mod:`paris_tui.core.sampling`)."""
@@ -940,89 +575,55 @@ class Game:
         return f"<Game {self.players} players, {state}>"
 
 
-def _validate_stacks(
-    board: Board, n: int, stacks: Iterable[Sequence[str]]
-) -> tuple[tuple[int, ...], ...]:
-    if isinstance(stacks, str | bytes) or not isinstance(stacks, Sequence):
-        raise invalid("setup.stacks", "must be a list of stacks")
-    size = n + 1
-    expected = len(board.all_tiles) // size
-    if len(stacks) != expected:
-        raise invalid(
-            "setup.stacks",
-            "{n} players need {expected} stacks of {size}, found {found}",
-            n=n,
-            expected=expected,
-            size=size,
-            found=len(stacks),
-        )
-    out: list[tuple[int, ...]] = []
-    for i, stack in enumerate(stacks):
-        if isinstance(stack, str | bytes) or not isinstance(stack, Sequence):
-            raise invalid(f"setup.stacks[{i}]", "must be a list of tile names")
-        if len(stack) != size:
-            raise invalid(
-                f"setup.stacks[{i}]", "must hold {size} tiles, holds {n}", size=size, n=len(stack)
-            )
-        ids: list[int] = []
-        for j, name in enumerate(stack):
-            t = board.tile_index.get(name) if isinstance(name, str) else None
-            if t is None:
-                raise invalid(
-                    f"setup.stacks[{i}][{j}]",
-                    "{found} is not a tile of this board",
-                    found=brief(name),
-                )
-            ids.append(t)
-        out.append(tuple(ids))
-    counts = Counter(t for st in out for t in st)
-    for kind in board.tile_kinds:
-        if counts[kind.index] != kind.count:
-            raise invalid(
-                "setup.stacks",
-                "the game has {count} {kind} tile(s), the stacks hold {found}",
-                count=kind.count,
-                kind=kind.name,
-                found=counts[kind.index],
-            )
-    return tuple(out)
+def build_view(game: Game, seat: int | None) -> SeatView:
+    """Copy out of ``game`` what ``seat`` may know. Use :meth:`Game.view`."""
+    if seat is not None and not 0 <= seat < game.players:
+        raise ValueError(f"no seat {seat} in a {game.players}-player game")
+    board = game.board
+    moves = tuple(game.moves)
+    over = game.is_over
+    outcome = game.outcome()
 
+    # Each finished round's left-over tile: its stack minus the tiles taken.
+    setup = game.setup
+    leftovers: list[str] = []
+    per_round = game.players
+    for r in range(min(game.round, game.rounds_total)):
+        remaining = Counter(setup.stacks[r])
+        remaining.subtract(m.tile for m in moves[r * per_round : (r + 1) * per_round])
+        leftovers.extend(t for t, c in remaining.items() if c > 0)
 
-def _validate_routes(
-    board: Board, n: int, routes: Sequence[str], public: str | None
-) -> tuple[list[int], int]:
-    if isinstance(routes, str | bytes) or not isinstance(routes, Sequence):
-        raise invalid("setup.routes", "must be a list of line ids")
-    if len(routes) != n:
-        raise invalid(
-            "setup.routes",
-            "must hold one route per seat ({n}), holds {found}",
-            n=n,
-            found=len(routes),
-        )
-    ids: list[int] = []
-    for i, r in enumerate(routes):
-        li = board.line_index.get(r) if isinstance(r, str) else None
-        if li is None:
-            raise invalid(
-                f"setup.routes[{i}]", "{found} is not a line of this board", found=brief(r)
-            )
-        if li in ids:
-            raise invalid(f"setup.routes[{i}]", "{found} is dealt twice", found=repr(r))
-        ids.append(li)
-    if n == 2:
-        pi = board.line_index.get(public) if isinstance(public, str) else None
-        if pi is None:
-            raise invalid(
-                "setup.public_route",
-                "2 players need a public route line, found {found}",
-                found=brief(public),
-            )
-        if pi in ids:
-            raise invalid(
-                "setup.public_route", "{found} is also a seat's secret route", found=repr(public)
-            )
-        return ids, pi
-    if public is not None:
-        raise invalid("setup.public_route", "must be null with {n} players", n=n)
-    return ids, -1
+    face_up = game.face_up
+    unseen = Counter(board.all_tiles)
+    unseen.subtract(m.tile for m in moves)
+    unseen.subtract(leftovers)
+    unseen.subtract(face_up)
+    unseen_tiles = tuple(sorted(unseen.elements()))
+
+    my_turn = seat is not None and not over and seat == game.to_move
+    return SeatView(
+        board=board,
+        names=game.names,
+        options=game.options,
+        seat=seat,
+        round=game.round,
+        rounds_total=game.rounds_total,
+        starter=game.starter,
+        to_move=None if over else game.to_move,
+        face_up=face_up,
+        discard=game.discard,
+        scores=tuple(game.scores),
+        supply=tuple(game.supply),
+        occupancy=game.occupancy(),
+        sack_total=sum(game.sack),
+        stacks_left=game.stacks_left(),
+        moves=moves,
+        leftovers=tuple(leftovers),
+        unseen_tiles=unseen_tiles,
+        round_scores=tuple(game.round_scores),
+        own_route=game.route(seat) if seat is not None else None,
+        public_route=game.public_route,
+        legal_moves=tuple(game.legal_moves()) if my_turn else (),
+        outcome=outcome,
+        revealed_routes=tuple(game.route(p) for p in range(game.players)) if over else None,
+    )

@@ -35,8 +35,9 @@ from typing import Any
 
 from .board import BOARDS, Board
 from .errors import RecordError, brief, invalid
-from .game import Game, Move, Options, Setup
+from .game import Game
 from .text import InvalidNameError, check_table_names, printable
+from .values import Move, Options, Setup
 
 __all__ = [
     "FORMAT",

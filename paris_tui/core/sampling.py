@@ -25,7 +25,8 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 
-from .game import Game, Setup
+from .game import Game
+from .values import Setup
 from .view import SeatView
 
 __all__ = ["Determinizer"]

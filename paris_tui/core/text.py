@@ -367,7 +367,7 @@ def ai_seat_code(name: str) -> tuple[str, int] | None:
     return match["level"].lower(), int(match["n"] or 1)
 
 
-# --- chat lines (issue 22: table chat) ------------------------------------------------
+# --- chat lines: what a player may say at a table, checked by one rule everywhere ---------
 
 MAX_CHAT_CELLS = 160
 """A chat line fits in this many terminal cells (two lines of an 80-column log)."""

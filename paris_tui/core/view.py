@@ -1,6 +1,8 @@
 """What one seat may know (R8): the only game state the app and the AI read.
 
-:meth:`paris_tui.core.Game.view` builds a :class:`SeatView`. It copies the
+:meth:`paris_tui.core.Game.view` builds a :class:`SeatView`
+(:func:`paris_tui.core.game.build_view`; this module imports nothing of the
+game, only the board and :mod:`.values`). It copies the
 public state and the one secret the seat owns; there is no field through
 which anything else could travel (no reference to the game, the stacks, or
 other seats' routes), so a screen or a bot holding a view cannot leak or
@@ -25,17 +27,12 @@ True
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from .board import Board
-from .game import Move, Options, Outcome
+from .values import Move, Options, Outcome
 
-if TYPE_CHECKING:
-    from .game import Game
-
-__all__ = ["SeatView", "build_view"]
+__all__ = ["SeatView"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,57 +91,3 @@ class SeatView:
         """Lines this seat cannot rule out as another seat's secret route."""
         known = {self.own_route, self.public_route}
         return tuple(line for line in self.board.line_ids if line not in known)
-
-
-def build_view(game: Game, seat: int | None) -> SeatView:
-    """Copy out of ``game`` what ``seat`` may know. Use :meth:`Game.view`."""
-    if seat is not None and not 0 <= seat < game.players:
-        raise ValueError(f"no seat {seat} in a {game.players}-player game")
-    board = game.board
-    moves = tuple(game.moves)
-    over = game.is_over
-    outcome = game.outcome()
-
-    # Each finished round's left-over tile: its stack minus the tiles taken.
-    setup = game.setup
-    leftovers: list[str] = []
-    per_round = game.players
-    for r in range(min(game.round, game.rounds_total)):
-        remaining = Counter(setup.stacks[r])
-        remaining.subtract(m.tile for m in moves[r * per_round : (r + 1) * per_round])
-        leftovers.extend(t for t, c in remaining.items() if c > 0)
-
-    face_up = game.face_up
-    unseen = Counter(board.all_tiles)
-    unseen.subtract(m.tile for m in moves)
-    unseen.subtract(leftovers)
-    unseen.subtract(face_up)
-    unseen_tiles = tuple(sorted(unseen.elements()))
-
-    my_turn = seat is not None and not over and seat == game.to_move
-    return SeatView(
-        board=board,
-        names=game.names,
-        options=game.options,
-        seat=seat,
-        round=game.round,
-        rounds_total=game.rounds_total,
-        starter=game.starter,
-        to_move=None if over else game.to_move,
-        face_up=face_up,
-        discard=game.discard,
-        scores=tuple(game.scores),
-        supply=tuple(game.supply),
-        occupancy=game.occupancy(),
-        sack_total=sum(game.sack),
-        stacks_left=game.stacks_left(),
-        moves=moves,
-        leftovers=tuple(leftovers),
-        unseen_tiles=unseen_tiles,
-        round_scores=tuple(game.round_scores),
-        own_route=game.route(seat) if seat is not None else None,
-        public_route=game.public_route,
-        legal_moves=tuple(game.legal_moves()) if my_turn else (),
-        outcome=outcome,
-        revealed_routes=tuple(game.route(p) for p in range(game.players)) if over else None,
-    )
