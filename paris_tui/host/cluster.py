@@ -50,6 +50,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, cast
 
+from msgspec import structs
+
 from ..core.record import Record
 from ..core.text import printable
 from ..net.protocol import (
@@ -548,7 +550,7 @@ class Cluster:
             return None
         p = vouched.proof
         unproven = Vouch(vouched.ticket, p.door, p.digest, p.name, p.label, seconds, "")
-        return replace(unproven, proof=self._vouch_proof(secret, source, unproven))
+        return structs.replace(unproven, proof=self._vouch_proof(secret, source, unproven))
 
     def proven_vouch(self, source: str, vouch: Vouch) -> Vouched | None:
         """What a peer vouched for over the connection whose far end is ``source``
@@ -556,7 +558,7 @@ class Cluster:
         secret = self.secret()
         if secret is None or vouch.door not in ("ssh", "browser"):
             return None
-        want = self._vouch_proof(secret, source, replace(vouch, proof=""))
+        want = self._vouch_proof(secret, source, structs.replace(vouch, proof=""))
         if not hmac.compare_digest(want.encode(), vouch.proof.encode()):
             return None
         door: Door = "ssh" if vouch.door == "ssh" else "browser"

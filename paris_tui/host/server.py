@@ -45,9 +45,11 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from msgspec import structs
 
 from .. import __version__
 from ..core import Event, Move, Options
@@ -887,7 +889,7 @@ class Host:
                     "the host's operator locked this account: its seats end until it is unlocked",
                 ),
             )
-            conn.dismiss(replace(answer, fatal=True))
+            conn.dismiss(structs.replace(answer, fatal=True))
             ended += 1
         return ended
 

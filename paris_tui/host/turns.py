@@ -38,6 +38,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Protocol
 
+from msgspec import structs
+
 from ..core.text import printable
 from ..net.protocol import MoveClock, TableInfo
 from ..net.turns import check_move_time, is_turn_based
@@ -352,9 +354,7 @@ class TurnKeeper:
         if move_time is None:
             return info
         turn = self._turns.get(room.id)
-        from dataclasses import replace
-
-        return replace(
+        return structs.replace(
             info,
             move_time=move_time,
             to_move=None if turn is None else turn.seat,

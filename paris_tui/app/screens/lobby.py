@@ -35,10 +35,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 from collections.abc import Awaitable, Callable
 from typing import ClassVar
 
+from msgspec import structs
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -928,9 +928,7 @@ class LobbyScreen(ParisScreen):
             if request is None or not self._can_send():
                 return
             self._say(_("Opening a table…"))
-            self.client.send(
-                dataclasses.replace(request, token=self._token(), code=self._take_code())
-            )
+            self.client.send(structs.replace(request, token=self._token(), code=self._take_code()))
 
         self.app.push_screen(NewTableScreen(name), opened)
 
@@ -947,7 +945,7 @@ class LobbyScreen(ParisScreen):
                 return
             request = quick_request(self.tables, size, name, self.rating, self._token())
             self._say(_("Finding a table…"))
-            self.client.send(dataclasses.replace(request, code=self._take_code()))
+            self.client.send(structs.replace(request, code=self._take_code()))
 
         self.app.push_screen(QuickMatchScreen(), chosen)
 
