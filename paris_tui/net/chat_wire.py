@@ -22,7 +22,7 @@ from msgspec import Meta
 from msgspec.structs import replace
 
 from ..core.text import InvalidChatError, InvalidNameError, normalize_chat, normalize_name
-from .wire import Form, Message, Name, Seat, TableId, Token, WireError, sent
+from .wire import Form, Message, Name, Seat, TableId, Token, WireError, one_of, sent
 
 __all__ = [
     "CHAT_CHANNELS",
@@ -51,15 +51,11 @@ MAX_MUTES = 100
 MAX_FRIENDS = 100
 
 
-def _one_of(words: tuple[str, ...]) -> Meta:
-    return Meta(pattern=rf"\A(?:{'|'.join(words)})\Z")
-
-
-Phrase = Annotated[str, _one_of(CHAT_PHRASES)]
+Phrase = Annotated[str, one_of(CHAT_PHRASES)]
 ChatText = Annotated[str, Meta(max_length=4 * 480)]
 """Sizes and types only: the host applies the core's chat rule and says why."""
-FriendsAction = Annotated[str, _one_of(FRIENDS_ACTIONS)]
-MutesAction = Annotated[str, _one_of(MUTES_ACTIONS)]
+FriendsAction = Annotated[str, one_of(FRIENDS_ACTIONS)]
+MutesAction = Annotated[str, one_of(MUTES_ACTIONS)]
 
 
 def _host_name(name: str, where: str) -> str:

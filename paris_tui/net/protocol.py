@@ -65,6 +65,7 @@ from .wire import (
     events_to_json,
     json_bytes,
     move_to_json,
+    one_of,
     sent,
     view_to_json,
     wire_error,
@@ -218,16 +219,8 @@ class ProtocolError(ValueError):
         super().__init__(message)
 
 
-def _str(limit: int) -> Meta:
-    return Meta(max_length=limit)
-
-
-def _one_of(words: tuple[str, ...]) -> Meta:
-    return Meta(pattern=rf"\A(?:{'|'.join(words)})\Z")
-
-
 MoveCount = Annotated[int, Meta(ge=0, le=10_000)]
-Digest = Annotated[str, _str(100)]  # an address, a hex HMAC, a credential's digest
+Digest = Annotated[str, Meta(max_length=100)]  # an address, a hex HMAC, a credential's digest
 
 
 # --- values inside messages ---------------------------------------------------------
@@ -296,7 +289,7 @@ class Hello(Message, tag="hello", omit_defaults=False, frozen=True):
     """The first line of every connection: the protocol it speaks, who it is, its language."""
 
     protocol: Annotated[int, Meta(ge=0, le=2**16)]
-    client: Annotated[str, _str(100)]
+    client: Annotated[str, Meta(max_length=100)]
     # A language tag such as en or fr-CA.
     language: Annotated[str, Meta(pattern=r"\A[a-z]{2,3}(?:[-_][A-Za-z0-9]{1,8}){0,3}\Z")] = "en"
 
@@ -374,7 +367,7 @@ class AccountRequest(Message, tag="account", frozen=True):
 
     name: Name
     token: Token | None = sent(None)
-    action: Annotated[str, _one_of(ACCOUNT_ACTIONS)] = sent("show")
+    action: Annotated[str, one_of(ACCOUNT_ACTIONS)] = sent("show")
     key: Annotated[str, Meta(pattern=r"\A[A-Za-z0-9+/=@._ :-]{1,3000}\Z")] | None = None
 
 
@@ -407,10 +400,10 @@ class Vouch(Message, tag="vouch", frozen=True):
     a relayed connection whose relay line had none: the app sent its ticket
     only later (after a ``watch`` that was refused, say)."""
 
-    ticket: Annotated[str, _str(64)]
-    door: Annotated[str, _one_of(VOUCH_DOORS)]
+    ticket: Annotated[str, Meta(max_length=64)]
+    door: Annotated[str, one_of(VOUCH_DOORS)]
     credential: Digest
-    name: Annotated[str, _str(400)] | None
+    name: Annotated[str, Meta(max_length=400)] | None
     label: Digest
     seconds: Annotated[int, Meta(ge=0, le=86_400)]
     proof: Digest
@@ -450,7 +443,7 @@ class Welcome(Message, tag="welcome", frozen=True):
 
     protocol: Annotated[int, Meta(ge=0, le=2**16)]
     server: Text
-    language: Annotated[str, _str(35)]
+    language: Annotated[str, Meta(max_length=35)]
     hints: bool = sent(False)
 
 
@@ -539,7 +532,7 @@ class Refused(Message, tag="error", frozen=True):
     """A request refused (``"type": "error"`` on the wire); ``fatal``: the host hangs up."""
 
     code: ErrorCode
-    message: Annotated[str, _str(500)]
+    message: Annotated[str, Meta(max_length=500)]
     fatal: bool = sent(False)
     illegal: IllegalCode | None = None  # with code "illegal": why, as the core's code
 
@@ -661,18 +654,18 @@ def _decode(decoder: msgspec.json.Decoder[Any], line: bytes, limit: int) -> Mess
     try:
         message: Message = decoder.decode(line)
     except (msgspec.DecodeError, RecursionError):  # (a ValidationError is a DecodeError)
-        message = _decode_again(decoder.type, line, limit)
+        message = _decode_again(decoder.type, line)
     try:
         return message._checked()
     except WireError as exc:
         raise ProtocolError("bad_message", str(exc)) from None
 
 
-def _decode_again(union: Any, line: bytes, limit: int) -> Message:
+def _decode_again(union: Any, line: bytes) -> Message:
     """A line msgspec refused, read again by Python's json: it says why in the words
     a reader has always said it, and it takes the one line msgspec does not, a
     string with a lone surrogate (``"\\ud800"``: a name the host refuses by its rule)."""
-    data = _parse_line(line, limit)
+    data = _parse_line(line)
     kind = data.get("type")
     if kind is None and "type" not in data:
         raise ProtocolError("bad_message", "message.type: missing")
@@ -695,7 +688,7 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
-def _parse_line(line: bytes, limit: int) -> dict[str, Any]:
+def _parse_line(line: bytes) -> dict[str, Any]:
     """A line's JSON object, or a :class:`ProtocolError` (never another exception)."""
     try:
         data = json.loads(line.decode("utf-8"), parse_constant=_reject_constant)

@@ -21,7 +21,7 @@ from typing import Annotated
 
 from msgspec import Meta
 
-from .wire import Form, Name, Seat, WireError
+from .wire import Form, Name, Seat, WireError, one_of
 
 __all__ = ["RATING_REASONS", "Leader", "RatedResult", "check_result", "tenths"]
 
@@ -30,7 +30,7 @@ _LIMIT = 100_000  # |rating| in tenths: the model's ordinals stay far inside
 
 Rating = Annotated[int, Meta(ge=-_LIMIT, le=_LIMIT)]
 Place = Annotated[int, Meta(ge=1, le=4)]
-Reason = Annotated[str, Meta(pattern=rf"\A(?:{'|'.join(RATING_REASONS)})\Z")]
+Reason = Annotated[str, one_of(RATING_REASONS)]
 
 
 def tenths(value: float | None) -> int | None:

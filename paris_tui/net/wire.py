@@ -9,7 +9,8 @@ in C, and writes the struct back; this module holds the base structs
 line codec (:func:`json_bytes`, byte for byte what Python's ``json`` wrote
 before msgspec: ASCII only, compact).
 
-The core's values have JSON forms of their own, as python-chess gives
+The core's values have JSON forms of their own (plain JSON values; a tuple
+where the value has one, which every encoder writes as an array), as python-chess gives
 ``Move.uci()`` and ``Move.from_uci()``: tiles are the record's ``"stop/line"``
 strings and a move has the record's form (``{"tile": "louvre/yellow"}``, with
 ``"evict": seat`` at a full stop), so a move on the wire is a move in a
@@ -38,12 +39,28 @@ True
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import json
+import operator
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Annotated, Any, Literal, Self, TypeAlias, TypeVar
+from typing import (
+    TYPE_CHECKING,
+    Annotated,
+    Any,
+    Literal,
+    Self,
+    TypeAlias,
+    TypeVar,
+    cast,
+    get_args,
+    get_origin,
+    get_type_hints,
+)
 
 import msgspec
+import msgspec.inspect
 from msgspec import Meta
 from msgspec.structs import asdict, astuple, fields, replace
 
@@ -120,6 +137,11 @@ def wire_error(exc: msgspec.ValidationError, where: str) -> WireError:
     elif key is not None:
         problem = f"unknown field {key['key'][:40]!r}"
     return WireError(where, problem[:200])
+
+
+def one_of(words: tuple[str, ...]) -> Meta:
+    """The constraint of a string that is one of ``words``."""
+    return Meta(pattern=rf"\A(?:{'|'.join(map(re.escape, words))})\Z")
 
 
 def sent(default: T) -> T:
@@ -239,83 +261,55 @@ class ViewForm(Form, frozen=True):
 
 
 class _EventForm(Form, tag_field="type", frozen=True):
-    """An event: ``"type"`` and the core's event's fields, in its order, all written."""
-
-    round: Count
-
-
-Points = Annotated[int, Meta(ge=0, le=100)]
+    """An event: ``"type"`` and the core's event's fields, in its order, all written.
+    Each event's form is made of the core's event (:func:`_event_form`)."""
 
 
-class _Opened(_EventForm, tag="business_opened", frozen=True):
-    seat: Seat
-    tile: Text
-    stop: Text
-
-
-class _NothingOpened(_EventForm, tag="nothing_opened", frozen=True):
-    seat: Seat
-    tile: Text
-
-
-class _Removed(_EventForm, tag="business_removed", frozen=True):
-    owner: Seat
-    stop: Text
-    by: Seat
-    to: Literal["supply", "sack"]
-
-
-class _Tour(_EventForm, tag="tour", frozen=True):
-    kind: Literal["small_tour", "grand_tour", "special_tour"]
-    line: Text | None
-    stop: Text | None
-    stops: Texts
-    seat: Seat | None
-
-
-class _Score(_EventForm, tag="score", frozen=True):
-    kind: Literal["small_tour", "grand_tour", "special_tour", "sack"]
-    seat: Seat
-    points: Annotated[int, Meta(ge=0, le=1000)]
-    stop: Text | None
-    line: Text | None
-    here: Points
-    near: Points
-    distance: Points
-    origin: Text | None
-
-
-class _Discarded(_EventForm, tag="tile_discarded", frozen=True):
-    tile: Text
-    grand_tour: bool
-
-
-class _RoundStarted(_EventForm, tag="round_started", frozen=True):
-    starter: Seat
-    tiles: Texts
-
-
-class _GameOver(_EventForm, tag="game_over", frozen=True):
-    scores: Scores
-    winners: Scores
-
-
-EVENT_FORMS: dict[type[_EventForm], type[Any]] = {
-    _Opened: BusinessOpened,
-    _NothingOpened: NothingOpened,
-    _Removed: BusinessRemoved,
-    _Tour: TourEvent,
-    _Score: ScoreEvent,
-    _Discarded: TileDiscarded,
-    _RoundStarted: RoundStarted,
-    _GameOver: GameOver,
+_EVENT_TAGS: dict[type[Any], str] = {
+    BusinessOpened: "business_opened",
+    NothingOpened: "nothing_opened",
+    BusinessRemoved: "business_removed",
+    TourEvent: "tour",
+    ScoreEvent: "score",
+    TileDiscarded: "tile_discarded",
+    RoundStarted: "round_started",
+    GameOver: "game_over",
 }
+Points = Annotated[int, Meta(ge=0, le=100)]
+_EVENT_FIELDS: dict[str, Any] = {
+    "round": Count,
+    **dict.fromkeys(("seat", "owner", "by", "starter"), Seat),
+    **dict.fromkeys(("tile", "stop", "line", "origin"), Text),
+    **dict.fromkeys(("stops", "tiles"), Texts),
+    **dict.fromkeys(("scores", "winners"), Scores),
+    "points": Annotated[int, Meta(ge=0, le=1000)],
+    **dict.fromkeys(("here", "near", "distance"), Points),
+    "grand_tour": bool,
+}
+"""What the wire takes in an event's field, by its name (a literal field takes what
+the core's type says)."""
+
+
+def _event_form(event: type[Any]) -> type[_EventForm]:
+    """The form of one of the core's events: its fields, in its order, each of the
+    type :data:`_EVENT_FIELDS` names (``None`` too where the core's type allows it),
+    every one of them required."""
+    hints = get_type_hints(event)
+    kinds = []
+    for name in (f.name for f in dataclasses.fields(event)):
+        hint = hints[name]
+        kind = hint if get_origin(hint) is Literal else _EVENT_FIELDS[name]
+        kinds.append((name, kind | None if type(None) in get_args(hint) else kind))
+    form = msgspec.defstruct(
+        f"{event.__name__}Form", kinds, bases=(_EventForm,), tag=_EVENT_TAGS[event], frozen=True
+    )
+    return cast(type[_EventForm], form)
+
+
+EVENT_FORMS: dict[type[_EventForm], type[Any]] = {_event_form(e): e for e in _EVENT_TAGS}
 """Each event's form and the core's event it reads as (the same fields, in order)."""
-EventForm = (
-    _Opened | _NothingOpened | _Removed | _Tour | _Score | _Discarded | _RoundStarted | _GameOver
-)
-_EVENT_TAGS = {core: form.__struct_config__.tag for form, core in EVENT_FORMS.items()}
-EventForms = Annotated[tuple[EventForm, ...], Meta(max_length=MAX_EVENTS)]
+EventForm: Any = functools.reduce(operator.or_, EVENT_FORMS)  # their union
+EventForms: Any = Annotated[tuple[EventForm, ...], Meta(max_length=MAX_EVENTS)]
 
 if TYPE_CHECKING:  # to callers (and to mypy), a message's field holds the core's value
     WireMove: TypeAlias = Move
@@ -381,55 +375,33 @@ def move_to_json(move: Move) -> dict[str, Any]:
 
 
 def outcome_to_json(outcome: Outcome) -> dict[str, Any]:
-    return {
-        "scores": list(outcome.scores),
-        "sack": list(outcome.sack),
-        "on_board": list(outcome.on_board),
-        "winners": list(outcome.winners),
-        "decided_by": outcome.decided_by,
-    }
+    return {name: getattr(outcome, name) for name in OutcomeForm.__struct_fields__}
+
+
+_VIEW_FIELDS = ViewForm.__struct_fields__
 
 
 def view_to_json(view: SeatView) -> dict[str, Any]:
-    """Every field of a :class:`SeatView` (:class:`ViewForm`'s order); the board
-    travels as its id (``"classic"``)."""
-    return {
-        "board": view.board.id,
-        "names": list(view.names),
-        "options": {
-            "small_tour": view.options.small_tour,
-            "final_tours": view.options.final_tours,
-        },
-        "seat": view.seat,
-        "round": view.round,
-        "rounds_total": view.rounds_total,
-        "starter": view.starter,
-        "to_move": view.to_move,
-        "face_up": list(view.face_up),
-        "discard": list(view.discard),
-        "scores": list(view.scores),
-        "supply": list(view.supply),
-        "occupancy": [list(o) for o in view.occupancy],
-        "sack_total": view.sack_total,
-        "stacks_left": view.stacks_left,
-        "moves": [move_to_json(m) for m in view.moves],
-        "leftovers": list(view.leftovers),
-        "unseen_tiles": list(view.unseen_tiles),
-        "round_scores": [list(s) for s in view.round_scores],
-        "own_route": view.own_route,
-        "public_route": view.public_route,
-        "legal_moves": [move_to_json(m) for m in view.legal_moves],
-        "outcome": None if view.outcome is None else outcome_to_json(view.outcome),
-        "revealed_routes": None if view.revealed_routes is None else list(view.revealed_routes),
+    """Every field of a :class:`SeatView`, in its order (:class:`ViewForm`'s); the
+    board travels as its id (``"classic"``), a move in the record's form."""
+    data = {name: getattr(view, name) for name in _VIEW_FIELDS}
+    data["board"] = view.board.id
+    data["options"] = {
+        "small_tour": view.options.small_tour,
+        "final_tours": view.options.final_tours,
     }
+    data["moves"] = [move_to_json(m) for m in view.moves]
+    data["legal_moves"] = [move_to_json(m) for m in view.legal_moves]
+    if view.outcome is not None:
+        data["outcome"] = outcome_to_json(view.outcome)
+    return data
 
 
 def event_to_json(event: Event) -> dict[str, Any]:
-    """``{"type": ..., <the event's fields>}``; tuples become lists."""
+    """``{"type": ..., <the event's fields>}``."""
     data: dict[str, Any] = {"type": _EVENT_TAGS[type(event)]}
     for name in type(event).__slots__:
-        value = getattr(event, name)
-        data[name] = list(value) if isinstance(value, tuple) else value
+        data[name] = getattr(event, name)
     return data
 
 
@@ -502,8 +474,8 @@ _ENCODER = msgspec.json.Encoder()
 _NOT_ASCII = re.compile(rb"[\x7f-\xff]+")
 # msgspec writes a float below 1e-4 as 0.00001 or 1e-7, Python's json as 1e-05, 1e-07
 # (and 1e16 as 1e16, not 1e+16): the same number, other bytes. A line where this
-# could be is written by Python's json (a digit before an "e" in a string too: rare).
-_OTHER_FLOAT = re.compile(rb"[0-9]e[-0-9]|0\.0000[0-9]")
+# could be is written by Python's json (an "e" after a digit in a string too: rare).
+_EXPONENT = re.compile(rb"e(?<=[0-9]e)[-0-9]")
 
 
 def _escaped(run: re.Match[bytes]) -> bytes:
@@ -520,7 +492,7 @@ def json_bytes(value: Any) -> bytes:
         text = _ENCODER.encode(value)
     except UnicodeEncodeError:  # a lone surrogate, which JSON escapes and UTF-8 cannot hold
         return _python_json(value)
-    if _OTHER_FLOAT.search(text):
+    if _may_hold_floats(type(value)) and (b"0.0000" in text or _EXPONENT.search(text)):
         return _python_json(value)
     if not text.isascii() or b"\x7f" in text:
         text = _NOT_ASCII.sub(_escaped, text)
@@ -530,3 +502,33 @@ def json_bytes(value: Any) -> bytes:
 def _python_json(value: Any) -> bytes:
     plain = msgspec.to_builtins(value)
     return json.dumps(plain, separators=(",", ":"), ensure_ascii=True).encode("ascii")
+
+
+_FLOATS: dict[type[Any], bool] = {}
+
+
+def _may_hold_floats(cls: type[Any]) -> bool:
+    """Whether a value of ``cls`` may hold a float: a struct whose fields' types say
+    so (or say any JSON value), or anything that is no struct."""
+    found = _FLOATS.get(cls)
+    if found is None:
+        found = not issubclass(cls, msgspec.Struct) or _floats(msgspec.inspect.type_info(cls))
+        _FLOATS[cls] = found
+    return found
+
+
+def _floats(kind: msgspec.inspect.Type) -> bool:
+    inspect = msgspec.inspect
+    if isinstance(kind, inspect.FloatType | inspect.AnyType | inspect.CustomType):
+        return True
+    if isinstance(kind, inspect.StructType | inspect.DataclassType):
+        return any(_floats(f.type) for f in kind.fields)
+    if isinstance(kind, inspect.UnionType):
+        return any(_floats(k) for k in kind.types)
+    if isinstance(kind, inspect.TupleType):
+        return any(_floats(k) for k in kind.item_types)
+    if isinstance(kind, inspect.ListType | inspect.VarTupleType):
+        return _floats(kind.item_type)
+    if isinstance(kind, inspect.DictType):
+        return _floats(kind.value_type)
+    return isinstance(kind, inspect.Metadata) and _floats(kind.type)
