@@ -4,7 +4,8 @@
 by the hand-written encoder that protocol versions 1 to 4 were defined by
 (made with ``python -m tests.net.wire_cases`` before the messages were
 declared as msgspec structs). ``test_wire_versions.py`` holds today's
-encoder and decoders to those bytes.
+encoder and decoders to those bytes (so running this again must leave the
+file as it is).
 
 Each version's cases are the messages that version has, with values such as
 its clients and hosts send: version 1's join without a link code, version
