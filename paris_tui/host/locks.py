@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import replace
+
+from msgspec import structs
 
 from paris_tui.host.accounts.store import AccountsUnavailable
 from paris_tui.host.connection import Connection
@@ -86,6 +87,6 @@ class LockWatch:
                     "the host's operator locked this account: its seats end until it is unlocked",
                 ),
             )
-            conn.dismiss(replace(answer, fatal=True))
+            conn.dismiss(structs.replace(answer, fatal=True))
             ended += 1
         return ended

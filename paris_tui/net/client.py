@@ -236,7 +236,7 @@ class HostClient:
         move_time: float | None = None,
     ) -> Waiting | Seated:
         """Protocol 2: open a table (seats ``"me"``, ``"open"``, ``"ai:<level>"``),
-        timed with ``move_time`` seconds per move (issue 22).
+        timed with ``move_time`` seconds per move when given.
 
         :class:`Waiting` while seats are free; :class:`Seated` when the game starts at
         once (no seat is ``open``). Raises :class:`RefusedError`."""

@@ -1,4 +1,4 @@
-"""The host's finished games on the wire (issue 22; protocol 4).
+"""The host's finished games on the wire (protocol 4).
 
 Two requests and their answers, for the lobby's list of finished games and
 the replay viewer:
@@ -19,10 +19,11 @@ would refuse them, so a client sends them only to a host that said 4.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
-from .wire import boolean, field, integer, items, obj, strs, text
+from msgspec import Meta
+
+from .wire import Form, Message, TableId, Text, Word
 
 __all__ = [
     "GAMES_VERSION",
@@ -32,103 +33,36 @@ __all__ = [
     "GetRecord",
     "ListGames",
     "RecordSent",
-    "decode_games_client",
-    "decode_games_host",
-    "games_to_json",
 ]
 
 GAMES_VERSION = 4
 MAX_GAMES = 200
 
 
-@dataclass(frozen=True, slots=True)
-class ListGames:
+class ListGames(Message, tag="list_games", frozen=True):
     """Protocol 4: ask for the host's finished games (answered by :class:`Games`)."""
 
 
-@dataclass(frozen=True, slots=True)
-class GetRecord:
+class GetRecord(Message, tag="get_record", frozen=True):
     """Protocol 4: ask for a finished game's public record (answered by :class:`RecordSent`)."""
 
-    table: str
+    table: TableId
 
 
-@dataclass(frozen=True, slots=True)
-class FinishedGame:
-    table: str
-    names: tuple[str, ...]
-    finished: int  # when, seconds since the epoch
+class FinishedGame(Form, frozen=True):
+    table: Word
+    names: Annotated[tuple[Text, ...], Meta(max_length=4)]
+    finished: Annotated[int, Meta(ge=0, le=2**40)]  # when, seconds since the epoch
     rated: bool
 
 
-@dataclass(frozen=True, slots=True)
-class Games:
-    games: tuple[FinishedGame, ...]
+class Games(Message, tag="games", frozen=True):
+    games: Annotated[tuple[FinishedGame, ...], Meta(max_length=MAX_GAMES)]
 
 
-@dataclass(frozen=True, slots=True)
-class RecordSent:
-    """A finished game's public record (its JSON object, read with ``parse_record``)."""
+class RecordSent(Message, tag="record", frozen=True):
+    """A finished game's public record (its JSON object, read with ``parse_record``
+    where it is used)."""
 
-    table: str
+    table: TableId
     record: dict[str, Any]
-
-
-GamesMessage = ListGames | GetRecord | Games | RecordSent
-
-
-def games_to_json(message: GamesMessage) -> dict[str, Any]:
-    match message:
-        case ListGames():
-            return {"type": "list_games"}
-        case GetRecord():
-            return {"type": "get_record", "table": message.table}
-        case Games():
-            return {
-                "type": "games",
-                "games": [
-                    {
-                        "table": g.table,
-                        "names": list(g.names),
-                        "finished": g.finished,
-                        "rated": g.rated,
-                    }
-                    for g in message.games
-                ],
-            }
-        case RecordSent():
-            return {"type": "record", "table": message.table, "record": message.record}
-
-
-def decode_games_client(
-    kind: str, data: dict[str, Any], table_id: Any
-) -> ListGames | GetRecord | None:
-    """``list_games`` or ``get_record`` (``table_id`` reads a table id), else ``None``."""
-    if kind == "list_games":
-        return ListGames()
-    if kind == "get_record":
-        return GetRecord(table_id(field(data, "table", kind), "table"))
-    return None
-
-
-def _game(value: object, where: str) -> FinishedGame:
-    data = obj(value, where)
-    return FinishedGame(
-        text(field(data, "table", where), f"{where}.table", limit=32),
-        strs(field(data, "names", where), f"{where}.names", limit=4),
-        integer(field(data, "finished", where), f"{where}.finished", 0, 2**40),
-        boolean(field(data, "rated", where), f"{where}.rated"),
-    )
-
-
-def decode_games_host(kind: str, data: dict[str, Any], table_id: Any) -> Games | RecordSent | None:
-    """``games`` or ``record``, else ``None``. A record's contents are read by the core
-    (``parse_record``) where it is used."""
-    if kind == "games":
-        return Games(items(field(data, "games", kind), "games", _game, limit=MAX_GAMES))
-    if kind == "record":
-        return RecordSent(
-            table_id(field(data, "table", kind), "table"),
-            obj(field(data, "record", kind), "record"),
-        )
-    return None

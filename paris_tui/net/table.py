@@ -114,8 +114,8 @@ class RemoteTable:
         self._seats = joined.seats
         self._listeners: list[TableListener] = []
         self.closed_reason: str | None = None
-        self.rated: RatedResult | None = None  # how the finished game was rated (issue 22)
-        # A timed table's clock (issue 22), as last told, and when (time.monotonic()).
+        self.rated: RatedResult | None = None  # how the finished game was rated
+        # A timed table's clock, as last told, and when (time.monotonic()).
         self.clock: MoveClock | None = None
         self.clock_heard = 0.0
         # Table chat (protocol 4): the lines heard, and who hears them as they come.

@@ -44,7 +44,7 @@ _UNITS = {"": 1.0, "s": 1.0, "m": 60.0, "min": 60.0, "h": 3600.0, "d": 86400.0}
 _MOVE_TIME = re.compile(r"\s*(\d{1,6}(?:\.\d{1,3})?)\s*(s|m|min|h|d|)\s*", re.IGNORECASE)
 
 RatingLookup = Callable[[str], float | None]
-"""A player's rating by name, ``None`` for none (the ratings of issue 22 plug in here)."""
+"""A player's rating by name, ``None`` for none: the host's ratings, as the lobby knows them."""
 
 
 def parse_move_time(text: str) -> float:

@@ -1,14 +1,29 @@
-"""JSON forms of the core's value types: moves, seat views, events, outcomes.
+"""The wire's vocabulary: msgspec's base structs, the fields of messages, the core's values.
 
-As python-chess gives ``Move.uci()`` and ``Move.from_uci()``, this module
-gives each value a plain JSON form (``dict``/``list``/``str``/``int``/
-``None``) and a strict reader that rebuilds the same value. Tiles are the
-record's ``"stop/line"`` strings and a move has the record's own form
-(``{"tile": "louvre/yellow"}``, with ``"evict": seat`` at a full stop), so a
-move on the wire is a move in a ``paris-paris-record``.
+Every message of the protocol is a frozen :mod:`msgspec` struct, declared
+once: its fields, in the order they are written, each with a type that says
+what a reader takes (``Annotated`` sizes and ranges: :data:`Seat`,
+:data:`TableId`, :data:`Text`). msgspec reads and checks a line in one pass,
+in C, and writes the struct back; this module holds the base structs
+(:class:`Form`, :class:`Message`), the field types they share, and the one
+line codec (:func:`json_bytes`, byte for byte what Python's ``json`` wrote
+before msgspec: ASCII only, compact).
 
-Readers never trust their input: anything of the wrong shape or type is a
-:class:`WireError` naming the field (``view.scores[2]``), never a
+The core's values have JSON forms of their own (plain JSON values; a tuple
+where the value has one, which every encoder writes as an array), as python-chess gives
+``Move.uci()`` and ``Move.from_uci()``: tiles are the record's ``"stop/line"``
+strings and a move has the record's form (``{"tile": "louvre/yellow"}``, with
+``"evict": seat`` at a full stop), so a move on the wire is a move in a
+``paris-paris-record``; a seat view is its fields with the board as its id;
+an event is ``{"type": ..., <its fields>}``. msgspec reads each as a form
+(:class:`MoveForm`, :class:`ViewForm`, one struct per event), which is then
+made the core's value. A field of a message says :data:`WireMove`,
+:data:`WireView` or :data:`WireEvents`: the core's type to its callers (and
+mypy), the form to msgspec; :meth:`Message._checked` and
+:meth:`Message._form` turn one into the other.
+
+Readers never trust their input: anything of the wrong shape, type or size
+is a :class:`WireError` naming the field (``view.scores[2]``), never a
 ``KeyError`` or a ``TypeError``. They check form, not rules: whether a move
 is legal is the referee's business (:meth:`paris_tui.core.Game.why_illegal`).
 
@@ -24,8 +39,30 @@ True
 
 from __future__ import annotations
 
+import dataclasses
+import functools
+import json
+import operator
+import re
 from collections.abc import Callable
-from typing import Any, Literal, TypeVar, cast
+from typing import (
+    TYPE_CHECKING,
+    Annotated,
+    Any,
+    Literal,
+    Self,
+    TypeAlias,
+    TypeVar,
+    cast,
+    get_args,
+    get_origin,
+    get_type_hints,
+)
+
+import msgspec
+import msgspec.inspect
+from msgspec import Meta
+from msgspec.structs import asdict, astuple, fields, replace
 
 from ..core import (
     BusinessOpened,
@@ -43,16 +80,18 @@ from ..core import (
     TourEvent,
 )
 from ..core.board import BOARDS
-from ..core.errors import DecidedBy, ParisError
-from ..core.record import json_kind
+from ..core.errors import ParisError
 
 __all__ = [
     "MAX_TEXT",
+    "Form",
+    "Message",
     "WireError",
     "event_from_json",
     "event_to_json",
     "events_from_json",
     "events_to_json",
+    "json_bytes",
     "move_from_json",
     "move_to_json",
     "outcome_from_json",
@@ -81,302 +120,157 @@ class WireError(ParisError, ValueError):
         super().__init__(f"{where}: {problem}")
 
 
-# --- readers of plain values -------------------------------------------------
-
-
-def obj(value: object, where: str) -> dict[str, Any]:
-    """``value`` as a JSON object, or a :class:`WireError`."""
-    if not isinstance(value, dict):
-        raise WireError(where, f"must be an object, found {json_kind(value)}")
-    return cast(dict[str, Any], value)
-
-
-def field(data: dict[str, Any], key: str, where: str) -> Any:
-    if key not in data:
-        raise WireError(f"{where}.{key}", "missing")
-    return data[key]
-
-
-def integer(value: object, where: str, low: int = -(2**31), high: int = 2**31) -> int:
-    # bool is an int in Python and never one on the wire.
-    if type(value) is not int:
-        raise WireError(where, f"must be a whole number, found {json_kind(value)}")
-    if not low <= value <= high:
-        raise WireError(where, f"must be between {low} and {high}")
-    return value
-
-
-def opt_integer(value: object, where: str, low: int = -(2**31), high: int = 2**31) -> int | None:
-    return None if value is None else integer(value, where, low, high)
-
-
-def text(value: object, where: str, limit: int = MAX_TEXT) -> str:
-    if not isinstance(value, str):
-        raise WireError(where, f"must be a string, found {json_kind(value)}")
-    if len(value) > limit:
-        raise WireError(where, f"longer than {limit} characters")
-    return value
-
-
-def opt_text(value: object, where: str, limit: int = MAX_TEXT) -> str | None:
-    return None if value is None else text(value, where, limit)
-
-
-def boolean(value: object, where: str) -> bool:
-    if not isinstance(value, bool):
-        raise WireError(where, f"must be true or false, found {json_kind(value)}")
-    return value
-
-
-def items(
-    value: object, where: str, read: Callable[[object, str], T], limit: int = MAX_ITEMS
-) -> tuple[T, ...]:
-    """A JSON list of at most ``limit`` items, each read by ``read``."""
-    if not isinstance(value, list):
-        raise WireError(where, f"must be a list, found {json_kind(value)}")
-    if len(value) > limit:
-        raise WireError(where, f"holds more than {limit} items")
-    try:  # the common case: no item is wrong, and no item's place is spelled out
-        return tuple([read(v, where) for v in value])
-    except WireError:  # read again, item by item, for the error naming the item's place
-        return tuple([read(v, f"{where}[{i}]") for i, v in enumerate(value)])
-
-
-def _int_item(value: object, where: str) -> int:
-    return integer(value, where)
-
-
-def _str_item(value: object, where: str) -> str:
-    return text(value, where)
-
-
-_LOW, _HIGH = -(2**31), 2**31
-_INT_TYPE = {int}  # bool is an int in Python and never one on the wire: type() tells them apart
-
-
-def ints(value: object, where: str, limit: int = MAX_ITEMS) -> tuple[int, ...]:
-    # The common case in one pass; the item by item reading names what is wrong.
-    if type(value) is list and len(value) <= limit:
-        if not value:
-            return ()
-        if set(map(type, value)) == _INT_TYPE and min(value) >= _LOW and max(value) <= _HIGH:
-            return tuple(value)
-    return items(value, where, _int_item, limit)
-
-
-def _int_lists(value: object, where: str) -> tuple[tuple[int, ...], ...]:
-    """A list of lists of whole numbers (a view's occupancy, its round scores)."""
-    if type(value) is list and len(value) <= MAX_ITEMS:
-        try:
-            return tuple([ints(v, where) for v in value])
-        except WireError:
-            pass
-    return items(value, where, _int_list_item)
-
-
-def strs(value: object, where: str, limit: int = MAX_ITEMS) -> tuple[str, ...]:
-    if (
-        type(value) is list
-        and len(value) <= limit
-        and all(type(v) is str and len(v) <= MAX_TEXT for v in value)
-    ):
-        return tuple(value)
-    return items(value, where, _str_item, limit)
-
-
-def choice(value: object, where: str, allowed: tuple[str, ...]) -> str:
-    if not isinstance(value, str) or value not in allowed:
-        raise WireError(where, f"must be one of {', '.join(allowed)}")
-    return value
-
-
-# --- moves ---------------------------------------------------------------------
-
-
-def move_to_json(move: Move) -> dict[str, Any]:
-    """The record's form of a move: ``{"tile": ...}`` plus ``"evict"`` when it removes."""
-    if move.evict is None:
-        return {"tile": move.tile}
-    return {"tile": move.tile, "evict": move.evict}
-
-
-def move_from_json(value: object, where: str = "move") -> Move:
-    """A :class:`Move` from its JSON form (form only: legality is the referee's)."""
-    if type(value) is dict and len(value) == 1:  # the common case: {"tile": "..."}
-        tile = value.get("tile")
-        if type(tile) is str and len(tile) <= 64:
-            return Move(tile)
-    data = obj(value, where)
-    unknown = set(data) - {"tile", "evict"}
-    if unknown:
-        raise WireError(where, f"unknown field {sorted(unknown)[0][:40]!r}")
-    tile = text(field(data, "tile", where), f"{where}.tile", limit=64)
-    evict = opt_integer(data.get("evict"), f"{where}.evict", 0, 3)
-    return Move(tile, evict)
-
-
-def _move_item(value: object, where: str) -> Move:
-    return move_from_json(value, where)
-
-
-_PLAIN_MOVES: dict[str, Move] = {}  # tile -> Move(tile): a move is frozen, one serves all
-_PLAIN_MOVES_MAX = 512  # bounded: a host cannot grow it by sending made-up tiles
-
-
-def _moves(value: object, where: str) -> tuple[Move, ...]:
-    """A list of moves; the common one, ``{"tile": ...}`` only, read in one pass."""
-    if type(value) is list and len(value) <= MAX_ITEMS:
-        out: list[Move] = []
-        known = _PLAIN_MOVES
-        try:
-            for item in value:
-                if type(item) is dict and len(item) == 1:
-                    tile = item.get("tile")
-                    if type(tile) is str and len(tile) <= 64:
-                        move = known.get(tile)
-                        if move is None:
-                            move = Move(tile)
-                            if len(known) < _PLAIN_MOVES_MAX:
-                                known[tile] = move
-                        out.append(move)
-                        continue
-                out.append(move_from_json(item, where))
-            return tuple(out)
-        except WireError:
-            pass  # read again, item by item, for the error naming the item's place
-    return items(value, where, _move_item)
-
-
-# --- outcomes ------------------------------------------------------------------
-
-_DECIDED_BY = ("score", "fewest_businesses", "shared")
-
-
-def outcome_to_json(outcome: Outcome) -> dict[str, Any]:
-    return {
-        "scores": list(outcome.scores),
-        "sack": list(outcome.sack),
-        "on_board": list(outcome.on_board),
-        "winners": list(outcome.winners),
-        "decided_by": outcome.decided_by,
-    }
-
-
-def outcome_from_json(value: object, where: str = "outcome") -> Outcome:
-    data = obj(value, where)
-    decided = choice(field(data, "decided_by", where), f"{where}.decided_by", _DECIDED_BY)
-    return Outcome(
-        scores=ints(field(data, "scores", where), f"{where}.scores"),
-        sack=ints(field(data, "sack", where), f"{where}.sack"),
-        on_board=ints(field(data, "on_board", where), f"{where}.on_board"),
-        winners=ints(field(data, "winners", where), f"{where}.winners"),
-        decided_by=cast(DecidedBy, decided),
-    )
-
-
-# --- seat views ------------------------------------------------------------------
-
-
-def view_to_json(view: SeatView) -> dict[str, Any]:
-    """Every field of a :class:`SeatView`; the board travels as its id (``"classic"``).
-
-    Nothing is added: the form holds exactly what the view holds, so a view
-    that keeps a secret keeps it on the wire.
-    """
-    return {
-        "board": view.board.id,
-        "names": list(view.names),
-        "options": {
-            "small_tour": view.options.small_tour,
-            "final_tours": view.options.final_tours,
-        },
-        "seat": view.seat,
-        "round": view.round,
-        "rounds_total": view.rounds_total,
-        "starter": view.starter,
-        "to_move": view.to_move,
-        "face_up": list(view.face_up),
-        "discard": list(view.discard),
-        "scores": list(view.scores),
-        "supply": list(view.supply),
-        "occupancy": [list(o) for o in view.occupancy],
-        "sack_total": view.sack_total,
-        "stacks_left": view.stacks_left,
-        "moves": [move_to_json(m) for m in view.moves],
-        "leftovers": list(view.leftovers),
-        "unseen_tiles": list(view.unseen_tiles),
-        "round_scores": [list(s) for s in view.round_scores],
-        "own_route": view.own_route,
-        "public_route": view.public_route,
-        "legal_moves": [move_to_json(m) for m in view.legal_moves],
-        "outcome": None if view.outcome is None else outcome_to_json(view.outcome),
-        "revealed_routes": None if view.revealed_routes is None else list(view.revealed_routes),
-    }
-
-
-def _int_list_item(value: object, where: str) -> tuple[int, ...]:
-    return ints(value, where)
-
-
-def view_from_json(value: object, where: str = "view") -> SeatView:
-    """A :class:`SeatView` from its JSON form (types and sizes checked, not the rules)."""
-    data = obj(value, where)
-
-    def get(key: str) -> Any:
-        return field(data, key, where)
-
-    def at(key: str) -> str:
-        return f"{where}.{key}"
-
-    board_id = text(get("board"), at("board"), limit=32)
-    if board_id not in BOARDS:
-        raise WireError(at("board"), f"unknown board {board_id!r}")
-    opts = obj(get("options"), at("options"))
-    small = choice(
-        opts.get("small_tour"), f"{where}.options.small_tour", ("both-lines", "tile-line")
-    )
-    final = choice(opts.get("final_tours"), f"{where}.options.final_tours", ("secret", "all-lines"))
-    names = strs(get("names"), at("names"), limit=4)
-    if not 2 <= len(names) <= 4:
-        raise WireError(at("names"), "must name 2 to 4 seats")
-    players = len(names)
-    seat = opt_integer(get("seat"), at("seat"), 0, players - 1)
-    outcome = get("outcome")
-    revealed = get("revealed_routes")
-    return SeatView(
-        board=BOARDS[board_id](),
-        names=names,
-        options=Options(
-            small_tour=cast(Literal["both-lines", "tile-line"], small),
-            final_tours=cast(Literal["secret", "all-lines"], final),
-        ),
-        seat=seat,
-        round=integer(get("round"), at("round"), 0, MAX_ITEMS),
-        rounds_total=integer(get("rounds_total"), at("rounds_total"), 0, MAX_ITEMS),
-        starter=integer(get("starter"), at("starter"), 0, players - 1),
-        to_move=opt_integer(get("to_move"), at("to_move"), 0, players - 1),
-        face_up=strs(get("face_up"), at("face_up")),
-        discard=strs(get("discard"), at("discard")),
-        scores=ints(get("scores"), at("scores"), limit=4),
-        supply=ints(get("supply"), at("supply"), limit=4),
-        occupancy=_int_lists(get("occupancy"), at("occupancy")),
-        sack_total=integer(get("sack_total"), at("sack_total"), 0, 1000),
-        stacks_left=integer(get("stacks_left"), at("stacks_left"), 0, MAX_ITEMS),
-        moves=_moves(get("moves"), at("moves")),
-        leftovers=strs(get("leftovers"), at("leftovers")),
-        unseen_tiles=strs(get("unseen_tiles"), at("unseen_tiles")),
-        round_scores=_int_lists(get("round_scores"), at("round_scores")),
-        own_route=opt_text(get("own_route"), at("own_route"), limit=32),
-        public_route=opt_text(get("public_route"), at("public_route"), limit=32),
-        legal_moves=_moves(get("legal_moves"), at("legal_moves")),
-        outcome=None if outcome is None else outcome_from_json(outcome, at("outcome")),
-        revealed_routes=None if revealed is None else strs(revealed, at("revealed_routes")),
-    )
-
-
-# --- events ----------------------------------------------------------------------
-
-_EVENT_TYPES: dict[type[Any], str] = {
+_AT = re.compile(r"(?P<problem>.*?)(?: - at `\$(?P<path>[^`]*)`)?", re.DOTALL)
+_FIELD = re.compile(r"Object (?P<what>missing required|contains unknown) field `(?P<key>.*)`")
+
+
+def wire_error(exc: msgspec.ValidationError, where: str) -> WireError:
+    """msgspec's word for a value it refused, as a :class:`WireError` whose ``where``
+    starts at ``where`` (``view`` and msgspec's ``$.scores[2]``: ``view.scores[2]``)."""
+    found = _AT.fullmatch(str(exc))
+    assert found is not None  # the pattern matches any text
+    where += found["path"] or ""
+    problem = found["problem"]
+    key = _FIELD.fullmatch(problem)
+    if key is not None and key["what"] == "missing required":
+        where, problem = f"{where}.{key['key']}", "missing"
+    elif key is not None:
+        problem = f"unknown field {key['key'][:40]!r}"
+    return WireError(where, problem[:200])
+
+
+def one_of(words: tuple[str, ...]) -> Meta:
+    """The constraint of a string that is one of ``words``."""
+    return Meta(pattern=rf"\A(?:{'|'.join(map(re.escape, words))})\Z")
+
+
+def sent(default: T) -> T:
+    """A field's default that is written all the same: a :class:`Form` leaves out of
+    its line each other field whose value is its default (msgspec's ``omit_defaults``),
+    but never one whose default comes from a factory."""
+    return msgspec.field(default_factory=lambda: default)
+
+
+class Form(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
+    """A JSON object of these fields, in this order; a field whose value is its
+    default is left out, unless its default is :func:`sent`. A field a reader does
+    not know is ignored (a version may gain fields).
+
+    Python's garbage collector does not track these (``gc=False``): a form holds
+    values, never itself, so it is in no reference cycle; not tracking the many a
+    line makes spares the collector's passes over them (a fifth of the time an
+    update line takes to read and write)."""
+
+
+class Message(Form, tag_field="type", frozen=True):
+    """A message: one line, a JSON object whose ``"type"`` is the struct's ``tag``."""
+
+    def _checked(self) -> Self:
+        """The message as decoded, made whole: the core's values made from the forms
+        msgspec read (:data:`WireView` and the others), and what a type cannot say
+        checked (raises :class:`WireError`). A message whose reader knows more
+        (the core's rules for outside text, one field or another) says it here."""
+        plan = _plan(type(self))
+        if not plan:
+            return self
+        return replace(self, **{name: read(getattr(self, name)) for name, read, _ in plan})
+
+    def _form(self) -> msgspec.Struct:
+        """What msgspec writes for this message: itself, with the core's values as
+        their JSON forms."""
+        plan = _plan(type(self))
+        if not plan:
+            return self
+        return replace(self, **{name: write(getattr(self, name)) for name, _, write in plan})
+
+
+# --- the fields of messages -----------------------------------------------------------
+
+Int = Annotated[int, Meta(ge=-(2**31), le=2**31)]
+"""A whole number (bool is an int in Python and never one on the wire)."""
+Seat = Annotated[int, Meta(ge=0, le=3)]
+Count = Annotated[int, Meta(ge=0, le=MAX_ITEMS)]
+Text = Annotated[str, Meta(max_length=MAX_TEXT)]
+Word = Annotated[str, Meta(max_length=32)]
+Texts = Annotated[tuple[Text, ...], Meta(max_length=MAX_ITEMS)]
+Ints = Annotated[tuple[Int, ...], Meta(max_length=MAX_ITEMS)]
+Name = Annotated[str, Meta(max_length=1000)]
+"""A name as sent: the core's name rule decides (the host applies it); this bounds the work."""
+TableId = Annotated[str, Meta(pattern=r"\A[a-z0-9][a-z0-9-]{0,31}\Z")]
+Token = Annotated[str, Meta(pattern=r"\A[A-Za-z0-9_-]{16,64}\Z")]
+"""An account's secret (or a door's ticket)."""
+Code = Annotated[str, Meta(pattern=r"\A[A-Za-z0-9 _.-]{1,32}\Z")]
+"""A link code as typed (the host normalises it): letters, digits, dashes, spaces."""
+Seconds = Annotated[float, Meta(ge=0, le=10 * 365 * 86400)]
+"""A duration: a JSON number (a whole one too), never NaN or infinite (JSON has neither)."""
+
+
+# --- the core's values: their forms ---------------------------------------------------
+
+
+class MoveForm(Form, forbid_unknown_fields=True, frozen=True):
+    """A move: its ``tile``, and ``evict`` (written only at a full stop); a key the
+    record's form of a move has not is refused."""
+
+    tile: Annotated[str, Meta(max_length=64)]
+    evict: Seat | None = None
+
+
+class OutcomeForm(Form, frozen=True):
+    scores: Ints
+    sack: Ints
+    on_board: Ints
+    winners: Ints
+    decided_by: Literal["score", "fewest_businesses", "shared"]
+
+
+class OptionsForm(Form, frozen=True):
+    small_tour: Literal["both-lines", "tile-line"]
+    final_tours: Literal["secret", "all-lines"]
+
+
+Moves = Annotated[tuple[MoveForm, ...], Meta(max_length=MAX_ITEMS)]
+IntLists = Annotated[tuple[Ints, ...], Meta(max_length=MAX_ITEMS)]
+Scores = Annotated[tuple[Int, ...], Meta(max_length=4)]
+
+
+class ViewForm(Form, frozen=True):
+    """A :class:`~paris_tui.core.SeatView`'s fields, the board as its id; every field
+    is written (``null`` too). Nothing is added: the form holds exactly what the
+    view holds, so a view that keeps a secret keeps it on the wire."""
+
+    board: Word
+    names: Annotated[tuple[Text, ...], Meta(min_length=2, max_length=4)]
+    options: OptionsForm
+    seat: Seat | None
+    round: Count
+    rounds_total: Count
+    starter: Seat
+    to_move: Seat | None
+    face_up: Texts
+    discard: Texts
+    scores: Scores
+    supply: Scores
+    occupancy: IntLists
+    sack_total: Annotated[int, Meta(ge=0, le=1000)]
+    stacks_left: Count
+    moves: Moves
+    leftovers: Texts
+    unseen_tiles: Texts
+    round_scores: IntLists
+    own_route: Word | None
+    public_route: Word | None
+    legal_moves: Moves
+    outcome: OutcomeForm | None
+    revealed_routes: Texts | None
+
+
+class _EventForm(Form, tag_field="type", frozen=True):
+    """An event: ``"type"`` and the core's event's fields, in its order, all written.
+    Each event's form is made of the core's event (:func:`_event_form`)."""
+
+
+_EVENT_TAGS: dict[type[Any], str] = {
     BusinessOpened: "business_opened",
     NothingOpened: "nothing_opened",
     BusinessRemoved: "business_removed",
@@ -386,99 +280,260 @@ _EVENT_TYPES: dict[type[Any], str] = {
     RoundStarted: "round_started",
     GameOver: "game_over",
 }
+Points = Annotated[int, Meta(ge=0, le=100)]
+_EVENT_FIELDS: dict[str, Any] = {
+    "round": Count,
+    **dict.fromkeys(("seat", "owner", "by", "starter"), Seat),
+    **dict.fromkeys(("tile", "stop", "line", "origin"), Text),
+    **dict.fromkeys(("stops", "tiles"), Texts),
+    **dict.fromkeys(("scores", "winners"), Scores),
+    "points": Annotated[int, Meta(ge=0, le=1000)],
+    **dict.fromkeys(("here", "near", "distance"), Points),
+    "grand_tour": bool,
+}
+"""What the wire takes in an event's field, by its name (a literal field takes what
+the core's type says)."""
 
 
-def event_to_json(event: Event) -> dict[str, Any]:
-    """``{"type": ..., <the event's fields>}``; tuples become lists."""
-    data: dict[str, Any] = {"type": _EVENT_TYPES[type(event)]}
-    for name in type(event).__slots__:
-        value = getattr(event, name)
-        data[name] = list(value) if isinstance(value, tuple) else value
+def _event_form(event: type[Any]) -> type[_EventForm]:
+    """The form of one of the core's events: its fields, in its order, each of the
+    type :data:`_EVENT_FIELDS` names (``None`` too where the core's type allows it),
+    every one of them required."""
+    hints = get_type_hints(event)
+    kinds = []
+    for name in (f.name for f in dataclasses.fields(event)):
+        hint = hints[name]
+        kind = hint if get_origin(hint) is Literal else _EVENT_FIELDS[name]
+        kinds.append((name, kind | None if type(None) in get_args(hint) else kind))
+    form = msgspec.defstruct(
+        f"{event.__name__}Form", kinds, bases=(_EventForm,), tag=_EVENT_TAGS[event], frozen=True
+    )
+    return cast(type[_EventForm], form)
+
+
+EVENT_FORMS: dict[type[_EventForm], type[Any]] = {_event_form(e): e for e in _EVENT_TAGS}
+"""Each event's form and the core's event it reads as (the same fields, in order)."""
+EventForm: Any = functools.reduce(operator.or_, EVENT_FORMS)  # their union
+EventForms: Any = Annotated[tuple[EventForm, ...], Meta(max_length=MAX_EVENTS)]
+
+if TYPE_CHECKING:  # to callers (and to mypy), a message's field holds the core's value
+    WireMove: TypeAlias = Move
+    WireView: TypeAlias = SeatView
+    WireEvents: TypeAlias = tuple[Event, ...]
+else:  # to msgspec, its form: what it reads and checks
+    WireMove = MoveForm
+    WireView = ViewForm
+    WireEvents = EventForms
+
+
+# --- forms to values ----------------------------------------------------------------
+
+_PLAIN_MOVES: dict[str, Move] = {}  # tile -> Move(tile): a move is frozen, one serves all
+_PLAIN_MOVES_MAX = 512  # bounded: a host cannot grow it by sending made-up tiles
+
+
+def _move(form: MoveForm) -> Move:
+    if form.evict is not None:
+        return Move(form.tile, form.evict)
+    move = _PLAIN_MOVES.get(form.tile)
+    if move is None:
+        move = Move(form.tile)
+        if len(_PLAIN_MOVES) < _PLAIN_MOVES_MAX:
+            _PLAIN_MOVES[form.tile] = move
+    return move
+
+
+def _outcome(form: OutcomeForm) -> Outcome:
+    return Outcome(*astuple(form))
+
+
+def _view(form: ViewForm, where: str = "view") -> SeatView:
+    board = BOARDS.get(form.board)
+    if board is None:
+        raise WireError(f"{where}.board", f"unknown board {form.board!r}")
+    players = len(form.names)
+    for key in ("seat", "starter", "to_move"):
+        seat = getattr(form, key)
+        if seat is not None and seat >= players:
+            raise WireError(f"{where}.{key}", f"must be between 0 and {players - 1}")
+    values = asdict(form)
+    values["board"] = board()
+    values["options"] = Options(form.options.small_tour, form.options.final_tours)
+    values["moves"] = tuple([_move(m) for m in form.moves])
+    values["legal_moves"] = tuple([_move(m) for m in form.legal_moves])
+    values["outcome"] = None if form.outcome is None else _outcome(form.outcome)
+    return SeatView(**values)
+
+
+def _events(forms: tuple[_EventForm, ...]) -> tuple[Event, ...]:
+    return tuple([EVENT_FORMS[type(form)](*astuple(form)) for form in forms])
+
+
+# --- values to their JSON forms -----------------------------------------------------
+
+
+def move_to_json(move: Move) -> dict[str, Any]:
+    """The record's form of a move: ``{"tile": ...}`` plus ``"evict"`` when it removes."""
+    if move.evict is None:
+        return {"tile": move.tile}
+    return {"tile": move.tile, "evict": move.evict}
+
+
+def outcome_to_json(outcome: Outcome) -> dict[str, Any]:
+    return {name: getattr(outcome, name) for name in OutcomeForm.__struct_fields__}
+
+
+_VIEW_FIELDS = ViewForm.__struct_fields__
+
+
+def view_to_json(view: SeatView) -> dict[str, Any]:
+    """Every field of a :class:`SeatView`, in its order (:class:`ViewForm`'s); the
+    board travels as its id (``"classic"``), a move in the record's form."""
+    data = {name: getattr(view, name) for name in _VIEW_FIELDS}
+    data["board"] = view.board.id
+    data["options"] = {
+        "small_tour": view.options.small_tour,
+        "final_tours": view.options.final_tours,
+    }
+    data["moves"] = [move_to_json(m) for m in view.moves]
+    data["legal_moves"] = [move_to_json(m) for m in view.legal_moves]
+    if view.outcome is not None:
+        data["outcome"] = outcome_to_json(view.outcome)
     return data
 
 
-def _seat(value: object, where: str) -> int:
-    return integer(value, where, 0, 3)
-
-
-def event_from_json(value: object, where: str = "event") -> Event:
-    data = obj(value, where)
-
-    def get(key: str) -> Any:
-        return field(data, key, where)
-
-    def at(key: str) -> str:
-        return f"{where}.{key}"
-
-    kind = choice(get("type"), at("type"), tuple(_EVENT_TYPES.values()))
-    rnd = integer(get("round"), at("round"), 0, MAX_ITEMS)
-    if kind == "business_opened":
-        return BusinessOpened(
-            rnd,
-            _seat(get("seat"), at("seat")),
-            text(get("tile"), at("tile")),
-            text(get("stop"), at("stop")),
-        )
-    if kind == "nothing_opened":
-        return NothingOpened(rnd, _seat(get("seat"), at("seat")), text(get("tile"), at("tile")))
-    if kind == "business_removed":
-        to = choice(get("to"), at("to"), ("supply", "sack"))
-        return BusinessRemoved(
-            rnd,
-            _seat(get("owner"), at("owner")),
-            text(get("stop"), at("stop")),
-            _seat(get("by"), at("by")),
-            cast(Literal["supply", "sack"], to),
-        )
-    if kind == "tour":
-        tour = choice(get("kind"), at("kind"), ("small_tour", "grand_tour", "special_tour"))
-        seat = get("seat")
-        return TourEvent(
-            rnd,
-            cast(Literal["small_tour", "grand_tour", "special_tour"], tour),
-            opt_text(get("line"), at("line")),
-            opt_text(get("stop"), at("stop")),
-            strs(get("stops"), at("stops")),
-            None if seat is None else _seat(seat, at("seat")),
-        )
-    if kind == "score":
-        score = choice(
-            get("kind"), at("kind"), ("small_tour", "grand_tour", "special_tour", "sack")
-        )
-        return ScoreEvent(
-            rnd,
-            cast(Literal["small_tour", "grand_tour", "special_tour", "sack"], score),
-            _seat(get("seat"), at("seat")),
-            integer(get("points"), at("points"), 0, 1000),
-            opt_text(get("stop"), at("stop")),
-            opt_text(get("line"), at("line")),
-            integer(get("here"), at("here"), 0, 100),
-            integer(get("near"), at("near"), 0, 100),
-            integer(get("distance"), at("distance"), 0, 100),
-            opt_text(get("origin"), at("origin")),
-        )
-    if kind == "tile_discarded":
-        return TileDiscarded(
-            rnd, text(get("tile"), at("tile")), boolean(get("grand_tour"), at("grand_tour"))
-        )
-    if kind == "round_started":
-        return RoundStarted(
-            rnd, _seat(get("starter"), at("starter")), strs(get("tiles"), at("tiles"))
-        )
-    return GameOver(
-        rnd,
-        ints(get("scores"), at("scores"), limit=4),
-        ints(get("winners"), at("winners"), limit=4),
-    )
-
-
-def _event_item(value: object, where: str) -> Event:
-    return event_from_json(value, where)
+def event_to_json(event: Event) -> dict[str, Any]:
+    """``{"type": ..., <the event's fields>}``."""
+    data: dict[str, Any] = {"type": _EVENT_TAGS[type(event)]}
+    for name in type(event).__slots__:
+        data[name] = getattr(event, name)
+    return data
 
 
 def events_to_json(events: list[Event] | tuple[Event, ...]) -> list[dict[str, Any]]:
     return [event_to_json(e) for e in events]
 
 
+# --- a message's fields that hold the core's values -----------------------------------
+
+_CORE_FIELDS: tuple[tuple[Any, Callable[[Any], Any], Callable[[Any], Any]], ...] = (
+    (MoveForm, _move, move_to_json),
+    (ViewForm, _view, view_to_json),
+    (EventForms, _events, events_to_json),
+)
+"""Each form a message's field may be declared as (:data:`WireMove` and the others),
+how its value is made of it and how the value is written."""
+_Plan = tuple[tuple[str, Callable[[Any], Any], Callable[[Any], Any]], ...]
+_PLANS: dict[type[msgspec.Struct], _Plan] = {}
+
+
+def _plan(cls: type[msgspec.Struct]) -> _Plan:
+    """``cls``'s fields that hold the core's values: (name, read, write) of each."""
+    plan = _PLANS.get(cls)
+    if plan is None:
+        plan = tuple(
+            (field.name, read, write)
+            for field in fields(cls)
+            for form, read, write in _CORE_FIELDS
+            if field.type is form
+        )
+        _PLANS[cls] = plan
+    return plan
+
+
+# --- readers: a JSON value (already parsed) as the core's value -------------------------
+
+
+def _convert(value: object, form: Any, where: str) -> Any:
+    try:
+        return msgspec.convert(value, form)
+    except msgspec.ValidationError as exc:
+        raise wire_error(exc, where) from None
+
+
+def move_from_json(value: object, where: str = "move") -> Move:
+    """A :class:`Move` from its JSON form (form only: legality is the referee's)."""
+    return _move(_convert(value, MoveForm, where))
+
+
+def outcome_from_json(value: object, where: str = "outcome") -> Outcome:
+    return _outcome(_convert(value, OutcomeForm, where))
+
+
+def view_from_json(value: object, where: str = "view") -> SeatView:
+    """A :class:`SeatView` from its JSON form (types and sizes checked, not the rules)."""
+    return _view(_convert(value, ViewForm, where), where)
+
+
+def event_from_json(value: object, where: str = "event") -> Event:
+    return _events((_convert(value, EventForm, where),))[0]
+
+
 def events_from_json(value: object, where: str = "events") -> tuple[Event, ...]:
-    return items(value, where, _event_item, limit=MAX_EVENTS)
+    return _events(_convert(value, EventForms, where))
+
+
+# --- one line of JSON -----------------------------------------------------------------
+
+_ENCODER = msgspec.json.Encoder()
+_NOT_ASCII = re.compile(rb"[\x7f-\xff]+")
+# msgspec writes a float below 1e-4 as 0.00001 or 1e-7, Python's json as 1e-05, 1e-07
+# (and 1e16 as 1e16, not 1e+16): the same number, other bytes. A line where this
+# could be is written by Python's json (an "e" after a digit in a string too: rare).
+_EXPONENT = re.compile(rb"e(?<=[0-9]e)[-0-9]")
+
+
+def _escaped(run: re.Match[bytes]) -> bytes:
+    # Python's json escapes DEL and every character past ASCII as \u00e9 (a pair of
+    # surrogates past U+FFFF); a run of them holds no quote and no backslash.
+    return json.dumps(run.group().decode("utf-8"))[1:-1].encode("ascii")
+
+
+def json_bytes(value: Any) -> bytes:
+    """``value`` (a struct, or plain JSON values) as compact JSON in ASCII, so that
+    no byte of it is a terminal control: byte for byte what
+    ``json.dumps(value, separators=(",", ":"), ensure_ascii=True)`` writes."""
+    try:
+        text = _ENCODER.encode(value)
+    except UnicodeEncodeError:  # a lone surrogate, which JSON escapes and UTF-8 cannot hold
+        return _python_json(value)
+    if _may_hold_floats(type(value)) and (b"0.0000" in text or _EXPONENT.search(text)):
+        return _python_json(value)
+    if not text.isascii() or b"\x7f" in text:
+        text = _NOT_ASCII.sub(_escaped, text)
+    return text
+
+
+def _python_json(value: Any) -> bytes:
+    plain = msgspec.to_builtins(value)
+    return json.dumps(plain, separators=(",", ":"), ensure_ascii=True).encode("ascii")
+
+
+_FLOATS: dict[type[Any], bool] = {}
+
+
+def _may_hold_floats(cls: type[Any]) -> bool:
+    """Whether a value of ``cls`` may hold a float: a struct whose fields' types say
+    so (or say any JSON value), or anything that is no struct."""
+    found = _FLOATS.get(cls)
+    if found is None:
+        found = not issubclass(cls, msgspec.Struct) or _floats(msgspec.inspect.type_info(cls))
+        _FLOATS[cls] = found
+    return found
+
+
+def _floats(kind: msgspec.inspect.Type) -> bool:
+    inspect = msgspec.inspect
+    if isinstance(kind, inspect.FloatType | inspect.AnyType | inspect.CustomType):
+        return True
+    if isinstance(kind, inspect.StructType | inspect.DataclassType):
+        return any(_floats(f.type) for f in kind.fields)
+    if isinstance(kind, inspect.UnionType):
+        return any(_floats(k) for k in kind.types)
+    if isinstance(kind, inspect.TupleType):
+        return any(_floats(k) for k in kind.item_types)
+    if isinstance(kind, inspect.ListType | inspect.VarTupleType):
+        return _floats(kind.item_type)
+    if isinstance(kind, inspect.DictType):
+        return _floats(kind.value_type)
+    return isinstance(kind, inspect.Metadata) and _floats(kind.type)

@@ -15,12 +15,12 @@ import threading
 import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import aiohttp
 import pytest
+from msgspec import structs
 from pg import PostgresServer
 
 from paris_tui.cli import main
@@ -1179,7 +1179,7 @@ async def test_a_vouch_for_a_door_is_taken_only_from_a_peer_for_its_own_connecti
             proof = cluster.relay_proof(source, "door") or ""
             vouch = cluster.vouch(vouch_for or source, vouched)
             if vouch is not None and forged:  # another credential than the one proven
-                vouch = replace(vouch, credential="SHA256:mallory")
+                vouch = structs.replace(vouch, credential="SHA256:mallory")
             raw.send(HELLO + encode(Relay("door", proof, vouch)) + join)
             return raw
 

@@ -27,6 +27,8 @@ import secrets
 import time
 from dataclasses import replace
 
+from msgspec import structs
+
 from paris_tui.core.text import printable
 from paris_tui.host.accounts.identity import DoorProof, Tickets, Vouched
 from paris_tui.host.accounts.store import Door, digest
@@ -166,7 +168,7 @@ class PeerRelay:
             return None
         p = vouched.proof
         unproven = Vouch(vouched.ticket, p.door, p.digest, p.name, p.label, seconds, "")
-        return replace(unproven, proof=self._vouch_proof(secret, source, unproven))
+        return structs.replace(unproven, proof=self._vouch_proof(secret, source, unproven))
 
     def proven_vouch(self, source: str, vouch: Vouch) -> Vouched | None:
         """What a peer vouched for over the connection whose far end is ``source``
@@ -174,7 +176,7 @@ class PeerRelay:
         secret = self.secret()
         if secret is None or vouch.door not in ("ssh", "browser"):
             return None
-        want = self._vouch_proof(secret, source, replace(vouch, proof=""))
+        want = self._vouch_proof(secret, source, structs.replace(vouch, proof=""))
         if not hmac.compare_digest(want.encode(), vouch.proof.encode()):
             return None
         door: Door = "ssh" if vouch.door == "ssh" else "browser"

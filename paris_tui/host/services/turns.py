@@ -35,8 +35,10 @@ import logging
 import shlex
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Literal, Protocol, TypeVar
+
+from msgspec import structs
 
 from paris_tui.core.text import printable
 from paris_tui.host.accounts.store import AccountStore, SQLiteAccounts
@@ -342,7 +344,7 @@ class TurnKeeper:
         if move_time is None:
             return info
         turn = self._turns.get(room.id)
-        return replace(
+        return structs.replace(
             info,
             move_time=move_time,
             to_move=None if turn is None else turn.seat,

@@ -36,10 +36,10 @@ typed (:class:`~paris_tui.app.screens.new_game.NameInput`).
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Awaitable, Callable, Sequence
 from typing import ClassVar
 
+from msgspec import structs
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -567,7 +567,7 @@ class LobbyScreen(ParisScreen):
                 return
             self.say(_("Opening a table…"))
             self.client.send(
-                dataclasses.replace(request, token=self.token(), code=self.proof.take_code())
+                structs.replace(request, token=self.token(), code=self.proof.take_code())
             )
 
         self.app.push_screen(NewTableScreen(name), opened)
@@ -585,7 +585,7 @@ class LobbyScreen(ParisScreen):
                 return
             request = quick_request(self.tables, size, name, self.rating, self.token())
             self.say(_("Finding a table…"))
-            self.client.send(dataclasses.replace(request, code=self.proof.take_code()))
+            self.client.send(structs.replace(request, code=self.proof.take_code()))
 
         self.app.push_screen(QuickMatchScreen(), chosen)
 
