@@ -451,8 +451,10 @@ class Reader:
         return move, choices
 
     def _turn_word(self, word: Parsed, text: str, view: SeatView) -> None:
-        """A command word typed on a turn (a chat's typed in full)."""
-        if word.exact and self.chat.command(word.command, text):
+        """A command word typed on a turn. A chat's comes here typed in full, or
+        shortened where no face-up tile's stop starts so (:class:`~.turn.TurnInput`
+        has looked): ``mut bob`` mutes, as between turns."""
+        if self.chat.command(word.command, text):
             return
         command = word.command
         if command == "quit":

@@ -150,3 +150,23 @@ async def test_the_reader_mutes_and_unmutes_a_writer_kept_with_the_account(
         await ear.quit(now() + 7)
         for c in (bob.client, cy.client, client):
             await c.close()
+
+
+async def test_a_shortened_mute_on_ones_own_turn_mutes(tmp_path: Path) -> None:
+    """``mut bob`` and ``unm bob`` typed on one's own turn, where no stop's name starts
+    so, are the chat's ``mute`` and ``unmute`` (as between turns), not a question
+    about the board that nobody can answer (the reader stopped on them)."""
+    async with running_host(tmp_path, ["ann,bob"]) as (_host, port):
+        client = await HostClient.connect("127.0.0.1", port)
+        table = RemoteTable(client, await client.join("ann"))
+        bob = await join_bot(port, "bob")
+        ear = Ear(table)
+        await ear.said("Your turn, ann")
+        ear.inbox.put("mut bob", now() + 1)
+        await ear.said("bob's lines are hidden here.")
+        ear.inbox.put("unm bob", now() + 2)
+        await ear.said("bob's lines are shown again.")
+        assert not ear.task.done()  # the reader goes on with the turn
+        await ear.quit(now() + 3)
+        await bob.client.close()
+        await client.close()
