@@ -35,7 +35,13 @@ from .sampling import Determinizer
 from .values import Move
 from .view import SeatView
 
-__all__ = ["LeftoverPreview", "leftover_preview", "leftover_previews", "takeover_choices"]
+__all__ = [
+    "LeftoverPreview",
+    "eviction_destinations",
+    "leftover_preview",
+    "leftover_previews",
+    "takeover_choices",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,3 +193,19 @@ def leftover_preview(view: SeatView, tile: str) -> LeftoverPreview:
     if tile not in previews:
         raise ValueError(f"{tile} is not face up")
     return previews[tile]
+
+
+def eviction_destinations(view: SeatView, moves: Sequence[Move]) -> dict[int, str]:
+    """Where the business each takeover move removes would go (R4): ``"sack"`` or
+    ``"supply"``, by seat removed, as the rules would have it from ``view``."""
+    from .events import BusinessRemoved
+
+    base = Determinizer(view).base
+    out: dict[int, str] = {}
+    for move in moves:
+        assert move.evict is not None
+        probe = base.copy()
+        for event in probe.play(move):
+            if isinstance(event, BusinessRemoved):
+                out[move.evict] = event.to
+    return out

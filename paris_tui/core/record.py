@@ -31,13 +31,16 @@ import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .board import BOARDS, Board
 from .errors import RecordError, brief, invalid
 from .game import Game
 from .text import InvalidNameError, check_table_names, printable
 from .values import Move, Options, Setup
+
+if TYPE_CHECKING:
+    from .events import Event
 
 __all__ = [
     "FORMAT",
@@ -55,6 +58,7 @@ __all__ = [
     "read_record_text",
     "replay",
     "replay_summary",
+    "replay_with_events",
     "save_record",
     "write_text_atomic",
 ]
@@ -581,6 +585,16 @@ def replay(record: Record, upto: int | None = None) -> Game:
     for move in moves:
         game.play(move)
     return game
+
+
+def replay_with_events(record: Record) -> tuple[Game, list[Event]]:
+    """The game a (valid) record describes, played to its end, and every event its
+    moves made, in order (what a resumed game shows again in its log)."""
+    game = replay(record, upto=0)
+    events: list[Event] = []
+    for move in record.moves:
+        events.extend(game.play(move))
+    return game, events
 
 
 def replay_summary(record: Record) -> dict[str, Any]:

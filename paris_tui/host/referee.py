@@ -28,16 +28,17 @@ paris_tui.host.referee.Refusal: not_your_turn: it is Ann's turn, not Bob's
 
 from __future__ import annotations
 
-import hashlib
 import json
 import secrets
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol
 
+from paris_tui.ai.seats import SeatSpec, ai_seed
+
 from ..core import Event, Game, IllegalCode, Move, Options, ParisError, SeatView, ai_seat_names
-from ..core.record import Player, Record, replay, save_record
+from ..core.record import Player, Record, replay_with_events, save_record
 from ..core.text import InvalidNameError, check_table_names
 from ..net.protocol import ErrorCode
 from ..net.wire import move_to_json
@@ -71,25 +72,6 @@ class Refusal(ParisError):
         self.message = message
         self.illegal = illegal  # with code "illegal": why, as the core's code
         super().__init__(f"{code}: {message}")
-
-
-def ai_seed(game_seed: int | str, seat: int) -> int:
-    """A deterministic seed for the AI in ``seat`` (the app's derivation, so a
-    record moves between the app and the host with the same AI choices)."""
-    digest = hashlib.sha256(f"paris-tui:{game_seed}:{seat}".encode()).digest()
-    return int.from_bytes(digest[:4], "big")
-
-
-@dataclass(frozen=True, slots=True)
-class SeatSpec:
-    """A seat to open: a name and ``"human"`` or ``"ai:<level>"``."""
-
-    name: str
-    kind: str = "human"
-
-    @property
-    def level(self) -> str | None:
-        return self.kind[3:] if self.kind.startswith("ai:") else None
 
 
 def _levels() -> tuple[str, ...]:
@@ -184,10 +166,7 @@ class Referee:
     @classmethod
     def from_record(cls, table_id: str, record: Record, path: Path | None = None) -> Referee:
         """Resume a table from its record (its moves replayed, every event kept)."""
-        game = replay(record, upto=0)
-        events: list[Event] = []
-        for move in record.moves:
-            events.extend(game.play(move))
+        game, events = replay_with_events(record)
         extra = dict(record.extra)
         meta = extra.pop(APP_KEY, None)
         return cls(

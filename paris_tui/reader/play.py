@@ -154,12 +154,10 @@ class TableChat:
 class Reader:
     """One game, read out, from the current position to the end (or ``quit``).
 
-    Notes for sharing with the game screen (not done here, on purpose): the
-    decisions of :meth:`run` (hand-off if another human of this keyboard
-    moves next, a local bot if the table has one, else wait) are the game
-    screen's ``advance``; the takeover's destinations
-    (:func:`.turn.destinations`) are its ``_destinations``; both could move
-    to one Textual-free turn flow.
+    The decisions of :meth:`run` (hand-off if another human of this keyboard
+    moves next, a local bot if the table has one, else wait) are those of the
+    game screen's turn flow (:mod:`paris_tui.app.play.turns`); the takeover's
+    destinations are the core's (:func:`~paris_tui.core.analysis.eviction_destinations`).
     """
 
     def __init__(

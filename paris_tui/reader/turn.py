@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from paris_tui.core.analysis import eviction_destinations
+
 from ..core import Move, SeatView
 from ..i18n import _
 from . import say
@@ -110,7 +112,7 @@ class TurnInput:
         if len(moves) == 1:
             return moves[0], None
         stop = say.stop_name(view.board, tile.split("/", 1)[0])
-        going = destinations(view, moves)
+        going = eviction_destinations(view, moves)
         options = []
         for n, move in enumerate(moves, start=1):
             assert move.evict is not None
@@ -133,20 +135,3 @@ class TurnInput:
             "Type a tile's number from 1 to {n} or the start of its stop's name, "
             "{tiles} to hear them, or {help}."
         ).format(n=n, tiles=word_for("tiles"), help=word_for("help"))
-
-
-def destinations(view: SeatView, moves: list[Move]) -> dict[int, str]:
-    """Where each removed business would go, as the core says (R4): the game screen's
-    ``_destinations`` (to share)."""
-    from ..core import BusinessRemoved
-    from ..core.sampling import Determinizer
-
-    base = Determinizer(view).base
-    out: dict[int, str] = {}
-    for move in moves:
-        assert move.evict is not None
-        probe = base.copy()
-        for event in probe.play(move):
-            if isinstance(event, BusinessRemoved):
-                out[move.evict] = event.to
-    return out

@@ -21,13 +21,23 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from pg import postgres  # noqa: F401 - the fixture, for --host-store postgres
+from pg import PostgresServer, postgres  # noqa: F401 - the fixture, for --host-store postgres
 
 from . import helpers
 
 # The fixtures of the tests that pick their store themselves (see the module's doc).
 STORE_FIXTURES = frozenset({"store", "database", "postgres"})
 HOST_TESTS = Path(__file__).parent
+
+
+@pytest.fixture(params=["files", "postgres"])
+def store(request: pytest.FixtureRequest) -> str | None:
+    """A test that runs against both stores: ``None`` for the data directory's files,
+    else a fresh PostgreSQL database's URL."""
+    if request.param == "files":
+        return None
+    server: PostgresServer = request.getfixturevalue("postgres")
+    return server.dsn(server.create_database())
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

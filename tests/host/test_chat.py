@@ -16,7 +16,6 @@ from typing import Any
 
 import pytest
 from hostile_corpus import CORPUS
-from pg import PostgresServer
 
 from paris_tui.cli import main
 from paris_tui.core.text import InvalidChatError, normalize_chat
@@ -374,14 +373,6 @@ def test_the_sidecar_stays_bounded_and_skips_a_torn_line(tmp_path: Path) -> None
 
 
 # --- both stores (files and PostgreSQL) ---------------------------------------------------
-
-
-@pytest.fixture(params=["files", "postgres"])
-def store(request: pytest.FixtureRequest) -> str | None:
-    if request.param == "files":
-        return None
-    server: PostgresServer = request.getfixturevalue("postgres")
-    return server.dsn(server.create_database())
 
 
 async def test_both_stores_keep_chat_and_the_operators_mute_across_a_restart(

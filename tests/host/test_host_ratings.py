@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 from openskill.models import PlackettLuce
-from pg import PostgresServer
 
 from paris_tui.cli import main
 from paris_tui.core import SeatView
@@ -31,14 +30,6 @@ from .helpers import (
     store_args,
     stored_accounts,
 )
-
-
-@pytest.fixture(params=["files", "postgres"])
-def store(request: pytest.FixtureRequest) -> str | None:
-    if request.param == "files":
-        return None
-    server: PostgresServer = request.getfixturevalue("postgres")
-    return server.dsn(server.create_database())
 
 
 async def rated_result(bot: Bot) -> RatedResult:

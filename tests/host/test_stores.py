@@ -41,14 +41,6 @@ from paris_tui.net.protocol import Presence, Refused, Update
 from .helpers import TIMEOUT, join_bot, random_player, running_host
 
 
-@pytest.fixture(params=["files", "postgres"])
-def store(request: pytest.FixtureRequest) -> str | None:
-    if request.param == "files":
-        return None
-    server: PostgresServer = request.getfixturevalue("postgres")
-    return server.dsn(server.create_database())
-
-
 @pytest.fixture
 def database(postgres: PostgresServer) -> str:
     return postgres.dsn(postgres.create_database())

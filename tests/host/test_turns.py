@@ -46,14 +46,6 @@ class FakeClock:
         self.now += seconds
 
 
-@pytest.fixture(params=["files", "postgres"])
-def store(request: pytest.FixtureRequest) -> str | None:
-    if request.param == "files":
-        return None
-    server: PostgresServer = request.getfixturevalue("postgres")
-    return server.dsn(server.create_database())
-
-
 def notify_script(tmp_path: Path) -> tuple[str, Path]:
     """A notify command that appends its arguments (after its own) as JSON to a file."""
     out = tmp_path / "notified.jsonl"

@@ -13,9 +13,9 @@ checks every save it reads).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TypeGuard
 
+from paris_tui.ai.seats import SeatSpec, ai_seed
 from paris_tui.core import (
     InvalidNameError,
     RecordError,
@@ -57,26 +57,6 @@ def ai_levels() -> tuple[str, ...]:
     except ImportError:
         return ()
     return tuple(LEVELS)
-
-
-def ai_seed(game_seed: int | str, seat: int) -> int:
-    """A deterministic seed for the AI in ``seat``, derived from the game's seed."""
-    import hashlib  # on first use: the hand-off's first frame needs none
-
-    digest = hashlib.sha256(f"paris-tui:{game_seed}:{seat}".encode()).digest()
-    return int.from_bytes(digest[:4], "big")
-
-
-@dataclass(frozen=True, slots=True)
-class SeatSpec:
-    """A seat to create: a name and ``"human"`` or ``"ai:<level>"``."""
-
-    name: str
-    kind: str = "human"
-
-    @property
-    def level(self) -> str | None:
-        return self.kind[3:] if self.kind.startswith("ai:") else None
 
 
 def _level_problem(level: str, levels: tuple[str, ...]) -> str | None:

@@ -46,7 +46,7 @@ from paris_tui.core import (
 )
 from paris_tui.core.errors import invalid
 from paris_tui.core.record import Player as RecordPlayer
-from paris_tui.core.record import Record, load_record, replay, save_record
+from paris_tui.core.record import Record, load_record, replay_with_events, save_record
 from paris_tui.i18n import _
 from paris_tui.wording import refusal_reason
 
@@ -196,10 +196,7 @@ class Session:
         lock of ``path`` is taken here and the file must still hold
         ``record``'s moves (else :class:`RecordError`: it changed meanwhile).
         """
-        game = replay(record, upto=0)
-        events: list[Event] = []
-        for move in record.moves:
-            events.extend(game.play(move))
+        game, events = replay_with_events(record)
         extra = dict(record.extra)
         meta = extra.pop(APP_KEY, None)
         meta = dict(meta) if isinstance(meta, dict) else {}

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
 
 from paris_tui.app.play.staging import Staging
 
-from ...core import BusinessRemoved, Event, Move, SeatView
+from ...core import Event, Move, SeatView
 from ...core.record import Player, Record
 from ...core.sampling import Determinizer
 from ...net.protocol import SeatInfo
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from paris_tui.app.local.history import GameMode, History
     from paris_tui.app.local.session import Bot
 
-__all__ = ["LocalBots", "Remembered", "Step", "TurnFlow", "Update", "destinations"]
+__all__ = ["LocalBots", "Remembered", "Step", "TurnFlow", "Update"]
 
 
 @runtime_checkable
@@ -338,16 +338,3 @@ class TurnFlow:
             else "hot-seat"
         )
         return Remembered(self.public, list(self.events), kinds, mode, local)
-
-
-def destinations(view: SeatView, moves: list[Move]) -> dict[int, str]:
-    """Where each removed business would go, as the core says (R4): "sack" or "supply"."""
-    base = Determinizer(view).base
-    out: dict[int, str] = {}
-    for move in moves:
-        assert move.evict is not None
-        probe = base.copy()
-        for event in probe.play(move):
-            if isinstance(event, BusinessRemoved):
-                out[move.evict] = event.to
-    return out

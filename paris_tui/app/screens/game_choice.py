@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from paris_tui.app.look.describe import stop_name
-from paris_tui.app.play.turns import destinations
+from paris_tui.core.analysis import eviction_destinations
 
 from ...core import Move
 from ..widgets.map_view import stop_of
@@ -92,7 +92,7 @@ class TileChoice:
             view.names,
             seat,
             moves,
-            destination=destinations(view, moves),
+            destination=eviction_destinations(view, moves),
             on_choose=self._takeover_chosen,
         )
         screen.app.push_screen(dialog)
