@@ -187,7 +187,7 @@ def _invalid_templates() -> set[str]:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "invalid":
                 template = node.args[1]
-                if isinstance(template, ast.Name):  # a module constant (app/session.py)
+                if isinstance(template, ast.Name):  # a module constant (app/local/session.py)
                     continue
                 assert isinstance(template, ast.Constant), f"{path}:{node.lineno}"
                 found.add(template.value)

@@ -1,4 +1,4 @@
-"""An idle app's input thread sleeps until there is input (app/driver.py, issue 19).
+"""An idle app's input thread sleeps until there is input (app/terminal/driver.py, issue 19).
 
 Textual's own input loops wake every 0.1 s for ever to tick the key parser; on
 a host with many idle SSH players that was most of the host's idle CPU. Here:
@@ -108,7 +108,7 @@ def test_an_idle_browser_door_app_does_not_wake(tmp_path: Path) -> None:
         time.sleep(1.5)
         woken = _wake_ups(proc.pid) - before
         assert woken <= 3, f"the idle app woke {woken} times in 1.5 s"
-        proc.stdin.close()  # the door is gone: the app ends (app/web_door.py)
+        proc.stdin.close()  # the door is gone: the app ends (app/terminal/web_driver.py)
         assert proc.wait(30) is not None
     finally:
         if proc.poll() is None:

@@ -215,7 +215,7 @@ async def test_the_driver_s_first_resize_of_the_same_size_lays_no_screen_out_aga
 
 def test_prepared_layouts_are_the_ones_every_map_then_finds() -> None:
     """A fork server draws every hand-made layout once (prepare_layouts); a map of any
-    size and glyph set then draws none (host/zygote.py)."""
+    size and glyph set then draws none (doors/zygote.py)."""
     from paris_tui.app.look.glyphs import GLYPH_SETS
     from paris_tui.app.map import layout
     from paris_tui.core import classic_board

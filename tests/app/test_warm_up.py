@@ -1,4 +1,4 @@
-"""The fork server's warm-up (app/warm_up.py): a throwaway game screen drawn once leaves
+"""The fork server's warm-up (app/start/warm_up.py): a throwaway game screen drawn once leaves
 nothing behind, and an app drawn after it draws what it drew before (issue 19)."""
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ def test_the_warm_up_leaves_no_thread_no_loop_no_app_and_the_same_settings() -> 
 def test_an_app_after_the_warm_up_draws_the_same_first_screen(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """As in a fork server: every stylesheet parsed once and shared (app/warm_css.py),
+    """As in a fork server: every stylesheet parsed once and shared (app/start/warm_css.py),
     the throwaway screen drawn; then an app draws what an app drew without either."""
     cold = asyncio.run(_first_screen())
     monkeypatch.setattr(warm_css, "_PARSED", {})  # (this test's own: undone after it)

@@ -23,7 +23,8 @@ pytestmark = pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="reads the host's children from /proc"
 )
 
-QUIET = 1.0  # a deliberate key comes a quiet moment after the turn appeared (app/keygate.py)
+# A deliberate key comes a quiet moment after the turn appeared (app/terminal/keygate.py).
+QUIET = 1.0
 
 
 class Screen:
@@ -173,7 +174,7 @@ async def test_two_players_over_ssh_see_the_map_and_play_by_keys(tmp_path: Path)
             # Whoever's turn it is sees it, the other sees whose turn it is (after a
             # tour is shown, when there is one); the mover's Enter takes a tile, which
             # the host records and the other player sees. An Enter too soon after the
-            # turn began is not taken (app/keygate.py; the other's move is shown a
+            # turn began is not taken (app/terminal/keygate.py; the other's move is shown a
             # moment first): a person presses again, so do we.
             deadline = time.monotonic() + TIMEOUT * 2
             while _moves(tmp_path) < played:

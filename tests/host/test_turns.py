@@ -451,7 +451,7 @@ async def test_a_join_naming_no_table_sits_where_your_move_has_waited_longest(
 
 async def test_a_move_the_ai_played_on_a_time_out_makes_the_game_unrated(tmp_path: Path) -> None:
     """Issue 22: a game counts when every seat was a person to the end; the AI's move
-    on a time-out is the takeover AI's, so the game is not rated (host/rated.py), and
+    on a time-out is the takeover AI's, so the game is not rated (host/ratings/service.py), and
     the player, who has not left, is not ranked as a leaver."""
     clock = FakeClock()
     async with timed_host(tmp_path, clock, tables=(("ann,bob", DAY),)) as (host, _port):

@@ -165,7 +165,8 @@ async def test_a_pty_closed_under_a_forked_app_ends_it(
             seen += await loop.run_in_executor(None, os.read, master, 65536)
     os.close(master)
     status = await _exit_status(child, TIMEOUT * 2)
-    assert status in (129, -signal.SIGHUP), status  # the terminal went away (app/driver.py)
+    # The terminal went away (app/terminal/driver.py).
+    assert status in (129, -signal.SIGHUP), status
     assert await _gone(child.pid)
 
 

@@ -204,7 +204,7 @@ class EndScreen(ParisScreen):
             return self.chat is not None
         return True
 
-    # --- table chat (c, F2-F7; app/chat.py) ----------------------------------------------
+    # --- table chat (c, F2-F7; app/online/chat.py) ----------------------------------------------
 
     def on_resize(self, event: events.Resize) -> None:
         # (Textual calls ParisScreen.on_resize too: each class's handler in the MRO.)

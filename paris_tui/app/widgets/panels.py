@@ -167,7 +167,7 @@ class PlayersPanel(Static):
         clock: Text | None = None,
     ) -> None:
         """``presence``: each seat's status at a host's table (``away``, ``takeover``...);
-        ``clock``: a timed table's move clock (app/turns_view.py)."""
+        ``clock``: a timed table's move clock (app/online/turns_view.py)."""
         shown = view.scores if scores is None else scores
         table = Table.grid(padding=(0, 1), expand=True)
         table.add_column(width=1)

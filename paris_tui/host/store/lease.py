@@ -28,7 +28,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["LEASE_SECONDS", "Holder", "Leases"]
 
 LEASE_SECONDS = 3.0
-"""How long a lease lasts unless renewed (renewed six times as often: host/cluster.py)."""
+"""How long a lease lasts unless renewed (renewed six times as often: host/services/cluster.py)."""
 
 
 @dataclass(frozen=True, slots=True)
