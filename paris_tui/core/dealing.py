@@ -18,13 +18,14 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from .board import Board
 from .errors import brief, invalid
 from .text import check_table_names
 from .values import Setup
 
-__all__ = ["Deal", "deal", "deal_ids", "seat_names", "setup_ids"]
+__all__ = ["Deal", "SeatSpec", "ai_seed", "deal", "deal_ids", "seat_names", "setup_ids"]
 
 Deal = tuple[tuple[tuple[int, ...], ...], list[int], int]
 """A deal as ids: the stacks of tile kinds in play order, each seat's route
@@ -173,3 +174,26 @@ def _routes(
     if public is not None:
         raise invalid("setup.public_route", "must be null with {n} players", n=n)
     return ids, -1
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSpec:
+    """A seat as the app and the host open it: a name and ``"human"`` or
+    ``"ai:<level>"``."""
+
+    name: str
+    kind: str = "human"
+
+    @property
+    def level(self) -> str | None:
+        return self.kind[3:] if self.kind.startswith("ai:") else None
+
+
+def ai_seed(game_seed: int | str, seat: int) -> int:
+    """A deterministic seed for the AI in ``seat``, derived from the game's seed: one
+    derivation for the app and the host, so that a record moves between them with
+    the same AI choices."""
+    import hashlib  # on first use: the app's first frame needs none
+
+    digest = hashlib.sha256(f"paris-tui:{game_seed}:{seat}".encode()).digest()
+    return int.from_bytes(digest[:4], "big")

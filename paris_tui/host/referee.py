@@ -35,7 +35,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol
 
-from paris_tui.ai.seats import SeatSpec, ai_seed
+from paris_tui.core.dealing import SeatSpec, ai_seed
 
 from ..core import Event, Game, IllegalCode, Move, Options, ParisError, SeatView, ai_seat_names
 from ..core.record import Player, Record, replay_with_events, save_record

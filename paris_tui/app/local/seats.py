@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TypeGuard
 
-from paris_tui.ai.seats import SeatSpec, ai_seed
 from paris_tui.core import (
     InvalidNameError,
     RecordError,
@@ -23,6 +22,7 @@ from paris_tui.core import (
     check_table_names,
     printable,
 )
+from paris_tui.core.dealing import SeatSpec, ai_seed
 from paris_tui.core.errors import invalid
 from paris_tui.core.record import Record
 from paris_tui.i18n import _, ngettext
