@@ -393,3 +393,38 @@ def test_brief_reads_a_grand_tour_in_one_line() -> None:
         assert "Scores:" in out.said[i] or "Nobody scores." in out.said[i]
         assert not out.said[i + 1].startswith("At ")
     assert not any(line.startswith("At ") for line in out.said)
+
+
+def test_a_chat_line_that_comes_with_the_last_move_waits_for_the_end_block() -> None:
+    """The final scores follow "The game is over." at once: a chat line that came with the
+    last move (a watcher's "gg") is read after the end's block, never inside it."""
+    from paris_tui.net.chat_wire import ChatLine
+
+    table = _game(["ai:random", "ai:easy"], seed=3)
+    gg = ChatLine(table="t1", name="zoe", seat=None, channel="all", text="gg", phrase=None)
+
+    async def run() -> list[str]:
+        out = Lines(io.StringIO(), width=lambda: 80)
+        inbox = Inbox()
+        reader = Reader(table, out, inbox)
+        heard = reader.table_changed
+
+        def changed(t: object, events: tuple[object, ...]) -> None:
+            heard(t, events)  # type: ignore[arg-type]
+            if table.view(None).is_over:
+                reader.updates.put_nowait(("chat", gg))  # in the same moment
+
+        reader.table_changed = changed  # type: ignore[method-assign]
+        task = asyncio.ensure_future(reader.run())
+        for _ in range(20000):
+            if "The game is over." in out.said and any("gg" in s for s in out.said):
+                break
+            await asyncio.sleep(0.002)
+        inbox.put("quit", now() + 1)
+        await asyncio.wait_for(task, 30)
+        return out.said
+
+    said = asyncio.run(run())
+    over = said.index("The game is over.")
+    assert said[over + 1].startswith("Final scores:"), said[over:]
+    assert said.index("zoe (watching) says: gg") > over + 2
