@@ -18,10 +18,11 @@ from ..i18n import _, ngettext
 from ..net.client import HostClient, HostClosedError, RefusedError, TokenStore
 from ..net.protocol import ProtocolError, Seated, TableInfo, Waiting
 from ..net.turns import move_time_words, tables_in_order, waiting_for
-from ..wording import name_problem, refusal_reason
+from ..wording import name_problem, refusal_reason, shown_name
 from .commands import COMMANDS, fold, parse, word_for
 from .inbox import Inbox
 from .lines import Lines
+from .say import closed_reason
 
 __all__ = ["closed_words", "lobby", "table_line"]
 
@@ -29,14 +30,7 @@ __all__ = ["closed_words", "lobby", "table_line"]
 def closed_words(exc: BaseException) -> str:
     """Why the connection to the host ended, as a sentence (never just "closed")."""
     if isinstance(exc, HostClosedError):
-        if exc.reason == "idle":
-            why = _("it heard nothing from this terminal for too long")
-        elif exc.reason == "shutdown":
-            why = _("the host is shutting down")
-        elif exc.reason == "replaced":
-            why = _("your name joined from another terminal")
-        else:
-            why = _("it hung up without a reason")
+        why = closed_reason(exc.reason)
     elif isinstance(exc, TimeoutError):
         why = _("it did not answer in time")
     elif isinstance(exc, ProtocolError):
@@ -64,7 +58,7 @@ async def _typed(client: HostClient, inbox: Inbox) -> str | None:
 def table_line(n: int, info: TableInfo, me: str | None = None) -> str:
     """``1: table t1, Ann and Bob, move 3 of 40.`` (free seats and a finished game said;
     a table waiting for ``me``'s move says so and since when)."""
-    names = [printable(s.name) for s in info.seats if s.status != "free"]
+    names = [shown_name(s.name) for s in info.seats if s.status != "free"]
     who = ", ".join(names) if names else _("nobody yet")
     if info.waiting:
         state = ngettext(

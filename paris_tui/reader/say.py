@@ -37,6 +37,7 @@ __all__ = [
     "announce",
     "bare",
     "board_lines",
+    "closed_reason",
     "connection_line",
     "discard_line",
     "end_lines",
@@ -520,14 +521,25 @@ def end_lines(view: SeatView) -> list[str]:
     return out
 
 
+def closed_reason(reason: str) -> str:
+    """Why the host closed a connection (``reason``: a protocol word), as words."""
+    if reason == "idle":
+        return _("the host heard nothing from this terminal for too long")
+    if reason == "shutdown":
+        return _("the host is shutting down")
+    if reason == "replaced":
+        return _("your name joined from another terminal")
+    return _("the host hung up without a reason")
+
+
 def connection_line(reason: str, attempt: int) -> str:
     """What a join says when its connection ends (``reason``: a protocol word) and before
     each try to join again (``attempt`` 1, 2, ...; 0: no try, the table is over here)."""
     if attempt:
-        return _("Connection lost ({reason}); trying again, try {n}.").format(
-            reason=reason, n=attempt
+        return _("Connection lost: {why}; trying again, try {n}.").format(
+            why=closed_reason(reason), n=attempt
         )
     if reason == "replaced":
         # The game screen's words, and a full stop: a sentence that stands alone.
         return _("Your seat was joined from another terminal: this one left it") + "."
-    return _("Connection closed ({reason}).").format(reason=reason)
+    return _("Connection closed: {why}.").format(why=closed_reason(reason))

@@ -396,8 +396,12 @@ def test_a_seat_joined_from_another_terminal_is_said_in_words() -> None:
     assert connection_line("replaced", 0) == (
         "Your seat was joined from another terminal: this one left it."
     )
-    assert connection_line("idle", 0) == "Connection closed (idle)."
-    assert connection_line("closed", 2) == "Connection lost (closed); trying again, try 2."
+    assert connection_line("idle", 0) == (
+        "Connection closed: the host heard nothing from this terminal for too long."
+    )
+    assert connection_line("closed", 2) == (
+        "Connection lost: the host hung up without a reason; trying again, try 2."
+    )
 
 
 def test_the_new_game_prompt_words_a_wrong_count_and_names_ai_seats_by_level() -> None:
