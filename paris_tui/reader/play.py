@@ -255,7 +255,9 @@ class Reader(Answers):
         who = say.name(self.public.names, seat)
         # Nothing of the player before stays on the screen or in its scrollback (a
         # screen reader's review cursor reads both); the events are said again by `last`.
-        self.out.clear()
+        # Before the first turn nothing secret was shown: the welcome stays.
+        if self.routes_told:
+            self.out.clear()
         self.out.ring()
         prompt = _("Pass to {player}. {player}, press Enter when only you are listening.").format(
             player=who

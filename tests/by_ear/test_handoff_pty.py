@@ -34,8 +34,11 @@ def test_the_hand_off_erases_screen_and_scrollback_before_the_next_players_turn(
     output = bytes(app.output)
     check_plain(output, WIDTH)
     screens = output.split(CLEAR)
-    assert len(screens) >= 4, output[-2000:]  # one erasing before each hand-off
-    assert not ROUTE.search(screens[0])  # nothing secret before the first hand-off
+    assert len(screens) >= 4, output[-2000:]  # one erasing before each hand-off but the first
+    # Before the first erasing: the welcome, the first hand-off and the first player's turn.
+    first = HANDOFF.search(screens[0])
+    assert first and not ROUTE.search(screens[0][: first.start()])
+    assert set(ROUTE.findall(screens[0])) == {first.group(1)}
     for screen in screens[1:]:
         # What a terminal holds after each erasing: the hand-off to one player, then only
         # that player's own route (read at the first turn and when asked).
