@@ -57,7 +57,8 @@ def clean(text: str) -> str:
 def wrap(text: str, width: int, keep: Sequence[str] = ()) -> list[str]:
     """``text`` on lines of fewer than ``width`` cells where it can be, broken only at a space
     or after a full-width stop or comma (``。``, ``，``...), never inside a phrase of ``keep``
-    (stop and line names: "Gare du Nord" is never split).
+    (stop and line names: "Gare du Nord" is never split), nor after a number (a number
+    stays with the word it counts: "3 points", "2 Saint-Nicolas").
 
     A line is at most ``width - 1`` cells where a break allows: a terminal written to its
     last column may wrap on its own or not. A piece with no break in it wider than that (a
@@ -79,7 +80,7 @@ def wrap(text: str, width: int, keep: Sequence[str] = ()) -> list[str]:
     pieces: list[str] = []  # each piece ends where a break is allowed
     start = 0
     for i, ch in enumerate(text):
-        if ch == " " and not protected[i] and not protected[i + 1]:
+        if ch == " " and not protected[i] and not (i and text[i - 1].isdigit()):
             pieces.append(text[start:i])
             start = i  # the space begins the next piece (dropped at a line's start)
         elif ch in _BREAK_AFTER and not protected[i + 1]:

@@ -428,3 +428,10 @@ def test_a_chat_line_that_comes_with_the_last_move_waits_for_the_end_block() -> 
     over = said.index("The game is over.")
     assert said[over + 1].startswith("Final scores:"), said[over:]
     assert said.index("zoe (watching) says: gg") > over + 2
+
+
+def test_a_number_stays_with_the_word_it_counts() -> None:
+    text = "Special tour on the Pink line, Ann's route. Scores: Greedy AI 18 points; Ann 3 points."
+    for width in range(20, 90):
+        for line in wrap(text, width):
+            assert not line[-1].isdigit(), (width, line)
