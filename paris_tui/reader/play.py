@@ -128,6 +128,7 @@ class Reader(Answers):
         self.set_connection(None)
         self.updates.put_nowait(("changed", table))
         self.updates.put_nowait(("presence", table))
+        self.updates.put_nowait(("status", table))  # where it stands, after what was missed
 
     def handle_update(self, item: tuple[str, Any]) -> None:
         kind, value = item
@@ -146,6 +147,9 @@ class Reader(Answers):
             self.chat.hear(value, self.public.names)
         elif kind == "not_said":
             self.say(_("Not said: {reason}.").format(reason=str(value).rstrip(".")))
+        elif kind == "status":
+            if not self.public.is_over:
+                self.say(say.status_line(self.public))
         elif kind == "closed":
             pass  # the link (if any) says so and reconnects; see follow
         elif kind == "gone":

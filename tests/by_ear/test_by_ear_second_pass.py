@@ -435,3 +435,30 @@ def test_a_number_stays_with_the_word_it_counts() -> None:
     for width in range(20, 90):
         for line in wrap(text, width):
             assert not line[-1].isdigit(), (width, line)
+
+
+def test_help_at_a_table_names_the_chats_and_the_new_commands() -> None:
+    from paris_tui.reader.queries import end_help_lines, help_lines
+
+    for lines in (help_lines(turn=False, chat=True), end_help_lines(chat=True)):
+        text = " ".join(lines)
+        for word in ("say", "mute", "unmute", "chat", "status", "who", "brief", "bell"):
+            assert re.search(rf"\b{word}\b", text), (word, text)
+    local = " ".join(help_lines(turn=True, chat=False))
+    assert "say" not in local.split() and "status" in local
+
+
+def test_back_on_a_new_connection_the_reader_says_where_the_game_stands() -> None:
+    async def run() -> list[str]:
+        table = _game(["Ann", "Bob"], seed=3)
+        out = Lines(io.StringIO(), width=lambda: 80)
+        reader = Reader(table, out, Inbox())
+        reader.set_connection("closed")
+        reader.rebind(table)  # the same game on a new connection
+        for item in reader.waiting.pending():
+            reader.handle_update(item)
+        return out.said
+
+    said = asyncio.run(run())
+    back = said.index("The connection is back.")
+    assert any(line.startswith("Round 1 of 20.") and "Face up: 1 " in line for line in said[back:])
