@@ -1,9 +1,11 @@
 """A client's connection to a host, and the seat tokens a client keeps.
 
 :class:`HostClient` speaks the protocol of :mod:`paris_tui.net.protocol`
-over asyncio streams: it says hello, answers the host's pings by itself,
-and turns every line the host sends into a typed message (a line it cannot
-read is a :class:`~paris_tui.net.protocol.ProtocolError`, never a crash).
+over asyncio streams: it says hello, answers the host's pings by itself
+(also while the program waits for something else: :meth:`HostClient.while_waiting`,
+so a player thinking at a prompt is never cut off as silent), and turns
+every line the host sends into a typed message (a line it cannot read is a
+:class:`~paris_tui.net.protocol.ProtocolError`, never a crash).
 :class:`TokenStore` keeps the secret token a host issues on a seat's first
 join, in the client's data directory (mode 0600), so the player comes back
 to the same seat.
@@ -20,8 +22,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+from collections.abc import Awaitable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from .. import __version__
 from ..core import Move
@@ -66,6 +69,8 @@ __all__ = ["HostClient", "HostClosedError", "RefusedError", "TokenStore"]
 
 CLIENT_NAME = f"paris-tui {__version__}"
 
+T = TypeVar("T")
+
 
 class HostClosedError(ConnectionError):
     """The host closed the connection (``reason``: ``shutdown``, ``replaced``, ``idle``,
@@ -94,6 +99,7 @@ class HostClient:
         self.welcome: Welcome | None = None
         self.leaderboard: tuple[Leader, ...] = ()  # the last tables answer's (ratings)
         self.endpoint: tuple[str, int] | None = None  # the host and port it connected to
+        self._held: list[HostMessage] = []  # what came while waiting (while_waiting)
 
     @classmethod
     async def connect(
@@ -146,6 +152,8 @@ class HostClient:
         Raises :class:`HostClosedError` when the host hangs up, ``TimeoutError``,
         or :class:`~paris_tui.net.protocol.ProtocolError` on a line it cannot read.
         """
+        if self._held:
+            return self._held.pop(0)
         async with asyncio.timeout(timeout):
             while True:
                 try:
@@ -165,6 +173,49 @@ class HostClient:
                 if isinstance(message, Bye):
                     raise HostClosedError(message.reason)
                 return message
+
+    async def while_waiting(self, waiting: Awaitable[T]) -> T:
+        """Await ``waiting`` (a player's answer at a prompt, say) while reading the host:
+        its pings are answered, so the host never cuts this connection off as silent,
+        and any other message is kept for the next :meth:`receive`.
+
+        Raises :class:`HostClosedError` (with the host's reason) if the host hangs up
+        meanwhile, or :class:`~paris_tui.net.protocol.ProtocolError`; ``waiting`` is
+        then cancelled.
+        """
+        wanted = asyncio.ensure_future(waiting)
+        try:
+            while not wanted.done():
+                heard = asyncio.ensure_future(self._receive_one())
+                await asyncio.wait({wanted, heard}, return_when=asyncio.FIRST_COMPLETED)
+                if not heard.done():
+                    heard.cancel()  # a line half read stays in the stream's buffer
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await heard
+                    break
+                message = heard.result()  # raises HostClosedError when it hung up
+                if message is not None:
+                    self._held.append(message)
+            return wanted.result()
+        finally:
+            if not wanted.done():
+                wanted.cancel()
+
+    async def _receive_one(self) -> HostMessage | None:
+        """One line from the host: a ping (answered here: None) or a message."""
+        try:
+            line = await self.reader.readuntil(b"\n")
+        except asyncio.IncompleteReadError:
+            raise HostClosedError("closed") from None
+        except asyncio.LimitOverrunError:
+            raise ProtocolError("too_large", "the host sent a line too long") from None
+        message = decode_host(line)
+        if isinstance(message, Ping):
+            self.send(Pong(message.nonce))
+            return None
+        if isinstance(message, Bye):
+            raise HostClosedError(message.reason)
+        return message
 
     async def _answer(self, timeout: float, *kinds: type[Any]) -> Any:
         while True:

@@ -9,9 +9,11 @@ reading :class:`~paris_tui.core.SeatView` s only, and imports no Textual:
 moments), :mod:`.play` (a game on a table: the turn flow and the table's
 chat), with :mod:`.waiting` (the next update or line), :mod:`.news` (the
 events read out), :mod:`.turn` (what a line typed on a turn takes),
-:mod:`.hint`, :mod:`.queries` (the state on demand, help) and :mod:`.end`
-(the history, the review); :mod:`.lobby` (a host's tables), :mod:`.replay`
-(a record step by step) and :mod:`.launch` (what the commands call).
+:mod:`.hint`, :mod:`.queries` (the state on demand, help), :mod:`.answers`
+(what is asked between turns, the settings), :mod:`.chat` (a host's table
+chat), :mod:`.prefs` (``bell`` and ``brief``, kept) and :mod:`.end` (the
+history, the review); :mod:`.lobby` (a host's tables), :mod:`.replay` (a
+record step by step) and :mod:`.launch` (what the commands call).
 
 Turned on by ``--screen-reader`` or ``PARIS_TUI_SCREEN_READER=1``
 (:func:`wanted`).

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from ..i18n import pgettext
 
-__all__ = ["COMMANDS", "Parsed", "fold", "match_names", "parse", "word_for"]
+__all__ = ["COMMANDS", "Parsed", "fold", "match_names", "parse", "switch", "word_for"]
 
 COMMANDS: dict[str, str] = {
     name: name
@@ -49,6 +49,13 @@ COMMANDS: dict[str, str] = {
         "say",
         "mute",
         "unmute",
+        "status",
+        "who",
+        "chat",
+        "brief",
+        "verbose",
+        "bell",
+        "open",
     )
 }
 """Each command's id, which is also its English word (always accepted)."""
@@ -81,6 +88,13 @@ def _translated(command: str) -> str:
         "say": pgettext("command", "say"),
         "mute": pgettext("command", "mute"),
         "unmute": pgettext("command", "unmute"),
+        "status": pgettext("command", "status"),
+        "who": pgettext("command", "who"),
+        "chat": pgettext("command", "chat"),
+        "brief": pgettext("command", "brief"),
+        "verbose": pgettext("command", "verbose"),
+        "bell": pgettext("command", "bell"),
+        "open": pgettext("command", "open"),
     }
     return words[command]
 
@@ -91,12 +105,32 @@ def word_for(command: str) -> str:
 
 
 def fold(text: str) -> str:
-    """``text`` for comparing: no case, no accents, hyphens and apostrophes as spaces."""
+    """``text`` for comparing: no case, no accents, hyphens and apostrophes as spaces, and
+    German's spellings without umlauts the same as with (``plaettchen`` is ``Plättchen``:
+    ``ae``, ``oe``, ``ue`` fold to the bare vowel, as ``ä``, ``ö``, ``ü`` do; ``ß`` is ``ss``)."""
+    folded = _plain(text)
+    for pair, vowel in (("ae", "a"), ("oe", "o"), ("ue", "u")):
+        folded = folded.replace(pair, vowel)
+    return folded
+
+
+def _plain(text: str) -> str:
+    """``text`` without case, accents, hyphens and apostrophes (an argument as typed)."""
     decomposed = unicodedata.normalize("NFKD", text)
     bare = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
     for ch in "-'’_.,;:!?":
         bare = bare.replace(ch, " ")
     return " ".join(bare.casefold().split())
+
+
+def switch(arg: str) -> bool | None:
+    """``on`` or ``off`` (in the player's language too) as True or False; else None."""
+    word = fold(arg)
+    if word in {fold(w) for w in ("on", pgettext("switch", "on"))}:
+        return True
+    if word in {fold(w) for w in ("off", pgettext("switch", "off"))}:
+        return False
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +167,8 @@ def parse(text: str, allowed: Sequence[str]) -> Parsed:
         return Parsed(text)
     if folded.isdigit() and len(folded) <= 3:
         return Parsed(text, number=int(folded))
-    head, _, rest = folded.partition(" ")
+    head, _, _rest = folded.partition(" ")
+    rest = _plain(text).partition(" ")[2]  # the argument without the umlauts' folding
     words = _words(allowed)
     if head in words and len(words[head]) == 1:
         return Parsed(text, command=next(iter(words[head])), arg=rest, exact=True)

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..core import SeatView
-from ..i18n import _
+from ..i18n import _, ngettext
 from . import say
 from .lines import Lines
 
@@ -58,21 +58,21 @@ class Hints:
             return
         if self.move_count() != count:
             return
-        from paris_tui.app.look.hint_words import margin_text, reason_text
+        from paris_tui.app.look.hint_words import reason_text
 
         best = view.face_up.index(result.best.tile)
         lines = [
-            _("Hint: take {tile}, expected final margin {margin}.").format(
-                tile=say.tile_line(view, best).rstrip("."),
-                margin=margin_text(result.for_move(result.best).margin),
+            _("Hint: take {tile}; {margin}.").format(
+                tile=say.bare(say.tile_line(view, best)),
+                margin=margin_words(result.for_move(result.best).margin),
             ),
             _("Why: {reason}.").format(
-                reason=reason_text(view.board, view.names, result.seat, result.reason)
+                reason=reason_text(view.board, view.names, result.seat, result.reason, spoken=True)
             ),
         ]
         others = [
-            _("{n} {margin}").format(
-                n=view.face_up.index(m.move.tile) + 1, margin=margin_text(m.margin)
+            _("tile {n}: {margin}").format(
+                n=view.face_up.index(m.move.tile) + 1, margin=margin_words(m.margin)
             )
             for m in result.moves
             if m.move != result.best
@@ -80,3 +80,18 @@ class Hints:
         if others:
             lines.append(_("The other tiles: {tiles}.").format(tiles=_("; ").join(others)))
         self.out.say(*lines)
+
+
+def margin_words(margin: float) -> str:
+    """The expected final margin (one's score minus the best other's) in words, to whole
+    points: "you would end about 3 points ahead", never a sign to be read out."""
+    n = round(margin)
+    if n == 0:
+        return _("you would end about even with the best other player")
+    if n > 0:
+        return ngettext(
+            "you would end about {n} point ahead", "you would end about {n} points ahead", n
+        ).format(n=n)
+    return ngettext(
+        "you would end about {n} point behind", "you would end about {n} points behind", -n
+    ).format(n=-n)

@@ -21,6 +21,7 @@ from ..wording import record_problem
 from . import say
 from .inbox import Inbox
 from .lines import Lines
+from .prefs import Prefs
 
 __all__ = ["run_default", "run_join", "run_play", "run_replay", "run_resume"]
 
@@ -87,6 +88,7 @@ async def _play_session(session: Any, out: Lines, inbox: Inbox, ai_delay: float)
             ai_delay=ai_delay,
             history=_history(),
             quit_words=None if session.view(None).is_over else _saved_words(),
+            prefs=Prefs.load(),
         )
         return await reader.run()
     finally:
@@ -352,6 +354,7 @@ def run_join(
             history=History.in_data_dir(data_dir),
             follow=follow,
             quit_words=_("You left the table; join it again to come back."),
+            prefs=Prefs.load(data_dir),
         )
         try:
             return await reader.run()

@@ -18,18 +18,47 @@ from ..i18n import _, ngettext
 from ..net.client import HostClient, HostClosedError, RefusedError, TokenStore
 from ..net.protocol import ProtocolError, Seated, TableInfo, Waiting
 from ..net.turns import move_time_words, tables_in_order, waiting_for
-from ..wording import name_problem, refusal_reason
-from .commands import parse, word_for
+from ..wording import name_problem, refusal_reason, shown_name
+from .commands import COMMANDS, fold, parse, word_for
 from .inbox import Inbox
 from .lines import Lines
+from .say import closed_reason
 
-__all__ = ["lobby", "table_line"]
+__all__ = ["closed_words", "lobby", "table_line"]
+
+
+def closed_words(exc: BaseException) -> str:
+    """Why the connection to the host ended, as a sentence (never just "closed")."""
+    if isinstance(exc, HostClosedError):
+        why = closed_reason(exc.reason)
+    elif isinstance(exc, TimeoutError):
+        why = _("it did not answer in time")
+    elif isinstance(exc, ProtocolError):
+        why = _("it sent something this program cannot read")
+    elif isinstance(exc, RefusedError):
+        why = printable(refusal_reason(exc.code, exc.refused.message))
+    else:
+        why = printable(str(getattr(exc, "strerror", None) or exc))
+    return _("The host closed the connection: {why}.").format(why=why)
+
+
+class Closed(Exception):
+    """The host hung up while the lobby waited (its words: :func:`closed_words`)."""
+
+
+async def _typed(client: HostClient, inbox: Inbox) -> str | None:
+    """The next line typed (None: the input ended), the host's pings answered meanwhile."""
+    try:
+        line = await client.while_waiting(inbox.get())
+    except (HostClosedError, ProtocolError, OSError) as exc:
+        raise Closed(closed_words(exc)) from exc
+    return None if line is None else line.text
 
 
 def table_line(n: int, info: TableInfo, me: str | None = None) -> str:
     """``1: table t1, Ann and Bob, move 3 of 40.`` (free seats and a finished game said;
     a table waiting for ``me``'s move says so and since when)."""
-    names = [printable(s.name) for s in info.seats if s.status != "free"]
+    names = [shown_name(s.name) for s in info.seats if s.status != "free"]
     who = ", ".join(names) if names else _("nobody yet")
     if info.waiting:
         state = ngettext(
@@ -53,13 +82,26 @@ async def lobby(
 ) -> Link | None:
     """The link to the table chosen (an :class:`~paris_tui.app.online.remote.Link`), or
     None to quit."""
+    try:
+        return await _lobby(target, client, tokens, out, inbox)
+    except Closed as exc:
+        out.say(str(exc))
+        with contextlib.suppress(OSError):
+            client.abort()
+        return None
+
+
+async def _lobby(
+    target: JoinTarget, client: HostClient, tokens: TokenStore | None, out: Lines, inbox: Inbox
+) -> Link | None:
     start = LobbyStart(target, client, tokens)
     name = target.name
+    typed_ahead: str | None = None  # a command typed at the name prompt, done here
     while True:
         try:
             tables = tables_in_order(await client.tables(), name)  # your move first
-        except (RefusedError, HostClosedError, ProtocolError, OSError, TimeoutError):
-            out.say(_("The host closed the connection."))
+        except (RefusedError, HostClosedError, ProtocolError, OSError, TimeoutError) as exc:
+            out.say(closed_words(exc))
             return None
         out.say(_("The host's lobby.") if tables else _("No table is open on this host yet."))
         out.say(*(table_line(i + 1, info, name) for i, info in enumerate(tables)))
@@ -70,17 +112,20 @@ async def lobby(
             ).format(watch=pgettext_watch(), quit=word_for("quit")),
             _("{new} opens a table of your own.").format(new=word_for("new")),
         )
-        line = await inbox.get()
-        if line is None:
-            return None
-        text = line.text.strip()
+        if typed_ahead is not None:
+            text, typed_ahead = typed_ahead, None
+        else:
+            typed = await _typed(client, inbox)
+            if typed is None:
+                return None
+            text = typed.strip()
         parsed = parse(text, ("quit", "new"))
         if parsed.command == "quit":
             client.abort()
             return None
         if parsed.command == "new":
             if name is None:
-                name = await _ask_name(out, inbox)
+                name, typed_ahead = await _ask_name(client, out, inbox)
                 if name is None:
                     continue
             link = await _open_table(start, name, out, inbox)
@@ -102,7 +147,7 @@ async def lobby(
                 joined = await client.watch(info.table, name=name if kept else None, token=kept)
                 return start.link(joined, name)
             if name is None:
-                name = await _ask_name(out, inbox)
+                name, typed_ahead = await _ask_name(client, out, inbox)
                 if name is None:
                     continue
             if info.waiting:
@@ -113,24 +158,55 @@ async def lobby(
             return start.link(seated, name)
         except RefusedError as exc:
             out.say(printable(refusal_reason(exc.code, exc.refused.message)))
-        except (HostClosedError, ProtocolError, OSError, TimeoutError):
-            out.say(_("The host closed the connection."))
+        except (HostClosedError, ProtocolError, OSError, TimeoutError) as exc:
+            out.say(closed_words(exc))
             with contextlib.suppress(OSError):
                 client.abort()
             return None
 
 
-async def _ask_name(out: Lines, inbox: Inbox) -> str | None:
-    """The player's name, typed (None: not a name, said why; or the input ended)."""
-    out.say(_("Your name at this table? Type it and press Enter."))
-    answer = await inbox.get()
-    if answer is None:
-        return None
-    try:
-        return normalize_name(answer.text)
-    except InvalidNameError as exc:
-        out.say(name_problem(exc))
-        return None
+def _command_word(text: str) -> bool:
+    """Whether ``text`` is a command's word (in English or the player's language), alone
+    or with a number (``watch 1``): no name."""
+    words = fold(text).split()
+    if not words or len(words) > 2 or (len(words) == 2 and not words[1].isdigit()):
+        return False
+    return any(words[0] in (fold(c), fold(word_for(c))) for c in COMMANDS)
+
+
+async def _ask_name(client: HostClient, out: Lines, inbox: Inbox) -> tuple[str | None, str | None]:
+    """The player's name, typed: ``(name, None)``; or ``(None, None)``: none (the input
+    ended, ``quit``, or not a name: said why); or ``(None, text)``: a lobby command typed
+    instead (``watch 1``, ``new``), for the lobby to do."""
+    asked = _("Your name at this table? Type it and press Enter, or {quit} to go back.").format(
+        quit=word_for("quit")
+    )
+    out.say(asked)
+    while True:
+        text = await _typed(client, inbox)
+        if text is None:
+            return None, None
+        text = text.strip()
+        if not text:
+            out.say(asked)
+            continue
+        parsed = parse(text, ("quit", "cancel", "help", "watch", "new"))
+        if _command_word(text):
+            if parsed.command in ("quit", "cancel"):
+                return None, None
+            if parsed.command in ("watch", "new"):
+                return None, text
+            out.say(
+                _("{text} is a command's word, not a name: type your name, or {quit}.").format(
+                    text=printable(text), quit=word_for("quit")
+                )
+            )
+            continue
+        try:
+            return normalize_name(text), None
+        except InvalidNameError as exc:
+            out.say(name_problem(exc))
+            return None, None
 
 
 async def _until_seated(client: HostClient, sat: Waiting | Seated, out: Lines) -> Seated:
@@ -152,19 +228,22 @@ async def _until_seated(client: HostClient, sat: Waiting | Seated, out: Lines) -
 
 async def _open_table(start: LobbyStart, name: str, out: Lines, inbox: Inbox) -> Link | None:
     """Open a table: the other seats typed as ``open`` or ``ai:LEVEL``, separated by commas."""
+    open_word = word_for("open")
     out.say(
         _(
             "The other seats, separated by commas: {open} for a player from the lobby, "
             "or an AI level (ai:random, ai:easy, ai:greedy, ai:strong). For example: {example}."
-        ).format(open="open", example="open, ai:strong")
+        ).format(open=open_word, example=f"{open_word}, ai:strong")
     )
-    answer = await inbox.get()
+    answer = await _typed(start.client, inbox)
     if answer is None:
         return None
     seats = ["me"]
-    for part in answer.text.split(","):
+    for part in answer.split(","):
         word = part.strip().lower()
-        if word in ("open", "ai:random", "ai:easy", "ai:greedy", "ai:strong"):
+        if fold(word) in (fold("open"), fold(open_word)):
+            seats.append("open")
+        elif word in ("ai:random", "ai:easy", "ai:greedy", "ai:strong"):
             seats.append(word)
         elif word:
             out.say(_("Not a seat: {text}.").format(text=printable(part.strip()[:40])))

@@ -29,6 +29,7 @@ class News:
         self.seats = seats
         self.log: dict[int, list[str]] = {}  # round (from 1) -> its announcements
         self.recent: list[str] = []
+        self.brief = False  # a grand or special tour in one line (``brief``)
 
     # --- the events ---------------------------------------------------------------------
 
@@ -44,12 +45,12 @@ class News:
         for event in new:
             if isinstance(event, RoundStarted):
                 if chunk:
-                    self._announce(say.announce(public, chunk), round_)
+                    self._announce(say.announce(public, chunk, brief=self.brief), round_)
                 chunk = []
                 round_ = event.round + 1
             chunk.append(event)
         if chunk:
-            self._announce(say.announce(public, chunk), round_)
+            self._announce(say.announce(public, chunk, brief=self.brief), round_)
 
     def _announce(self, lines: Sequence[str], round_: int) -> None:
         for line in lines:

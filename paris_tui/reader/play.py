@@ -24,21 +24,23 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol, runtime_checkable
 
-from ..app.online.chat_words import CHAT_CODES, Mutes, chat_problem, chat_said, chat_table
+from ..app.online.chat_words import CHAT_CODES
 from ..core import Event, Move, RoundStarted, SeatView
-from ..core.text import InvalidChatError, InvalidNameError, normalize_chat, normalize_name
 from ..i18n import _, ngettext
 from ..net.protocol import ErrorCode
 from ..net.table import Table
 from . import say
+from .answers import Answers
+from .chat import TableChat
 from .commands import Parsed, parse, word_for
 from .end import REVIEW_SIMULATIONS, remember, review
 from .hint import Hints
 from .inbox import Inbox, Typed, is_deliberate, now
 from .lines import Lines
 from .news import News
-from .queries import answer, help_lines
-from .turn import CHAT, QUERIES, TurnInput, ambiguous
+from .prefs import Prefs
+from .queries import end_help_lines
+from .turn import CHAT, QUERIES, TurnInput
 from .waiting import Quit, Waiting, typed_or_quit
 
 __all__ = ["QUERIES", "LocalBots", "Quit", "Reader", "TableChat"]
@@ -54,104 +56,7 @@ class LocalBots(Protocol):
     def local_bot(self, seat: int) -> Any: ...
 
 
-class TableChat:
-    """The chat at a host's table: its lines read as they come (but the muted writers'),
-    ``say TEXT``, ``mute NAME``, ``unmute NAME``. A table without chat has none of it."""
-
-    def __init__(self, out: Lines, post: Callable[[tuple[str, Any]], None]) -> None:
-        self.out = out
-        self.post = post  # puts an update for the reader (a chat line: ("chat", line))
-        self.table: Table | None = None
-        self.heard: list[Any] = []
-        self.muted = Mutes()  # the writers not read here (mute NAME; the host keeps the list)
-
-    def listen(self, table: Table) -> None:
-        """Read ``table``'s chat from now on (a new connection's, after a reconnection)."""
-        self.table = table
-        remote = chat_table(table)
-        if remote is not None:
-            if remote.chat_mutes is not None:
-                self.muted.heard(remote.chat_mutes)
-            remote.mutes_listeners.append(self.muted.heard)  # the host's list, as it comes
-            for line in remote.chat_lines:  # those said before this reader listened
-                self.post(("chat", line))
-            remote.chat_listeners.append(lambda line: self.post(("chat", line)))
-
-    @property
-    def here(self) -> bool:
-        """Whether the table has a chat."""
-        return chat_table(self.table) is not None
-
-    def hear(self, line: Any, names: tuple[str, ...]) -> None:
-        """A chat line came: read it, unless it was already or its writer is muted."""
-        if line in self.heard:
-            return
-        self.heard = [*self.heard[-199:], line]  # not again after a reconnection
-        if line.name not in self.muted:  # (the host sends none of an account's mutes)
-            self.out.say(chat_said(line, names))
-
-    def command(self, command: str | None, typed: str) -> bool:
-        """``say TEXT``, ``mute NAME``, ``mute`` (the list), ``unmute NAME``: done
-        here, ``True``; another command, ``False``."""
-        if command == "say":
-            self._say(typed)
-        elif command in ("mute", "unmute"):
-            self._mute(typed, on=command == "mute")
-        else:
-            return False
-        return True
-
-    def _mute(self, typed: str, *, on: bool) -> None:
-        """``mute NAME``: NAME's lines are no longer read here, and the host keeps the
-        mute with the account (it then sends none of them); ``unmute NAME``: read
-        again; ``mute`` alone: who is muted."""
-        remote = chat_table(self.table)
-        if remote is None:
-            self.out.say(_("This table has no chat."))
-            return
-        text = typed.strip().partition(" ")[2].strip()
-        if not text and on:
-            kept = list(remote.chat_mutes or ())
-            folded = {n.casefold() for n in kept}
-            names = [*kept, *sorted(n for n in self.muted.here if n not in folded)]
-            if names:
-                self.out.say(_("Muted: {names}.").format(names=say.names_and(names)))
-            else:
-                self.out.say(_("You have muted nobody."))
-            return
-        try:
-            name = normalize_name(text)
-        except InvalidNameError:
-            self.out.say(
-                _("Type {mute} and a name, or {unmute} and a name.").format(
-                    mute=word_for("mute"), unmute=word_for("unmute")
-                )
-            )
-            return
-        if on:
-            self.muted.mute(name)
-            self.out.say(_("{name}'s lines are hidden here.").format(name=name))
-        else:
-            self.muted.unmute(name)
-            self.out.say(_("{name}'s lines are shown again.").format(name=name))
-        remote.mute(name, on=on)  # kept with the account, where the host can
-
-    def _say(self, typed: str) -> None:
-        """``say TEXT``: TEXT as typed (after the command's word) is said at the table."""
-        remote = chat_table(self.table)
-        text = typed.strip().partition(" ")[2].strip()
-        if remote is None:
-            self.out.say(_("This table has no chat."))
-            return
-        try:
-            line = normalize_chat(text)
-        except InvalidChatError as exc:
-            self.out.say(chat_problem(exc))
-            return
-        remote.say(text=line)
-
-
-class Reader:
+class Reader(Answers):
     """One game, read out, from the current position to the end (or ``quit``).
 
     The decisions of :meth:`run` (hand-off if another human of this keyboard
@@ -171,8 +76,11 @@ class Reader:
         follow: Callable[[Reader], Awaitable[None]] | None = None,
         quit_words: str | None = None,
         review_simulations: int = REVIEW_SIMULATIONS,
+        prefs: Prefs | None = None,
     ) -> None:
         self.table = table
+        self.prefs = prefs if prefs is not None else Prefs()
+        out.bell = self.prefs.bell
         self.review_simulations = review_simulations
         self.out = out
         self.ai_delay = ai_delay
@@ -183,6 +91,8 @@ class Reader:
         self.waiting = Waiting(inbox, out)
         self.updates = self.waiting.updates  # the table's updates, for this reader to read
         self.news = News(out, len(table.events), table.seats)
+        self.news.brief = self.prefs.brief
+        self.end_told = False  # the end's block (scores, winner, routes) was said
         self.turn_input = TurnInput(out)
         self.hints = Hints(out, lambda: self.table.move_count)
         self.public: SeatView = table.view(None)
@@ -218,6 +128,7 @@ class Reader:
         self.set_connection(None)
         self.updates.put_nowait(("changed", table))
         self.updates.put_nowait(("presence", table))
+        self.updates.put_nowait(("status", table))  # where it stands, after what was missed
 
     def handle_update(self, item: tuple[str, Any]) -> None:
         kind, value = item
@@ -226,6 +137,8 @@ class Reader:
             before = self.public
             self.public = table.view(None)
             self.news.told(before, self.public, table.events)
+            if self.public.is_over:
+                self._end_block()  # right after "The game is over.", nothing between
         elif kind == "refused":
             self.say(_("Move refused: {reason}.").format(reason=str(value).rstrip(".")))
         elif kind == "presence":
@@ -234,6 +147,9 @@ class Reader:
             self.chat.hear(value, self.public.names)
         elif kind == "not_said":
             self.say(_("Not said: {reason}.").format(reason=str(value).rstrip(".")))
+        elif kind == "status":
+            if not self.public.is_over:
+                self.say(say.status_line(self.public))
         elif kind == "closed":
             pass  # the link (if any) says so and reconnects; see follow
         elif kind == "gone":
@@ -314,6 +230,7 @@ class Reader:
         view = self.table.view(None)
         names = say.names_and([say.name(view.names, s) for s in range(view.players)])
         self.say(_("Paris Paris, by ear. Players: {names}.").format(names=names))
+        self.out.names = [say.name(view.names, s) for s in range(view.players)]
         if view.moves:
             n = len(view.moves)
             self.say(ngettext("Resumed after {n} move.", "Resumed after {n} moves.", n).format(n=n))
@@ -321,6 +238,8 @@ class Reader:
             self.viewer = self.local[0]
         if not self.local:
             self.say(_("You are watching: you see what everyone at the table sees."))
+        if view.moves and not view.is_over:
+            self.say(say.status_line(view))
         self.news.away(self.local, self.public.names)
         self.say(
             _("Type {help} for the commands, {quit} to leave.").format(
@@ -338,11 +257,16 @@ class Reader:
         """Nothing secret until the player whose turn it is presses a deliberate Enter."""
         self.viewer = None
         who = say.name(self.public.names, seat)
-        self.say(
-            _("Pass to {player}. {player}, press Enter when only you are listening.").format(
-                player=who
-            )
+        # Nothing of the player before stays on the screen or in its scrollback (a
+        # screen reader's review cursor reads both); the events are said again by `last`.
+        # Before the first turn nothing secret was shown: the welcome stays.
+        if self.routes_told:
+            self.out.clear()
+        self.out.ring()
+        prompt = _("Pass to {player}. {player}, press Enter when only you are listening.").format(
+            player=who
         )
+        self.say(prompt)
         self.waiting.drop_typed_ahead()
         since = now()
         warned = False
@@ -350,7 +274,8 @@ class Reader:
         while True:
             kind, item = await self.waiting.next()
             if kind == "update":
-                self.handle_update(item)
+                if self._interrupted(item):
+                    self.say(prompt)
                 continue
             line = typed_or_quit(item)
             deliberate = is_deliberate(line, previous, since)
@@ -381,6 +306,8 @@ class Reader:
         self.last_human = seat
         began = now()
         view = self.table.view(seat)
+        if not self.hot_seat:
+            self.out.ring()
         self.say(*say.turn_lines(view, yours=True))
         if seat not in self.routes_told:
             self.routes_told.add(seat)
@@ -390,13 +317,19 @@ class Reader:
         while True:
             kind, item = await self.waiting.next()
             if kind == "update":
-                self.handle_update(item)
+                interrupted = self._interrupted(item)
                 if self.table.move_count != count or self.table.view(None).is_over:
                     return
                 if item[0] == "gone":
                     return
+                if interrupted and item[0] != "changed":
+                    self._ask_again(seat, choices, whole=False)
                 continue
             line = typed_or_quit(item)
+            if not line.text.strip():
+                if line.time >= began:
+                    self._ask_again(seat, choices, whole=True)  # an empty Enter: the question again
+                continue
             if line.time < began:  # a move typed before the turn is not taken; a quit is
                 if parse(line.text, ("quit",)).command == "quit":
                     raise Quit
@@ -416,6 +349,22 @@ class Reader:
                         self.viewer = None
                     return
                 choices = None
+
+    def _interrupted(self, item: tuple[str, Any]) -> bool:
+        """Tell ``item``; True if a line was said for it (a question asked before is then
+        asked again: it is no longer the last thing heard)."""
+        said = len(self.out.said)
+        self.handle_update(item)
+        return len(self.out.said) > said
+
+    def _ask_again(self, seat: int, choices: list[Move] | None, *, whole: bool) -> None:
+        """The turn's question again: the takeover's choice while it is asked, else whose
+        turn it is (``whole``: with the tiles)."""
+        if choices is not None and self.turn_input.asked:
+            self.say(*self.turn_input.asked)
+            return
+        lines = say.turn_lines(self.table.view(seat), yours=True)
+        self.say(*(lines if whole else lines[:1]))
 
     async def _answer(self, count: int) -> bool:
         """Wait for the table's answer to a move: True once it was made, False if refused."""
@@ -527,67 +476,39 @@ class Reader:
                 continue
             self._between_turns(typed_or_quit(item))
 
-    def _between_turns(self, line: Typed) -> None:
-        parsed = parse(line.text, (*QUERIES, "help", "quit", "hint", *CHAT))
-        if not line.text.strip():
-            return
-        if parsed.command == "quit":
-            raise Quit
-        if self.chat.command(parsed.command, line.text):
-            return
-        if parsed.command == "help":
-            self._help(turn=False)
-        elif parsed.command == "hint":
-            self.say(_("A hint is for your own turn."))
-        elif parsed.command in QUERIES:
-            self._query(parsed.command, parsed.arg)
-        elif parsed.ambiguous:
-            self.say(ambiguous(parsed.ambiguous))
-        else:
-            self.say(
-                _("It is not your turn: type {help} for what you can ask.").format(
-                    help=word_for("help")
-                )
-            )
-
-    # --- questions --------------------------------------------------------------------
-
-    def _query(self, command: str, arg: str) -> None:
-        view = self.view()
-        if command == "last":
-            self.news.say_last()
-        elif command == "log":
-            self.news.say_log(view, arg)
-        else:
-            self.say(*answer(view, command, arg))
-
-    def _help(self, *, turn: bool) -> None:
-        self.say(*help_lines(turn=turn, chat=self.chat.here))
-
     # --- the end ------------------------------------------------------------------------
+
+    def _end_block(self) -> None:
+        """The result, the routes and the sack, once, as one block."""
+        if self.end_told:
+            return
+        self.end_told = True
+        public = self.table.view(None)
+        lines = [*say.end_lines(public), *say.route_lines(public)]
+        if public.players > 2:
+            lines.extend(say.sack_lines(public))
+        self.say(*lines)
 
     async def _end(self) -> None:
         public = self.table.view(None)
         self.viewer = None
-        self.say(*say.end_lines(public))
-        self.say(*say.route_lines(public))
-        if public.players > 2:
-            self.say(*say.sack_lines(public))
+        self._end_block()
         remember(self.history, self.table, public, tuple(self.local), networked=self.networked)
         chat = self.chat.here
         # At a host's table the players talk after the game too: say TEXT.
         allowed = ("review", "quit", "help", *QUERIES, *(CHAT if chat else ()))
-        self.say(
+        prompt = [
             _("Type {review} for the strong AI's view of the moves, or {quit} to leave.").format(
                 review=word_for("review"), quit=word_for("quit")
             )
-        )
+        ]
         if chat:
-            self.say(
+            prompt.append(
                 _("{say} and a text says it at the table, as during the game.").format(
                     say=word_for("say")
                 )
             )
+        self.say(*prompt)
         while True:
             kind, item = await self.waiting.next()
             if kind == "update":
@@ -596,8 +517,14 @@ class Reader:
             if item is None:
                 return
             parsed = parse(item.text, allowed)
+            if not item.text.strip():
+                self.say(*prompt)
+                continue
             if parsed.command == "quit":
                 return
+            if parsed.command == "help":
+                self.say(*end_help_lines(chat=chat))
+                continue
             if parsed.command == "review":
                 self.say(_("Reviewing the game: this takes a few seconds."))
                 seats = self.local or tuple(range(public.players))
@@ -608,7 +535,10 @@ class Reader:
                 self._query(parsed.command, parsed.arg)
             elif item.text.strip():
                 self.say(
-                    _("Type {review}, {scores}, or {quit}.").format(
-                        review=word_for("review"), scores=word_for("scores"), quit=word_for("quit")
+                    _("Type {review}, {scores}, {help} for all you can ask, or {quit}.").format(
+                        review=word_for("review"),
+                        scores=word_for("scores"),
+                        help=word_for("help"),
+                        quit=word_for("quit"),
                     )
                 )

@@ -6,14 +6,17 @@ sentences (``board``: one per bus line). And ``help`` in a game: what may be typ
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from paris_tui.app.look.describe import SHORT_LINE_NAMES, line_name
 
 from ..core import SeatView
 from ..i18n import _
+from ..net.protocol import SeatInfo
 from . import say
 from .commands import match_names, word_for
 
-__all__ = ["VIEW_QUERIES", "answer", "help_lines", "query_words"]
+__all__ = ["VIEW_QUERIES", "answer", "end_help_lines", "help_lines", "query_words", "who_lines"]
 
 VIEW_QUERIES = ("board", "line", "stop", "tiles", "scores", "route", "discard", "sack")
 """The questions a view answers by itself."""
@@ -93,6 +96,7 @@ def help_lines(*, turn: bool, chat: bool) -> list[str]:
             "{hint}: a suggestion on your turn; {quit}: leave."
         ).format(last=w("last"), log=w("log"), hint=w("hint"), quit=w("quit"))
     )
+    lines.extend(_more_lines(chat=chat))
     if chat:
         lines.append(
             _("{say} and a text: say it at the table; everyone there reads it.").format(
@@ -107,4 +111,88 @@ def help_lines(*, turn: bool, chat: bool) -> list[str]:
             ).format(mute=w("mute"), unmute=w("unmute"))
         )
     lines.append(_("Words may be shortened; English words work in every language."))
+    return lines
+
+
+def _more_lines(*, chat: bool) -> list[str]:
+    """``status``, ``who``, ``chat``, and the settings, for help."""
+    w = word_for
+    lines = [
+        _(
+            "{status}: the round, whose turn, the face-up tiles and the scores in one line; "
+            "{who}: who is at the table."
+        ).format(status=w("status"), who=w("who")),
+        _(
+            "{brief}: a grand or special tour in one line; {verbose}: stop by stop; "
+            "{bell} on or {bell} off: a bell when it is your turn (both kept)."
+        ).format(brief=w("brief"), verbose=w("verbose"), bell=w("bell")),
+    ]
+    if chat:
+        lines.append(
+            _("{chat}: the latest lines said at the table, apart from the game.").format(
+                chat=w("chat")
+            )
+        )
+    return lines
+
+
+def end_help_lines(*, chat: bool) -> list[str]:
+    """``help`` after the game: what may still be typed."""
+    w = word_for
+    lines = [
+        _("{review}: the strong AI's view of the moves; {quit}: leave.").format(
+            review=w("review"), quit=w("quit")
+        ),
+        _(
+            "{board}, {line} and a line's name, {stop} and a stop's name, {tiles}, {scores}, "
+            "{route}, {discard}, {sack}: the game as it is now."
+        ).format(**query_words()),
+        _("{last}: the latest events again; {log} and a number: that round again.").format(
+            last=w("last"), log=w("log")
+        ),
+        *_more_lines(chat=chat),
+    ]
+    if chat:
+        lines.append(
+            _("{say} and a text: say it at the table; everyone there reads it.").format(
+                say=w("say")
+            )
+        )
+        lines.append(
+            _(
+                "{mute} and a name: that player's lines are no longer read to you "
+                "(kept with your account); {unmute} and a name: read again; "
+                "{mute} alone: who is muted."
+            ).format(mute=w("mute"), unmute=w("unmute"))
+        )
+    lines.append(_("Words may be shortened; English words work in every language."))
+    return lines
+
+
+def who_lines(
+    view: SeatView, seats: Sequence[SeatInfo], local: Sequence[int], watchers: Sequence[str]
+) -> list[str]:
+    """``who``: each seat and whether its player is here, then the watchers the table knows
+    (those who have spoken in its chat)."""
+    each = []
+    for seat in range(view.players):
+        who = say.name(view.names, seat)
+        status = seats[seat].status if seat < len(seats) else "present"
+        kind = seats[seat].kind if seat < len(seats) else "human"
+        if seat in local:
+            state = _("at this terminal")
+        elif status == "ai" or (kind != "human" and status != "takeover"):
+            state = _("an AI")
+        elif status == "away":
+            state = _("away")
+        elif status == "takeover":
+            state = _("away, an AI plays for them")
+        else:
+            state = _("here")
+        each.append(_("{player}, {state}").format(player=who, state=state))
+    lines = [_("At the table: {seats}.").format(seats=_("; ").join(each))]
+    if watchers:
+        lines.append(
+            _("Watchers who have spoken here: {names}.").format(names=say.names_and(watchers))
+        )
     return lines

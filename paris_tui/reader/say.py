@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from paris_tui.app.look.describe import line_name, score_detail, stop_name
+from paris_tui.app.look.describe import line_name, score_detail, shown_name, stop_name
+from paris_tui.app.look.glyphs import current_glyphs
 
 from ..core import (
     Board,
@@ -28,16 +29,19 @@ from ..core import (
     SeatView,
     TileDiscarded,
     TourEvent,
+    classic_board,
 )
-from ..core.text import printable
-from ..i18n import _, ngettext
+from ..i18n import _, current_language, ngettext, pgettext
 
 __all__ = [
     "announce",
+    "bare",
     "board_lines",
+    "closed_reason",
     "connection_line",
     "discard_line",
     "end_lines",
+    "fixed_phrases",
     "line_line",
     "name",
     "names_and",
@@ -45,6 +49,7 @@ __all__ = [
     "route_lines",
     "sack_lines",
     "score_lines",
+    "status_line",
     "stop_line",
     "stop_name",
     "tile_line",
@@ -55,8 +60,43 @@ __all__ = [
 
 
 def name(names: Sequence[str], seat: int) -> str:
-    """A player's name as it reads out (escaped: never a control)."""
-    return printable(names[seat])
+    """A player's name as it reads out (escaped: never a control; an AI seat's in the
+    player's language: ``Gierige KI``)."""
+    return shown_name(names[seat])
+
+
+def bare(sentence: str) -> str:
+    """``sentence`` without its closing full stop (``.`` or ``。``), to go inside another."""
+    return sentence.rstrip(".。")
+
+
+_PHRASES: dict[tuple[str, int], tuple[str, ...]] = {}
+
+
+def fixed_phrases() -> tuple[str, ...]:
+    """The classic board's stop and line names as this language and glyph set say them:
+    what a line is never broken inside."""
+    key = (current_language(), id(current_glyphs()))
+    if key not in _PHRASES:
+        board = classic_board()
+        found = {stop_name(board, s) for s in board.stop_ids}
+        found |= {s.name for s in board.stops}
+        found |= {line_name(board, ln) for ln in board.line_ids}
+        found |= {_on_line(board, ln) for ln in board.line_ids}
+        _PHRASES[key] = tuple(sorted(found, key=len, reverse=True))
+    return _PHRASES[key]
+
+
+def _on_line(board: Board, line: str) -> str:
+    """A line's name after "on the" / "of the" (German needs the dative: "der Gelben Linie")."""
+    words = {
+        "blue": pgettext("after on the", "Blue line"),
+        "yellow": pgettext("after on the", "Yellow line"),
+        "red": pgettext("after on the", "Red line"),
+        "pink": pgettext("after on the", "Pink line"),
+        "green": pgettext("after on the", "Green line"),
+    }
+    return words.get(line) or line_name(board, line)
 
 
 def names_and(parts: Sequence[str]) -> str:
@@ -106,6 +146,8 @@ def _occupancy(view: SeatView, stop: str) -> str:
         return _("free")
     if len(owners) < capacity:
         return _("a business of {owners}, room for one more").format(owners=_owners(view, owners))
+    if len(owners) == 1:
+        return _("full, with {player}'s business").format(player=name(view.names, owners[0]))
     return _("full, businesses of {owners}").format(owners=_owners(view, owners))
 
 
@@ -234,7 +276,7 @@ def stop_line(view: SeatView, stop: str) -> list[str]:
     board = view.board
     index = board.stop_index[stop]
     s = board.stops[index]
-    lines = names_and([_line(board, board.lines[li].id) for li in s.lines])
+    lines = names_and([_on_line(board, board.lines[li].id) for li in s.lines])
     if s.is_crossing:
         kind = _("{stop} is a crossing of the {lines}, with room for 2 businesses.")
     else:
@@ -295,12 +337,13 @@ def _score(view: SeatView, event: ScoreEvent) -> str:
     )
 
 
-def announce(view: SeatView, events: Sequence[Event]) -> list[str]:
+def announce(view: SeatView, events: Sequence[Event], *, brief: bool = False) -> list[str]:
     """The sentences for ``events`` (one move's, in order), for everyone at the table.
 
     A small tour says who scores and why; a grand or special tour goes stop
     by stop (its four crossings in the bus's order), each with its points or
-    "nobody scores here"; the sack and the winner come last, as they happen.
+    "nobody scores here" (``brief``: in one line, each player's points of the tour);
+    the sack and the winner come last, as they happen.
     ``view`` gives the board and the names (any view of the game: names and
     board are public).
     """
@@ -362,6 +405,9 @@ def announce(view: SeatView, events: Sequence[Event]) -> list[str]:
                     out.append(head)
                     out.extend(_score(view, s) for s in scores)
                 continue
+            if brief:
+                out.append(_tour_in_one(view, head, scores))
+                continue
             out.append(head)
             for stop in event.stops:
                 here = [s for s in scores if s.stop == stop]
@@ -408,6 +454,40 @@ def announce(view: SeatView, events: Sequence[Event]) -> list[str]:
     return out
 
 
+def _tour_in_one(view: SeatView, head: str, scores: Sequence[ScoreEvent]) -> str:
+    """A grand or special tour in one line: who scores how much in all (``brief``)."""
+    total: dict[int, int] = {}
+    for score in scores:
+        total[score.seat] = total.get(score.seat, 0) + score.points
+    if not total:
+        return _("{tour} Nobody scores.").format(tour=head)
+    each = [
+        _("{player} {points}").format(player=name(view.names, seat), points=points(n))
+        for seat, n in sorted(total.items(), key=lambda item: -item[1])
+    ]
+    return _("{tour} Scores: {scores}.").format(tour=head, scores=_("; ").join(each))
+
+
+def status_line(view: SeatView) -> str:
+    """The game in one line: the round, whose turn, the face-up tiles, the scores."""
+    if view.is_over:
+        return _("The game is over. {scores}").format(scores=score_lines(view)[0])
+    round_ = _("Round {round} of {total}.").format(
+        round=min(view.round + 1, view.rounds_total), total=view.rounds_total
+    )
+    parts = [round_]
+    if view.to_move is not None:
+        parts.append(_("{player}'s turn.").format(player=name(view.names, view.to_move)))
+    if view.face_up:
+        tiles = _("; ").join(
+            _("{n} {tile}").format(n=i + 1, tile=_tile(view.board, t))
+            for i, t in enumerate(view.face_up)
+        )
+        parts.append(_("Face up: {tiles}.").format(tiles=tiles))
+    parts.append(score_lines(view)[0])
+    return " ".join(parts)
+
+
 def end_lines(view: SeatView) -> list[str]:
     """The result: the final scores, the winner and how the winner was found (R7.3)."""
     outcome: Outcome | None = view.outcome
@@ -441,14 +521,25 @@ def end_lines(view: SeatView) -> list[str]:
     return out
 
 
+def closed_reason(reason: str) -> str:
+    """Why the host closed a connection (``reason``: a protocol word), as words."""
+    if reason == "idle":
+        return _("the host heard nothing from this terminal for too long")
+    if reason == "shutdown":
+        return _("the host is shutting down")
+    if reason == "replaced":
+        return _("your name joined from another terminal")
+    return _("the host hung up without a reason")
+
+
 def connection_line(reason: str, attempt: int) -> str:
     """What a join says when its connection ends (``reason``: a protocol word) and before
     each try to join again (``attempt`` 1, 2, ...; 0: no try, the table is over here)."""
     if attempt:
-        return _("Connection lost ({reason}); trying again, try {n}.").format(
-            reason=reason, n=attempt
+        return _("Connection lost: {why}; trying again, try {n}.").format(
+            why=closed_reason(reason), n=attempt
         )
     if reason == "replaced":
         # The game screen's words, and a full stop: a sentence that stands alone.
         return _("Your seat was joined from another terminal: this one left it") + "."
-    return _("Connection closed ({reason}).").format(reason=reason)
+    return _("Connection closed: {why}.").format(why=closed_reason(reason))

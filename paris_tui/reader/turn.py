@@ -21,8 +21,9 @@ from .queries import VIEW_QUERIES
 
 __all__ = ["CHAT", "QUERIES", "TurnInput", "ambiguous"]
 
-QUERIES = (*VIEW_QUERIES, "last", "log")
-"""What may be asked at any moment (each answered from a view this terminal may read)."""
+QUERIES = (*VIEW_QUERIES, "last", "log", "status", "who", "chat", "brief", "verbose", "bell")
+"""What may be asked (or set) at any moment (each answered from a view this terminal may
+read): ``status``, ``who``, ``chat``, and the settings ``brief``, ``verbose``, ``bell``."""
 
 CHAT = ("say", "mute", "unmute")
 """The chat's commands (at a host's table, whose players talk there)."""
@@ -44,6 +45,7 @@ class TurnInput:
 
     def __init__(self, out: Lines) -> None:
         self.out = out
+        self.asked: list[str] = []  # the takeover's question, while it is asked
 
     def read(self, text: str, view: SeatView, choices: list[Move] | None) -> Reading:
         """``text`` typed on a turn of ``view``, while ``choices`` (a takeover's) are asked."""
@@ -69,7 +71,11 @@ class TurnInput:
         if parsed.number is not None:
             if 1 <= parsed.number <= len(view.face_up):
                 return (*self._take(view, parsed.number - 1), None)
-            self.out.say(self._what_would(view))
+            self.out.say(
+                _("There is no tile {number}: type a number from 1 to {n}.").format(
+                    number=parsed.number, n=len(view.face_up)
+                )
+            )
             return None, choices, None
         if parsed.command is not None and parsed.exact:
             return None, choices, parsed
@@ -90,7 +96,7 @@ class TurnInput:
         if len(tiles) == 1:
             return (*self._take(view, found[0]), None)
         if len(tiles) > 1:
-            options = _("; ").join(say.tile_line(view, i).rstrip(".") for i in found)
+            options = _("; ").join(say.bare(say.tile_line(view, i)) for i in found)
             self.out.say(
                 _("More than one tile fits: {tiles}. Type its number.").format(tiles=options)
             )
@@ -122,11 +128,12 @@ class TurnInput:
             else:
                 text = _("{n}: remove {player}'s business, it goes back to {player}'s supply")
             options.append(text.format(n=n, player=owner))
-        self.out.say(
+        self.asked = [
             _("{stop} is full. Whose business do you remove?").format(stop=stop),
             _("; ").join(options) + ".",
             _("Type the number, or {cancel}.").format(cancel=word_for("cancel")),
-        )
+        ]
+        self.out.say(*self.asked)
         return None, moves
 
     def _what_would(self, view: SeatView) -> str:

@@ -1,6 +1,7 @@
 """The player's settings, kept between runs: ``<data dir>/settings.json``.
 
-What is kept: the language chosen in the app and the glyph set. A setting the
+What is kept: the language chosen in the app and the glyph set; for play by
+ear, ``bell on`` (a BEL when it is one's turn) and ``brief`` (a tour in one line). A setting the
 player never chose is absent (None), so the next run decides it afresh
 (``--lang``, ``PARIS_TUI_LANG``, the locale; ``--glyphs``, the locale). The
 file is written atomically; a missing, unreadable or damaged file gives the
@@ -29,6 +30,8 @@ _MAX_BYTES = 4096
 class Settings:
     language: str | None = None  # one of i18n.LANGUAGES, or None: not chosen
     glyphs: str | None = None  # one of GLYPH_SETS, or None: chosen from the locale
+    bell: bool = False  # play by ear: a BEL when it is one's turn
+    brief: bool = False  # play by ear: a grand or special tour in one line
 
     def with_changes(self, **changes: Any) -> Settings:
         return replace(self, **changes)
@@ -54,6 +57,8 @@ def load_settings(folder: Path | None = None) -> Settings:
     return Settings(
         language=language if language in LANGUAGES else None,
         glyphs=glyphs if glyphs in GLYPH_SETS else None,
+        bell=data.get("bell") is True,
+        brief=data.get("brief") is True,
     )
 
 

@@ -28,8 +28,14 @@ def margin_text(margin: float) -> str:
     return f"+{decimal(margin)}" if margin > 0 else f"{look.minus}{decimal(-margin)}"
 
 
-def reason_text(board: Board, names: tuple[str, ...], seat: int, reason: HintReason) -> str:
-    """The reason in one line of the reader's language (names as they are: plain text)."""
+def reason_text(
+    board: Board, names: tuple[str, ...], seat: int, reason: HintReason, *, spoken: bool = False
+) -> str:
+    """The reason in one line of the reader's language (names as they are: plain text).
+
+    ``spoken`` (the screen reader's): a tile by its stop and its line's full name
+    ("Concorde, Pink line"), never by a letter ("Concorde (P)").
+    """
     clauses: list[str] = []
     if reason.opened is None:
         clauses.append(_("your supply is empty: the tile opens no business"))
@@ -68,7 +74,13 @@ def reason_text(board: Board, names: tuple[str, ...], seat: int, reason: HintRea
                 )
             )
     if reason.leftover is not None:
-        tile = tile_label(board, reason.leftover)
+        if spoken:
+            stop_id, line_id = reason.leftover.split("/", 1)
+            tile = _("{stop}, {line}").format(
+                stop=stop_name(board, stop_id), line=line_name(board, line_id)
+            )
+        else:
+            tile = tile_label(board, reason.leftover)
         points = points_text(reason.small_points)
         if reason.leftover_certain:
             clauses.append(
