@@ -188,3 +188,51 @@ async def test_every_door_attacked_at_once_while_a_table_plays(tmp_path: Path) -
             f"max {max(ms):6.1f} ms ({len(ms)} moves)"
         )
     assert max(before + during + after) < BOUND
+
+
+# --- names that draw exactly as another's, over the protocol ---------------------------
+
+INVISIBLE_NAMES = (
+    "Ann\u034f",  # combining grapheme joiner
+    "ann\ufe0f",  # variation selector 16
+    "a\ufe00nn",  # variation selector 1
+    "ann\U000e0100",  # variation selector 17
+    "ann\u180b",  # Mongolian free variation selector
+    "ann\u17b4",  # Khmer inherent vowel
+    "ann\u2800",  # braille blank
+    "ann\U000e0061",  # a tag letter
+)
+WRITING = ("Nguyễn", "สมชาย", "अनिता", "王小明", "さくら")
+
+
+async def test_names_with_invisible_marks_are_refused_over_the_protocol(tmp_path: Path) -> None:
+    from paris_tui.host.limits import Quota
+    from paris_tui.host.server import Limits
+    from paris_tui.net.client import HostClient, RefusedError
+
+    limits = Limits(
+        max_tables=20,
+        tables_per_address=20,
+        opens=Quota(per_owner=3, per_address=20, total=100, seconds=3600.0),
+    )
+    async with running_host(tmp_path, limits=limits) as (host, port):
+        client = await HostClient.connect("127.0.0.1", port)
+        try:
+            for name in INVISIBLE_NAMES:
+                try:
+                    await client.open_table(name, ("me", "ai:random"))
+                except RefusedError as exc:
+                    assert exc.refused.code == "bad_name", ascii(name)
+                    assert not exc.refused.fatal
+                else:
+                    raise AssertionError(f"{name!a} was seated")
+            assert host.accounts is not None and host.accounts.find("ann") is None
+        finally:
+            await client.close()
+        for name in WRITING:  # real writing still makes a table, with its account
+            writer = await HostClient.connect("127.0.0.1", port)
+            try:
+                await writer.open_table(name, ("me", "ai:random"))
+            finally:
+                await writer.close()
+            assert host.accounts.find(name) is not None, name
