@@ -236,3 +236,31 @@ async def test_names_with_invisible_marks_are_refused_over_the_protocol(tmp_path
             finally:
                 await writer.close()
             assert host.accounts.find(name) is not None, name
+
+
+# --- a chat line too long for the chat rule ---------------------------------------------
+
+
+async def test_a_chat_line_over_1920_characters_is_bad_chat_not_a_disconnect(
+    tmp_path: Path,
+) -> None:
+    from paris_tui.net.chat_wire import Chat, ChatLine
+    from paris_tui.net.protocol import Refused
+
+    async with running_host(tmp_path, ["ann,bob"]) as (_host, port):
+        ann = await join_bot(port, "ann")
+        for text in ("x" * 1921, "é" * 600, "x" * 4000):  # each fits in a client's line
+            ann.client.send(Chat(text))
+            for _ in range(50):
+                message = await ann.client.receive(5.0)
+                if isinstance(message, Refused):
+                    break
+            assert isinstance(message, Refused), message
+            assert (message.code, message.fatal) == ("bad_chat", False), message
+        ann.client.send(Chat("still here"))  # the connection is still open
+        for _ in range(50):
+            message = await ann.client.receive(5.0)
+            if isinstance(message, ChatLine):
+                break
+        assert isinstance(message, ChatLine) and message.text == "still here"
+        await ann.client.close()
