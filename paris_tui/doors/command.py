@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from paris_tui.i18n import _
+from paris_tui.i18n import _, ngettext
 from paris_tui.variants import VariantError, add_variant_options, variant_options
 
 __all__ = ["add_host_parser", "cmd_host"]
@@ -605,8 +605,15 @@ async def _run_host(
                 "or start the host with {example}."
             ).format(example='--table "ann,bob"')
         )
+    unclaimed: list[str] = []  # reserved seats nobody's account holds yet
     for room in rooms:
         ref = room.referee
+        unclaimed += [
+            ref.names[s]
+            for s in ref.human_seats
+            if s not in room.owners
+            and (host.accounts is None or host.accounts.find(ref.names[s]) is None)
+        ]
         names = ", ".join(ref.names)
         lines.append(
             _("Table {table}: {names} (move {move} of {total})").format(
@@ -627,6 +634,16 @@ async def _run_host(
                 f"  {ref.names[seat]}: ssh {_ssh_args(door.port, ref.names[seat], config.bind)}"
                 for seat in ref.human_seats
             )
+    if unclaimed:
+        lines.append(
+            ngettext(
+                "Not claimed yet: {names}: the first to log in with that name takes "
+                "the seat (at any door); {option} gives each seat a one-time code instead.",
+                "Not claimed yet: {names}: the first to log in with each name takes "
+                "its seat (at any door); {option} gives each seat a one-time code instead.",
+                len(unclaimed),
+            ).format(names=", ".join(unclaimed), option="--invite")
+        )
     lines.append(
         _("Anyone: {command} (the lobby: take a free seat, watch, open a table)").format(
             command=f"paris-tui join {join}"

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import signal
 import statistics
 import sys
 import time
@@ -264,3 +265,47 @@ async def test_a_chat_line_over_1920_characters_is_bad_chat_not_a_disconnect(
                 break
         assert isinstance(message, ChatLine) and message.text == "still here"
         await ann.client.close()
+
+
+# --- what the operator is told at start-up ------------------------------------------------
+
+
+async def _host_lines(tmp_path: Path, *extra: str) -> str:
+    """``paris-tui host --table ...``'s start-up lines (up to the last: how to reach it)."""
+    proc = await asyncio.create_subprocess_exec(
+        *[sys.executable, "-m", "paris_tui.cli", "host", "--port", "0", "--ssh-port", "off"],
+        *["--data-dir", str(tmp_path), *extra],
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    out = []
+    try:
+        async with asyncio.timeout(30):
+            while True:
+                line = (await proc.stdout.readline()).decode()
+                assert line, f"the host exited: {(await proc.stderr.read()).decode()}"
+                out.append(line)
+                if line.startswith("Only this machine"):
+                    break
+        proc.send_signal(signal.SIGTERM)
+        async with asyncio.timeout(30):
+            assert await proc.wait() == 0
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+    return "".join(out)
+
+
+async def test_host_table_without_invite_says_the_first_to_log_in_takes_the_seat(
+    tmp_path: Path,
+) -> None:
+    said = await _host_lines(tmp_path / "open", "--table", "zoe,yan,ai:easy")
+    assert (
+        "Not claimed yet: zoe, yan: the first to log in with each name takes its seat"
+        in " ".join(said.split())
+    ), said
+    assert "--invite gives each seat a one-time code" in said
+    invited = await _host_lines(tmp_path / "invited", "--table", "zoe,yan,ai:easy", "--invite")
+    assert "Not claimed yet" not in invited and "invitation code" in invited
