@@ -11,7 +11,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from paris_tui.doors.ssh import INPUT_BURST, MAX_COLUMNS, MAX_ROWS
+from paris_tui.doors.pacing import EVENTS_BURST, EVENTS_RATE, PASTE_END, PASTE_START
+from paris_tui.doors.ssh import INPUT_BURST, INPUT_RATE, MAX_COLUMNS, MAX_ROWS, player_dir
 
 from .ssh_helpers import Terminal, connect, new_key, running_door
 
@@ -44,6 +45,102 @@ async def test_a_huge_paste_reaches_the_app_at_a_persons_pace(tmp_path: Path) ->
         assert await term.finish() == 3
         text = bytes(term.output[start:]).decode("ascii", "replace")
         got = sum(len(part.split("\r\n")[0]) // 2 for part in text.split("key=")[1:])
-        # The burst, and what the rate lets through while the paste comes in.
-        assert INPUT_BURST <= got < 400 * 1024, got
+        # Packets of 32 KiB: each larger than the burst, so every one is dropped whole.
+        assert got <= INPUT_BURST + 3 * INPUT_RATE, got
         print(f"of 3.9 MiB pasted, the app was given {got / 1024:.0f} KiB")
+        # The session is told once, in words, on its bottom row.
+        words = "input came faster than anyone types; the rest was dropped"
+        assert bytes(term.output).decode("utf-8", "replace").count(words) == 1
+
+
+def _keys_given(term: Terminal, start: int) -> bytes:
+    """The keys the stand-in app was given since ``start`` (it echoes them in hex)."""
+    text = bytes(term.output[start:]).decode("ascii", "replace")
+    return b"".join(bytes.fromhex(p.split("\r\n")[0]) for p in text.split("key=")[1:])
+
+
+async def test_a_flood_of_single_keys_reaches_the_app_at_a_persons_pace(tmp_path: Path) -> None:
+    """One key a packet, as fast as the connection goes: the bytes are few, the key
+    events many; the app gets a burst and then a typist's pace, in German words."""
+    async with (
+        running_door(tmp_path) as (_host, door),
+        await connect(door.port, "ann", new_key(tmp_path, "ann")) as conn,
+    ):
+        term = await Terminal.open(conn, env={"PARIS_TUI_LANG": "de"})
+        await term.wait_for("ready")
+        start = len(term.output)
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        for _ in range(3000):  # each write its own SSH packet
+            term.process.stdin.write(b"a")
+            await term.process.stdin.drain()
+            await asyncio.sleep(0)
+        took = loop.time() - began
+        await asyncio.sleep(0.5)
+        term.process.stdin.write(b"q")
+        assert await term.finish() == 3
+        got = _keys_given(term, start).count(b"a")
+        print(f"of 3000 keys in {took:.2f} s, the app was given {got}")
+        assert got <= EVENTS_BURST + EVENTS_RATE * (took + 1.0), got
+        words = "Eingaben kamen schneller, als jemand tippt; der Rest wurde verworfen"
+        assert words in bytes(term.output).decode("utf-8", "replace")
+
+
+async def test_a_pasted_chat_line_goes_through_whole(tmp_path: Path) -> None:
+    """A bracketed paste of the longest text the chat rule reads (1,920 characters,
+    two bytes each) is one key event: the app gets all of it, at once, unannounced."""
+    async with (
+        running_door(tmp_path) as (_host, door),
+        await connect(door.port, "ann", new_key(tmp_path, "ann")) as conn,
+    ):
+        term = await Terminal.open(conn)
+        await term.wait_for("ready")
+        start = len(term.output)
+        paste = PASTE_START + ("é" * 1920).encode() + PASTE_END
+        term.process.stdin.write(paste)
+        await asyncio.sleep(0.5)
+        term.process.stdin.write(b"q")
+        assert await term.finish() == 3
+        assert _keys_given(term, start) == paste
+        assert b"faster than anyone" not in term.output
+
+
+async def test_logins_that_only_look_at_the_lobby_leave_no_folder(tmp_path: Path) -> None:
+    """30 logins with names that hold no seat (the lobby): each app's folder under
+    ``players/`` goes with it, as it wrote nothing; a player's folder that holds
+    something stays."""
+    async with running_door(tmp_path) as (host, door):
+        key = new_key(tmp_path, "k")
+        for i in range(30):
+            async with await connect(door.port, f"look{i}", key) as conn:
+                term = await Terminal.open(conn)
+                await term.wait_for("ready")
+                term.process.stdin.write(b"q")
+                assert await term.finish() == 3
+        kept = player_dir(host.store.root, "ann")
+        (kept / "settings.json").write_text("{}")
+        async with await connect(door.port, "ann", new_key(tmp_path, "ann")) as conn:
+            term = await Terminal.open(conn)
+            await term.wait_for("ready")
+            term.process.stdin.write(b"q")
+            assert await term.finish() == 3
+        folders = sorted((host.store.root / "players").iterdir())
+        assert folders == [kept], folders
+
+
+def test_key_events_count_keys_sequences_and_pastes() -> None:
+    from paris_tui.doors.pacing import InputBudget, key_events
+
+    assert key_events(b"abc") == (3, False)
+    assert key_events("é王".encode()) == (2, False)
+    assert key_events(b"\x1b[A\x1bOP\x1bx\x1b[<35;10;20M") == (4, False)  # keys, mouse
+    assert key_events(PASTE_START + b"x" * 100 + PASTE_END + b"y") == (2, False)
+    assert key_events(PASTE_START + b"x" * 100) == (1, True)
+    assert key_events(b"x" * 50, in_paste=True) == (0, True)
+    assert key_events(b"xx" + PASTE_END + b"ab", in_paste=True) == (2, False)
+    # A paste the app began and the budget cut off is closed for it.
+    budget = InputBudget(0.0, bytes_burst=100)
+    assert budget.take(PASTE_START + b"x" * 50, 0.0) == PASTE_START + b"x" * 50
+    assert budget.take(b"x" * 80, 0.0) == PASTE_END
+    assert budget.dropped_once and not budget.dropped_once
+    assert budget.take(b"k", 0.0) == b"k"  # a key again
