@@ -14,7 +14,10 @@ bracketed paste one (the app gets one ``Paste``). So a flood of keys is cut
 off at a person's pace, and a paste of a chat line goes through at once.
 
 The first time input is dropped, :attr:`InputBudget.dropped_once` is true once,
-for the door to tell the session (in words) once.
+for the door to tell the session (in words) once; after each drop the door reads
+nothing of the session for a while (:attr:`InputBudget.hold`, at most
+:data:`HOLD_SECONDS`), so that a flood waits in the
+client rather than in the host's event loop (which also referees the tables).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ __all__ = [
     "BYTES_RATE",
     "EVENTS_BURST",
     "EVENTS_RATE",
+    "HOLD_SECONDS",
     "PASTE_END",
     "PASTE_START",
     "RESIZE_EVENTS",
@@ -46,6 +50,11 @@ EVENTS_RATE = 60
 mouse up to about 60 (one per cell)."""
 RESIZE_EVENTS = 10
 """What a resize costs in key events: each one repaints the whole screen."""
+HOLD_SECONDS = 0.25
+"""After input is dropped the door stops reading the session's input until the
+budget could take that chunk (at least one key event's refill, at most this long):
+a flood backs up in the client (TCP, SSH's window) instead of costing the host's
+loop the work of reading and dropping it as fast as it comes."""
 
 PASTE_START = b"\x1b[200~"
 PASTE_END = b"\x1b[201~"
@@ -101,6 +110,8 @@ class InputBudget:
         self._at = now
         self.in_paste = False  # a bracketed paste the app was given is still open
         self.dropped = 0  # bytes dropped so far
+        self.last_dropped = False  # the last chunk was dropped (the door holds its reading)
+        self.hold = 0.0  # ... for this many seconds
         self._said = False
 
     def _refill(self, now: float) -> None:
@@ -114,6 +125,7 @@ class InputBudget:
         only :data:`PASTE_END` when it is dropped in the middle of a paste."""
         self._refill(now)
         size = len(data)
+        self.last_dropped = False
         if size <= self._bytes:
             events, open_after = key_events(data, self.in_paste)
             if events <= self._events:
@@ -121,6 +133,11 @@ class InputBudget:
                 self._events -= events
                 self.in_paste = open_after
                 return data
+        self.last_dropped = True
+        # Hold the reading until this chunk could have been taken (a chunk over the
+        # burst never can: the longest hold), at least until one key event refills.
+        short = max(size - self._bytes, 0.0) / self.bytes_rate if size <= self.bytes_burst else 1e9
+        self.hold = min(HOLD_SECONDS, max(1.0 / self.events_rate, short))
         self.dropped += size
         if self.in_paste:  # the app is in a paste this chunk would have gone on with
             self.in_paste = False

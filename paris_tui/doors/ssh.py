@@ -121,10 +121,11 @@ class SSHDoor:
                 login_timeout=cfg.login_timeout,
                 keepalive_interval=cfg.keepalive,
                 keepalive_count_max=3,
-                # Keys arrive in packets of 32 KiB at most, 256 KiB in flight: a huge
-                # write comes in pieces the input bucket (INPUT_RATE) can refuse.
-                window=256 * 1024,
-                max_pktsize=32 * 1024,
+                # Keys arrive in packets of 16 KiB at most, 32 KiB in flight: a huge
+                # write comes in pieces the input budget (doors/pacing.py) refuses, and
+                # while the door holds a flooding session's reading, at most this waits.
+                window=32 * 1024,
+                max_pktsize=16 * 1024,
                 agent_forwarding=False,
                 x11_forwarding=False,
                 allow_scp=False,

@@ -137,6 +137,7 @@ class SSHSession(asyncssh.SSHServerSession[bytes]):
         self.budget = InputBudget(asyncio.get_running_loop().time())  # keys at a person's pace
         self._last_output = 0.0  # when the app last wrote (the notice waits for a pause)
         self._pending_size: tuple[int, int] | None = None  # a resize the budget held back
+        self._held = False  # input dropped: the channel is not read for a while
         self.term: str | None = None
         self.size = (80, 24)
         self.pty = False
@@ -359,12 +360,25 @@ class SSHSession(asyncssh.SSHServerSession[bytes]):
         """What of ``data`` the budget lets through (no paste, say 4 MiB, balloons the
         app or keeps it busy: a person types a few keys a second); the rest is
         dropped, and the session told so once."""
-        taken = self.budget.take(data, asyncio.get_running_loop().time())
+        loop = asyncio.get_running_loop()
+        taken = self.budget.take(data, loop.time())
+        if self.budget.last_dropped and self.chan is not None and not self._held:
+            # A flood waits in the client (SSH's window), not in the host's loop.
+            self._held = True
+            self.chan.pause_reading()
+            loop.call_later(self.budget.hold, self._unhold)
         if self.budget.dropped_once:
             log.warning("SSH %s sends keys too fast: the excess is dropped", self.conn)
             if self.app is not None and self.pty:
                 asyncio.get_running_loop().create_task(self._tell_too_fast())
         return taken
+
+    def _unhold(self) -> None:
+        self._held = False
+        if self.chan is None or self._gone:
+            return
+        if self.app is None or self.app.input_backlog <= 16384:
+            self.chan.resume_reading()  # else the backlog's check resumes it
 
     async def _tell_too_fast(self) -> None:
         """Say once, on the bottom row, that input was dropped: between two of the
@@ -409,6 +423,8 @@ class SSHSession(asyncssh.SSHServerSession[bytes]):
         def check() -> None:
             if self.app is None or self.chan is None or self._gone:
                 return
+            if self._held:
+                return  # _unhold resumes
             if self.app.input_backlog <= 16384:
                 self.chan.resume_reading()
             else:

@@ -108,6 +108,8 @@ class TabInput:
                 self._later(self._tell_too_fast())
             if taken:
                 await self.app.send_bytes(taken)
+            if self.budget.last_dropped:
+                await asyncio.sleep(self.budget.hold)  # a flood waits in the browser, not here
         elif kind == "resize" and isinstance(data, dict):
             size = self._clamp(data.get("width"), data.get("height"))
             if self._pending_size is None and self.budget.spend(RESIZE_EVENTS, now):
