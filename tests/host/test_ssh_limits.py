@@ -160,3 +160,22 @@ def test_key_events_count_keys_sequences_and_pastes() -> None:
     assert budget.take(b"x" * 80, 0.0) == PASTE_END
     assert budget.dropped_once and not budget.dropped_once
     assert budget.take(b"k", 0.0) == b"k"  # a key again
+
+
+async def test_one_address_takes_only_its_share_of_the_ssh_sessions(tmp_path: Path) -> None:
+    """By default 4 SSH players from one address: the fifth is told why; another
+    address still gets in."""
+    async with running_door(tmp_path) as (_host, door), contextlib.AsyncExitStack() as stack:
+        assert door.config.max_per_address == 4
+        for i in range(4):
+            conn = await stack.enter_async_context(
+                await connect(door.port, f"p{i}", new_key(tmp_path, f"p{i}"))
+            )
+            await (await Terminal.open(conn)).wait_for("ready")
+        async with await connect(door.port, "p4", new_key(tmp_path, "p4")) as conn:
+            fifth = await Terminal.open(conn)
+            assert await fifth.finish() == 1
+            assert b"too many players over SSH" in fifth.output
+        key = new_key(tmp_path, "q")
+        async with await connect(door.port, "q", key, local_addr=("127.0.0.2", 0)) as conn:
+            await (await Terminal.open(conn)).wait_for("ready")
