@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import json
 import signal
 import statistics
 import sys
@@ -78,6 +79,12 @@ async def _protocol_attack(port: int) -> None:
         b"x" * (1 << 17),  # a line over the limit
         HELLO + b'{"type":"open_table","name":"m","seats":["me","ai:random"]}\n' * 20,
         HELLO + b'{"type":"join","name":"ann","token":"' + b"A" * 43 + b'"}\n',
+        *(  # names that draw as another's
+            HELLO
+            + json.dumps({"type": "open_table", "name": n, "seats": ["me", "ai:random"]}).encode()
+            + b"\n"
+            for n in INVISIBLE_NAMES
+        ),
     ]
     raws = [await RawClient.open(port) for _ in junk]
     for raw, data in zip(raws, junk, strict=True):
@@ -98,6 +105,11 @@ async def _ssh_attack(door: SSHDoor, keys: Path) -> None:
             term.process.stdin.write(b"x" * (1 << 20))
             term.process.change_terminal_size(8192, 8192)
             await asyncio.sleep(0.5)
+            with contextlib.suppress(TimeoutError):  # single keys, one packet each
+                async with asyncio.timeout(1.0):
+                    while True:
+                        term.process.stdin.write(b"a")
+                        await term.process.stdin.drain()
 
     async def silent() -> None:
         _r, w = await asyncio.open_connection("127.0.0.1", door.port)
@@ -129,10 +141,20 @@ async def _web_attack(port: int) -> None:
             await ws.send_str('["stdin","' + "x" * (1 << 20) + '"]')
             await ws.receive(timeout=5.0)
 
+        async def flood() -> None:  # frames of 60,000 keys, then single keys: paced
+            ws = await http.ws_connect(url)
+            await ws.receive(timeout=5.0)
+            for _ in range(8):
+                await ws.send_json(["stdin", "a" * 60000])
+            for _ in range(500):
+                await ws.send_json(["stdin", "a"])
+            await ws.close()
+
         await asyncio.gather(
             *(_quietly(rebinding()) for _ in range(3)),
             *(_quietly(huge_then_gone()) for _ in range(2)),
             _quietly(oversized()),
+            _quietly(flood()),
             _quietly(http.get(f"http://127.0.0.1:{port}/static/")),
         )
 
