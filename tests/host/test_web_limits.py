@@ -351,3 +351,23 @@ async def test_the_cookie_is_secure_behind_https(tmp_path: Path) -> None:
             proxied = await http.get(url, headers=header)
             cookie = proxied.headers["Set-Cookie"]
             assert "Secure" in cookie and "HttpOnly" in cookie, cookie
+
+
+async def test_behind_a_proxy_on_this_machine_tabs_are_counted_at_the_forwarded_address(
+    tmp_path: Path,
+) -> None:
+    async with _door(tmp_path, REPORT_APP, max_per_address=1) as door:
+        url = f"http://127.0.0.1:{door.port}/ws?width=80&height=24"
+        async with aiohttp.ClientSession() as http:
+
+            def via(address: str) -> dict[str, str]:
+                return {"X-Forwarded-For": f"198.51.100.9, {address}"}
+
+            first = await http.ws_connect(url, headers=via("203.0.113.5"))
+            await _read_until(first, "size")
+            again = await http.ws_connect(url, headers=via("203.0.113.5"))
+            assert "from your address" in await _read_until(again, "try again later")
+            other = await http.ws_connect(url, headers=via("203.0.113.6"))
+            assert "size 80x24" in await _read_until(other, "size")
+            await first.close()
+            await other.close()
