@@ -41,6 +41,7 @@ _CHARACTER_KINDS = {
     "Zl": N_("the name holds a line separator ({char})"),
     "Zp": N_("the name holds a paragraph separator ({char})"),
     "filler": N_("the name holds an invisible filler character ({char})"),
+    "invisible": N_("the name holds a character that draws as nothing ({char})"),
 }
 
 

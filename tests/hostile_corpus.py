@@ -71,6 +71,24 @@ CORPUS: tuple[Case, ...] = (
     Case("byte order mark", "\ufeffAnn", None),
     Case("lone surrogate", "Ann\ud800", None),
     Case("private use", "Ann\ue000", None),
+    # Default-ignorable code points, variation selectors and blank-looking letters: a
+    # name that draws exactly as another's ("Ann" and "Ann" + an invisible mark).
+    Case("combining grapheme joiner", "Ann\u034f", None),
+    Case("emoji variation selector", "ann\ufe0f", None),
+    Case("variation selector 1", "a\ufe00nn", None),
+    Case("variation selector 17", "ann\U000e0100", None),
+    Case("Mongolian free variation selector", "ann\u180b", None),
+    Case("Mongolian vowel separator", "ann\u180e", None),
+    Case("Khmer inherent vowel AQ", "ann\u17b4", None),
+    Case("Khmer inherent vowel AA", "ann\u17b5", None),
+    Case("braille blank", "ann\u2800", None),
+    Case("tag letter", "ann\U000e0061", None),
+    Case("cancel tag", "ann\U000e007f", None),
+    Case("Arabic letter mark", "ann\u061c", None),
+    Case("musical beam", "ann\U0001d173", None),
+    Case("shorthand format", "ann\U0001bca0", None),
+    Case("soft hyphen", "an\u00adn", None),
+    Case("Hangul filler", "ann\u3164", None),
     # Blank, long, huge: refused.
     Case("empty", "", None),
     Case("blank", "   ", None),
@@ -95,6 +113,16 @@ CORPUS: tuple[Case, ...] = (
     Case("Vietnamese", "Nguye\u0302\u0303n", "Nguy\u1ec5n"),
     Case("Thai tone and vowel marks", "\u0e17\u0e35\u0e48", "\u0e17\u0e35\u0e48"),
     Case("Devanagari", "\u0915\u094d\u0937\u093f", "\u0915\u094d\u0937\u093f"),
+    Case("Thai name", "\u0e2a\u0e21\u0e0a\u0e32\u0e22", "\u0e2a\u0e21\u0e0a\u0e32\u0e22"),
+    Case(
+        "Vietnamese full name",
+        "Tr\u1ea7n V\u0103n \u0110\u1ee9c",
+        "Tr\u1ea7n V\u0103n \u0110\u1ee9c",
+    ),
+    Case("Devanagari name", "\u0905\u0928\u093f\u0924\u093e", "\u0905\u0928\u093f\u0924\u093e"),
+    Case("Japanese kana", "\u3055\u304f\u3089", "\u3055\u304f\u3089"),
+    Case("Korean syllables", "\ubbfc\uc900", "\ubbfc\uc900"),
+    Case("Khmer name", "\u179f\u17bb\u1781\u17b6", "\u179f\u17bb\u1781\u17b6"),
     Case("three marks on one letter", "a\u0334\u0335\u0336", "a\u0334\u0335\u0336"),
 )
 

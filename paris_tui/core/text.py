@@ -12,7 +12,10 @@ combining marks none), and must not hold any character that is not text:
 control characters (C0, C1, DEL; tabs and new lines included), format
 characters (bidi overrides and isolates, zero-width spaces and joiners, the
 byte order mark, ...), line and paragraph separators, surrogates,
-private-use and unassigned code points, and the invisible Hangul fillers.
+private-use and unassigned code points, the invisible Hangul fillers, and
+every other character that draws as nothing: Unicode's default-ignorable code
+points (variation selectors, the combining grapheme joiner, tags, ...) and the
+braille blank (:func:`invisible`).
 Markup such as ``[b]`` is allowed: it is text, and the app draws it as text.
 
 >>> normalize_name("  Zoe\\u0308 ")
@@ -45,6 +48,7 @@ from typing import Literal
 from .errors import ParisError
 
 __all__ = [
+    "DEFAULT_IGNORABLE",
     "MAX_CHAT_BYTES",
     "MAX_CHAT_CELLS",
     "MAX_NAME_CELLS",
@@ -56,9 +60,11 @@ __all__ = [
     "ai_seat_names",
     "cell_width",
     "check_table_names",
+    "invisible",
     "normalize_chat",
     "normalize_name",
     "printable",
+    "without_invisible",
 ]
 
 MAX_NAME_CELLS = 20
@@ -100,8 +106,71 @@ _NOT_TEXT = {
     "Zl": "a line separator",
     "Zp": "a paragraph separator",
 }
+_OTHER_KINDS = {
+    "filler": "an invisible filler character",
+    "invisible": "a character that draws as nothing",
+}
 # Letters that draw as nothing, used to fake blank or look-alike names.
 _INVISIBLE = frozenset("\u115f\u1160\u3164\uffa0")
+
+# Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt, Unicode 16.0.0;
+# unchanged since 8.0): code points a renderer draws as nothing when it does not
+# support them. Python's unicodedata has no such property. A name holding one draws
+# exactly as the name without it ("Ann" + U+034F is "Ann"), so a name may hold none;
+# most are format characters (Cf, refused anyway), the rest are marks and letters:
+# the combining grapheme joiner, the Hangul fillers, the Khmer inherent vowels, the
+# Mongolian free variation selectors and the variation selectors (1-256).
+DEFAULT_IGNORABLE: tuple[tuple[int, int], ...] = (
+    (0x00AD, 0x00AD),  # SOFT HYPHEN
+    (0x034F, 0x034F),  # COMBINING GRAPHEME JOINER
+    (0x061C, 0x061C),  # ARABIC LETTER MARK
+    (0x115F, 0x1160),  # HANGUL CHOSEONG FILLER..HANGUL JUNGSEONG FILLER
+    (0x17B4, 0x17B5),  # KHMER VOWEL INHERENT AQ..KHMER VOWEL INHERENT AA
+    (0x180B, 0x180D),  # MONGOLIAN FREE VARIATION SELECTOR ONE..THREE
+    (0x180E, 0x180E),  # MONGOLIAN VOWEL SEPARATOR
+    (0x180F, 0x180F),  # MONGOLIAN FREE VARIATION SELECTOR FOUR
+    (0x200B, 0x200F),  # ZERO WIDTH SPACE..RIGHT-TO-LEFT MARK
+    (0x202A, 0x202E),  # LEFT-TO-RIGHT EMBEDDING..RIGHT-TO-LEFT OVERRIDE
+    (0x2060, 0x2064),  # WORD JOINER..INVISIBLE PLUS
+    (0x2065, 0x2065),  # <reserved-2065>
+    (0x2066, 0x206F),  # LEFT-TO-RIGHT ISOLATE..NOMINAL DIGIT SHAPES
+    (0x3164, 0x3164),  # HANGUL FILLER
+    (0xFE00, 0xFE0F),  # VARIATION SELECTOR-1..VARIATION SELECTOR-16
+    (0xFEFF, 0xFEFF),  # ZERO WIDTH NO-BREAK SPACE
+    (0xFFA0, 0xFFA0),  # HALFWIDTH HANGUL FILLER
+    (0xFFF0, 0xFFF8),  # <reserved-FFF0>..<reserved-FFF8>
+    (0x1BCA0, 0x1BCA3),  # SHORTHAND FORMAT LETTER OVERLAP..SHORTHAND FORMAT UP STEP
+    (0x1D173, 0x1D17A),  # MUSICAL SYMBOL BEGIN BEAM..MUSICAL SYMBOL END PHRASE
+    (0xE0000, 0xE0000),  # <reserved-E0000>
+    (0xE0001, 0xE0001),  # LANGUAGE TAG
+    (0xE0002, 0xE001F),  # <reserved-E0002>..<reserved-E001F>
+    (0xE0020, 0xE007F),  # TAG SPACE..CANCEL TAG
+    (0xE0080, 0xE00FF),  # <reserved-E0080>..<reserved-E00FF>
+    (0xE0100, 0xE01EF),  # VARIATION SELECTOR-17..VARIATION SELECTOR-256
+    (0xE01F0, 0xE0FFF),  # <reserved-E01F0>..<reserved-E0FFF>
+)
+"""Unicode 16.0.0's ``Default_Ignorable_Code_Point`` ranges (first, last), inclusive."""
+
+# Not default-ignorable, yet drawn as nothing: the braille pattern with no dots.
+_BLANK_LOOKING = frozenset("\u2800")
+
+
+def invisible(ch: str) -> bool:
+    """Whether the character draws as nothing: default-ignorable (:data:`DEFAULT_IGNORABLE`)
+    or blank-looking (the braille blank, U+2800). No name holds one."""
+    code = ord(ch)
+    if code < 0xAD:
+        return False
+    return ch in _BLANK_LOOKING or any(low <= code <= high for low, high in DEFAULT_IGNORABLE)
+
+
+def without_invisible(text: str) -> str:
+    """``text`` with every character :func:`invisible` says draws as nothing removed."""
+    if text.isascii():
+        return text
+    return "".join(ch for ch in text if not invisible(ch))
+
+
 _ZERO_WIDTH_CATEGORIES = frozenset({"Mn", "Mc", "Me", "Cf", "Cc"})
 # Code point ranges whose width Python's Unicode tables (14.0 in 3.11) do not
 # give as terminals (and Rich) measure them today: Hangul conjoining vowels and
@@ -147,7 +216,7 @@ class InvalidNameError(ParisError, ValueError):
         ``too_long``: ``length``, ``limit``; ``too_wide``: ``cells``, ``limit``;
         ``stacked_marks``: ``count``, ``limit`` (marks on one character);
         ``control``: ``kind`` (a key of the categories: ``Cc``, ``Cf``, ...,
-        or ``filler``), ``char`` (``U+001B``) and ``label`` (its Unicode name,
+        ``filler`` or ``invisible``), ``char`` (``U+001B``) and ``label`` (its Unicode name,
         maybe empty); ``duplicate``: ``name``, ``first`` (the seat's name it
         clashes with).
         """
@@ -175,7 +244,7 @@ class InvalidNameError(ParisError, ValueError):
             case "control":
                 if p["kind"] == "Cc" and not p["label"]:
                     return f"the name holds a control character ({p['char']})"
-                what = _NOT_TEXT.get(str(p["kind"]), "an invisible filler character")
+                what = _NOT_TEXT.get(str(p["kind"]), _OTHER_KINDS.get(str(p["kind"]), ""))
                 described = f"{p['char']} {p['label']}" if p["label"] else str(p["char"])
                 return f"the name holds {what} ({described})"
             case "duplicate":
@@ -255,6 +324,11 @@ def normalize_name(text: str) -> str:
     why = _bad_character(text)  # before stripping: a trailing new line is refused too
     if why is not None:
         raise why
+    if not text.isascii():
+        for ch in text:
+            if invisible(ch):
+                label = unicodedata.name(ch, "")
+                raise InvalidNameError("control", kind="invisible", char=_code(ch), label=label)
     name = unicodedata.normalize("NFC", text.strip())
     if not name:
         raise InvalidNameError("blank")

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from paris_tui.i18n import _
+from paris_tui.i18n import _, ngettext
 from paris_tui.variants import VariantError, add_variant_options, variant_options
 
 __all__ = ["add_host_parser", "cmd_host"]
@@ -197,6 +197,21 @@ def add_host_parser(subparsers: Any) -> argparse.ArgumentParser:
         help=_("browser players at once, each one app process (default {n})").format(n=16),
     )
     parser.add_argument(
+        "--max-web-per-address",
+        metavar="N",
+        default="4",
+        help=_(
+            "... of them from one address (IPv6: its /64; behind a TLS proxy on this "
+            "machine, the address it forwards; default {n})"
+        ).format(n=4),
+    )
+    parser.add_argument(
+        "--max-ssh-per-address",
+        metavar="N",
+        default="4",
+        help=_("SSH players at once from one address (IPv6: its /64; default {n})").format(n=4),
+    )
+    parser.add_argument(
         "--hints",
         action="store_true",
         help=_(
@@ -277,6 +292,8 @@ def cmd_host(args: argparse.Namespace) -> int:
         ssh_port = None if args.ssh_port == "off" else _int("--ssh-port", args.ssh_port, 0, 65535)
         web_port = None if args.web_port is None else _int("--web-port", args.web_port, 0, 65535)
         web_sessions = _int("--max-web-sessions", args.max_web_sessions, 1, 1000)
+        web_per_address = _int("--max-web-per-address", args.max_web_per_address, 1, 1000)
+        ssh_per_address = _int("--max-ssh-per-address", args.max_ssh_per_address, 1, 1000)
         seed = None if args.seed is None else _int("--seed", args.seed, 0, 2**63 - 1)
         ai_delay = _seconds("--ai-delay", args.ai_delay)
         takeover = None if args.ai_takeover is None else _seconds("--ai-takeover", args.ai_takeover)
@@ -339,7 +356,12 @@ def cmd_host(args: argparse.Namespace) -> int:
         from paris_tui.doors.ssh import SSHConfig
 
         keys = Path(args.authorized_keys) if args.authorized_keys else None
-        ssh = SSHConfig(port=ssh_port, bind=args.bind, authorized_keys=keys)
+        ssh = SSHConfig(
+            port=ssh_port,
+            bind=args.bind,
+            authorized_keys=keys,
+            max_per_address=ssh_per_address,
+        )
     elif args.authorized_keys:
         return _fail(
             _("{option} is for SSH, which {off} turns off").format(
@@ -349,7 +371,11 @@ def cmd_host(args: argparse.Namespace) -> int:
         )
     import asyncio
 
-    web = None if web_port is None else (web_port, web_sessions, tuple(args.web_host))
+    web = (
+        None
+        if web_port is None
+        else (web_port, web_sessions, web_per_address, tuple(args.web_host))
+    )
     if args.invite and not tables:
         return _fail(
             _("{option} is for the seats of {table}").format(option="--invite", table="--table"),
@@ -564,7 +590,7 @@ async def _run_host(
     if web is not None:
         from paris_tui.doors.web import WebDoor
 
-        web_port, web_sessions, web_names = web
+        web_port, web_sessions, web_per_address, web_names = web
         web_door = WebDoor(
             host=host,
             host_port=port,
@@ -572,6 +598,7 @@ async def _run_host(
             bind=config.bind,
             port=web_port,
             max_sessions=web_sessions,
+            max_per_address=web_per_address,
             public_names=web_names,
         )
         try:
@@ -605,8 +632,15 @@ async def _run_host(
                 "or start the host with {example}."
             ).format(example='--table "ann,bob"')
         )
+    unclaimed: list[str] = []  # reserved seats nobody's account holds yet
     for room in rooms:
         ref = room.referee
+        unclaimed += [
+            ref.names[s]
+            for s in ref.human_seats
+            if s not in room.owners
+            and (host.accounts is None or host.accounts.find(ref.names[s]) is None)
+        ]
         names = ", ".join(ref.names)
         lines.append(
             _("Table {table}: {names} (move {move} of {total})").format(
@@ -627,6 +661,16 @@ async def _run_host(
                 f"  {ref.names[seat]}: ssh {_ssh_args(door.port, ref.names[seat], config.bind)}"
                 for seat in ref.human_seats
             )
+    if unclaimed:
+        lines.append(
+            ngettext(
+                "Not claimed yet: {names}: the first to log in with that name takes "
+                "the seat (at any door); {option} gives each seat a one-time code instead.",
+                "Not claimed yet: {names}: the first to log in with each name takes "
+                "its seat (at any door); {option} gives each seat a one-time code instead.",
+                len(unclaimed),
+            ).format(names=", ".join(unclaimed), option="--invite")
+        )
     lines.append(
         _("Anyone: {command} (the lobby: take a free seat, watch, open a table)").format(
             command=f"paris-tui join {join}"

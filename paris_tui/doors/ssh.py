@@ -22,10 +22,11 @@ session's prompt); ``--authorized-keys`` admits only the keys it lists
 OpenSSH does: the operator has said those people may not come in at all. An
 account still owns its name.
 
-Bounded: connections in all and per address (over the cap a connection is
-dropped before authentication), one app session per connection, a login
+Bounded: connections in all and per address (IPv6: its /64; over the cap a
+connection is dropped before authentication), app sessions in all and per
+address (``--max-ssh-per-address``), one app session per connection, a login
 grace time, keep-alives for dead peers; windows clamped to
-:data:`MAX_COLUMNS` x :data:`MAX_ROWS`, keys taken at :data:`INPUT_RATE`.
+:data:`MAX_COLUMNS` x :data:`MAX_ROWS`, keys taken at a person's pace (:mod:`.pacing`).
 Each app connects to the host on its private Unix socket
 (:data:`~paris_tui.host.child.DOOR_SOCKET_ENV`), in the doors' own pool,
 bounded by the door's sessions
@@ -51,6 +52,7 @@ from paris_tui.doors.ssh_keys import HOST_KEY_FILE, AuthorizedKeys, load_host_ke
 from paris_tui.doors.ssh_session import INPUT_BURST, INPUT_RATE, SSHConnection
 from paris_tui.doors.starts import StartSlots
 from paris_tui.host.accounts.names import prepare_names
+from paris_tui.host.limits import address_key
 from paris_tui.host.server import Host
 
 __all__ = [
@@ -119,10 +121,11 @@ class SSHDoor:
                 login_timeout=cfg.login_timeout,
                 keepalive_interval=cfg.keepalive,
                 keepalive_count_max=3,
-                # Keys arrive in packets of 32 KiB at most, 256 KiB in flight: a huge
-                # write comes in pieces the input bucket (INPUT_RATE) can refuse.
-                window=256 * 1024,
-                max_pktsize=32 * 1024,
+                # Keys arrive in packets of 16 KiB at most, 32 KiB in flight: a huge
+                # write comes in pieces the input budget (doors/pacing.py) refuses, and
+                # while the door holds a flooding session's reading, at most this waits.
+                window=32 * 1024,
+                max_pktsize=16 * 1024,
                 agent_forwarding=False,
                 x11_forwarding=False,
                 allow_scp=False,
@@ -169,20 +172,21 @@ class SSHDoor:
         cfg = self.config
         if (
             len(self._connections) >= 2 * cfg.max_sessions
-            or self._per_address[conn.address] >= 2 * cfg.max_per_address
+            or self._per_address[address_key(conn.address)] >= 2 * cfg.max_per_address
         ):
             return False
         self._connections.add(conn)
-        self._per_address[conn.address] += 1
+        self._per_address[address_key(conn.address)] += 1
         return True
 
     def disconnect(self, conn: SSHConnection) -> None:
         self.release(conn)
         if conn in self._connections:
             self._connections.discard(conn)
-            self._per_address[conn.address] -= 1
-            if self._per_address[conn.address] <= 0:
-                del self._per_address[conn.address]
+            key = address_key(conn.address)
+            self._per_address[key] -= 1
+            if self._per_address[key] <= 0:
+                del self._per_address[key]
 
     def admit(self, conn: SSHConnection) -> bool:
         """Count an app session for ``conn``; ``False`` over the caps.
@@ -194,10 +198,10 @@ class SSHDoor:
             self.closing
             or not conn.counted
             or sum(self._sessions.values()) >= cfg.max_sessions
-            or self._sessions[conn.address] >= cfg.max_per_address
+            or self._sessions[address_key(conn.address)] >= cfg.max_per_address
         ):
             return False
-        self._sessions[conn.address] += 1
+        self._sessions[address_key(conn.address)] += 1
         conn.admitted = True
         self.host.reserve_door_slot(self.app_address)
         return True
@@ -207,9 +211,10 @@ class SSHDoor:
         if not conn.admitted:
             return
         conn.admitted = False
-        self._sessions[conn.address] -= 1
-        if self._sessions[conn.address] <= 0:
-            del self._sessions[conn.address]
+        key = address_key(conn.address)
+        self._sessions[key] -= 1
+        if self._sessions[key] <= 0:
+            del self._sessions[key]
         self.host.release_door_slot(self.app_address)
 
     def login_hint(self, user: str, conn: SSHConnection) -> str:

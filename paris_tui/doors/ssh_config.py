@@ -27,7 +27,7 @@ class SSHConfig:
     bind: str = "127.0.0.1"
     authorized_keys: Path | None = None
     max_sessions: int = 64  # SSH connections (each runs at most one app) at once
-    max_per_address: int = 16  # ... from one address
+    max_per_address: int = 4  # ... from one address (IPv6: its /64); twice that logging in
     login_timeout: float = 30.0  # seconds to authenticate
     keepalive: float = 30.0  # a silent peer is probed this often; 3 unanswered: cut off
     hangup_grace: float = 3.0  # seconds between SIGHUP and SIGKILL of a hung-up app

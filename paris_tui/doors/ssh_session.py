@@ -20,13 +20,32 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any, Protocol
 
 import asyncssh
 
 from paris_tui.core.text import InvalidNameError, normalize_name, printable
 from paris_tui.doors.forks import ForkedProcess, ForkServer
-from paris_tui.doors.ssh_app import DATA_DIR_ENV, AppProcess, app_environment, player_dir
+from paris_tui.doors.pacing import (
+    BYTES_BURST,
+    BYTES_RATE,
+    NOTICE_QUIET,
+    NOTICE_SECONDS,
+    NOTICE_WAIT,
+    RESIZE_EVENTS,
+    InputBudget,
+    notice,
+    too_fast_words,
+)
+from paris_tui.doors.ssh_app import (
+    DATA_DIR_ENV,
+    MAX_COLUMNS,
+    MAX_ROWS,
+    AppProcess,
+    app_environment,
+    player_dir,
+)
 from paris_tui.doors.ssh_config import SSHConfig
 from paris_tui.doors.ssh_keys import AuthorizedKeys
 from paris_tui.doors.ssh_link import KeyProof, TypedLines
@@ -49,9 +68,10 @@ __all__ = [
 
 log = logging.getLogger("paris_tui.doors.ssh")
 
-INPUT_BURST = 64 * 1024
-"""Keys (bytes) a session may send at once; beyond it they come at :data:`INPUT_RATE`."""
-INPUT_RATE = 16 * 1024
+INPUT_BURST = BYTES_BURST
+"""Keys (bytes) a session may send at once; beyond it they come at :data:`INPUT_RATE`
+(and key events at :data:`~paris_tui.doors.pacing.EVENTS_RATE`: doors/pacing.py)."""
+INPUT_RATE = BYTES_RATE
 """Bytes a second a session's keys are taken at, after a burst; more is dropped."""
 
 
@@ -114,9 +134,10 @@ class SSHSession(asyncssh.SSHServerSession[bytes]):
         self.conn = conn
         self.door = conn.door
         self.chan: asyncssh.SSHServerChannel[bytes] | None = None
-        self._bucket = float(INPUT_BURST)  # bytes of keys it may send now
-        self._bucket_at = asyncio.get_running_loop().time()
-        self._dropped_said = False
+        self.budget = InputBudget(asyncio.get_running_loop().time())  # keys at a person's pace
+        self._last_output = 0.0  # when the app last wrote (the notice waits for a pause)
+        self._pending_size: tuple[int, int] | None = None  # a resize the budget held back
+        self._held = False  # input dropped: the channel is not read for a while
         self.term: str | None = None
         self.size = (80, 24)
         self.pty = False
@@ -127,6 +148,7 @@ class SSHSession(asyncssh.SSHServerSession[bytes]):
         self._task: asyncio.Task[None] | None = None
         self._gone = False
         self._slot: Slot | None = None  # its turn to start the app (doors/starts.py)
+        self._folder: Path | None = None  # the player's folder (players/<hash>)
         self._player = ""  # whose app runs (for the log), and since when
         self._started = 0.0
 
@@ -247,7 +269,8 @@ class SSHSession(asyncssh.SSHServerSession[bytes]):
         )
         argv = door.config.command(door.app_port, name, door.app_address)
         try:
-            env[DATA_DIR_ENV] = str(player_dir(door.host.store.root, name))
+            self._folder = player_dir(door.host.store.root, name)
+            env[DATA_DIR_ENV] = str(self._folder)
             # In the host's own 0700 directory: ``python -m`` looks for modules in
             # the working directory first, and the host's may be anyone's (/tmp).
             self.app = await AppProcess.start(
@@ -297,6 +320,7 @@ class SSHSession(asyncssh.SSHServerSession[bytes]):
         return {}
 
     def _output(self, data: bytes) -> None:
+        self._last_output = asyncio.get_running_loop().time()
         if self._slot is not None:
             self._slot.output(len(data))
             if self._slot.done:
@@ -322,22 +346,64 @@ class SSHSession(asyncssh.SSHServerSession[bytes]):
             )
         self._revoke()
         self.door.release(self.conn)
+        if self._folder is not None:
+            # A look at the lobby writes nothing: the folder made for the app goes
+            # when the app left nothing in it (an app of the same name running now
+            # makes it again when it writes: the app makes its data directory).
+            with contextlib.suppress(OSError):
+                self._folder.rmdir()
         if self.chan is not None and not self._gone:
             with contextlib.suppress(OSError, asyncssh.Error):
                 self.chan.exit(status)
 
     def _within_rate(self, data: bytes) -> bytes:
-        """What of ``data`` the bucket lets through (no paste, say 4 MiB, balloons the
-        app: a person types a few bytes a second); the rest is dropped."""
-        now = asyncio.get_running_loop().time()
-        self._bucket = min(float(INPUT_BURST), self._bucket + (now - self._bucket_at) * INPUT_RATE)
-        self._bucket_at = now
-        taken = data[: int(self._bucket)]
-        self._bucket -= len(taken)
-        if len(taken) < len(data) and not self._dropped_said:
-            self._dropped_said = True
+        """What of ``data`` the budget lets through (no paste, say 4 MiB, balloons the
+        app or keeps it busy: a person types a few keys a second); the rest is
+        dropped, and the session told so once."""
+        loop = asyncio.get_running_loop()
+        taken = self.budget.take(data, loop.time())
+        if self.budget.last_dropped and self.chan is not None and not self._held:
+            # A flood waits in the client (SSH's window), not in the host's loop.
+            self._held = True
+            self.chan.pause_reading()
+            loop.call_later(self.budget.hold, self._unhold)
+        if self.budget.dropped_once:
             log.warning("SSH %s sends keys too fast: the excess is dropped", self.conn)
+            if self.app is not None and self.pty:
+                asyncio.get_running_loop().create_task(self._tell_too_fast())
         return taken
+
+    def _unhold(self) -> None:
+        self._held = False
+        if self.chan is None or self._gone:
+            return
+        if self.app is None or self.app.input_backlog <= 16384:
+            self.chan.resume_reading()  # else the backlog's check resumes it
+
+    async def _tell_too_fast(self) -> None:
+        """Say once, on the bottom row, that input was dropped: between two of the
+        app's frames (after a pause in its output), then let the app repaint over it."""
+        loop = asyncio.get_running_loop()
+        waited = 0.0
+        while loop.time() - self._last_output < NOTICE_QUIET and waited < NOTICE_WAIT:
+            await asyncio.sleep(NOTICE_QUIET / 2)
+            waited += NOTICE_QUIET / 2
+        if self._gone or self.app is None:
+            return
+        columns, rows = min(self.size[0], MAX_COLUMNS), min(self.size[1], MAX_ROWS)
+        self._write_bytes(notice(too_fast_words(self.language), columns, rows))
+        await asyncio.sleep(NOTICE_SECONDS)
+        if not self._gone and self.app is not None:
+            # A repaint: a size the app has not, then its own.
+            self.app.resize(columns, max(1, min(self.size[1], MAX_ROWS) - 1))
+            await asyncio.sleep(0.2)
+            if not self._gone and self.app is not None:
+                self.app.resize(*self.size)
+
+    def _write_bytes(self, data: bytes) -> None:
+        if self.chan is not None and not self._gone:
+            with contextlib.suppress(OSError, asyncssh.Error):
+                self.chan.write(data)
 
     def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
         data = self._within_rate(data)
@@ -357,6 +423,8 @@ class SSHSession(asyncssh.SSHServerSession[bytes]):
         def check() -> None:
             if self.app is None or self.chan is None or self._gone:
                 return
+            if self._held:
+                return  # _unhold resumes
             if self.app.input_backlog <= 16384:
                 self.chan.resume_reading()
             else:
@@ -371,9 +439,26 @@ class SSHSession(asyncssh.SSHServerSession[bytes]):
         return True
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
+        """A resize repaints the app's whole screen: it costs key events
+        (:data:`~paris_tui.doors.pacing.RESIZE_EVENTS`); one the budget cannot pay now
+        is applied (the last size asked) once it can, so the screen ends at the right size."""
         self.size = (width, height)
-        if self.app is not None:
+        if self.app is None:
+            return
+        loop = asyncio.get_running_loop()
+        if self._pending_size is None and self.budget.spend(RESIZE_EVENTS, loop.time()):
             self.app.resize(width, height)
+            return
+        if self._pending_size is None:
+            loop.call_later(RESIZE_EVENTS / self.budget.events_rate, self._resize_later)
+        self._pending_size = (width, height)
+
+    def _resize_later(self) -> None:
+        size, self._pending_size = self._pending_size, None
+        if size is None or self.app is None or self._gone:
+            return
+        self.budget.spend(RESIZE_EVENTS, asyncio.get_running_loop().time())  # owed or not
+        self.app.resize(*size)
 
     def pause_writing(self) -> None:
         if self.app is not None:

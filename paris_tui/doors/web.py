@@ -27,9 +27,13 @@ No orphans: the app is started with :func:`~paris_tui.host.child.client_env`
 (the host as the parent it dies with, even on ``kill -9``); a session whose
 browser goes away is asked to quit, then killed after
 :data:`STOP_SECONDS`; closing the door ends every session the same way.
-Sessions at once are bounded (``--max-web-sessions``); a browser over the
-bound is told so and sent away. A WebSocket from a page of another site
-(``Origin`` not this host) is refused.
+Sessions at once are bounded (``--max-web-sessions``), and so are those of
+one address (``--max-web-per-address``, :func:`~.web_input.client_address`),
+so that one address never holds every seat; a browser over a bound is told so
+and sent away. A tab's input is paced (:mod:`.web_input`): keys at a person's
+pace, the rest dropped and the tab told once, so its app's memory and CPU stay
+bounded whatever it sends. A WebSocket from a page of another site (``Origin``
+not this host) is refused.
 """
 
 from __future__ import annotations
@@ -56,9 +60,11 @@ from textual_serve.server import Server, to_int
 
 from paris_tui.core.text import InvalidNameError, normalize_name, printable
 from paris_tui.doors.forks import DoorForks, ForkServer, spawn_piped
+from paris_tui.doors.web_input import TabInput, behind_https, client_address
 from paris_tui.host.accounts.identity import DoorProof
 from paris_tui.host.accounts.names import prepare_names
 from paris_tui.host.accounts.store import digest
+from paris_tui.host.admission import SessionCaps
 from paris_tui.host.child import client_command, client_env
 from paris_tui.i18n import _, ngettext
 from paris_tui.wording import in_language, language_of_accept
@@ -68,6 +74,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "COOKIE",
+    "DEFAULT_MAX_PER_ADDRESS",
     "DEFAULT_MAX_SESSIONS",
     "MAX_COLUMNS",
     "MAX_ROWS",
@@ -81,6 +88,10 @@ log = logging.getLogger("paris_tui.doors.web")
 
 DEFAULT_MAX_SESSIONS = 16
 """Browser sessions (app processes) at once, unless ``--max-web-sessions`` says otherwise."""
+
+DEFAULT_MAX_PER_ADDRESS = 4
+"""Browser sessions at once from one address (IPv6: its /64), unless
+``--max-web-per-address`` says otherwise: the rest are kept for other addresses."""
 
 STOP_SECONDS = 3.0
 """How long a session's app has to quit (it saves) before it is killed."""
@@ -195,6 +206,12 @@ class _Session(AppService):
         self.warm = False
         self.door_socket = door_socket
         self._stopping: asyncio.Future[None] | None = None
+        self.last_output = 0.0  # when the app last sent a screen (the door's notice waits)
+
+    async def on_data(self, payload: bytes) -> None:
+        """Upstream's (the app's output to the browser), noting when."""
+        self.last_output = asyncio.get_running_loop().time()
+        await super().on_data(payload)
 
     async def _open_app_process(self, width: int = 80, height: int = 24) -> Any:
         environment = self._build_environment(width=width, height=height)
@@ -401,6 +418,8 @@ class _Server(Server):
         language = _browser_language(request)
         if self.door.full:
             return web.Response(status=503, text=self.door.full_message(language))
+        if self.door.caps.full_for(client_address(request)):
+            return web.Response(status=503, text=self.door.address_message(language))
         font_size = max(8, min(40, to_int(request.query.get("fontsize", "16"), 16)))
         with in_language(language):
             words = {
@@ -418,7 +437,7 @@ class _Server(Server):
                 max_age=_COOKIE_AGE,
                 httponly=True,
                 samesite="Strict",
-                secure=request.secure,
+                secure=behind_https(request),
             )
         return response
 
@@ -434,11 +453,25 @@ class _Server(Server):
         if self.door.closing:
             await websocket.close(code=WSCloseCode.GOING_AWAY, message=b"host stopping")
             return websocket
-        if self.door.full:
-            full = self.door.full_message(language)
+        address = client_address(request)
+        if not self.door.caps.take(address):
+            log.warning("browser tab from %s refused: too many tabs", printable(address))
+            if self.door.full:
+                full = self.door.full_message(language)
+            else:
+                full = self.door.address_message(language)
             await websocket.send_bytes(("\r\n  " + full + "\r\n").encode())
             await websocket.close(code=WSCloseCode.TRY_AGAIN_LATER)
             return websocket
+        try:
+            return await self._tab(request, websocket, language)
+        finally:
+            self.door.caps.give_back(address)
+
+    async def _tab(
+        self, request: web.Request, websocket: web.WebSocketResponse, language: str
+    ) -> web.WebSocketResponse:
+        """A tab, counted: its app, for as long as the tab lasts."""
         width, height = clamp_size(
             to_int(request.query.get("width", "80"), 80),
             to_int(request.query.get("height", "24"), 24),
@@ -473,7 +506,7 @@ class _Server(Server):
                 await session.start(width, height)
                 how = "warm" if session.warm else "exec"
                 log.info("browser session started (app pid %s, %s)", session.pid, how)
-                await self._process_messages(websocket, session)
+                await TabInput(websocket, session, language, (width, height), clamp_size).run()
             except (asyncio.CancelledError, ConnectionError):
                 pass
             except Exception:  # a broken message from the browser: end this session only
@@ -492,27 +525,6 @@ class _Server(Server):
                         await websocket.close()
                     log.info("browser session ended (app pid %s)", session.pid)
         return websocket
-
-    async def _process_messages(self, websocket: web.WebSocketResponse, app_service: Any) -> None:
-        """Upstream's: the browser's keys, resizes and pings to the app; anything
-        else (not JSON, not a list, too large: aiohttp closes the socket) ends the tab."""
-        async for message in websocket:
-            if message.type != web.WSMsgType.TEXT:
-                continue
-            envelope = message.json()
-            if not isinstance(envelope, list) or not 1 <= len(envelope) <= 2:
-                raise ValueError("a browser sent what is not a message")
-            kind, data = envelope[0], envelope[1] if len(envelope) == 2 else None
-            if kind == "stdin" and isinstance(data, str):
-                await app_service.send_bytes(data.encode("utf-8"))
-            elif kind == "resize" and isinstance(data, dict):
-                await app_service.set_terminal_size(data.get("width"), data.get("height"))
-            elif kind == "ping":
-                await websocket.send_json(["pong", data])
-            elif kind == "blur":
-                await app_service.blur()
-            elif kind == "focus":
-                await app_service.focus()
 
     async def _make_app(self) -> web.Application:
         """Upstream's application with the door's guards: the ``Host`` allow-list,
@@ -578,6 +590,7 @@ class WebDoor:
         bind: str = "127.0.0.1",
         port: int = 8080,
         max_sessions: int = DEFAULT_MAX_SESSIONS,
+        max_per_address: int = DEFAULT_MAX_PER_ADDRESS,
         command: Command | None = None,
         public_names: Sequence[str] = (),
     ) -> None:
@@ -591,6 +604,7 @@ class WebDoor:
         self.port = port
         self.closing = False
         self.max_sessions = max_sessions
+        self.caps = SessionCaps(max_sessions, max_per_address)  # tabs in all, per address
         self.browsers_dir = data_dir / "browsers"
         self._host_port = host_port
         self._command = command
@@ -607,7 +621,17 @@ class WebDoor:
 
     @property
     def full(self) -> bool:
-        return len(self.sessions) >= self.max_sessions
+        return len(self.sessions) >= self.max_sessions or self.caps.full()
+
+    def address_message(self, language: str = "en") -> str:
+        with in_language(language):
+            return ngettext(
+                "paris-tui: {n} browser player from your address is here already, "
+                "the most this host allows from one address; try again later.",
+                "paris-tui: {n} browser players from your address are here already, "
+                "the most this host allows from one address; try again later.",
+                self.caps.per_address,
+            ).format(n=self.caps.per_address)
 
     def full_message(self, language: str = "en") -> str:
         with in_language(language):

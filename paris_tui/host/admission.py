@@ -20,7 +20,7 @@ from paris_tui.host.limits import address_key
 from paris_tui.host.referee import Refusal
 from paris_tui.net.protocol import refusal
 
-__all__ = ["Admission"]
+__all__ = ["Admission", "SessionCaps"]
 
 log = logging.getLogger("paris_tui.host")
 
@@ -129,3 +129,37 @@ class Admission:
                 if counter[old] <= 0:
                     del counter[old]
                 counter[key] += 1
+
+
+class SessionCaps:
+    """A door's sessions counted in all and per address (IPv6: its /64): one address
+    takes at most ``per_address`` of the ``total``, so room is kept for the others."""
+
+    def __init__(self, total: int, per_address: int) -> None:
+        self.total = total
+        self.per_address = per_address
+        self.counts: Counter[str] = Counter()
+
+    def __len__(self) -> int:
+        return sum(self.counts.values())
+
+    def full(self) -> bool:
+        return len(self) >= self.total
+
+    def full_for(self, address: str) -> bool:
+        """Whether ``address`` holds its share already."""
+        return self.counts[address_key(address)] >= self.per_address
+
+    def take(self, address: str) -> bool:
+        """Count a session from ``address``, or ``False`` over either cap."""
+        if self.full() or self.full_for(address):
+            return False
+        self.counts[address_key(address)] += 1
+        return True
+
+    def give_back(self, address: str) -> None:
+        """That session is over (once per :meth:`take` that returned ``True``)."""
+        key = address_key(address)
+        self.counts[key] -= 1
+        if self.counts[key] <= 0:
+            del self.counts[key]

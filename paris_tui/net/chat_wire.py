@@ -53,7 +53,11 @@ MAX_FRIENDS = 100
 
 Phrase = Annotated[str, one_of(CHAT_PHRASES)]
 ChatText = Annotated[str, Meta(max_length=4 * 480)]
-"""Sizes and types only: the host applies the core's chat rule and says why."""
+"""What a host sends: sizes and types (and the core's chat rule, as the client reads it)."""
+SaidText = str
+"""What a client says: a string, bounded by the client's line (``MAX_CLIENT_LINE``) only:
+the host applies the core's chat rule and says why (``bad_chat``), so a line too long
+for the rule is refused as a chat line, never as a bad message that ends the connection."""
 FriendsAction = Annotated[str, one_of(FRIENDS_ACTIONS)]
 MutesAction = Annotated[str, one_of(MUTES_ACTIONS)]
 
@@ -73,7 +77,7 @@ class Chat(Message, tag="chat", frozen=True):
     may speak as an account (``name`` and its ``token``, proven as in a join);
     without them a watcher speaks as an anonymous watcher."""
 
-    text: ChatText | None = None
+    text: SaidText | None = None
     phrase: Phrase | None = None
     name: Name | None = None
     token: Token | None = None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import unicodedata
 
 import pytest
@@ -267,3 +268,42 @@ def test_game_keeps_names_normalised_and_unique() -> None:
 def test_game_new_refuses_one_string_for_the_seats() -> None:
     with pytest.raises(TypeError, match="sequence of names"):
         Game.new("AnnBob", seed=1)
+
+
+def test_default_ignorable_ranges_are_ordered_and_hold_what_unicode_names_say() -> None:
+    from paris_tui.core.text import DEFAULT_IGNORABLE, invisible
+
+    # Ordered, disjoint, inside the code space.
+    for (low, high), (next_low, _) in itertools.pairwise(DEFAULT_IGNORABLE):
+        assert low <= high < next_low <= 0x10FFFF
+    ranged = {c for low, high in DEFAULT_IGNORABLE for c in range(low, high + 1)}
+    assert len(ranged) == 4174  # DerivedCoreProperties.txt 16.0.0: "Total code points: 4174"
+    # Every variation selector, tag character and invisible operator Unicode names is in.
+    for code in range(0x110000):
+        label = unicodedata.name(chr(code), "")
+        if "VARIATION SELECTOR" in label or label.startswith("TAG ") or "INVISIBLE" in label:
+            assert code in ranged, label
+    # Nothing a name is written with: letters, digits and marks of real writing are out.
+    for code in ranged:
+        category = unicodedata.category(chr(code))
+        assert category in ("Cf", "Cn", "Mn", "Lo"), (hex(code), category)
+    kept = [c for c in ranged if unicodedata.category(chr(c)) in ("Mn", "Lo")]
+    assert sorted(kept) == [
+        0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x180B, 0x180C, 0x180D, 0x180F, 0x3164,
+        *range(0xFE00, 0xFE10), 0xFFA0, *range(0xE0100, 0xE01F0),
+    ]  # fmt: skip
+    assert invisible("\u2800") and not invisible("\u2801") and not invisible("a")
+    assert all(invisible(chr(c)) for c in ranged)
+
+
+@pytest.mark.parametrize("mark", ["\u034f", "\ufe0f", "\U000e0100", "\u180b", "\u17b4", "\u2800"])
+def test_a_name_with_a_mark_that_draws_as_nothing_is_refused_and_its_skeleton_drops_it(
+    mark: str,
+) -> None:
+    from paris_tui.host.accounts.names import skeleton
+
+    with pytest.raises(InvalidNameError) as info:
+        normalize_name("Ann" + mark)
+    assert info.value.code == "control" and info.value.params["kind"] == "invisible"
+    assert "draws as nothing" in str(info.value)
+    assert skeleton("Ann" + mark) == skeleton("ann")

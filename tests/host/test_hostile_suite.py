@@ -12,6 +12,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import json
+import signal
 import statistics
 import sys
 import time
@@ -77,6 +79,12 @@ async def _protocol_attack(port: int) -> None:
         b"x" * (1 << 17),  # a line over the limit
         HELLO + b'{"type":"open_table","name":"m","seats":["me","ai:random"]}\n' * 20,
         HELLO + b'{"type":"join","name":"ann","token":"' + b"A" * 43 + b'"}\n',
+        *(  # names that draw as another's
+            HELLO
+            + json.dumps({"type": "open_table", "name": n, "seats": ["me", "ai:random"]}).encode()
+            + b"\n"
+            for n in INVISIBLE_NAMES
+        ),
     ]
     raws = [await RawClient.open(port) for _ in junk]
     for raw, data in zip(raws, junk, strict=True):
@@ -97,6 +105,11 @@ async def _ssh_attack(door: SSHDoor, keys: Path) -> None:
             term.process.stdin.write(b"x" * (1 << 20))
             term.process.change_terminal_size(8192, 8192)
             await asyncio.sleep(0.5)
+            with contextlib.suppress(TimeoutError):  # single keys, one packet each
+                async with asyncio.timeout(1.0):
+                    while True:
+                        term.process.stdin.write(b"a")
+                        await term.process.stdin.drain()
 
     async def silent() -> None:
         _r, w = await asyncio.open_connection("127.0.0.1", door.port)
@@ -128,10 +141,20 @@ async def _web_attack(port: int) -> None:
             await ws.send_str('["stdin","' + "x" * (1 << 20) + '"]')
             await ws.receive(timeout=5.0)
 
+        async def flood() -> None:  # frames of 60,000 keys, then single keys: paced
+            ws = await http.ws_connect(url)
+            await ws.receive(timeout=5.0)
+            for _ in range(8):
+                await ws.send_json(["stdin", "a" * 60000])
+            for _ in range(500):
+                await ws.send_json(["stdin", "a"])
+            await ws.close()
+
         await asyncio.gather(
             *(_quietly(rebinding()) for _ in range(3)),
             *(_quietly(huge_then_gone()) for _ in range(2)),
             _quietly(oversized()),
+            _quietly(flood()),
             _quietly(http.get(f"http://127.0.0.1:{port}/static/")),
         )
 
@@ -188,3 +211,123 @@ async def test_every_door_attacked_at_once_while_a_table_plays(tmp_path: Path) -
             f"max {max(ms):6.1f} ms ({len(ms)} moves)"
         )
     assert max(before + during + after) < BOUND
+
+
+# --- names that draw exactly as another's, over the protocol ---------------------------
+
+INVISIBLE_NAMES = (
+    "Ann\u034f",  # combining grapheme joiner
+    "ann\ufe0f",  # variation selector 16
+    "a\ufe00nn",  # variation selector 1
+    "ann\U000e0100",  # variation selector 17
+    "ann\u180b",  # Mongolian free variation selector
+    "ann\u17b4",  # Khmer inherent vowel
+    "ann\u2800",  # braille blank
+    "ann\U000e0061",  # a tag letter
+)
+WRITING = ("Nguyễn", "สมชาย", "अनिता", "王小明", "さくら")
+
+
+async def test_names_with_invisible_marks_are_refused_over_the_protocol(tmp_path: Path) -> None:
+    from paris_tui.host.limits import Quota
+    from paris_tui.host.server import Limits
+    from paris_tui.net.client import HostClient, RefusedError
+
+    limits = Limits(
+        max_tables=20,
+        tables_per_address=20,
+        opens=Quota(per_owner=3, per_address=20, total=100, seconds=3600.0),
+    )
+    async with running_host(tmp_path, limits=limits) as (host, port):
+        client = await HostClient.connect("127.0.0.1", port)
+        try:
+            for name in INVISIBLE_NAMES:
+                try:
+                    await client.open_table(name, ("me", "ai:random"))
+                except RefusedError as exc:
+                    assert exc.refused.code == "bad_name", ascii(name)
+                    assert not exc.refused.fatal
+                else:
+                    raise AssertionError(f"{name!a} was seated")
+            assert host.accounts is not None and host.accounts.find("ann") is None
+        finally:
+            await client.close()
+        for name in WRITING:  # real writing still makes a table, with its account
+            writer = await HostClient.connect("127.0.0.1", port)
+            try:
+                await writer.open_table(name, ("me", "ai:random"))
+            finally:
+                await writer.close()
+            assert host.accounts.find(name) is not None, name
+
+
+# --- a chat line too long for the chat rule ---------------------------------------------
+
+
+async def test_a_chat_line_over_1920_characters_is_bad_chat_not_a_disconnect(
+    tmp_path: Path,
+) -> None:
+    from paris_tui.net.chat_wire import Chat, ChatLine
+    from paris_tui.net.protocol import Refused
+
+    async with running_host(tmp_path, ["ann,bob"]) as (_host, port):
+        ann = await join_bot(port, "ann")
+        for text in ("x" * 1921, "é" * 600, "x" * 4000):  # each fits in a client's line
+            ann.client.send(Chat(text))
+            for _ in range(50):
+                message = await ann.client.receive(5.0)
+                if isinstance(message, Refused):
+                    break
+            assert isinstance(message, Refused), message
+            assert (message.code, message.fatal) == ("bad_chat", False), message
+        ann.client.send(Chat("still here"))  # the connection is still open
+        for _ in range(50):
+            message = await ann.client.receive(5.0)
+            if isinstance(message, ChatLine):
+                break
+        assert isinstance(message, ChatLine) and message.text == "still here"
+        await ann.client.close()
+
+
+# --- what the operator is told at start-up ------------------------------------------------
+
+
+async def _host_lines(tmp_path: Path, *extra: str) -> str:
+    """``paris-tui host --table ...``'s start-up lines (up to the last: how to reach it)."""
+    proc = await asyncio.create_subprocess_exec(
+        *[sys.executable, "-m", "paris_tui.cli", "host", "--port", "0", "--ssh-port", "off"],
+        *["--data-dir", str(tmp_path), *extra],
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    out = []
+    try:
+        async with asyncio.timeout(30):
+            while True:
+                line = (await proc.stdout.readline()).decode()
+                assert line, f"the host exited: {(await proc.stderr.read()).decode()}"
+                out.append(line)
+                if line.startswith("Only this machine"):
+                    break
+        proc.send_signal(signal.SIGTERM)
+        async with asyncio.timeout(30):
+            assert await proc.wait() == 0
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+    return "".join(out)
+
+
+async def test_host_table_without_invite_says_the_first_to_log_in_takes_the_seat(
+    tmp_path: Path,
+) -> None:
+    said = await _host_lines(tmp_path / "open", "--table", "zoe,yan,ai:easy")
+    assert (
+        "Not claimed yet: zoe, yan: the first to log in with each name takes its seat"
+        in " ".join(said.split())
+    ), said
+    assert "--invite gives each seat a one-time code" in said
+    invited = await _host_lines(tmp_path / "invited", "--table", "zoe,yan,ai:easy", "--invite")
+    assert "Not claimed yet" not in invited and "invitation code" in invited

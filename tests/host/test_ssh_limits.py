@@ -9,9 +9,17 @@ only, every wait bounded.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from pathlib import Path
 
-from paris_tui.doors.ssh import INPUT_BURST, MAX_COLUMNS, MAX_ROWS
+from paris_tui.doors.pacing import (
+    EVENTS_BURST,
+    EVENTS_RATE,
+    NOTICE_WAIT,
+    PASTE_END,
+    PASTE_START,
+)
+from paris_tui.doors.ssh import INPUT_BURST, INPUT_RATE, MAX_COLUMNS, MAX_ROWS, player_dir
 
 from .ssh_helpers import Terminal, connect, new_key, running_door
 
@@ -39,11 +47,135 @@ async def test_a_huge_paste_reaches_the_app_at_a_persons_pace(tmp_path: Path) ->
         await term.wait_for("ready")
         start = len(term.output)
         term.process.stdin.write(b"x" * (3900 * 1024))  # 3.9 MiB, no "q"
-        await asyncio.sleep(1.0)
+        words = "input came faster than anyone types; the rest was dropped"
+        await term.wait_for(words)  # the session is told, in words, on its bottom row
+        await asyncio.sleep(2.0)
+        got = len(_keys_given(term, start))
+        # Packets of 16 KiB: each larger than the burst, so every one is dropped whole;
+        # and the door reads the flood no faster than its budget could take it.
+        assert got <= INPUT_BURST + 3 * INPUT_RATE, got
+        print(f"of 3.9 MiB pasted, the app was given {got / 1024:.0f} KiB in 2 s")
+        assert bytes(term.output).decode("utf-8", "replace").count(words) == 1
+
+
+async def _read_for(term: Terminal, seconds: float) -> None:
+    """What the session shows in the next ``seconds``, into ``term.output``."""
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(seconds):
+            while chunk := await term.process.stdout.read(65536):
+                term.output += chunk
+
+
+def _keys_given(term: Terminal, start: int) -> bytes:
+    """The keys the stand-in app was given since ``start`` (it echoes them in hex)."""
+    text = bytes(term.output[start:]).decode("ascii", "replace")
+    return b"".join(bytes.fromhex(p.split("\r\n")[0]) for p in text.split("key=")[1:])
+
+
+async def test_a_flood_of_single_keys_reaches_the_app_at_a_persons_pace(tmp_path: Path) -> None:
+    """One key a packet, as fast as the connection goes for 2 s: the bytes are few, the
+    key events many; the app gets a burst and then a typist's pace, told in German."""
+    async with (
+        running_door(tmp_path) as (_host, door),
+        await connect(door.port, "ann", new_key(tmp_path, "ann")) as conn,
+    ):
+        term = await Terminal.open(conn, env={"PARIS_TUI_LANG": "de"})
+        await term.wait_for("ready")
+        start = len(term.output)
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        sent = 0
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(2.0):
+                while True:  # each write its own SSH packet
+                    term.process.stdin.write(b"a")
+                    sent += 1
+                    await term.process.stdin.drain()
+                    await asyncio.sleep(0)
+        took = loop.time() - began
+        await _read_for(term, 1.0 + NOTICE_WAIT)  # the notice waits for a pause in the app's
+        got = _keys_given(term, start).count(b"a")
+        since = loop.time() - began  # the door goes on reading the backlog, at its pace
+        print(f"of {sent} keys sent in {took:.2f} s, the app was given {got} in {since:.1f} s")
+        assert sent > got and got <= EVENTS_BURST + EVENTS_RATE * since, (sent, got)
+        words = "Eingaben kamen schneller, als jemand tippt; der Rest wurde verworfen"
+        assert words in bytes(term.output).decode("utf-8", "replace")
+
+
+async def test_a_pasted_chat_line_goes_through_whole(tmp_path: Path) -> None:
+    """A bracketed paste of the longest text the chat rule reads (1,920 characters,
+    two bytes each) is one key event: the app gets all of it, at once, unannounced."""
+    async with (
+        running_door(tmp_path) as (_host, door),
+        await connect(door.port, "ann", new_key(tmp_path, "ann")) as conn,
+    ):
+        term = await Terminal.open(conn)
+        await term.wait_for("ready")
+        start = len(term.output)
+        paste = PASTE_START + ("é" * 1920).encode() + PASTE_END
+        term.process.stdin.write(paste)
+        await asyncio.sleep(0.5)
         term.process.stdin.write(b"q")
         assert await term.finish() == 3
-        text = bytes(term.output[start:]).decode("ascii", "replace")
-        got = sum(len(part.split("\r\n")[0]) // 2 for part in text.split("key=")[1:])
-        # The burst, and what the rate lets through while the paste comes in.
-        assert INPUT_BURST <= got < 400 * 1024, got
-        print(f"of 3.9 MiB pasted, the app was given {got / 1024:.0f} KiB")
+        assert _keys_given(term, start) == paste
+        assert b"faster than anyone" not in term.output
+
+
+async def test_logins_that_only_look_at_the_lobby_leave_no_folder(tmp_path: Path) -> None:
+    """30 logins with names that hold no seat (the lobby): each app's folder under
+    ``players/`` goes with it, as it wrote nothing; a player's folder that holds
+    something stays."""
+    async with running_door(tmp_path) as (host, door):
+        key = new_key(tmp_path, "k")
+        for i in range(30):
+            async with await connect(door.port, f"look{i}", key) as conn:
+                term = await Terminal.open(conn)
+                await term.wait_for("ready")
+                term.process.stdin.write(b"q")
+                assert await term.finish() == 3
+        kept = player_dir(host.store.root, "ann")
+        (kept / "settings.json").write_text("{}")
+        async with await connect(door.port, "ann", new_key(tmp_path, "ann")) as conn:
+            term = await Terminal.open(conn)
+            await term.wait_for("ready")
+            term.process.stdin.write(b"q")
+            assert await term.finish() == 3
+        folders = sorted((host.store.root / "players").iterdir())
+        assert folders == [kept], folders
+
+
+def test_key_events_count_keys_sequences_and_pastes() -> None:
+    from paris_tui.doors.pacing import InputBudget, key_events
+
+    assert key_events(b"abc") == (3, False)
+    assert key_events("é王".encode()) == (2, False)
+    assert key_events(b"\x1b[A\x1bOP\x1bx\x1b[<35;10;20M") == (4, False)  # keys, mouse
+    assert key_events(PASTE_START + b"x" * 100 + PASTE_END + b"y") == (2, False)
+    assert key_events(PASTE_START + b"x" * 100) == (1, True)
+    assert key_events(b"x" * 50, in_paste=True) == (0, True)
+    assert key_events(b"xx" + PASTE_END + b"ab", in_paste=True) == (2, False)
+    # A paste the app began and the budget cut off is closed for it.
+    budget = InputBudget(0.0, bytes_burst=100)
+    assert budget.take(PASTE_START + b"x" * 50, 0.0) == PASTE_START + b"x" * 50
+    assert budget.take(b"x" * 80, 0.0) == PASTE_END
+    assert budget.dropped_once and not budget.dropped_once
+    assert budget.take(b"k", 0.0) == b"k"  # a key again
+
+
+async def test_one_address_takes_only_its_share_of_the_ssh_sessions(tmp_path: Path) -> None:
+    """By default 4 SSH players from one address: the fifth is told why; another
+    address still gets in."""
+    async with running_door(tmp_path) as (_host, door), contextlib.AsyncExitStack() as stack:
+        assert door.config.max_per_address == 4
+        for i in range(4):
+            conn = await stack.enter_async_context(
+                await connect(door.port, f"p{i}", new_key(tmp_path, f"p{i}"))
+            )
+            await (await Terminal.open(conn)).wait_for("ready")
+        async with await connect(door.port, "p4", new_key(tmp_path, "p4")) as conn:
+            fifth = await Terminal.open(conn)
+            assert await fifth.finish() == 1
+            assert b"too many players over SSH" in fifth.output
+        key = new_key(tmp_path, "q")
+        async with await connect(door.port, "q", key, local_addr=("127.0.0.2", 0)) as conn:
+            await (await Terminal.open(conn)).wait_for("ready")

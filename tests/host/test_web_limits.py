@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import re
 import sys
 import textwrap
 from collections.abc import AsyncIterator
@@ -243,3 +244,130 @@ def test_a_reload_comes_back_to_the_seat_its_browser_holds(tmp_path: Path) -> No
     assert not any(a.startswith("--name") for a in door.command(folder))
     tokens.write_text("{not json")
     assert not any(a.startswith("--name") for a in door.command(folder))
+
+
+# --- paced input, a cap per address, the cookie behind HTTPS ------------------------------
+
+
+def _given(seen: str, what: str) -> list[int]:
+    """The numbers REPORT_APP said after ``what`` (``stdin 60000``, ``resized 80x24``)."""
+    return [int(n) for n in re.findall(re.escape(what) + r" (\d+)", seen)]
+
+
+async def _drain(ws: aiohttp.ClientWebSocketResponse, seconds: float) -> str:
+    seen = b""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + seconds
+    while (left := end - loop.time()) > 0:
+        try:
+            message = await ws.receive(timeout=left)
+        except TimeoutError:
+            break
+        if message.type == aiohttp.WSMsgType.BINARY:
+            seen += message.data
+        elif message.type != aiohttp.WSMsgType.TEXT:
+            break
+    return seen.decode("utf-8", "replace")
+
+
+async def test_a_flood_of_stdin_reaches_the_app_at_a_persons_pace(tmp_path: Path) -> None:
+    """8 frames of 60,000 keys at once (the probe sent 64), then 400 single keys: the
+    app is given a burst and a typist's pace; the tab is told once, in German; the
+    door reads the flood no faster than it could take it, and a person's key typed
+    after it still goes through."""
+    from paris_tui.doors.pacing import BYTES_BURST, BYTES_RATE, EVENTS_BURST, EVENTS_RATE
+
+    async with _door(tmp_path, REPORT_APP) as door, aiohttp.ClientSession() as http:
+        url = f"http://127.0.0.1:{door.port}/ws?width=80&height=24"
+        ws = await http.ws_connect(url, headers={"Accept-Language": "de"})
+        await _read_until(ws, "size")
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        for _ in range(8):
+            await ws.send_json(["stdin", "a" * 60000])
+        for _ in range(400):
+            await ws.send_json(["stdin", "b"])
+        took = loop.time() - began
+        seen = await _drain(ws, 1.5)
+        got = sum(_given(seen, "stdin"))
+        print(f"of 480,400 keys in {took:.2f} s, the app was given {got} bytes")
+        assert got <= min(
+            BYTES_BURST + BYTES_RATE * (took + 1.5), EVENTS_BURST + EVENTS_RATE * (took + 1.5)
+        ), got
+        words = "Eingaben kamen schneller, als jemand tippt; der Rest wurde verworfen"
+        assert seen.count(words) == 1, seen[-500:]
+        # A person's keys still go through once the flood is read (8 holds of 0.25 s,
+        # then the single keys at about 60 a second).
+        async with asyncio.timeout(TIMEOUT):
+            while "stdin" in await _drain(ws, 1.0):
+                pass
+        await ws.send_json(["stdin", "xyz"])
+        assert "stdin 3" in await _read_until(ws, "stdin 3")
+        await ws.close()
+
+
+async def test_a_flood_of_resizes_is_paced_and_the_last_size_wins(tmp_path: Path) -> None:
+    async with _door(tmp_path, REPORT_APP) as door, aiohttp.ClientSession() as http:
+        ws = await http.ws_connect(f"http://127.0.0.1:{door.port}/ws?width=80&height=24")
+        await _read_until(ws, "size")
+        for i in range(300):
+            await ws.send_json(["resize", {"width": 100 + i % 50, "height": 30}])
+        await ws.send_json(["resize", {"width": 123, "height": 45}])
+        seen = await _read_until(ws, "resized 123x45")
+        assert seen.count("resized ") <= 40, seen.count("resized ")
+        await ws.close()
+
+
+async def test_one_address_takes_only_its_share_of_the_tabs(tmp_path: Path) -> None:
+    """With 6 tabs at most and 2 per address: 127.0.0.1's third tab is told why and
+    sent away (its page too), while 127.0.0.2 still gets in."""
+    async with _door(tmp_path, REPORT_APP, max_sessions=6, max_per_address=2) as door:
+        url = f"http://127.0.0.1:{door.port}/ws?width=80&height=24"
+        async with aiohttp.ClientSession() as http:
+            tabs = [await http.ws_connect(url) for _ in range(2)]
+            for ws in tabs:
+                await _read_until(ws, "size")
+            third = await http.ws_connect(url)
+            said = await _read_until(third, "try again later")
+            assert "from your address" in said and "2 browser players" in said
+            page = await http.get(f"http://127.0.0.1:{door.port}/")
+            assert page.status == 503 and "from your address" in await page.text()
+            other = aiohttp.TCPConnector(local_addr=("127.0.0.2", 0))
+            async with aiohttp.ClientSession(connector=other) as elsewhere:
+                ws = await elsewhere.ws_connect(url)
+                assert "size 80x24" in await _read_until(ws, "size")
+                await ws.close()
+            for ws in tabs:
+                await ws.close()
+
+
+async def test_the_cookie_is_secure_behind_https(tmp_path: Path) -> None:
+    async with _door(tmp_path, REPORT_APP) as door, aiohttp.ClientSession() as http:
+        url = f"http://127.0.0.1:{door.port}/"
+        plain = await http.get(url)
+        assert "Secure" not in plain.headers["Set-Cookie"]
+        for header in ({"X-Forwarded-Proto": "https"}, {"Forwarded": "for=1.2.3.4;proto=https"}):
+            http.cookie_jar.clear()
+            proxied = await http.get(url, headers=header)
+            cookie = proxied.headers["Set-Cookie"]
+            assert "Secure" in cookie and "HttpOnly" in cookie, cookie
+
+
+async def test_behind_a_proxy_on_this_machine_tabs_are_counted_at_the_forwarded_address(
+    tmp_path: Path,
+) -> None:
+    async with _door(tmp_path, REPORT_APP, max_per_address=1) as door:
+        url = f"http://127.0.0.1:{door.port}/ws?width=80&height=24"
+        async with aiohttp.ClientSession() as http:
+
+            def via(address: str) -> dict[str, str]:
+                return {"X-Forwarded-For": f"198.51.100.9, {address}"}
+
+            first = await http.ws_connect(url, headers=via("203.0.113.5"))
+            await _read_until(first, "size")
+            again = await http.ws_connect(url, headers=via("203.0.113.5"))
+            assert "from your address" in await _read_until(again, "try again later")
+            other = await http.ws_connect(url, headers=via("203.0.113.6"))
+            assert "size 80x24" in await _read_until(other, "size")
+            await first.close()
+            await other.close()

@@ -33,6 +33,8 @@ import json
 import unicodedata
 from importlib import resources
 
+from paris_tui.core.text import without_invisible
+
 __all__ = ["folded", "prepare_names", "same_name", "skeleton"]
 
 _MARKS = str.maketrans("", "", "\u200e\u200f")  # the table's comments wrap RTL text in these
@@ -97,8 +99,11 @@ def prepare_names() -> None:
 
 def skeleton(name: str) -> str:
     """The UTS #39 skeleton of the name, folded; mapped once before case folding
-    ("I" looks like "l", "i" does not) and once after (see the module's words)."""
-    once = folded(_mapped(unicodedata.normalize("NFKC", name)))
+    ("I" looks like "l", "i" does not) and once after (see the module's words).
+    What draws as nothing (:func:`~paris_tui.core.text.invisible`: default-ignorable
+    code points, the braille blank) is dropped first, as UTS #39 says: a name kept
+    from before the rule refused them clashes with the name without them."""
+    once = folded(_mapped(without_invisible(unicodedata.normalize("NFKC", name))))
     return folded(_mapped(once))
 
 
