@@ -161,21 +161,20 @@ class Gate:
         self.store = store
         self.problem = problem  # why the store cannot be used (then every seat is refused)
         self.tickets = tickets
-        self._misses: dict[int, int] = {}  # wrong link codes per account, since its last
 
     def take_code(self, store: AccountStore, code: str, account: Account) -> bool:
         """Whether ``code`` is the account's live link code (then used up). Every door
         asks here: the :data:`~paris_tui.host.accounts.store.CODE_MISSES`-th wrong one for
         an account, whichever connections typed them, voids its code (the owner asks
-        for a new one)."""
+        for a new one). The wrong ones are counted in the store: every host of a
+        database counts them together, and a restart keeps the count."""
         if store.take_code(code, account.id) is not None:
-            self._misses.pop(account.id, None)
+            store.clear_misses(account.id)
             return True
-        misses = self._misses.get(account.id, 0) + 1
+        misses = store.count_miss(account.id)
         if misses < CODE_MISSES:
-            self._misses[account.id] = misses
             return False
-        self._misses.pop(account.id, None)
+        store.clear_misses(account.id)
         store.void_codes(account.id)
         log.warning(
             "%d wrong link codes for %s: its code is void (a new one is needed)",
