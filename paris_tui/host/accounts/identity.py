@@ -294,9 +294,23 @@ class Gate:
         ``name_taken`` when someone made it first)."""
         if claim.account is not None:
             return claim.account
+        store = self._store()
         try:
-            return self._store().create(claim.name, claim.create)
+            return store.create(claim.name, claim.create)
         except NameTakenError as exc:
+            # Made meanwhile with this very credential (a friend asked for while the
+            # seat waited, at another connection of the same person): it is theirs.
+            try:
+                made = store.find(claim.name)
+                if (
+                    made is not None
+                    and claim.create is not None
+                    and folded(made.name) == folded(claim.name)
+                    and store.verify(made.id, claim.create.door, claim.create.digest)
+                ):
+                    return made
+            except AccountsUnavailable as unavailable:
+                raise self.broken(unavailable) from None
             raise Refusal("name_taken", str(exc)) from None
         except AccountsUnavailable as exc:
             raise self.broken(exc) from None
