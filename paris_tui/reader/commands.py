@@ -49,6 +49,7 @@ COMMANDS: dict[str, str] = {
         "say",
         "mute",
         "unmute",
+        "friends",
     )
 }
 """Each command's id, which is also its English word (always accepted)."""
@@ -81,6 +82,7 @@ def _translated(command: str) -> str:
         "say": pgettext("command", "say"),
         "mute": pgettext("command", "mute"),
         "unmute": pgettext("command", "unmute"),
+        "friends": pgettext("command", "friends"),
     }
     return words[command]
 

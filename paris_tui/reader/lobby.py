@@ -20,6 +20,7 @@ from ..net.protocol import ProtocolError, Seated, TableInfo, Waiting
 from ..net.turns import move_time_words, tables_in_order, waiting_for
 from ..wording import name_problem, refusal_reason
 from .commands import parse, word_for
+from .friends import ReaderFriends
 from .inbox import Inbox
 from .lines import Lines
 
@@ -49,11 +50,17 @@ def table_line(n: int, info: TableInfo, me: str | None = None) -> str:
 
 
 async def lobby(
-    target: JoinTarget, client: HostClient, tokens: TokenStore | None, out: Lines, inbox: Inbox
+    target: JoinTarget,
+    client: HostClient,
+    tokens: TokenStore | None,
+    out: Lines,
+    inbox: Inbox,
+    ticket: str | None = None,
 ) -> Link | None:
     """The link to the table chosen (an :class:`~paris_tui.app.online.remote.Link`), or
-    None to quit."""
+    None to quit. ``ticket``: a door's proof of this person (its friends)."""
     start = LobbyStart(target, client, tokens)
+    friends = ReaderFriends(client, tokens, target.address, ticket)
     name = target.name
     while True:
         try:
@@ -69,15 +76,28 @@ async def lobby(
                 "Enter to hear the list again, or {quit}."
             ).format(watch=pgettext_watch(), quit=word_for("quit")),
             _("{new} opens a table of your own.").format(new=word_for("new")),
+            _(
+                "{friends} reads your friends; {friends} and a name asks them, accepts "
+                "their request, or removes a friend."
+            ).format(friends=word_for("friends")),
         )
         line = await inbox.get()
         if line is None:
             return None
         text = line.text.strip()
-        parsed = parse(text, ("quit", "new"))
+        parsed = parse(text, ("quit", "new", "friends"))
         if parsed.command == "quit":
             client.abort()
             return None
+        if parsed.command == "friends":
+            if name is None:
+                name = await _ask_name(out, inbox)
+                if name is None:
+                    continue
+            friend = text.split(None, 1)[1] if len(text.split(None, 1)) > 1 else ""
+            if not await friends.command(name, friend, out):
+                return None
+            continue
         if parsed.command == "new":
             if name is None:
                 name = await _ask_name(out, inbox)

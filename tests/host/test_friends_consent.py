@@ -107,6 +107,10 @@ async def test_a_new_name_finds_and_is_found_as_soon_as_it_exists(tmp_path: Path
         ann = await join_bot(port, "ann")
         eve = await HostClient.connect("127.0.0.1", port)
         await eve.open_table("eve", ("me", "open"))
+        eve.send(FriendsRequest("eve", None, "add", "nobody"))  # refused: makes nothing
+        refused = await _next(eve, Refused, FriendsInfo)
+        assert isinstance(refused, Refused) and refused.code == "no_such_seat"
+        assert host.accounts is not None and host.accounts.find("eve") is None
         eve.send(FriendsRequest("eve", None, "add", "ann"))
         answer = await _friends(eve)
         assert answer.asked == ("ann",) and answer.done == "asked"

@@ -21,12 +21,12 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
+from paris_tui.app.online.friends_words import done_words, refused_words
 from paris_tui.app.screens.base import ParisScreen
 from paris_tui.core.text import InvalidNameError, normalize_name, printable
 from paris_tui.i18n import N_, _
 from paris_tui.net.client import HostClient
 from paris_tui.net.protocol import FriendsInfo, FriendsRequest, Refused
-from paris_tui.wording import refusal_reason
 
 __all__ = ["FriendsLobby", "FriendsScreen", "LobbyFriends", "friends_text"]
 
@@ -78,37 +78,6 @@ def friends_text(info: FriendsInfo | None) -> Text:
                 out.append("\n")
             out.append(said.format(names=", ".join(printable(n) for n in names)))
     return out
-
-
-def done_words(info: FriendsInfo) -> str | None:
-    """What the host just did, as a sentence (``None``: nothing new)."""
-    name = printable(info.friend or "")
-    if info.done == "asked":
-        return _(
-            "You asked {name}. {name} sees your request; you are friends, each told "
-            "when the other is here, once {name} adds you too."
-        ).format(name=name)
-    if info.done == "asking":
-        return _("{name} asks to be your friend: type {name} and Enter to accept.").format(
-            name=name
-        )
-    if info.done == "friends":
-        return _("{name} and you are friends now: each is told when the other is here.").format(
-            name=name
-        )
-    if info.done == "removed":
-        return _("{name} and you are no longer friends.").format(name=name)
-    if info.done == "declined":
-        return _("You declined {name}'s request.").format(name=name)
-    return None
-
-
-def refused_words(refused: Refused, friend: str) -> str:
-    """Why the host refused a friends request, as a sentence of the box."""
-    if refused.code == "no_such_seat" and refused.message.startswith("there is no account"):
-        return _("There is no account {name} on this host (yet).").format(name=printable(friend))
-    reason = printable(refusal_reason(refused.code, refused.message)).rstrip(".")
-    return _("Not done: {reason}.").format(reason=reason)
 
 
 class LobbyFriends:

@@ -234,9 +234,24 @@ class Friends:
                 return
         if store is None:
             raise Refusal("unavailable", "the host cannot read its accounts")
-        account, token = await loop.run_in_executor(
-            self.host.io_pool, self._account, conn, name, message
-        )
+
+        def found() -> None:  # the friend first: a refused request makes no account
+            if friend is None:
+                raise Refusal("bad_name", "name the friend")
+            other = store.find(friend)
+            if other is None or folded(other.name) != folded(friend):
+                raise Refusal("no_such_seat", f"there is no account {friend}")
+            if folded(other.name) == folded(name):
+                raise Refusal("bad_name", "you are your own friend already")
+
+        try:
+            if message.action != "show":
+                await loop.run_in_executor(self.host.io_pool, found)
+            account, token = await loop.run_in_executor(
+                self.host.io_pool, self._account, conn, name, message
+            )
+        except AccountsUnavailable as exc:
+            raise self.host.gate.broken(exc) from None
 
         def change() -> tuple[_Lists, Account | None, str | None]:
             other: Account | None = None
