@@ -27,6 +27,7 @@ class Peer(Protocol):
     chat_account: int | None  # the account a watcher reads the chat as
     chat_joins: int  # the chat histories it was sent
     claim: Claim | None  # the account it holds a waiting seat as (made when the game starts)
+    ticket: str | None  # a door's ticket it sent (a door's app)
 
     @property
     def id(self) -> int: ...

@@ -65,12 +65,14 @@ MAX_TICKETS = 4096
 class DoorProof:
     """What a door proved: a credential of ``door`` (its ``digest``), for the
     name that folds to ``name`` (SSH: the user name), or for any name (``None``:
-    a browser, whose person types a name in the lobby)."""
+    a browser, whose person types a name in the lobby). ``address``: where the
+    door saw the person (for ratings between different people; never logged)."""
 
     door: Door
     digest: str
     name: str | None = None
     label: str = ""
+    address: str = ""
 
     def credential(self) -> Credential:
         return Credential(self.door, self.digest, self.label)
