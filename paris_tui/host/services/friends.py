@@ -191,21 +191,22 @@ class Friends:
         listener.asking = tuple(a.name for a in lists.asking)
 
     def _account(
-        self, conn: Peer, name: str, message: FriendsRequest
+        self, conn: Peer, name: str, message: FriendsRequest, listening: int | None
     ) -> tuple[Account, str | None]:
         """The account the request is (``Refusal`` when none), and a new account's
-        token. A name that is nobody's yet becomes its account when the request
-        changes something: with the door's credential (an SSH key, a browser), or
-        the waiting seat's claim this connection holds, or a new token sent back."""
-        listener = self.listeners.get(conn)
+        token (an I/O thread). ``listening``: the account this connection listens as
+        under this name already (proven then). A name that is nobody's yet becomes
+        its account when the request changes something: with the door's credential
+        (an SSH key, a browser), or the waiting seat's claim this connection holds,
+        or a new token sent back."""
         store = self.host.accounts
-        if listener is not None and folded(listener.name) == folded(name) and store is not None:
+        if listening is not None and store is not None:
             try:
-                known = store.get(listener.account)
+                known = store.get(listening)
             except AccountsUnavailable as exc:
                 raise self.host.gate.broken(exc) from None
             if known is not None:
-                return known, None  # this connection proved it already
+                return known, None
         claim = self.host.gate.prove(name, message.token, vouched=conn.vouched)
         if claim.account is not None:
             return claim.account, None
@@ -247,8 +248,12 @@ class Friends:
         try:
             if message.action != "show":
                 await loop.run_in_executor(self.host.io_pool, found)
+            before = self.listeners.get(conn)
+            proven = None  # the account this connection listens as under this name
+            if before is not None and same(before.name, name):
+                proven = before.account
             account, token = await loop.run_in_executor(
-                self.host.io_pool, self._account, conn, name, message
+                self.host.io_pool, self._account, conn, name, message, proven
             )
         except AccountsUnavailable as exc:
             raise self.host.gate.broken(exc) from None
