@@ -12,11 +12,12 @@ import contextlib
 
 from paris_tui.app.online.friends_words import done_words, friends_sentences, refused_words
 
-from ..core.text import InvalidNameError, normalize_name
+from ..core.text import InvalidNameError, normalize_name, printable
 from ..i18n import _
 from ..net.client import HostClient, HostClosedError, TokenStore
 from ..net.protocol import FriendsInfo, FriendsRequest, ProtocolError, Refused
 from ..wording import name_problem
+from .commands import word_for
 from .lines import Lines
 
 __all__ = ["ReaderFriends"]
@@ -77,7 +78,9 @@ class ReaderFriends:
                     else:
                         out.say(_("This host keeps no friends, or you are not known here yet."))
                     return True
-                if isinstance(message, FriendsInfo) and message.arrived is None:
+                if isinstance(message, FriendsInfo) and message.arrived is not None:
+                    out.say(_("{name} is here.").format(name=printable(message.arrived)))
+                elif isinstance(message, FriendsInfo):
                     self._heard(name, message, out, answer=friend is None)
                     return True
         except (HostClosedError, ProtocolError, OSError, TimeoutError):
@@ -91,6 +94,10 @@ class ReaderFriends:
             with contextlib.suppress(OSError):
                 self.tokens.put(self.address, name, info.token)
         done = done_words(info)
+        if info.done == "asking":  # the reader's way to accept
+            done = _("{name} asks to be your friend: {friends} {name} accepts.").format(
+                name=printable(info.friend or ""), friends=word_for("friends")
+            )
         if done is not None:
             out.say(done)
         if answer or done is None:

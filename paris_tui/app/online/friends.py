@@ -120,6 +120,13 @@ class LobbyFriends:
         if done is not None:
             if box is not None:
                 box.said(done)
+            elif info.done == "asking":  # behind the box: say how to reach it
+                asker = printable(info.friend or "")
+                self.lobby.say(
+                    _("{name} asks to be your friend: f, then {name} and Enter, accepts.").format(
+                        name=asker
+                    )
+                )
             else:
                 self.lobby.say(done)
         if box is not None:
