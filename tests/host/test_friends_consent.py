@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from paris_tui.host.accounts.identity import DoorProof
 from paris_tui.net.client import HostClient
 from paris_tui.net.protocol import FriendsInfo, FriendsRequest, HostMessage, Refused, Seated
 
@@ -130,3 +131,25 @@ async def test_a_new_name_finds_and_is_found_as_soon_as_it_exists(tmp_path: Path
         assert isinstance(seated, Seated) and seated.token == answer.token, seated
         for client in (ann.client, eve, again, dan):
             await client.close()
+
+
+async def test_a_door_s_new_name_becomes_an_account_with_the_door_s_key_by_asking(
+    tmp_path: Path,
+) -> None:
+    """An SSH login's lobby (its ticket proves a key, for a name that is nobody's)
+    asks for ann: gus is made an account with that key, and no token is sent (the
+    key proves him). Only showing the list makes nothing."""
+    async with running_host(tmp_path, ["ann,bob"]) as (host, port):
+        ann = await join_bot(port, "ann")
+        ticket = host.issue_ticket(DoorProof("ssh", "SHA256:gus", "gus", "gus's key"))
+        lobby = await HostClient.connect("127.0.0.1", port)
+        lobby.send(FriendsRequest("gus", ticket, "show"))
+        assert (await _friends(lobby)).friends == ()
+        assert host.accounts is not None and host.accounts.find("gus") is None
+        lobby.send(FriendsRequest("gus", ticket, "add", "ann"))
+        answer = await _friends(lobby)
+        assert answer.asked == ("ann",) and answer.token is None
+        gus = host.accounts.find("gus")
+        assert gus is not None and host.accounts.verify(gus.id, "ssh", "SHA256:gus")
+        await lobby.close()
+        await ann.client.close()
