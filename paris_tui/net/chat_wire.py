@@ -46,10 +46,11 @@ their own language."""
 ChatChannel = Literal["table", "watchers"]
 CHAT_CHANNELS: tuple[str, ...] = get_args(ChatChannel)
 FRIENDS_ACTIONS = ("show", "add", "remove")
-FRIENDS_DONE = ("asked", "asking", "friends", "removed", "declined")
+FRIENDS_DONE = ("asked", "asking", "friends", "removed", "declined", "withdrawn")
 """What just happened, in a :class:`FriendsInfo`: you asked ``friend`` (``asked``),
 ``friend`` asked you (``asking``), you are friends now (``friends``), the
-friendship ended (``removed``), a request was declined (``declined``)."""
+friendship ended (``removed``), you declined a request (``declined``) or took
+back your own (``withdrawn``)."""
 MUTES_ACTIONS = ("show", "add", "remove")
 MAX_MUTES = 100
 """Writers one account may keep muted."""

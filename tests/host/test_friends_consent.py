@@ -95,6 +95,11 @@ async def test_a_request_can_be_declined(tmp_path: Path) -> None:
         assert declined.asking == () and declined.done == "declined"
         again = await _friends(ann.client)  # Ann's list no longer waits for Bob
         assert again.asked == () and again.friends == ()
+        ann.client.send(FriendsRequest("ann", ann.seated.token, "add", "bob"))
+        assert (await _friends(ann.client)).asked == ("bob",)
+        ann.client.send(FriendsRequest("ann", ann.seated.token, "remove", "bob"))
+        taken = await _friends(ann.client)  # her own request, taken back
+        assert taken.asked == () and taken.done == "withdrawn"
         await ann.client.close()
         await bob.client.close()
 

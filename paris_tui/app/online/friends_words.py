@@ -31,6 +31,8 @@ def done_words(info: FriendsInfo) -> str | None:
         return _("{name} and you are no longer friends.").format(name=name)
     if info.done == "declined":
         return _("You declined {name}'s request.").format(name=name)
+    if info.done == "withdrawn":
+        return _("You took back your request to {name}.").format(name=name)
     return None
 
 

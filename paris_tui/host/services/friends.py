@@ -274,7 +274,12 @@ class Friends:
                 if message.action == "remove":
                     store.remove_friend(account.id, other.id)
                     store.remove_friend(other.id, account.id)
-                    done = "declined" if other.id in asking - asked else "removed"
+                    if other.id in asking - asked:
+                        done = "declined"
+                    elif other.id in asked - asking:
+                        done = "withdrawn"
+                    else:
+                        done = "removed"
                 else:
                     if other.id not in asked and not store.add_friend(account.id, other.id):
                         raise Refusal("bad_name", "the list of friends is full")
