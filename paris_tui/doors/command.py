@@ -7,6 +7,7 @@ Added to the command line by :func:`add_host_parser` (as ``arena`` is), so
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import math
 import sys
 from pathlib import Path
@@ -136,6 +137,16 @@ def add_host_parser(subparsers: Any) -> argparse.ArgumentParser:
         metavar="S",
         default=None,
         help=_("an AI plays for a player away S seconds, and hands the seat back on return"),
+    )
+    parser.add_argument(
+        "--rated-address",
+        metavar="ADDR",
+        action="append",
+        default=[],
+        help=_(
+            "games between seats from ADDR count for ratings (a club behind one address; "
+            "elsewhere two seats from one address make a game unrated); may be repeated"
+        ),
     )
     parser.add_argument(
         "--max-connections",
@@ -335,6 +346,13 @@ def cmd_host(args: argparse.Namespace) -> int:
                 tables.append(parse_seats(text))
             except ValueError as exc:
                 raise _UsageError(f"--table {printable(text[:60])!s}: {exc}") from None
+        for address in args.rated_address:
+            try:
+                ipaddress.ip_address(address)
+            except ValueError:
+                raise _UsageError(
+                    f"--rated-address {printable(address[:60])!s}: not an IP address"
+                ) from None
     except _UsageError as exc:
         return _fail(str(exc), EXIT_USAGE)
     from paris_tui.host.store.postgres import database_url
@@ -350,6 +368,7 @@ def cmd_host(args: argparse.Namespace) -> int:
         limits=limits,
         hints=args.hints,
         notify_command=args.notify_command,
+        rated_addresses=tuple(args.rated_address),
     )
     ssh = None
     if ssh_port is not None:

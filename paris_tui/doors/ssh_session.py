@@ -262,7 +262,7 @@ class SSHSession(asyncssh.SSHServerSession[bytes]):
         self._slot = slot
         mark("ssh slot")
         self.ticket = ticket = door.host.issue_ticket(
-            DoorProof("ssh", fingerprint, folded(name), conn.key_label)
+            DoorProof("ssh", fingerprint, folded(name), conn.key_label, conn.address)
         )
         env = app_environment(
             ticket, self.term, self._client_env(), language, door.host.door_socket

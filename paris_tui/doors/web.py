@@ -480,7 +480,8 @@ class _Server(Server):
         host = self.door.host
         ticket = None
         if cookie is not None and host is not None:
-            ticket = host.issue_ticket(DoorProof("browser", digest(cookie), None, "browser"))
+            seen = request.remote or ""  # for ratings between different people
+            ticket = host.issue_ticket(DoorProof("browser", digest(cookie), None, "browser", seen))
         with self.door.session_dir(cookie) as data_dir:
             session = _Session(
                 self.door.command(data_dir),

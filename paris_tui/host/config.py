@@ -76,6 +76,9 @@ class HostConfig:
     # clock; a test's own runs a table over days), and --notify-command.
     clock: Callable[[], float] = time.time
     notify_command: str | None = None
+    # Addresses whose seats may play rated games with each other (--rated-address:
+    # a club behind one address); elsewhere two seats from one address are unrated.
+    rated_addresses: tuple[str, ...] = ()
 
 
 class TableConflictError(ValueError):

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Set
 from typing import Protocol
 
 from paris_tui.core import Move
-from paris_tui.host.accounts.identity import Vouched
+from paris_tui.host.accounts.identity import Claim, Vouched
 from paris_tui.host.referee import Referee
 from paris_tui.net.protocol import HostMessage, RatedResult
 
@@ -26,6 +26,8 @@ class Peer(Protocol):
     closed: bool
     chat_account: int | None  # the account a watcher reads the chat as
     chat_joins: int  # the chat histories it was sent
+    claim: Claim | None  # the account it holds a waiting seat as (made when the game starts)
+    ticket: str | None  # a door's ticket it sent (a door's app)
 
     @property
     def id(self) -> int: ...

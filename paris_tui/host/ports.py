@@ -87,7 +87,15 @@ class TurnsHost(Protocol):
 
 
 class RatingsHost(Protocol):
-    """Where the ratings are kept (beside the tables), and who owns a table's seats."""
+    """Where the ratings are kept (beside the tables), who owns a table's seats, and
+    what tells its seats' people apart (the doors' tickets, the operator's
+    ``--rated-address``)."""
+
+    @property
+    def config(self) -> HostConfig: ...
+
+    @property
+    def tickets(self) -> Tickets: ...
 
     @property
     def tables(self) -> TableStore: ...

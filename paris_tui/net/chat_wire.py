@@ -28,6 +28,7 @@ __all__ = [
     "CHAT_CHANNELS",
     "CHAT_PHRASES",
     "FRIENDS_ACTIONS",
+    "FRIENDS_DONE",
     "MAX_MUTES",
     "MUTES_ACTIONS",
     "Chat",
@@ -45,6 +46,11 @@ their own language."""
 ChatChannel = Literal["table", "watchers"]
 CHAT_CHANNELS: tuple[str, ...] = get_args(ChatChannel)
 FRIENDS_ACTIONS = ("show", "add", "remove")
+FRIENDS_DONE = ("asked", "asking", "friends", "removed", "declined", "withdrawn")
+"""What just happened, in a :class:`FriendsInfo`: you asked ``friend`` (``asked``),
+``friend`` asked you (``asking``), you are friends now (``friends``), the
+friendship ended (``removed``), you declined a request (``declined``) or took
+back your own (``withdrawn``)."""
 MUTES_ACTIONS = ("show", "add", "remove")
 MAX_MUTES = 100
 """Writers one account may keep muted."""
@@ -59,6 +65,7 @@ SaidText = str
 the host applies the core's chat rule and says why (``bad_chat``), so a line too long
 for the rule is refused as a chat line, never as a bad message that ends the connection."""
 FriendsAction = Annotated[str, one_of(FRIENDS_ACTIONS)]
+FriendsDone = Annotated[str, one_of(FRIENDS_DONE)]
 MutesAction = Annotated[str, one_of(MUTES_ACTIONS)]
 
 
@@ -145,11 +152,23 @@ else:  # on the wire: {"name", "here"} objects
 class FriendsInfo(Message, tag="friends", frozen=True):
     """Protocol 4 (``"type": "friends"``): the account's friends (``(name, here)``
     pairs, ``here``: connected now at some door), and ``arrived``: the friend who
-    just came in (``None`` in the answer to a request)."""
+    just came in (``None`` in the answer to a request).
+
+    Friends are two accounts that both asked: ``asked`` are those this account
+    asked that have not asked back (they see the request), ``asking`` those that
+    asked this account (it accepts by asking back); neither is told when the
+    other is here. ``done`` and ``friend``: what just happened, and with whom
+    (:data:`FRIENDS_DONE`). ``token``: a new account's token (the request made
+    the account: keep it, as a ``seated``'s)."""
 
     name: Name
     friends: Friends
     arrived: Name | None = sent(None)
+    asked: Annotated[tuple[Name, ...], Meta(max_length=MAX_FRIENDS)] = ()
+    asking: Annotated[tuple[Name, ...], Meta(max_length=MAX_FRIENDS)] = ()
+    done: FriendsDone | None = None
+    friend: Name | None = None
+    token: Token | None = None
 
     def _checked(self) -> Self:
         friends = cast("tuple[_Friend, ...]", self.friends)
@@ -160,6 +179,9 @@ class FriendsInfo(Message, tag="friends", frozen=True):
                 (_host_name(f.name, f"friends[{i}].name"), f.here) for i, f in enumerate(friends)
             ),
             arrived=None if self.arrived is None else _host_name(self.arrived, "arrived"),
+            asked=tuple(_host_name(n, f"asked[{i}]") for i, n in enumerate(self.asked)),
+            asking=tuple(_host_name(n, f"asking[{i}]") for i, n in enumerate(self.asking)),
+            friend=None if self.friend is None else _host_name(self.friend, "friend"),
         )
 
     def _form(self) -> Self:

@@ -25,7 +25,7 @@ from .wire import Form, Name, Seat, WireError, one_of
 
 __all__ = ["RATING_REASONS", "Leader", "RatedResult", "check_result", "tenths"]
 
-RATING_REASONS: tuple[str, ...] = ("ai_seat", "takeover", "leaver", "no_account")
+RATING_REASONS: tuple[str, ...] = ("ai_seat", "takeover", "leaver", "no_account", "same_person")
 _LIMIT = 100_000  # |rating| in tenths: the model's ordinals stay far inside
 
 Rating = Annotated[int, Meta(ge=-_LIMIT, le=_LIMIT)]

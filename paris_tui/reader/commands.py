@@ -56,6 +56,7 @@ COMMANDS: dict[str, str] = {
         "verbose",
         "bell",
         "open",
+        "friends",
     )
 }
 """Each command's id, which is also its English word (always accepted)."""
@@ -95,6 +96,7 @@ def _translated(command: str) -> str:
         "verbose": pgettext("command", "verbose"),
         "bell": pgettext("command", "bell"),
         "open": pgettext("command", "open"),
+        "friends": pgettext("command", "friends"),
     }
     return words[command]
 

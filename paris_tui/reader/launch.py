@@ -322,7 +322,7 @@ def run_join(
                 client = await connect(target)
                 inbox = Inbox()
                 inbox.start(sys.stdin.fileno())
-                link = await lobby(target, client, tokens, out, inbox)
+                link = await lobby(target, client, tokens, out, inbox, ticket)
                 if link is None:
                     return 0
             else:

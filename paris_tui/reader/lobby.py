@@ -20,6 +20,7 @@ from ..net.protocol import ProtocolError, Seated, TableInfo, Waiting
 from ..net.turns import move_time_words, tables_in_order, waiting_for
 from ..wording import name_problem, refusal_reason, shown_name
 from .commands import COMMANDS, fold, parse, word_for
+from .friends import ReaderFriends
 from .inbox import Inbox
 from .lines import Lines
 from .say import closed_reason
@@ -78,12 +79,17 @@ def table_line(n: int, info: TableInfo, me: str | None = None) -> str:
 
 
 async def lobby(
-    target: JoinTarget, client: HostClient, tokens: TokenStore | None, out: Lines, inbox: Inbox
+    target: JoinTarget,
+    client: HostClient,
+    tokens: TokenStore | None,
+    out: Lines,
+    inbox: Inbox,
+    ticket: str | None = None,
 ) -> Link | None:
     """The link to the table chosen (an :class:`~paris_tui.app.online.remote.Link`), or
-    None to quit."""
+    None to quit. ``ticket``: a door's proof of this person (its friends)."""
     try:
-        return await _lobby(target, client, tokens, out, inbox)
+        return await _lobby(target, client, tokens, out, inbox, ticket)
     except Closed as exc:
         out.say(str(exc))
         with contextlib.suppress(OSError):
@@ -92,9 +98,15 @@ async def lobby(
 
 
 async def _lobby(
-    target: JoinTarget, client: HostClient, tokens: TokenStore | None, out: Lines, inbox: Inbox
+    target: JoinTarget,
+    client: HostClient,
+    tokens: TokenStore | None,
+    out: Lines,
+    inbox: Inbox,
+    ticket: str | None,
 ) -> Link | None:
     start = LobbyStart(target, client, tokens)
+    friends = ReaderFriends(client, tokens, target.address, ticket)
     name = target.name
     typed_ahead: str | None = None  # a command typed at the name prompt, done here
     while True:
@@ -111,6 +123,10 @@ async def _lobby(
                 "Enter to hear the list again, or {quit}."
             ).format(watch=pgettext_watch(), quit=word_for("quit")),
             _("{new} opens a table of your own.").format(new=word_for("new")),
+            _(
+                "{friends} reads your friends; {friends} and a name asks them, accepts "
+                "their request, or removes a friend."
+            ).format(friends=word_for("friends")),
         )
         if typed_ahead is not None:
             text, typed_ahead = typed_ahead, None
@@ -119,10 +135,19 @@ async def _lobby(
             if typed is None:
                 return None
             text = typed.strip()
-        parsed = parse(text, ("quit", "new"))
+        parsed = parse(text, ("quit", "new", "friends"))
         if parsed.command == "quit":
             client.abort()
             return None
+        if parsed.command == "friends":
+            if name is None:
+                name, typed_ahead = await _ask_name(client, out, inbox)
+                if name is None:
+                    continue
+            friend = text.split(None, 1)[1] if len(text.split(None, 1)) > 1 else ""
+            if not await friends.command(name, friend, out):
+                return None
+            continue
         if parsed.command == "new":
             if name is None:
                 name, typed_ahead = await _ask_name(client, out, inbox)

@@ -41,7 +41,8 @@ def non_ascii(text: str) -> list[str]:
 
 async def test_the_chat_and_the_rated_end_are_drawn_in_ascii(tmp_path: Path) -> None:
     put_record(tmp_path / "host", "t1", near_the_end().record())
-    async with running_host(tmp_path / "host") as (_host, port):
+    # Both players are at 127.0.0.1: rated only where the operator allows it.
+    async with running_host(tmp_path / "host", rated_addresses=("127.0.0.1",)) as (_host, port):
         tokens = TokenStore(tmp_path / "ann" / "tokens.json")
         link = await open_link(JoinTarget("127.0.0.1", port, "ann"), tokens)
         bob = await join_bot(port, "bob")

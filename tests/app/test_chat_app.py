@@ -186,7 +186,8 @@ async def test_the_end_screen_has_the_table_chat_and_fits_80x24(tmp_path: Path) 
     said during the game are there, new ones are drawn as typed (the hostile corpus's
     markup), ``c`` and F2-F7 say lines, ``/mute`` hides a writer; no notice is needed."""
     put_record(tmp_path / "host", "t1", near_the_end().record())
-    async with running_host(tmp_path / "host") as (host, port):
+    # Both players are at 127.0.0.1: rated only where the operator allows it.
+    async with running_host(tmp_path / "host", rated_addresses=("127.0.0.1",)) as (host, port):
         host.chat.owners.limit = 100  # this test says more than five lines in ten seconds
         tokens = TokenStore(tmp_path / "ann" / "tokens.json")
         link = await open_link(JoinTarget("127.0.0.1", port, "ann"), tokens)

@@ -42,6 +42,8 @@ def test_an_unrated_game_says_why_and_who_left() -> None:
     assert "an AI played a seat" in rated_text(RatedResult(False, "ai_seat", (1, 2)), NAMES).plain
     away = rated_text(RatedResult(False, "takeover", (1, 2)), NAMES).plain
     assert "the AI played for a player who was away" in away
+    one = rated_text(RatedResult(False, "same_person", (1, 2)), NAMES).plain
+    assert "two seats came from one address" in one
 
 
 class EndApp(App[None]):

@@ -1,19 +1,76 @@
-"""Friends in the lobby (issue 22): ``f`` keeps a list, a notice when a friend comes in."""
+"""Friends in the lobby: ``f`` keeps a list, a notice when a friend comes in; the box
+says in words what each Enter did (or why not), and the requests both ways."""
 
 from __future__ import annotations
 
 import asyncio
 from pathlib import Path
 
+from textual.screen import Screen
+from textual.widgets import Static
+
 from paris_tui.app.online.friends import FriendsScreen
 from paris_tui.app.screens.lobby import LobbyScreen
 from paris_tui.net.client import HostClient, TokenStore
+from paris_tui.net.protocol import FriendsInfo, FriendsRequest
 
-from .helpers import widgets_text
+from .helpers import _plain, widgets_text
 from .test_lobby import UNSET, LobbyApp, _until, hosting
 
 
 async def test_f_keeps_friends_and_the_lobby_says_when_one_comes_in(tmp_path: Path) -> None:
+    async with hosting(tmp_path, "ann,bob") as (_host, port):
+        address = f"127.0.0.1:{port}"
+        tokens = TokenStore(tmp_path / "client" / "tokens.json")
+        seated = {}
+        for name in ("ann", "bob"):
+            client = await HostClient.connect("127.0.0.1", port)
+            seated[name] = await client.join(name)
+            if name == "bob":  # bob asked for ann: her Enter makes them friends
+                client.send(FriendsRequest("bob", seated["bob"].token, "add", "ann"))
+                while not isinstance(await client.receive(5.0), FriendsInfo):
+                    pass
+            await client.close()
+        assert seated["ann"].token is not None
+        tokens.put(address, "ann", seated["ann"].token)
+        client = await HostClient.connect("127.0.0.1", port)
+        app = LobbyApp(client, "ann", tokens=tokens, address=address)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await _until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            lobby = app.screen
+            assert isinstance(lobby, LobbyScreen)
+            await _until(pilot, lambda: lobby.friends.info is not None, "the friends asked")
+            await pilot.press("f")
+            await _until(pilot, lambda: isinstance(app.screen, FriendsScreen), "the list")
+            assert "Asking you (type the name to accept): bob" in widgets_text(app)
+            await pilot.press(*"Bob", "enter")
+            await _until(pilot, lambda: "bob  away" in widgets_text(app), "bob listed")
+            await pilot.press("escape")
+            await _until(pilot, lambda: app.screen is lobby, "back in the lobby")
+            bob = await HostClient.connect("127.0.0.1", port)
+            await bob.join("bob", seated["bob"].token)
+            await _until(
+                pilot,
+                lambda: "bob is here." in widgets_text(app),
+                "the notice",
+            )
+            assert lobby.friends.info is not None
+            assert lobby.friends.info.friends == (("bob", True),)
+            await bob.close()
+            await pilot.press("q")
+        await client.close()
+        assert app.result is None or app.result is UNSET
+        await asyncio.sleep(0)
+
+
+def box_text(screen: Screen[object]) -> str:
+    """The words of one screen only (the box, not the lobby's status line behind it)."""
+    return "\n".join(_plain(w.content) for w in screen.query(Static))
+
+
+async def test_the_friends_box_says_in_words_what_each_enter_did(tmp_path: Path) -> None:
+    """A name that is no account, a request (the other's acceptance heard live), all
+    said in the box itself, not only in the lobby's status line behind it."""
     async with hosting(tmp_path, "ann,bob") as (_host, port):
         address = f"127.0.0.1:{port}"
         tokens = TokenStore(tmp_path / "client" / "tokens.json")
@@ -32,23 +89,28 @@ async def test_f_keeps_friends_and_the_lobby_says_when_one_comes_in(tmp_path: Pa
             assert isinstance(lobby, LobbyScreen)
             await _until(pilot, lambda: lobby.friends.info is not None, "the friends asked")
             await pilot.press("f")
-            await _until(pilot, lambda: isinstance(app.screen, FriendsScreen), "the list")
-            assert "No friends yet." in widgets_text(app)
-            await pilot.press(*"Bob", "enter")
-            await _until(pilot, lambda: "bob  away" in widgets_text(app), "bob listed")
-            await pilot.press("escape")
-            await _until(pilot, lambda: app.screen is lobby, "back in the lobby")
-            bob = await HostClient.connect("127.0.0.1", port)
-            await bob.join("bob", seated["bob"].token)
+            await _until(pilot, lambda: isinstance(app.screen, FriendsScreen), "the box")
+            box = app.screen
+            await pilot.press(*"cat", "enter")
             await _until(
                 pilot,
-                lambda: "bob is here." in widgets_text(app),
-                "the notice",
+                lambda: "There is no account cat on this host" in box_text(box),
+                "the box says cat is nobody",
             )
-            assert lobby.friends.info is not None
-            assert lobby.friends.info.friends == (("bob", True),)
+            await pilot.press(*"bob", "enter")
+            await _until(pilot, lambda: "You asked bob." in box_text(box), "asked, said")
+            assert "Asked by you, waiting for them: bob" in box_text(box)
+            bob = await HostClient.connect("127.0.0.1", port)
+            bob.send(FriendsRequest("bob", seated["bob"].token, "add", "ann"))
+            await _until(
+                pilot,
+                lambda: "bob and you are friends now" in box_text(box),
+                "the acceptance, said in the box",
+            )
+            assert "bob  here" in box_text(box)
             await bob.close()
+            await pilot.press("escape")
+            await _until(pilot, lambda: app.screen is lobby, "back in the lobby")
             await pilot.press("q")
         await client.close()
-        assert app.result is None or app.result is UNSET
         await asyncio.sleep(0)

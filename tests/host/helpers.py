@@ -49,9 +49,12 @@ async def running_host(
     ai_delay: float = 0.0,
     ai_takeover: float | None = None,
     database: str | None = None,
+    rated_addresses: tuple[str, ...] = (),
 ) -> AsyncIterator[tuple[Host, int]]:
     """A host serving ``tables`` (and the store's unfinished ones) on 127.0.0.1, from
-    ``database`` (else :data:`DATABASE`, else ``data_dir``'s files)."""
+    ``database`` (else :data:`DATABASE`, else ``data_dir``'s files). Every client of
+    a test is at 127.0.0.1: its games are rated only with ``rated_addresses``
+    ``("127.0.0.1",)`` (the operator's ``--rated-address``)."""
     host = Host(
         HostConfig(
             data_dir=data_dir,
@@ -60,6 +63,7 @@ async def running_host(
             ai_takeover=ai_takeover,
             limits=limits or Limits(),
             database=database or DATABASE,
+            rated_addresses=rated_addresses,
         )
     )
     host.load()

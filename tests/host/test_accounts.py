@@ -314,15 +314,14 @@ async def test_a_link_code_links_a_second_join_directory(tmp_path: Path) -> None
         assert seated.token is not None and seated.token != first.token  # its own token
         shown = await phone.account("ann", seated.token)
         assert dict(shown.doors)["token"] == 2
-        # An SSH key added from the app is the account's too.
+        # A public key offered from the app proves nothing: refused
+        # (test_keys_proven.py: a key joins only by logging in with it).
         key = asyncssh.generate_private_key("ssh-ed25519")
         line = key.export_public_key("openssh").decode().strip()
-        added = await phone.account("ann", seated.token, "add_key", line)
-        assert dict(added.doors)["ssh"] == 1
+        with pytest.raises(RefusedError):
+            await phone.account("ann", seated.token, "add_key", line)
         assert host.accounts is not None
-        account = host.accounts.find("ann")
-        assert account is not None
-        assert host.accounts.verify(account.id, "ssh", key.get_fingerprint("sha256"))
+        assert host.accounts.owner("ssh", key.get_fingerprint("sha256")) is None
         with pytest.raises(RefusedError) as refused:  # no proof, no account answers
             await (await HostClient.connect("127.0.0.1", port)).account("ann", None, "code")
         assert refused.value.code == "name_taken"

@@ -463,11 +463,15 @@ async def test_friends_are_kept_with_the_accounts_and_told_when_one_comes_in(
         ann = await join_bot(port, "ann")
         bob = await join_bot(port, "bob")
         cy = await join_bot(port, "cy")
+        for name, bot in (("bob", bob), ("cy", cy)):  # friends both ways: they ask too
+            bot.client.send(FriendsRequest(name, bot.seated.token, "add", "ann"))
+            await _friends(bot.client)
         await bob.client.close()
         lobby = await HostClient.connect("127.0.0.1", port)  # Ann's lobby, another door
         lobby.send(FriendsRequest("ann", ann.seated.token, "add", "BOB"))
         info = await _friends(lobby)
-        assert info == FriendsInfo("ann", (("bob", False),))
+        assert info.friends == (("bob", False),) and info.asking == ("cy",)
+        assert (info.done, info.friend) == ("friends", "bob")
         lobby.send(FriendsRequest("ann", ann.seated.token, "add", "cy"))
         assert (await _friends(lobby)).friends == (("bob", False), ("cy", True))
         lobby.send(FriendsRequest("ann", ann.seated.token, "add", "nobody"))

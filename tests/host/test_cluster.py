@@ -885,7 +885,9 @@ async def test_friends_are_here_at_any_host_of_the_database(tmp_path: Path, data
         bob = await join_bot(port_b, "bob")
         cy = await join_bot(port_a, "cy")
         tokens = {"ann": ann.seated.token, "bob": bob.seated.token, "cy": cy.seated.token}
-        for bot in (bob, cy):
+        for name, bot in (("bob", bob), ("cy", cy)):  # friends both ways: they ask too
+            bot.client.send(FriendsRequest(name, tokens[name], "add", "ann"))
+            await _friends_info(bot.client)
             await bot.client.close()
         lobby = await _client(port_a)
         for friend in ("bob", "cy"):

@@ -18,7 +18,9 @@ HELLO_V3 = b'{"type":"hello","protocol":3,"client":"test"}\n'
 
 
 async def test_finished_games_are_listed_and_sent_as_their_public_record(tmp_path: Path) -> None:
-    async with running_host(tmp_path, ["ann,bob", "cy,ai:random"], seed=4) as (host, port):
+    async with running_host(
+        tmp_path, ["ann,bob", "cy,ai:random"], seed=4, rated_addresses=("127.0.0.1",)
+    ) as (host, port):
         ann = await join_bot(port, "ann", random_player(1))
         bob = await join_bot(port, "bob", random_player(2))
         await asyncio.gather(ann.play_to_end(), bob.play_to_end())

@@ -49,7 +49,10 @@ def places_of(view: SeatView, leavers: tuple[int, ...] = ()) -> list[int]:
 async def test_a_game_between_accounts_is_rated_once_and_kept(
     tmp_path: Path, store: str | None, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    async with running_host(tmp_path, ["ann,bob"], seed=4, database=store) as (host, port):
+    # Both bots are at 127.0.0.1: the operator lets that address's seats play rated.
+    async with running_host(
+        tmp_path, ["ann,bob"], seed=4, database=store, rated_addresses=("127.0.0.1",)
+    ) as (host, port):
         ann = await join_bot(port, "ann", random_player(1))
         bob = await join_bot(port, "bob", random_player(2))
         views = await asyncio.gather(ann.play_to_end(), bob.play_to_end())
@@ -175,7 +178,7 @@ async def test_ratings_survive_kill_9_and_a_restart_counts_nothing_twice(
 
     from .test_process import HostProcess
 
-    table = ["--table", "ann,bob", "--seed", "3"]
+    table = ["--table", "ann,bob", "--seed", "3", "--rated-address", "127.0.0.1"]
     first = await HostProcess.start(tmp_path, *table)
     port = await first.port()
     ann = await join_bot(port, "ann", random_player(1))

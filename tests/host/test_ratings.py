@@ -79,7 +79,13 @@ def test_judge_rates_only_accounts_playing_to_the_end() -> None:
     assert judge(HUMANS[3], owners, {1: "returned"}) == ("takeover", ())
     assert judge(HUMANS[3], owners, {1: "takeover", 2: "returned"}) == ("leaver", (1,))
     assert judge(HUMANS[3], {0: 11, 1: 12}, {}) == ("no_account", ())
-    assert judge(HUMANS[2], {0: 11, 1: 11}, {}) == ("no_account", ())
+    assert judge(HUMANS[2], {0: 11, 1: 11}, {}) == ("same_person", ())
+    # Two seats seen at one address (a digest of it): one person, as far as we can tell.
+    assert judge(HUMANS[2], {0: 11, 1: 12}, {}, {0: {"x"}, 1: {"y"}}) == (None, ())
+    assert judge(HUMANS[2], {0: 11, 1: 12}, {}, {0: {"x"}, 1: {"y", "x"}}) == (
+        "same_person",
+        (),
+    )
 
 
 @pytest.mark.parametrize(

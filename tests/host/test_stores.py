@@ -325,7 +325,9 @@ async def test_migrate_moves_a_data_directory_in_and_records_replay_byte_for_byt
     tmp_path: Path, database: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     data = tmp_path / "data"
-    async with running_host(data, ["ann,bob", "cy,ai:easy"], seed=4) as (host, port):
+    async with running_host(
+        data, ["ann,bob", "cy,ai:easy"], seed=4, rated_addresses=("127.0.0.1",)
+    ) as (host, port):
         ann = await join_bot(port, "ann", random_player(1))
         bob = await join_bot(port, "bob", random_player(2))
         await asyncio.gather(ann.play_to_end(), bob.play_to_end())  # t1 finished

@@ -23,6 +23,10 @@ _WHY = {
     "takeover": N_("This game is unrated: the AI played for a player who was away."),
     "leaver": N_("This game is unrated: a player left it."),
     "no_account": N_("This game is unrated: a seat had no account."),
+    "same_person": N_(
+        "This game is unrated: two seats came from one address, so the host cannot "
+        "tell they are different people."
+    ),
 }
 
 

@@ -2,10 +2,11 @@
 
 A name is an account on a host (``docs/security.md``). Here the player who
 already is that name here gets a one-time link code to type at another door
-(``paris-tui join --code``, the SSH prompt, the browser's lobby), or adds an
-SSH public key. A player who is not proven yet (the lobby, a name that is
-someone's account) types a code made at another door instead: the screen
-is dismissed with it and the lobby brings it with its next request.
+(``paris-tui join --code``, the SSH prompt, the browser's lobby). An SSH key
+joins the account only by logging in with it (``ssh NAME@host``) and typing such a
+code there: a public key pasted here would prove nothing. A player who is not
+proven yet (the lobby, a name that is someone's account) types a code made at
+another door instead: the screen is dismissed with it and the lobby brings it with its next request.
 
 The screen talks to the host on a short connection of its own (protocol 3's
 ``account`` message), so the table's connection is never disturbed.
@@ -85,12 +86,8 @@ class AccountScreen(TranslatedBindings, ModalScreen[str | None]):
             yield Static(Text(_("Asking the host…")), id="account-status")
             yield Static(Text(""), id="account-code")
             yield Input(placeholder=_("a link code from another door"), id="account-code-input")
-            yield Input(
-                placeholder=_("an SSH public key (ssh-ed25519 AAAA…)"), id="account-key-input"
-            )
             with Horizontal(id="account-buttons"):
                 yield Button(_("New link code"), id="account-new-code", variant="primary")
-                yield Button(_("Add the key"), id="account-add-key")
                 yield Button(_("Close (Esc)"), id="account-close")
 
     def on_mount(self) -> None:
@@ -101,7 +98,7 @@ class AccountScreen(TranslatedBindings, ModalScreen[str | None]):
         self.query_one(where, Static).update(text if isinstance(text, Text) else Text(text))
 
     @work(exclusive=True)
-    async def _ask(self, action: str, key: str | None = None) -> None:
+    async def _ask(self, action: str) -> None:
         if self.player is None:
             self._proven(None)
             return
@@ -111,7 +108,7 @@ class AccountScreen(TranslatedBindings, ModalScreen[str | None]):
             self._show(_("The host cannot be reached."))
             return
         try:
-            info = await client.account(self.player, self.token, action, key, timeout=_TIMEOUT)
+            info = await client.account(self.player, self.token, action, None, timeout=_TIMEOUT)
         except RefusedError as exc:
             self._refused(exc)
             return
@@ -133,8 +130,6 @@ class AccountScreen(TranslatedBindings, ModalScreen[str | None]):
         self.info = info
         proven = info is not None
         self.query_one("#account-new-code", Button).display = proven
-        self.query_one("#account-add-key", Button).display = proven
-        self.query_one("#account-key-input", Input).display = proven
         self.query_one("#account-code-input", Input).display = not proven
         if info is None:
             text = Text(_full_stop(why) + "\n" if why else "")
@@ -156,6 +151,13 @@ class AccountScreen(TranslatedBindings, ModalScreen[str | None]):
                 token=doors.get("token", 0),
                 browser=doors.get("browser", 0),
             )
+        )
+        text.append("\n")
+        text.append(
+            _(
+                "An SSH key joins this account when you log in with it as {name} "
+                "(ssh {name}@this host) and type a new link code there."
+            ).format(name=info.name)
         )
         self._show(text)
         if info.code is not None:
@@ -185,24 +187,12 @@ class AccountScreen(TranslatedBindings, ModalScreen[str | None]):
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "account-new-code":
             self._ask("code")
-        elif event.button.id == "account-add-key":
-            self._add_key()
         elif event.button.id == "account-close":
             self.dismiss(None)
 
-    def _add_key(self) -> None:
-        key = self.query_one("#account-key-input", Input).value.strip()
-        if not key:
-            self._show(_("Paste an SSH public key first (the one line of its .pub file)."))
-            return
-        self.query_one("#account-key-input", Input).value = ""
-        self._ask("add_key", key)
-
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        if event.input.id == "account-key-input":
-            self._add_key()
-        elif event.input.id == "account-code-input" and event.value.strip():
+        if event.input.id == "account-code-input" and event.value.strip():
             self.dismiss(event.value.strip())
 
     def action_close(self) -> None:

@@ -65,12 +65,14 @@ MAX_TICKETS = 4096
 class DoorProof:
     """What a door proved: a credential of ``door`` (its ``digest``), for the
     name that folds to ``name`` (SSH: the user name), or for any name (``None``:
-    a browser, whose person types a name in the lobby)."""
+    a browser, whose person types a name in the lobby). ``address``: where the
+    door saw the person (for ratings between different people; never logged)."""
 
     door: Door
     digest: str
     name: str | None = None
     label: str = ""
+    address: str = ""
 
     def credential(self) -> Credential:
         return Credential(self.door, self.digest, self.label)
@@ -161,21 +163,20 @@ class Gate:
         self.store = store
         self.problem = problem  # why the store cannot be used (then every seat is refused)
         self.tickets = tickets
-        self._misses: dict[int, int] = {}  # wrong link codes per account, since its last
 
     def take_code(self, store: AccountStore, code: str, account: Account) -> bool:
         """Whether ``code`` is the account's live link code (then used up). Every door
         asks here: the :data:`~paris_tui.host.accounts.store.CODE_MISSES`-th wrong one for
         an account, whichever connections typed them, voids its code (the owner asks
-        for a new one)."""
+        for a new one). The wrong ones are counted in the store: every host of a
+        database counts them together, and a restart keeps the count."""
         if store.take_code(code, account.id) is not None:
-            self._misses.pop(account.id, None)
+            store.clear_misses(account.id)
             return True
-        misses = self._misses.get(account.id, 0) + 1
+        misses = store.count_miss(account.id)
         if misses < CODE_MISSES:
-            self._misses[account.id] = misses
             return False
-        self._misses.pop(account.id, None)
+        store.clear_misses(account.id)
         store.void_codes(account.id)
         log.warning(
             "%d wrong link codes for %s: its code is void (a new one is needed)",
@@ -295,9 +296,23 @@ class Gate:
         ``name_taken`` when someone made it first)."""
         if claim.account is not None:
             return claim.account
+        store = self._store()
         try:
-            return self._store().create(claim.name, claim.create)
+            return store.create(claim.name, claim.create)
         except NameTakenError as exc:
+            # Made meanwhile with this very credential (a friend asked for while the
+            # seat waited, at another connection of the same person): it is theirs.
+            try:
+                made = store.find(claim.name)
+                if (
+                    made is not None
+                    and claim.create is not None
+                    and folded(made.name) == folded(claim.name)
+                    and store.verify(made.id, claim.create.door, claim.create.digest)
+                ):
+                    return made
+            except AccountsUnavailable as unavailable:
+                raise self.broken(unavailable) from None
             raise Refusal("name_taken", str(exc)) from None
         except AccountsUnavailable as exc:
             raise self.broken(exc) from None

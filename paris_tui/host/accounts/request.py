@@ -1,6 +1,7 @@
-"""An ``account`` request (protocol 3): show an account, make it a link code, or
-add an SSH key to it, once the account is proven
-(:class:`~paris_tui.host.accounts.identity.Gate`)."""
+"""An ``account`` request (protocol 3): show an account or make it a link code,
+once the account is proven (:class:`~paris_tui.host.accounts.identity.Gate`).
+``add_key`` (an older client's) is refused: a key joins an account only by an SSH
+login with it (its private half), as the account's name, with a link code."""
 
 from __future__ import annotations
 
@@ -14,9 +15,7 @@ from paris_tui.host.accounts.store import (
     AccountError,
     AccountStore,
     AccountsUnavailable,
-    Credential,
     format_code,
-    ssh_fingerprint,
 )
 from paris_tui.host.peers import Peer
 from paris_tui.host.referee import Refusal
@@ -30,7 +29,7 @@ log = logging.getLogger("paris_tui.host")
 def answer_account(
     conn: Peer, message: AccountRequest, gate: Gate, store: AccountStore | None
 ) -> None:
-    """Show an account, make it a link code, or add an SSH key to it (raises
+    """Show an account or make it a link code; refuse ``add_key`` (raises
     :class:`~paris_tui.host.referee.Refusal`); answered with an ``account_info``."""
     try:
         name = normalize_name(message.name)
@@ -50,12 +49,14 @@ def answer_account(
             code = format_code(store.new_code(account.id))
             log.info("%s: a link code for %s", conn, printable(account.name))
         elif message.action == "add_key":
-            try:
-                fingerprint = ssh_fingerprint(message.key or "")
-            except ValueError:
-                raise Refusal("bad_message", "that is not an SSH public key") from None
-            store.add_credential(account.id, Credential("ssh", fingerprint, "added in the app"))
-            log.info("%s: an SSH key for %s", conn, printable(account.name))
+            # A public key is public: only its private half, logging in over SSH as
+            # this name (with a link code, doors/ssh_link.py), joins it to an account.
+            log.warning("%s: an SSH key offered without its private half: refused", conn)
+            raise Refusal(
+                "unavailable",
+                "a key joins an account only by logging in with it: ssh as "
+                f"{account.name} with that key and type a link code made here",
+            )
         doors = Counter(c.door for c in store.credentials(account.id))
     except AccountsUnavailable as exc:
         raise gate.broken(exc) from None

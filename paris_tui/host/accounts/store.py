@@ -61,6 +61,7 @@ from typing import Any, Literal, Protocol, get_args
 
 from paris_tui.core.text import InvalidNameError, normalize_name, printable
 from paris_tui.host.accounts.names import folded, skeleton
+from paris_tui.host.accounts.social import MAX_FRIENDS, Account, SocialRows
 from paris_tui.host.store.sqlite_file import open_sqlite
 from paris_tui.net.protocol import MAX_MUTES
 
@@ -70,6 +71,7 @@ __all__ = [
     "CODE_SECONDS",
     "INVITE_SECONDS",
     "MAX_CREDENTIALS",
+    "MAX_FRIENDS",
     "Account",
     "AccountError",
     "AccountStore",
@@ -103,10 +105,7 @@ INVITE_SECONDS = 7 * 24 * 3600.0
 MAX_CREDENTIALS = 16
 """Credentials of one door an account keeps at most."""
 
-MAX_FRIENDS = 50
-"""Friends one account may ask to be told about."""
-
-SCHEMA_VERSION = 4  # 2: turn_clocks; 3: muted, friends; 4: chat_mutes (a player's mutes)
+SCHEMA_VERSION = 5  # 2: turn_clocks; 3: muted, friends; 4: chat_mutes; 5: code_misses
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS accounts (
     id INTEGER PRIMARY KEY,
@@ -164,6 +163,12 @@ CREATE TABLE IF NOT EXISTS chat_mutes (
     muted INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
     PRIMARY KEY (account, muted)
 );
+-- Wrong link codes typed for an account since its last good one (schema 5): kept
+-- here so that every host of a database counts them, and a restart forgets none.
+CREATE TABLE IF NOT EXISTS code_misses (
+    account INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+    misses INTEGER NOT NULL
+);
 """
 
 
@@ -187,14 +192,6 @@ class NameTakenError(AccountError):
             if same
             else f"{name} looks like the account {holder} (names must differ in more than looks)"
         )
-
-
-@dataclass(frozen=True, slots=True)
-class Account:
-    id: int
-    name: str
-    locked: bool = False
-    created: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -316,16 +313,27 @@ class AccountStore(Protocol):
 
     def is_muted(self, account_id: int) -> bool: ...
 
-    # Friends: "tell me when NAME is here".
+    # Friends: "tell me when NAME is here", only between two accounts that both asked.
     def add_friend(self, account_id: int, friend_id: int) -> bool:
-        """Add a friend (``False``: the list holds :data:`MAX_FRIENDS` already)."""
+        """Ask for ``friend_id`` (``False``: the list holds :data:`MAX_FRIENDS` already)."""
         ...
 
     def remove_friend(self, account_id: int, friend_id: int) -> None: ...
 
     def friends(self, account_id: int) -> list[Account]:
-        """The account's friends, by name."""
+        """The accounts this account asked for, by name (friends when they asked back)."""
         ...
+
+    def askers(self, account_id: int) -> list[Account]:
+        """The accounts that asked for this one, by name."""
+        ...
+
+    # Wrong link codes, counted per account across hosts and restarts.
+    def count_miss(self, account_id: int) -> int:
+        """One more wrong code for the account: how many since its last good one."""
+        ...
+
+    def clear_misses(self, account_id: int) -> None: ...
 
     # A player's chat mutes (/mute NAME, kept with the account).
     def add_chat_mute(self, account_id: int, muted_id: int) -> bool:
@@ -345,7 +353,7 @@ class AccountStore(Protocol):
         ...
 
 
-class SQLiteAccounts:
+class SQLiteAccounts(SocialRows):
     """:class:`AccountStore` in one SQLite file (WAL; one transaction per change).
 
     Safe to call from several threads (one connection behind a lock)."""
@@ -387,10 +395,6 @@ class SQLiteAccounts:
                 return self._db.execute(sql, args).fetchall()
             except sqlite3.Error as exc:
                 raise AccountsUnavailable(f"the accounts store failed: {exc}") from None
-
-    @staticmethod
-    def _account(row: tuple[Any, ...]) -> Account:
-        return Account(int(row[0]), str(row[1]), bool(row[2]), float(row[3]))
 
     # --- accounts ---------------------------------------------------------------------
 
@@ -478,36 +482,6 @@ class SQLiteAccounts:
 
     def is_muted(self, account_id: int) -> bool:
         return bool(self._read("SELECT 1 FROM muted WHERE account = ?", (account_id,)))
-
-    # --- friends ---------------------------------------------------------------------------
-
-    def add_friend(self, account_id: int, friend_id: int) -> bool:
-        with self._tx() as db:
-            count = db.execute(
-                "SELECT count(*) FROM friends WHERE account = ?", (account_id,)
-            ).fetchone()[0]
-            if int(count) >= MAX_FRIENDS:
-                return False
-            db.execute(
-                "INSERT INTO friends (account, friend) VALUES (?, ?) "
-                "ON CONFLICT (account, friend) DO NOTHING",
-                (account_id, friend_id),
-            )
-        return True
-
-    def remove_friend(self, account_id: int, friend_id: int) -> None:
-        with self._tx() as db:
-            db.execute(
-                "DELETE FROM friends WHERE account = ? AND friend = ?", (account_id, friend_id)
-            )
-
-    def friends(self, account_id: int) -> list[Account]:
-        rows = self._read(
-            "SELECT a.id, a.name, a.locked, a.created FROM friends f "
-            "JOIN accounts a ON a.id = f.friend WHERE f.account = ? ORDER BY a.folded",
-            (account_id,),
-        )
-        return [self._account(r) for r in rows]
 
     # --- a player's chat mutes ------------------------------------------------------------
 

@@ -1,10 +1,15 @@
-"""``paris-tui host ratings``: the operator's leaderboard.
+"""``paris-tui host ratings``: the operator's leaderboard, and suspicious pairs.
 
 Prints a data directory's ratings (``host/ratings.sqlite`` with the names of
 ``host/accounts.sqlite``), or with ``--database`` the hosts' shared database's,
 best first: the shown rating (the ordinal ``mu - 3 sigma``, docs/ratings.md),
 the rated games, and with ``--json`` also ``mu`` and ``sigma``. Read-only, also
 while the host serves.
+
+``--pairs`` lists instead the pairs of players who met in at least
+``--min-games`` finished games (default :data:`MIN_GAMES`) where one always
+placed below the other: what rating farming between two accounts of one person
+looks like (docs/ratings.md). Most games together first.
 """
 
 from __future__ import annotations
@@ -22,6 +27,8 @@ __all__ = ["add_ratings_parser", "cmd_ratings"]
 EXIT_OK = 0
 EXIT_ERROR = 1
 MAX_ROWS = 10_000
+MIN_GAMES = 5
+MAX_GAMES_READ = 100_000
 
 
 def add_ratings_parser(sub: Any) -> None:
@@ -42,6 +49,21 @@ def add_ratings_parser(sub: Any) -> None:
         help=_("the hosts' PostgreSQL database instead (or $PARIS_TUI_DATABASE)"),
     )
     parser.add_argument("--json", action="store_true", help=_("as JSON, for scripts"))
+    parser.add_argument(
+        "--pairs",
+        action="store_true",
+        help=_(
+            "list the pairs of players who keep meeting with one always losing "
+            "(rating farming), instead of the leaderboard"
+        ),
+    )
+    parser.add_argument(
+        "--min-games",
+        metavar="N",
+        type=int,
+        default=MIN_GAMES,
+        help=_("with --pairs: games together at least (default {n})").format(n=MIN_GAMES),
+    )
     parser.set_defaults(func=cmd_ratings)
 
 
@@ -68,6 +90,59 @@ def rows(ratings: Any, accounts: Any) -> list[dict[str, Any]]:
             }
         )
     return out
+
+
+def pairs(ratings: Any, min_games: int) -> list[dict[str, Any]]:
+    """The pairs that met in ``min_games`` finished games or more, one always placed
+    below the other (any game, rated or not: an unrated one was refused for it)."""
+    met: dict[tuple[str, str], list[int]] = {}  # (a, b), a < b -> [games, a above, b above]
+    for game in ratings.results(MAX_GAMES_READ):
+        names, ranks = game
+        for i in range(len(names)):
+            for j in range(i + 1, len(names)):
+                if i >= len(ranks) or j >= len(ranks) or names[i] == names[j]:
+                    continue
+                a, b, ra, rb = names[i], names[j], ranks[i], ranks[j]
+                if b < a:
+                    a, b, ra, rb = b, a, rb, ra
+                row = met.setdefault((a, b), [0, 0, 0])
+                row[0] += 1
+                row[1] += ra < rb
+                row[2] += rb < ra
+    out: list[dict[str, Any]] = []
+    for (a, b), (games, a_won, b_won) in met.items():
+        if games < max(1, min_games) or games not in (a_won, b_won):
+            continue
+        winner, loser = (a, b) if a_won == games else (b, a)
+        out.append({"winner": winner, "loser": loser, "games": games, "won": games})
+    out.sort(key=lambda p: (-p["games"], p["winner"], p["loser"]))
+    return out
+
+
+def _print_pairs(found: list[dict[str, Any]], as_json: bool) -> int:
+    if as_json:
+        print(json.dumps({"pairs": found}, indent=2, ensure_ascii=False))
+        return EXIT_OK
+    if not found:
+        print(_("No pair of players keeps meeting with one always losing."))
+        return EXIT_OK
+    print(_("Pairs who keep meeting, one always losing (rating farming?):"))
+    for row in found:
+        print(
+            "  "
+            + ngettext(
+                "{winner} placed above {loser} in all of {n} game together",
+                "{winner} placed above {loser} in all of {n} games together",
+                row["games"],
+            ).format(winner=row["winner"], loser=row["loser"], n=row["games"])
+        )
+    return EXIT_OK
+
+
+def _report(ratings: Any, accounts: Any, args: argparse.Namespace) -> int:
+    if getattr(args, "pairs", False):
+        return _print_pairs(pairs(ratings, args.min_games), args.json)
+    return _print(rows(ratings, accounts), args.json)
 
 
 def _print(found: list[dict[str, Any]], as_json: bool) -> int:
@@ -98,13 +173,15 @@ def cmd_ratings(args: argparse.Namespace) -> int:
 
     url = database_url(getattr(args, "ratings_database", None))
     if url is not None and not args.ratings_data_dir:
-        return _database(url, args.json)
+        return _database(url, args)
     folder = args.ratings_data_dir or getattr(args, "data_dir", None)
     data_dir = Path(folder) if folder else default_data_dir()
     root = HostStore(data_dir).root
     if not (root / RATINGS_FILE).exists() or not (root / "accounts.sqlite").exists():
         if not data_dir.is_dir():
             return _fail(_("{path} is not a folder").format(path=printable(str(data_dir))))
+        if getattr(args, "pairs", False):
+            return _print_pairs([], args.json)
         return _print([], args.json)
     try:
         ratings = open_ratings(root)
@@ -116,7 +193,7 @@ def cmd_ratings(args: argparse.Namespace) -> int:
         ratings.close()
         return _fail(str(exc))
     try:
-        return _print(rows(ratings, accounts), args.json)
+        return _report(ratings, accounts, args)
     except (RatingsUnavailable, AccountsUnavailable) as exc:
         return _fail(str(exc))
     finally:
@@ -124,7 +201,7 @@ def cmd_ratings(args: argparse.Namespace) -> int:
         ratings.close()
 
 
-def _database(url: str, as_json: bool) -> int:
+def _database(url: str, args: argparse.Namespace) -> int:
     from paris_tui.host.accounts.postgres import PostgresAccounts
     from paris_tui.host.accounts.store import AccountsUnavailable
     from paris_tui.host.ratings.postgres import PostgresRatings
@@ -137,8 +214,7 @@ def _database(url: str, as_json: bool) -> int:
     except (DriverMissing, DatabaseUnavailable) as exc:
         return _fail(str(exc))
     try:
-        found = rows(PostgresRatings(tables.pool), PostgresAccounts(tables.pool))
-        return _print(found, as_json)
+        return _report(PostgresRatings(tables.pool), PostgresAccounts(tables.pool), args)
     except (RatingsUnavailable, AccountsUnavailable) as exc:
         return _fail(str(exc))
     finally:

@@ -25,12 +25,14 @@ from paris_tui.host.events import (
     AIPlaysFor,
     EventBus,
     GameOver,
+    MovePlayed,
     SeatReturned,
     TableEvent,
     TableResumed,
 )
 from paris_tui.host.peers import Table
 from paris_tui.host.ports import RatingsHost
+from paris_tui.host.ratings.people import People
 from paris_tui.host.ratings.store import (
     LEADERBOARD_SIZE,
     GameResult,
@@ -66,6 +68,8 @@ class HostRatings:
         self._pending: set[asyncio.Future[None]] = set()
         self._results: dict[str, RatedResult] = {}
         self._names: dict[str, tuple[int | None, float]] = {}  # name -> (account, when)
+        # Who sits at each seat (ratings between different people: people.py).
+        self.people = People(host.tickets, host.config.rated_addresses)
         if events is not None:
             events.subscribe(self.hear)
 
@@ -76,8 +80,12 @@ class HostRatings:
                 return self.mark(table_id, seat, "takeover")
             case SeatReturned(table_id, seat):
                 self.mark_soon(table_id, seat, "returned")
+            case MovePlayed(table):
+                self.seen_soon(table)
             case GameOver(table):
+                self.seen_soon(table)  # before the count, in the same thread
                 self.finish_soon(table)
+                self.people.forget(table.id)
             case TableResumed(table):
                 table.result = self.result_of(table.id)
         return None
@@ -211,6 +219,25 @@ class HostRatings:
         if self.store is not None:
             loop = asyncio.get_running_loop()
             self._soon(loop.run_in_executor(self._writer, self.mark_now, table_id, seat, state))
+
+    def seen_now(self, table_id: str, seen: list[tuple[int, str]]) -> None:
+        """Keep who sat at which seat (an I/O thread)."""
+        if self.store is None:
+            return
+        try:
+            for seat, person in seen:
+                self.store.seen(table_id, seat, person)
+        except RatingsUnavailable as exc:
+            self._fail(exc)
+
+    def seen_soon(self, room: Table) -> None:
+        """The seats' people not kept yet, kept in the ratings' thread (not waited for)."""
+        if self.store is None:
+            return
+        seen = self.people.new(room)
+        if seen:
+            loop = asyncio.get_running_loop()
+            self._soon(loop.run_in_executor(self._writer, self.seen_now, room.id, seen))
 
     def finish_soon(self, room: Table) -> None:
         """Count the room's finished game in the ratings' thread, then tell the table."""

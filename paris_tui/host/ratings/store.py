@@ -76,14 +76,15 @@ SIGMA = 25.0 / 3.0
 LEADERBOARD_SIZE = 20
 """Rows of the lobby's leaderboard."""
 
-Reason = Literal["ai_seat", "takeover", "leaver", "no_account"]
+Reason = Literal["ai_seat", "takeover", "leaver", "no_account", "same_person"]
 """Why a game was unrated: an AI seat, a seat the takeover AI played (who came
-back), a seat it was still playing at the end (a leaver), a seat without an account."""
+back), a seat it was still playing at the end (a leaver), a seat without an account,
+two seats the host could not tell apart (one address, or one account)."""
 REASONS: tuple[str, ...] = get_args(Reason)
 
 # Schema of ratings.sqlite ("ratings"). The same tables are in the
 # hosts' database (pg_schema.SCHEMA, the block marked "ratings").
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: rating_people
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS ratings (
     account INTEGER PRIMARY KEY,
@@ -106,6 +107,14 @@ CREATE TABLE IF NOT EXISTS rating_marks (
     seat INTEGER NOT NULL,
     state TEXT NOT NULL,
     PRIMARY KEY (table_id, seat)
+);
+-- Who sat at each seat while the game went on (schema 2): a digest of an address
+-- (host/ratings/people.py); two seats with one are one person to the ratings.
+CREATE TABLE IF NOT EXISTS rating_people (
+    table_id TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    person TEXT NOT NULL,
+    PRIMARY KEY (table_id, seat, person)
 );
 """
 
@@ -232,12 +241,15 @@ def judge(
     kinds: Sequence[str],
     owners: dict[int, int],
     marks: dict[int, str],
+    people: dict[int, set[str]] | None = None,
 ) -> tuple[Reason | None, tuple[int, ...]]:
     """Why the game is unrated (``None``: rated) and its leavers.
 
     ``kinds``: each seat's ``"human"`` or ``"ai:<level>"``; ``owners``: seat ->
     account id; ``marks``: seat -> ``"takeover"`` (the takeover AI was playing
-    it at the end: a leaver) or ``"returned"`` (it played it, the player came back)."""
+    it at the end: a leaver) or ``"returned"`` (it played it, the player came back);
+    ``people``: seat -> who sat there (digests of addresses): two seats that
+    share one, or one account, are one person, and the game is unrated."""
     leavers = tuple(sorted(s for s, state in marks.items() if state == "takeover"))
     if leavers:
         return "leaver", leavers
@@ -246,8 +258,15 @@ def judge(
     if any(kind != "human" for kind in kinds):
         return "ai_seat", ()
     accounts = [owners.get(s) for s in range(len(kinds))]
-    if None in accounts or len(set(accounts)) != len(accounts):
+    if None in accounts:
         return "no_account", ()
+    if len(set(accounts)) != len(accounts):
+        return "same_person", ()
+    seen: dict[str, int] = {}
+    for seat, found in sorted((people or {}).items()):
+        for person in found:
+            if seen.setdefault(person, seat) != seat:
+                return "same_person", ()
     return None, ()
 
 
@@ -292,6 +311,13 @@ class RatingStore(Protocol):
         it moved for is back (``"returned"``: nothing for a seat it never moved for)."""
 
     def marks(self, table_id: str) -> dict[int, str]: ...
+
+    def results(self, limit: int = 100_000) -> list[tuple[tuple[str, ...], tuple[int, ...]]]:
+        """The finished games' seat names and places, newest first."""
+        ...
+
+    def seen(self, table_id: str, seat: int, person: str) -> None:
+        """``person`` (a digest: :mod:`~paris_tui.host.ratings.people`) sat at ``seat``."""
 
     def finish(
         self,
@@ -406,7 +432,33 @@ class SQLiteRatings:
             out.append(Finished(str(table_id), tuple(found), float(finished), bool(rated)))
         return out
 
+    def results(self, limit: int = 100_000) -> list[tuple[tuple[str, ...], tuple[int, ...]]]:
+        """The finished games' seat names and places, newest first (the operator's
+        ``host ratings --pairs``)."""
+        rows = self._read(
+            "SELECT names, result FROM rating_games ORDER BY finished DESC LIMIT ?",
+            (max(0, min(int(limit), 1_000_000)),),
+        )
+        out: list[tuple[tuple[str, ...], tuple[int, ...]]] = []
+        for names, result in rows:
+            try:
+                found = json.loads(str(names))
+                places = GameResult.from_json(json.loads(str(result))).ranks
+            except ValueError:
+                continue
+            if isinstance(found, list) and all(isinstance(n, str) for n in found):
+                out.append((tuple(found), places))
+        return out
+
     # --- writing ---------------------------------------------------------------------
+
+    def seen(self, table_id: str, seat: int, person: str) -> None:
+        with self._tx() as db:
+            db.execute(
+                "INSERT INTO rating_people (table_id, seat, person) VALUES (?, ?, ?) "
+                "ON CONFLICT (table_id, seat, person) DO NOTHING",
+                (table_id, seat, person),
+            )
 
     def mark(self, table_id: str, seat: int, state: str) -> None:
         with self._tx() as db:
@@ -448,7 +500,12 @@ class SQLiteRatings:
                 "SELECT seat, state FROM rating_marks WHERE table_id = ?", (table_id,)
             ).fetchall()
             marks = {int(seat): str(state) for seat, state in found}
-            reason, leavers = judge(kinds, owners, marks)
+            people: dict[int, set[str]] = {}
+            for seat, person in db.execute(
+                "SELECT seat, person FROM rating_people WHERE table_id = ?", (table_id,)
+            ).fetchall():
+                people.setdefault(int(seat), set()).add(str(person))
+            reason, leavers = judge(kinds, owners, marks, people)
             places = ranks(scores, on_board, leavers)
             n = len(kinds)
             before: list[float | None] = [None] * n
@@ -490,6 +547,7 @@ class SQLiteRatings:
                 ),
             )
             db.execute("DELETE FROM rating_marks WHERE table_id = ?", (table_id,))
+            db.execute("DELETE FROM rating_people WHERE table_id = ?", (table_id,))
         if result.rated:
             log.info("table %s: rated (places %s)", table_id, result.ranks)
         else:

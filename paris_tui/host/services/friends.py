@@ -1,8 +1,11 @@
-"""Friends: "tell me when NAME is here", as Brettspielwelt had.
+"""Friends: "tell me when NAME is here", as Brettspielwelt had, with consent.
 
-An account keeps a short list of friends (at most
-:data:`~paris_tui.host.accounts.store.MAX_FRIENDS`, stored with the accounts: SQLite
-or PostgreSQL). A connection that sends a
+Two accounts are friends when both asked for each other (at most
+:data:`~paris_tui.host.accounts.store.MAX_FRIENDS` asked for, stored with the
+accounts: SQLite or PostgreSQL). A one-sided ask is a request: the other sees it
+(``asking``, live when it listens) and accepts by asking back, or declines; until
+then neither is told anything of the other. Presence is told only between
+friends. A connection that sends a
 :class:`~paris_tui.net.protocol.FriendsRequest` (the lobby does, for its
 player) proves the account and, from then on, listens: whenever a friend comes
 in at any door (takes a seat, or opens a lobby that asks for its own friends)
@@ -27,8 +30,9 @@ import weakref
 from dataclasses import dataclass, field
 
 from paris_tui.core.text import InvalidNameError, normalize_name, printable
+from paris_tui.host.accounts.identity import Claim
 from paris_tui.host.accounts.names import folded
-from paris_tui.host.accounts.store import Account, AccountsUnavailable
+from paris_tui.host.accounts.store import Account, AccountStore, AccountsUnavailable
 from paris_tui.host.peers import Peer
 from paris_tui.host.ports import FriendsHost, SharedPresence
 from paris_tui.host.referee import Refusal
@@ -39,11 +43,41 @@ __all__ = ["Friends"]
 log = logging.getLogger("paris_tui.host.friends")
 
 
+def same(one: str, other: str) -> bool:
+    return folded(one) == folded(other)
+
+
+REPEAT_SECONDS = 600.0
+"""A friend's arrival is told once: one who comes again within this long (a lobby
+that became a table's connection, a reconnect) is no news."""
+
+
 @dataclass
 class _Listener:
     account: int
     name: str
-    friends: dict[int, str] = field(default_factory=dict)  # id -> name
+    friends: dict[int, str] = field(default_factory=dict)  # id -> name: both asked
+    asked: tuple[str, ...] = ()  # asked by this account, not (yet) back
+    asking: tuple[str, ...] = ()  # asking this account, not asked back
+    told: dict[int, float] = field(default_factory=dict)  # friend -> when told here
+
+
+@dataclass(frozen=True)
+class _Lists:
+    """An account's friends (both asked), its open requests both ways."""
+
+    friends: list[Account]
+    asked: list[Account]
+    asking: list[Account]
+
+    @classmethod
+    def read(cls, store: AccountStore, account_id: int) -> _Lists:
+        mine = store.friends(account_id)
+        theirs = {a.id for a in store.askers(account_id)}
+        asking = [a for a in store.askers(account_id) if a.id not in {m.id for m in mine}]
+        return cls(
+            [a for a in mine if a.id in theirs], [a for a in mine if a.id not in theirs], asking
+        )
 
 
 class Friends:
@@ -123,40 +157,110 @@ class Friends:
             self._tell(account_id)
 
     def _tell(self, account_id: int, besides: Peer | None = None) -> None:
+        now = time.monotonic()
         for other, listener in list(self.listeners.items()):
             if other is besides or other.closed or account_id not in listener.friends:
                 continue
+            if now - listener.told.get(account_id, -REPEAT_SECONDS) < REPEAT_SECONDS:
+                continue  # told already: said once
+            listener.told[account_id] = now
             name = listener.friends[account_id]
             other.send(self._info(listener, arrived=name, arriving=account_id))
             log.info("%s: told that %s is here", other, printable(name))
 
     def _info(
-        self, listener: _Listener, arrived: str | None = None, arriving: int | None = None
+        self,
+        listener: _Listener,
+        arrived: str | None = None,
+        arriving: int | None = None,
+        *,
+        done: str | None = None,
+        friend: str | None = None,
+        token: str | None = None,
     ) -> FriendsInfo:
         friends = sorted(listener.friends.items(), key=lambda f: folded(f[1]))
         here = tuple((n, i == arriving or self.here(i)) for i, n in friends)
-        return FriendsInfo(listener.name, here, arrived)
+        return FriendsInfo(
+            listener.name, here, arrived, listener.asked, listener.asking, done, friend, token
+        )
+
+    @staticmethod
+    def _listen(listener: _Listener, lists: _Lists) -> None:
+        listener.friends = {f.id: f.name for f in lists.friends}
+        listener.asked = tuple(a.name for a in lists.asked)
+        listener.asking = tuple(a.name for a in lists.asking)
+
+    def _account(
+        self, conn: Peer, name: str, message: FriendsRequest, listening: int | None
+    ) -> tuple[Account, str | None]:
+        """The account the request is (``Refusal`` when none), and a new account's
+        token (an I/O thread). ``listening``: the account this connection listens as
+        under this name already (proven then). A name that is nobody's yet becomes
+        its account when the request changes something: with the door's credential
+        (an SSH key, a browser), or the waiting seat's claim this connection holds,
+        or a new token sent back."""
+        store = self.host.accounts
+        if listening is not None and store is not None:
+            try:
+                known = store.get(listening)
+            except AccountsUnavailable as exc:
+                raise self.host.gate.broken(exc) from None
+            if known is not None:
+                return known, None
+        claim = self.host.gate.prove(name, message.token, vouched=conn.vouched)
+        if claim.account is not None:
+            return claim.account, None
+        holding = conn.claim
+        if holding is not None and holding.account is None and same(holding.name, name):
+            account = self.host.gate.commit(holding)
+            conn.claim = Claim(holding.name, account, token=holding.token)
+            return account, holding.token
+        return self.host.gate.commit(claim), claim.token
 
     async def request(self, conn: Peer, message: FriendsRequest) -> None:
-        """Show, add or remove a friend; the connection listens from now on."""
+        """Show, ask for, accept, decline or remove a friend; the connection listens
+        from now on, and the other account's listeners hear what changed."""
         try:
             name = normalize_name(message.name)
             friend = None if message.friend is None else normalize_name(message.friend)
         except InvalidNameError as exc:
             raise Refusal("bad_name", exc.problem) from None
-        claim = self.host.gate.prove(name, message.token)
-        account = claim.account
         store = self.host.accounts
-        if account is None or store is None:
-            if message.action == "show":  # a name that is nobody's yet has no friends
-                conn.send(FriendsInfo(name, ()))
-                return
-            raise Refusal(
-                "no_such_seat", f"{name} is no account here yet: take a seat or open a table first"
-            )
         loop = asyncio.get_running_loop()
+        if message.action == "show":
+            claim = self.host.gate.prove(name, message.token, vouched=conn.vouched)
+            listening = self.listeners.get(conn)
+            if claim.account is None and listening is None:
+                conn.send(FriendsInfo(name, ()))  # a name that is nobody's yet has no friends
+                return
+        if store is None:
+            raise Refusal("unavailable", "the host cannot read its accounts")
 
-        def change() -> list[Account]:
+        def found() -> None:  # the friend first: a refused request makes no account
+            if friend is None:
+                raise Refusal("bad_name", "name the friend")
+            other = store.find(friend)
+            if other is None or folded(other.name) != folded(friend):
+                raise Refusal("no_such_seat", f"there is no account {friend}")
+            if folded(other.name) == folded(name):
+                raise Refusal("bad_name", "you are your own friend already")
+
+        try:
+            if message.action != "show":
+                await loop.run_in_executor(self.host.io_pool, found)
+            before = self.listeners.get(conn)
+            proven = None  # the account this connection listens as under this name
+            if before is not None and same(before.name, name):
+                proven = before.account
+            account, token = await loop.run_in_executor(
+                self.host.io_pool, self._account, conn, name, message, proven
+            )
+        except AccountsUnavailable as exc:
+            raise self.host.gate.broken(exc) from None
+
+        def change() -> tuple[_Lists, Account | None, str | None]:
+            other: Account | None = None
+            done: str | None = None
             if message.action != "show":
                 if friend is None:
                     raise Refusal("bad_name", "name the friend")
@@ -165,11 +269,22 @@ class Friends:
                     raise Refusal("no_such_seat", f"there is no account {friend}")
                 if other.id == account.id:
                     raise Refusal("bad_name", "you are your own friend already")
+                asked = {a.id for a in store.friends(account.id)}
+                asking = {a.id for a in store.askers(account.id)}
                 if message.action == "remove":
                     store.remove_friend(account.id, other.id)
-                elif not store.add_friend(account.id, other.id):
-                    raise Refusal("bad_name", "the list of friends is full")
-            return store.friends(account.id)
+                    store.remove_friend(other.id, account.id)
+                    if other.id in asking - asked:
+                        done = "declined"
+                    elif other.id in asked - asking:
+                        done = "withdrawn"
+                    else:
+                        done = "removed"
+                else:
+                    if other.id not in asked and not store.add_friend(account.id, other.id):
+                        raise Refusal("bad_name", "the list of friends is full")
+                    done = "friends" if other.id in asking else "asked"
+            return _Lists.read(store, account.id), other, done
 
         def elsewhere(ids: list[int]) -> set[int]:
             cluster = self.cluster
@@ -182,18 +297,45 @@ class Friends:
                 return set()
 
         try:
-            friends = await loop.run_in_executor(self.host.io_pool, change)
+            lists, other, done = await loop.run_in_executor(self.host.io_pool, change)
         except AccountsUnavailable as exc:
             raise self.host.gate.broken(exc) from None
-        ids = [f.id for f in friends]
+        ids = [f.id for f in lists.friends]
         if self.cluster is not None:  # here at another host
             self.elsewhere |= await loop.run_in_executor(self.host.io_pool, elsewhere, ids)
         came = self.account_of(conn) != account.id and not self.here(account.id, besides=conn)
-        listener = _Listener(account.id, account.name, {f.id: f.name for f in friends})
-        self.listeners[conn] = listener
-        conn.send(self._info(listener))
+        listener = self.listeners.get(conn)
+        if listener is None or listener.account != account.id:
+            listener = _Listener(account.id, account.name)
+            self.listeners[conn] = listener
+        self._listen(listener, lists)
+        said = None if other is None else other.name
+        conn.send(self._info(listener, done=done, friend=said, token=token))
+        if other is not None and done is not None:
+            log.info("%s: %s %s %s", conn, printable(account.name), done, printable(other.name))
+            await self._changed(other.id, account.name, done)
         if came:
             self.arrived(conn, account.id, account.name)
+
+    async def _changed(self, account_id: int, by: str, done: str) -> None:
+        """``by`` asked for, accepted, declined or removed ``account_id``: its listeners
+        hear their lists again, and what happened."""
+        theirs = [(c, lst) for c, lst in list(self.listeners.items()) if lst.account == account_id]
+        store = self.host.accounts
+        if not theirs or store is None:
+            return
+        loop = asyncio.get_running_loop()
+        try:
+            lists = await loop.run_in_executor(self.host.io_pool, _Lists.read, store, account_id)
+        except AccountsUnavailable as exc:
+            log.error("cannot read the friends of an account: %s", exc)
+            return
+        seen = {"asked": "asking", "friends": "friends", "removed": "removed"}.get(done)
+        for conn, listener in theirs:
+            if conn.closed:
+                continue
+            self._listen(listener, lists)
+            conn.send(self._info(listener, done=seen, friend=by if seen else None))
 
     def arrived(self, conn: Peer, account_id: int | None, name: str) -> None:
         """``conn`` is now ``account_id``'s: its listening friends are told, if it was

@@ -26,11 +26,12 @@ __all__ = ["SCHEMA", "SCHEMA_VERSION", "ensure_schema", "fill_seated", "seat_key
 
 log = logging.getLogger("paris_tui.host.pgstore")
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 """2: paris_waiting (tables waiting for players, listed at every host); 3: ratings;
 4: turn_clocks; 5: chat, mutes, friends; 6: paris_seated (a name at one unfinished
 table, a lock across hosts), paris_presence (friends here at any host); 7: chat_mutes
-(a player's own mutes)."""
+(a player's own mutes); 8: code_misses (wrong link codes, counted by every host),
+rating_people (who sat at each seat of a game, for ratings between different people)."""
 # The advisory lock key under which a host creates or migrates the schema.
 _SCHEMA_LOCK = 0x7061726973  # "paris"
 
@@ -183,6 +184,20 @@ SCHEMA = [
         account bigint NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
         muted bigint NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
         PRIMARY KEY (account, muted)
+    )""",
+    # Schema 8: wrong link codes per account, counted by every host and kept across
+    # restarts (accounts/social.py); and each seat's people as the ratings saw them
+    # (ratings/people.py: a digest of an address), so two seats of one person at
+    # different hosts or across a restart still make a game unrated.
+    """CREATE TABLE IF NOT EXISTS code_misses (
+        account bigint PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+        misses integer NOT NULL
+    )""",
+    """CREATE TABLE IF NOT EXISTS rating_people (
+        table_id text NOT NULL,
+        seat integer NOT NULL,
+        person text NOT NULL,
+        PRIMARY KEY (table_id, seat, person)
     )""",
 ]
 

@@ -376,6 +376,10 @@ class LobbyScreen(ParisScreen):
         """The token kept for the player's name, else the door's ticket."""
         return self.proof.token(self.player)
 
+    def keep_token(self, token: str) -> None:
+        """The host made the player's account (a friends request) and issued its token."""
+        self.proof.keep(self.player, token)
+
     def link_settled(self, message: Seated | Watching) -> None:
         if isinstance(message, Seated) and message.token is not None:
             self.proof.keep(self.player, message.token)
@@ -422,7 +426,8 @@ class LobbyScreen(ParisScreen):
                 self.say(_("You left the table."))
                 self.action_refresh()
             case Refused():
-                self.say(_refusal_words(message), problem=True)
+                if not self.friends.refused(message):  # said in the friends box
+                    self.say(_refusal_words(message), problem=True)
             case _:
                 pass  # presence and updates belong to a table we no longer sit at
 
