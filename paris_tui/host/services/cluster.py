@@ -20,7 +20,19 @@ With ``--database`` each host is a :class:`Cluster` member:
   (``join`` takes several addresses), and another host referees the table:
   about :data:`SILENT` after the kill when its door refuses the relay's dial
   (its process is gone: :meth:`Cluster._take_from_gone`), else within
-  :data:`~paris_tui.host.store.lease.LEASE_SECONDS` and a tick.
+  :data:`~paris_tui.host.store.lease.LEASE_SECONDS` and a tick (a host that
+  stalls is taken over so too).
+- **Fenced writes**: every move is written only while this host holds the
+  table's lease at the epoch it took (:class:`~paris_tui.host.store.lease.Leases`):
+  a host that lost a table without noticing (stopped, or cut from the
+  database, longer than a lease) has its next move refused, acknowledges
+  nothing, and drops the table (its connections come back through any host,
+  which relays them to the new referee).
+- **A calm return after a database outage**: a host that could not reach
+  the database renews its own leases first when it is back, and takes no other
+  host's run-out lease for :attr:`Cluster.grace` (two leases) after that: the
+  other hosts renew theirs meanwhile, so no table changes referee because the
+  database was away; only the tables of a host that died meanwhile move.
 - The lobby lists every host's tables (those refereed elsewhere read from the
   database).
 - **A door's ticket stays at the host that issued it**: relaying a door's app,
@@ -51,6 +63,7 @@ from paris_tui.host.accounts.identity import Vouched
 from paris_tui.host.connection import Connection
 from paris_tui.host.events import (
     EventBus,
+    GameOver,
     MoveLost,
     TableArchived,
     TableEvent,
@@ -60,6 +73,7 @@ from paris_tui.host.events import (
 )
 from paris_tui.host.ports import ClusterHost
 from paris_tui.host.referee import Refusal
+from paris_tui.host.room import Room
 from paris_tui.host.services.relay import DoorShut, PeerRelay
 from paris_tui.host.services.waiting import WaitingTable
 from paris_tui.host.store.lease import LEASE_SECONDS, Leases
@@ -78,7 +92,7 @@ __all__ = ["SILENT", "TICK", "Cluster"]
 
 log = logging.getLogger("paris_tui.host.cluster")
 
-TICK = LEASE_SECONDS / 6  # how often leases are renewed and run-out ones taken
+TICK = LEASE_SECONDS / 5  # how often leases are renewed and run-out ones taken
 SILENT = 2 * TICK  # a gone host's lease, this long unrenewed, is taken before it runs out
 
 
@@ -96,8 +110,13 @@ class Cluster:
         self.store = store
         self.id = uuid.uuid4().hex[:12]
         self.leases = Leases(store, self.id, "", lease_seconds)
-        self.tick = lease_seconds / 6  # renewed six times a lease: a stall of 2.5 s is no loss
+        store.fencing = self.leases  # every move written is checked against our leases
+        self.tick = lease_seconds / 5  # renewed five times a lease: a stall of 0.8 lease is no loss
         self.silent = 2 * self.tick  # two renewals missed (:meth:`_take_from_gone`)
+        # After the database was away: how long no other host's run-out lease is
+        # taken (they renew theirs meanwhile), from the first renewal that worked.
+        self.grace = 2 * lease_seconds
+        self._calm_until = 0.0  # (time.monotonic()) no run-out lease of others taken before
         self._task: asyncio.Task[None] | None = None
         self._down = False  # the database was unreachable at the last tick
         self._remote: dict[str, Record] = {}  # tables refereed elsewhere, as last read
@@ -120,6 +139,8 @@ class Cluster:
             case TableArchived(table_id):
                 with contextlib.suppress(OSError):
                     self.leases.release(table_id)
+            case GameOver(room):  # a finished table is nobody's to referee: no renewals
+                return self._finished(room.id)
             case WaitingChanged(table):
                 self.publish(table)
             case WaitingStarted(table_id, players):
@@ -127,6 +148,19 @@ class Cluster:
             case WaitingClosed(table_id):
                 self.withdraw(table_id, started=False)
         return None
+
+    async def _finished(self, table_id: str) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            await loop.run_in_executor(self.host.io_pool, self.leases.release, table_id)
+        except OSError as exc:
+            log.error("table %s: %s", table_id, exc)
+
+    @property
+    def calm(self) -> bool:
+        """Whether the database came back a moment ago: no other host's run-out
+        lease is taken now (:attr:`grace`)."""
+        return time.monotonic() < self._calm_until
 
     @property
     def down(self) -> bool:
@@ -199,10 +233,18 @@ class Cluster:
             if not self._down:
                 log.error("the database is away (%s): tables wait for it", exc)
                 self._down = True
+            # Its dead connections out of the pool now, not one failed tick each later.
+            with contextlib.suppress(Exception):
+                await loop.run_in_executor(pool, self.store.check)
             return
         if self._down:
-            log.info("the database is back")
             self._down = False
+            self._calm_until = time.monotonic() + self.grace
+            log.info(
+                "the database is back: %d tables kept here, no other host's taken for %.1f s",
+                len(held),
+                self.grace,
+            )
         for table_id, room in list(self.host.rooms.items()):
             # A lease taken while the renewal ran (a join took the table) is ours.
             if (
@@ -214,6 +256,8 @@ class Cluster:
         for table_id in held:  # ours, yet served by nobody here (a takeover that failed)
             if table_id not in self.host.rooms and table_id not in self.host.waiting:
                 await self.take(table_id, finished=False)
+        if self.calm:  # the other hosts renew theirs now: none of their tables taken
+            return
         for table_id in free:
             if table_id in self.host.rooms:
                 continue
@@ -262,6 +306,26 @@ class Cluster:
         if room is not None:
             room.start()
             log.info("took over table %s at move %d", table_id, room.referee.move_count)
+
+    async def still_here(self, room: Room) -> None:
+        """A join's last check before it seats anyone at ``room``: this host still
+        holds the table's lease (live, at the epoch it took) and serves that room,
+        nothing awaited after it. Else the table moved (or is moving) while the
+        join read the database: no seat in a copy, a ``Refusal`` (try again: the
+        next try is relayed to the table's referee). A finished game is not
+        checked (its lease was given back; nothing of it is written any more)."""
+        if room.referee.is_over:
+            return
+        loop = asyncio.get_running_loop()
+        try:
+            held = await loop.run_in_executor(self.host.io_pool, self.leases.holds, room.id)
+        except OSError as exc:
+            log.error("table %s: %s", room.id, exc)
+            raise Refusal("unavailable", "the host cannot reach its database: try again") from None
+        if held and self.host.rooms.get(room.id) is room:
+            return
+        log.warning("table %s: a join came as its lease left this host: told to try again", room.id)
+        raise Refusal("unavailable", f"table {room.id} is moving to another host: try again")
 
     def lose(self, table_id: str) -> None:
         """Another host referees ``table_id`` now: stop serving it here."""
@@ -342,6 +406,8 @@ class Cluster:
         if found is None:
             if record is None:
                 return False  # no such table, or finished: answered here
+            if self.calm:  # its host may be renewing right now, after an outage
+                raise Refusal("unavailable", f"table {table}: its host is coming back: try again")
             got = await loop.run_in_executor(self.host.io_pool, self.acquire, table)
             if got and table not in self.host.rooms:
                 await self.take(table)
