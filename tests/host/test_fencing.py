@@ -236,3 +236,74 @@ async def test_a_finished_table_gives_its_lease_back(tmp_path: Path, database: s
             assert conn.execute("SELECT count(*) FROM paris_leases").fetchone() == (0,)
         for bot in (ann, bob):
             await bot.client.close()
+
+
+# --- the smaller points: the reader's addresses, waiting joins, the benchmark ---------------
+
+
+def test_join_by_ear_takes_several_addresses_as_the_app_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from paris_tui.app.online import remote
+    from paris_tui.reader.launch import run_join
+
+    targets: list[remote.JoinTarget] = []
+
+    async def open_link(target: remote.JoinTarget, *args: Any) -> Any:
+        targets.append(target)
+        raise remote.JoinError("no host here", 1)
+
+    monkeypatch.setattr(remote, "open_link", open_link)
+    status = run_join(
+        "127.0.0.1:7402, [::1]:7403",
+        name="ann",
+        table=None,
+        watch=None,
+        data_dir=tmp_path,
+    )
+    assert status == 1 and "no host here" in capsys.readouterr().err
+    assert [(t.host, t.port, t.others) for t in targets] == [("127.0.0.1", 7402, (("::1", 7403),))]
+    assert run_join("127.0.0.1:7402,nope:x", name="ann", table=None, watch=None, data_dir=None) == 2
+
+
+async def test_joins_waiting_for_a_takeover_are_not_anonymous_connections_meanwhile(
+    tmp_path: Path, database: str
+) -> None:
+    from paris_tui.host.config import Limits
+    from paris_tui.host.server import Host, HostConfig
+
+    async with cluster_host(tmp_path / "a", database, ("ann,bob",), lease=3.0) as (a, port_a):
+        ann = await join_bot(port_a, "ann", random_player(1))
+        bob = await join_bot(port_a, "bob", random_player(2))
+        tokens = {"ann": ann.seated.token, "bob": bob.seated.token}
+        b = Host(
+            HostConfig(
+                data_dir=tmp_path / "b",
+                port=0,
+                ai_delay=0.0,
+                database=database,
+                lease_seconds=3.0,
+                limits=Limits(anonymous_per_address=1),  # one joining at a time from here
+            )
+        )
+        b.load()
+        _, port_b = await b.start()
+        try:
+            # Host a dies: its door shuts, its leases are renewed no more.
+            assert a.cluster is not None and b.cluster is not None and a._server is not None
+            await a.cluster.stop(release=False)
+            a._server.close()
+            await a._server.wait_closed()
+            for conn in list(a.connections):
+                conn.abort()
+            first = asyncio.create_task(join_bot(port_b, "ann", token=tokens["ann"]))
+            await _until(lambda: "t1" in b.cluster._claims, TIMEOUT, "ann's join waiting")
+            # bob, from the same address, while ann's join waits for the takeover
+            second = await join_bot(port_b, "bob", token=tokens["bob"])
+            seated = await first
+            assert {seated.seated.seat, second.seated.seat} == {0, 1} and "t1" in b.rooms
+            assert not b.admission.anonymous  # both sit: proven
+            for bot in (ann, bob, seated, second):
+                await bot.client.close()
+        finally:
+            await b.close()

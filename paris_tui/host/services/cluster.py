@@ -56,7 +56,7 @@ import logging
 import time
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from paris_tui.core.record import Record
 from paris_tui.host.accounts.identity import Vouched
@@ -89,6 +89,8 @@ from paris_tui.net.protocol import (
 )
 
 __all__ = ["SILENT", "TICK", "Cluster"]
+
+T = TypeVar("T")
 
 log = logging.getLogger("paris_tui.host.cluster")
 
@@ -410,7 +412,7 @@ class Cluster:
                 raise Refusal("unavailable", f"table {table}: its host is coming back: try again")
             got = await loop.run_in_executor(self.host.io_pool, self.acquire, table)
             if got and table not in self.host.rooms:
-                await self.take(table)
+                await self._waits(conn, self.take(table))
             if table not in self.host.rooms:  # another host took it first: ask again
                 raise Refusal("unavailable", f"table {table} is moving to another host: try again")
             return False
@@ -423,17 +425,29 @@ class Cluster:
             return False
         if found.address == self.leases.address:  # a host before us at our own address
             self._gone[found.holder] = time.monotonic()  # (restarted): gone, not a relay to us
-            return await self._take_from_gone(table, found.holder)
+            return await self._waits(conn, self._take_from_gone(table, found.holder))
         if self._is_gone(found.holder):  # its door refused us a moment ago: no new dial
-            return await self._take_from_gone(table, found.holder)
+            return await self._waits(conn, self._take_from_gone(table, found.holder))
         self.host.leave(conn)
         try:
             await self.relays.relay(conn, found.address, message)
         except DoorShut:
             self._gone[found.holder] = time.monotonic()
             log.warning("host %s at %s refuses connections: gone", found.holder, found.address)
-            return await self._take_from_gone(table, found.holder)
+            return await self._waits(conn, self._take_from_gone(table, found.holder))
         return True
+
+    async def _waits(self, conn: Connection, wait: Awaitable[T]) -> T:
+        """``wait`` (a takeover the join waits for), ``conn`` out of the anonymous
+        pool meanwhile (host/admission.py); back in it if the join is refused."""
+        admission = self.host.admission
+        was = admission.waits(conn)
+        try:
+            return await wait
+        except BaseException:
+            if was:
+                admission.waited(conn)
+            raise
 
     def _is_gone(self, holder: str) -> bool:
         """Whether ``holder``'s door refused a connection within the last lease."""
@@ -541,37 +555,12 @@ class Cluster:
 
     def waiting_infos(self) -> list[TableInfo]:
         """The tables waiting for players at the other hosts (live ones only)."""
-        infos = []
-        for table_id, seats in self._waiting_elsewhere():
-            try:
-                slots = tuple(
-                    SeatInfo(str(n or ""), str(k), cast(SeatStatus, st))
-                    for n, k, st in seats
-                    if st in SEAT_STATUSES
-                )
-            except (TypeError, ValueError):
-                continue
-            if len(slots) != len(seats):
-                continue
-            free = sum(1 for seat in slots if seat.status == "free")
-            infos.append(TableInfo(table_id, slots, 0, 0, False, waiting=True, free_seats=free))
-        return infos
-
-    def _waiting_elsewhere(self) -> list[tuple[str, list[list[str | None]]]]:
         try:
             rows = self.store.waiting_elsewhere(self.id)
         except OSError as exc:
             log.error("%s", exc)
             return []
-        out = []
-        for table_id, text in rows:
-            try:
-                seats = json.loads(text)
-            except ValueError:
-                continue
-            if isinstance(seats, list):
-                out.append((table_id, seats))
-        return out
+        return waiting_infos(rows)
 
     def seat(self, table_id: str, names: Sequence[str], *, replace: Sequence[str] = ()) -> None:
         """``names`` sit at ``table_id`` in the database (a name sits at one
@@ -589,3 +578,26 @@ class Cluster:
                 with contextlib.suppress(OSError):
                     self.leases.release(table_id)
             raise
+
+
+def waiting_infos(rows: Sequence[tuple[str, str]]) -> list[TableInfo]:
+    """The lobby's lines of the tables waiting at other hosts, from their rows
+    (table, seats JSON); a row that does not read as seats is left out."""
+    infos = []
+    for table_id, text in rows:
+        try:
+            seats = json.loads(text)
+            if not isinstance(seats, list):
+                continue
+            slots = tuple(
+                SeatInfo(str(n or ""), str(k), cast(SeatStatus, st))
+                for n, k, st in seats
+                if st in SEAT_STATUSES
+            )
+        except (TypeError, ValueError):
+            continue
+        if len(slots) != len(seats):
+            continue
+        free = sum(1 for seat in slots if seat.status == "free")
+        infos.append(TableInfo(table_id, slots, 0, 0, False, waiting=True, free_seats=free))
+    return infos
