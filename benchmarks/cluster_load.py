@@ -306,7 +306,7 @@ def print_windows(found: object) -> None:
             f"{window:>10} {row['n']:>5} {row['p50']!s:>7} {row['p95']!s:>7} {row['p99']!s:>7}"
             f" {row['max']!s:>7} {row['over_p95']:>5}  {per_host}"
         )
-    print(f"joins: {found['joins']}; the kill at {found['kill_at_s']} s")
+    print(f"joins: {found['joins']}; the kill (or the database back) at {found['kill_at_s']} s")
     print("by second sent: s n p50 p95 max joins")
     for row in found["by_second"]:
         print(

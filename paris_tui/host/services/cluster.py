@@ -76,7 +76,7 @@ from paris_tui.host.referee import Refusal
 from paris_tui.host.room import Room
 from paris_tui.host.services.relay import DoorShut, PeerRelay
 from paris_tui.host.services.waiting import WaitingTable
-from paris_tui.host.store.lease import LEASE_SECONDS, Leases
+from paris_tui.host.store.lease import LEASE_SECONDS, Heartbeat, Leases
 from paris_tui.host.store.postgres import DatabaseUnavailable, PostgresStore
 from paris_tui.net.protocol import (
     SEAT_STATUSES,
@@ -119,6 +119,12 @@ class Cluster:
         # taken (they renew theirs meanwhile), from the first renewal that worked.
         self.grace = 2 * lease_seconds
         self._calm_until = 0.0  # (time.monotonic()) no run-out lease of others taken before
+        # The renewals, from a thread and a connection of their own (store/lease.py),
+        # while this event loop stepped within loop_stall seconds.
+        self.heartbeat: Heartbeat | None = None
+        self.loop_stall = max(5.0, 3 * lease_seconds)
+        self._stepped = 0.0  # (time.monotonic()) the last step of the event loop
+        self._lost: dict[str, float] = {}  # table -> when it was dropped here as lost
         self._task: asyncio.Task[None] | None = None
         self._down = False  # the database was unreachable at the last tick
         self._remote: dict[str, Record] = {}  # tables refereed elsewhere, as last read
@@ -192,8 +198,12 @@ class Cluster:
 
     def start(self, address: str) -> None:
         self.leases.address = address
-        with contextlib.suppress(OSError):
-            self.leases.renew()
+        self._stepped = time.monotonic()
+        self.heartbeat = Heartbeat.of(
+            self.leases, self.tick, lambda: time.monotonic() - self._stepped < self.loop_stall
+        )
+        self.heartbeat.beat()
+        self.heartbeat.start()
         with contextlib.suppress(OSError):  # the waiting tables of hosts that died
             self.store.drop_waiting(stale=True)
         self.relays.secret()
@@ -205,6 +215,9 @@ class Cluster:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
+        if self.heartbeat is not None:
+            await asyncio.get_running_loop().run_in_executor(None, self.heartbeat.stop)
+            self.heartbeat = None
         if release:
             with contextlib.suppress(OSError):
                 self.store.drop_waiting(holder=self.id)
@@ -224,12 +237,18 @@ class Cluster:
                 log.exception("cluster step failed")
 
     async def step(self) -> None:
-        """Renew, drop what was lost, take what ran out (one tick)."""
+        """Drop what the last renewal (the heartbeat's) says was lost, take what
+        ran out (one tick)."""
         loop = asyncio.get_running_loop()
         pool = self.host.io_pool
-        began = time.monotonic()
+        self._stepped = time.monotonic()
+        beat = None if self.heartbeat is None else self.heartbeat.last
+        if beat is None:
+            return
+        began, held = beat.began, beat.held
         try:
-            held = await loop.run_in_executor(pool, self.leases.renew)
+            if held is None:
+                raise DatabaseUnavailable(beat.problem)
             free = await loop.run_in_executor(pool, self.leases.unheld)
         except OSError as exc:
             if not self._down:
@@ -256,7 +275,11 @@ class Cluster:
             ):
                 self.lose(table_id)
         for table_id in held:  # ours, yet served by nobody here (a takeover that failed)
-            if table_id not in self.host.rooms and table_id not in self.host.waiting:
+            if (
+                table_id not in self.host.rooms
+                and table_id not in self.host.waiting
+                and self._lost.get(table_id, 0.0) < began  # (not lost since that renewal)
+            ):
                 await self.take(table_id, finished=False)
         if self.calm:  # the other hosts renew theirs now: none of their tables taken
             return
@@ -331,6 +354,7 @@ class Cluster:
 
     def lose(self, table_id: str) -> None:
         """Another host referees ``table_id`` now: stop serving it here."""
+        self._lost[table_id] = time.monotonic()
         if not self.host.lose_table(table_id):
             return
         log.warning("table %s: its lease went to another host", table_id)
@@ -350,14 +374,7 @@ class Cluster:
     def remote_infos(self, waiting: bool = True) -> list[TableInfo]:
         """The other hosts' unfinished tables (and, ``waiting``, those waiting for players)."""
         infos = self.waiting_infos() if waiting else []
-        for table_id, record in self.remote_tables().items():
-            seats = tuple(
-                SeatInfo(p.name, p.kind, "ai" if p.is_ai else "away") for p in record.players
-            )
-            total = len(record.setup.stacks) * len(record.players)
-            moves = len(record.moves)
-            infos.append(TableInfo(table_id, seats, moves, total, moves >= total))
-        return infos
+        return infos + [remote_info(t, r) for t, r in self.remote_tables().items()]
 
     def _remote_table(self, table: str | None, name: str | None) -> str | None:
         """The table refereed elsewhere (or nowhere) that ``table`` or ``name`` asks for."""
@@ -601,3 +618,11 @@ def waiting_infos(rows: Sequence[tuple[str, str]]) -> list[TableInfo]:
         free = sum(1 for seat in slots if seat.status == "free")
         infos.append(TableInfo(table_id, slots, 0, 0, False, waiting=True, free_seats=free))
     return infos
+
+
+def remote_info(table_id: str, record: Record) -> TableInfo:
+    """The lobby's line of a table refereed elsewhere, from its record."""
+    seats = tuple(SeatInfo(p.name, p.kind, "ai" if p.is_ai else "away") for p in record.players)
+    total = len(record.setup.stacks) * len(record.players)
+    moves = len(record.moves)
+    return TableInfo(table_id, seats, moves, total, moves >= total)

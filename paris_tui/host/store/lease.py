@@ -25,11 +25,18 @@ stays the last word on a second move *n*.
 
 from __future__ import annotations
 
+import contextlib
+import logging
+import threading
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from paris_tui.host.store.postgres import PostgresStore
 
-__all__ = ["LEASE_SECONDS", "Holder", "Leases"]
+log = logging.getLogger("paris_tui.host.cluster")
+
+__all__ = ["LEASE_SECONDS", "Beat", "Heartbeat", "Holder", "Leases"]
 
 LEASE_SECONDS = 1.0
 """How long a lease lasts unless renewed (renewed five times as often:
@@ -83,15 +90,15 @@ class Leases:
         return True
 
     def holds(self, table_id: str) -> bool:
-        """Whether our lease of ``table_id`` is live and still of the epoch we took
-        (a join's last check before it seats anyone here)."""
+        """Whether the table's lease is still ours at the epoch we took (a join's
+        last check before it seats anyone here). One that ran out is still ours
+        while nobody took it (the next renewal keeps it): our writes still count."""
         epoch = self.epochs.get(table_id)
         if epoch is None:
             return False
         with self.store.one(self.seconds) as conn:
             row = conn.execute(
-                "SELECT 1 FROM paris_leases WHERE table_id = %s AND holder = %s "
-                "AND epoch = %s AND until > now()",
+                "SELECT 1 FROM paris_leases WHERE table_id = %s AND holder = %s AND epoch = %s",
                 (table_id, self.holder, epoch),
             ).fetchone()
         return row is not None
@@ -192,3 +199,83 @@ class Leases:
                 "AND (l.until IS NULL OR l.until <= now()) ORDER BY t.number"
             ).fetchall()
         return [str(r[0]) for r in rows]
+
+
+@dataclass(frozen=True, slots=True)
+class Beat:
+    """One renewal: when it began (``time.monotonic()``), the tables still ours
+    (``None``: the database did not answer), and why not."""
+
+    began: float
+    held: frozenset[str] | None
+    problem: str = ""
+
+
+class Heartbeat:
+    """A host's leases renewed every ``tick`` from a thread of their own, on a
+    database connection of their own (``leases``' store).
+
+    The host's event loop and its I/O threads may be busy for a second with a
+    burst of joins (800 at once, on a loaded machine); a renewal queued behind
+    them would let a one-second lease run out and hand live tables to another
+    host for nothing. This thread renews while the process runs and its event
+    loop answers (``alive``: a loop that stopped answering for a while loses
+    its tables, as a stopped process does); the loop reads :attr:`last` at its
+    tick and acts on it (the tables lost, the database away or back)."""
+
+    def __init__(self, leases: Leases, tick: float, alive: Callable[[], bool]) -> None:
+        self.leases = leases
+        self.tick = tick
+        self.alive = alive
+        self.last: Beat | None = None
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.own: PostgresStore | None = None  # its own connection, closed at stop
+
+    @classmethod
+    def of(cls, leases: Leases, tick: float, alive: Callable[[], bool]) -> Heartbeat:
+        """A heartbeat of ``leases`` on a connection of its own, so that the
+        renewals never queue behind the joins' database calls (on the host's
+        connections if no other can be had)."""
+        try:
+            own = PostgresStore(leases.store.url, pool_size=1)
+            own.open()
+        except OSError as exc:
+            log.error("the leases share the host's connections: %s", exc)
+            return cls(leases, tick, alive)
+        beats = Leases(own, leases.holder, leases.address, leases.seconds)
+        beats.epochs = leases.epochs  # one map of the epochs we took
+        heartbeat = cls(beats, tick, alive)
+        heartbeat.own = own
+        return heartbeat
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._run, name="paris-lease", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=self.leases.seconds + 5)
+            self._thread = None
+        if self.own is not None:
+            self.own.close()
+            self.own = None
+
+    def beat(self) -> Beat:
+        """Renew now (in the caller's thread): the beat, kept as :attr:`last`."""
+        began = time.monotonic()
+        try:
+            held: frozenset[str] | None = frozenset(self.leases.renew())
+            problem = ""
+        except OSError as exc:
+            held, problem = None, str(exc)
+            with contextlib.suppress(Exception):  # its dead connections out now
+                self.leases.store.check()
+        self.last = Beat(began, held, problem)
+        return self.last
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.tick):
+            if self.alive():
+                self.beat()
