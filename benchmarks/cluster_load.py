@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import random
 import statistics
@@ -115,6 +116,7 @@ async def _log(proc: asyncio.subprocess.Process, path: Path) -> None:
     with path.open("w", encoding="utf-8") as out:
         while line := await proc.stderr.readline():
             out.write(f"{time.perf_counter():.2f} {line.decode(errors='replace')}")
+            out.flush()  # read back at the end of the run (the takeovers)
 
 
 async def play_seat(
@@ -499,11 +501,19 @@ async def main() -> int:
                 if t not in stats.back_at
             ][:10],
         }
+        # The takeovers, from the hosts' logs (each line stamped with this run's clock):
+        # how many, and the last one's seconds after the kill (or the outage's start).
+        takeovers = []
+        for log in folder.glob("h*.log"):
+            for line in log.read_text(encoding="utf-8", errors="replace").splitlines():
+                if "took over table" in line:
+                    with contextlib.suppress(ValueError):
+                        takeovers.append(float(line.split(" ", 1)[0]) - stats.steady_end)
+        result["takeovers"] = len(takeovers)
+        result["seconds_to_last_takeover"] = round(max(takeovers), 2) if takeovers else None
         if outage_at is not None:
             # Tables that changed referee: the hosts' takeovers (none were killed).
-            taken = 0
-            for log in folder.glob("h*.log"):
-                taken += log.read_text(encoding="utf-8", errors="replace").count("took over table")
+            taken = len(takeovers)
             dropped = [n for n, at in stats.dropped.items() if at >= outage_at]
             back = [stats.rejoined[n] - killed_at for n in dropped if n in stats.rejoined]
             result["outage_s"] = args.outage
