@@ -16,6 +16,9 @@ referee (the hosts' "took over table" lines: want 0), the players whose
 connection dropped and how long after the database's return each was seated
 again, and how long after it every table moved again.
 
+The takeovers (how many, and the last one's seconds after the kill or the
+outage's start) are read from the hosts' own timestamped log lines.
+
 Prints: the move round trip (sent -> the update that holds it) p50/p95, over
 the whole run and "steady" (the moves sent after the last seat's first join,
 and at least ``--warmup`` seconds in, and before the kill or the outage),
@@ -43,6 +46,7 @@ import statistics
 import sys
 import tempfile
 import time
+from datetime import datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -431,6 +435,7 @@ async def main() -> int:
         if args.outage is not None:
             assert server is not None
             outage_at = stats.steady_end = time.perf_counter()
+            event_wall = time.time()
             await asyncio.to_thread(server.stop)
             await asyncio.sleep(args.outage)
             await asyncio.to_thread(server.start)
@@ -438,6 +443,7 @@ async def main() -> int:
             stats.killed_at = killed_at
         else:
             procs[victim].kill()  # kill -9
+            event_wall = time.time()
             killed_at = stats.steady_end = time.perf_counter()
             stats.killed_at = killed_at
             alive.discard(ports[victim])
@@ -503,12 +509,16 @@ async def main() -> int:
         }
         # The takeovers, from the hosts' logs (each line stamped with this run's clock):
         # how many, and the last one's seconds after the kill (or the outage's start).
+        # The hosts stamp their lines (UTC, ms); this run's clock may lag under load.
         takeovers = []
         for log in folder.glob("h*.log"):
             for line in log.read_text(encoding="utf-8", errors="replace").splitlines():
                 if "took over table" in line:
-                    with contextlib.suppress(ValueError):
-                        takeovers.append(float(line.split(" ", 1)[0]) - stats.steady_end)
+                    with contextlib.suppress(ValueError, IndexError):
+                        stamp = line.split("paris-tui host: ", 1)[1].split(" ", 1)[0]
+                        at = datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp()
+                        if at >= event_wall:
+                            takeovers.append(at - event_wall)
         result["takeovers"] = len(takeovers)
         result["seconds_to_last_takeover"] = round(max(takeovers), 2) if takeovers else None
         if outage_at is not None:

@@ -277,5 +277,8 @@ class Heartbeat:
 
     def _run(self) -> None:
         while not self._stop.wait(self.tick):
-            if self.alive():
-                self.beat()
+            try:
+                if self.alive():
+                    self.beat()
+            except Exception:  # a bug must not end the renewals
+                log.exception("the leases' renewal failed")
