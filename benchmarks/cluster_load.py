@@ -9,6 +9,10 @@ its seat: each move is sent after a think time drawn up to ``--think``
 seconds. After ``--kill-after`` seconds one host is killed with SIGKILL; its
 clients reconnect to another host with their tokens and go on.
 
+With ``--sigstop S`` host 0 is stopped (SIGSTOP) instead of killed, and
+goes on (SIGCONT) S seconds later: its tables are taken over when its lease
+runs out, and what it still had to write is refused (0 lost).
+
 With ``--outage S`` there is no kill: after ``--kill-after`` seconds the
 database server is stopped (``pg_ctl stop -m fast``: its connections cut) for
 ``S`` seconds and started again; then it prints how many tables changed
@@ -345,6 +349,13 @@ async def main() -> int:
         " seconds in at the soonest (up to the kill)",
     )
     parser.add_argument(
+        "--sigstop",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="no kill: stop host 0 (SIGSTOP) at --kill-after, let it go on (SIGCONT) after this",
+    )
+    parser.add_argument(
         "--outage",
         type=float,
         default=None,
@@ -441,6 +452,21 @@ async def main() -> int:
             await asyncio.to_thread(server.start)
             killed_at = time.perf_counter()  # the database's return: what recovers from
             stats.killed_at = killed_at
+        elif args.sigstop is not None:  # a host that stalls: its tables go, it comes back
+            import signal
+
+            procs[victim].send_signal(signal.SIGSTOP)
+            event_wall = time.time()
+            killed_at = stats.steady_end = time.perf_counter()
+            stats.killed_at = killed_at
+            alive.discard(ports[victim])
+
+            async def cont() -> None:
+                await asyncio.sleep(args.sigstop)
+                procs[victim].send_signal(signal.SIGCONT)
+                alive.add(ports[victim])
+
+            asyncio.get_running_loop().create_task(cont())
         else:
             procs[victim].kill()  # kill -9
             event_wall = time.time()

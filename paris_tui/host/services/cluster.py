@@ -56,6 +56,7 @@ import logging
 import time
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar, cast
 
 from paris_tui.core.record import Record
@@ -122,6 +123,10 @@ class Cluster:
         # The renewals, from a thread and a connection of their own (store/lease.py),
         # while this event loop stepped within loop_stall seconds.
         self.heartbeat: Heartbeat | None = None
+        # The takeovers' reads in threads of their own: the host's I/O threads may
+        # all wait (a burst of joins, or their account writes waiting for a lock
+        # a stopped host holds) while a table waits to be taken over.
+        self.io = ThreadPoolExecutor(max_workers=2, thread_name_prefix="paris-cluster")
         self.loop_stall = max(5.0, 3 * lease_seconds)
         self._stepped = 0.0  # (time.monotonic()) the last step of the event loop
         self._lost: dict[str, float] = {}  # table -> when it was dropped here as lost
@@ -218,6 +223,7 @@ class Cluster:
         if self.heartbeat is not None:
             await asyncio.get_running_loop().run_in_executor(None, self.heartbeat.stop)
             self.heartbeat = None
+        self.io.shutdown(wait=False)
         if release:
             with contextlib.suppress(OSError):
                 self.store.drop_waiting(holder=self.id)
@@ -240,7 +246,7 @@ class Cluster:
         """Drop what the last renewal (the heartbeat's) says was lost, take what
         ran out (one tick)."""
         loop = asyncio.get_running_loop()
-        pool = self.host.io_pool
+        pool = self.io
         self._stepped = time.monotonic()
         beat = None if self.heartbeat is None else self.heartbeat.last
         if beat is None:
@@ -308,7 +314,7 @@ class Cluster:
     async def _take(self, table_id: str, *, finished: bool) -> None:
         loop = asyncio.get_running_loop()
         try:
-            record = await loop.run_in_executor(self.host.io_pool, self.store.load_record, table_id)
+            record = await loop.run_in_executor(self.io, self.store.load_record, table_id)
         except (OSError, ValueError) as exc:
             log.error("table %s: cannot take it over: %s", table_id, exc)
             return
@@ -316,12 +322,10 @@ class Cluster:
             return
         if not finished and len(record.moves) >= len(record.setup.stacks) * len(record.players):
             with contextlib.suppress(OSError):
-                await loop.run_in_executor(self.host.io_pool, self.leases.release, table_id)
+                await loop.run_in_executor(self.io, self.leases.release, table_id)
             return
         try:  # the replay and the owners' reads off the event loop
-            prepared = await loop.run_in_executor(
-                self.host.io_pool, self.host.prepare, table_id, record
-            )
+            prepared = await loop.run_in_executor(self.io, self.host.prepare, table_id, record)
         except ValueError as exc:
             log.error("table %s: cannot take it over: %s", table_id, exc)
             return
@@ -504,7 +508,7 @@ class Cluster:
         Raises ``Refusal`` when the holder renewed (it is not gone after all:
         dialled again next time) or the database did not answer."""
         loop = asyncio.get_running_loop()
-        pool = self.host.io_pool
+        pool = self.io
         deadline = time.monotonic() + self.silent + self.tick
         while True:
             began = time.monotonic()
