@@ -307,3 +307,28 @@ async def test_joins_waiting_for_a_takeover_are_not_anonymous_connections_meanwh
                 await bot.client.close()
         finally:
             await b.close()
+
+
+def test_a_turn_clock_is_written_only_under_its_tables_lease(database: str) -> None:
+    from paris_tui.host.accounts.postgres import PostgresAccounts
+    from paris_tui.host.services.turns import AccountsTurnStore, ClockFenced, Turn
+
+    with opened(database) as store:
+        one = Leases(store, "one", "127.0.0.1:1", seconds=30)
+        two = Leases(store, "two", "127.0.0.1:2", seconds=30)
+        assert one.acquire("t1")
+        store.fencing = one
+        clocks = AccountsTurnStore(PostgresAccounts(store.pool))
+        clocks.fence = store.fence
+        clocks.put_turn(Turn("t1", 0, 3, 100.0))  # the referee's clock: written
+        with store.pool.connection() as conn:  # one stalls, two takes the table
+            conn.execute("UPDATE paris_leases SET until = now()")
+        assert two.acquire("t1")
+        with pytest.raises(ClockFenced):
+            clocks.put_turn(Turn("t1", 1, 4, 200.0))
+        with pytest.raises(ClockFenced):
+            clocks.forget_turn("t1")
+        assert clocks.turns()["t1"] == Turn("t1", 0, 3, 100.0)  # one's stale clock: refused
+        store.fencing = two
+        clocks.put_turn(Turn("t1", 1, 4, 200.0))
+        assert clocks.turns()["t1"].seat == 1
