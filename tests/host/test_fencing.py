@@ -103,6 +103,29 @@ async def test_a_stalled_referee_acknowledges_no_move_once_another_host_took_its
             await bot.client.close()
 
 
+async def test_a_stopped_host_is_taken_over_when_its_lease_runs_out_though_joins_wait(
+    tmp_path: Path, database: str
+) -> None:
+    async with (
+        cluster_host(tmp_path / "a", database, ("ann,bob",)) as (a, _port_a),
+        cluster_host(tmp_path / "b", database) as (b, _port_b),
+    ):
+        assert a.cluster is not None
+        await a.cluster.stop(release=False)  # a stops: no renewal from now on
+        stopped = time.monotonic()
+        # Meanwhile every I/O thread of b waits (joins whose account writes wait
+        # for the accounts' lock that the stopped host holds).
+        go_on = threading.Event()
+        busy = [b.io_pool.submit(go_on.wait, TIMEOUT) for _ in range(8)]
+        try:
+            await _until(lambda: "t1" in b.rooms, LEASE + 2.0, "host b taking t1 over")
+        finally:
+            go_on.set()
+        assert time.monotonic() - stopped < LEASE + 1.0
+        for job in busy:
+            job.result()
+
+
 async def test_a_database_outage_of_8_s_moves_no_table_to_another_host(
     tmp_path: Path, postgres: PostgresServer, database: str
 ) -> None:

@@ -231,16 +231,22 @@ class Cluster:
                 self.leases.release()
 
     async def _run(self) -> None:
-        while True:
-            await asyncio.sleep(self.tick)
-            try:
-                await self.step()
-                if self.after_tick is not None:
-                    await self.after_tick()
-            except asyncio.CancelledError:
-                raise
-            except Exception:  # a bug must not end the leases' renewal
-                log.exception("cluster step failed")
+        after: asyncio.Task[None] | None = None
+        try:
+            while True:
+                await asyncio.sleep(self.tick)
+                try:
+                    await self.step()
+                except Exception:  # a bug must not end the takeovers
+                    log.exception("cluster step failed")
+                # The friends' turn on its own: its reads wait for the host's I/O
+                # threads, which must never hold up the next step (one at a time).
+                if self.after_tick is not None and (after is None or after.done()):
+                    after = asyncio.ensure_future(self.after_tick())
+                    after.add_done_callback(_log_failure)
+        finally:
+            if after is not None:
+                after.cancel()
 
     async def step(self) -> None:
         """Drop what the last renewal (the heartbeat's) says was lost, take what
@@ -397,17 +403,6 @@ class Cluster:
                 return table_id
         return None
 
-    def _unfinished(self, table: str) -> Record | None:
-        """The table's record if its game goes on (raises ``OSError``: the database
-        did not answer, which is no answer about the table)."""
-        try:
-            record = self.store.load_record(table)
-        except ValueError:
-            return None
-        if record is None or len(record.moves) >= len(record.setup.stacks) * len(record.players):
-            return None
-        return record
-
     async def route(self, conn: Connection, message: Join | Watch) -> bool:
         """Relay ``message`` to the host that referees its table (``True``: done), or
         take the table here first when its host died and nobody took it yet."""
@@ -422,7 +417,9 @@ class Cluster:
             found = await loop.run_in_executor(self.host.io_pool, self.leases.lease_of, table)
             record = None
             if found is None:  # run out (its host died): taken here and now, not at a tick
-                record = await loop.run_in_executor(self.host.io_pool, self._unfinished, table)
+                record = await loop.run_in_executor(
+                    self.host.io_pool, unfinished_record, self.store, table
+                )
         except OSError as exc:  # not "no such table": the database did not say
             log.error("%s: cannot find where table %s is: %s", conn, table, exc)
             raise Refusal("unavailable", "the host cannot reach its database: try again") from None
@@ -630,3 +627,20 @@ def remote_info(table_id: str, record: Record) -> TableInfo:
     total = len(record.setup.stacks) * len(record.players)
     moves = len(record.moves)
     return TableInfo(table_id, seats, moves, total, moves >= total)
+
+
+def _log_failure(task: asyncio.Future[None]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("the friends' step failed", exc_info=task.exception())
+
+
+def unfinished_record(store: PostgresStore, table: str) -> Record | None:
+    """The table's record if its game goes on (raises ``OSError``: the database
+    did not answer, which is no answer about the table)."""
+    try:
+        record = store.load_record(table)
+    except ValueError:
+        return None
+    if record is None or len(record.moves) >= len(record.setup.stacks) * len(record.players):
+        return None
+    return record
