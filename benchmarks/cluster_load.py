@@ -9,9 +9,23 @@ its seat: each move is sent after a think time drawn up to ``--think``
 seconds. After ``--kill-after`` seconds one host is killed with SIGKILL; its
 clients reconnect to another host with their tokens and go on.
 
+With ``--sigstop S`` host 0 is stopped (SIGSTOP) instead of killed, and
+goes on (SIGCONT) S seconds later: its tables are taken over when its lease
+runs out, and what it still had to write is refused (0 lost).
+
+With ``--outage S`` there is no kill: after ``--kill-after`` seconds the
+database server is stopped (``pg_ctl stop -m fast``: its connections cut) for
+``S`` seconds and started again; then it prints how many tables changed
+referee (the hosts' "took over table" lines: want 0), the players whose
+connection dropped and how long after the database's return each was seated
+again, and how long after it every table moved again.
+
+The takeovers (how many, and the last one's seconds after the kill or the
+outage's start) are read from the hosts' own timestamped log lines.
+
 Prints: the move round trip (sent -> the update that holds it) p50/p95, over
-the whole run and "steady" (the moves sent after ``--warmup`` seconds, when
-the 800 joins are done, and before the kill),
+the whole run and "steady" (the moves sent after the last seat's first join,
+and at least ``--warmup`` seconds in, and before the kill or the outage),
 errors (refusals other than the wait for a takeover, timeouts), moves per
 second, the database's connections (at the peak of the run), and for the
 kill: the seconds until every table the dead host refereed moved again, and
@@ -29,12 +43,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import random
 import statistics
 import sys
 import tempfile
 import time
+from datetime import datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -56,10 +72,16 @@ class Stats:
         self.seen: dict[str, int] = {}  # table -> the most moves a client saw
         self.over: dict[str, float] = {}  # table -> when a client saw its game end
         self.killed_at: float | None = None
+        self.steady_end = float("inf")  # the kill, or the outage's start
         self.back_at: dict[str, float] = {}  # table -> its first move after the kill
         # Every trip: (sent at, seconds, the host the bot is connected to, relayed or not).
         self.sent: list[tuple[float, float, int, bool]] = []
         self.joins: list[tuple[float, float, int]] = []  # (asked at, seconds, host)
+        self.seats = 0  # seats in all (set by main)
+        self.warm_min = 0.0  # the steady window starts no sooner (set by main)
+        self.joined: set[str] = set()  # the seats seated at least once
+        self.dropped: dict[str, float] = {}  # seat -> when its connection last dropped
+        self.rejoined: dict[str, float] = {}  # seat -> when it sat again after a drop
 
     def when(self) -> str:
         """When, for an error: before the kill, or how long after it."""
@@ -102,6 +124,7 @@ async def _log(proc: asyncio.subprocess.Process, path: Path) -> None:
     with path.open("w", encoding="utf-8") as out:
         while line := await proc.stderr.readline():
             out.write(f"{time.perf_counter():.2f} {line.decode(errors='replace')}")
+            out.flush()  # read back at the end of the run (the takeovers)
 
 
 async def play_seat(
@@ -122,7 +145,14 @@ async def play_seat(
             asked = time.perf_counter()
             client = await HostClient.connect("127.0.0.1", port, timeout=TIMEOUT)
             seated = await client.join(name, token, table, timeout=TIMEOUT)
-            stats.joins.append((asked, time.perf_counter() - asked, ports.index(port)))
+            now = time.perf_counter()
+            stats.joins.append((asked, now - asked, ports.index(port)))
+            if name in stats.dropped:
+                stats.rejoined[name] = now
+            if name not in stats.joined:
+                stats.joined.add(name)
+                if len(stats.joined) == stats.seats:  # the last first join: steady from now
+                    stats.warm_at = max(now, stats.warm_min)
         except RefusedError as exc:
             if exc.code not in ("unavailable", "seat_taken"):  # waiting for a takeover
                 stats.errors.append(f"{name}: {exc.code} at {port}{stats.when()}: {exc}")
@@ -161,7 +191,7 @@ async def play_seat(
                         stats.trips.append(trip)
                         at = ports.index(port)
                         stats.sent.append((sent_at, trip, at, at != referee))
-                        if stats.warm_at <= sent_at and stats.killed_at is None:
+                        if stats.warm_at <= sent_at < stats.steady_end:
                             stats.steady.append(trip)
                         sent_at = None
                 elif isinstance(message, Refused):
@@ -173,6 +203,8 @@ async def play_seat(
             await client.close()
             return
         except Exception:  # the host died: come back at another
+            stats.dropped[name] = time.perf_counter()
+            stats.rejoined.pop(name, None)
             client.abort()
             sent_count = -1
             await asyncio.sleep(0.1)
@@ -234,10 +266,11 @@ def windows(
     whole = sorted(t for _, t, _, _ in stats.sent)
     p95 = whole[int(0.95 * (len(whole) - 1))] if whole else 0.0
     back = killed_at + (max(recovered) if recovered else 0.0)
+    warm = min(stats.warm_at, stats.steady_end)
     bounds = {
-        "join": (began, stats.warm_at),
-        "steady": (stats.warm_at, killed_at),
-        "takeover": (killed_at, back),
+        "join": (began, warm),
+        "steady": (warm, stats.steady_end),
+        "takeover": (stats.steady_end, back),
         "after": (back, float("inf")),
     }
     out: dict[str, object] = {}
@@ -283,7 +316,7 @@ def print_windows(found: object) -> None:
             f"{window:>10} {row['n']:>5} {row['p50']!s:>7} {row['p95']!s:>7} {row['p99']!s:>7}"
             f" {row['max']!s:>7} {row['over_p95']:>5}  {per_host}"
         )
-    print(f"joins: {found['joins']}; the kill at {found['kill_at_s']} s")
+    print(f"joins: {found['joins']}; the kill (or the database back) at {found['kill_at_s']} s")
     print("by second sent: s n p50 p95 max joins")
     for row in found["by_second"]:
         print(
@@ -312,7 +345,22 @@ async def main() -> int:
         "--warmup",
         type=float,
         default=3.0,
-        help="seconds of joining before the steady round trips count (up to the kill)",
+        help="the steady round trips count from the last seat's first join, and this many"
+        " seconds in at the soonest (up to the kill)",
+    )
+    parser.add_argument(
+        "--sigstop",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="no kill: stop host 0 (SIGSTOP) at --kill-after, let it go on (SIGCONT) after this",
+    )
+    parser.add_argument(
+        "--outage",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="no kill: stop the database this long at --kill-after, then start it again",
     )
     parser.add_argument("--duration", type=float, default=20.0)
     parser.add_argument("--database", default=None)
@@ -328,6 +376,9 @@ async def main() -> int:
 
     server = None
     database = args.database
+    if args.outage is not None and database is not None:
+        print("cluster_load: --outage stops its own database: no --database", file=sys.stderr)
+        return 2
     if database is None:
         from pg import find_pg_bin, start_server  # tests/pg.py
 
@@ -361,7 +412,8 @@ async def main() -> int:
         alive = set(ports)
         stop = asyncio.Event()
         began = time.perf_counter()
-        stats.warm_at = began + args.warmup
+        stats.warm_min = began + args.warmup
+        stats.seats = sum(len(seats) for seats in names.values())
         tasks = [
             asyncio.create_task(
                 play_seat(
@@ -389,17 +441,47 @@ async def main() -> int:
         else:
             await asyncio.sleep(args.kill_after)
         peak_connections = await db_connections(server, database)
-        victim = 0
-        procs[victim].kill()  # kill -9
-        killed_at = time.perf_counter()
-        stats.killed_at = killed_at
+        victim = 0 if args.outage is None else -1
+        outage_at = None
+        if args.outage is not None:
+            assert server is not None
+            outage_at = stats.steady_end = time.perf_counter()
+            event_wall = time.time()
+            await asyncio.to_thread(server.stop)
+            await asyncio.sleep(args.outage)
+            await asyncio.to_thread(server.start)
+            killed_at = time.perf_counter()  # the database's return: what recovers from
+            stats.killed_at = killed_at
+        elif args.sigstop is not None:  # a host that stalls: its tables go, it comes back
+            import signal
+
+            procs[victim].send_signal(signal.SIGSTOP)
+            event_wall = time.time()
+            killed_at = stats.steady_end = time.perf_counter()
+            stats.killed_at = killed_at
+            alive.discard(ports[victim])
+
+            async def cont() -> None:
+                await asyncio.sleep(args.sigstop)
+                procs[victim].send_signal(signal.SIGCONT)
+                alive.add(ports[victim])
+
+            asyncio.get_running_loop().create_task(cont())
+        else:
+            procs[victim].kill()  # kill -9
+            event_wall = time.time()
+            killed_at = stats.steady_end = time.perf_counter()
+            stats.killed_at = killed_at
+            alive.discard(ports[victim])
         if args.keep:
-            print(f"killed host 0 at {killed_at:.2f}")
-        alive.discard(ports[victim])
+            print(f"{'outage' if outage_at else 'killed host 0'} at {killed_at:.2f}")
         if args.profile is not None:
             spies += await spy(args.profile, "takeover", procs, 5.0, skip=victim)
-        # The killed host's tables whose game had not ended (as far as any client saw).
-        victims = [t for t, h in owner.items() if h == victim and t not in stats.over]
+        # The killed host's tables whose game had not ended (as far as any client saw);
+        # after an outage, every table's.
+        victims = [
+            t for t, h in owner.items() if (h == victim or victim < 0) and t not in stats.over
+        ]
         await asyncio.sleep(max(0.0, args.duration - args.kill_after))
         stop.set()
         await asyncio.wait(tasks, timeout=TIMEOUT)
@@ -451,6 +533,30 @@ async def main() -> int:
                 if t not in stats.back_at
             ][:10],
         }
+        # The takeovers, from the hosts' logs (each line stamped with this run's clock):
+        # how many, and the last one's seconds after the kill (or the outage's start).
+        # The hosts stamp their lines (UTC, ms); this run's clock may lag under load.
+        takeovers = []
+        for log in folder.glob("h*.log"):
+            for line in log.read_text(encoding="utf-8", errors="replace").splitlines():
+                if "took over table" in line:
+                    with contextlib.suppress(ValueError, IndexError):
+                        stamp = line.split("paris-tui host: ", 1)[1].split(" ", 1)[0]
+                        at = datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp()
+                        if at >= event_wall:
+                            takeovers.append(at - event_wall)
+        result["takeovers"] = len(takeovers)
+        result["seconds_to_last_takeover"] = round(max(takeovers), 2) if takeovers else None
+        if outage_at is not None:
+            # Tables that changed referee: the hosts' takeovers (none were killed).
+            taken = len(takeovers)
+            dropped = [n for n, at in stats.dropped.items() if at >= outage_at]
+            back = [stats.rejoined[n] - killed_at for n in dropped if n in stats.rejoined]
+            result["outage_s"] = args.outage
+            result["tables_moved"] = taken
+            result["players_dropped"] = len(dropped)
+            result["players_not_back"] = len(dropped) - len(back)
+            result["seconds_players_back_max"] = round(max(back), 2) if back else None
         result["windows"] = windows(stats, began, killed_at, recovered, args.hosts)
         if args.json:
             print(json.dumps(result))

@@ -10,7 +10,13 @@ its one user and runs with fsync off (nothing in it outlives the tests). As root
 ``runuser -u postgres --``.
 
 Each test that needs a clean database makes its own (``server.create_database()``).
-Without the programs the fixture skips, and fails under ``CI=true``.
+Without the programs the fixture skips, and fails under ``CI=true``. A test of an
+outage stops the server and starts it again (:meth:`PostgresServer.stop`,
+:meth:`PostgresServer.start`): its data, socket and databases stay.
+
+pytest is needed for the fixture only: ``benchmarks/cluster_load.py`` imports
+:func:`start_server` and :func:`stop_server` where only the ``postgres`` extra is
+installed.
 """
 
 from __future__ import annotations
@@ -26,7 +32,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import pytest
+try:
+    import pytest
+except ImportError:  # a benchmark's import: no fixture, the server all the same
+    pytest = None  # type: ignore[assignment]
 
 __all__ = ["PostgresServer", "find_pg_bin", "postgres"]
 
@@ -55,6 +64,7 @@ class PostgresServer:
     folder: Path  # the temporary folder: data/, the socket, server.log
     user: str  # the database superuser (the account the server runs as)
     prefix: list[str] = field(default_factory=list)  # ["runuser", "-u", "postgres", "--"] as root
+    options: str = ""  # the server's options (pg_ctl -o), for a start after a stop
     _databases: int = 0
 
     @property
@@ -94,6 +104,22 @@ class PostgresServer:
             raise RuntimeError(f"psql failed ({done.returncode}): {done.stderr.strip()}")
         return done.stdout
 
+    def _pg_ctl(self, *args: str) -> list[str]:
+        return [*self.prefix, str(self.bin_dir / "pg_ctl"), "-D", str(self.data_dir), *args]
+
+    def stop(self) -> None:
+        """Stop the server, its connections cut at once, keeping its data (``-m
+        fast``: what it committed is on disk, which an immediate stop would not
+        promise with this server's ``synchronous_commit=off``): :meth:`start`
+        brings it back."""
+        _run(self._pg_ctl("-m", "fast", "-w", "-t", "30", "stop"), "pg_ctl stop")
+
+    def start(self) -> None:
+        """Start the server again (after :meth:`stop`), waiting until it answers."""
+        log = str(self.folder / "server.log")
+        wait = str(int(START_TIMEOUT))
+        _run(self._pg_ctl("-l", log, "-o", self.options, "-w", "-t", wait, "start"), "pg_ctl start")
+
     def create_database(self) -> str:
         """A new empty database, its name unique in this server."""
         self._databases += 1
@@ -123,7 +149,13 @@ def start_server(bin_dir: Path) -> PostgresServer:
         prefix, user = ["runuser", "-u", "postgres", "--"], "postgres"
         shutil.chown(folder, user="postgres")
         folder.chmod(0o700)
-    server = PostgresServer(bin_dir=bin_dir, folder=folder, user=user, prefix=prefix)
+    options = (
+        f"-c listen_addresses='' -k {shlex.quote(str(folder))} -p 5432 -c fsync=off"
+        " -c synchronous_commit=off -c full_page_writes=off -c max_connections=20"
+    )
+    server = PostgresServer(
+        bin_dir=bin_dir, folder=folder, user=user, prefix=prefix, options=options
+    )
     _run(
         [
             *prefix,
@@ -139,27 +171,7 @@ def start_server(bin_dir: Path) -> PostgresServer:
         ],
         "initdb",
     )
-    options = (
-        f"-c listen_addresses='' -k {shlex.quote(str(folder))} -p {server.port} -c fsync=off"
-        " -c synchronous_commit=off -c full_page_writes=off -c max_connections=20"
-    )
-    _run(
-        [
-            *prefix,
-            str(bin_dir / "pg_ctl"),
-            "-D",
-            str(server.data_dir),
-            "-l",
-            str(folder / "server.log"),
-            "-o",
-            options,
-            "-w",
-            "-t",
-            str(int(START_TIMEOUT)),
-            "start",
-        ],
-        "pg_ctl start",
-    )
+    server.start()
     return server
 
 
@@ -187,8 +199,7 @@ def stop_server(server: PostgresServer) -> None:
         shutil.rmtree(server.folder, ignore_errors=True)
 
 
-@pytest.fixture(scope="session")
-def postgres() -> Iterator[PostgresServer]:
+def _postgres() -> Iterator[PostgresServer]:
     """A real PostgreSQL server, one per test process, started on first use."""
     bin_dir = find_pg_bin()
     if bin_dir is None:
@@ -203,3 +214,7 @@ def postgres() -> Iterator[PostgresServer]:
         yield server
     finally:
         stop_server(server)
+
+
+if pytest is not None:
+    postgres = pytest.fixture(scope="session", name="postgres")(_postgres)

@@ -518,10 +518,19 @@ async def _serve(
     import asyncio
     import logging
     import signal
+    import time
 
+    # Each line says when (UTC, to the millisecond): several hosts' logs read side by side.
     logging.basicConfig(
-        stream=sys.stderr, level=logging.INFO, format="paris-tui host: %(message)s", force=True
+        stream=sys.stderr,
+        level=logging.INFO,
+        format="paris-tui host: %(asctime)s.%(msecs)03dZ %(message)s",
+        datefmt="%Y-%m-%dT%H:%M:%S",
+        force=True,
     )
+    for handler in logging.getLogger().handlers:
+        if handler.formatter is not None:
+            handler.formatter.converter = time.gmtime
     # Ctrl-C and SIGTERM stop the host cleanly from the first moment on.
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

@@ -83,6 +83,28 @@ class Admission:
             if self.anonymous_per_address[key] <= 0:
                 del self.anonymous_per_address[key]
 
+    def waits(self, conn: Connection) -> bool:
+        """``conn``'s join waits for its table's takeover (a bounded wait, about a
+        lease): out of the anonymous pool meanwhile, so that the players of a host
+        that died, coming back at once from one address (a door, a NAT), are not
+        refused ``host_full``; it is still counted at its address. ``True``: it
+        was anonymous (:meth:`waited` puts it back if its join is refused)."""
+        if not conn.anonymous:
+            return False
+        self.proven(conn)
+        return True
+
+    def waited(self, conn: Connection) -> None:
+        """``conn``'s join, out of the pool while it waited (:meth:`waits`), was
+        refused after all: anonymous again, unless it is gone or sits meanwhile."""
+        if conn.anonymous or conn not in self.connections:
+            return
+        if conn.room is not None or conn.waiting is not None:
+            return
+        conn.anonymous = True
+        self.anonymous[conn] = None
+        self.anonymous_per_address[conn.address_key] += 1
+
     def drop(self, conn: Connection) -> None:
         """``conn`` is over: counted nowhere any more."""
         self.proven(conn)

@@ -70,7 +70,9 @@ class HostConfig:
     # hosts; None keeps them in data_dir (files and SQLite).
     database: str | None = None
     db_pool: int = 4  # connections this host keeps to the database at most
-    lease_seconds: float = 3.0  # a dead machine's tables are taken over after about this
+    # A stopped or dead host's tables are taken over after about this (its writes
+    # are fenced: a takeover too early costs a reconnect, never a second referee).
+    lease_seconds: float = 1.0
     advertise: str | None = None  # HOST:PORT where the other hosts reach this one
     # Timed tables (services/turns.py): the clock of their move times (the wall
     # clock; a test's own runs a table over days), and --notify-command.

@@ -481,6 +481,8 @@ class Hall:
         issued = claim.token
         # The seats' ratings (a read each, the first time) into their cache off the loop.
         await loop.run_in_executor(self.host.io_pool, room.seat_infos)
+        if self.host.cluster is not None:  # after the last wait: still the referee here?
+            await self.host.cluster.still_here(room)
         self.host.leave(conn)
         old = room.seated.get(seat)
         if old is not None and old is not conn:

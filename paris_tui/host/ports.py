@@ -30,6 +30,7 @@ from typing import Protocol
 from paris_tui.core.record import Record
 from paris_tui.host.accounts.identity import Gate, Tickets
 from paris_tui.host.accounts.store import AccountStore
+from paris_tui.host.admission import Admission
 from paris_tui.host.ai_moves import AIMoves
 from paris_tui.host.config import HostConfig
 from paris_tui.host.connection import Connection
@@ -220,6 +221,9 @@ class ClusterHost(Protocol):
 
     @property
     def tickets(self) -> Tickets: ...
+
+    @property
+    def admission(self) -> Admission: ...
 
     def unfinished(self) -> Sequence[Room]: ...
 

@@ -174,6 +174,8 @@ class Host:
         self.turns = TurnKeeper(  # the clocks of timed tables
             self, config.clock, config.notify_command, shared=self.cluster is not None
         )
+        if self.cluster is not None:  # a clock's row is fenced as a move is
+            self.turns.fence = self.cluster.store.fence
         self.locks = LockWatch(self)  # the operator's locks reach the seats already taken
         # The tables are the hall's: what the doors, the services and the tests ask
         # of the host about them, it answers (Hall.open_table, Hall.sweep, ...).

@@ -286,10 +286,11 @@ def run_join(
     from paris_tui.app.online import remote
 
     remote.AT_DOOR = ticket is not None  # started by a door: no internal address shown
-    try:
-        host, port = parse_address(address)
+    try:  # HOST:PORT, or several hosts of one server, as the app: a:7337,b:7338
+        addresses = [parse_address(part.strip()) for part in address.split(",")[:16]]
     except ValueError as exc:
         return _fail(str(exc))
+    host, port = addresses[0]
     if watch is not None and table is not None:
         # With --name, the watcher watches (and chats) as that account, proven as a join.
         return _fail(
@@ -297,7 +298,7 @@ def run_join(
                 option="--watch", other="--table"
             )
         )
-    target = JoinTarget(host, port, name, table, watch)
+    target = JoinTarget(host, port, name, table, watch, tuple(addresses[1:]))
     try:
         target = target.checked()
     except JoinError as exc:

@@ -1045,24 +1045,29 @@ async def test_a_table_taken_while_the_leases_renew_is_kept_and_a_lease_never_id
             assert cluster is not None and a.rooms == {}
             ref = Referee.new("t1", parse_seats("ann,bob"), seed=3)
             store.create(ref)  # a table whose host is gone: no lease
-            renew = cluster.leases.renew
+            heartbeat = cluster.heartbeat
+            assert heartbeat is not None
+            heartbeat.alive = lambda: False  # the renewals are this test's own steps
+            renew = heartbeat.leases.renew
 
             def slow_renew() -> set[str]:
                 held = renew()
                 time.sleep(0.5)  # ann's join takes t1 meanwhile
                 return held
 
-            monkeypatch.setattr(cluster.leases, "renew", slow_renew)
-            step = asyncio.create_task(cluster.step())
+            monkeypatch.setattr(heartbeat.leases, "renew", slow_renew)
+            beat = asyncio.create_task(asyncio.to_thread(heartbeat.beat))
             await asyncio.sleep(0.1)
             ann = await join_bot(port_a, "ann", table="t1")
             assert "t1" in a.rooms
-            await step
+            await beat
+            await cluster.step()
             assert "t1" in a.rooms and a.rooms["t1"].seated  # not dropped as lost
             # A lease held with no table served here (its room gone) is served again
             # at the next step, not left to answer "try again" for ever.
-            monkeypatch.setattr(cluster.leases, "renew", renew)
+            monkeypatch.setattr(heartbeat.leases, "renew", renew)
             a.rooms.pop("t1").stop()
+            heartbeat.beat()
             await cluster.step()
             assert "t1" in a.rooms
             await ann.client.close()

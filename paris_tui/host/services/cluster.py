@@ -20,7 +20,19 @@ With ``--database`` each host is a :class:`Cluster` member:
   (``join`` takes several addresses), and another host referees the table:
   about :data:`SILENT` after the kill when its door refuses the relay's dial
   (its process is gone: :meth:`Cluster._take_from_gone`), else within
-  :data:`~paris_tui.host.store.lease.LEASE_SECONDS` and a tick.
+  :data:`~paris_tui.host.store.lease.LEASE_SECONDS` and a tick (a host that
+  stalls is taken over so too).
+- **Fenced writes**: every move is written only while this host holds the
+  table's lease at the epoch it took (:class:`~paris_tui.host.store.lease.Leases`):
+  a host that lost a table without noticing (stopped, or cut from the
+  database, longer than a lease) has its next move refused, acknowledges
+  nothing, and drops the table (its connections come back through any host,
+  which relays them to the new referee).
+- **A calm return after a database outage**: a host that could not reach
+  the database renews its own leases first when it is back, and takes no other
+  host's run-out lease for :attr:`Cluster.grace` (two leases) after that: the
+  other hosts renew theirs meanwhile, so no table changes referee because the
+  database was away; only the tables of a host that died meanwhile move.
 - The lobby lists every host's tables (those refereed elsewhere read from the
   database).
 - **A door's ticket stays at the host that issued it**: relaying a door's app,
@@ -44,13 +56,15 @@ import logging
 import time
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, cast
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar, cast
 
 from paris_tui.core.record import Record
 from paris_tui.host.accounts.identity import Vouched
 from paris_tui.host.connection import Connection
 from paris_tui.host.events import (
     EventBus,
+    GameOver,
     MoveLost,
     TableArchived,
     TableEvent,
@@ -60,9 +74,10 @@ from paris_tui.host.events import (
 )
 from paris_tui.host.ports import ClusterHost
 from paris_tui.host.referee import Refusal
+from paris_tui.host.room import Room
 from paris_tui.host.services.relay import DoorShut, PeerRelay
 from paris_tui.host.services.waiting import WaitingTable
-from paris_tui.host.store.lease import LEASE_SECONDS, Leases
+from paris_tui.host.store.lease import LEASE_SECONDS, Heartbeat, Leases
 from paris_tui.host.store.postgres import DatabaseUnavailable, PostgresStore
 from paris_tui.net.protocol import (
     SEAT_STATUSES,
@@ -76,9 +91,11 @@ from paris_tui.net.protocol import (
 
 __all__ = ["SILENT", "TICK", "Cluster"]
 
+T = TypeVar("T")
+
 log = logging.getLogger("paris_tui.host.cluster")
 
-TICK = LEASE_SECONDS / 6  # how often leases are renewed and run-out ones taken
+TICK = LEASE_SECONDS / 5  # how often leases are renewed and run-out ones taken
 SILENT = 2 * TICK  # a gone host's lease, this long unrenewed, is taken before it runs out
 
 
@@ -96,8 +113,23 @@ class Cluster:
         self.store = store
         self.id = uuid.uuid4().hex[:12]
         self.leases = Leases(store, self.id, "", lease_seconds)
-        self.tick = lease_seconds / 6  # renewed six times a lease: a stall of 2.5 s is no loss
+        store.fencing = self.leases  # every move written is checked against our leases
+        self.tick = lease_seconds / 5  # renewed five times a lease: a stall of 0.8 lease is no loss
         self.silent = 2 * self.tick  # two renewals missed (:meth:`_take_from_gone`)
+        # After the database was away: how long no other host's run-out lease is
+        # taken (they renew theirs meanwhile), from the first renewal that worked.
+        self.grace = 2 * lease_seconds
+        self._calm_until = 0.0  # (time.monotonic()) no run-out lease of others taken before
+        # The renewals, from a thread and a connection of their own (store/lease.py),
+        # while this event loop stepped within loop_stall seconds.
+        self.heartbeat: Heartbeat | None = None
+        # The takeovers' reads in threads of their own: the host's I/O threads may
+        # all wait (a burst of joins, or their account writes waiting for a lock
+        # a stopped host holds) while a table waits to be taken over.
+        self.io = ThreadPoolExecutor(max_workers=2, thread_name_prefix="paris-cluster")
+        self.loop_stall = max(5.0, 3 * lease_seconds)
+        self._stepped = 0.0  # (time.monotonic()) the last step of the event loop
+        self._lost: dict[str, float] = {}  # table -> when it was dropped here as lost
         self._task: asyncio.Task[None] | None = None
         self._down = False  # the database was unreachable at the last tick
         self._remote: dict[str, Record] = {}  # tables refereed elsewhere, as last read
@@ -120,6 +152,8 @@ class Cluster:
             case TableArchived(table_id):
                 with contextlib.suppress(OSError):
                     self.leases.release(table_id)
+            case GameOver(room):  # a finished table is nobody's to referee: no renewals
+                return self._finished(room.id)
             case WaitingChanged(table):
                 self.publish(table)
             case WaitingStarted(table_id, players):
@@ -127,6 +161,19 @@ class Cluster:
             case WaitingClosed(table_id):
                 self.withdraw(table_id, started=False)
         return None
+
+    async def _finished(self, table_id: str) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            await loop.run_in_executor(self.host.io_pool, self.leases.release, table_id)
+        except OSError as exc:
+            log.error("table %s: %s", table_id, exc)
+
+    @property
+    def calm(self) -> bool:
+        """Whether the database came back a moment ago: no other host's run-out
+        lease is taken now (:attr:`grace`)."""
+        return time.monotonic() < self._calm_until
 
     @property
     def down(self) -> bool:
@@ -156,8 +203,12 @@ class Cluster:
 
     def start(self, address: str) -> None:
         self.leases.address = address
-        with contextlib.suppress(OSError):
-            self.leases.renew()
+        self._stepped = time.monotonic()
+        self.heartbeat = Heartbeat.of(
+            self.leases, self.tick, lambda: time.monotonic() - self._stepped < self.loop_stall
+        )
+        self.heartbeat.beat()
+        self.heartbeat.start()
         with contextlib.suppress(OSError):  # the waiting tables of hosts that died
             self.store.drop_waiting(stale=True)
         self.relays.secret()
@@ -169,6 +220,10 @@ class Cluster:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
+        if self.heartbeat is not None:
+            await asyncio.get_running_loop().run_in_executor(None, self.heartbeat.stop)
+            self.heartbeat = None
+        self.io.shutdown(wait=False)
         if release:
             with contextlib.suppress(OSError):
                 self.store.drop_waiting(holder=self.id)
@@ -176,33 +231,53 @@ class Cluster:
                 self.leases.release()
 
     async def _run(self) -> None:
-        while True:
-            await asyncio.sleep(self.tick)
-            try:
-                await self.step()
-                if self.after_tick is not None:
-                    await self.after_tick()
-            except asyncio.CancelledError:
-                raise
-            except Exception:  # a bug must not end the leases' renewal
-                log.exception("cluster step failed")
+        after: asyncio.Task[None] | None = None
+        try:
+            while True:
+                await asyncio.sleep(self.tick)
+                try:
+                    await self.step()
+                except Exception:  # a bug must not end the takeovers
+                    log.exception("cluster step failed")
+                # The friends' turn on its own: its reads wait for the host's I/O
+                # threads, which must never hold up the next step (one at a time).
+                if self.after_tick is not None and (after is None or after.done()):
+                    after = asyncio.ensure_future(self.after_tick())
+                    after.add_done_callback(_log_failure)
+        finally:
+            if after is not None:
+                after.cancel()
 
     async def step(self) -> None:
-        """Renew, drop what was lost, take what ran out (one tick)."""
+        """Drop what the last renewal (the heartbeat's) says was lost, take what
+        ran out (one tick)."""
         loop = asyncio.get_running_loop()
-        pool = self.host.io_pool
-        began = time.monotonic()
+        pool = self.io
+        self._stepped = time.monotonic()
+        beat = None if self.heartbeat is None else self.heartbeat.last
+        if beat is None:
+            return
+        began, held = beat.began, beat.held
         try:
-            held = await loop.run_in_executor(pool, self.leases.renew)
+            if held is None:
+                raise DatabaseUnavailable(beat.problem)
             free = await loop.run_in_executor(pool, self.leases.unheld)
         except OSError as exc:
             if not self._down:
                 log.error("the database is away (%s): tables wait for it", exc)
                 self._down = True
+            # Its dead connections out of the pool now, not one failed tick each later.
+            with contextlib.suppress(Exception):
+                await loop.run_in_executor(pool, self.store.check)
             return
         if self._down:
-            log.info("the database is back")
             self._down = False
+            self._calm_until = time.monotonic() + self.grace
+            log.info(
+                "the database is back: %d tables kept here, no other host's taken for %.1f s",
+                len(held),
+                self.grace,
+            )
         for table_id, room in list(self.host.rooms.items()):
             # A lease taken while the renewal ran (a join took the table) is ours.
             if (
@@ -212,8 +287,14 @@ class Cluster:
             ):
                 self.lose(table_id)
         for table_id in held:  # ours, yet served by nobody here (a takeover that failed)
-            if table_id not in self.host.rooms and table_id not in self.host.waiting:
+            if (
+                table_id not in self.host.rooms
+                and table_id not in self.host.waiting
+                and self._lost.get(table_id, 0.0) < began  # (not lost since that renewal)
+            ):
                 await self.take(table_id, finished=False)
+        if self.calm:  # the other hosts renew theirs now: none of their tables taken
+            return
         for table_id in free:
             if table_id in self.host.rooms:
                 continue
@@ -239,7 +320,7 @@ class Cluster:
     async def _take(self, table_id: str, *, finished: bool) -> None:
         loop = asyncio.get_running_loop()
         try:
-            record = await loop.run_in_executor(self.host.io_pool, self.store.load_record, table_id)
+            record = await loop.run_in_executor(self.io, self.store.load_record, table_id)
         except (OSError, ValueError) as exc:
             log.error("table %s: cannot take it over: %s", table_id, exc)
             return
@@ -247,12 +328,10 @@ class Cluster:
             return
         if not finished and len(record.moves) >= len(record.setup.stacks) * len(record.players):
             with contextlib.suppress(OSError):
-                await loop.run_in_executor(self.host.io_pool, self.leases.release, table_id)
+                await loop.run_in_executor(self.io, self.leases.release, table_id)
             return
         try:  # the replay and the owners' reads off the event loop
-            prepared = await loop.run_in_executor(
-                self.host.io_pool, self.host.prepare, table_id, record
-            )
+            prepared = await loop.run_in_executor(self.io, self.host.prepare, table_id, record)
         except ValueError as exc:
             log.error("table %s: cannot take it over: %s", table_id, exc)
             return
@@ -263,8 +342,29 @@ class Cluster:
             room.start()
             log.info("took over table %s at move %d", table_id, room.referee.move_count)
 
+    async def still_here(self, room: Room) -> None:
+        """A join's last check before it seats anyone at ``room``: this host still
+        holds the table's lease (live, at the epoch it took) and serves that room,
+        nothing awaited after it. Else the table moved (or is moving) while the
+        join read the database: no seat in a copy, a ``Refusal`` (try again: the
+        next try is relayed to the table's referee). A finished game is not
+        checked (its lease was given back; nothing of it is written any more)."""
+        if room.referee.is_over:
+            return
+        loop = asyncio.get_running_loop()
+        try:
+            held = await loop.run_in_executor(self.host.io_pool, self.leases.holds, room.id)
+        except OSError as exc:
+            log.error("table %s: %s", room.id, exc)
+            raise Refusal("unavailable", "the host cannot reach its database: try again") from None
+        if held and self.host.rooms.get(room.id) is room:
+            return
+        log.warning("table %s: a join came as its lease left this host: told to try again", room.id)
+        raise Refusal("unavailable", f"table {room.id} is moving to another host: try again")
+
     def lose(self, table_id: str) -> None:
         """Another host referees ``table_id`` now: stop serving it here."""
+        self._lost[table_id] = time.monotonic()
         if not self.host.lose_table(table_id):
             return
         log.warning("table %s: its lease went to another host", table_id)
@@ -284,14 +384,7 @@ class Cluster:
     def remote_infos(self, waiting: bool = True) -> list[TableInfo]:
         """The other hosts' unfinished tables (and, ``waiting``, those waiting for players)."""
         infos = self.waiting_infos() if waiting else []
-        for table_id, record in self.remote_tables().items():
-            seats = tuple(
-                SeatInfo(p.name, p.kind, "ai" if p.is_ai else "away") for p in record.players
-            )
-            total = len(record.setup.stacks) * len(record.players)
-            moves = len(record.moves)
-            infos.append(TableInfo(table_id, seats, moves, total, moves >= total))
-        return infos
+        return infos + [remote_info(t, r) for t, r in self.remote_tables().items()]
 
     def _remote_table(self, table: str | None, name: str | None) -> str | None:
         """The table refereed elsewhere (or nowhere) that ``table`` or ``name`` asks for."""
@@ -310,17 +403,6 @@ class Cluster:
                 return table_id
         return None
 
-    def _unfinished(self, table: str) -> Record | None:
-        """The table's record if its game goes on (raises ``OSError``: the database
-        did not answer, which is no answer about the table)."""
-        try:
-            record = self.store.load_record(table)
-        except ValueError:
-            return None
-        if record is None or len(record.moves) >= len(record.setup.stacks) * len(record.players):
-            return None
-        return record
-
     async def route(self, conn: Connection, message: Join | Watch) -> bool:
         """Relay ``message`` to the host that referees its table (``True``: done), or
         take the table here first when its host died and nobody took it yet."""
@@ -335,16 +417,20 @@ class Cluster:
             found = await loop.run_in_executor(self.host.io_pool, self.leases.lease_of, table)
             record = None
             if found is None:  # run out (its host died): taken here and now, not at a tick
-                record = await loop.run_in_executor(self.host.io_pool, self._unfinished, table)
+                record = await loop.run_in_executor(
+                    self.host.io_pool, unfinished_record, self.store, table
+                )
         except OSError as exc:  # not "no such table": the database did not say
             log.error("%s: cannot find where table %s is: %s", conn, table, exc)
             raise Refusal("unavailable", "the host cannot reach its database: try again") from None
         if found is None:
             if record is None:
                 return False  # no such table, or finished: answered here
+            if self.calm:  # its host may be renewing right now, after an outage
+                raise Refusal("unavailable", f"table {table}: its host is coming back: try again")
             got = await loop.run_in_executor(self.host.io_pool, self.acquire, table)
             if got and table not in self.host.rooms:
-                await self.take(table)
+                await self._waits(conn, self.take(table))
             if table not in self.host.rooms:  # another host took it first: ask again
                 raise Refusal("unavailable", f"table {table} is moving to another host: try again")
             return False
@@ -357,17 +443,29 @@ class Cluster:
             return False
         if found.address == self.leases.address:  # a host before us at our own address
             self._gone[found.holder] = time.monotonic()  # (restarted): gone, not a relay to us
-            return await self._take_from_gone(table, found.holder)
+            return await self._waits(conn, self._take_from_gone(table, found.holder))
         if self._is_gone(found.holder):  # its door refused us a moment ago: no new dial
-            return await self._take_from_gone(table, found.holder)
+            return await self._waits(conn, self._take_from_gone(table, found.holder))
         self.host.leave(conn)
         try:
             await self.relays.relay(conn, found.address, message)
         except DoorShut:
             self._gone[found.holder] = time.monotonic()
             log.warning("host %s at %s refuses connections: gone", found.holder, found.address)
-            return await self._take_from_gone(table, found.holder)
+            return await self._waits(conn, self._take_from_gone(table, found.holder))
         return True
+
+    async def _waits(self, conn: Connection, wait: Awaitable[T]) -> T:
+        """``wait`` (a takeover the join waits for), ``conn`` out of the anonymous
+        pool meanwhile (host/admission.py); back in it if the join is refused."""
+        admission = self.host.admission
+        was = admission.waits(conn)
+        try:
+            return await wait
+        except BaseException:
+            if was:
+                admission.waited(conn)
+            raise
 
     def _is_gone(self, holder: str) -> bool:
         """Whether ``holder``'s door refused a connection within the last lease."""
@@ -407,7 +505,7 @@ class Cluster:
         Raises ``Refusal`` when the holder renewed (it is not gone after all:
         dialled again next time) or the database did not answer."""
         loop = asyncio.get_running_loop()
-        pool = self.host.io_pool
+        pool = self.io
         deadline = time.monotonic() + self.silent + self.tick
         while True:
             began = time.monotonic()
@@ -475,37 +573,12 @@ class Cluster:
 
     def waiting_infos(self) -> list[TableInfo]:
         """The tables waiting for players at the other hosts (live ones only)."""
-        infos = []
-        for table_id, seats in self._waiting_elsewhere():
-            try:
-                slots = tuple(
-                    SeatInfo(str(n or ""), str(k), cast(SeatStatus, st))
-                    for n, k, st in seats
-                    if st in SEAT_STATUSES
-                )
-            except (TypeError, ValueError):
-                continue
-            if len(slots) != len(seats):
-                continue
-            free = sum(1 for seat in slots if seat.status == "free")
-            infos.append(TableInfo(table_id, slots, 0, 0, False, waiting=True, free_seats=free))
-        return infos
-
-    def _waiting_elsewhere(self) -> list[tuple[str, list[list[str | None]]]]:
         try:
             rows = self.store.waiting_elsewhere(self.id)
         except OSError as exc:
             log.error("%s", exc)
             return []
-        out = []
-        for table_id, text in rows:
-            try:
-                seats = json.loads(text)
-            except ValueError:
-                continue
-            if isinstance(seats, list):
-                out.append((table_id, seats))
-        return out
+        return waiting_infos(rows)
 
     def seat(self, table_id: str, names: Sequence[str], *, replace: Sequence[str] = ()) -> None:
         """``names`` sit at ``table_id`` in the database (a name sits at one
@@ -523,3 +596,51 @@ class Cluster:
                 with contextlib.suppress(OSError):
                     self.leases.release(table_id)
             raise
+
+
+def waiting_infos(rows: Sequence[tuple[str, str]]) -> list[TableInfo]:
+    """The lobby's lines of the tables waiting at other hosts, from their rows
+    (table, seats JSON); a row that does not read as seats is left out."""
+    infos = []
+    for table_id, text in rows:
+        try:
+            seats = json.loads(text)
+            if not isinstance(seats, list):
+                continue
+            slots = tuple(
+                SeatInfo(str(n or ""), str(k), cast(SeatStatus, st))
+                for n, k, st in seats
+                if st in SEAT_STATUSES
+            )
+        except (TypeError, ValueError):
+            continue
+        if len(slots) != len(seats):
+            continue
+        free = sum(1 for seat in slots if seat.status == "free")
+        infos.append(TableInfo(table_id, slots, 0, 0, False, waiting=True, free_seats=free))
+    return infos
+
+
+def remote_info(table_id: str, record: Record) -> TableInfo:
+    """The lobby's line of a table refereed elsewhere, from its record."""
+    seats = tuple(SeatInfo(p.name, p.kind, "ai" if p.is_ai else "away") for p in record.players)
+    total = len(record.setup.stacks) * len(record.players)
+    moves = len(record.moves)
+    return TableInfo(table_id, seats, moves, total, moves >= total)
+
+
+def _log_failure(task: asyncio.Future[None]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("the friends' step failed", exc_info=task.exception())
+
+
+def unfinished_record(store: PostgresStore, table: str) -> Record | None:
+    """The table's record if its game goes on (raises ``OSError``: the database
+    did not answer, which is no answer about the table)."""
+    try:
+        record = store.load_record(table)
+    except ValueError:
+        return None
+    if record is None or len(record.moves) >= len(record.setup.stacks) * len(record.players):
+        return None
+    return record

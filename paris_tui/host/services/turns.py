@@ -36,7 +36,7 @@ import shlex
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Literal, Protocol, TypeVar
+from typing import Any, Literal, Protocol, TypeVar
 
 from msgspec import structs
 
@@ -132,6 +132,29 @@ class AccountsTurnStore:
 
     def __init__(self, accounts: SQLiteAccounts) -> None:
         self._accounts = accounts
+        # Several hosts on one database: (holder, epoch) of this host's lease of a
+        # table (raises when it never held it), and the clock's row is written only
+        # while the lease row still says so (a stale referee's clock is refused).
+        self.fence: Callable[[str], tuple[str, int] | None] | None = None
+
+    def _fenced(self, db: Any, table_id: str) -> None:
+        """Raise :class:`ClockFenced` unless this host holds the table's lease at
+        its epoch (the row share-locked until the transaction ends)."""
+        fence = self.fence
+        if fence is None:
+            return
+        try:
+            held = fence(table_id)
+        except OSError as exc:
+            raise ClockFenced(str(exc)) from None
+        if held is None:
+            return
+        row = db.execute(
+            "SELECT 1 FROM paris_leases WHERE table_id = ? AND holder = ? AND epoch = ? FOR SHARE",
+            (table_id, *held),
+        ).fetchone()
+        if row is None:
+            raise ClockFenced(f"table {table_id}: another host holds its lease")
 
     def turns(self) -> dict[str, Turn]:
         rows = self._accounts._read(
@@ -144,6 +167,7 @@ class AccountsTurnStore:
 
     def put_turn(self, turn: Turn) -> None:
         with self._accounts._tx() as db:
+            self._fenced(db, turn.table_id)
             db.execute("DELETE FROM turn_clocks WHERE table_id = ?", (turn.table_id,))
             db.execute(
                 "INSERT INTO turn_clocks (table_id, seat, move_no, since, notified) "
@@ -153,7 +177,12 @@ class AccountsTurnStore:
 
     def forget_turn(self, table_id: str) -> None:
         with self._accounts._tx() as db:
+            self._fenced(db, table_id)
             db.execute("DELETE FROM turn_clocks WHERE table_id = ?", (table_id,))
+
+
+class ClockFenced(Exception):
+    """A turn clock not written: another host referees the table now."""
 
 
 class MemoryTurnStore:
@@ -279,6 +308,8 @@ class TurnKeeper:
         self.clock = clock
         self.notifier = Notifier(notify)
         self.store: TurnStore = MemoryTurnStore()
+        # The referee's fence (PostgresStore.fence) for the clocks' rows, if shared.
+        self.fence: Callable[[str], tuple[str, int] | None] | None = None
         self._turns: dict[str, Turn] = {}
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._expiring: dict[str, asyncio.Task[None]] = {}
@@ -300,6 +331,8 @@ class TurnKeeper:
     def open(self, accounts: AccountStore | None) -> None:
         """Read the turns kept (a restart, or a failover, goes on with their clocks)."""
         self.store = turn_store_for(accounts)
+        if isinstance(self.store, AccountsTurnStore):
+            self.store.fence = self.fence
         try:
             self._turns = self.store.turns()
         except OSError as exc:

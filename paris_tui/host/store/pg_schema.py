@@ -31,7 +31,8 @@ SCHEMA_VERSION = 8
 4: turn_clocks; 5: chat, mutes, friends; 6: paris_seated (a name at one unfinished
 table, a lock across hosts), paris_presence (friends here at any host); 7: chat_mutes
 (a player's own mutes); 8: code_misses (wrong link codes, counted by every host),
-rating_people (who sat at each seat of a game, for ratings between different people)."""
+rating_people (who sat at each seat of a game, for ratings between different people),
+paris_leases.epoch (the fencing token every referee's write is checked against)."""
 # The advisory lock key under which a host creates or migrates the schema.
 _SCHEMA_LOCK = 0x7061726973  # "paris"
 
@@ -63,6 +64,13 @@ SCHEMA = [
         address text NOT NULL DEFAULT '',
         until timestamptz NOT NULL
     )""",
+    # Fencing (schema 8): a lease's epoch, a new number of paris_lease_epochs at every
+    # change of holder; a referee's write is made only while the lease row holds its
+    # holder and epoch (PostgresStore.append), so a host that lost a table without
+    # knowing it (a stall, an outage) writes nothing there. ADD COLUMN: a database
+    # of schema 7 gets it when a host of this version starts.
+    "CREATE SEQUENCE IF NOT EXISTS paris_lease_epochs",
+    "ALTER TABLE paris_leases ADD COLUMN IF NOT EXISTS epoch bigint NOT NULL DEFAULT 0",
     # The accounts (paris_tui.host.accounts.postgres): as host/accounts.sqlite's tables.
     """CREATE TABLE IF NOT EXISTS accounts (
         id bigserial PRIMARY KEY,

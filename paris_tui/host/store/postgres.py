@@ -23,7 +23,7 @@ import json
 import logging
 import os
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from paris_tui.core import RecordError
 from paris_tui.core.record import Record, parse_record
@@ -52,6 +52,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "DatabaseUnavailable",
     "DriverMissing",
+    "Fencing",
     "MoveConflict",
     "PostgresStore",
     "SchemaTooNew",
@@ -74,6 +75,41 @@ _SEATED_LIVE = (
     "OR (NOT EXISTS (SELECT 1 FROM paris_tables t WHERE t.table_id = s.table_id) "
     "AND EXISTS (SELECT 1 FROM paris_leases l WHERE l.table_id = s.table_id "
     "AND l.holder = s.holder AND l.until > now())))"
+)
+
+
+class Fencing(Protocol):
+    """Whose leases this store's referee writes are checked against
+    (:class:`~paris_tui.host.store.lease.Leases`)."""
+
+    holder: str
+
+    def epoch_of(self, table_id: str) -> int | None: ...
+
+
+# The fencing check of a referee's write: the table's lease row, share-locked,
+# while it holds this host and the epoch it took (no row: the write is refused).
+# The share lock makes a takeover's UPDATE of the row wait for the write's
+# commit (so the new referee reads the move), and a write that waited for a
+# takeover's commit re-reads the row and finds another holder.
+FENCE = (
+    "SELECT table_id FROM paris_leases WHERE table_id = %s AND holder = %s AND epoch = %s FOR SHARE"
+)
+
+
+# A move's row (unchecked, or fenced), then (the last move) its players' names
+# freed, then the table touched; the count of rows written: 1, or 0 when refused.
+_APPEND = "WITH m AS (INSERT INTO paris_moves (table_id, move_no, move) VALUES (%s, %s, %s) "
+_APPEND_FENCED = (
+    "WITH m AS (INSERT INTO paris_moves (table_id, move_no, move) "
+    "SELECT table_id, %s, %s FROM (" + FENCE + ") AS l "
+)
+_APPEND_OVER = (
+    "RETURNING table_id), d AS (DELETE FROM paris_seated WHERE table_id = (SELECT table_id FROM m) "
+)
+_APPEND_END = (
+    "RETURNING table_id), u AS (UPDATE paris_tables SET touched = now(), finished = %s "
+    "WHERE table_id = (SELECT table_id FROM m)) SELECT count(*) FROM m"
 )
 
 
@@ -122,6 +158,9 @@ class PostgresStore:
         self.pool_size = pool_size
         self.where = "database"
         self._pool: ConnectionPool | None = None
+        # The leases a referee's writes are checked against (set by the host's
+        # Cluster); ``None``: unchecked (``host migrate``, tools).
+        self.fencing: Fencing | None = None
 
     # --- plumbing -------------------------------------------------------------------
 
@@ -162,13 +201,19 @@ class PostgresStore:
         except (psycopg.Error, psycopg_pool.PoolTimeout) as exc:
             raise DatabaseUnavailable(f"the database failed: {_one_line(exc)}") from None
 
+    def check(self) -> None:
+        """Drop the pool's connections that broke (the database went away): the
+        next statements get new ones as soon as it is back."""
+        self.pool.check()
+
     @contextlib.contextmanager
-    def one(self) -> Iterator[Connection[Any]]:
+    def one(self, timeout: float | None = None) -> Iterator[Connection[Any]]:
         """A connection for ONE statement, its own transaction (autocommit): one
-        round trip to the database instead of tx()'s three (BEGIN, it, COMMIT)."""
+        round trip to the database instead of tx()'s three (BEGIN, it, COMMIT).
+        ``timeout``: how long to wait for a free connection (the pool's else)."""
         psycopg, psycopg_pool = _driver()
         try:
-            with self.pool.connection() as conn:
+            with self.pool.connection(timeout=timeout) as conn:
                 yield conn
         except psycopg.errors.UniqueViolation:
             raise
@@ -279,35 +324,50 @@ class PostgresStore:
         """A new table's first record."""
         self.put_record(ref.table_id, ref.record_json(), finished=ref.is_over)
 
+    def fence(self, table_id: str) -> tuple[str, int] | None:
+        """(holder, epoch) a referee's write for ``table_id`` is checked against;
+        ``None``: unchecked. Raises :class:`MoveConflict` when this host never held
+        the table's lease (it referees it nowhere)."""
+        fencing = self.fencing
+        if fencing is None:
+            return None
+        epoch = fencing.epoch_of(table_id)
+        if epoch is None:
+            raise MoveConflict(f"table {table_id}: this host does not hold its lease")
+        return fencing.holder, epoch
+
     def append(self, ref: Saved) -> None:
-        """The referee's last move, committed as its own row before anyone is told.
-        Raises :class:`MoveConflict` when another referee wrote that move number."""
+        """The referee's last move, committed as its own row before anyone is told,
+        only while this host holds the table's lease (:data:`FENCE`).
+        Raises :class:`MoveConflict` when another referee wrote that move number,
+        or another host holds the table's lease now."""
         psycopg, _pool = _driver()
         data = ref.record_json()
         move_no = len(data["moves"])
         move = json.dumps(data["moves"][-1], ensure_ascii=False)
+        fence = self.fence(ref.table_id)
+        # One statement, so one transaction in one round trip: the lease checked,
+        # the move's row and the table touched, all or nothing (the row's key
+        # refuses a second move n, and then nothing is written). The last move
+        # frees its players' names too (paris_seated), in it.
+        args: tuple[object, ...]
+        if fence is None:
+            sql, args = _APPEND, (ref.table_id, move_no, move)
+        else:
+            sql, args = _APPEND_FENCED, (move_no, move, ref.table_id, *fence)
+        if ref.is_over:
+            sql += _APPEND_OVER
         try:
-            # One statement, so one transaction in one round trip: the move's row
-            # and the table's touched, both or neither (the row's key refuses a
-            # second move n, and then nothing is written).
-            # The last move frees its players' names too (paris_seated), in it.
-            done = (
-                ", d AS (DELETE FROM paris_seated WHERE table_id = (SELECT table_id FROM m)) "
-                if ref.is_over
-                else " "
-            )
             with self.one() as conn:
-                conn.execute(
-                    "WITH m AS (INSERT INTO paris_moves (table_id, move_no, move) "
-                    f"VALUES (%s, %s, %s) RETURNING table_id){done}"
-                    "UPDATE paris_tables SET touched = now(), finished = %s "
-                    "WHERE table_id = (SELECT table_id FROM m)",
-                    (ref.table_id, move_no, move, ref.is_over),
-                )
+                row = conn.execute(sql + _APPEND_END, (*args, ref.is_over)).fetchone()
         except psycopg.errors.UniqueViolation:
             raise MoveConflict(
                 f"table {ref.table_id}: move {move_no} was written by another host"
             ) from None
+        if row is None or int(row[0]) != 1:
+            raise MoveConflict(
+                f"table {ref.table_id}: move {move_no} refused, another host holds its lease"
+            )
 
     def save(self, ref: Saved) -> None:
         """The table's header again (its moves are in the database once made): what

@@ -1,0 +1,357 @@
+"""One referee per table, always (several hosts on one real PostgreSQL, tests/pg.py).
+
+A host that stalls longer than its lease, a database that goes away for
+seconds, a join that reads the database while its table moves: none of them
+may give a table two referees. Every move written is fenced by the lease's
+epoch (host/store/lease.py), a host back from an outage renews its own leases
+before anyone takes another's (host/services/cluster.py), a join checks the
+lease after its last wait (host/hall.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pg import PostgresServer
+
+from paris_tui.host.referee import Referee, parse_seats
+from paris_tui.host.store.lease import Leases
+from paris_tui.host.store.postgres import SCHEMA_VERSION, MoveConflict
+from paris_tui.net.client import HostClosedError, RefusedError
+from paris_tui.net.protocol import Refused, Update
+
+from .helpers import TIMEOUT, Bot, first_legal, join_bot, random_player
+from .test_cluster import LEASE, cluster_host, opened
+
+
+@pytest.fixture
+def database(postgres: PostgresServer) -> str:
+    return postgres.dsn(postgres.create_database())
+
+
+async def _until(check: Any, seconds: float, what: str) -> None:
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, f"{what}: not within {seconds} s"
+        await asyncio.sleep(0.02)
+
+
+def _mover(*bots: Bot) -> Bot:
+    return next(b for b in bots if b.view.seat == b.view.to_move)
+
+
+async def test_a_stalled_referee_acknowledges_no_move_once_another_host_took_its_table(
+    tmp_path: Path, database: str
+) -> None:
+    async with (
+        cluster_host(tmp_path / "a", database, ("ann,bob",)) as (a, port_a),
+        cluster_host(tmp_path / "b", database) as (b, port_b),
+    ):
+        ann = await join_bot(port_a, "ann", random_player(1))
+        bob = await join_bot(port_a, "bob", random_player(2))
+        await asyncio.gather(
+            ann.play_until(lambda v: len(v.moves) >= 3), bob.play_until(lambda v: len(v.moves) >= 3)
+        )
+        n = len(ann.view.moves)
+        assert a.cluster is not None and b.cluster is not None
+        # Host a stops (SIGSTOP, in-process): no more renewals, and the move the
+        # player to move sends now is heard, but its write waits until a goes on.
+        await a.cluster.stop(release=False)
+        go_on, heard = threading.Event(), threading.Event()
+        write = a.tables.append
+
+        def stopped(ref: Any) -> None:
+            heard.set()
+            go_on.wait(TIMEOUT)
+            write(ref)
+
+        a.tables.append = stopped  # type: ignore[method-assign]
+        mover = _mover(ann, bob)
+        other = bob if mover is ann else ann
+        mover.client.play(first_legal(mover.view), n)
+        await _until(heard.is_set, TIMEOUT, "the move heard")
+        # Once a's lease ran out, the other player comes back through host b,
+        # which takes the table over.
+        await asyncio.sleep(LEASE + 0.3)
+        name = "bob" if other is bob else "ann"
+        back = await join_bot(port_b, name, token=other.seated.token)
+        assert "t1" in b.rooms and b.rooms["t1"].referee.move_count == n
+        # Host a goes on: its buffered move is refused by the database, never told.
+        # (Its connections are told bye: they come back through any host.)
+        go_on.set()
+        for _ in range(20):
+            try:
+                message = await mover.client.receive(TIMEOUT)
+            except HostClosedError:
+                break
+            assert not isinstance(message, Update), "a move acknowledged without the lease"
+            if isinstance(message, Refused):
+                assert message.code == "unavailable"
+                break
+        await _until(lambda: "t1" not in a.rooms, TIMEOUT, "host a dropping the table")
+        with opened(database) as store:
+            assert store.move_count("t1") == n
+        # The table goes on at b, its one referee.
+        again = await join_bot(port_b, "bob" if name == "ann" else "ann", token=mover.seated.token)
+        assert b.rooms["t1"].seated.keys() == {0, 1}
+        for bot in (ann, bob, back, again):
+            await bot.client.close()
+
+
+async def test_a_stopped_host_is_taken_over_when_its_lease_runs_out_though_joins_wait(
+    tmp_path: Path, database: str
+) -> None:
+    async with (
+        cluster_host(tmp_path / "a", database, ("ann,bob",)) as (a, _port_a),
+        cluster_host(tmp_path / "b", database) as (b, _port_b),
+    ):
+        assert a.cluster is not None
+        await a.cluster.stop(release=False)  # a stops: no renewal from now on
+        stopped = time.monotonic()
+        # Meanwhile every I/O thread of b waits (joins whose account writes wait
+        # for the accounts' lock that the stopped host holds).
+        go_on = threading.Event()
+        busy = [b.io_pool.submit(go_on.wait, TIMEOUT) for _ in range(8)]
+        try:
+            await _until(lambda: "t1" in b.rooms, LEASE + 2.0, "host b taking t1 over")
+        finally:
+            go_on.set()
+        assert time.monotonic() - stopped < LEASE + 1.0
+        for job in busy:
+            job.result()
+
+
+async def test_a_database_outage_of_8_s_moves_no_table_to_another_host(
+    tmp_path: Path, postgres: PostgresServer, database: str
+) -> None:
+    async with (
+        cluster_host(tmp_path / "a", database, ("ann,bob",)) as (a, port_a),
+        cluster_host(tmp_path / "b", database, ("cat,dan",)) as (b, port_b),
+        cluster_host(tmp_path / "c", database, ("eve,fay",)) as (c, port_c),
+    ):
+        hosts = {"t1": a, "t2": b, "t3": c}
+        ports = {"t1": port_a, "t2": port_b, "t3": port_c}
+        names = {"t1": ("ann", "bob"), "t2": ("cat", "dan"), "t3": ("eve", "fay")}
+        bots = {
+            t: [await join_bot(ports[t], n, random_player(i)) for i, n in enumerate(names[t])]
+            for t in hosts
+        }
+        for pair in bots.values():
+            await asyncio.gather(*(p.play_until(lambda v: len(v.moves) >= 2) for p in pair))
+        rooms = {t: host.rooms[t] for t, host in hosts.items()}
+        await asyncio.to_thread(postgres.stop)
+        try:
+            await asyncio.sleep(8.0)
+        finally:
+            await asyncio.to_thread(postgres.start)
+        back = time.monotonic()
+        # Every host's first renewal keeps its own tables, and nobody takes another's.
+        await asyncio.sleep(4 * LEASE)
+        for t, host in hosts.items():
+            assert host.rooms.get(t) is rooms[t], f"{t} changed referee"
+            for other in hosts.values():
+                if other is not host:
+                    assert t not in other.rooms, f"{t} taken by another host"
+        # And every table moves again, at its own referee, its players still seated.
+        for pair in bots.values():
+            n = len(pair[0].view.moves)
+            await asyncio.gather(
+                *(p.play_until(lambda v, n=n: len(v.moves) >= n + 2) for p in pair)
+            )
+        assert time.monotonic() - back < 4 * LEASE + 3 * TIMEOUT
+        for t, host in hosts.items():
+            assert host.rooms.get(t) is rooms[t]
+            with opened(database) as store:
+                record = store.load_record(t)
+            assert record is not None and record.moves == rooms[t].referee.record().moves
+        for pair in bots.values():
+            for bot in pair:
+                await bot.client.close()
+
+
+async def test_a_join_racing_a_takeover_is_never_seated_in_a_dead_copy(
+    tmp_path: Path, database: str
+) -> None:
+    async with (
+        cluster_host(tmp_path / "a", database, ("ann,bob",)) as (a, port_a),
+        cluster_host(tmp_path / "b", database) as (b, _port_b),
+    ):
+        assert a.cluster is not None and b.cluster is not None
+        prove = a.gate.prove
+
+        def prove_while_taken(*args: Any) -> Any:
+            # While ann's join reads her account, the table's lease goes to host b
+            # (a's lease ran out unseen: a stall, an outage) with a new epoch.
+            with opened(database) as store:
+                with store.pool.connection() as conn:
+                    conn.execute("UPDATE paris_leases SET until = now() WHERE table_id = 't1'")
+                assert Leases(store, b.cluster.id, "elsewhere:1", LEASE).acquire("t1")
+            return prove(*args)
+
+        a.gate.prove = prove_while_taken  # type: ignore[method-assign]
+        with pytest.raises(RefusedError) as refused:
+            await join_bot(port_a, "ann", random_player(1))
+        assert refused.value.code == "unavailable"
+        assert not a.rooms.get("t1", None) or not a.rooms["t1"].seated  # nobody in a copy
+        a.gate.prove = prove  # type: ignore[method-assign]
+
+
+async def test_a_move_is_written_only_under_the_lease_epoch_its_host_took(
+    tmp_path: Path, database: str
+) -> None:
+    with opened(database) as store:
+        one = Leases(store, "one", "127.0.0.1:1", seconds=30)
+        two = Leases(store, "two", "127.0.0.1:2", seconds=30)
+        ref = Referee.new("t1", parse_seats("ann,bob"), seed=3)
+        store.create(ref)
+        assert one.acquire("t1")
+        store.fencing = one
+        first = ref.view(0).legal_moves[0]
+        ref.play(0, first, 0)
+        store.append(ref)  # one holds the lease: written
+        epoch = one.epoch_of("t1")
+        with store.pool.connection() as conn:  # one's lease runs out, two takes it
+            conn.execute("UPDATE paris_leases SET until = now()")
+        assert two.acquire("t1") and two.epoch_of("t1") != epoch
+        ref.play(1, ref.view(1).legal_moves[0], 1)
+        with pytest.raises(MoveConflict):
+            store.append(ref)  # one's epoch is over: refused, nothing written
+        assert store.move_count("t1") == 1
+        store.fencing = two
+        store.append(ref)  # two's: written
+        assert store.move_count("t1") == 2
+        taken = two.epoch_of("t1")
+        assert two.acquire("t1") and two.epoch_of("t1") == taken  # its own: same epoch
+        assert not one.holds("t1") and two.holds("t1")
+
+
+def test_a_database_of_schema_7_gets_the_lease_epochs(database: str) -> None:
+    with opened(database) as store, store.pool.connection() as conn:
+        conn.execute("ALTER TABLE paris_leases DROP COLUMN epoch")
+        conn.execute("DROP SEQUENCE paris_lease_epochs")
+        conn.execute("UPDATE paris_schema SET version = 7")
+        conn.execute(
+            "INSERT INTO paris_leases (table_id, holder, until) VALUES ('t9', 'old', now())"
+        )
+    with opened(database) as store:
+        with store.pool.connection() as conn:
+            row = conn.execute("SELECT version FROM paris_schema").fetchone()
+            assert row is not None and row[0] == SCHEMA_VERSION
+            lease = conn.execute("SELECT epoch FROM paris_leases").fetchone()
+            assert lease is not None and lease[0] == 0
+        assert Leases(store, "new", "x:1").acquire("t9")
+
+
+async def test_a_finished_table_gives_its_lease_back(tmp_path: Path, database: str) -> None:
+    async with cluster_host(tmp_path / "a", database, ("ann,bob",)) as (a, port_a):
+        assert a.cluster is not None
+        ann = await join_bot(port_a, "ann", random_player(1))
+        bob = await join_bot(port_a, "bob", random_player(2))
+        await asyncio.gather(ann.play_to_end(), bob.play_to_end())
+        await _until(lambda: a.cluster is not None and not a.cluster.leases.epochs, TIMEOUT, "")
+        await asyncio.sleep(2 * a.cluster.tick)
+        with opened(database) as store, store.pool.connection() as conn:
+            assert conn.execute("SELECT count(*) FROM paris_leases").fetchone() == (0,)
+        for bot in (ann, bob):
+            await bot.client.close()
+
+
+# --- the smaller points: the reader's addresses, waiting joins, the benchmark ---------------
+
+
+def test_join_by_ear_takes_several_addresses_as_the_app_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from paris_tui.app.online import remote
+    from paris_tui.reader.launch import run_join
+
+    targets: list[remote.JoinTarget] = []
+
+    async def open_link(target: remote.JoinTarget, *args: Any) -> Any:
+        targets.append(target)
+        raise remote.JoinError("no host here", 1)
+
+    monkeypatch.setattr(remote, "open_link", open_link)
+    status = run_join(
+        "127.0.0.1:7402, [::1]:7403",
+        name="ann",
+        table=None,
+        watch=None,
+        data_dir=tmp_path,
+    )
+    assert status == 1 and "no host here" in capsys.readouterr().err
+    assert [(t.host, t.port, t.others) for t in targets] == [("127.0.0.1", 7402, (("::1", 7403),))]
+    assert run_join("127.0.0.1:7402,nope:x", name="ann", table=None, watch=None, data_dir=None) == 2
+
+
+async def test_joins_waiting_for_a_takeover_are_not_anonymous_connections_meanwhile(
+    tmp_path: Path, database: str
+) -> None:
+    from paris_tui.host.config import Limits
+    from paris_tui.host.server import Host, HostConfig
+
+    async with cluster_host(tmp_path / "a", database, ("ann,bob",), lease=3.0) as (a, port_a):
+        ann = await join_bot(port_a, "ann", random_player(1))
+        bob = await join_bot(port_a, "bob", random_player(2))
+        tokens = {"ann": ann.seated.token, "bob": bob.seated.token}
+        b = Host(
+            HostConfig(
+                data_dir=tmp_path / "b",
+                port=0,
+                ai_delay=0.0,
+                database=database,
+                lease_seconds=3.0,
+                limits=Limits(anonymous_per_address=1),  # one joining at a time from here
+            )
+        )
+        b.load()
+        _, port_b = await b.start()
+        try:
+            # Host a dies: its door shuts, its leases are renewed no more.
+            assert a.cluster is not None and b.cluster is not None and a._server is not None
+            await a.cluster.stop(release=False)
+            a._server.close()
+            await a._server.wait_closed()
+            for conn in list(a.connections):
+                conn.abort()
+            first = asyncio.create_task(join_bot(port_b, "ann", token=tokens["ann"]))
+            await _until(lambda: "t1" in b.cluster._claims, TIMEOUT, "ann's join waiting")
+            # bob, from the same address, while ann's join waits for the takeover
+            second = await join_bot(port_b, "bob", token=tokens["bob"])
+            seated = await first
+            assert {seated.seated.seat, second.seated.seat} == {0, 1} and "t1" in b.rooms
+            assert not b.admission.anonymous  # both sit: proven
+            for bot in (ann, bob, seated, second):
+                await bot.client.close()
+        finally:
+            await b.close()
+
+
+def test_a_turn_clock_is_written_only_under_its_tables_lease(database: str) -> None:
+    from paris_tui.host.accounts.postgres import PostgresAccounts
+    from paris_tui.host.services.turns import AccountsTurnStore, ClockFenced, Turn
+
+    with opened(database) as store:
+        one = Leases(store, "one", "127.0.0.1:1", seconds=30)
+        two = Leases(store, "two", "127.0.0.1:2", seconds=30)
+        assert one.acquire("t1")
+        store.fencing = one
+        clocks = AccountsTurnStore(PostgresAccounts(store.pool))
+        clocks.fence = store.fence
+        clocks.put_turn(Turn("t1", 0, 3, 100.0))  # the referee's clock: written
+        with store.pool.connection() as conn:  # one stalls, two takes the table
+            conn.execute("UPDATE paris_leases SET until = now()")
+        assert two.acquire("t1")
+        with pytest.raises(ClockFenced):
+            clocks.put_turn(Turn("t1", 1, 4, 200.0))
+        with pytest.raises(ClockFenced):
+            clocks.forget_turn("t1")
+        assert clocks.turns()["t1"] == Turn("t1", 0, 3, 100.0)  # one's stale clock: refused
+        store.fencing = two
+        clocks.put_turn(Turn("t1", 1, 4, 200.0))
+        assert clocks.turns()["t1"].seat == 1
