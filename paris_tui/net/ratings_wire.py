@@ -13,6 +13,14 @@ already read, under new keys (no new message type, no new version):
   shown rating before and after (tenths; absent when unrated).
 
 Ratings are whole tenths so that no float crosses the wire.
+
+A rating is *provisional* until its account has played
+:data:`PROVISIONAL_GAMES` rated games (:func:`is_provisional`): the model is
+still far from sure (``mu - 3 sigma`` dips below 0 after a first loss), so the
+screens show a ``?`` in its place, as Lichess and Board Game Arena mark a new
+player's rating (docs/ratings.md). A seat says so with its ``provisional``
+(:class:`~paris_tui.net.protocol.SeatInfo`), a leaderboard row and a player
+online with their ``games``.
 """
 
 from __future__ import annotations
@@ -23,7 +31,15 @@ from msgspec import Meta
 
 from .wire import Form, Name, Seat, WireError, one_of
 
-__all__ = ["RATING_REASONS", "Leader", "RatedResult", "check_result", "tenths"]
+__all__ = [
+    "PROVISIONAL_GAMES",
+    "RATING_REASONS",
+    "Leader",
+    "RatedResult",
+    "check_result",
+    "is_provisional",
+    "tenths",
+]
 
 RATING_REASONS: tuple[str, ...] = ("ai_seat", "takeover", "leaver", "no_account")
 _LIMIT = 100_000  # |rating| in tenths: the model's ordinals stay far inside
@@ -31,6 +47,15 @@ _LIMIT = 100_000  # |rating| in tenths: the model's ordinals stay far inside
 Rating = Annotated[int, Meta(ge=-_LIMIT, le=_LIMIT)]
 Place = Annotated[int, Meta(ge=1, le=4)]
 Reason = Annotated[str, one_of(RATING_REASONS)]
+
+
+PROVISIONAL_GAMES = 5
+"""Rated games an account plays before its rating is shown as a number."""
+
+
+def is_provisional(games: int) -> bool:
+    """Whether a rating of ``games`` rated games is shown as provisional (``?``)."""
+    return games < PROVISIONAL_GAMES
 
 
 def tenths(value: float | None) -> int | None:

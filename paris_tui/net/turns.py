@@ -139,7 +139,7 @@ def quick_match(
         if t.waiting
         and not t.finished
         and len(t.seats) == size
-        and t.free_seats > 0
+        and any(s.status == "free" and not s.name for s in t.seats)  # not kept for a name
         and not any(s.name.casefold() == key for s in t.seats if key)
     ]
     if not candidates:

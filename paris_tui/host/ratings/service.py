@@ -40,7 +40,7 @@ from paris_tui.host.ratings.store import (
     open_ratings,
 )
 from paris_tui.host.referee import Referee
-from paris_tui.net.ratings_wire import Leader, RatedResult, tenths
+from paris_tui.net.ratings_wire import Leader, RatedResult, is_provisional, tenths
 
 __all__ = ["CACHE_SECONDS", "HostRatings", "LeaderRow"]
 
@@ -66,6 +66,7 @@ class HostRatings:
         self._pending: set[asyncio.Future[None]] = set()
         self._results: dict[str, RatedResult] = {}
         self._names: dict[str, tuple[int | None, float]] = {}  # name -> (account, when)
+        self._games: dict[int, int] = {}  # account -> rated games, read with its shown rating
         if events is not None:
             events.subscribe(self.hear)
 
@@ -137,6 +138,8 @@ class HostRatings:
         value = None if found is None else found.shown
         if len(self._shown) > 10_000:
             self._shown.clear()
+            self._games.clear()
+        self._games[account] = 0 if found is None else found.games
         self._shown[account] = (value, now)
         return value
 
@@ -174,6 +177,27 @@ class HostRatings:
                 self._names.clear()
             cached = self._names[name] = (found, now)
         return self.shown(cached[0])
+
+    def seat_provisional_of(self, player: Player, owner: int | None) -> bool:
+        """Whether a seat's rating is shown as provisional (fewer rated games than
+        :data:`~paris_tui.net.ratings_wire.PROVISIONAL_GAMES`)."""
+        if player.is_ai or self.store is None:
+            return False
+        if owner is None:
+            return self.provisional_by_name(player.name)
+        return self._provisional(owner)
+
+    def provisional_by_name(self, name: str) -> bool:
+        """:meth:`seat_provisional_of` for the account called ``name`` (a waiting table's)."""
+        if self.shown_by_name(name) is None:
+            return False
+        cached = self._names.get(name)
+        return cached is not None and self._provisional(cached[0])
+
+    def _provisional(self, account: int | None) -> bool:
+        if account is None or self.shown(account) is None:
+            return False
+        return is_provisional(self._games.get(account, 0))
 
     def leaderboard(self) -> tuple[LeaderRow, ...]:
         """The best :data:`~paris_tui.host.ratings.store.LEADERBOARD_SIZE` accounts, best first."""
