@@ -70,9 +70,8 @@ class PlayerRecord:
 
 def player_record(name: str, games: Iterable[FinishedGame]) -> PlayerRecord:
     """``name``'s games among ``games`` (any order), their wins and ratings."""
-    mine = sorted(
-        (g for g in games if _seat(g, name) is not None), key=lambda g: (-g.finished, g.table)
-    )
+    # Newest first; games of the same second keep the host's order (newest first).
+    mine = sorted((g for g in games if _seat(g, name) is not None), key=lambda g: -g.finished)
     wins = 0
     ratings: list[int] = []
     rated = 0
