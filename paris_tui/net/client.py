@@ -34,6 +34,8 @@ from .protocol import (
     Bye,
     ClientMessage,
     FinishedGame,
+    FriendsInfo,
+    FriendsRequest,
     Games,
     GetRecord,
     Hello,
@@ -225,6 +227,13 @@ class HostClient:
             return answer.games
         key = player.casefold()
         return tuple(g for g in answer.games if any(n.casefold() == key for n in g.names))
+
+    async def friends(self, name: str, token: str | None, timeout: float = 10.0) -> FriendsInfo:
+        """``name``'s friends and who of them is here (protocol 4); this connection
+        listens for them from now on (and counts as that account, online)."""
+        self.send(FriendsRequest(name, token, "show"))
+        answer: FriendsInfo = await self._answer(timeout, FriendsInfo)
+        return answer
 
     async def record(self, table: str, timeout: float = 10.0) -> RecordSent:
         """A finished game's public record (protocol 4). Raises :class:`RefusedError`."""
