@@ -138,13 +138,7 @@ async def say_games(client: HostClient, out: Lines, player: str | None) -> None:
             out.say(_("No finished games on this host yet."))
         return
     shown = games[:GAMES_SAID]
-    out.say(
-        ngettext(
-            "The newest finished game, of {n}:",
-            "The newest {k} finished games, of {n}:",
-            len(shown),
-        ).format(k=len(shown), n=len(games))
-    )
+    out.say(_("The newest finished games, {k} of {n}:").format(k=len(shown), n=len(games)))
     out.say(*(game_line(g) for g in shown))
 
 

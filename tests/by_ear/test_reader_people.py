@@ -106,7 +106,7 @@ async def test_who_games_a_page_and_an_invitation_by_ear(tmp_path: Path) -> None
         said = await _until_said(out, "Online, ")
         assert "cy (at a table" in said
         inbox.put("games")
-        said = await _until_said(out, "The newest finished game, of 1:")
+        said = await _until_said(out, "The newest finished games, 1 of 1:")
         assert "r1, " in said and "eve 30 (won), fay 20; rated." in said
         inbox.put("games cy")
         await _until_said(out, "No finished games of cy here.")

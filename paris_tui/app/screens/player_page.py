@@ -24,7 +24,7 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
 from ...core import printable
-from ...i18n import N_, _
+from ...i18n import N_, _, ngettext
 from ...net.protocol import FinishedGame
 from ..look.glyphs import current_glyphs
 from ..look.player_words import player_record, rating_now_line, sparkline, tenths_text
@@ -73,7 +73,9 @@ class PlayerScreen(TranslatedBindings, ModalScreen[None]):
         self.games = record.games
         n = len(record.games)
         summary = Text(
-            _("{n} finished games, {wins} won.").format(n=n, wins=record.wins)
+            ngettext("{n} finished game, {wins} won.", "{n} finished games, {wins} won.", n).format(
+                n=n, wins=record.wins
+            )
             + "\n"
             + rating_now_line(record)
         )
@@ -94,7 +96,7 @@ class PlayerScreen(TranslatedBindings, ModalScreen[None]):
         for game in record.games:
             players = Text(", ").join(self._seat_text(game, i, key) for i in range(len(game.names)))
             if not game.rated:
-                players.append(" " + _("(unrated)"), style="dim")
+                players.append(_(" (unrated)"), style="dim")
             ended = time.strftime("%Y-%m-%d %H:%M", time.localtime(game.finished))
             grid.add_row(Text(game.table), players, Text(ended), key=game.table)
         grid.focus()
