@@ -45,7 +45,7 @@ from .chat_wire import (
     MutesRequest,
 )
 from .games_wire import MAX_ONLINE, FinishedGame, Games, GetRecord, ListGames, Online, RecordSent
-from .ratings_wire import Leader, RatedResult, check_result
+from .ratings_wire import Leader, RatedResult, check_result, result_form
 from .wire import (
     Code,
     Form,
@@ -490,6 +490,12 @@ class Presence(Message, tag="presence", frozen=True):
         if self.result is not None:
             check_result(self.result)
         return self
+
+    def _form(self) -> msgspec.Struct:
+        form = super()._form()
+        if self.result is None or self.result.provisional:
+            return form
+        return replace(form, result=result_form(self.result))  # the bytes of before
 
 
 class Waiting(Message, tag="waiting", frozen=True):

@@ -36,8 +36,10 @@ __all__ = [
     "RATING_REASONS",
     "Leader",
     "RatedResult",
+    "RatedResultForm",
     "check_result",
     "is_provisional",
+    "result_form",
     "tenths",
 ]
 
@@ -80,6 +82,29 @@ class RatedResult(Form, omit_defaults=False, frozen=True):
     leavers: Annotated[tuple[Seat, ...], Meta(max_length=4)] = ()
     before: Annotated[tuple[Rating | None, ...], Meta(max_length=4)] = ()
     after: Annotated[tuple[Rating | None, ...], Meta(max_length=4)] = ()
+    # Additive: each seat's rating is provisional after the game (shown without a number).
+    provisional: Annotated[tuple[bool, ...], Meta(max_length=4)] = ()
+
+
+class RatedResultForm(Form, omit_defaults=False, frozen=True):
+    """:class:`RatedResult` as written when no seat is ``provisional``: the six fields
+    every version wrote (the recorded lines' bytes stay the same)."""
+
+    rated: bool
+    reason: Reason | None
+    ranks: Annotated[tuple[Place, ...], Meta(max_length=4)]
+    leavers: Annotated[tuple[Seat, ...], Meta(max_length=4)] = ()
+    before: Annotated[tuple[Rating | None, ...], Meta(max_length=4)] = ()
+    after: Annotated[tuple[Rating | None, ...], Meta(max_length=4)] = ()
+
+
+def result_form(result: RatedResult) -> RatedResult | RatedResultForm:
+    """What is written for ``result``: itself, or without ``provisional`` when empty."""
+    if result.provisional:
+        return result
+    return RatedResultForm(
+        result.rated, result.reason, result.ranks, result.leavers, result.before, result.after
+    )
 
 
 def check_result(result: RatedResult, where: str = "result") -> RatedResult:

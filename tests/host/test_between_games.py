@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from paris_tui.net.client import HostClient, RefusedError
-from paris_tui.net.protocol import Seated, Waiting
+from paris_tui.net.protocol import Presence, Seated, Waiting
 from paris_tui.net.ratings_wire import PROVISIONAL_GAMES
 
 from . import helpers
@@ -157,6 +157,17 @@ async def test_finished_games_say_scores_places_ratings_and_filter_by_player(
         # Each player's rating after one game is provisional: so say their seats.
         tables = {t.table: t for t in await lobby.tables()}
         assert [s.provisional for s in tables["t1"].seats] == [True, True]
+        # ... and the game's result at the table says so too (the end screen's "?").
+        result = next(
+            (m.result for m in ann.received if isinstance(m, Presence) and m.result), None
+        )
+        for _ in range(MAX_STEPS):
+            if result is not None:
+                break
+            message = await ann.client.receive(TIMEOUT)
+            if isinstance(message, Presence):
+                result = message.result
+        assert result is not None and result.provisional == (True, True)
         assert PROVISIONAL_GAMES > 1
         await lobby.close()
         await ann.client.close()

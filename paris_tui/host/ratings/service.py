@@ -246,7 +246,9 @@ class HostRatings:
             loop = asyncio.get_running_loop()
             result = await loop.run_in_executor(self._writer, self.finish, referee, owners)
             if result is not None and room.referee is referee:
-                room.result = to_wire(result)
+                seats = range(len(referee.players))
+                provisional = tuple(self._provisional(owners.get(s)) for s in seats)
+                room.result = to_wire(result, provisional if result.rated else ())
                 room.broadcast_presence()
 
         self._soon(asyncio.ensure_future(count()))
@@ -334,7 +336,8 @@ def seat_ratings(
 # --- what the server calls (a line each there) ------------------------------------------
 
 
-def to_wire(result: GameResult) -> RatedResult:
+def to_wire(result: GameResult, provisional: tuple[bool, ...] = ()) -> RatedResult:
+    """``provisional``: each seat's rating is provisional after the game (rated games)."""
     return RatedResult(
         result.rated,
         result.reason,
@@ -342,6 +345,7 @@ def to_wire(result: GameResult) -> RatedResult:
         result.leavers,
         tuple(tenths(v) for v in result.before),
         tuple(tenths(v) for v in result.after),
+        provisional,
     )
 
 
