@@ -27,12 +27,14 @@ from textual.widgets import DataTable, Static
 from paris_tui.app.look.describe import words
 from paris_tui.app.online.friends import LobbyFriends
 from paris_tui.app.screens.base import TranslatedBindings
+from paris_tui.app.screens.finished_games import FinishedGamesScreen
 from paris_tui.app.screens.leaderboard import rated_text
 from paris_tui.app.screens.player_page import PlayerScreen
 from paris_tui.core import printable
 from paris_tui.i18n import N_, _, ngettext
 from paris_tui.net.client import HostClient
-from paris_tui.net.protocol import Games, ListGames, Online, TableInfo
+from paris_tui.net.games_wire import GAMES_VERSION
+from paris_tui.net.protocol import Games, GetRecord, ListGames, Online, TableInfo
 from paris_tui.net.ratings_wire import is_provisional
 
 __all__ = [
@@ -60,11 +62,14 @@ class PeopleLobby(Protocol):
     @property
     def app(self) -> App[Any]: ...
 
+    @property
+    def ended(self) -> str | None: ...
+    @property
+    def done(self) -> bool: ...
+
     def query_one(self, selector: str, expect_type: type[Static]) -> Static: ...
 
-    def can_list_games(self) -> bool: ...
-
-    def open_game(self, table: str) -> None: ...
+    def say(self, message: str, *, problem: bool = False) -> None: ...
 
 
 class LobbyPeople:
@@ -101,18 +106,49 @@ class LobbyPeople:
         """Who is online, friends first (:class:`WhoScreen`)."""
         self.lobby.app.push_screen(WhoScreen(self.online, self.friend_names(), self.open_player))
 
+    def _can_send(self) -> bool:
+        lobby = self.lobby
+        if lobby.ended is not None:
+            lobby.say(_("{problem} Press q to quit.").format(problem=lobby.ended), problem=True)
+            return False
+        return not lobby.done
+
+    def _can_list_games(self) -> bool:
+        """Whether the host lists its finished games (said when not) and we may ask."""
+        welcome = self.lobby.client.welcome
+        if welcome is None or welcome.protocol < GAMES_VERSION:
+            self.lobby.say(_("This host cannot list its finished games (an older version)."))
+            return False
+        return self._can_send()
+
+    def _ask(self, player: str | None) -> None:
+        if self._can_send():
+            self.lobby.client.send(ListGames(player))
+
+    def open_game(self, table: str) -> None:
+        """Ask the host for a finished game's record (the lobby opens it in the replay
+        viewer when it comes)."""
+        if self._can_send():
+            self.lobby.client.send(GetRecord(table))
+
+    def finished_games(self) -> None:
+        """The host's finished games (:class:`FinishedGamesScreen`), yours first."""
+        if self._can_list_games():
+            screen = FinishedGamesScreen(self.lobby.player, self.open_game, self._ask)
+            self.lobby.app.push_screen(screen)
+            self.lobby.client.send(ListGames())
+
     def open_player(self, name: str) -> None:
         """``name``'s page (:class:`PlayerScreen`), filled when the host answers."""
-        lobby = self.lobby
-        if not lobby.can_list_games():
-            return
-        lobby.app.push_screen(PlayerScreen(name, lobby.open_game))
-        lobby.client.send(ListGames(name))
+        if self._can_list_games():
+            self.lobby.app.push_screen(PlayerScreen(name, self.open_game))
+            self.lobby.client.send(ListGames(name))
 
     def games(self, answer: Games) -> None:
-        """The host's finished games: to each page open (it keeps its player's)."""
+        """The host's finished games: to the list and to each page open (a page
+        keeps its player's)."""
         for screen in self.lobby.app.screen_stack:
-            if isinstance(screen, PlayerScreen):
+            if isinstance(screen, FinishedGamesScreen | PlayerScreen):
                 screen.show(answer.games)
 
 

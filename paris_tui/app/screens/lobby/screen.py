@@ -55,7 +55,7 @@ from paris_tui.app.look.describe import words
 from paris_tui.app.online.friends import LobbyFriends
 from paris_tui.app.online.turns_view import waiting_line
 from paris_tui.app.screens.base import ParisScreen
-from paris_tui.app.screens.finished_games import FinishedGamesScreen, HostReplayScreen
+from paris_tui.app.screens.finished_games import HostReplayScreen
 from paris_tui.app.screens.leaderboard import LeaderboardScreen
 from paris_tui.app.screens.lobby.host_link import POLL, POLL_AWAY, HostLink
 from paris_tui.app.screens.lobby.new_table import NewTableScreen
@@ -72,13 +72,11 @@ from paris_tui.net.games_wire import GAMES_VERSION
 from paris_tui.net.protocol import (
     FriendsInfo,
     Games,
-    GetRecord,
     HostMessage,
     Join,
     Leader,
     Leave,
     Left,
-    ListGames,
     OpenTable,
     RecordSent,
     Refused,
@@ -412,10 +410,7 @@ class LobbyScreen(ParisScreen):
                     on = grid.current()  # the table the cursor is on, before the new list
                     self._draw_tables(tables, None if on is None else on.table)
             case Games():
-                for screen in self.app.screen_stack:
-                    if isinstance(screen, FinishedGamesScreen):
-                        screen.show(message.games)
-                self.people.games(message)
+                self.people.games(message)  # the finished games' list, a player's page
             case RecordSent():
                 self._replay(message)
             case Waiting():
@@ -624,33 +619,7 @@ class LobbyScreen(ParisScreen):
         self.app.push_screen(AccountScreen(host, port, self.player, self.token()), typed)
 
     def action_games(self) -> None:
-        """The host's finished games (:class:`FinishedGamesScreen`), yours first."""
-        welcome = self.client.welcome
-        if welcome is None or welcome.protocol < GAMES_VERSION:
-            self.say(_("This host cannot list its finished games (an older version)."))
-            return
-        if not self._can_send():
-            return
-
-        def ask(player: str | None) -> None:
-            if self._can_send():
-                self.client.send(ListGames(player))
-
-        self.app.push_screen(FinishedGamesScreen(self.player, self.open_game, ask))
-        self.client.send(ListGames())
-
-    def open_game(self, table: str) -> None:
-        """Ask the host for a finished game's record (it opens in the replay viewer)."""
-        if self._can_send():
-            self.client.send(GetRecord(table))
-
-    def can_list_games(self) -> bool:
-        """Whether the host lists its finished games (said when not) and we may ask."""
-        welcome = self.client.welcome
-        if welcome is None or welcome.protocol < GAMES_VERSION:
-            self.say(_("This host cannot list its finished games (an older version)."))
-            return False
-        return self._can_send()
+        self.people.finished_games()  # yours first (lobby/online.py)
 
     def action_who(self) -> None:
         self.people.who()
