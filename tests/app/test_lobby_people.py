@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from textual.app import App
 
 from paris_tui.app.look.player_words import player_lines, player_record, sparkline
@@ -221,3 +222,42 @@ def test_a_players_page_in_lines_says_a_provisional_rating_without_a_number() ->
     assert "-3.1" not in "\n".join(lines)
     assert lines[3].startswith("t2, ") and lines[3].endswith("ann 10, bob 30 (won); rated.")
     assert sparkline([0, 5, 10]) == "▁▅█" and sparkline([3, 3], ascii_only=True) == "__"
+
+
+@pytest.mark.parametrize("language", ["de", "zh-TW"])
+async def test_the_lobby_with_people_fits_80x24_in_german_and_chinese(
+    tmp_path: Path, language: str
+) -> None:
+    from paris_tui import i18n
+
+    from .test_layout_fit import check_screen
+
+    try:
+        i18n.set_language(language)
+        async with hosting(tmp_path, "Bartholomäusxxxxxxxx,cy") as (_host, port):
+            players = [await _client(port) for _ in range(2)]
+            await players[0].join("Bartholomäusxxxxxxxx")
+            await players[1].join("cy")
+            dee = await _client(port)
+            await dee.open_table("dee", ("me", "invite:Zoë", "open"))
+            client = await _client(port)
+            app = LobbyApp(client, "Zoë")
+            async with app.run_test(size=(80, 24)) as pilot:
+                lobby = app.screen
+                assert isinstance(lobby, LobbyScreen)
+                await _until(pilot, lambda: len(lobby.people.online) == 2, "who is online")
+                await _until(pilot, lambda: "dee" in screen_text(app), "the invitation")
+                await pilot.pause()
+                text = screen_text(app)
+                assert "Bartholomäusxxxxxxxx" in text and "t2" in text
+                problems = check_screen(app)
+                assert not problems, "\n".join(map(str, problems))
+                await pilot.press("o")
+                await _until(pilot, lambda: isinstance(app.screen, WhoScreen), "o's list")
+                await pilot.pause()
+                problems = check_screen(app)
+                assert not problems, "\n".join(map(str, problems))
+            for other in (*players, dee, client):
+                await other.close()
+    finally:
+        i18n.set_language("en")
