@@ -25,7 +25,16 @@ from ..wording import name_problem, refusal_reason
 from .commands import parse, word_for
 from .inbox import Inbox
 from .lines import Lines
-from .people import invitation_lines, lobby_command, people_help, say_games, say_player, say_who
+from .people import (
+    invitation_lines,
+    invite_help,
+    invited_seat,
+    lobby_command,
+    people_help,
+    say_games,
+    say_player,
+    say_who,
+)
 
 __all__ = ["lobby", "table_line"]
 
@@ -189,6 +198,7 @@ async def _open_table(start: LobbyStart, name: str, out: Lines, inbox: Inbox) ->
             "or an AI level (ai:random, ai:easy, ai:greedy, ai:strong). For example: {example}."
         ).format(open="open", example="open, ai:strong")
     )
+    out.say(invite_help())
     answer = await inbox.get()
     if answer is None:
         return None
@@ -197,6 +207,8 @@ async def _open_table(start: LobbyStart, name: str, out: Lines, inbox: Inbox) ->
         word = part.strip().lower()
         if word in ("open", "ai:random", "ai:easy", "ai:greedy", "ai:strong"):
             seats.append(word)
+        elif invited_seat(part) is not None:
+            seats.append(invited_seat(part) or "")
         elif word:
             out.say(_("Not a seat: {text}.").format(text=printable(part.strip()[:40])))
             return None

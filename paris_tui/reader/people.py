@@ -27,6 +27,8 @@ from .lines import Lines
 __all__ = [
     "GAMES_SAID",
     "invitation_lines",
+    "invite_help",
+    "invited_seat",
     "lobby_command",
     "people_help",
     "say_games",
@@ -88,6 +90,24 @@ def invitation_lines(tables: Sequence[TableInfo], me: str | None) -> list[str]:
             )
         )
     return out
+
+
+INVITE = "invite:"
+
+
+def invite_help() -> str:
+    return _("Or {example} for a seat kept for that player: they hear of it.").format(
+        example=INVITE + _("NAME")
+    )
+
+
+def invited_seat(part: str) -> str | None:
+    """The seat word for a typed ``invite:NAME`` (the name's case kept), else ``None``."""
+    text = part.strip()
+    if not text.casefold().startswith(INVITE):
+        return None
+    name = text[len(INVITE) :].strip()
+    return INVITE + name if name else None
 
 
 def who_line(online: Sequence[Online], friends: Sequence[str], me: str | None) -> str:

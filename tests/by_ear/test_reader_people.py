@@ -143,3 +143,25 @@ async def test_the_page_in_german(tmp_path: Path) -> None:
             await asyncio.gather(task, return_exceptions=True)
     finally:
         i18n.set_language("en")
+
+
+async def test_new_with_invite_keeps_a_seat_for_that_name(tmp_path: Path) -> None:
+    async with hosting(tmp_path) as (_, port):
+        out = Lines(io.StringIO(), width=lambda: 200)
+        inbox = Inbox()
+        client = await HostClient.connect("127.0.0.1", port)
+        task = asyncio.create_task(
+            lobby(JoinTarget("127.0.0.1", port, "gus"), client, None, out, inbox)
+        )
+        await _until_said(out, "No table is open")
+        inbox.put("new")
+        await _until_said(out, "Or invite:NAME for a seat kept for that player")
+        inbox.put("invite:Bob")
+        await _until_said(out, "You sit at table t1; waiting for 1 more player.")
+        lister = await HostClient.connect("127.0.0.1", port)
+        (table,) = await lister.tables()
+        assert [(s.name, s.status) for s in table.seats] == [("gus", "present"), ("Bob", "free")]
+        task.cancel()
+        for other in (client, lister):
+            other.abort()
+        await asyncio.gather(task, return_exceptions=True)
