@@ -270,7 +270,17 @@ class HostRatings:
                 return
             done = self.finish(referee, owners)
         if done is not None:
-            self._results[table_id] = to_wire(done)
+            self._results[table_id] = to_wire(done, self._provisional_now(table_id, record, done))
+
+    def _provisional_now(self, table_id: str, record: Record, done: GameResult) -> tuple[bool, ...]:
+        """Each seat's rating is provisional now (a rated game found at the start)."""
+        if not done.rated:
+            return ()
+        referee = Referee.from_record(table_id, record)
+        owners, problem = self.host.load_owners(table_id, referee)
+        if problem is not None:
+            return ()
+        return tuple(self._provisional(owners.get(s)) for s in range(len(referee.players)))
 
     def result_of(self, table_id: str) -> RatedResult | None:
         """The result found by :meth:`catch_up` for a finished table being resumed."""

@@ -502,7 +502,14 @@ class SQLiteRatings:
                         f"the ratings store holds a bad result: {exc}"
                     ) from None
                 return GameResult(
-                    old.rated, old.reason, old.ranks, old.leavers, old.before, old.after, True
+                    old.rated,
+                    old.reason,
+                    old.ranks,
+                    old.leavers,
+                    old.before,
+                    old.after,
+                    True,
+                    scores=old.scores,
                 )
             found = db.execute(
                 "SELECT seat, state FROM rating_marks WHERE table_id = ?", (table_id,)
