@@ -37,6 +37,17 @@ async def _befriend(port: int, name: str, token: str, friend: str) -> None:
     await client.close()
 
 
+def test_a_table_inviting_you_comes_first_after_your_moves() -> None:
+    from paris_tui.net.protocol import SeatInfo, TableInfo
+    from paris_tui.net.turns import tables_in_order
+
+    seat = SeatInfo("ann", "human", "present")
+    plain = TableInfo("t1", (seat, SeatInfo("", "human", "free")), 0, 0, False, True, 1)
+    kept = TableInfo("t2", (seat, SeatInfo("Bob", "human", "free")), 0, 0, False, True, 1)
+    assert [t.table for t in tables_in_order([plain, kept], "bob")] == ["t2", "t1"]
+    assert [t.table for t in tables_in_order([plain, kept], "cy")] == ["t1", "t2"]
+
+
 def test_friends_come_first_and_the_line_fits_its_width() -> None:
     online = [Online(n, n == "bob") for n in ("dee", "Bob", "cy", "ann", "bob")]
     assert [o.name for o in friends_first(online, ["CY", "dee"])] == [

@@ -100,7 +100,7 @@ async def test_who_games_a_page_and_an_invitation_by_ear(tmp_path: Path) -> None
         client = await HostClient.connect("127.0.0.1", port)
         target = JoinTarget("127.0.0.1", port, "bob")
         task = asyncio.create_task(lobby(target, client, tokens, out, inbox))
-        said = await _until_said(out, "gus invites you to table t2: type 2 to take your seat.")
+        said = await _until_said(out, "gus invites you to table t2: type 1 to take your seat.")
         assert "a seat kept for bob" in said
         inbox.put("who")
         said = await _until_said(out, "Online, ")
@@ -114,7 +114,7 @@ async def test_who_games_a_page_and_an_invitation_by_ear(tmp_path: Path) -> None
         said = await _until_said(out, "eve: 1 finished game, 1 won.")
         assert "Rating: provisional, 1 rated game of the 5 that give a number." in said
         count = len(out.said)
-        inbox.put("2")  # the number the invitation said: the kept seat
+        inbox.put("1")  # the number the invitation said (invitations come first)
         await _until_said(out, "You sit at table t2")
         assert "waiting for 1 more player" in "\n".join(out.said[count:])
         task.cancel()
