@@ -139,6 +139,10 @@ async def test_an_invitation_is_said_above_the_tables_and_enter_takes_the_seat(
             line = "ann invites you to table t1: Enter on it takes your seat."
             await _until(pilot, lambda: line in screen_text(app), "the invitation")
             assert "seat for bob" in screen_text(app)
+            lobby = app.screen
+            assert isinstance(lobby, LobbyScreen)
+            status = lobby.query_one("#lobby-status").render()
+            assert line in str(status)  # said once in the status line, where a reader looks
             await pilot.press("enter")
             await _until(pilot, lambda: "You sit at table t1, seat 2" in screen_text(app), "sat")
             cy = await _client(port)

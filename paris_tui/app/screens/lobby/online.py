@@ -79,6 +79,7 @@ class LobbyPeople:
     def __init__(self, lobby: PeopleLobby) -> None:
         self.lobby = lobby
         self.online: tuple[Online, ...] = ()  # as the host last told
+        self.told: set[str] = set()  # the tables whose invitation the status line said
 
     def friend_names(self) -> tuple[str, ...]:
         info = self.lobby.friends.info
@@ -101,6 +102,11 @@ class LobbyPeople:
         said = invitations_text(lobby.tables, lobby.player)
         invites.display = said is not None
         invites.update(said or "")
+        fresh = [t for t in invitations(lobby.tables, lobby.player) if t.table not in self.told]
+        told = invitations_text(fresh, lobby.player)
+        if told is not None:  # a new one: said once in the status line too
+            self.told.update(t.table for t in fresh)
+            lobby.say(told.plain)
 
     def who(self) -> None:
         """Who is online, friends first (:class:`WhoScreen`)."""
