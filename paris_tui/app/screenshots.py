@@ -326,7 +326,7 @@ def _seed_ratings(root: Path) -> None:
     from paris_tui.host.ratings.store import open_ratings
 
     accounts = open_accounts(root)
-    ids = {n: accounts.create(n, None).id for n in ("Ann", "Bob", "Cy", "Dee", "Eve")}
+    ids = {n: accounts.create(n, None).id for n in ("Ann", "Bob", "Cy", "Dee", "Eve", "Hal")}
     accounts.close()
     ratings = open_ratings(root)
     games = [
@@ -337,18 +337,27 @@ def _seed_ratings(root: Path) -> None:
         ("Ann", "Eve"),
         ("Bob", "Dee"),
     ]
+    # Twice each (five rated games or more: a number), and Hal's first (provisional: "?").
+    games = [*games, *reversed(games), ("Eve", "Hal")]
     for number, order in enumerate(games, 1):
         owners = {seat: ids[name] for seat, name in enumerate(order)}
         scores = [40 - 5 * seat for seat in range(len(order))]  # in the order given
         ratings.finish(
-            f"s{number}:x", f"s{number}", ["human"] * len(order), owners, scores, [1] * len(order)
+            f"s{number}:x",
+            f"s{number}",
+            ["human"] * len(order),
+            owners,
+            scores,
+            [1] * len(order),
+            list(order),
         )
     ratings.close()
 
 
 async def lobby_ratings(out: Path) -> Path:
-    """The lobby of a host with rated players: each rating beside its name,
-    a turn-based table waiting for Eve's move at the top, then the leaderboard (``l``)."""
+    """The lobby of a host with rated players: each rating beside its name (Hal's
+    provisional: ``?``), a turn-based table waiting for Eve's move at the top, then the
+    leaderboard (``l``) and the best player's page (Enter)."""
     import tempfile
     import time
 
@@ -388,12 +397,72 @@ async def lobby_ratings(out: Path) -> Path:
                 await pilot.press("l")
                 await pilot.pause(0.3)
                 app.save_screenshot("leaderboard.svg", str(out))
+                await pilot.press("enter")  # the best player's page
+                await pilot.pause(0.5)
+                app.save_screenshot("player-page.svg", str(out))
             await client.close()
             await dee.close()
         finally:
             sys.stdout, sys.stderr = streams
             await host.close()
     return out / "leaderboard.svg"
+
+
+async def lobby_people(out: Path) -> Path:
+    """Eve's lobby at 80x24: who is online (her friend Cy first), and Dee's
+    invitation to a seat kept for her above the tables."""
+    import tempfile
+
+    from ..host.referee import parse_seats
+    from ..host.server import Host, HostConfig
+    from ..net.client import HostClient, TokenStore
+    from ..net.protocol import FriendsInfo, FriendsRequest
+    from .screens.lobby import LobbyScreen
+
+    with tempfile.TemporaryDirectory() as tmp:
+        host = Host(HostConfig(data_dir=Path(tmp), port=0, ai_delay=3600.0))
+        host.load()
+        host.open_table(parse_seats("Bob,Cy"), seed=7)
+        host.open_table(parse_seats("Eve,ai:strong"), seed=8)
+        _, port = await host.start()
+        address = f"127.0.0.1:{port}"
+        others: list[HostClient] = []
+        try:
+            joined: dict[str, str | None] = {}
+            for name in ("Bob", "Cy", "Eve"):
+                others.append(await HostClient.connect("127.0.0.1", port))
+                joined[name] = (await others[-1].join(name)).token
+            others[-1].abort()
+            eve_token = joined["Eve"]
+            assert eve_token is not None
+            tokens = TokenStore(Path(tmp) / "tokens.json")
+            tokens.put(address, "Eve", eve_token)
+            others.append(await HostClient.connect("127.0.0.1", port))
+            # Friends only when both asked: Eve asks Cy, Cy asks Eve.
+            for asker, asked in (("Eve", "Cy"), ("Cy", "Eve")):
+                others[-1].send(FriendsRequest(asker, joined[asker], "add", asked))
+                while not isinstance(await others[-1].receive(10.0), FriendsInfo):
+                    pass
+            others.append(await HostClient.connect("127.0.0.1", port))
+            await others[-1].open_table("Dee", ("me", "invite:Eve"))
+            client = await HostClient.connect("127.0.0.1", port)
+            others.append(client)
+            app = ParisApp(anim=0.0, ai_delay=0.0, cursor_blink=False)
+            async with app.run_test(size=(80, 24)) as pilot:
+                await pilot.pause()
+                lobby = LobbyScreen(client, "Eve", poll=0.2, tokens=tokens, address=address)
+                app.push_screen(lobby)
+                for _ in range(100):
+                    await pilot.pause(0.1)
+                    if lobby.people.online and lobby.friends.info is not None:
+                        break
+                await pilot.pause(0.5)
+                app.save_screenshot("lobby-people.svg", str(out))
+        finally:
+            for other in others:
+                other.abort()
+            await host.close()
+    return out / "lobby-people.svg"
 
 
 async def table_chat(out: Path) -> Path:
@@ -551,6 +620,7 @@ SCENES: dict[str, Scene] = {
     "statistics": statistics_screen,
     "at-one-table": at_one_table,
     "lobby-ratings": lobby_ratings,
+    "lobby-people": lobby_people,
     "table-chat": table_chat,
     "end-chat": end_chat,
     "lang-de": german,

@@ -27,6 +27,8 @@ frozen dataclass:
 - :class:`WaitingChanged`, :class:`WaitingStarted`, :class:`WaitingClosed`
   (a table waiting for players, published by the waiting tables): the cluster
   keeps the other hosts' lobbies told.
+- :class:`SeatsInvited` (a table was opened with seats kept for named
+  accounts): the turn clocks run the notify command for each of them.
 
 :meth:`EventBus.publish` calls each subscriber at once; :meth:`EventBus.deliver`
 also waits for what a subscriber gives back to wait for (an awaitable), so a
@@ -51,6 +53,7 @@ __all__ = [
     "MovePlayed",
     "SeatLeft",
     "SeatReturned",
+    "SeatsInvited",
     "TableArchived",
     "TableEvent",
     "TableResumed",
@@ -134,6 +137,13 @@ class WaitingClosed(_OfTable):
     """A waiting table closed: nobody waits at it any more."""
 
 
+@dataclass(frozen=True, slots=True)
+class SeatsInvited(_OfTable):
+    """A table was opened with a seat kept for each of ``names`` (invitations)."""
+
+    names: Sequence[str]
+
+
 TableEvent = (
     TableServed
     | TableResumed
@@ -147,6 +157,7 @@ TableEvent = (
     | WaitingChanged
     | WaitingStarted
     | WaitingClosed
+    | SeatsInvited
 )
 
 Handler = Callable[[TableEvent], Awaitable[None] | None]

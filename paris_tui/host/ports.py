@@ -164,6 +164,8 @@ class NameRatings(Protocol):
 
     def seat_rating_by_name(self, name: str) -> int | None: ...
 
+    def provisional_by_name(self, name: str) -> bool: ...
+
 
 class WaitingHost(Protocol):
     """What the waiting tables need: the gate, the tables served, a new table's

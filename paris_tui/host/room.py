@@ -56,6 +56,8 @@ class SeatRatings(Protocol):
 
     def seat_rating_of(self, player: Player, owner: int | None) -> int | None: ...
 
+    def seat_provisional_of(self, player: Player, owner: int | None) -> bool: ...
+
 
 class TableClocks(Protocol):
     """A timed table's clock (:class:`~paris_tui.host.services.turns.TurnKeeper`)."""
@@ -133,9 +135,15 @@ class Room:
         return "takeover" if seat in self.takeover else "away"
 
     def seat_infos(self) -> tuple[SeatInfo, ...]:
-        rating = self.host.ratings.seat_rating_of  # the account's rating (ratings/)
+        ratings = self.host.ratings  # the account's rating (ratings/)
         return tuple(
-            SeatInfo(p.name, p.kind, self.status(i), rating(p, self.owners.get(i)))
+            SeatInfo(
+                p.name,
+                p.kind,
+                self.status(i),
+                ratings.seat_rating_of(p, self.owners.get(i)),
+                ratings.seat_provisional_of(p, self.owners.get(i)),
+            )
             for i, p in enumerate(self.referee.players)
         )
 

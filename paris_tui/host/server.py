@@ -70,6 +70,7 @@ from paris_tui.host.ratings.service import HostRatings, table_leaderboard
 from paris_tui.host.services.chat import TableChat, chat_store
 from paris_tui.host.services.finished import answer as finished_games
 from paris_tui.host.services.friends import Friends
+from paris_tui.host.services.presence import WhoIsOnline
 from paris_tui.host.services.turns import TurnKeeper
 from paris_tui.host.store.files import HostStore, TableStore
 
@@ -168,6 +169,7 @@ class Host:
         chats = chat_store(self.tables, self.store.tables_dir)
         self.chat = TableChat(self, chats, events=self.events)  # the tables' chat
         self.friends = Friends(self, self.cluster)  # "tell me when NAME is here"
+        self.presence = WhoIsOnline(self, self.friends, lambda: self.ratings.store)  # who is online
         if self.cluster is not None:
             self.cluster.after_tick = self.friends.step
         self.saves_failing = False  # a move could not be saved, none has been since
@@ -539,7 +541,8 @@ class Host:
                             key=lambda t: (len(t.table), t.table),
                         )
                     )
-                conn.send(Tables(infos, table_leaderboard(self.ratings)))
+                online = await self.presence.online() if conn.protocol >= 4 else ()
+                conn.send(Tables(infos, table_leaderboard(self.ratings), online))
             case OpenTable():
                 self.opening.open(conn, message)
             case Leave():

@@ -37,6 +37,8 @@ from .protocol import (
     Bye,
     ClientMessage,
     FinishedGame,
+    FriendsInfo,
+    FriendsRequest,
     Games,
     GetRecord,
     Hello,
@@ -47,6 +49,7 @@ from .protocol import (
     Left,
     ListGames,
     ListTables,
+    Online,
     OpenTable,
     Ping,
     Play,
@@ -98,6 +101,7 @@ class HostClient:
         self.writer = writer
         self.welcome: Welcome | None = None
         self.leaderboard: tuple[Leader, ...] = ()  # the last tables answer's (ratings)
+        self.online: tuple[Online, ...] = ()  # ... and who is online at the host
         self.endpoint: tuple[str, int] | None = None  # the host and port it connected to
         self._held: list[HostMessage] = []  # what came while waiting (while_waiting)
 
@@ -260,13 +264,27 @@ class HostClient:
         self.send(ListTables())
         answer: Tables = await self._answer(timeout, Tables)
         self.leaderboard = answer.leaderboard
+        self.online = answer.online
         return answer.tables
 
-    async def games(self, timeout: float = 10.0) -> tuple[FinishedGame, ...]:
-        """The host's finished games, newest first (protocol 4)."""
-        self.send(ListGames())
+    async def games(
+        self, timeout: float = 10.0, *, player: str | None = None
+    ) -> tuple[FinishedGame, ...]:
+        """The host's finished games, newest first (protocol 4); only ``player``'s
+        when one is named (an older host sends every game: they are filtered here)."""
+        self.send(ListGames(player))
         answer: Games = await self._answer(timeout, Games)
-        return answer.games
+        if player is None:
+            return answer.games
+        key = player.casefold()
+        return tuple(g for g in answer.games if any(n.casefold() == key for n in g.names))
+
+    async def friends(self, name: str, token: str | None, timeout: float = 10.0) -> FriendsInfo:
+        """``name``'s friends and who of them is here (protocol 4); this connection
+        listens for them from now on (and counts as that account, online)."""
+        self.send(FriendsRequest(name, token, "show"))
+        answer: FriendsInfo = await self._answer(timeout, FriendsInfo)
+        return answer
 
     async def record(self, table: str, timeout: float = 10.0) -> RecordSent:
         """A finished game's public record (protocol 4). Raises :class:`RefusedError`."""

@@ -45,8 +45,8 @@ from .chat_wire import (
     MutesInfo,
     MutesRequest,
 )
-from .games_wire import FinishedGame, Games, GetRecord, ListGames, RecordSent
-from .ratings_wire import Leader, RatedResult, check_result
+from .games_wire import MAX_ONLINE, FinishedGame, Games, GetRecord, ListGames, Online, RecordSent
+from .ratings_wire import Leader, RatedResult, check_result, result_form
 from .wire import (
     Code,
     Form,
@@ -111,6 +111,7 @@ __all__ = [
     "MoveClock",
     "MutesInfo",
     "MutesRequest",
+    "Online",
     "OpenTable",
     "Ping",
     "Play",
@@ -242,6 +243,8 @@ class SeatInfo(Form, frozen=True):
     status: SeatStatus
     # The account's shown rating in tenths (net/ratings_wire.py), written when it has one.
     rating: Annotated[int, Meta(ge=-100_000, le=100_000)] | None = None
+    # Fewer rated games than ratings_wire.PROVISIONAL_GAMES: shown as "?" (additive).
+    provisional: bool = False
 
 
 Seats = Annotated[tuple[SeatInfo, ...], Meta(max_length=4)]
@@ -490,6 +493,12 @@ class Presence(Message, tag="presence", frozen=True):
             check_result(self.result)
         return self
 
+    def _form(self) -> msgspec.Struct:
+        form = super()._form()
+        if self.result is None or self.result.provisional:
+            return form
+        return replace(form, result=result_form(self.result))  # the bytes of before
+
 
 class Waiting(Message, tag="waiting", frozen=True):
     """Protocol 2: you hold ``seat`` at ``table``, which waits for its free seats to be
@@ -543,6 +552,8 @@ class Tables(Message, tag="tables", frozen=True):
     tables: Annotated[tuple[TableInfo, ...], Meta(max_length=10_000)]
     # The host's best ratings (net/ratings_wire.py), written when there are any.
     leaderboard: Annotated[tuple[Leader, ...], Meta(max_length=100)] = ()
+    # The accounts at this host now (net/games_wire.py's Online), written when any are.
+    online: Annotated[tuple[Online, ...], Meta(max_length=MAX_ONLINE)] = ()
 
 
 class Bye(Message, tag="bye", frozen=True):

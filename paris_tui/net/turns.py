@@ -108,8 +108,17 @@ def waiting_for(infos: Iterable[TableInfo], me: str | None) -> list[TableInfo]:
 
 def tables_in_order(infos: Sequence[TableInfo], me: str | None) -> list[TableInfo]:
     """The lobby's order: the tables waiting for ``me``'s move first (longest waiting
-    at the top), then every other table in the host's order."""
+    at the top), then those keeping a free seat for ``me`` (an invitation), then every
+    other table in the host's order."""
     first = waiting_for(infos, me)
+    key = (me or "").casefold()
+    first += [
+        t
+        for t in infos
+        if key
+        and t.waiting
+        and any(s.status == "free" and s.name.casefold() == key for s in t.seats)
+    ]
     ids = {t.table for t in first}
     return first + [t for t in infos if t.table not in ids]
 
@@ -139,7 +148,7 @@ def quick_match(
         if t.waiting
         and not t.finished
         and len(t.seats) == size
-        and t.free_seats > 0
+        and any(s.status == "free" and not s.name for s in t.seats)  # not kept for a name
         and not any(s.name.casefold() == key for s in t.seats if key)
     ]
     if not candidates:

@@ -3,7 +3,10 @@
 The full screen's lobby (``paris_tui.app.screens.lobby``) does more (it opens
 tables); this one lists the tables, takes the seat reserved for the
 player's name (or a free seat of a table that waits for players, then waits
-for the game to start), or watches a game under way.
+for the game to start), or watches a game under way. A seat a table keeps for
+the player's name (an invitation) is said after the list. ``who`` says who is
+online (friends first), ``games`` the host's finished games (``games NAME``:
+that player's), ``player NAME`` a player's page as lines (:mod:`.people`).
 """
 
 from __future__ import annotations
@@ -23,6 +26,16 @@ from .commands import COMMANDS, fold, parse, word_for
 from .friends import ReaderFriends
 from .inbox import Inbox
 from .lines import Lines
+from .people import (
+    invitation_lines,
+    invite_help,
+    invited_seat,
+    lobby_command,
+    people_help,
+    say_games,
+    say_player,
+    say_who,
+)
 from .say import closed_reason
 
 __all__ = ["closed_words", "lobby", "table_line"]
@@ -69,6 +82,9 @@ def table_line(n: int, info: TableInfo, me: str | None = None) -> str:
         state = _("finished")
     else:
         state = _("move {n} of {total}").format(n=info.move_count, total=info.total_moves)
+    kept = [printable(s.name) for s in info.seats if s.status == "free" and s.name]
+    if info.waiting and kept:  # seats kept for invited names
+        state = _("{state}, a seat kept for {names}").format(state=state, names=", ".join(kept))
     if any(t.table == info.table for t in waiting_for([info], me)):
         state = _("{state}, your move for {waited}").format(
             state=state, waited=move_time_words(info.waited or 0.0)
@@ -109,25 +125,31 @@ async def _lobby(
     friends = ReaderFriends(client, tokens, target.address, ticket)
     name = target.name
     typed_ahead: str | None = None  # a command typed at the name prompt, done here
+    tables: list[TableInfo] = []
+    again = True  # the list is said again (not after who, games or a player's page)
     while True:
-        try:
-            tables = tables_in_order(await client.tables(), name)  # your move first
-        except (RefusedError, HostClosedError, ProtocolError, OSError, TimeoutError) as exc:
-            out.say(closed_words(exc))
-            return None
-        out.say(_("The host's lobby.") if tables else _("No table is open on this host yet."))
-        out.say(*(table_line(i + 1, info, name) for i, info in enumerate(tables)))
-        out.say(
-            _(
-                "Type a table's number to sit there, {watch} and a number to watch it, "
-                "Enter to hear the list again, or {quit}."
-            ).format(watch=pgettext_watch(), quit=word_for("quit")),
-            _("{new} opens a table of your own.").format(new=word_for("new")),
-            _(
-                "{friends} reads your friends; {friends} and a name asks them, accepts "
-                "their request, or removes a friend."
-            ).format(friends=word_for("friends")),
-        )
+        if again:
+            try:
+                tables = tables_in_order(await client.tables(), name)  # your move first
+            except (RefusedError, HostClosedError, ProtocolError, OSError, TimeoutError) as exc:
+                out.say(closed_words(exc))
+                return None
+            out.say(_("The host's lobby.") if tables else _("No table is open on this host yet."))
+            out.say(*(table_line(i + 1, info, name) for i, info in enumerate(tables)))
+            out.say(*invitation_lines(tables, name))
+            out.say(
+                _(
+                    "Type a table's number to sit there, {watch} and a number to watch it, "
+                    "Enter to hear the list again, or {quit}."
+                ).format(watch=pgettext_watch(), quit=word_for("quit")),
+                _("{new} opens a table of your own.").format(new=word_for("new")),
+                _(
+                    "{friends} reads your friends; {friends} and a name asks them, accepts "
+                    "their request, or removes a friend."
+                ).format(friends=word_for("friends")),
+                people_help(),
+            )
+        again = True
         if typed_ahead is not None:
             text, typed_ahead = typed_ahead, None
         else:
@@ -135,6 +157,24 @@ async def _lobby(
             if typed is None:
                 return None
             text = typed.strip()
+        asked = lobby_command(text)
+        if asked is not None:
+            command, arg = asked
+            kept = tokens.get(target.address, name) if tokens and name else None
+            try:
+                if command == "who":
+                    await say_who(client, out, name, kept)
+                elif command == "games":
+                    await say_games(client, out, arg or None)
+                else:
+                    await say_player(client, out, arg or name)
+            except RefusedError as exc:
+                out.say(printable(refusal_reason(exc.code, exc.refused.message)))
+            except (HostClosedError, ProtocolError, OSError, TimeoutError) as exc:
+                out.say(closed_words(exc))
+                return None
+            again = False  # a table's number still means the list just said
+            continue
         parsed = parse(text, ("quit", "new", "friends"))
         if parsed.command == "quit":
             client.abort()
@@ -260,6 +300,7 @@ async def _open_table(start: LobbyStart, name: str, out: Lines, inbox: Inbox) ->
             "or an AI level (ai:random, ai:easy, ai:greedy, ai:strong). For example: {example}."
         ).format(open=open_word, example=f"{open_word}, ai:strong")
     )
+    out.say(invite_help())
     answer = await _typed(start.client, inbox)
     if answer is None:
         return None
@@ -270,6 +311,8 @@ async def _open_table(start: LobbyStart, name: str, out: Lines, inbox: Inbox) ->
             seats.append("open")
         elif word in ("ai:random", "ai:easy", "ai:greedy", "ai:strong"):
             seats.append(word)
+        elif invited_seat(part) is not None:
+            seats.append(invited_seat(part) or "")
         elif word:
             out.say(_("Not a seat: {text}.").format(text=printable(part.strip()[:40])))
             return None

@@ -36,6 +36,13 @@ def test_a_rated_game_shows_each_rating_before_and_after() -> None:
     assert "Cy -0.5 → -0.3 (+0.2)" in plain
 
 
+def test_a_provisional_rating_shows_no_number_after_a_first_loss() -> None:
+    result = RatedResult(True, None, (1, 2), (), (0, 0), (31, -31), (True, False))
+    plain = rated_text(result, NAMES[:2]).plain
+    assert "Ann ? (provisional)" in plain and "3.1" not in plain.split("Bob")[0]
+    assert "Bob 0.0 → -3.1 (-3.1)" in plain  # not provisional: the number, negative too
+
+
 def test_an_unrated_game_says_why_and_who_left() -> None:
     left = rated_text(RatedResult(False, "leaver", (1, 3, 2), (1,)), NAMES).plain
     assert "unrated: a player left it" in left and "Bob left the game and is ranked last." in left

@@ -57,8 +57,10 @@ async def test_the_lobby_shows_ratings_and_the_leaderboard(tmp_path: Path) -> No
         client = await _client(port)
         app = LobbyApp(client, "Cy")
         async with app.run_test(size=(80, 24)) as pilot:
-            want = f"ann {shown['ann']} (away), bob {shown['bob']} (away)"
+            # One rated game each: provisional, a "?" in place of the number.
+            want = "ann ? (away), bob ? (away)"
             await _until(pilot, lambda: want in screen_text(app), "ratings beside the names")
+            assert shown["bob"].startswith("-")  # the number a first loss gives: not shown
             assert "You are Cy.  g finished games  l leaderboard (3 rated players)" in screen_text(
                 app
             )
@@ -75,7 +77,8 @@ async def test_the_lobby_shows_ratings_and_the_leaderboard(tmp_path: Path) -> No
                 "Dee",
                 "bob",
             ]
-            assert shown["ann"] in rows[0] and "1 game" in rows[0]
+            assert " ? " in rows[0] and "1 game" in rows[0]
+            assert shown["bob"] not in text
             await pilot.press("escape")
             await _until(pilot, lambda: not isinstance(app.screen, LeaderboardScreen), "closed")
         await client.close()
@@ -123,7 +126,12 @@ async def test_g_lists_the_finished_games_yours_first_and_replays_one(tmp_path: 
             # Cy's game first, though the other ended later; neither was rated.
             assert [g.table for g in screen.games] == ["t1", "t2"]
             text = screen_text(app)
-            assert text.index("Cy, Dee (unrated)") < text.index("ann, bob (unrated)")
+            # Each row: the players with their scores, the winner starred, unrated.
+            rows = [line for line in text.splitlines() if "unrated" in line]
+            assert [r.split()[1] for r in rows] == ["t1", "t2"]
+            for row, game in zip(rows, screen.games, strict=True):
+                assert game.scores and all(str(score) in row for score in game.scores)
+                assert "★" in row
             await pilot.press("enter")
             await _until(pilot, lambda: isinstance(app.screen, HostReplayScreen), "the replay")
             want = f"Replay: move {moves} of {moves}"

@@ -2,9 +2,11 @@
 
 The host says it with the game's last presence message
 (:class:`~paris_tui.net.protocol.RatedResult`): rated, with each seat's shown
-rating before and after (the conservative ``mu - 3 sigma``), or unrated and
-why: an AI seat, a seat the takeover AI played, a player who left (ranked
-last), a seat without an account.
+rating before and after (the conservative ``mu - 3 sigma``; ``?`` for a
+provisional one, fewer rated games than
+:data:`~paris_tui.net.ratings_wire.PROVISIONAL_GAMES`), or unrated and why:
+an AI seat, a seat the takeover AI played, a player who left (ranked last), a
+seat without an account.
 """
 
 from __future__ import annotations
@@ -61,9 +63,15 @@ def rated_text(result: RatedResult, names: tuple[str, ...]) -> Text:
         after = result.after[seat] if seat < len(result.after) else None
         if before is None or after is None:
             continue
-        delta = after - before
         part = Text()
         part.append_text(name_label)
+        if seat < len(result.provisional) and result.provisional[seat]:
+            # Fewer rated games than PROVISIONAL_GAMES: no number yet (docs/ratings.md).
+            part.append(" ?")
+            part.append(" " + _("(provisional)"), style="dim")
+            parts.append(part)
+            continue
+        delta = after - before
         part.append(f" {_rating(before)} {current_glyphs().arrow} {_rating(after)}")
         part.append(f" ({'+' if delta >= 0 else '-'}{_rating(abs(delta))})", style="dim")
         parts.append(part)

@@ -4,8 +4,11 @@ The lobby asks its host (protocol 4's ``list_games``) and hands the answer
 here; Enter on a game asks for its record (``get_record``), which the host
 sends as the game's *public* record (rebuilt from the final position, never
 its file), and the lobby opens it in the replay viewer
-(:class:`HostReplayScreen`: Esc comes back). Names are outside text, drawn
-through :class:`rich.text.Text` after :func:`~paris_tui.core.printable`.
+(:class:`HostReplayScreen`: Esc comes back). Each game shows its players with
+their scores, the winner marked (a star), and whether it was rated. A name typed
+in the field above the list and Enter asks for that player's games only (an
+empty field: every game). Names are outside text, drawn through
+:class:`rich.text.Text` after :func:`~paris_tui.core.printable`.
 """
 
 from __future__ import annotations
@@ -20,16 +23,33 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable, Input, Static
 
-from ...core import printable
+from ...core import InvalidNameError, normalize_name, printable
 from ...core.record import Record
 from ...i18n import N_, _
 from ...net.protocol import FinishedGame
+from ..look.glyphs import current_glyphs
 from .base import TranslatedBindings
 from .replay import ReplayScreen
 
-__all__ = ["FinishedGamesScreen", "HostReplayScreen", "yours_first"]
+__all__ = ["FinishedGamesScreen", "HostReplayScreen", "game_players_text", "yours_first"]
+
+
+def game_players_text(game: FinishedGame, me: str | None = None) -> Text:
+    """``ann 42 ★, bob 38``: each seat's name (``me`` underlined), its score when the
+    host kept it, a star for the winner (every winner of a shared first place)."""
+    key = None if me is None else me.casefold()
+    out = Text()
+    for seat, name in enumerate(game.names):
+        if seat:
+            out.append(", ")
+        out.append(printable(name), style="underline" if name.casefold() == key else "")
+        if seat < len(game.scores):
+            out.append(f" {game.scores[seat]}")
+        if seat < len(game.places) and game.places[seat] == 1:
+            out.append(" " + current_glyphs().star, style="bold yellow")
+    return out
 
 
 def yours_first(games: tuple[FinishedGame, ...], me: str | None) -> list[FinishedGame]:
@@ -50,7 +70,9 @@ class FinishedGamesScreen(TranslatedBindings, ModalScreen[None]):
         border: heavy $accent; background: $panel;
     }
     #games-box > Static { margin-bottom: 1; }
-    #games-grid { height: auto; max-height: 18; }
+    #games-grid { height: auto; max-height: 14; }
+    #games-filter { border: none; height: 1; padding: 0 1; margin-bottom: 1; }
+    #games-filter:focus { background: $boost; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -58,42 +80,87 @@ class FinishedGamesScreen(TranslatedBindings, ModalScreen[None]):
         Binding("escape,g,q", "close", N_("Close")),
     ]
 
-    def __init__(self, me: str | None, open_game: Callable[[str], None]) -> None:
+    def __init__(
+        self,
+        me: str | None,
+        open_game: Callable[[str], None],
+        ask: Callable[[str | None], None] | None = None,
+    ) -> None:
+        """``ask``: ask the host again, for one player's games (``None``: everyone's)."""
         super().__init__()
         self.me = me
         self.open_game = open_game
+        self.ask = ask
+        self.player: str | None = None  # the filter: only this player's games
         self.games: list[FinishedGame] = []
 
     def compose(self) -> ComposeResult:
         with Vertical(id="games-box"):
             yield Static(Text(_("Finished games of this host"), style="bold"))
             yield Static(Text(_("Asking the host…")), id="games-status")
+            if self.ask is not None:
+                yield Input(
+                    placeholder=_("a player's name and Enter: only their games"),
+                    id="games-filter",
+                )
             grid: DataTable[Text] = DataTable(id="games-grid", cursor_type="row")
-            grid.add_column(Text(_("Table")), width=6)
-            grid.add_column(Text(_("Players")), width=38)
-            grid.add_column(Text(_("Ended")), width=16)
+            grid.add_column(Text(_("Table")), width=5)
+            grid.add_column(Text(_("Players and scores")), width=36)
+            grid.add_column(Text(_("Rated")), width=8)
+            grid.add_column(Text(_("Ended")), width=11)
             yield grid
 
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """The filter: that player's games, or every game for an empty field."""
+        event.stop()
+        text = event.value.strip()
+        status = self.query_one("#games-status", Static)
+        if not text:
+            self.player = None
+        else:
+            try:
+                self.player = normalize_name(text)
+            except InvalidNameError:
+                status.update(Text(_("That is not a name."), style="bold"))
+                return
+        status.update(Text(_("Asking the host…")))
+        if self.ask is not None:
+            self.ask(self.player)
+
     def show(self, games: tuple[FinishedGame, ...]) -> None:
-        """The host's answer: yours first."""
+        """The host's answer: yours first (only the filter's player's, if one is set)."""
+        if self.player is not None:  # an older host sends every game: filtered here
+            key = self.player.casefold()
+            games = tuple(g for g in games if any(n.casefold() == key for n in g.names))
         self.games = yours_first(games, self.me)
         status = self.query_one("#games-status", Static)
-        if not self.games:
+        if not self.games and self.player is not None:
+            status.update(Text(_("No finished games of {player} here.").format(player=self.player)))
+        elif not self.games:
             status.update(Text(_("No finished games on this host yet.")))
+        elif self.player is not None:
+            status.update(
+                Text(
+                    _("The games of {player}. Enter replays a game, Esc goes back.").format(
+                        player=self.player
+                    )
+                )
+            )
         else:
             status.update(Text(_("Your games first. Enter replays a game, Esc goes back.")))
         grid = self.query_one("#games-grid", DataTable)
         grid.clear()
-        key = None if self.me is None else self.me.casefold()
         for game in self.games:
-            names = Text(", ").join(
-                Text(printable(n), style="underline" if n.casefold() == key else "")
-                for n in game.names
+            rated = Text(_("rated")) if game.rated else Text(_("unrated"), style="dim")
+            ended = time.strftime("%m-%d %H:%M", time.localtime(game.finished))
+            grid.add_row(
+                Text(game.table),
+                game_players_text(game, self.me),
+                rated,
+                Text(ended),
+                key=game.table,
+                height=None,  # four long names take two lines: none is cut
             )
-            if not game.rated:
-                names.append(_(" (unrated)"), style="dim")
-            ended = time.strftime("%Y-%m-%d %H:%M", time.localtime(game.finished))
-            grid.add_row(Text(game.table), names, Text(ended), key=game.table)
         grid.focus()
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:

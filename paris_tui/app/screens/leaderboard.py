@@ -5,11 +5,15 @@ The rows come with the lobby's table list (the ``leaderboard`` of the host's
 drawn through :class:`rich.text.Text` after :func:`~paris_tui.core.printable`),
 its shown rating (the conservative estimate ``mu - 3 sigma`` of openskill's
 Plackett-Luce model: 0 for a newcomer, rising as rated games show more) and
-its rated games.
+its rated games. A rating of fewer than
+:data:`~paris_tui.net.ratings_wire.PROVISIONAL_GAMES` rated games is
+provisional: ``?`` in place of its number. Enter on a row opens that player's
+page (:mod:`~paris_tui.app.screens.player_page`), when the lobby gives a way to.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 from rich.text import Text
@@ -22,15 +26,26 @@ from textual.widgets import DataTable, Static
 from ...core import printable
 from ...i18n import N_, _, ngettext
 from ...net.protocol import Leader
+from ...net.ratings_wire import PROVISIONAL_GAMES, is_provisional
 from .base import TranslatedBindings
 
-__all__ = ["LeaderboardScreen", "rating_text"]
+__all__ = ["PROVISIONAL_MARK", "LeaderboardScreen", "rated_text", "rating_text"]
+
+PROVISIONAL_MARK = "?"
+"""A provisional rating, in place of its number (docs/ratings.md)."""
 
 
 def rating_text(tenths: int) -> str:
     """A shown rating as the screens write it: one decimal (``12.3``, ``-0.4``)."""
     sign = "-" if tenths < 0 else ""
     return f"{sign}{abs(tenths) // 10}.{abs(tenths) % 10}"
+
+
+def rated_text(tenths: int, provisional: bool) -> str:
+    """:func:`rating_text`, or :data:`PROVISIONAL_MARK` for a provisional rating (fewer
+    rated games than :data:`~paris_tui.net.ratings_wire.PROVISIONAL_GAMES`): no number
+    that one game moved far, no negative number after a first loss."""
+    return PROVISIONAL_MARK if provisional else rating_text(tenths)
 
 
 class LeaderboardScreen(TranslatedBindings, ModalScreen[None]):
@@ -47,13 +62,20 @@ class LeaderboardScreen(TranslatedBindings, ModalScreen[None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "player", N_("Player's page")),
         Binding("escape,l,q", "close", N_("Close")),
     ]
 
-    def __init__(self, rows: tuple[Leader, ...], me: str | None = None) -> None:
+    def __init__(
+        self,
+        rows: tuple[Leader, ...],
+        me: str | None = None,
+        open_player: Callable[[str], None] | None = None,
+    ) -> None:
         super().__init__()
         self.rows = rows
         self.me = me
+        self.open_player = open_player
 
     def compose(self) -> ComposeResult:
         with Vertical(id="leaderboard-box"):
@@ -65,6 +87,8 @@ class LeaderboardScreen(TranslatedBindings, ModalScreen[None]):
                         "0 for a newcomer. Only games between accounts played to the end "
                         "count."
                     )
+                    + " "
+                    + _("? : provisional, fewer than {n} rated games.").format(n=PROVISIONAL_GAMES)
                 ),
                 id="leaderboard-about",
             )
@@ -82,8 +106,22 @@ class LeaderboardScreen(TranslatedBindings, ModalScreen[None]):
                 if me is not None and row.name.casefold() == me:
                     name.stylize("bold underline")
                 games = ngettext("{n} game", "{n} games", row.games).format(n=row.games)
-                grid.add_row(Text(str(place)), name, Text(rating_text(row.rating)), Text(games))
+                shown = rated_text(row.rating, is_provisional(row.games))
+                grid.add_row(Text(str(place)), name, Text(shown), Text(games))
             yield grid
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self.action_player()
+
+    def action_player(self) -> None:
+        """The page of the player on the row the cursor is on."""
+        grids = self.query("#leaderboard-grid").results(DataTable)
+        grid = next(grids, None)
+        if grid is None or self.open_player is None:
+            return
+        if 0 <= grid.cursor_row < len(self.rows):
+            self.open_player(self.rows[grid.cursor_row].name)
 
     def action_close(self) -> None:
         self.dismiss(None)

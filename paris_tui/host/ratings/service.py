@@ -42,7 +42,7 @@ from paris_tui.host.ratings.store import (
     open_ratings,
 )
 from paris_tui.host.referee import Referee
-from paris_tui.net.ratings_wire import Leader, RatedResult, tenths
+from paris_tui.net.ratings_wire import Leader, RatedResult, is_provisional, tenths
 
 __all__ = ["CACHE_SECONDS", "HostRatings", "LeaderRow"]
 
@@ -70,6 +70,7 @@ class HostRatings:
         self._names: dict[str, tuple[int | None, float]] = {}  # name -> (account, when)
         # Who sits at each seat (ratings between different people: people.py).
         self.people = People(host.tickets, host.config.rated_addresses)
+        self._games: dict[int, int] = {}  # account -> rated games, read with its shown rating
         if events is not None:
             events.subscribe(self.hear)
 
@@ -145,6 +146,8 @@ class HostRatings:
         value = None if found is None else found.shown
         if len(self._shown) > 10_000:
             self._shown.clear()
+            self._games.clear()
+        self._games[account] = 0 if found is None else found.games
         self._shown[account] = (value, now)
         return value
 
@@ -182,6 +185,27 @@ class HostRatings:
                 self._names.clear()
             cached = self._names[name] = (found, now)
         return self.shown(cached[0])
+
+    def seat_provisional_of(self, player: Player, owner: int | None) -> bool:
+        """Whether a seat's rating is shown as provisional (fewer rated games than
+        :data:`~paris_tui.net.ratings_wire.PROVISIONAL_GAMES`)."""
+        if player.is_ai or self.store is None:
+            return False
+        if owner is None:
+            return self.provisional_by_name(player.name)
+        return self._provisional(owner)
+
+    def provisional_by_name(self, name: str) -> bool:
+        """:meth:`seat_provisional_of` for the account called ``name`` (a waiting table's)."""
+        if self.shown_by_name(name) is None:
+            return False
+        cached = self._names.get(name)
+        return cached is not None and self._provisional(cached[0])
+
+    def _provisional(self, account: int | None) -> bool:
+        if account is None or self.shown(account) is None:
+            return False
+        return is_provisional(self._games.get(account, 0))
 
     def leaderboard(self) -> tuple[LeaderRow, ...]:
         """The best :data:`~paris_tui.host.ratings.store.LEADERBOARD_SIZE` accounts, best first."""
@@ -249,7 +273,9 @@ class HostRatings:
             loop = asyncio.get_running_loop()
             result = await loop.run_in_executor(self._writer, self.finish, referee, owners)
             if result is not None and room.referee is referee:
-                room.result = to_wire(result)
+                seats = range(len(referee.players))
+                provisional = tuple(self._provisional(owners.get(s)) for s in seats)
+                room.result = to_wire(result, provisional if result.rated else ())
                 room.broadcast_presence()
 
         self._soon(asyncio.ensure_future(count()))
@@ -271,7 +297,17 @@ class HostRatings:
                 return
             done = self.finish(referee, owners)
         if done is not None:
-            self._results[table_id] = to_wire(done)
+            self._results[table_id] = to_wire(done, self._provisional_now(table_id, record, done))
+
+    def _provisional_now(self, table_id: str, record: Record, done: GameResult) -> tuple[bool, ...]:
+        """Each seat's rating is provisional now (a rated game found at the start)."""
+        if not done.rated:
+            return ()
+        referee = Referee.from_record(table_id, record)
+        owners, problem = self.host.load_owners(table_id, referee)
+        if problem is not None:
+            return ()
+        return tuple(self._provisional(owners.get(s)) for s in range(len(referee.players)))
 
     def result_of(self, table_id: str) -> RatedResult | None:
         """The result found by :meth:`catch_up` for a finished table being resumed."""
@@ -337,7 +373,8 @@ def seat_ratings(
 # --- what the server calls (a line each there) ------------------------------------------
 
 
-def to_wire(result: GameResult) -> RatedResult:
+def to_wire(result: GameResult, provisional: tuple[bool, ...] = ()) -> RatedResult:
+    """``provisional``: each seat's rating is provisional after the game (rated games)."""
     return RatedResult(
         result.rated,
         result.reason,
@@ -345,6 +382,7 @@ def to_wire(result: GameResult) -> RatedResult:
         result.leavers,
         tuple(tenths(v) for v in result.before),
         tuple(tenths(v) for v in result.after),
+        provisional,
     )
 
 

@@ -75,6 +75,8 @@ MU = 25.0
 SIGMA = 25.0 / 3.0
 LEADERBOARD_SIZE = 20
 """Rows of the lobby's leaderboard."""
+HISTORY_SCAN = 5000
+"""The newest finished games a player's own games are looked for among."""
 
 Reason = Literal["ai_seat", "takeover", "leaver", "no_account", "same_person"]
 """Why a game was unrated: an AI seat, a seat the takeover AI played (who came
@@ -156,6 +158,9 @@ class Finished:
     names: tuple[str, ...]
     finished: float
     rated: bool
+    scores: tuple[int, ...] = ()  # each seat's, when the result kept them
+    places: tuple[int, ...] = ()  # each seat's place, 1 first
+    after: tuple[float | None, ...] = ()  # each seat's shown rating after (rated games)
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,6 +178,7 @@ class GameResult:
     before: tuple[float | None, ...] = ()
     after: tuple[float | None, ...] = ()
     replayed: bool = field(default=False, compare=False)  # counted before: nothing changed now
+    scores: tuple[int, ...] = ()  # each seat's final score (absent in older results)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -182,6 +188,7 @@ class GameResult:
             "leavers": list(self.leavers),
             "before": list(self.before),
             "after": list(self.after),
+            **({"scores": list(self.scores)} if self.scores else {}),
         }
 
     @classmethod
@@ -215,7 +222,20 @@ class GameResult:
                     raise ValueError(f"bad {key}")
             return tuple(out)
 
-        return cls(rated, reason, ints("ranks"), ints("leavers"), floats("before"), floats("after"))
+        scores = data.get("scores", [])
+        if not isinstance(scores, list) or len(scores) > 4:
+            raise ValueError("bad scores")
+        if not all(type(v) is int and -1000 <= v <= 10_000 for v in scores):
+            raise ValueError("bad scores")
+        return cls(
+            rated,
+            reason,
+            ints("ranks"),
+            ints("leavers"),
+            floats("before"),
+            floats("after"),
+            scores=tuple(scores),
+        )
 
 
 # --- the rules of a rated game ------------------------------------------------------------
@@ -338,6 +358,10 @@ class RatingStore(Protocol):
     def games(self, limit: int = 200) -> list[Finished]:
         """The finished games counted, newest first (rated or not)."""
 
+    def finished_games(self, limit: int = 200, player: str | None = None) -> list[Finished]:
+        """:meth:`games` with each game's scores, places and ratings after; only
+        those ``player`` sat in (a name, ignoring case) when one is given."""
+
     def close(self) -> None: ...
 
 
@@ -450,6 +474,42 @@ class SQLiteRatings:
                 out.append((tuple(found), places))
         return out
 
+    def finished_games(self, limit: int = 200, player: str | None = None) -> list[Finished]:
+        limit = max(0, min(int(limit), 10_000))
+        key = None if player is None else player.casefold()
+        # A player's games are looked for among the newest this many (a page of them).
+        scan = limit if key is None else HISTORY_SCAN
+        rows = self._read(
+            "SELECT table_id, finished, rated, names, result FROM rating_games "
+            "ORDER BY finished DESC, table_id LIMIT ?",
+            (scan,),
+        )
+        out: list[Finished] = []
+        for table_id, finished, rated, names, result in rows:
+            found = _names_of(names)
+            if key is not None and not any(n.casefold() == key for n in found):
+                continue
+            try:
+                kept = GameResult.from_json(json.loads(str(result)))
+            except ValueError:
+                kept = GameResult(bool(rated), None, ())
+            n = len(found)
+            fits = len(kept.ranks) == n  # a result of another seat count is not shown
+            out.append(
+                Finished(
+                    str(table_id),
+                    found,
+                    float(finished),
+                    bool(rated),
+                    kept.scores if len(kept.scores) == n else (),
+                    kept.ranks if fits else (),
+                    kept.after if len(kept.after) == n else (),
+                )
+            )
+            if len(out) >= limit:
+                break
+        return out
+
     # --- writing ---------------------------------------------------------------------
 
     def seen(self, table_id: str, seat: int, person: str) -> None:
@@ -494,7 +554,14 @@ class SQLiteRatings:
                         f"the ratings store holds a bad result: {exc}"
                     ) from None
                 return GameResult(
-                    old.rated, old.reason, old.ranks, old.leavers, old.before, old.after, True
+                    old.rated,
+                    old.reason,
+                    old.ranks,
+                    old.leavers,
+                    old.before,
+                    old.after,
+                    True,
+                    scores=old.scores,
                 )
             found = db.execute(
                 "SELECT seat, state FROM rating_marks WHERE table_id = ?", (table_id,)
@@ -532,7 +599,13 @@ class SQLiteRatings:
                         (rating.account, rating.mu, rating.sigma, rating.games, now),
                     )
             result = GameResult(
-                reason is None, reason, tuple(places), leavers, tuple(before), tuple(after)
+                reason is None,
+                reason,
+                tuple(places),
+                leavers,
+                tuple(before),
+                tuple(after),
+                scores=tuple(scores),
             )
             db.execute(
                 "INSERT INTO rating_games (game, table_id, finished, rated, result, names) "
@@ -557,6 +630,17 @@ class SQLiteRatings:
     def close(self) -> None:
         with self._lock, contextlib.suppress(sqlite3.Error):
             self._db.close()
+
+
+def _names_of(kept: Any) -> tuple[str, ...]:
+    """The seats' names a ``rating_games`` row keeps (none if the column is bad)."""
+    try:
+        found = json.loads(str(kept))
+    except ValueError:
+        return ()
+    if not isinstance(found, list) or not all(isinstance(n, str) for n in found):
+        return ()
+    return tuple(found)
 
 
 def open_ratings(root: Path) -> SQLiteRatings:

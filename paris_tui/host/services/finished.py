@@ -2,7 +2,10 @@
 finished game's public record for the replay viewer.
 
 The list comes from the ratings (every finished game is counted there once,
-rated or not: :meth:`~paris_tui.host.ratings.store.RatingStore.games`). A record is
+rated or not: :meth:`~paris_tui.host.ratings.store.RatingStore.finished_games`),
+each game with its scores, places and the ratings after it; a ``list_games``
+naming a ``player`` gets only that player's games (their page, the list
+filtered by a name). A record is
 sent only for a finished game, and only its public end: it is rebuilt from the
 spectator's view of the final position (the routes are revealed at the end,
 each round's stack is public once played) with the core's
@@ -20,7 +23,7 @@ from typing import Any
 from paris_tui.core import RecordError
 from paris_tui.core.record import Record, replay
 from paris_tui.host.peers import Peer
-from paris_tui.host.ratings.store import RatingStore, RatingsUnavailable
+from paris_tui.host.ratings.store import Finished, RatingStore, RatingsUnavailable
 from paris_tui.host.referee import Refusal
 from paris_tui.host.store.files import TableStore
 from paris_tui.net.games_wire import (
@@ -31,8 +34,22 @@ from paris_tui.net.games_wire import (
     ListGames,
     RecordSent,
 )
+from paris_tui.net.ratings_wire import tenths
 
-__all__ = ["answer", "public_record"]
+__all__ = ["answer", "public_record", "wire_game"]
+
+
+def wire_game(game: Finished) -> FinishedGame:
+    """A finished game as the list sends it (ratings in tenths)."""
+    return FinishedGame(
+        game.table_id,
+        game.names,
+        int(game.finished),
+        game.rated,
+        game.scores,
+        game.places,
+        tuple(tenths(r) for r in game.after),
+    )
 
 
 def public_record(record: Record) -> dict[str, Any] | None:
@@ -72,11 +89,13 @@ async def answer(
         games: tuple[FinishedGame, ...] = ()
         if store is not None:
             try:
-                rows = await loop.run_in_executor(io_pool, store.games, MAX_GAMES)
+                rows = await loop.run_in_executor(
+                    io_pool, store.finished_games, MAX_GAMES, message.player
+                )
             except RatingsUnavailable as exc:
                 raise Refusal("unavailable", "the host cannot read its finished games now") from exc
-            games = tuple(FinishedGame(g.table_id, g.names, int(g.finished), g.rated) for g in rows)
-        conn.send(Games(games))
+            games = tuple(wire_game(g) for g in rows)
+        conn.send(Games(games, message.player))
         return
     try:
         record = await loop.run_in_executor(io_pool, _record_of, tables, message.table)

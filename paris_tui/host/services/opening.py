@@ -21,7 +21,7 @@ from paris_tui.core.text import InvalidNameError, normalize_name, printable
 from paris_tui.host.accounts.names import same_name
 from paris_tui.host.config import HostConfig
 from paris_tui.host.connection import Connection
-from paris_tui.host.events import WaitingChanged, WaitingClosed, WaitingStarted
+from paris_tui.host.events import SeatsInvited, WaitingChanged, WaitingClosed, WaitingStarted
 from paris_tui.host.limits import NestedWindow, address_key, owner_key
 from paris_tui.host.ports import WaitingHost
 from paris_tui.host.referee import Refusal
@@ -172,6 +172,7 @@ class WaitingTables:
         self.host.leave(conn)
         table = WaitingTable(table_id, slots, options, opener=owner, opener_address=address)
         table.rating_of = self.host.ratings.seat_rating_by_name
+        table.provisional_of = self.host.ratings.provisional_by_name
         table.move_time = move_time
         self.waiting[table.id] = table
         table.take(name, conn, mine)
@@ -180,6 +181,8 @@ class WaitingTables:
         conn.claim = claim
         self.host.proven(conn)
         log.info("%s opened table %s, %d seats free", conn, table.id, table.free_seats)
+        if table.invited:  # the notify command tells each one invited (services/turns.py)
+            self.host.events.publish(SeatsInvited(table.id, table.invited))
         self._filled(table)
 
     def join(
@@ -196,6 +199,12 @@ class WaitingTables:
         self._check_name_free(name, conn, table.move_time)
         if table.free_seats == 0 and mine is None:
             raise Refusal("no_such_seat", f"table {table.id} has no free seat")
+        kept = mine is not None and table.slots[mine].invited is not None
+        if table.seat_for(name) is None and (mine is None or kept):
+            raise Refusal(
+                "no_such_seat",
+                f"the free seats of table {table.id} are kept for the players invited",
+            )
         self._seat_everywhere(table.id, name, conn, table.move_time)
         if mine is not None:  # the same connection, another name: its seat is taken again
             table.release(conn)

@@ -22,7 +22,8 @@ clock by default), so a test runs a table over days of simulated time.
 
 :class:`Notifier` runs the operator's ``--notify-command`` (no shell: the
 command's words, then the account, the table and what happened, each one
-argument) when an absent player's turn comes and when a game ends; bounded
+argument) when an absent player's turn comes, when a game ends, and when a
+table is opened with a seat kept for them (``invited``); bounded
 (a timeout, a cap on commands running at once), each failure logged on one
 line. paris-tui itself sends nothing out.
 """
@@ -47,6 +48,7 @@ from paris_tui.host.events import (
     MovePlayed,
     SeatLeft,
     SeatReturned,
+    SeatsInvited,
     TableEvent,
     TableServed,
 )
@@ -77,7 +79,7 @@ MOVE_TIME_KEY = "move_time"
 NOTIFY_TIMEOUT = 10.0  # seconds a notify command may run before it is killed
 NOTIFY_RUNNING = 4  # notify commands running at once at most (more are dropped, logged)
 
-Happening = Literal["your-turn", "game-over"]
+Happening = Literal["your-turn", "game-over", "invited"]
 T = TypeVar("T", bound=Table)
 
 
@@ -212,7 +214,8 @@ def turn_store_for(accounts: AccountStore | None) -> TurnStore:
 
 class Notifier:
     """Runs ``--notify-command``: its words (``shlex.split``), then the account, the table
-    id and what happened (``your-turn``, ``game-over``), each one argument, no shell."""
+    id and what happened (``your-turn``, ``game-over``, ``invited``), each one argument,
+    no shell."""
 
     def __init__(
         self,
@@ -326,6 +329,9 @@ class TurnKeeper:
                 self.moved(table)
             case SeatLeft(table, seat):
                 self.departed(table, seat)
+            case SeatsInvited(table_id, names):
+                for name in names:  # an invitation: the notify command, as for a turn
+                    self.notifier.notify(name, table_id, "invited")
         return None
 
     def open(self, accounts: AccountStore | None) -> None:

@@ -2,7 +2,8 @@
 
 A client of protocol 2 opens a table with ``open_table`` (docs/protocol.md):
 its seats, in order, are ``"me"`` (the opener's own seat), ``"open"`` (a
-free seat) or ``"ai:<level>"``. While a seat is free the table *waits*: it
+free seat), ``"invite:<name>"`` (a free seat kept for that name's account: an
+invitation, taken by nobody else) or ``"ai:<level>"``. While a seat is free the table *waits*: it
 is a :class:`WaitingTable`, in memory only, with no
 :class:`~paris_tui.core.Game` and nothing on disk. Each human seat is held
 by a connection; a ``join`` naming the table takes a free seat under a name
@@ -28,14 +29,15 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from paris_tui.core import Options
-from paris_tui.core.text import printable
+from paris_tui.core.text import InvalidNameError, normalize_name, printable
 from paris_tui.host.referee import Refusal, SeatSpec, name_ai_seats
 from paris_tui.net.protocol import SeatInfo, TableInfo
 
-__all__ = ["ME", "OPEN", "Slot", "WaitingTable", "plan_seats", "table_options"]
+__all__ = ["INVITE", "ME", "OPEN", "Slot", "WaitingTable", "plan_seats", "table_options"]
 
 ME = "me"
 OPEN = "open"
+INVITE = "invite:"
 MIN_SEATS, MAX_SEATS = 2, 4
 
 H = TypeVar("H")  # who holds a seat: the host's connection
@@ -44,11 +46,19 @@ H = TypeVar("H")  # who holds a seat: the host's connection
 @dataclass(slots=True)
 class Slot(Generic[H]):
     """One seat of a waiting table: an AI seat (named at once), or a human seat
-    held by ``conn`` under ``name`` (both ``None`` while the seat is free)."""
+    held by ``conn`` under ``name`` (both ``None`` while the seat is free);
+    ``invited``: the only name that may take it (an invitation)."""
 
     kind: str
     name: str | None = None
     conn: H | None = None
+    invited: str | None = None
+
+    def open_to(self, name: str) -> bool:
+        """Whether ``name`` may take this seat now."""
+        if not self.free:
+            return False
+        return self.invited is None or self.invited.casefold() == name.casefold()
 
     @property
     def free(self) -> bool:
@@ -83,6 +93,8 @@ def plan_seats(words: Sequence[str], opener: str) -> tuple[int, list[Slot[H]]]:
             slots.append(Slot("human"))
         elif word == OPEN:
             slots.append(Slot("human"))
+        elif word.startswith(INVITE):
+            slots.append(Slot("human", invited=_invited(raw.strip()[len(INVITE) :], i, opener)))
         elif word.startswith("ai:") and word[3:] in levels:
             slots.append(Slot(word))
         elif word.startswith("ai:"):
@@ -94,15 +106,30 @@ def plan_seats(words: Sequence[str], opener: str) -> tuple[int, list[Slot[H]]]:
         else:
             raise Refusal(
                 "bad_table",
-                f"seat {i + 1}: {printable(raw[:20])!r} is not me, open or ai:<level>",
+                f"seat {i + 1}: {printable(raw[:20])!r} is not me, open, invite:<name> "
+                "or ai:<level>",
             )
     if len(mine) != 1:
         raise Refusal("bad_table", "exactly one seat must be the opener's own (me)")
+    invited = [s.invited.casefold() for s in slots if s.invited is not None]
+    if len(set(invited)) != len(invited):
+        raise Refusal("bad_table", "a name is invited to one seat only")
     names = name_ai_seats([(opener if i == mine[0] else "", s.kind) for i, s in enumerate(slots)])
     for slot, name in zip(slots, names, strict=True):
         if slot.kind != "human":
             slot.name = name
     return mine[0], slots
+
+
+def _invited(raw: str, seat: int, opener: str) -> str:
+    """The name an ``invite:`` seat keeps the seat for (``bad_table`` if not a name)."""
+    try:
+        name = normalize_name(raw)
+    except InvalidNameError as exc:
+        raise Refusal("bad_table", f"seat {seat + 1}: the name invited: {exc.problem}") from None
+    if name.casefold() == opener.casefold():
+        raise Refusal("bad_table", f"seat {seat + 1}: you sit at the table already")
+    return name
 
 
 def table_options(small_tour: str, final_tours: str) -> Options:
@@ -134,6 +161,8 @@ class WaitingTable(Generic[H]):
         # A holder's shown rating in tenths (the host's ratings), by name.
         self.rating_of: Callable[[str], int | None] = lambda name: None
         self.move_time: float | None = None  # seconds per move (services/turns.py)
+        # Whether a holder's rating is provisional (the host's ratings), by name.
+        self.provisional_of: Callable[[str], bool] = lambda name: False
 
     @property
     def free_seats(self) -> int:
@@ -148,11 +177,16 @@ class WaitingTable(Generic[H]):
         for slot in self.slots:
             if slot.kind != "human":
                 out.append(SeatInfo(slot.name or "", slot.kind, "ai"))
+            elif slot.conn is None and slot.invited is not None:  # kept for this name
+                name = slot.invited
+                rating, provisional = self.rating_of(name), self.provisional_of(name)
+                out.append(SeatInfo(name, "human", "free", rating, provisional))
             elif slot.conn is None:
                 out.append(SeatInfo("", "human", "free"))
             else:
                 name = slot.name or ""
-                out.append(SeatInfo(name, "human", "present", self.rating_of(name)))
+                rating, provisional = self.rating_of(name), self.provisional_of(name)
+                out.append(SeatInfo(name, "human", "present", rating, provisional))
         return tuple(out)
 
     def info(self) -> TableInfo:
@@ -172,6 +206,19 @@ class WaitingTable(Generic[H]):
         key = name.casefold()
         return any(s.name is not None and s.name.casefold() == key for s in self.slots)
 
+    @property
+    def invited(self) -> list[str]:
+        """The names whose kept seat is still free (invitations not yet taken)."""
+        return [s.invited for s in self.slots if s.invited is not None and s.free]
+
+    def seat_for(self, name: str) -> int | None:
+        """The seat ``name`` would take: one kept for it, else a free seat kept for
+        nobody; ``None`` when there is none."""
+        free = [i for i, s in enumerate(self.slots) if s.open_to(name)]
+        kept = [i for i in free if self.slots[i].invited is not None]
+        found = kept or free
+        return found[0] if found else None
+
     def seat_of(self, conn: H) -> int | None:
         for i, slot in enumerate(self.slots):
             if slot.conn is conn:
@@ -179,9 +226,10 @@ class WaitingTable(Generic[H]):
         return None
 
     def take(self, name: str, conn: H, seat: int | None = None) -> int:
-        """``conn`` holds ``seat`` (or the first free one) as ``name``."""
+        """``conn`` holds ``seat`` (or the one :meth:`seat_for` gives) as ``name``."""
         if seat is None:
-            seat = next(i for i, s in enumerate(self.slots) if s.free)
+            seat = self.seat_for(name)
+            assert seat is not None, "no seat is free for that name"
         slot = self.slots[seat]
         assert slot.free
         slot.name, slot.conn = name, conn

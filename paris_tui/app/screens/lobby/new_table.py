@@ -1,9 +1,11 @@
 """The new-table form (``n`` in the lobby): the seats of a new table (you, then open
-seats or AI seats), the rule variants and the move time. It dismisses with the
+seats, AI seats, or a seat kept for a friend: an invitation, ``invite:NAME`` on the
+wire), the rule variants and the move time. It dismisses with the
 :class:`~paris_tui.net.protocol.OpenTable` to send, or ``None`` (Esc)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 from rich.text import Text
@@ -20,9 +22,10 @@ from paris_tui.core import printable
 from paris_tui.i18n import N_, _
 from paris_tui.net.protocol import OpenTable
 
-__all__ = ["AI_LEVELS", "NewTableScreen"]
+__all__ = ["AI_LEVELS", "INVITE", "NewTableScreen"]
 
 AI_LEVELS = ("random", "easy", "greedy", "strong")
+INVITE = "invite:"  # a seat kept for a name (host/services/waiting.py)
 
 
 def _levels() -> tuple[str, ...]:
@@ -46,7 +49,9 @@ class NewTableScreen(ParisScreen):
     NewTableScreen .form-label { width: 17; }
     NewTableScreen .cycler { width: 30; padding: 0 1; }
     NewTableScreen .cycler:focus { background: $boost; text-style: bold; }
-    NewTableScreen #table-help { color: $text-muted; height: auto; }
+    NewTableScreen #table-help, NewTableScreen #table-invite-help {
+        color: $text-muted; height: auto;
+    }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -56,13 +61,17 @@ class NewTableScreen(ParisScreen):
         Binding("up", "app.focus_previous", N_("Previous"), show=False),
     ]
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, friends: Sequence[str] = ()) -> None:
+        """``friends``: the names a seat may be kept for (an invitation)."""
         super().__init__()
         self.player = name
+        # A seat word holds at most 32 characters (net/wire.py's Word).
+        self.friends = [f for f in friends if len(INVITE + f) <= 32 and f != name]
 
     def compose(self) -> ComposeResult:
         levels = _levels()
         ai = [(ai_label(level), f"ai:{level}") for level in levels]
+        ai += [(_("invite {name}").format(name=printable(f)), INVITE + f) for f in self.friends]
         with Vertical(id="table-form"):
             yield Static(Text(_("A new table"), style="bold"), id="table-title")
             with Horizontal(classes="form-row"):
@@ -116,6 +125,11 @@ class NewTableScreen(ParisScreen):
                 ),
                 id="table-help",
             )
+            if self.friends:
+                yield Static(
+                    Text(_("A seat for a friend waits for that friend only; they hear of it.")),
+                    id="table-invite-help",
+                )
         yield KeysFooter()
 
     def on_mount(self) -> None:

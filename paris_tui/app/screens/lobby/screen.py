@@ -23,7 +23,11 @@ host (a link code for another door, or one typed here:
 ``g`` lists the host's finished games, yours first, and opens one in the
 replay viewer (:mod:`~paris_tui.app.screens.finished_games`); ``l`` shows the
 host's leaderboard (:mod:`~paris_tui.app.screens.leaderboard`; each seat's
-rating is beside its name too); ``Esc`` leaves a table you wait at; ``q`` quits.
+rating is beside its name too; Enter on a row opens a player's page:
+:mod:`~paris_tui.app.screens.player_page`); ``o`` lists who is online, friends
+first (the line under "You are ..." names them: :mod:`.online`); ``Esc`` leaves a
+table you wait at; ``q`` quits. A seat a table keeps for your name (an
+invitation: the new-table form invites a friend) is said above the tables.
 The tables waiting for your move (turn-based tables) come first, the
 longest-waiting at the top, marked "your move"
 (:func:`~paris_tui.net.turns.tables_in_order`).
@@ -51,10 +55,11 @@ from paris_tui.app.look.describe import words
 from paris_tui.app.online.friends import LobbyFriends
 from paris_tui.app.online.turns_view import waiting_line
 from paris_tui.app.screens.base import ParisScreen
-from paris_tui.app.screens.finished_games import FinishedGamesScreen, HostReplayScreen
+from paris_tui.app.screens.finished_games import HostReplayScreen
 from paris_tui.app.screens.leaderboard import LeaderboardScreen
 from paris_tui.app.screens.lobby.host_link import POLL, POLL_AWAY, HostLink
 from paris_tui.app.screens.lobby.new_table import NewTableScreen
+from paris_tui.app.screens.lobby.online import LobbyPeople
 from paris_tui.app.screens.lobby.proof import Proof
 from paris_tui.app.screens.lobby.tables import TablesGrid, holds_seat
 from paris_tui.app.screens.new_game import NameInput
@@ -67,13 +72,11 @@ from paris_tui.net.games_wire import GAMES_VERSION
 from paris_tui.net.protocol import (
     FriendsInfo,
     Games,
-    GetRecord,
     HostMessage,
     Join,
     Leader,
     Leave,
     Left,
-    ListGames,
     OpenTable,
     RecordSent,
     Refused,
@@ -186,6 +189,7 @@ class LobbyScreen(ParisScreen):
     LobbyScreen #lobby-name-row Input { border: none; height: 1; padding: 0 1; width: 26; }
     LobbyScreen #lobby-name-row Input:focus { background: $boost; text-style: bold; }
     LobbyScreen #lobby-you { padding: 0 1; margin-top: 1; height: auto; }  /* the keys may wrap */
+    LobbyScreen #lobby-online, LobbyScreen #lobby-invites { padding: 0 1; height: auto; }
     LobbyScreen #lobby-tables { height: 1fr; margin-top: 1; }
     LobbyScreen #lobby-status { padding: 0 1; height: 3; }
     """
@@ -201,6 +205,7 @@ class LobbyScreen(ParisScreen):
         Binding("l", "leaderboard", N_("Leaderboard"), show=False),
         Binding("g", "games", N_("Finished games"), show=False),
         Binding("f", "friends", N_("Friends"), show=False),  # app/online/friends.py
+        Binding("o", "who", N_("Who is online"), show=False),  # said on its line (online.py)
         Binding("r", "refresh", N_("Refresh"), show=False),
         Binding("escape", "leave", N_("Leave the table")),
         Binding("q", "quit", N_("Quit")),
@@ -243,6 +248,7 @@ class LobbyScreen(ParisScreen):
         # Quick match prefers players of a near rating: the host's, as last told.
         self.rating: RatingLookup | None = self._rating_of
         self.friends = LobbyFriends(self)  # "tell me when NAME is here"
+        self.people = LobbyPeople(self)  # who is online, invitations, players' pages
 
     @property
     def client(self) -> HostClient:
@@ -273,6 +279,8 @@ class LobbyScreen(ParisScreen):
                     id="lobby-name",
                 )
         yield Static("", id="lobby-you")
+        yield Static("", id="lobby-online")
+        yield Static("", id="lobby-invites")
         yield TablesGrid(id="lobby-tables")
         yield Static("", id="lobby-status")
         yield KeysFooter()
@@ -341,6 +349,7 @@ class LobbyScreen(ParisScreen):
         you.display = self.player is not None
         if self.player is not None:
             you.update(_you_line(self.player, self.client.welcome, len(self.leaderboard)))
+        self.people.show()
 
     # --- the name ------------------------------------------------------------------------
 
@@ -393,6 +402,7 @@ class LobbyScreen(ParisScreen):
     def link_heard(self, message: HostMessage) -> None:
         match message:
             case Tables():
+                self.people.heard(message.online)
                 if message.leaderboard != self.leaderboard:
                     self.leaderboard = message.leaderboard
                     self._show_you()
@@ -404,9 +414,7 @@ class LobbyScreen(ParisScreen):
                     on = grid.current()  # the table the cursor is on, before the new list
                     self._draw_tables(tables, None if on is None else on.table)
             case Games():
-                for screen in self.app.screen_stack:
-                    if isinstance(screen, FinishedGamesScreen):
-                        screen.show(message.games)
+                self.people.games(message)  # the finished games' list, a player's page
             case RecordSent():
                 self._replay(message)
             case Waiting():
@@ -420,6 +428,7 @@ class LobbyScreen(ParisScreen):
                     self._grid().move_cursor(row=ids.index(message.table), animate=False)
             case FriendsInfo():
                 self.friends.heard(message)
+                self.people.show()  # friends first
             case Left():
                 self.waiting = None
                 self.refresh_bindings()  # Esc leaves no table now
@@ -462,6 +471,7 @@ class LobbyScreen(ParisScreen):
         table ``keep`` (else on the table it is on)."""
         grid = self._grid()
         grid.show(grid.tables if tables is None else tables, self.player, keep)
+        self.people.show()  # the invitations among them
         if not self.tables and self.ended is None and not self._problem_shown:
             self.say(_("No table is open on this host yet: n opens one."))
         told = waiting_line(self.tables, self.player)
@@ -575,7 +585,7 @@ class LobbyScreen(ParisScreen):
                 structs.replace(request, token=self.token(), code=self.proof.take_code())
             )
 
-        self.app.push_screen(NewTableScreen(name), opened)
+        self.app.push_screen(NewTableScreen(name, self.people.friend_names()), opened)
 
     def action_play_now(self) -> None:
         """Quick match: a seat at the fullest waiting table of the size asked, or a new one."""
@@ -614,20 +624,10 @@ class LobbyScreen(ParisScreen):
         self.app.push_screen(AccountScreen(host, port, self.player, self.token()), typed)
 
     def action_games(self) -> None:
-        """The host's finished games (:class:`FinishedGamesScreen`), yours first."""
-        welcome = self.client.welcome
-        if welcome is None or welcome.protocol < GAMES_VERSION:
-            self.say(_("This host cannot list its finished games (an older version)."))
-            return
-        if not self._can_send():
-            return
+        self.people.finished_games()  # yours first (lobby/online.py)
 
-        def open_game(table: str) -> None:
-            if self._can_send():
-                self.client.send(GetRecord(table))
-
-        self.app.push_screen(FinishedGamesScreen(self.player, open_game))
-        self.client.send(ListGames())
+    def action_who(self) -> None:
+        self.people.who()
 
     def _replay(self, sent: RecordSent) -> None:
         """A finished game's record from the host: in the replay viewer."""
@@ -645,7 +645,9 @@ class LobbyScreen(ParisScreen):
 
     def action_leaderboard(self) -> None:
         """The host's leaderboard (:class:`LeaderboardScreen`)."""
-        self.app.push_screen(LeaderboardScreen(self.leaderboard, self.player))
+        self.app.push_screen(
+            LeaderboardScreen(self.leaderboard, self.player, self.people.open_player)
+        )
 
     def action_friends(self) -> None:
         self.friends.open()

@@ -13,9 +13,9 @@ from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.widgets import DataTable
 
-from paris_tui.app.look.describe import shown_name
+from paris_tui.app.look.describe import shown_name, words
 from paris_tui.app.online.turns_view import table_turn_text
-from paris_tui.app.screens.leaderboard import rating_text
+from paris_tui.app.screens.leaderboard import rated_text
 from paris_tui.core import printable
 from paris_tui.i18n import N_, _, ngettext
 from paris_tui.net.protocol import SeatInfo, TableInfo
@@ -25,6 +25,10 @@ __all__ = ["TablesGrid", "holds_seat", "table_game_text", "table_players_text"]
 
 
 def _seat_text(seat: SeatInfo, me: str | None, finished: bool = False) -> Text:
+    if seat.status == "free" and seat.name:  # kept for an invited name
+        kept = words(_("seat for {name}"), name=Text(printable(seat.name), style="bold"))
+        kept.stylize("italic green")
+        return kept
     if seat.status == "free":
         return Text(_("free seat"), style="italic green")
     name = shown_name(seat.name) if seat.kind.startswith("ai:") else printable(seat.name)
@@ -32,7 +36,7 @@ def _seat_text(seat: SeatInfo, me: str | None, finished: bool = False) -> Text:
     if me is not None and seat.kind == "human" and seat.name.casefold() == me.casefold():
         text.stylize("underline")
     if seat.rating is not None:  # the account's rating (leaderboard.py)
-        text.append(" " + rating_text(seat.rating), style="cyan")
+        text.append(" " + rated_text(seat.rating, seat.provisional), style="cyan")
     if seat.status == "away":
         if not finished:  # after the game, who left it says nothing
             text.append(_(" (away)"), style="dim")
