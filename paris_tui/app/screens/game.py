@@ -401,9 +401,8 @@ class GameScreen(ParisScreen):
         if action == "toggle_route":
             return self.flow.viewer is not None
         if action == "toggle_preview":  # a watcher never moves, a tour has no tile: no preview
-            if self.frame is not None:
-                return False
-            return bool(self.table.local_seats) or isinstance(self.table, LocalBots)
+            mover = bool(self.table.local_seats) or isinstance(self.table, LocalBots)
+            return mover and self.frame is None
         if action == "hint":
             return self.flow.turn_seat is not None and self.hints_allowed
         if action in ("chat", "phrase"):
