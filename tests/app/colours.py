@@ -28,11 +28,13 @@ from paris_tui.net.client import HostClient
 from .helpers import screen_text
 
 __all__ = [
+    "Pair",
     "RoundedApp",
     "drawn_colours",
     "neutral_problems",
     "open_lobby",
     "rounded",
+    "text_on",
 ]
 
 # A colour whose channels lie this close together is meant as a grey.
@@ -70,6 +72,25 @@ def drawn_colours(app: App[object]) -> set[Color]:
             continue
         found.update(c for c in (style.color, style.bgcolor) if c is not None)
     return {c for c in found if c.type in (ColorType.TRUECOLOR, ColorType.EIGHT_BIT)}
+
+
+Pair = tuple[str, Color, Color]
+
+# Drawn as shapes of their cell's two colours (a button's bevel), not read as text.
+_SHAPES = {chr(code) for code in range(0x2580, 0x25A0)}  # Unicode's block elements
+
+
+def text_on(app: App[object]) -> set[Pair]:
+    """Each character drawn now (but spaces and block shapes) with its text colour and its
+    background, as the app sends them."""
+    found: set[Pair] = set()
+    for segment in _segments(app):
+        style = segment.style
+        if style is None or style.color is None or style.bgcolor is None:
+            continue
+        for char in set(segment.text) - _SHAPES - {" "}:
+            found.add((char, style.color, style.bgcolor))
+    return found
 
 
 def _lightness(colour: Color) -> float:

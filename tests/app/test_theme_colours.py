@@ -23,7 +23,7 @@ from textual.theme import BUILTIN_THEMES
 from paris_tui.app.look.themes import DARK, LIGHT, THEMES
 from paris_tui.app.screenshots import build_session
 
-from .colours import RoundedApp, drawn_colours, neutral_problems, open_lobby, rounded
+from .colours import Pair, RoundedApp, drawn_colours, neutral_problems, open_lobby, rounded, text_on
 
 SYSTEMS = {"256": ColorSystem.EIGHT_BIT, "16": ColorSystem.STANDARD}
 
@@ -47,6 +47,7 @@ async def _lobby(pilot: Pilot[Any], folder: Path) -> None:
 
 SCENES: dict[str, tuple[Callable[[], Any], Go]] = {
     "hand-off": (lambda: build_session("Ann,Bob", 3, 6), _keys()),
+    "first-turn": (lambda: build_session("Ann,Bob,Cy", 19), _keys("enter")),
     "turn": (lambda: build_session("Ann,Bob,Cy", 3, 19), _keys("enter", "right")),
     "turn-light": (lambda: build_session("Ann,Bob,Cy", 3, 19), _keys("enter", "right", "t")),
     "game-end": (lambda: build_session("Ann,Bob,Cy", 4, 44), _keys("enter", "enter")),
@@ -55,14 +56,15 @@ SCENES: dict[str, tuple[Callable[[], Any], Go]] = {
 }
 
 
-def _colours(scene: str, size: tuple[int, int], folder: Path) -> set[Color]:
+def _drawn(scene: str, size: tuple[int, int], folder: Path) -> tuple[set[Color], set[Pair]]:
+    """The colours the scene draws, and each text colour with its background."""
     make, go = SCENES[scene]
     app = RoundedApp(make(), system=ColorSystem.EIGHT_BIT)
 
-    async def run() -> set[Color]:
+    async def run() -> tuple[set[Color], set[Pair]]:
         async with app.run_test(headless=True, size=size) as pilot:
             await go(pilot, folder)
-            return drawn_colours(app)
+            return drawn_colours(app), text_on(app)
 
     return asyncio.run(run())
 
@@ -72,11 +74,19 @@ def _colours(scene: str, size: tuple[int, int], folder: Path) -> set[Color]:
 def test_every_grey_a_screen_draws_stays_grey(
     scene: str, size: tuple[int, int], tmp_path: Path
 ) -> None:
-    colours = _colours(scene, size, tmp_path)
+    colours, pairs = _drawn(scene, size, tmp_path)
     assert len(colours) > 3  # something was drawn, in colour
     for label, system in SYSTEMS.items():
         problems = neutral_problems(colours, system)
         assert not problems, f"in {label} colours: " + "; ".join(problems)
+        # and no text in the colour of its own background (a face-up stop's empty slots
+        # were once grey on grey in 16 colours)
+        unseen = {
+            (text, fg.get_truecolor().hex, bg.get_truecolor().hex)
+            for text, fg, bg in pairs
+            if rounded(fg, system) == rounded(bg, system)
+        }
+        assert not unseen, f"in {label} colours, text unseen on its background: {unseen}"
 
 
 @pytest.mark.parametrize("name", [DARK, LIGHT])
