@@ -16,8 +16,11 @@ from rich.color import Color, ColorSystem, ColorType
 from rich.console import Console
 from rich.segment import Segment, Segments
 from rich.style import Style
+from textual._compositor import LayoutUpdate
 from textual.app import App
 from textual.pilot import Pilot
+from textual.screen import ModalScreen
+from textual.strip import Strip
 
 from paris_tui.app.app import ParisApp
 from paris_tui.app.screens.lobby import LobbyScreen
@@ -39,8 +42,8 @@ __all__ = [
 
 # A colour whose channels lie this close together is meant as a grey.
 GREY_SPREAD = 24
-# How far (0-1) a grey's lightness may move when rounded: a step and a half of the ramp.
-LIGHTNESS_SLACK = 0.06
+# How far (0-1) a grey's lightness may move when rounded: two steps of the ramp.
+LIGHTNESS_SLACK = 0.08
 
 
 def rounded(colour: Color, system: ColorSystem) -> Color:
@@ -63,10 +66,26 @@ def _segments(app: App[object]) -> list[Segment]:
     return list(console.render(update))
 
 
+def _shown(app: App[object]) -> list[Segment]:
+    """The screen's segments; over a dialog (a modal screen), the dialog's own only: what
+    shows dimmed behind it is the screen under it, drawn in its own colours elsewhere."""
+    screen = app.screen
+    if not isinstance(screen, ModalScreen) or not screen.children:
+        return _segments(app)
+    region = screen.children[0].region
+    update = screen._compositor.render_update(full=True, screen_stack=app._background_screens)
+    assert isinstance(update, LayoutUpdate)
+    found: list[Segment] = []
+    for y, line in enumerate(update.strips):
+        if region.y <= y < region.bottom:
+            found.extend(Strip.join(list(line)).crop(region.x, region.right))
+    return found
+
+
 def drawn_colours(app: App[object]) -> set[Color]:
     """Every colour of the screen drawn now (text and backgrounds), as the app sends it."""
     found: set[Color] = set()
-    for segment in _segments(app):
+    for segment in _shown(app):
         style = segment.style
         if style is None:
             continue
@@ -84,7 +103,7 @@ def text_on(app: App[object]) -> set[Pair]:
     """Each character drawn now (but spaces and block shapes) with its text colour and its
     background, as the app sends them."""
     found: set[Pair] = set()
-    for segment in _segments(app):
+    for segment in _shown(app):
         style = segment.style
         if style is None or style.color is None or style.bgcolor is None:
             continue

@@ -21,7 +21,7 @@ from textual.pilot import Pilot
 from textual.theme import BUILTIN_THEMES
 
 from paris_tui.app.look.themes import DARK, LIGHT, THEMES
-from paris_tui.app.screenshots import build_session
+from paris_tui.app.screenshots import build_session, takeover_position
 
 from .colours import Pair, RoundedApp, drawn_colours, neutral_problems, open_lobby, rounded, text_on
 
@@ -40,6 +40,11 @@ def _keys(*keys: str) -> Go:
     return go
 
 
+async def _takeover(pilot: Pilot[Any], _folder: Path) -> None:
+    index = takeover_position()[1]
+    await _keys("enter", str(index + 1), "enter")(pilot, _folder)
+
+
 async def _lobby(pilot: Pilot[Any], folder: Path) -> None:
     await pilot.pause()
     await open_lobby(pilot, folder)
@@ -51,6 +56,8 @@ SCENES: dict[str, tuple[Callable[[], Any], Go]] = {
     "turn": (lambda: build_session("Ann,Bob,Cy", 3, 19), _keys("enter", "right")),
     "turn-light": (lambda: build_session("Ann,Bob,Cy", 3, 19), _keys("enter", "right", "t")),
     "game-end": (lambda: build_session("Ann,Bob,Cy", 4, 44), _keys("enter", "enter")),
+    "help": (lambda: build_session("Ann,Bob", 3, 2), _keys("enter", "f1")),
+    "takeover": (lambda: takeover_position()[0], _takeover),
     "new-game": (lambda: None, _keys()),
     "lobby": (lambda: None, _lobby),
 }
