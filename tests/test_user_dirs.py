@@ -127,3 +127,23 @@ def test_this_test_has_folders_of_its_own(tmp_path_factory: pytest.TempPathFacto
         assert Path(os.environ[name]).resolve().is_relative_to(base), name
     assert data_dir().resolve().is_relative_to(base)
     assert [k for k in os.environ if k.startswith("PARIS_TUI_")] == ["PARIS_TUI_DATA_DIR"]
+
+
+def test_the_screenshots_script_writes_nothing_in_the_users_folders(tmp_path: Path) -> None:
+    """``python -m paris_tui.app.screenshots`` (the README's screenshots) runs the app,
+    whose new-game screen checks that saves can be written: in a folder of its own."""
+    home = tmp_path / "user-home"
+    home.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("XDG_", "PARIS_TUI_"))}
+    env["HOME"] = str(home)
+    done = subprocess.run(
+        [sys.executable, "-m", "paris_tui.app.screenshots", str(tmp_path / "out"), "new-game"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "out" / "new-game.svg").exists()
+    assert sorted(str(p.relative_to(home)) for p in home.rglob("*")) == []
