@@ -32,6 +32,7 @@ from paris_tui.app.local.session import SeatSpec, Session, SessionTable, next_se
 from paris_tui.app.local.storage import SaveInfo
 from paris_tui.app.look.describe import printable
 from paris_tui.app.look.glyphs import current_glyphs
+from paris_tui.app.look.themes import DARK, LIGHT, THEMES
 from paris_tui.app.start.resources import (
     LAST_TIE_BREAKER,
     first_css_paths,
@@ -49,7 +50,6 @@ __all__ = ["DEFAULT_AI_DELAY", "DEFAULT_ANIM", "AsciiScrollBarRender", "ParisApp
 
 DEFAULT_AI_DELAY = 0.8
 DEFAULT_ANIM = 0.6
-DARK, LIGHT = "textual-dark", "textual-light"
 # Below this width the footer has no room for Textual's "^p palette" key (-tight).
 TIGHT_WIDTH = 100
 # After the first frame (the hand-off), the game screen is made ready this much later.
@@ -182,6 +182,16 @@ class ParisApp(App[int]):
         game screen needs (its stylesheets and modules), so that Enter shows it at once."""
         self.load_styles()
         from .screens import game  # noqa: F401 - imported for its side effect: loaded
+
+    def get_css_variables(self) -> dict[str, str]:
+        """The theme's variables; first (Textual's ``__init__`` asks, to make the
+        stylesheet) our themes are registered and the dark one chosen, so that the first
+        stylesheet, a fork server's prefilled rules included, is made with its greys."""
+        if DARK not in self.available_themes:
+            for theme in THEMES:
+                self.register_theme(theme)
+            self.set_reactive(App.theme, DARK)
+        return super().get_css_variables()
 
     def get_key_display(self, binding: Binding) -> str:
         """How the footer shows a key: Textual's way, in ASCII with the ascii glyph set."""

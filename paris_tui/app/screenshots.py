@@ -5,7 +5,9 @@
 Each scene builds a game position by playing moves through the session (a
 fixed, simple policy), opens the app headless at a fixed size, presses the
 keys a player would, and saves an SVG. Nothing is written to the user's data
-directory (the sessions have no autosave path). Cursor blink is off.
+directory: the sessions have no autosave path, and the app runs with a temporary
+one (``PARIS_TUI_DATA_DIR``: the new-game screen checks that saves can be
+written). Cursor blink is off.
 """
 
 from __future__ import annotations
@@ -680,8 +682,29 @@ def main(argv: list[str] | None = None) -> int:
             f"unknown scene(s): {', '.join(unknown)} (known: {', '.join(SCENES)})", file=sys.stderr
         )
         return 2
-    asyncio.run(_run(out, names))
+    asyncio.run(_in_a_data_dir_of_its_own(_run(out, names)))
     return 0
+
+
+async def _in_a_data_dir_of_its_own(work: Awaitable[None]) -> None:
+    """``work`` with ``PARIS_TUI_DATA_DIR`` a temporary folder: the app's screens write
+    there (the new-game screen checks that saves can be written), never in the data
+    directory of the person who regenerates the screenshots."""
+    import os
+    import tempfile
+
+    from paris_tui.app.local.storage import ENV_DATA_DIR
+
+    before = os.environ.get(ENV_DATA_DIR)
+    with tempfile.TemporaryDirectory(prefix="paris-tui-screenshots-") as tmp:
+        os.environ[ENV_DATA_DIR] = tmp
+        try:
+            await work
+        finally:
+            if before is None:
+                del os.environ[ENV_DATA_DIR]
+            else:
+                os.environ[ENV_DATA_DIR] = before
 
 
 if __name__ == "__main__":

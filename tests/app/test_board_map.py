@@ -237,7 +237,7 @@ async def test_no_crash_at_any_size(size: tuple[int, int]) -> None:
         assert all(line.cell_length == size[0] for line in lines)
         text = "\n".join(rows(board_map))
         if board_map.layout_name == "notice":
-            assert size[0] < 50 or size[1] < 15
+            assert size[0] < 54 or size[1] < 15
             if size[0] >= 30:
                 assert "Map needs" in text
         else:

@@ -79,8 +79,8 @@ def test_generic_and_notice_layouts_in_ascii() -> None:
     layout = generic_layout(board, 60, 20, "ascii")
     assert layout_text(layout).isascii()
     notice = build_layout(CLASSIC, 30, 10, "ascii")
-    assert notice.notice == "Map needs 50x16 cells (have 30x10)"
-    assert build_layout(CLASSIC, 30, 10).notice == "Map needs 50×16 cells (have 30×10)"
+    assert notice.notice == "Map needs 54x16 cells (have 30x10)"
+    assert build_layout(CLASSIC, 30, 10).notice == "Map needs 54×16 cells (have 30×10)"
 
 
 def test_players_symbols_follow_the_set() -> None:

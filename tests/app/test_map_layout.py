@@ -18,6 +18,7 @@ import pytest
 from paris_tui.app.map.layout import (
     LAYOUTS,
     LETTER,
+    SHORT_LIMIT,
     SHORT_NAMES,
     LayoutSpec,
     MapLayout,
@@ -66,18 +67,18 @@ def test_layout_chosen_by_size() -> None:
     assert build_layout(board, 77, 25).name == "comfortable"
     assert build_layout(board, 75, 25).name == "compact"
     assert build_layout(board, 54, 18).name == "compact"
-    assert build_layout(board, 54, 19).name == "compact"  # the map's area at 80x24
-    assert build_layout(board, 50, 16).name == "compact"
-    assert build_layout(board, 50, 15).name == "notice"
-    assert build_layout(board, 49, 16).name == "notice"
+    assert build_layout(board, 54, 17).name == "compact"  # the map's area at 80x24
+    assert build_layout(board, 54, 16).name == "compact"
+    assert build_layout(board, 54, 15).name == "notice"
+    assert build_layout(board, 53, 16).name == "notice"
     assert build_layout(board, 1, 1).name == "notice"
     assert build_layout(board, 0, 0).name == "notice"
 
 
 def test_short_names_are_short_and_distinct() -> None:
     board = classic_board()
-    names = [short_name(board, s.index) for s in board.stops]
-    assert all(3 <= len(n) <= 5 for n in names)
+    names = [short_name(board, s.index, SHORT_LIMIT) for s in board.stops]
+    assert all(3 <= len(n) <= SHORT_LIMIT for n in names)
     assert len(set(names)) == len(names)
     assert set(SHORT_NAMES) == set(board.stop_ids)
 

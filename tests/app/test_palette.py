@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import pytest
 from rich.color import Color, ColorSystem
-from textual.theme import BUILTIN_THEMES
+from textual.theme import Theme
 
-from paris_tui.app.app import DARK, LIGHT
 from paris_tui.app.look.palette import LINE_COLOURS, PLAYER_STYLES, line_colour
+from paris_tui.app.look.themes import DARK, LIGHT, THEMES
 from paris_tui.core import classic_board
 
 SYSTEMS = {
@@ -33,9 +33,13 @@ def rounded(colour: str, system: ColorSystem) -> str:
     return down.triplet.hex
 
 
+def _theme(name: str) -> Theme:
+    return next(theme for theme in THEMES if theme.name == name)
+
+
 def theme_colours(theme_name: str) -> dict[str, str]:
     """The theme's highlight (the accent: the map's lit stop), text and background."""
-    generated = BUILTIN_THEMES[theme_name].to_color_system().generate()
+    generated = _theme(theme_name).to_color_system().generate()
     return {key: generated[key] for key in ("accent", "foreground", "background")}
 
 
@@ -48,7 +52,7 @@ CASES = [
 
 @pytest.mark.parametrize(("theme", "system"), CASES)
 def test_players_stay_apart(theme: str, system: ColorSystem) -> None:
-    dark = BUILTIN_THEMES[theme].dark
+    dark = _theme(theme).dark
     board = classic_board()
     players = [rounded(look.colour_for(dark), system) for look in PLAYER_STYLES]
     lines = {

@@ -85,11 +85,11 @@ async def test_theme_toggles_light_and_dark() -> None:
     app = make_app(new_session("Ann,Bob", 1, None))
     async with app.run_test() as pilot:
         await start_turn(pilot)
-        assert app.theme == "textual-dark"
+        assert app.theme == "paris-dark"
         await pilot.press("t")
-        assert app.theme == "textual-light"
+        assert app.theme == "paris-light"
         await pilot.press("t")
-        assert app.theme == "textual-dark"
+        assert app.theme == "paris-dark"
 
 
 async def test_preview_follows_the_highlight_and_can_be_turned_off() -> None:

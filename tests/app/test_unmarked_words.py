@@ -25,7 +25,7 @@ from textual.widgets import Select
 
 from paris_tui import i18n
 from paris_tui.app.local.storage import read_save
-from paris_tui.app.map.layout import short_name
+from paris_tui.app.map.layout import SHORT_LIMIT, short_name
 from paris_tui.app.screens import help as help_screen
 from paris_tui.app.screenshots import build_session, grand_tour_position, takeover_position
 from paris_tui.core.board import classic_board
@@ -76,6 +76,7 @@ def _allowed() -> set[str]:
     words: set[str] = set(PLAYERS) | KEYS | set(i18n.LANGUAGE_NAMES.values())
     for stop in board.stops:
         names = [stop.name, short_name(board, stop.index), short_name(board, stop.index, 3)]
+        names.append(short_name(board, stop.index, SHORT_LIMIT))  # the compact layout's
         for name in names:
             folded = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
             for text in (name, folded):

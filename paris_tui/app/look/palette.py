@@ -3,7 +3,7 @@
 Never colour alone: every player has a symbol and every line a letter, so
 colour-blind players and ``NO_COLOR=1`` terminals can play. The colours here
 are defaults for Rich styles drawn in code (the map); widgets' own styling
-lives in ``styles/*.tcss``.
+lives in ``styles/*.tcss``, with the themes' colours (:mod:`.themes`).
 
 Every colour comes in two shades: one for dark backgrounds (``colour``,
 :data:`LINE_COLOURS`) and a deeper one for light backgrounds (``light``,

@@ -13,36 +13,42 @@ from typing import Final
 
 from .spec import LayoutSpec
 
-__all__ = ["COMFORTABLE", "COMPACT", "LAYOUTS", "SHORT_NAMES", "WIDE"]
+__all__ = ["COMFORTABLE", "COMPACT", "LAYOUTS", "SHORT_LIMIT", "SHORT_NAMES", "WIDE"]
 
 SHORT_NAMES: Final[Mapping[str, str]] = {
     "trocadero": "Troca",
-    "etoile": "Étoil",
+    "etoile": "Étoile",
     "opera": "Opéra",
     "montmartre": "Montm",
     "gare-du-nord": "GNord",
     "republique": "Répu",
     "pere-lachaise": "PLach",
     "concorde": "Conc",
-    "louvre": "Louvr",
-    "pont-neuf": "PNeuf",
+    "louvre": "Louvre",
+    "pont-neuf": "PtNeuf",
     "pompidou": "Pomp",
-    "marais": "Marai",
+    "marais": "Marais",
     "bastille": "Bast",
     "gare-de-l-est": "GEst",
-    "hotel-de-ville": "HdVil",
+    "hotel-de-ville": "HVille",
     "orsay": "Orsay",
     "invalides": "Inval",
-    "tour-eiffel": "Eiff",
+    "tour-eiffel": "Eiffel",
     "madeleine": "Madel",
     "saint-germain": "StGer",
-    "quartier-latin": "QLat",
+    "quartier-latin": "QLatin",
     "jardin-des-plantes": "JPlan",
     "saint-nicolas": "StNic",
     "notre-dame": "NDame",
     "luxembourg": "Luxem",
 }
-"""Abbreviations of the classic board's stops used in the compact layout."""
+"""The classic board's stops' names in the compact layout, at most :data:`SHORT_LIMIT` letters
+each, unique and recognisable: a word is whole, an initial, a usual abbreviation
+("St", "Pt") or cut by three letters or more, never by one or two ("Louvr" read as
+a misprint, not as the Louvre); tests/app/test_map_labels.py checks them."""
+
+SHORT_LIMIT: Final = 6
+"""The longest short name."""
 
 COMFORTABLE = LayoutSpec(
     name="comfortable",
@@ -62,7 +68,7 @@ COMFORTABLE = LayoutSpec(
         "louvre": (10, 28, "b"),
         "pont-neuf": (10, 34, "a"),
         "pompidou": (10, 40, "a+5"),
-        "marais": (10, 48, "b"),
+        "marais": (10, 51, "b"),  # far enough from Pompidou's name above
         # red, from the north-east down and across
         "gare-de-l-est": (4, 68, "a"),
         "bastille": (14, 60, "r"),
@@ -94,43 +100,44 @@ COMFORTABLE = LayoutSpec(
 
 COMPACT = LayoutSpec(
     name="compact",
-    width=50,
+    width=54,
     height=16,
     short=True,
-    # row 0 is left free for the scoring labels of the names along the top
+    # row 0 is left free for the scoring labels of the names along the top; the yellow
+    # line's stops are spaced so that each name stands by its own marker only
     stops={
         "trocadero": (2, 1, "a+1"),
         "etoile": (2, 8, "a"),
         "opera": (2, 19, "a"),
-        "montmartre": (2, 30, "a-1"),
-        "gare-du-nord": (2, 37, "a+1"),
-        "republique": (4, 42, "r"),
-        "pere-lachaise": (7, 45, "b+1"),
+        "montmartre": (2, 33, "a-1"),
+        "gare-du-nord": (2, 41, "a+1"),
+        "republique": (4, 46, "r"),
+        "pere-lachaise": (6, 49, "b+1"),
         "concorde": (6, 15, "b-5"),
-        "louvre": (6, 20, "a"),
-        "pont-neuf": (6, 25, "b+2"),
-        "pompidou": (6, 30, "a+3"),
-        "marais": (6, 36, "b"),
-        "gare-de-l-est": (2, 47, "a-3"),
-        "bastille": (9, 42, "r"),
-        "hotel-de-ville": (9, 30, "b+3"),
+        "louvre": (6, 20, "b+2"),
+        "pont-neuf": (6, 27, "a"),
+        "pompidou": (6, 33, "a+3"),
+        "marais": (6, 40, "b"),
+        "gare-de-l-est": (2, 51, "a-3"),
+        "bastille": (9, 46, "r"),
+        "hotel-de-ville": (9, 33, "b+5"),
         "orsay": (9, 21, "b"),
         "invalides": (9, 15, "b-6"),
-        "tour-eiffel": (9, 2, "b"),
+        "tour-eiffel": (9, 2, "b+1"),
         "madeleine": (4, 17, "l"),
         "saint-germain": (13, 19, "l"),
-        "quartier-latin": (13, 30, "b+1"),
-        "jardin-des-plantes": (13, 42, "r"),
-        "saint-nicolas": (4, 30, "l"),
-        "notre-dame": (11, 30, "r"),
-        "luxembourg": (15, 28, "l"),
+        "quartier-latin": (13, 33, "b+2"),
+        "jardin-des-plantes": (13, 46, "r"),
+        "saint-nicolas": (4, 33, "l"),
+        "notre-dame": (11, 33, "r"),
+        "luxembourg": (15, 31, "l"),
     },
     routes={
-        ("blue", 4): ((2, 40),),
-        ("blue", 5): ((6, 44),),
+        ("blue", 4): ((2, 44),),
+        ("blue", 5): ((5, 48),),
         ("yellow", 0): ((6, 8),),
-        ("yellow", 5): ((6, 39),),
-        ("red", 0): ((2, 44),),
+        ("yellow", 5): ((6, 43),),
+        ("red", 0): ((2, 48),),
         ("pink", 0): ((4, 17),),
     },
     no_letter=frozenset({("red", 1), ("green", 2)}),
@@ -153,10 +160,10 @@ WIDE = LayoutSpec(
         "republique": (4, 63, "r"),
         "pere-lachaise": (6, 70, "b+1"),
         "concorde": (6, 24, "b-7"),
-        "louvre": (6, 31, "b"),
+        "louvre": (6, 30, "b"),
         "pont-neuf": (6, 37, "a-1"),
         "pompidou": (6, 42, "a+5"),
-        "marais": (6, 52, "b"),
+        "marais": (6, 55, "b"),
         "tour-eiffel": (9, 3, "b+2"),
         "invalides": (9, 24, "b-8"),
         "orsay": (9, 33, "b"),
@@ -165,7 +172,7 @@ WIDE = LayoutSpec(
         "notre-dame": (11, 42, "r"),
         "saint-germain": (13, 28, "l"),
         "quartier-latin": (13, 42, "b+8"),
-        "jardin-des-plantes": (13, 56, "r"),
+        "jardin-des-plantes": (13, 60, "a"),
         "luxembourg": (15, 40, "l"),
     },
     routes={

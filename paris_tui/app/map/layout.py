@@ -21,8 +21,8 @@ The first that fits wins:
   e.g. the ~80 x 30 the game screen gives it in a 120 x 40 terminal);
 * ``wide``: hand-made, 78 x 16 cells, full names on the compact plan (from
   78 x 16, e.g. a wide but short area such as 80 x 18);
-* ``compact``: hand-made, 50 x 16 cells, 3-5 letter names (from 50 x 16,
-  e.g. the 54 x 19 in an 80 x 24 terminal);
+* ``compact``: hand-made, 54 x 16 cells, short names of 4-6 letters (from
+  54 x 16, e.g. the 54 x 17 in an 80 x 24 terminal);
 * ``generic``: placed from the board file's schematic ``xy``, for boards
   other than the classic one (names shortened or left out where they collide);
 * ``notice``: a one-line notice when nothing fits (down to 1 x 1).
@@ -48,7 +48,7 @@ from paris_tui.app.look.glyphs import glyphs_for
 from ...core.board import Board, classic_board
 from ...i18n import _
 from .canvas import Canvas
-from .classic import LAYOUTS, SHORT_NAMES
+from .classic import LAYOUTS, SHORT_LIMIT, SHORT_NAMES
 from .grid import (
     BRACKET,
     EMPTY,
@@ -76,6 +76,7 @@ __all__ = [
     "LETTER",
     "LINE",
     "NAME",
+    "SHORT_LIMIT",
     "SHORT_NAMES",
     "SLOT",
     "Cell",
@@ -146,7 +147,8 @@ def compile_spec(
             tracks.append((line.index, k, canvas.track(line.index, k, points)))
     for sid, (_r, _c, label) in spec.stops.items():
         stop = board.stop_index[sid]
-        text = look.name_of(short_name(board, stop) if spec.short else board.stops[stop].name)
+        full = board.stops[stop].name
+        text = look.name_of(short_name(board, stop, SHORT_LIMIT) if spec.short else full)
         row, col = canvas.label_position(stop, text, label)
         canvas.put_name(stop, row, col, text)
     lettered: set[int] = set()

@@ -400,8 +400,9 @@ class GameScreen(ParisScreen):
             return self.frame is not None
         if action == "toggle_route":
             return self.flow.viewer is not None
-        if action == "toggle_preview":  # a watcher never moves: no preview to show
-            return bool(self.table.local_seats) or isinstance(self.table, LocalBots)
+        if action == "toggle_preview":  # a watcher never moves, a tour has no tile: no preview
+            mover = bool(self.table.local_seats) or isinstance(self.table, LocalBots)
+            return mover and self.frame is None
         if action == "hint":
             return self.flow.turn_seat is not None and self.hints_allowed
         if action in ("chat", "phrase"):

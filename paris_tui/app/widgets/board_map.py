@@ -23,7 +23,8 @@ What is drawn
 * A plain stop is ``(·)`` with one business slot, a crossing ``[··]`` with two;
   an empty slot is ``·``, a business is its owner's symbol (``● ▲ ■ ◆``) in the
   owner's colour. Every stop is named: full names in the comfortable and wide
-  layouts, 3-5 letter abbreviations in the compact one.
+  layouts, short names of 4-6 letters in the compact one (app/map/classic.py),
+  each next to its own marker and farther from every other.
 * Overlays (:class:`MapOverlay`): face-up stops are marked (bold, underlined,
   on a light panel), the selected stop is lit (filled with the theme's accent),
   a tour's line is drawn heavy (``━┃``) while the other lines fade, the bus is
