@@ -530,7 +530,7 @@ async def end_chat(out: Path) -> Path:
     from .screens.end import EndScreen
 
     with tempfile.TemporaryDirectory() as tmp:
-        host = Host(HostConfig(data_dir=Path(tmp), port=0))
+        host = Host(HostConfig(data_dir=Path(tmp), port=0, rated_addresses=("127.0.0.1",)))
         host.load()
         # Bob (seat 0) makes the last move of a two-player game (its 40th).
         room = host.open_table(parse_seats("Bob,Ann"), seed=3)
