@@ -24,7 +24,7 @@ from textual.scrollbar import ScrollBar, ScrollBarRender
 
 if TYPE_CHECKING:
     from paris_tui.app.local.history import History
-    from paris_tui.app.online.remote import Link, LobbyStart
+    from paris_tui.app.online.remote import Home, Link, LobbyStart
 
     from .screens.game import GameScreen
 
@@ -95,6 +95,7 @@ class ParisApp(App[int]):
         replay: tuple[Record, Path] | None = None,
         link: Link | None = None,
         lobby: LobbyStart | None = None,
+        home: Home | None = None,
         resume_offer: SaveInfo | None = None,
         locked: SaveInfo | None = None,
         problems: Iterable[str] = (),
@@ -111,6 +112,7 @@ class ParisApp(App[int]):
         self.replay = replay
         self.link = link  # a seat (or a watcher) at a host's table: paris-tui join
         self.lobby = lobby  # ... or the host's lobby first, which leads to one
+        self.home = home  # the host's lobby, beneath every table (q goes back to it)
         self.resume_offer = resume_offer
         self.locked = locked  # a game another copy holds: offer to watch it, or quit
         self.problems = list(problems)
@@ -385,6 +387,18 @@ class ParisApp(App[int]):
         from .host_table import open_lobby
 
         open_lobby(self, lobby, self._seated)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return action != "lobby" or (self.home is not None and self.link is not None)
+
+    def action_lobby(self) -> None:
+        """Back to the host's lobby from its table, the seat kept (host_table.py)."""
+        from .host_table import back_to_lobby
+
+        if self.home is not None and self.link is not None:
+            link, self.link = self.link, None
+            self.workers.cancel_group(self, "link")
+            self.run_worker(back_to_lobby(self, self.home, link, self._seated), group="lobby")
 
     def _seated(self, link: Link) -> None:
         self.link = link

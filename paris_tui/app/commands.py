@@ -84,6 +84,8 @@ class PaletteApp(Protocol):
     def link(self) -> object | None: ...
     @property
     def lobby(self) -> object | None: ...
+    @property
+    def home(self) -> object | None: ...
 
     def action_new_game(self) -> None: ...
     def action_help(self) -> None: ...
@@ -97,6 +99,7 @@ class PaletteApp(Protocol):
     def switch_glyphs(self, name: str) -> None: ...
     def action_save_copy(self) -> None: ...
     def action_quit(self) -> Any: ...
+    def action_lobby(self) -> None: ...
 
 
 def open_palette(app: App[Any]) -> None:
@@ -139,6 +142,12 @@ def system_commands(app: PaletteApp) -> Iterable[SystemCommand]:
             _("New game"), _("Set up a new game (this one stays saved)"), app.action_new_game
         )
     yield SystemCommand(_("Help"), _("Rules in brief and keys"), app.action_help)
+    if app.home is not None and app.link is not None:
+        yield SystemCommand(
+            _("Lobby"),
+            _("Back to the host's lobby (q); your seat is kept: Enter on its table sits again"),
+            app.action_lobby,
+        )
     if app.link is not None or app.lobby is not None:
         yield SystemCommand(
             _("Account"),

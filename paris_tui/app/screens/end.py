@@ -106,6 +106,8 @@ class EndScreen(ParisScreen):
         Binding("space", "reveal_all", N_("Show all")),
         Binding("n", "play_again", N_("Play again")),
         Binding("v", "review", N_("Review")),
+        # At a host's table q goes back to its lobby (the app says when); else it quits.
+        Binding("q", "app.lobby", N_("Lobby")),
         Binding("q", "app.quit", N_("Quit")),
         Binding("question_mark", "app.help", N_("Help"), show=False),
         # Table chat (app/online/chat.py): at a host's table that speaks it.

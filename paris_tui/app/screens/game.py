@@ -107,6 +107,7 @@ class GameScreen(ParisScreen):
         Binding("h", "hint", N_("Hint")),
         Binding("question_mark,f1", "app.help", N_("Help"), key_display="?"),
         Binding("t", "app.toggle_theme", N_("Theme"), show=False),
+        Binding("q", "app.lobby", N_("Lobby")),  # at a host's table (else q quits)
         Binding("q", "app.quit", N_("Quit")),
         Binding("pageup", "scroll_log(-1)", N_("Log"), key_display="PgUp/Dn", priority=True),
         Binding("pagedown", "scroll_log(1)", N_("Log"), show=False, priority=True),

@@ -218,6 +218,7 @@ class LobbyScreen(ParisScreen):
         address: str | None = None,
         ticket: str | None = None,
         reconnect: Callable[[], Awaitable[HostClient]] | None = None,
+        back: bool = False,
     ) -> None:
         """``tokens`` and ``address`` (the host as the token store knows it): a seat
         reserved for the player's name is joined with the token kept for it, and a
@@ -229,6 +230,7 @@ class LobbyScreen(ParisScreen):
         self.proof = Proof(tokens, address, ticket)
         self.player: str | None = None
         self.given_name = name
+        self.back = back  # come back to from a table (q there): no "no seat waits" line
         self.name_problem: str | None = None
         if name is not None:
             try:
@@ -296,7 +298,9 @@ class LobbyScreen(ParisScreen):
             self.say(said, problem=self.name_problem is not None)
         else:
             self.query_one("#lobby-tables", DataTable).focus()
-            if self.given_name is not None:
+            if self.back:
+                self.say(_("Back in the lobby. Enter on a table of yours sits there again."))
+            elif self.given_name is not None:
                 self.say(
                     _("No seat waits for you here: sit at a free seat, watch, or open a table.")
                 )
