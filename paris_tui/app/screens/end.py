@@ -226,7 +226,8 @@ class EndScreen(ParisScreen):
 
     def action_chat(self) -> None:
         if self.chat is not None:
-            self.app.push_screen(ChatPrompt(speaking_as(self.chat, over=True)), self._chat_chosen)
+            prompt = ChatPrompt(speaking_as(self.chat, over=True), send=self._chat_chosen)
+            self.app.push_screen(prompt, self._chat_chosen)
 
     def action_phrase(self, index: int) -> None:
         self._chat_chosen(("phrase", CHAT_PHRASES[index]))
