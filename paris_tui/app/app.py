@@ -393,12 +393,16 @@ class ParisApp(App[int]):
 
     def action_lobby(self) -> None:
         """Back to the host's lobby from its table, the seat kept (host_table.py)."""
-        from .host_table import back_to_lobby
+        self.leave_table(None)
+
+    def leave_table(self, to: str | None) -> None:
+        """Leave this host's table for its lobby (``to`` None) or for table ``to`` (a rematch)."""
+        from .host_table import leave_table
 
         if self.home is not None and self.link is not None:
             link, self.link = self.link, None
             self.workers.cancel_group(self, "link")
-            self.run_worker(back_to_lobby(self, self.home, link, self._seated), group="lobby")
+            self.run_worker(leave_table(self, self.home, link, self._seated, to), group="lobby")
 
     def _seated(self, link: Link) -> None:
         self.link = link
@@ -518,14 +522,9 @@ class ParisApp(App[int]):
         switch_glyphs(self, name, self._show_glyphs)
 
     def action_toggle_preview(self) -> None:
-        from .screens.game import GameScreen
+        from .routes import toggle_preview
 
-        self.show_preview = not self.show_preview
-        for screen in self.screen_stack:
-            if isinstance(screen, GameScreen):
-                screen.preview_changed()
-        said = _("Left-over preview on") if self.show_preview else _("Left-over preview off")
-        self.notify(said, timeout=2, markup=False)
+        toggle_preview(self)
 
     def action_hide_route(self) -> None:
         screen = self._game_screen()

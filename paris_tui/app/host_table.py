@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from ..net.table import RemoteTable
     from .screens.game import GameScreen
 
-__all__ = ["back_to_lobby", "follow_link", "open_lobby"]
+__all__ = ["follow_link", "leave_table", "open_lobby"]
 
 
 def open_lobby(
@@ -50,18 +50,32 @@ def open_lobby(
     app.push_screen(screen, left)
 
 
-async def back_to_lobby(
-    app: App[Any], home: Home, link: Link, seated: Callable[[Link], None]
+async def leave_table(
+    app: App[Any], home: Home, link: Link, seated: Callable[[Link], None], to: str | None
 ) -> None:
-    """Leave ``link``'s table for the host's lobby (in a worker): the table's connection
-    closes (a seat is kept: the host marks it away, and the lobby sits there again),
-    a new one shows the lobby in place of every screen. A host that cannot be
+    """Leave ``link``'s table (in a worker) for table ``to`` (a rematch: the seat of the
+    name there), else, or when that fails, for the host's lobby. The table's
+    connection closes (a seat is kept: the host marks it away, and the lobby sits
+    there again); the new one shows in place of every screen. A host that cannot be
     reached is said in a dialog, then the app quits."""
-    from paris_tui.app.online.remote import JoinError
+    from dataclasses import replace
+
+    from paris_tui.app.online.remote import JoinError, open_link
 
     from .screens.connection import ConnectionDialog
 
     await link.close()
+    if to is not None:
+        target = replace(link.target, table=to, watch=None)
+        try:
+            joined = await open_link(target, link.tokens, link.token or home.ticket)
+        except JoinError as exc:
+            app.notify(exc.message, title=_("No rematch"), severity="warning", markup=False)
+        else:
+            while len(app.screen_stack) > 1:
+                app.pop_screen()
+            seated(joined)
+            return
     try:
         lobby = await home.lobby(link.target.name)
     except JoinError as exc:

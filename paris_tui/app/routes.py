@@ -7,13 +7,15 @@ from typing import TYPE_CHECKING, Any
 
 from textual.app import App
 
+from ..i18n import _
+
 if TYPE_CHECKING:
     from paris_tui.app.local.history import History
     from paris_tui.app.online.remote import Link
 
     from .screens.game import GameScreen
 
-__all__ = ["open_account", "open_review", "open_statistics"]
+__all__ = ["open_account", "open_review", "open_statistics", "toggle_preview"]
 
 
 def open_account(app: App[Any], link: Link | None) -> None:
@@ -48,3 +50,15 @@ def open_statistics(app: App[Any], history: History | None) -> None:
 
     if not isinstance(app.screen, StatsScreen):
         app.push_screen(StatsScreen(history))
+
+
+def toggle_preview(app: Any) -> None:
+    """The left-over preview on or off, on every game screen (the palette, ``p``)."""
+    from .screens.game import GameScreen
+
+    app.show_preview = not app.show_preview
+    for screen in app.screen_stack:
+        if isinstance(screen, GameScreen):
+            screen.preview_changed()
+    said = _("Left-over preview on") if app.show_preview else _("Left-over preview off")
+    app.notify(said, timeout=2, markup=False)
