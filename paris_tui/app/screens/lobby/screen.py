@@ -516,7 +516,8 @@ class LobbyScreen(ParisScreen):
             self.say(_("Taking a seat at table {table}…").format(table=info.table))
             self.client.send(Join(name, self.token(), info.table, self.proof.take_code()))
             return
-        if holds_seat(info, self.player) and not info.finished and self.player is not None:
+        # Your seat, also at a finished table: its end screen, where m asks for a rematch.
+        if holds_seat(info, self.player) and self.player is not None:
             self.say(_("Sitting at table {table}…").format(table=info.table))
             self.client.send(Join(self.player, self.token(), info.table, self.proof.take_code()))
             return
