@@ -240,6 +240,9 @@ class Host:
     def table_move_time(self, room: Room) -> float | None:
         return self.turns.move_time(room)
 
+    def save_table(self, room: Room) -> None:
+        self.tables.save(room.referee)
+
     @property
     def rooms(self) -> dict[str, Room]:
         return self.hall.rooms
@@ -590,4 +593,6 @@ class Host:
                 room, seat = conn.room, conn.seat
                 if room is None or seat is None:
                     raise Refusal("not_seated", "join a seat before playing")
+                if seat in room.resigned:
+                    raise Refusal("not_your_turn", "you resigned: the AI plays your seat")
                 await room.play(seat, message.move, message.move_count)

@@ -11,7 +11,7 @@ from pathlib import Path
 from paris_tui.net.client import HostClient
 from paris_tui.net.protocol import Agree, Agreement, HostMessage, Refused
 
-from .helpers import TIMEOUT, RawClient, join_bot, running_host
+from .helpers import TIMEOUT, RawClient, join_bot, running_host, saved
 
 MAX_STEPS = 400
 
@@ -67,3 +67,35 @@ async def test_an_older_clients_agree_is_an_unknown_message(tmp_path: Path) -> N
             assert b'"bad_message"' in said and b"agree" in said
         finally:
             old.close()
+
+
+async def test_a_resignation_hands_the_seat_to_the_ai_for_good_and_ranks_it_last(
+    tmp_path: Path,
+) -> None:
+    async with running_host(tmp_path, ["ann,bob"]) as (host, port):
+        ann = await join_bot(port, "ann")
+        bob = await join_bot(port, "bob")
+        room = host.rooms["t1"]
+        try:
+            ann.client.send(Agree("resign"))
+            for bot in (ann, bob):
+                heard = await _next(bot.client, Agreement)
+                assert heard == Agreement("t1", "resign", (0,), None)
+            assert room.status(0) == "takeover" and 0 in room.seated  # still connected
+            assert saved(host, "t1").extra["app"]["resigned"] == [0]  # the record says so
+            # Her own moves are refused now; the AI plays her seat to the end.
+            ann.client.play(room.referee.view(0).legal_moves[0], room.referee.move_count)
+            refused = await _next(ann.client, Refused)
+            assert isinstance(refused, Refused) and refused.code == "not_your_turn"
+            await bob.play_to_end()
+            assert room.referee.is_over
+            for _ in range(MAX_STEPS):
+                if room.result is not None:
+                    break
+                await asyncio.sleep(0.01)
+            assert room.result is not None
+            assert room.result.leavers == (0,) and not room.result.rated
+            assert room.result.ranks[0] == 2
+        finally:
+            await ann.client.close()
+            await bob.client.close()

@@ -30,7 +30,7 @@ log = logging.getLogger("paris_tui.host")
 
 class AgreementsHost(Protocol):
     """What the agreements need of the host: its rooms, a table to open, a
-    table's move time, and a game to end by agreement."""
+    table's move time, and a table to save."""
 
     @property
     def rooms(self) -> dict[str, Room]: ...
@@ -45,6 +45,8 @@ class AgreementsHost(Protocol):
     ) -> Room: ...
 
     def table_move_time(self, room: Room) -> float | None: ...
+
+    def save_table(self, room: Room) -> None: ...
 
 
 def rematch_seats(room: Room) -> list[SeatSpec]:
@@ -70,6 +72,25 @@ class Agreements:
             raise Refusal("not_seated", "only a player at a table agrees to its end")
         if message.what == "rematch":
             self._rematch(room, seat, message.yes)
+        elif message.what == "resign":
+            await self._resign(room, seat, message.yes)
+        else:
+            raise Refusal("not_started", "this host does not abort a game by agreement")
+
+    async def _resign(self, room: Room, seat: int, yes: bool) -> None:
+        """``seat`` gives the game up: the AI plays it to the end, and the ratings take
+        it as a leaver (ranked last; the game unrated for everyone)."""
+        if room.referee.is_over:
+            raise Refusal("game_over", "the game is over: nothing to resign")
+        if not yes or seat in room.resigned:
+            return  # a resignation is not taken back
+        room.resign(seat)
+        try:
+            self.host.save_table(room)
+        except OSError as exc:  # the next move saves it again
+            log.error("table %s: could not save the resignation: %s", room.id, exc)
+        log.info("table %s: seat %d resigned, the AI plays it to the end", room.id, seat)
+        self.tell(room, "resign", set(room.resigned))
 
     def _humans(self, room: Room) -> set[int]:
         return set(room.referee.human_seats)
