@@ -39,6 +39,7 @@ from textual.css.query import NoMatches
 from paris_tui.app.look.glyphs import current_glyphs
 
 from ..i18n import LANGUAGE_NAMES, LANGUAGES, _, current_language
+from ..net.table import RemoteTable
 
 __all__ = [
     "PaletteApp",
@@ -154,6 +155,7 @@ def system_commands(app: PaletteApp) -> Iterable[SystemCommand]:
             _("Your account on this host: link another door (a code, an SSH key)"),
             app.action_account,
         )
+    yield from _resign_command(app)
     yield SystemCommand(
         _("Statistics"),
         _("Your finished games: wins, points by source, the last game, the trend"),
@@ -191,3 +193,19 @@ def system_commands(app: PaletteApp) -> Iterable[SystemCommand]:
             _("Save a copy"), _("Save a copy of this game's record"), app.action_save_copy
         )
     yield SystemCommand(_("Quit"), _("Quit (the game is saved after every move)"), app.action_quit)
+
+
+def _resign_command(app: PaletteApp) -> Iterable[SystemCommand]:
+    """Resign, at a host's table whose game runs, for its seat (protocol 5)."""
+    table = getattr(app.link, "table", None)
+    if not isinstance(table, RemoteTable) or not table.agree_allowed:
+        return
+    said = table.agreements.get("resign")
+    seats = table.local_seats
+    if table.view(None).is_over or (said is not None and seats and seats[0] in said.seats):
+        return
+    yield SystemCommand(
+        _("Resign"),
+        _("Give this game up: the AI plays your seat to the end, you are ranked last"),
+        lambda: table.agree("resign"),
+    )

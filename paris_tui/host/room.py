@@ -18,6 +18,8 @@ from collections.abc import Sequence
 from concurrent.futures import Executor
 from typing import Protocol
 
+from msgspec import structs
+
 from paris_tui.core import Event, Move
 from paris_tui.core.record import Player
 from paris_tui.host.ai_moves import AIMoves
@@ -148,6 +150,8 @@ class Room:
     def info(self) -> TableInfo:
         ref = self.referee
         info = TableInfo(self.id, self.seat_infos(), ref.move_count, ref.total_moves, ref.is_over)
+        if not ref.is_over:  # whose turn, for the lobby (a timed table's clock says it too)
+            info = structs.replace(info, to_move=ref.to_move)
         return self.host.turns.table_info(self, info)
 
     def start(self) -> None:
