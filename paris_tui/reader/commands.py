@@ -49,6 +49,8 @@ COMMANDS: dict[str, str] = {
         "say",
         "mute",
         "unmute",
+        "rematch",
+        "resign",
     )
 }
 """Each command's id, which is also its English word (always accepted)."""
@@ -76,6 +78,8 @@ def _translated(command: str) -> str:
         "yes": pgettext("command", "yes"),
         "no": pgettext("command", "no"),
         "cancel": pgettext("command", "cancel"),
+        "rematch": pgettext("command", "rematch"),
+        "resign": pgettext("command", "resign"),
         "watch": pgettext("command", "watch"),
         "new": pgettext("command", "new"),
         "say": pgettext("command", "say"),

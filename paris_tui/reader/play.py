@@ -38,6 +38,7 @@ from .inbox import Inbox, Typed, is_deliberate, now
 from .lines import Lines
 from .news import News
 from .queries import answer, help_lines
+from .rematch import agreement_line
 from .turn import CHAT, QUERIES, TurnInput, ambiguous
 from .waiting import Quit, Waiting, typed_or_quit
 
@@ -195,6 +196,14 @@ class Reader:
         table.add_listener(self)
         self.chat = TableChat(out, self.updates.put_nowait)
         self.chat.listen(table)
+        self.next_table: str | None = None  # the rematch's, once every player agreed
+        self._hear_agreements(table)
+
+    def _hear_agreements(self, table: Table) -> None:
+        """A host's table's rematch and resignations (protocol 5) come as updates."""
+        listeners = getattr(table, "agreement_listeners", None)
+        if isinstance(listeners, list):
+            listeners.append(lambda said: self.updates.put_nowait(("agreement", said)))
 
     # --- the table's listener ---------------------------------------------------------
 
@@ -215,6 +224,7 @@ class Reader:
         self.table = table
         table.add_listener(self)
         self.chat.listen(table)
+        self._hear_agreements(table)
         self.set_connection(None)
         self.updates.put_nowait(("changed", table))
         self.updates.put_nowait(("presence", table))
@@ -238,6 +248,10 @@ class Reader:
             pass  # the link (if any) says so and reconnects; see follow
         elif kind == "gone":
             self.gone = True
+        elif kind == "agreement":
+            self.say(agreement_line(value, self.public.names))
+            if value.what == "rematch" and value.to is not None:
+                self.next_table = value.to
 
     # --- what may be read ---------------------------------------------------------------
 
@@ -527,8 +541,16 @@ class Reader:
                 continue
             self._between_turns(typed_or_quit(item))
 
+    def _resign(self) -> None:
+        """Give the game up at a host's table (the AI plays the seat to the end)."""
+        agree = getattr(self.table, "agree", None)
+        if getattr(self.table, "agree_allowed", False) and callable(agree):
+            agree("resign")
+        else:
+            self.say(_("Only a player at a host's table can resign."))
+
     def _between_turns(self, line: Typed) -> None:
-        parsed = parse(line.text, (*QUERIES, "help", "quit", "hint", *CHAT))
+        parsed = parse(line.text, (*QUERIES, "help", "quit", "hint", "resign", *CHAT))
         if not line.text.strip():
             return
         if parsed.command == "quit":
@@ -537,6 +559,8 @@ class Reader:
             return
         if parsed.command == "help":
             self._help(turn=False)
+        elif parsed.command == "resign":
+            self._resign()
         elif parsed.command == "hint":
             self.say(_("A hint is for your own turn."))
         elif parsed.command in QUERIES:
@@ -576,7 +600,9 @@ class Reader:
         remember(self.history, self.table, public, tuple(self.local), networked=self.networked)
         chat = self.chat.here
         # At a host's table the players talk after the game too: say TEXT.
+        rematch = bool(getattr(self.table, "agree_allowed", False))
         allowed = ("review", "quit", "help", *QUERIES, *(CHAT if chat else ()))
+        allowed += ("rematch",) if rematch else ()
         self.say(
             _("Type {review} for the strong AI's view of the moves, or {quit} to leave.").format(
                 review=word_for("review"), quit=word_for("quit")
@@ -588,17 +614,28 @@ class Reader:
                     say=word_for("say")
                 )
             )
+        if rematch:
+            self.say(
+                _(
+                    "{rematch} asks for a rematch: the same players, a new deal, the seats' "
+                    "order turned; it starts when every player has asked."
+                ).format(rematch=word_for("rematch"))
+            )
         while True:
             kind, item = await self.waiting.next()
             if kind == "update":
                 self.handle_update(item)
+                if self.next_table is not None:
+                    return
                 continue
             if item is None:
                 return
             parsed = parse(item.text, allowed)
             if parsed.command == "quit":
                 return
-            if parsed.command == "review":
+            if parsed.command == "rematch":
+                self.table.agree("rematch")  # type: ignore[attr-defined]
+            elif parsed.command == "review":
                 self.say(_("Reviewing the game: this takes a few seconds."))
                 seats = self.local or tuple(range(public.players))
                 self.say(*await review(self.table, public, seats, self.review_simulations))
