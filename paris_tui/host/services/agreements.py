@@ -12,41 +12,18 @@ and everyone is told its table, where the seat of each name waits for it.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
-from typing import Protocol
 
-from paris_tui.core import Options
 from paris_tui.core.dealing import SeatSpec
 from paris_tui.host.config import TableConflictError
 from paris_tui.host.connection import Connection
+from paris_tui.host.ports import AgreementsHost
 from paris_tui.host.referee import Refusal
 from paris_tui.host.room import Room
 from paris_tui.net.endings_wire import ENDINGS_VERSION, Agree, Agreement, AgreeWhat
 
-__all__ = ["Agreements", "AgreementsHost", "rematch_seats"]
+__all__ = ["Agreements", "rematch_seats"]
 
 log = logging.getLogger("paris_tui.host")
-
-
-class AgreementsHost(Protocol):
-    """What the agreements need of the host: its rooms, a table to open, a
-    table's move time, and a table to save."""
-
-    @property
-    def rooms(self) -> dict[str, Room]: ...
-
-    def open_table(
-        self,
-        seats: Sequence[SeatSpec],
-        *,
-        seed: int | None = None,
-        options: Options | None = None,
-        move_time: float | None = None,
-    ) -> Room: ...
-
-    def table_move_time(self, room: Room) -> float | None: ...
-
-    def save_table(self, room: Room) -> None: ...
 
 
 def rematch_seats(room: Room) -> list[SeatSpec]:
