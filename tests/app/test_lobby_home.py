@@ -63,6 +63,9 @@ async def test_q_at_a_table_goes_to_the_lobby_and_the_seat_is_kept(tmp_path: Pat
             await _until(lambda: "Lobby" in screen_text(app), "q Lobby in the footer")
             room = host.rooms["t1"]
             await _until(lambda: 0 in room.seated, "ann seated")
+            # The palette has it too (and Resign, at a host's running table).
+            titles = [c.title for c in app.get_system_commands(app.screen)]
+            assert "Lobby" in titles and "Resign" in titles and "Quit" in titles
             await press(pilot, "q")
             await _until(lambda: _lobby(app) is not None, "the lobby")
             assert app.is_running and find_game(app) is None
