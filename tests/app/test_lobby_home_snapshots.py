@@ -5,6 +5,8 @@ rematch line after the player agreed. Each against a real host in the app's loop
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -21,8 +23,17 @@ from tests.host.helpers import join_bot, put_record
 
 from .helpers import screen_text
 from .test_chat_app import near_the_end
-from .test_lobby import _client, _SnapApp, _until
+from .test_lobby import _client, _SnapApp
 from .test_lobby_turns import DAY, Clock
+
+
+async def _until(pilot: Pilot[Any], done: Callable[[], bool], what: str) -> None:
+    """Until ``done()``, within a minute (a loaded machine plays a tour slowly)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 60.0
+    while not done():
+        assert loop.time() < deadline, f"never happened: {what}\n{screen_text(pilot.app)}"
+        await pilot.pause(0.02)
 
 
 def test_lobby_with_your_move_list_80x24(snap_compare: Any, tmp_path: Path) -> None:
