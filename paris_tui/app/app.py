@@ -24,11 +24,11 @@ from textual.scrollbar import ScrollBar, ScrollBarRender
 
 if TYPE_CHECKING:
     from paris_tui.app.local.history import History
-    from paris_tui.app.online.remote import Link, LobbyStart
+    from paris_tui.app.online.remote import Home, Link, LobbyStart
 
     from .screens.game import GameScreen
 
-from paris_tui.app.local.session import SeatSpec, Session, SessionTable, next_seed
+from paris_tui.app.local.session import SeatSpec, Session, SessionTable
 from paris_tui.app.local.storage import SaveInfo
 from paris_tui.app.look.describe import printable
 from paris_tui.app.look.glyphs import current_glyphs
@@ -95,6 +95,7 @@ class ParisApp(App[int]):
         replay: tuple[Record, Path] | None = None,
         link: Link | None = None,
         lobby: LobbyStart | None = None,
+        home: Home | None = None,
         resume_offer: SaveInfo | None = None,
         locked: SaveInfo | None = None,
         problems: Iterable[str] = (),
@@ -111,6 +112,7 @@ class ParisApp(App[int]):
         self.replay = replay
         self.link = link  # a seat (or a watcher) at a host's table: paris-tui join
         self.lobby = lobby  # ... or the host's lobby first, which leads to one
+        self.home = home  # the host's lobby, beneath every table (q goes back to it)
         self.resume_offer = resume_offer
         self.locked = locked  # a game another copy holds: offer to watch it, or quit
         self.problems = list(problems)
@@ -396,6 +398,22 @@ class ParisApp(App[int]):
 
         open_lobby(self, lobby, self._seated)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return action != "lobby" or (self.home is not None and self.link is not None)
+
+    def action_lobby(self) -> None:
+        """Back to the host's lobby from its table, the seat kept (host_table.py)."""
+        self.leave_table(None)
+
+    def leave_table(self, to: str | None) -> None:
+        """Leave this host's table for its lobby (``to`` None) or for table ``to`` (a rematch)."""
+        from .host_table import leave_table
+
+        if self.home is not None and self.link is not None:
+            link, self.link = self.link, None
+            self.workers.cancel_group(self, "link")
+            self.run_worker(leave_table(self, self.home, link, self._seated, to), group="lobby")
+
     def _seated(self, link: Link) -> None:
         self.link = link
         self.open_remote(link)
@@ -467,19 +485,9 @@ class ParisApp(App[int]):
 
     def play_again(self) -> None:
         """A new game with the same seats and variants (a new deal)."""
-        old = self.session
-        if old is None:
-            self.open_new_game()
-            return
-        seats = [SeatSpec(p.name, p.kind) for p in old.players]
-        seed = next_seed(old.seed) if old.seed is not None else None
-        try:
-            self.start_new(seats, seed=seed, options=old.view(None).options)
-        except OSError as exc:
-            message = printable(
-                _("Cannot write the autosave: {problem}").format(problem=exc.strerror or exc)
-            )
-            self.notify(message, title=_("No new game"), severity="error", markup=False)
+        from .routes import play_again
+
+        play_again(self, self.session)
 
     # --- app-wide actions -----------------------------------------------------------
 
@@ -514,14 +522,9 @@ class ParisApp(App[int]):
         switch_glyphs(self, name, self._show_glyphs)
 
     def action_toggle_preview(self) -> None:
-        from .screens.game import GameScreen
+        from .routes import toggle_preview
 
-        self.show_preview = not self.show_preview
-        for screen in self.screen_stack:
-            if isinstance(screen, GameScreen):
-                screen.preview_changed()
-        said = _("Left-over preview on") if self.show_preview else _("Left-over preview off")
-        self.notify(said, timeout=2, markup=False)
+        toggle_preview(self)
 
     def action_hide_route(self) -> None:
         screen = self._game_screen()

@@ -39,6 +39,7 @@ from textual.css.query import NoMatches
 from paris_tui.app.look.glyphs import current_glyphs
 
 from ..i18n import LANGUAGE_NAMES, LANGUAGES, _, current_language
+from ..net.table import RemoteTable
 
 __all__ = [
     "PaletteApp",
@@ -84,6 +85,8 @@ class PaletteApp(Protocol):
     def link(self) -> object | None: ...
     @property
     def lobby(self) -> object | None: ...
+    @property
+    def home(self) -> object | None: ...
 
     def action_new_game(self) -> None: ...
     def action_help(self) -> None: ...
@@ -97,6 +100,7 @@ class PaletteApp(Protocol):
     def switch_glyphs(self, name: str) -> None: ...
     def action_save_copy(self) -> None: ...
     def action_quit(self) -> Any: ...
+    def action_lobby(self) -> None: ...
 
 
 def open_palette(app: App[Any]) -> None:
@@ -139,12 +143,19 @@ def system_commands(app: PaletteApp) -> Iterable[SystemCommand]:
             _("New game"), _("Set up a new game (this one stays saved)"), app.action_new_game
         )
     yield SystemCommand(_("Help"), _("Rules in brief and keys"), app.action_help)
+    if app.home is not None and app.link is not None:
+        yield SystemCommand(
+            _("Lobby"),
+            _("Back to the host's lobby (q); your seat is kept: Enter on its table sits again"),
+            app.action_lobby,
+        )
     if app.link is not None or app.lobby is not None:
         yield SystemCommand(
             _("Account"),
             _("Your account on this host: link another door (a code, an SSH key)"),
             app.action_account,
         )
+    yield from _resign_command(app)
     yield SystemCommand(
         _("Statistics"),
         _("Your finished games: wins, points by source, the last game, the trend"),
@@ -182,3 +193,19 @@ def system_commands(app: PaletteApp) -> Iterable[SystemCommand]:
             _("Save a copy"), _("Save a copy of this game's record"), app.action_save_copy
         )
     yield SystemCommand(_("Quit"), _("Quit (the game is saved after every move)"), app.action_quit)
+
+
+def _resign_command(app: PaletteApp) -> Iterable[SystemCommand]:
+    """Resign, at a host's table whose game runs, for its seat (protocol 5)."""
+    table = getattr(app.link, "table", None)
+    if not isinstance(table, RemoteTable) or not table.agree_allowed:
+        return
+    said = table.agreements.get("resign")
+    seats = table.local_seats
+    if table.view(None).is_over or (said is not None and seats and seats[0] in said.seats):
+        return
+    yield SystemCommand(
+        _("Resign"),
+        _("Give this game up: the AI plays your seat to the end, you are ranked last"),
+        lambda: table.agree("resign"),
+    )

@@ -12,16 +12,19 @@ from textual.app import App
 from ..i18n import _
 
 if TYPE_CHECKING:
-    from paris_tui.app.online.remote import Link, LobbyStart
+    from paris_tui.app.online.remote import Home, Link, LobbyStart
 
     from ..net.table import RemoteTable
     from .screens.game import GameScreen
 
-__all__ = ["follow_link", "open_lobby"]
+__all__ = ["follow_link", "leave_table", "open_lobby"]
 
 
-def open_lobby(app: App[Any], lobby: LobbyStart, seated: Callable[[Link], None]) -> None:
-    """The host's tables: sit or watch at one (``seated`` gets its link), or quit."""
+def open_lobby(
+    app: App[Any], lobby: LobbyStart, seated: Callable[[Link], None], *, back: bool = False
+) -> None:
+    """The host's tables: sit or watch at one (``seated`` gets its link), or quit
+    (``back``: come back to from a table, not the session's first screen)."""
     from paris_tui.app.online.remote import connect
 
     from ..net.protocol import Seated, Watching
@@ -35,6 +38,7 @@ def open_lobby(app: App[Any], lobby: LobbyStart, seated: Callable[[Link], None])
         address=target.address,
         ticket=lobby.ticket,
         reconnect=lambda: connect(target),  # the lobby reconnects as a seat does
+        back=back,
     )
 
     def left(result: Seated | Watching | None) -> None:
@@ -44,6 +48,43 @@ def open_lobby(app: App[Any], lobby: LobbyStart, seated: Callable[[Link], None])
         seated(lobby.link(result, screen.player, screen.client))
 
     app.push_screen(screen, left)
+
+
+async def leave_table(
+    app: App[Any], home: Home, link: Link, seated: Callable[[Link], None], to: str | None
+) -> None:
+    """Leave ``link``'s table (in a worker) for table ``to`` (a rematch: the seat of the
+    name there), else, or when that fails, for the host's lobby. The table's
+    connection closes (a seat is kept: the host marks it away, and the lobby sits
+    there again); the new one shows in place of every screen. A host that cannot be
+    reached is said in a dialog, then the app quits."""
+    from dataclasses import replace
+
+    from paris_tui.app.online.remote import JoinError, open_link
+
+    from .screens.connection import ConnectionDialog
+
+    await link.close()
+    if to is not None:
+        target = replace(link.target, table=to, watch=None)
+        try:
+            joined = await open_link(target, link.tokens, link.token or home.ticket)
+        except JoinError as exc:
+            app.notify(exc.message, title=_("No rematch"), severity="warning", markup=False)
+        else:
+            while len(app.screen_stack) > 1:
+                app.pop_screen()
+            seated(joined)
+            return
+    try:
+        lobby = await home.lobby(link.target.name)
+    except JoinError as exc:
+        await app.push_screen_wait(ConnectionDialog(exc.message, retry=False))
+        app.exit()
+        return
+    while len(app.screen_stack) > 1:
+        app.pop_screen()
+    open_lobby(app, lobby, seated, back=True)
 
 
 async def follow_link(

@@ -423,12 +423,17 @@ class Hall:
             if seat is None:
                 raise Refusal("no_such_seat", f"no seat at table {table} is reserved for {name}")
             return room, seat
-        first = self.host.turns.waiting_order(self.unfinished(), name)  # your move first
-        for rooms in (first, list(self.rooms.values())):
-            for room in rooms:
-                seat = seat_in(room)
-                if seat is not None:
-                    return room, seat
+        # A running real-time game first (its seat is missed at once), then the
+        # turn-based tables, your move first; never a finished game: a name whose games
+        # are over has no seat (its login reaches the lobby).
+        running = self.unfinished()
+        turns = self.host.turns
+        real_time = [room for room in running if not turns.turn_based(room)]
+        first = turns.waiting_order([r for r in running if turns.turn_based(r)], name)
+        for room in (*real_time, *first):
+            seat = seat_in(room)
+            if seat is not None:
+                return room, seat
         raise Refusal("no_such_seat", f"no table has a seat reserved for {name}")
 
     async def join(self, conn: Connection, message: Join) -> None:

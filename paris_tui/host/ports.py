@@ -17,6 +17,8 @@ what happens at the tables on the host's
   waiting tables).
 - :class:`LocksHost`: the accounts and every connection, to end a locked
   account's seats (the lock watch).
+- :class:`AgreementsHost`: the rooms, a table to open and save, a table's move
+  time (a rematch, a resignation).
 - :class:`ClusterHost`: the tables served and waiting, a table to take over or
   give up, a connection to relay, and the doors' tickets (the cluster).
 """
@@ -27,6 +29,8 @@ from collections.abc import Mapping, Sequence, Set
 from concurrent.futures import Executor
 from typing import Protocol
 
+from paris_tui.core import Options
+from paris_tui.core.dealing import SeatSpec
 from paris_tui.core.record import Record
 from paris_tui.host.accounts.identity import Gate, Tickets
 from paris_tui.host.accounts.store import AccountStore
@@ -45,6 +49,7 @@ from paris_tui.host.store.postgres import PostgresStore
 
 __all__ = [
     "AccountsSource",
+    "AgreementsHost",
     "ClusterHost",
     "FriendsHost",
     "LocksHost",
@@ -238,3 +243,24 @@ class ClusterHost(Protocol):
         ...
 
     def leave(self, conn: Connection) -> None: ...
+
+
+class AgreementsHost(Protocol):
+    """What the agreements need of the host: its rooms, a table to open, a
+    table's move time, and a table to save."""
+
+    @property
+    def rooms(self) -> dict[str, Room]: ...
+
+    def open_table(
+        self,
+        seats: Sequence[SeatSpec],
+        *,
+        seed: int | None = None,
+        options: Options | None = None,
+        move_time: float | None = None,
+    ) -> Room: ...
+
+    def table_move_time(self, room: Room) -> float | None: ...
+
+    def save_table(self, room: Room) -> None: ...

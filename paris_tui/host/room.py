@@ -18,6 +18,8 @@ from collections.abc import Sequence
 from concurrent.futures import Executor
 from typing import Protocol
 
+from msgspec import structs
+
 from paris_tui.core import Event, Move
 from paris_tui.core.record import Player
 from paris_tui.host.ai_moves import AIMoves
@@ -111,6 +113,12 @@ class Room:
         self.seated: dict[int, Peer] = {}
         self.watchers: set[Peer] = set()
         self.takeover: set[int] = set()
+        # Seats whose players resigned: the AI plays them to the end, never handed back
+        # (kept in the record's meta, so a restart knows).
+        resigned = referee.meta.get("resigned")
+        self.resigned = (
+            {s for s in resigned if s in range(4)} if isinstance(resigned, list) else set()
+        )
         self._timers: dict[int, asyncio.TimerHandle] = {}
         self._ai_task: asyncio.Task[None] | None = None
         self._ai_job: tuple[int, int] | None = None
@@ -130,7 +138,7 @@ class Room:
     def status(self, seat: int) -> SeatStatus:
         if self.referee.is_ai(seat):
             return "ai"
-        if seat in self.seated:
+        if seat in self.seated and seat not in self.resigned:
             return "present"
         return "takeover" if seat in self.takeover else "away"
 
@@ -150,6 +158,8 @@ class Room:
     def info(self) -> TableInfo:
         ref = self.referee
         info = TableInfo(self.id, self.seat_infos(), ref.move_count, ref.total_moves, ref.is_over)
+        if not ref.is_over:  # whose turn, for the lobby (a timed table's clock says it too)
+            info = structs.replace(info, to_move=ref.to_move)
         return self.host.turns.table_info(self, info)
 
     def start(self) -> None:
@@ -170,7 +180,7 @@ class Room:
         timer = self._timers.pop(seat, None)
         if timer is not None:
             timer.cancel()
-        if seat in self.takeover:
+        if seat in self.takeover and seat not in self.resigned:
             self.takeover.discard(seat)
             log.info("table %s: seat %d is back, the AI hands it back", self.id, seat)
             self.host.events.publish(SeatReturned(self.id, seat))
@@ -196,9 +206,18 @@ class Room:
         loop = asyncio.get_running_loop()
         self._timers[seat] = loop.call_later(delay, self._take_over, seat)
 
+    def resign(self, seat: int) -> None:
+        """``seat``'s player gives the game up: the AI plays the seat to the end."""
+        self.resigned.add(seat)
+        self.referee.meta["resigned"] = sorted(self.resigned)
+        timer = self._timers.pop(seat, None)
+        if timer is not None:
+            timer.cancel()
+        self._take_over(seat)
+
     def _take_over(self, seat: int) -> None:
         self._timers.pop(seat, None)
-        if seat in self.seated or self.referee.is_over:
+        if (seat in self.seated and seat not in self.resigned) or self.referee.is_over:
             return
         self.takeover.add(seat)
         log.info("table %s: seat %d away, the AI plays for it", self.id, seat)

@@ -76,9 +76,11 @@ from paris_tui.host.store.files import HostStore, TableStore
 
 from .. import __version__
 from ..core.text import InvalidNameError, normalize_name, printable
+from ..net.endings_wire import ENDINGS_VERSION
 from ..net.protocol import (
     PROTOCOL_VERSIONS,
     AccountRequest,
+    Agree,
     Bye,
     Chat,
     ClientMessage,
@@ -114,6 +116,7 @@ from .hall import Hall
 from .locks import LockWatch
 from .referee import Refusal
 from .room import Room
+from .services.agreements import Agreements
 from .services.opening import WaitingTables
 from .services.relay import PeerRelay, accept_relay, take_vouch
 from .services.waiting import WaitingTable
@@ -179,6 +182,7 @@ class Host:
         if self.cluster is not None:  # a clock's row is fenced as a move is
             self.turns.fence = self.cluster.store.fence
         self.locks = LockWatch(self)  # the operator's locks reach the seats already taken
+        self.agreements = Agreements(self)  # rematches, agreed aborts, resignations
         # The tables are the hall's: what the doors, the services and the tests ask
         # of the host about them, it answers (Hall.open_table, Hall.sweep, ...).
         hall = self.hall
@@ -236,6 +240,12 @@ class Host:
         return self.config.accounts(self.store.root)
 
     # --- the tables (the hall's) ------------------------------------------------------
+
+    def table_move_time(self, room: Room) -> float | None:
+        return self.turns.move_time(room)
+
+    def save_table(self, room: Room) -> None:
+        self.tables.save(room.referee)
 
     @property
     def rooms(self) -> dict[str, Room]:
@@ -509,6 +519,10 @@ class Host:
             raise Refusal(
                 "bad_message", f"unknown message type {kind!r} in protocol {conn.protocol}"
             )
+        if conn.protocol < ENDINGS_VERSION and isinstance(message, Agree):
+            raise Refusal(
+                "bad_message", f"unknown message type 'agree' in protocol {conn.protocol}"
+            )
         if conn.protocol < 3 and isinstance(message, AccountRequest):
             raise Refusal(
                 "bad_message", f"unknown message type 'account' in protocol {conn.protocol}"
@@ -578,8 +592,12 @@ class Host:
                 await self.friends.request(conn, message)
             case MutesRequest():
                 await self.chat.mutes(conn, message)
+            case Agree():
+                await self.agreements.agree(conn, message)
             case Play():
                 room, seat = conn.room, conn.seat
                 if room is None or seat is None:
                     raise Refusal("not_seated", "join a seat before playing")
+                if seat in room.resigned:
+                    raise Refusal("not_your_turn", "you resigned: the AI plays your seat")
                 await room.play(seat, message.move, message.move_count)

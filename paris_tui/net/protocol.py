@@ -45,6 +45,7 @@ from .chat_wire import (
     MutesInfo,
     MutesRequest,
 )
+from .endings_wire import Agree, Agreement
 from .games_wire import MAX_ONLINE, FinishedGame, Games, GetRecord, ListGames, Online, RecordSent
 from .ratings_wire import Leader, RatedResult, check_result, result_form
 from .wire import (
@@ -88,6 +89,8 @@ __all__ = [
     "PROTOCOL_VERSIONS",
     "AccountInfo",
     "AccountRequest",
+    "Agree",
+    "Agreement",
     "Bye",
     "ByeReason",
     "Chat",
@@ -141,9 +144,9 @@ __all__ = [
     "to_json",
 ]
 
-PROTOCOL_VERSION = 4
+PROTOCOL_VERSION = 5
 """The version this code speaks by default (a client's :class:`Hello`)."""
-PROTOCOL_VERSIONS: tuple[int, ...] = (1, 2, 3, 4)
+PROTOCOL_VERSIONS: tuple[int, ...] = (1, 2, 3, 4, 5)
 """Every version a host speaks. Version 2 is version 1 plus tables with free
 seats: :class:`OpenTable`, :class:`Leave`, :class:`Waiting`, :class:`Left`,
 the ``free`` seat status and the error codes marked below; a version-1
@@ -158,7 +161,8 @@ table chat and friends (:mod:`.chat_wire`): :class:`Chat`, :class:`ChatLine`,
 :class:`MutesRequest`, :class:`MutesInfo` (a player's mutes),
 :class:`FriendsRequest`, :class:`FriendsInfo` and the error codes
 ``bad_chat``, ``chat_limited``, ``muted``; an older connection is sent no
-chat."""
+chat. Version 5 is version 4 plus a game's agreed endings and its rematch
+(:mod:`.endings_wire`): :class:`Agree`, :class:`Agreement`."""
 # A client's line, newline included: its longest message (a join) is under 400 bytes.
 MAX_CLIENT_LINE = 4096
 # A host's line: a ``seated`` with a whole game's events is about 30 KB.
@@ -432,6 +436,7 @@ ClientMessage = (
     | FriendsRequest
     | MutesRequest
     | Vouch
+    | Agree  # protocol 5 (endings_wire.py)
 )
 
 
@@ -582,6 +587,7 @@ HostMessage = (
     | ChatLine  # protocol 4 (chat_wire.py)
     | FriendsInfo
     | MutesInfo
+    | Agreement  # protocol 5 (endings_wire.py)
 )
 
 

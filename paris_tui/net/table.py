@@ -20,6 +20,7 @@ from typing import Protocol
 from ..core import Event, Move, SeatView
 from ..wording import refusal_reason
 from .client import HostClient, HostClosedError
+from .endings_wire import Agree, Agreement, AgreeWhat
 from .protocol import (
     Chat,
     ChatLine,
@@ -127,6 +128,9 @@ class RemoteTable:
         # who hears it when it comes.
         self.chat_mutes: tuple[str, ...] | None = None
         self.mutes_listeners: list[Callable[[tuple[str, ...]], None]] = []
+        # Who agrees to a rematch, an abort (protocol 5): the host's last word on each.
+        self.agreements: dict[str, Agreement] = {}
+        self.agreement_listeners: list[Callable[[Agreement], None]] = []
 
     @property
     def chat_allowed(self) -> bool:
@@ -152,6 +156,17 @@ class RemoteTable:
             return  # a watcher who is no account: the mute is this terminal's only
         action = "show" if name is None else "add" if on else "remove"
         self.client.send(MutesRequest(action, name, who, token))
+
+    @property
+    def agree_allowed(self) -> bool:
+        """The host hears a seat's rematch, abort or resignation (protocol 5)."""
+        welcome = getattr(self.client, "welcome", None)
+        return self._seat is not None and welcome is not None and welcome.protocol >= 5
+
+    def agree(self, what: AgreeWhat, yes: bool = True) -> None:
+        """This seat's word on ``what`` (its answer comes to :attr:`agreement_listeners`)."""
+        if self.agree_allowed:
+            self.client.send(Agree(what, yes))
 
     @property
     def table_id(self) -> str:
@@ -217,6 +232,10 @@ class RemoteTable:
                     self.chat_lines = [*self.chat_lines[-199:], message]
                     for hear in list(self.chat_listeners):
                         hear(message)
+                elif isinstance(message, Agreement) and message.table == self._table_id:
+                    self.agreements[message.what] = message
+                    for heard_agreement in list(self.agreement_listeners):
+                        heard_agreement(message)
                 elif isinstance(message, MutesInfo):
                     self.chat_mutes = message.names
                     for heard in list(self.mutes_listeners):

@@ -44,7 +44,7 @@ class Answers:
         self.out.say(*lines)
 
     def _between_turns(self, line: Typed) -> None:
-        parsed = parse(line.text, (*QUERIES, "help", "quit", "hint", *CHAT))
+        parsed = parse(line.text, (*QUERIES, "help", "quit", "hint", "resign", *CHAT))
         seat = self.public.to_move
         who = say.name(self.public.names, seat) if seat is not None else ""
         if not line.text.strip():
@@ -57,6 +57,8 @@ class Answers:
             return
         if parsed.command == "help":
             self._help(turn=False)
+        elif parsed.command == "resign":
+            self._resign()
         elif parsed.command == "hint":
             self.say(_("A hint is for your own turn."))
         elif parsed.command in QUERIES:
@@ -69,6 +71,14 @@ class Answers:
                     player=who, help=word_for("help")
                 )
             )
+
+    def _resign(self) -> None:
+        """Give the game up at a host's table (the AI plays the seat to the end)."""
+        agree = getattr(self.table, "agree", None)
+        if getattr(self.table, "agree_allowed", False) and callable(agree):
+            agree("resign")
+        else:
+            self.say(_("Only a player at a host's table can resign."))
 
     # --- questions --------------------------------------------------------------------
 

@@ -57,6 +57,8 @@ COMMANDS: dict[str, str] = {
         "bell",
         "open",
         "friends",
+        "rematch",
+        "resign",
     )
 }
 """Each command's id, which is also its English word (always accepted)."""
@@ -84,6 +86,8 @@ def _translated(command: str) -> str:
         "yes": pgettext("command", "yes"),
         "no": pgettext("command", "no"),
         "cancel": pgettext("command", "cancel"),
+        "rematch": pgettext("command", "rematch"),
+        "resign": pgettext("command", "resign"),
         "watch": pgettext("command", "watch"),
         "new": pgettext("command", "new"),
         "say": pgettext("command", "say"),

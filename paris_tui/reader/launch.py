@@ -331,41 +331,67 @@ def run_join(
                 inbox.start(sys.stdin.fileno())
         except JoinError as exc:
             return _fail(exc.message, exc.status)
+        from dataclasses import replace
+
         from paris_tui.app.local.history import History
 
         assert link is not None
-        current = link
-
-        async def follow(reader: Reader) -> None:
-            def lost(reason: str, attempt: int) -> None:
-                reader.set_connection(reason)
-                out.say(say.connection_line(reason, attempt))
-
-            async def ask(problem: str) -> bool:
-                out.say(printable(problem))
-                return await reader.ask_yes_no(_("Go on trying to reach the host?"))
-
-            await current.follow(lost, reader.rebind, ask)
-            reader.updates.put_nowait(("gone", None))
-
-        reader = Reader(
-            link.table,
-            out,
-            inbox,
-            history=History.in_data_dir(data_dir),
-            follow=follow,
-            quit_words=_("You left the table; join it again to come back."),
-            prefs=Prefs.load(data_dir),
-        )
-        try:
-            return await reader.run()
-        finally:
-            await link.close()
+        history = History.in_data_dir(data_dir)
+        # The host's lobby is beneath every table: quit at a table (or after its game)
+        # comes back to it, a rematch goes on to its table; only the lobby's quit ends.
+        while True:
+            reader = Reader(
+                link.table,
+                out,
+                inbox,
+                history=history,
+                follow=_follower(link, out),
+                quit_words=_("You left the table for the host's lobby; your seat stays yours."),
+                prefs=Prefs.load(data_dir),
+            )
+            try:
+                await reader.run()
+            finally:
+                await link.close()
+            home = replace(target, name=link.target.name or target.name, table=None, watch=None)
+            if reader.next_table is not None:
+                try:
+                    again = replace(home, table=reader.next_table)
+                    link = await open_link(again, tokens, link.token or ticket)
+                    continue
+                except JoinError as exc:
+                    out.say(printable(exc.message))
+            try:
+                client = await connect(home)
+            except JoinError as exc:
+                return _fail(exc.message, exc.status)
+            joined = await lobby(home, client, tokens, out, inbox, ticket)
+            if joined is None:
+                return 0
+            link = joined
 
     try:
         return asyncio.run(main())
     except KeyboardInterrupt:
         return 130
+
+
+def _follower(link: Any, out: Lines) -> Any:
+    """The reader's ``follow`` for ``link``: reconnect, say why, ask to go on."""
+
+    async def follow(reader: Any) -> None:
+        def lost(reason: str, attempt: int) -> None:
+            reader.set_connection(reason)
+            out.say(say.connection_line(reason, attempt))
+
+        async def ask(problem: str) -> bool:
+            out.say(printable(problem))
+            return bool(await reader.ask_yes_no(_("Go on trying to reach the host?")))
+
+        await link.follow(lost, reader.rebind, ask)
+        reader.updates.put_nowait(("gone", None))
+
+    return follow
 
 
 def run_review(path: Path, *, seed: int, simulations: int) -> int:

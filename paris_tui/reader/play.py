@@ -15,7 +15,8 @@ without its drawing; see the module's notes at :class:`Reader` for what the
 two could share. Its parts: :mod:`.waiting` (the next update or line),
 :mod:`.news` (the events and presence read out, ``last``, ``log``),
 :mod:`.turn` (what a line typed on a turn takes), :mod:`.hint`, :mod:`.end`
-(the history, ``review``), and :class:`TableChat` here (a host's table chat).
+(the history, ``review``), :mod:`.finish` (the end said, and what comes after), and
+:class:`TableChat` here (a host's table chat).
 """
 
 from __future__ import annotations
@@ -30,16 +31,16 @@ from ..i18n import _, ngettext
 from ..net.protocol import ErrorCode
 from ..net.table import Table
 from . import say
-from .answers import Answers
 from .chat import TableChat
 from .commands import Parsed, parse, word_for
-from .end import REVIEW_SIMULATIONS, remember, review
+from .end import REVIEW_SIMULATIONS
+from .finish import Finish
 from .hint import Hints
 from .inbox import Inbox, Typed, is_deliberate, now
 from .lines import Lines
 from .news import News
 from .prefs import Prefs
-from .queries import end_help_lines
+from .rematch import agreement_line
 from .turn import CHAT, QUERIES, TurnInput
 from .waiting import Quit, Waiting, typed_or_quit
 
@@ -56,7 +57,7 @@ class LocalBots(Protocol):
     def local_bot(self, seat: int) -> Any: ...
 
 
-class Reader(Answers):
+class Reader(Finish):
     """One game, read out, from the current position to the end (or ``quit``).
 
     The decisions of :meth:`run` (hand-off if another human of this keyboard
@@ -105,6 +106,14 @@ class Reader(Answers):
         table.add_listener(self)
         self.chat = TableChat(out, self.updates.put_nowait)
         self.chat.listen(table)
+        self.next_table: str | None = None  # the rematch's, once every player agreed
+        self._hear_agreements(table)
+
+    def _hear_agreements(self, table: Table) -> None:
+        """A host's table's rematch and resignations (protocol 5) come as updates."""
+        listeners = getattr(table, "agreement_listeners", None)
+        if isinstance(listeners, list):
+            listeners.append(lambda said: self.updates.put_nowait(("agreement", said)))
 
     # --- the table's listener ---------------------------------------------------------
 
@@ -125,6 +134,7 @@ class Reader(Answers):
         self.table = table
         table.add_listener(self)
         self.chat.listen(table)
+        self._hear_agreements(table)
         self.set_connection(None)
         self.updates.put_nowait(("changed", table))
         self.updates.put_nowait(("presence", table))
@@ -154,6 +164,10 @@ class Reader(Answers):
             pass  # the link (if any) says so and reconnects; see follow
         elif kind == "gone":
             self.gone = True
+        elif kind == "agreement":
+            self.say(agreement_line(value, self.public.names))
+            if value.what == "rematch" and value.to is not None:
+                self.next_table = value.to
 
     # --- what may be read ---------------------------------------------------------------
 
@@ -475,70 +489,3 @@ class Reader(Answers):
                     return
                 continue
             self._between_turns(typed_or_quit(item))
-
-    # --- the end ------------------------------------------------------------------------
-
-    def _end_block(self) -> None:
-        """The result, the routes and the sack, once, as one block."""
-        if self.end_told:
-            return
-        self.end_told = True
-        public = self.table.view(None)
-        lines = [*say.end_lines(public), *say.route_lines(public)]
-        if public.players > 2:
-            lines.extend(say.sack_lines(public))
-        self.say(*lines)
-
-    async def _end(self) -> None:
-        public = self.table.view(None)
-        self.viewer = None
-        self._end_block()
-        remember(self.history, self.table, public, tuple(self.local), networked=self.networked)
-        chat = self.chat.here
-        # At a host's table the players talk after the game too: say TEXT.
-        allowed = ("review", "quit", "help", *QUERIES, *(CHAT if chat else ()))
-        prompt = [
-            _("Type {review} for the strong AI's view of the moves, or {quit} to leave.").format(
-                review=word_for("review"), quit=word_for("quit")
-            )
-        ]
-        if chat:
-            prompt.append(
-                _("{say} and a text says it at the table, as during the game.").format(
-                    say=word_for("say")
-                )
-            )
-        self.say(*prompt)
-        while True:
-            kind, item = await self.waiting.next()
-            if kind == "update":
-                self.handle_update(item)
-                continue
-            if item is None:
-                return
-            parsed = parse(item.text, allowed)
-            if not item.text.strip():
-                self.say(*prompt)
-                continue
-            if parsed.command == "quit":
-                return
-            if parsed.command == "help":
-                self.say(*end_help_lines(chat=chat))
-                continue
-            if parsed.command == "review":
-                self.say(_("Reviewing the game: this takes a few seconds."))
-                seats = self.local or tuple(range(public.players))
-                self.say(*await review(self.table, public, seats, self.review_simulations))
-            elif self.chat.command(parsed.command, item.text):
-                pass
-            elif parsed.command in QUERIES:
-                self._query(parsed.command, parsed.arg)
-            elif item.text.strip():
-                self.say(
-                    _("Type {review}, {scores}, {help} for all you can ask, or {quit}.").format(
-                        review=word_for("review"),
-                        scores=word_for("scores"),
-                        help=word_for("help"),
-                        quit=word_for("quit"),
-                    )
-                )

@@ -69,6 +69,8 @@ class Ear:
         self.end = fragment(
             lang, "Type {review} for the strong AI's view of the moves, or {quit} to leave."
         )
+        # A host's lobby, beneath its table: after the game, its quit ends the session.
+        self.lobby = fragment(lang, "The host's lobby.")
 
     def text(self) -> str:
         return self.app.output.decode("utf-8", "replace")
@@ -110,7 +112,7 @@ class Ear:
                 self.app.send(b"1\r")
                 self.moves += 1
                 return True
-            if self.end in tail:
+            if self.end in tail or self.lobby in tail:
                 self.seen = len(self.app.output)
                 self.app.send(b"quit\r")
                 return True

@@ -126,6 +126,8 @@ async def test_chat_is_drawn_literally_said_by_keys_and_muted_here(tmp_path: Pat
             await press(pilot, "enter")
             line = await heard(bob.client)
             assert (line.name, line.seat, line.text) == ("ann", 0, "gl [b]hf")
+            assert isinstance(app.screen, ChatPrompt)  # still in the chat: Escape leaves it
+            await press(pilot, "escape")
             # F6 says "thanks" as its id; each reader words it.
             await until(pilot, lambda: app.screen is game)
             await press(pilot, "f6")
@@ -140,6 +142,7 @@ async def test_chat_is_drawn_literally_said_by_keys_and_muted_here(tmp_path: Pat
             await pilot.press(*"/mute bob")
             await press(pilot, "enter")
             await until(pilot, lambda: "hidden here" in pane_text(pane))
+            await press(pilot, "escape")
             assert "[red]x[/]" not in pane_text(pane)
             await until(pilot, lambda: app.link.table.chat_mutes == ("bob",))  # type: ignore[union-attr]
             await never_shown(pilot, app, pane, bob.client, "can you read me")
@@ -150,6 +153,7 @@ async def test_chat_is_drawn_literally_said_by_keys_and_muted_here(tmp_path: Pat
             await pilot.press(*"/unmute bob")
             await press(pilot, "enter")
             await until(pilot, lambda: "[red]x[/]" in pane_text(pane))
+            await press(pilot, "escape")
             notices: list[str] = []
             game.notify = lambda message, **_: notices.append(str(message))  # type: ignore[method-assign,assignment]
             await press(pilot, "question_mark")
@@ -239,6 +243,7 @@ async def test_the_end_screen_has_the_table_chat_and_fits_80x24(tmp_path: Path) 
             line = await heard(bob.client)
             said = (line.name, line.seat, line.channel, line.text)
             assert said == ("ann", 1, "table", "gg [i]bob")
+            await press(pilot, "escape")
             await until(pilot, lambda: app.screen is end)
             await press(pilot, "f7")
             line = await heard(bob.client)
@@ -250,6 +255,7 @@ async def test_the_end_screen_has_the_table_chat_and_fits_80x24(tmp_path: Path) 
             await pilot.press(*"/mute bob")
             await press(pilot, "enter")
             await until(pilot, lambda: "hidden here" in pane_text(pane))
+            await press(pilot, "escape")
             assert "gg [b]ann" not in pane_text(pane)
             assert "BOB" in game.query_one(ChatPane).muted
             accounts = host.accounts

@@ -42,9 +42,9 @@ def test_a_german_and_a_chinese_player_at_one_table(
         for app in apps:
             app.wait_for(MAP, timeout=60)
         assert ann.proc.poll() is None and bob.proc.poll() is None  # both seated and playing
-        # Each screen in its own language: the footer's keys, say.
-        shown = {"ann": ann.wait_for("Hilfe", "Beenden", timeout=60)}
-        shown["bob"] = bob.wait_for("說明", "離開", timeout=60)
+        # Each screen in its own language: the footer's keys, say (q: the host's lobby).
+        shown = {"ann": ann.wait_for("Hilfe", "q Lobby", timeout=60)}
+        shown["bob"] = bob.wait_for("說明", "大廳", timeout=60)
         for words in shown.values():
             assert "Help" not in words and "Quit" not in words
         # A third terminal asks for Ann's seat without her token: the host refuses with a
@@ -69,7 +69,9 @@ def test_a_german_and_a_chinese_player_at_one_table(
         assert "打開「帳號」取得連結碼" in refused[1]
         assert refused[2].startswith(f"paris-tui: {where} refused (name_taken): ann is an account")
         assert "open Account for a link code, then join with --code" in refused[2]
-        for app in apps:
+        for app, lobby in ((ann, "die Tische dieses Hosts"), (bob, "這台主機的牌桌")):
+            app.send(b"q")  # the table: back to the host's lobby, whose q quits
+            app.wait_for(lobby, timeout=60)
             app.send(b"q")
         for app in apps:
             assert app.finish(timeout=30) == 0

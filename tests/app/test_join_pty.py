@@ -70,6 +70,11 @@ def test_paris_tui_join_on_a_pty_plays_a_move_by_keys(tmp_path: Path) -> None:
                 app.settle(quiet=0.1, timeout=0.5)
             assert moves_in(record) > before, app.display()
             assert (tmp_path / "c" / "tokens.json").stat().st_mode & 0o777 == 0o600
+            app.send(b"q")  # the table: back to the host's lobby, whose q quits
+            deadline = time.monotonic() + 30
+            while "the tables of this host" not in app.display():
+                assert time.monotonic() < deadline, app.display()
+                app.settle(quiet=0.1, timeout=0.5)
             app.send(b"q")
             assert app.finish(timeout=20) == 0
         finally:

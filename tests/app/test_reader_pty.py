@@ -274,6 +274,8 @@ def test_the_lobby_by_ear_lists_tables_as_numbered_lines(tmp_path: Path) -> None
             _wait_text(app, "Your name at this table?")
             app.send(b"ann\r")
             _wait_text(app, "Paris Paris, by ear.", "Your turn, ann")
+            app.send(b"quit\r")  # the table: back to the lobby, whose quit ends
+            _wait_text(app, "You left the table for the host's lobby", "The host's lobby.")
             app.send(b"quit\r")
             assert app.finish() == 0
         finally:
@@ -293,6 +295,8 @@ def test_the_lobby_by_ear_lists_tables_as_numbered_lines(tmp_path: Path) -> None
             _wait_text(app, "The other seats, separated by commas")
             app.send(b"ai:random\r")
             _wait_text(app, "Paris Paris, by ear. Players: cy and Random AI.", "Your turn, cy")
+            app.send(b"quit\r")
+            _wait_text(app, "The host's lobby.")
             app.send(b"quit\r")
             assert app.finish() == 0
         finally:

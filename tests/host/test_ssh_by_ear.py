@@ -83,8 +83,9 @@ async def test_the_ssh_door_plays_by_ear_when_the_client_asks(tmp_path: Path) ->
             await _read_until(process, output, "Paris Paris, by ear.", "Your turn, ann")
             process.stdin.write(b"1\r")
             text = await _read_until(process, output, "ann took")
+            process.stdin.write(b"quit\r")  # the table: back to the lobby, whose quit ends
+            await _read_until(process, output, "You left the table", "The host's lobby.")
             process.stdin.write(b"quit\r")
-            await _read_until(process, output, "You left the table")
             assert "\x1b" not in text
             async with asyncio.timeout(TIMEOUT):
                 await process.wait_closed()  # the app ended, and the session with it

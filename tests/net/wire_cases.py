@@ -28,6 +28,8 @@ from paris_tui.core.record import Record
 from paris_tui.net.protocol import (
     AccountInfo,
     AccountRequest,
+    Agree,
+    Agreement,
     Bye,
     Chat,
     ChatLine,
@@ -235,11 +237,22 @@ def _host(version: int) -> Iterator[tuple[str, Any]]:
         yield "error v4", Refused("chat_limited", "say the next in 3 s", False)
 
 
+def _new_in_5() -> Iterator[tuple[str, str, Any]]:
+    """What version 5 added (every message of version 4 is in it as it was)."""
+    yield "client", "agree rematch", Agree("rematch")
+    yield "client", "agree abort taken back", Agree("abort", False)
+    yield "client", "agree resign", Agree("resign")
+    yield "host", "agreement", Agreement("t1", "rematch", (0, 2))
+    yield "host", "agreement none", Agreement("t1", "abort")
+    yield "host", "agreement to", Agreement("t1", "rematch", (0, 1), "t2")
+
+
 def cases() -> list[Case]:
     out: list[Case] = []
     for version in (1, 2, 3, 4):
         out += [(version, "client", label, m) for label, m in _client(version)]
         out += [(version, "host", label, m) for label, m in _host(version)]
+    out += [(5, direction, label, m) for direction, label, m in _new_in_5()]
     return out
 
 

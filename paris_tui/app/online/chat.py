@@ -16,7 +16,7 @@ accounts mute NAME``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -200,10 +200,19 @@ class ChatPrompt(ParisScreen, ModalScreen[tuple[str, str] | None]):
     ChatPrompt #chat-problem { color: $warning; }
     """
 
-    def __init__(self, speaking_as: str | None = None) -> None:
-        """``speaking_as``: how a watcher's lines show (:func:`chat_words.speaking_as`)."""
+    def __init__(
+        self,
+        speaking_as: str | None = None,
+        send: Callable[[tuple[str, str]], None] | None = None,
+    ) -> None:
+        """``speaking_as``: how a watcher's lines show (:func:`chat_words.speaking_as`).
+        ``send``: each line (phrase, command) is given to it as said, and the prompt
+        stays, the field empty again, until Escape: a second line typed at once goes
+        to the chat too, never to the board (without it, the prompt is dismissed
+        with what was said)."""
         super().__init__()
         self.speaking_as = speaking_as
+        self.send = send
 
     def compose(self) -> ComposeResult:
         pairs = zip(PHRASE_KEYS, CHAT_PHRASES, strict=True)
@@ -223,17 +232,28 @@ class ChatPrompt(ParisScreen, ModalScreen[tuple[str, str] | None]):
     def _submitted(self, event: Input.Submitted) -> None:
         text = event.value
         if text.strip().startswith("/"):
-            self.dismiss(("command", text.strip()))
+            self._said(("command", text.strip()))
             return
         try:
             line = normalize_chat(text)
         except InvalidChatError as exc:
             self.query_one("#chat-problem", Static).update(Text(chat_problem(exc)))
             return
-        self.dismiss(("text", line))
+        self._said(("text", line))
 
     def action_phrase(self, index: int) -> None:
-        self.dismiss(("phrase", CHAT_PHRASES[index]))
+        self._said(("phrase", CHAT_PHRASES[index]))
+
+    def _said(self, said: tuple[str, str]) -> None:
+        if self.send is None:
+            self.dismiss(said)
+            return
+        self.send(said)
+        for field in self.query("#chat-input").results(Input):
+            field.value = ""
+            field.focus()
+        for problem in self.query("#chat-problem").results(Static):
+            problem.update("")
 
     def action_cancel(self) -> None:
         self.dismiss(None)

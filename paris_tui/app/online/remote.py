@@ -27,8 +27,9 @@ from paris_tui.core import printable
 from paris_tui.core.text import InvalidNameError, normalize_name
 from paris_tui.i18n import N_, _
 from paris_tui.net.client import HostClient, HostClosedError, RefusedError, TokenStore
-from paris_tui.net.protocol import ProtocolError, Seated, Watching
+from paris_tui.net.protocol import ProtocolError, Seated, TableInfo, Watching
 from paris_tui.net.table import RemoteTable
+from paris_tui.net.turns import is_turn_based
 from paris_tui.wording import name_problem, refusal_reason
 
 __all__ = [
@@ -36,11 +37,13 @@ __all__ = [
     "EXIT_REFUSED",
     "EXIT_USAGE",
     "RECONNECT_DELAYS",
+    "Home",
     "JoinError",
     "JoinTarget",
     "Link",
     "LobbyStart",
     "connect",
+    "landing",
     "open_link",
     "parse_address",
 ]
@@ -372,6 +375,65 @@ class LobbyStart:
             with contextlib.suppress(OSError):
                 token = self.tokens.get(target.address, target.name)
         return Link.joined(target, client, joined, self.tokens, token or self.ticket)
+
+
+@dataclass(frozen=True, slots=True)
+class Home:
+    """What a session at a host goes back to from any table: the host's lobby, under
+    the name it played as (``target``'s table and watch are not used)."""
+
+    target: JoinTarget
+    tokens: TokenStore | None
+    ticket: str | None = None
+
+    async def lobby(self, name: str | None) -> LobbyStart:
+        """A new connection to the host for the lobby (:class:`JoinError` if none)."""
+        target = replace(self.target, name=name or self.target.name, table=None, watch=None)
+        return LobbyStart(target, await connect(target), self.tokens, self.ticket)
+
+
+def lands_at(tables: tuple[TableInfo, ...], name: str) -> str | None:
+    """The table a login of ``name`` goes straight to: a running real-time game with a
+    seat of that name; else None (the lobby, the turn-based tables your move first)."""
+    key = name.casefold()
+    for info in tables:
+        if info.finished or info.waiting or is_turn_based(info.move_time):
+            continue
+        if any(s.kind == "human" and s.name.casefold() == key for s in info.seats):
+            return info.table
+    return None
+
+
+async def landing(
+    target: JoinTarget,
+    tokens: TokenStore | None,
+    ticket: str | None = None,
+    code: str | None = None,
+) -> Link | LobbyStart:
+    """Where a login with a name and no table lands: the table of its running
+    real-time game, else the lobby (never a finished game). A named table, or one to
+    watch, is joined as asked. Raises :class:`JoinError`."""
+    target = target.checked()
+    if target.name is None or target.table is not None or target.watch is not None:
+        return await open_link(target, tokens, ticket, code)
+    client = await connect(target)
+    try:
+        table = lands_at(await client.tables(), target.name)
+    except RefusedError as exc:
+        client.abort()
+        raise JoinError(_refusal_message(target, exc), EXIT_REFUSED, exc.code) from None
+    except (TimeoutError, HostClosedError, ProtocolError, OSError) as exc:
+        client.abort()
+        raise JoinError(printable(str(exc) or type(exc).__name__), EXIT_CONNECT) from None
+    if table is None:
+        return LobbyStart(target, client, tokens, ticket)
+    client.abort()
+    try:
+        return await open_link(replace(target, table=table), tokens, ticket, code)
+    except JoinError as exc:
+        if exc.code != "no_such_seat":
+            raise
+        return LobbyStart(target, await connect(target), tokens, ticket)
 
 
 DOOR_SOCKET: str | None = None

@@ -41,6 +41,7 @@ from ...net.protocol import CHAT_PHRASES, RatedResult
 from ...net.table import RemoteTable
 from ..widgets.footer import KeysFooter
 from .base import ParisScreen
+from .end_rematch import Rematch
 
 # Rich's SIMPLE_HEAD (a rule under the head row only) drawn with '-' for the ascii glyph set.
 ASCII_SIMPLE_HEAD = box.Box("    \n    \n -- \n    \n    \n    \n    \n    \n", ascii=True)
@@ -106,6 +107,9 @@ class EndScreen(ParisScreen):
         Binding("space", "reveal_all", N_("Show all")),
         Binding("n", "play_again", N_("Play again")),
         Binding("v", "review", N_("Review")),
+        Binding("m", "rematch", N_("Rematch")),  # a host's table (end_rematch.py)
+        # At a host's table q goes back to its lobby (the app says when); else it quits.
+        Binding("q", "app.lobby", N_("Lobby")),
         Binding("q", "app.quit", N_("Quit")),
         Binding("question_mark", "app.help", N_("Help"), show=False),
         # Table chat (app/online/chat.py): at a host's table that speaks it.
@@ -131,6 +135,9 @@ class EndScreen(ParisScreen):
         ``muted``: the writers hidden on this terminal (the game screen's, shared)."""
         super().__init__()
         self.chat = chat
+        self.rematch: Rematch | None = None
+        if chat is not None and chat.agree_allowed:
+            self.rematch = Rematch(chat, view.names, self._show_rematch, self._to_rematch)
         self.muted = Mutes() if muted is None else muted
         self.rated = rated
         assert view.outcome is not None
@@ -149,6 +156,8 @@ class EndScreen(ParisScreen):
         with VerticalScroll(id="end-box"):
             yield Static(Text(_("Game over"), style="bold"), id="end-title")
             yield Static("", id="end-steps")
+            if self.rematch is not None:
+                yield Static("", id="end-rematch")
             if self.chat is None:  # with the chat pane, the footer's keys (q) are the buttons
                 with Horizontal(id="end-buttons"):
                     if self.can_play_again:
@@ -179,6 +188,8 @@ class EndScreen(ParisScreen):
                 pane.muted = self.muted
                 pane.follow(self.chat, self.view.names)
                 pane.add_class("-shown")
+        if self.rematch is not None:
+            self.rematch.start()
         if self.step <= 0:
             self.shown = len(self.items)
         else:
@@ -202,6 +213,8 @@ class EndScreen(ParisScreen):
             return self.can_play_again
         if action in ("chat", "phrase"):
             return self.chat is not None
+        if action == "rematch":
+            return self.rematch is not None
         return True
 
     # --- table chat (c, F2-F7; app/online/chat.py) ----------------------------------------------
@@ -218,13 +231,29 @@ class EndScreen(ParisScreen):
                 box.styles.max_height = max(3, height - 1 - CHAT_MIN_ROWS)
 
     def on_unmount(self) -> None:
+        if self.rematch is not None:
+            self.rematch.stop()
         if self.chat is not None:
             for pane in self.query(ChatPane):
                 pane.unfollow(self.chat)
 
+    def action_rematch(self) -> None:
+        if self.rematch is not None:
+            self.rematch.press()
+
+    def _show_rematch(self, said: Text) -> None:
+        for line in self.query("#end-rematch").results(Static):
+            line.update(said)
+
+    def _to_rematch(self, table: str) -> None:
+        leave_table = getattr(self.app, "leave_table", None)
+        if callable(leave_table):
+            leave_table(table)
+
     def action_chat(self) -> None:
         if self.chat is not None:
-            self.app.push_screen(ChatPrompt(speaking_as(self.chat, over=True)), self._chat_chosen)
+            prompt = ChatPrompt(speaking_as(self.chat, over=True), send=self._chat_chosen)
+            self.app.push_screen(prompt, self._chat_chosen)
 
     def action_phrase(self, index: int) -> None:
         self._chat_chosen(("phrase", CHAT_PHRASES[index]))

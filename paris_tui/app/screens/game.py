@@ -95,11 +95,7 @@ class GameScreen(ParisScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left,up", "step(-1)", N_("Tile"), show=False, priority=True),
         Binding("right,down", "step(1)", N_("Tile"), key_display="←→", priority=True),
-        Binding("1", "pick(0)", show=False, priority=True),
-        Binding("2", "pick(1)", show=False, priority=True),
-        Binding("3", "pick(2)", show=False, priority=True),
-        Binding("4", "pick(3)", show=False, priority=True),
-        Binding("5", "pick(4)", show=False, priority=True),
+        *(Binding(str(i + 1), f"pick({i})", show=False, priority=True) for i in range(5)),
         Binding("enter", "take", N_("Take"), priority=True),
         Binding("space", "skip", N_("Skip tour"), priority=True),
         Binding("p", "toggle_preview", N_("Preview")),
@@ -107,6 +103,7 @@ class GameScreen(ParisScreen):
         Binding("h", "hint", N_("Hint")),
         Binding("question_mark,f1", "app.help", N_("Help"), key_display="?"),
         Binding("t", "app.toggle_theme", N_("Theme"), show=False),
+        Binding("q", "app.lobby", N_("Lobby")),  # at a host's table (else q quits)
         Binding("q", "app.quit", N_("Quit")),
         Binding("pageup", "scroll_log(-1)", N_("Log"), key_display="PgUp/Dn", priority=True),
         Binding("pagedown", "scroll_log(1)", N_("Log"), show=False, priority=True),

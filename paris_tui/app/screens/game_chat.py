@@ -15,6 +15,7 @@ from paris_tui.app.online.chat import (
     say_chosen,
     speaking_as,
 )
+from paris_tui.app.terminal.keygate import TurnGate
 
 from ...i18n import _
 from ...net.protocol import CHAT_PHRASES, ChatLine
@@ -68,8 +69,19 @@ class TableChat:
         screen = self._screen
         table = chat_table(screen.flow.table)
         if table is not None:
-            prompt = ChatPrompt(speaking_as(table, over=screen.flow.public.is_over))
-            screen.app.push_screen(prompt, self._chosen)
+            # Each line is said as sent, the prompt stays until Escape (a second line
+            # typed at once is chat too); then the board waits a quiet moment.
+            over = screen.flow.public.is_over
+            prompt = ChatPrompt(speaking_as(table, over=over), send=self._chosen)
+            screen.app.push_screen(prompt, self._closed)
+
+    def _closed(self, said: tuple[str, str] | None) -> None:
+        """The prompt is gone: a turn under way takes no key stamped before now, and
+        its Enter only a quiet moment later (the turn's gate begins again)."""
+        self._chosen(said)
+        gate = getattr(self._screen, "key_gate", None)
+        if isinstance(gate, TurnGate) and gate.began is not None:
+            gate.begin()
 
     def say_phrase(self, index: int) -> None:
         """Say the ``index``-th of the table's phrases (F2-F7)."""

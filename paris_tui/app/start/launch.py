@@ -217,12 +217,13 @@ def run_join(
     from paris_tui.app.local.history import History
     from paris_tui.app.online import remote
     from paris_tui.app.online.remote import (
+        Home,
         JoinError,
         JoinTarget,
         Link,
         LobbyStart,
         connect,
-        open_link,
+        landing,
         parse_address,
     )
     from paris_tui.host.child import DOOR_SOCKET_ENV, TICKET_ENV, die_with_parent
@@ -273,17 +274,25 @@ def run_join(
             if name is None and watch is None:
                 lobby = LobbyStart(target, await connect(target), tokens, ticket)
             else:
-                try:
-                    link = await open_link(target, tokens, ticket, code)
+                try:  # a running real-time game's table, else the lobby
+                    landed = await landing(target, tokens, ticket, code)
                 except JoinError as exc:
                     if exc.code != "no_such_seat":
                         raise
-                    lobby = LobbyStart(target, await connect(target), tokens, ticket)
+                    landed = LobbyStart(target, await connect(target), tokens, ticket)
+                if isinstance(landed, Link):
+                    link = landed
+                else:
+                    lobby = landed
         except JoinError as exc:
             return _fail(exc.message, exc.status)
         mark("view received")
         history = History.in_data_dir(data_dir)
-        app = app_class(link=link, lobby=lobby, ai_delay=_delay(ai_delay), history=history)
+        # The lobby is beneath every table: q at a table (or its end) goes back to it.
+        home = Home(target, tokens, ticket)
+        app = app_class(
+            link=link, lobby=lobby, home=home, ai_delay=_delay(ai_delay), history=history
+        )
         mark("app built")
         try:
             await app.run_async()

@@ -223,6 +223,7 @@ class LobbyScreen(ParisScreen):
         address: str | None = None,
         ticket: str | None = None,
         reconnect: Callable[[], Awaitable[HostClient]] | None = None,
+        back: bool = False,
     ) -> None:
         """``tokens`` and ``address`` (the host as the token store knows it): a seat
         reserved for the player's name is joined with the token kept for it, and a
@@ -234,6 +235,7 @@ class LobbyScreen(ParisScreen):
         self.proof = Proof(tokens, address, ticket)
         self.player: str | None = None
         self.given_name = name
+        self.back = back  # come back to from a table (q there): no "no seat waits" line
         self.name_problem: str | None = None
         if name is not None:
             try:
@@ -304,7 +306,9 @@ class LobbyScreen(ParisScreen):
             self.say(said, problem=self.name_problem is not None)
         else:
             self.query_one("#lobby-tables", DataTable).focus()
-            if self.given_name is not None:
+            if self.back:
+                self.say(_("Back in the lobby. Enter on a table of yours sits there again."))
+            elif self.given_name is not None:
                 self.say(
                     _("No seat waits for you here: sit at a free seat, watch, or open a table.")
                 )
@@ -527,7 +531,8 @@ class LobbyScreen(ParisScreen):
             self.say(_("Taking a seat at table {table}…").format(table=info.table))
             self.client.send(Join(name, self.token(), info.table, self.proof.take_code()))
             return
-        if holds_seat(info, self.player) and not info.finished and self.player is not None:
+        # Your seat, also at a finished table: its end screen, where m asks for a rematch.
+        if holds_seat(info, self.player) and self.player is not None:
             self.say(_("Sitting at table {table}…").format(table=info.table))
             self.client.send(Join(self.player, self.token(), info.table, self.proof.take_code()))
             return

@@ -21,7 +21,13 @@ from paris_tui.i18n import N_, _, ngettext
 from paris_tui.net.protocol import SeatInfo, TableInfo
 from paris_tui.net.turns import tables_in_order
 
-__all__ = ["TablesGrid", "holds_seat", "table_game_text", "table_players_text"]
+__all__ = [
+    "TablesGrid",
+    "holds_seat",
+    "table_game_text",
+    "table_players_text",
+    "table_turn_line",
+]
 
 
 def _seat_text(seat: SeatInfo, me: str | None, finished: bool = False) -> Text:
@@ -61,6 +67,20 @@ def table_game_text(info: TableInfo) -> Text:
     if info.finished:
         return Text(_("finished"), style="dim")
     return Text(_("move {k} of {total}").format(k=info.move_count, total=info.total_moves))
+
+
+def table_turn_line(info: TableInfo, me: str | None) -> Text | None:
+    """Whose turn it is at a running table (a host that says ``to_move``), else None;
+    a timed table waiting for your move says so in its own mark (turns_view.py)."""
+    seat = info.to_move
+    if info.finished or info.waiting or seat is None or not 0 <= seat < len(info.seats):
+        return None
+    player = info.seats[seat]
+    mine = me is not None and player.kind == "human" and player.name.casefold() == me.casefold()
+    if mine:
+        return None if info.move_time is not None else Text(_("your turn"), style="bold")
+    name = shown_name(player.name) if player.kind.startswith("ai:") else printable(player.name)
+    return words(_("{player} to move"), player=name)
 
 
 def holds_seat(info: TableInfo, name: str | None) -> bool:
@@ -116,12 +136,12 @@ class TablesGrid(DataTable[Text]):
         self.drawn = True
         self.tables = tuple(tables_in_order(tables, player))
         for info in self.tables:
-            game = table_game_text(info)
-            mark = table_turn_text(info, player)
+            lines = [table_game_text(info), table_turn_line(info, player)]
+            lines.append(table_turn_text(info, player))
             self.add_row(
                 Text(info.table),
                 table_players_text(info, player),
-                game if mark is None else Text("\n").join((game, mark)),
+                Text("\n").join(line for line in lines if line is not None),
                 key=info.table,
                 height=None,  # as many lines as the players take: no name is cut
             )
