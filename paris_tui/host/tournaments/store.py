@@ -25,6 +25,7 @@ from typing import Any
 from paris_tui.host.store.sqlite_file import open_sqlite
 from paris_tui.host.tournaments.engine import Entrant, Plan
 from paris_tui.host.tournaments.pairing import Round, Table
+from paris_tui.i18n import _
 
 __all__ = [
     "STATES",
@@ -192,7 +193,9 @@ class SQLiteTournaments:
                 (folded,),
             ).fetchone()
             if clash is not None:
-                raise TournamentError(f"a tournament named {name} is already open or running")
+                raise TournamentError(
+                    _("a tournament named {name} is already open or running").format(name=name)
+                )
             row = db.execute(
                 "INSERT INTO tournaments (name, folded, format, players, rounds, move_time, "
                 "start, rated, min_games, state, created) "
@@ -263,10 +266,10 @@ class SQLiteTournaments:
                 "SELECT state, format FROM tournaments WHERE id = ?", (tournament,)
             ).fetchone()
             if row is None:
-                raise TournamentError("no such tournament")
+                raise TournamentError(_("no such tournament"))
             state, fmt = str(row[0]), str(row[1])
             if state not in ("open", "running") or (state == "running" and fmt != "swiss"):
-                raise TournamentError("this tournament takes no more entries")
+                raise TournamentError(_("this tournament takes no more entries"))
             paired = db.execute(
                 "SELECT count(*) FROM tournament_rounds WHERE tournament = ?", (tournament,)
             ).fetchone()
@@ -276,7 +279,7 @@ class SQLiteTournaments:
                 (tournament, account),
             ).fetchone()
             if old is not None and not old[0]:
-                raise TournamentError("already entered")
+                raise TournamentError(_("already entered"))
             if old is not None:
                 db.execute(
                     "UPDATE tournament_entrants SET withdrawn = 0, joined = ? "
