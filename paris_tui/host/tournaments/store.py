@@ -378,6 +378,15 @@ class SQLiteTournaments:
             ).fetchone()
         return row is not None
 
+    def unopened(self, tournament: int, number: int) -> list[int]:
+        """The numbers of round ``number``'s tables no host table plays yet."""
+        rows = self._read(
+            "SELECT table_no FROM tournament_tables WHERE tournament = ? AND round = ? "
+            "AND table_id IS NULL ORDER BY table_no",
+            (tournament, number),
+        )
+        return [int(r[0]) for r in rows]
+
     def table_of(self, table_id: str) -> tuple[int, int, int] | None:
         """The tournament, round and table number a host's table plays, if any."""
         rows = self._read(

@@ -1,0 +1,137 @@
+"""A tournament's rounds played at a real host (paris_tui.host.services.tournaments).
+
+Protocol bots (real TCP on loopback) play a Swiss tournament of five accounts, two a
+table, two rounds, on both stores: the start opens round 1's tables with seats
+reserved for the paired names, the last game over pairs round 2 and opens its tables,
+the host is restarted before round 2 is played, and the tournament finishes after it.
+The stored places are checked against each game's own result, and the pairing rules
+(a bye each round, never twice to one player; no repeat) in the test's own data.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+from paris_tui.host.accounts.command import invite
+from paris_tui.host.ratings.store import ranks
+from paris_tui.host.server import Host
+from paris_tui.host.tournaments.engine import Plan
+from paris_tui.host.tournaments.pairing import Round
+from paris_tui.host.tournaments.standings import standings
+
+from .helpers import Bot, join_bot, random_player, running_host
+
+NAMES = ("ann", "bob", "cat", "dan", "eve")
+WAIT_STEPS = 200
+
+
+async def _until(check: object, what: str) -> None:
+    for _ in range(WAIT_STEPS):
+        if callable(check) and check():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"never: {what}")
+
+
+def _rounds(host: Host, tournament: int) -> list[Round]:
+    assert host.tournaments.store is not None
+    return host.tournaments.store.rounds(tournament)
+
+
+async def _play_round(
+    host: Host, port: int, rnd_no: int, tournament: int, proof: dict[str, dict[str, str]]
+) -> dict[str, int]:
+    """Every paired player joins by name (a code the first time, then the token) and the
+    round's games are played to their end; each player's place, from the game's own
+    result as their bot saw it."""
+    store = host.tournaments.store
+    assert store is not None
+    rnd = store.rounds(tournament)[rnd_no - 1]
+    keys = store.names(tournament)
+    bots: list[Bot] = []
+    names: list[str] = []
+    for i, key in enumerate(k for t in rnd.tables for k in t.seats):
+        name = keys[key]
+        bot = await join_bot(port, name, random_player(rnd_no * 10 + i), **proof[name])
+        proof[name] = {"token": bot.seated.token or ""}
+        bots.append(bot)
+        names.append(name)
+    places: dict[str, int] = {}
+    try:
+        views = await asyncio.gather(*(b.play_to_end() for b in bots))
+    finally:
+        for bot in bots:
+            await bot.client.close()
+    for name, view in zip(names, views, strict=True):
+        outcome = view.outcome
+        assert outcome is not None
+        assert view.seat is not None
+        places[f"{name}@{rnd_no}"] = ranks(outcome.scores, outcome.on_board)[view.seat]
+    return places
+
+
+async def test_a_swiss_of_five_through_the_host_with_a_restart(
+    tmp_path: Path, store: str | None
+) -> None:
+    proof: dict[str, dict[str, str]] = {}
+    async with running_host(tmp_path, database=store) as (host, port):
+        accounts = host.accounts
+        kept = host.tournaments.store
+        assert accounts is not None and kept is not None
+        ids: dict[str, int] = {}
+        for name in NAMES:
+            proof[name] = {"code": invite(accounts, name).replace("-", "")}
+            found = accounts.find(name)
+            assert found is not None
+            ids[name] = found.id
+        made = kept.create("Cup", Plan("swiss", 2, 2), move_time=120.0, start=time.time() + 3600)
+        for i, name in enumerate(NAMES):
+            kept.enter(made.id, ids[name], name, rating=50.0 - i)
+        host.tournaments.tick(time.time())
+        assert kept.rounds(made.id) == [], "not before its start"
+        host.tournaments.tick(made.start + 1)
+        first = kept.rounds(made.id)
+        assert len(first) == 1 and len(first[0].tables) == 2 and len(first[0].byes) == 1
+        assert not kept.unopened(made.id, 1)
+        for table in first[0].tables:
+            room_ids = [r.id for r in host.rooms.values()]
+            names = {kept.names(made.id)[k] for k in table.seats}
+            assert any(set(host.rooms[r].referee.names) == names for r in room_ids)
+        seen = await _play_round(host, port, 1, made.id, proof)
+        await _until(lambda: len(_rounds(host, made.id)) == 2, "round 2 paired")
+        assert not kept.unopened(made.id, 2), "round 2's tables opened at once"
+    # A restart between round 2's pairing and its games: they are played at the next host.
+    async with running_host(tmp_path, database=store) as (host, port):
+        kept = host.tournaments.store
+        assert kept is not None
+        assert kept.get(made.id) is not None
+        seen |= await _play_round(host, port, 2, made.id, proof)
+        await _until(
+            lambda: (t := kept.get(made.id)) is not None and t.state == "finished",
+            "the tournament finished",
+        )
+        rounds = kept.rounds(made.id)
+        entrants = kept.entrants(made.id)
+        by_key = kept.names(made.id)
+    # The rules, in the test's own data.
+    assert len(rounds) == 2 and all(r.over for r in rounds)
+    byes = [b for r in rounds for b in r.byes]
+    assert len(byes) == 2 and len(set(byes)) == 2, "a bye each round, never twice"
+    pairs = [frozenset(t.seats) for r in rounds for t in r.tables]
+    assert len(pairs) == len(set(pairs)) == 4, "no repeat"
+    for rnd in rounds:
+        seated = sorted([k for t in rnd.tables for k in t.seats] + list(rnd.byes))
+        assert seated == sorted(str(ids[n]) for n in NAMES)
+    stored: dict[str, int] = {}
+    for rnd in rounds:
+        for table in rnd.tables:
+            assert table.places is not None
+            stored |= {
+                f"{by_key[k]}@{rnd.number}": p
+                for k, p in zip(table.seats, table.places, strict=True)
+            }
+    assert stored == seen, "each table's places are its game's"
+    rows = standings([e.key for e in entrants], rounds, 2)
+    assert sum(r.points for r in rows) == 4 * 6 + 2 * 3
