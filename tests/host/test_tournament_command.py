@@ -144,3 +144,48 @@ def test_parse_start() -> None:
     assert parse_start("1970-01-02T01:00+01:00", 0.0) == 86400.0
     with pytest.raises(ValueError):
         parse_start("tomorrow", 0.0)
+
+
+def test_enter_and_withdraw_accounts(
+    tmp_path: Path, store: str | None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from paris_tui.host.accounts.command import invite
+    from paris_tui.host.accounts.postgres import PostgresAccounts
+    from paris_tui.host.accounts.store import open_accounts
+    from paris_tui.host.store.postgres import PostgresStore
+
+    where = ["--data-dir", str(tmp_path)] if store is None else ["--database", store]
+    made = ["--format", "swiss", "--players", "2", "--rounds", "3", "--move-time", "2m"]
+    assert _run(capsys, "create", "Cup", *made, "--start", "+1h", *where)[0] == 0
+    assert (
+        _run(capsys, "create", "Pro", *made, "--start", "+1h", "--min-games", "3", *where)[0] == 0
+    )
+    status, _out, err = _run(capsys, "enter", "Cup", "ann", *where)
+    assert status == 1 and "no account is named ann" in err
+    if store is None:
+        accounts = open_accounts(tmp_path / "host")
+        for name in ("ann", "bob"):
+            invite(accounts, name)
+        accounts.close()
+    else:
+        tables = PostgresStore(store, pool_size=1)
+        tables.open()
+        for name in ("ann", "bob"):
+            invite(PostgresAccounts(tables.pool), name)
+        tables.close()
+    assert _run(capsys, "enter", "cup", "ann", "bob", *where) == (
+        0,
+        "ann entered Cup from round 1.\nbob entered Cup from round 1.\n",
+        "",
+    )
+    status, _out, err = _run(capsys, "enter", "Cup", "ann", *where)
+    assert status == 1 and "already entered" in err
+    status, _out, err = _run(capsys, "enter", "Pro", "ann", *where)
+    assert status == 1 and "ann has 0 rated games; this tournament asks for 3" in err
+    assert _run(capsys, "withdraw", "Cup", "bob", *where) == (0, "bob withdrew from Cup.\n", "")
+    status, _out, err = _run(capsys, "withdraw", "Cup", "bob", *where)
+    assert status == 1 and "bob is not in Cup" in err
+    status, out, _err = _run(capsys, "list", *where)
+    assert "Cup (open): swiss, 2 a table, 3 rounds, 2 min a move" in out and "1 entered" in out
+    status, _out, err = _run(capsys, "enter", "Nothing", "ann", *where)
+    assert status == 1 and "no open or running tournament is named Nothing" in err

@@ -3,9 +3,10 @@
 ``create NAME --format swiss|round-robin|knockout --players 2|3|4 --rounds N
 --move-time 2m|1d --start TIME [--rated] [--min-games K]`` makes an open
 tournament; ``list`` (``--json``) prints them; ``cancel NAME`` stops an open or
-running one. Each works on a data directory's ``host/tournaments.sqlite`` or,
-with ``--database``, the hosts' database, also while a host serves
-(docs/tournaments.md).
+running one; ``enter NAME ACCOUNT...`` and ``withdraw NAME ACCOUNT...`` change
+its entrants (an entrant's seed is their shown rating at entry). Each works on
+a data directory's ``host/tournaments.sqlite`` or, with ``--database``, the
+hosts' database, also while a host serves (docs/tournaments.md).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import re
 import sys
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -98,6 +100,17 @@ def add_tournament_parser(sub: Any) -> None:
     listing.add_argument("--json", action="store_true", help=_("as JSON, for scripts"))
     cancel = action("cancel", _("cancel an open or running tournament (its rounds are kept)"))
     cancel.add_argument("name", metavar="NAME")
+    enter = action(
+        "enter",
+        _("enter accounts in a tournament (a running Swiss one: from its next round)"),
+    )
+    enter.add_argument("name", metavar="NAME")
+    enter.add_argument("accounts", metavar="ACCOUNT", nargs="+")
+    withdraw = action(
+        "withdraw", _("withdraw accounts from a tournament from its next round (results stay)")
+    )
+    withdraw.add_argument("name", metavar="NAME")
+    withdraw.add_argument("accounts", metavar="ACCOUNT", nargs="+")
 
 
 def _fail(message: str, status: int = EXIT_ERROR) -> int:
@@ -127,15 +140,26 @@ def _when(seconds: float) -> str:
     return dt.datetime.fromtimestamp(seconds, dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
+@dataclass
+class _Stores:
+    """The tournaments, and the accounts and ratings beside them (``None``: none yet)."""
+
+    tournaments: Any
+    accounts: Any = None
+    ratings: Any = None
+
+
 @contextlib.contextmanager
-def _opened(args: argparse.Namespace) -> Iterator[Any]:
-    """The tournaments of the data directory or the database (raises ``OSError``)."""
+def _opened(args: argparse.Namespace) -> Iterator[_Stores]:
+    """The stores of the data directory or the database (raises ``OSError``)."""
     from paris_tui.host.store.files import HostStore, default_data_dir
     from paris_tui.host.store.postgres import database_url
     from paris_tui.host.tournaments.store import open_tournaments
 
     url = database_url(getattr(args, "tournament_database", None))
     if url is not None and not args.tournament_data_dir:
+        from paris_tui.host.accounts.postgres import PostgresAccounts
+        from paris_tui.host.ratings.postgres import PostgresRatings
         from paris_tui.host.store.postgres import DatabaseUnavailable, DriverMissing, PostgresStore
         from paris_tui.host.tournaments.postgres import PostgresTournaments
 
@@ -145,21 +169,87 @@ def _opened(args: argparse.Namespace) -> Iterator[Any]:
         except (DriverMissing, DatabaseUnavailable) as exc:
             raise OSError(str(exc)) from None
         try:
-            yield PostgresTournaments(tables.pool)
+            yield _Stores(
+                PostgresTournaments(tables.pool),
+                PostgresAccounts(tables.pool),
+                PostgresRatings(tables.pool),
+            )
         finally:
             tables.close()
         return
+    from paris_tui.host.accounts.store import ACCOUNTS_FILE, open_accounts
+    from paris_tui.host.ratings.store import RATINGS_FILE, open_ratings
+
     folder = args.tournament_data_dir or getattr(args, "data_dir", None)
     data_dir = Path(folder) if folder else default_data_dir()
     if not data_dir.is_dir():
         from paris_tui.core.text import printable
 
         raise OSError(_("{path} is not a folder").format(path=printable(str(data_dir))))
-    kept = open_tournaments(HostStore(data_dir).root)
+    root = HostStore(data_dir).root
+    stores = _Stores(open_tournaments(root))
     try:
-        yield kept
+        if args.tournament_action in ("enter", "withdraw"):
+            if (root / ACCOUNTS_FILE).exists():
+                stores.accounts = open_accounts(root)
+            if (root / RATINGS_FILE).exists():
+                stores.ratings = open_ratings(root)
+        yield stores
     finally:
-        kept.close()
+        for store in (stores.tournaments, stores.accounts, stores.ratings):
+            if store is not None:
+                store.close()
+
+
+def _entries(stores: _Stores, args: argparse.Namespace) -> int:
+    """``enter`` and ``withdraw``: each ACCOUNT by name, all checked before any change."""
+    from paris_tui.core.text import printable
+
+    kept = stores.tournaments
+    found = kept.find(args.name)
+    if found is None or found.state not in ("open", "running"):
+        return _fail(
+            _("no open or running tournament is named {name}").format(
+                name=printable(args.name[:40])
+            )
+        )
+    people: list[tuple[int, str, float]] = []
+    for name in args.accounts:
+        account = stores.accounts.find(name) if stores.accounts is not None else None
+        if account is None:
+            return _fail(_("no account is named {name}").format(name=printable(name[:40])))
+        rating = None
+        if stores.ratings is not None:
+            rating = stores.ratings.ratings([account.id]).get(account.id)
+        games = rating.games if rating is not None else 0
+        if args.tournament_action == "enter" and games < found.min_games:
+            return _fail(
+                _("{name} has {games} rated games; this tournament asks for {least}").format(
+                    name=printable(account.name), games=games, least=found.min_games
+                )
+            )
+        people.append((account.id, account.name, rating.shown if rating is not None else 0.0))
+    for account_id, name, shown in people:
+        if args.tournament_action == "enter":
+            entrant = kept.enter(found.id, account_id, name, shown)
+            print(
+                _("{name} entered {tournament} from round {round}.").format(
+                    name=printable(name), tournament=printable(found.name), round=entrant.joined
+                )
+            )
+        elif kept.withdraw(found.id, account_id):
+            print(
+                _("{name} withdrew from {tournament}.").format(
+                    name=printable(name), tournament=printable(found.name)
+                )
+            )
+        else:
+            return _fail(
+                _("{name} is not in {tournament}").format(
+                    name=printable(name), tournament=printable(found.name)
+                )
+            )
+    return EXIT_OK
 
 
 def _check_create(args: argparse.Namespace) -> dict[str, Any]:
@@ -272,7 +362,10 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         except ValueError as exc:
             return _fail(str(exc), EXIT_USAGE)
     try:
-        with _opened(args) as kept:
+        with _opened(args) as stores:
+            kept = stores.tournaments
+            if args.tournament_action in ("enter", "withdraw"):
+                return _entries(stores, args)
             if args.tournament_action == "list":
                 _print_list([_row(kept, t) for t in kept.tournaments()], args.json)
                 return EXIT_OK
