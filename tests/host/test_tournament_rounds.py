@@ -14,6 +14,8 @@ import asyncio
 import time
 from pathlib import Path
 
+import pytest
+
 from paris_tui.host.accounts.command import invite
 from paris_tui.host.ratings.store import ranks
 from paris_tui.host.server import Host
@@ -55,7 +57,8 @@ async def _play_round(
     for i, key in enumerate(k for t in rnd.tables for k in t.seats):
         name = keys[key]
         bot = await join_bot(port, name, random_player(rnd_no * 10 + i), **proof[name])
-        proof[name] = {"token": bot.seated.token or ""}
+        if bot.seated.token:  # given once, on the first join: kept
+            proof[name] = {"token": bot.seated.token}
         bots.append(bot)
         names.append(name)
     places: dict[str, int] = {}
@@ -135,3 +138,96 @@ async def test_a_swiss_of_five_through_the_host_with_a_restart(
     assert stored == seen, "each table's places are its game's"
     rows = standings([e.key for e in entrants], rounds, 2)
     assert sum(r.points for r in rows) == 4 * 6 + 2 * 3
+
+
+async def _play_some(
+    host: Host, port: int, rnd_no: int, tournament: int, proof: dict[str, dict[str, str]]
+) -> None:
+    """The round's players join and play a few moves, then go (a host about to stop)."""
+    store = host.tournaments.store
+    assert store is not None
+    rnd = store.rounds(tournament)[rnd_no - 1]
+    keys = store.names(tournament)
+    bots: list[Bot] = []
+    for i, key in enumerate(k for t in rnd.tables for k in t.seats):
+        name = keys[key]
+        bot = await join_bot(port, name, random_player(rnd_no * 10 + i), **proof[name])
+        if bot.seated.token:  # given once, on the first join: kept
+            proof[name] = {"token": bot.seated.token}
+        bots.append(bot)
+    try:
+        await asyncio.gather(*(b.play_until(lambda v: len(v.moves) >= 4) for b in bots))
+    finally:
+        for bot in bots:
+            await bot.client.close()
+
+
+@pytest.mark.parametrize("players", [2, 3])
+async def test_a_four_round_swiss_of_six_with_a_withdrawal_and_a_restart_mid_round(
+    tmp_path: Path, players: int
+) -> None:
+    names = ("ann", "bob", "cat", "dan", "eve", "fay")
+    proof: dict[str, dict[str, str]] = {}
+    seen: dict[str, int] = {}
+    async with running_host(tmp_path) as (host, port):
+        accounts, kept = host.accounts, host.tournaments.store
+        assert accounts is not None and kept is not None
+        ids: dict[str, int] = {}
+        for name in names:
+            proof[name] = {"code": invite(accounts, name).replace("-", "")}
+            found = accounts.find(name)
+            assert found is not None
+            ids[name] = found.id
+        made = kept.create("Six", Plan("swiss", players, 4), move_time=120.0, start=0.0)
+        for i, name in enumerate(names):
+            kept.enter(made.id, ids[name], name, rating=60.0 - i)
+        host.tournaments.tick(time.time())
+        seen |= await _play_round(host, port, 1, made.id, proof)
+        await _until(lambda: len(_rounds(host, made.id)) == 2, "round 2 paired")
+        assert kept.withdraw(made.id, ids["fay"])  # before round 2 ends: out of round 3
+        seen |= await _play_round(host, port, 2, made.id, proof)
+        await _until(lambda: len(_rounds(host, made.id)) == 3, "round 3 paired")
+        await _play_some(host, port, 3, made.id, proof)
+    async with running_host(tmp_path) as (host, port):  # a restart in the middle of round 3
+        kept = host.tournaments.store
+        assert kept is not None
+        seen |= await _play_round(host, port, 3, made.id, proof)
+        await _until(lambda: len(_rounds(host, made.id)) == 4, "round 4 paired")
+        seen |= await _play_round(host, port, 4, made.id, proof)
+        await _until(
+            lambda: (t := kept.get(made.id)) is not None and t.state == "finished",
+            "the tournament finished",
+        )
+        rounds, entrants = kept.rounds(made.id), kept.entrants(made.id)
+        by_key = kept.names(made.id)
+    assert len(rounds) == 4 and all(r.over for r in rounds)
+    # In the test's own data: who sat where, the byes, the points.
+    for rnd in rounds:
+        seated = sorted(by_key[k] for t in rnd.tables for k in t.seats) + sorted(
+            by_key[k] for k in rnd.byes
+        )
+        playing = names if rnd.number <= 2 else names[:5]
+        assert sorted(seated) == sorted(playing)
+    byes = [by_key[k] for r in rounds for k in r.byes]
+    if players == 2:
+        assert not rounds[0].byes and not rounds[1].byes
+        assert len(byes) == 2 and len(set(byes)) == 2 and "fay" not in byes
+    else:  # six at three: two tables; five: one table of three, two byes
+        assert not rounds[0].byes and not rounds[1].byes
+        assert len(byes) == 4 and len(set(byes)) == 4, "nobody a second bye while one had none"
+    if players == 2:  # six players, four rounds, two a table: no repeat is needed
+        pairs = [frozenset(t.seats) for r in rounds for t in r.tables]
+        assert len(pairs) == len(set(pairs))
+    top = {2: [6.0, 0.0], 3: [6.0, 3.0, 0.0]}[players]
+    by_hand: dict[str, float] = dict.fromkeys(names, 0.0)
+    for rnd in rounds:
+        for key in rnd.byes:
+            by_hand[by_key[key]] += 3.0
+        for table in rnd.tables:
+            got = [seen[f"{by_key[k]}@{rnd.number}"] for k in table.seats]
+            assert table.places == tuple(got), "the stored places are the games'"
+            for key, place in zip(table.seats, got, strict=True):
+                level = got.count(place)
+                by_hand[by_key[key]] += sum(top[place - 1 : place - 1 + level]) / level
+    rows = standings([e.key for e in entrants], rounds, players)
+    assert {by_key[r.key]: r.points for r in rows} == by_hand
