@@ -75,6 +75,7 @@ class HostTournaments:
         self.host = host
         self.store: SQLiteTournaments | None = None
         self._task: asyncio.Task[None] | None = None
+        self._steps: set[asyncio.Task[None]] = set()  # a round's next, under way
         if events is not None:
             events.subscribe(self.hear)
 
@@ -98,6 +99,8 @@ class HostTournaments:
             self._task = asyncio.get_running_loop().create_task(self._run())
 
     async def close(self) -> None:
+        for step in list(self._steps):
+            step.cancel()
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -109,41 +112,55 @@ class HostTournaments:
 
     async def _run(self) -> None:
         while True:
-            try:
-                self.tick(time.time())
-            except (TournamentsUnavailable, OSError) as exc:
-                log.error("tournaments: %s", exc)
+            await self.step(time.time())
             await asyncio.sleep(TICK)
+
+    async def step(self, now: float) -> None:
+        """One look: the pairing in a thread (a large field takes a while), the tables
+        opened here, on the host's loop."""
+        try:
+            due = await asyncio.to_thread(self.pair, now)
+            self.open_due(due)
+        except (TournamentsUnavailable, OSError) as exc:
+            log.error("tournaments: %s", exc)
+
+    def tick(self, now: float) -> None:
+        """:meth:`step` in one go, on the caller's thread."""
+        self.open_due(self.pair(now))
 
     # --- the rounds -------------------------------------------------------------------
 
-    def tick(self, now: float) -> None:
-        """Begin the tournaments whose start has come; move the running ones on."""
-        if self.store is None:
-            return
-        for tournament in self.store.tournaments(("open", "running")):
+    def pair(self, now: float) -> list[tuple[Tournament, int]]:
+        """Begin the tournaments whose start has come; pair the next round of each
+        running one whose round is over, or finish it. Returns the rounds whose
+        tables are to be opened (any thread: the store has its own lock)."""
+        store = self.store
+        if store is None:
+            return []
+        due: list[tuple[Tournament, int]] = []
+        for tournament in store.tournaments(("open", "running")):
             if tournament.state == "open":
                 if tournament.start > now:
                     continue
-                if not self.store.set_state(tournament.id, "running", was=("open",)):
+                if not store.set_state(tournament.id, "running", was=("open",)):
                     continue
                 log.info("tournament %s begins", tournament.name)
-            self.advance(tournament)
+            number = self._advance(store, tournament)
+            if number is not None:
+                due.append((tournament, number))
+        return due
 
-    def advance(self, tournament: Tournament) -> None:
-        """Open the current round's tables, or pair the next round, or finish."""
-        store = self.store
-        if store is None:
-            return
+    def _advance(self, store: SQLiteTournaments, tournament: Tournament) -> int | None:
+        """The current round's number if it has tables to open (pairing it first when the
+        last one is over), ``None`` when the tournament is over."""
         rounds = store.rounds(tournament.id)
         if rounds and not rounds[-1].over:
-            self._open_tables(tournament, rounds[-1].number)
-            return
+            return rounds[-1].number
         rnd = next_round(tournament.plan, store.entrants(tournament.id), rounds)
         if rnd is None:
             if store.set_state(tournament.id, "finished", was=("running",)):
                 log.info("tournament %s is over", tournament.name)
-            return
+            return None
         if store.add_round(tournament.id, rnd):
             log.info(
                 "tournament %s: round %d paired, %d tables",
@@ -151,7 +168,12 @@ class HostTournaments:
                 rnd.number,
                 len(rnd.tables),
             )
-        self._open_tables(tournament, rnd.number)
+        return rnd.number
+
+    def open_due(self, due: Sequence[tuple[Tournament, int]]) -> None:
+        """Open the tables of these rounds that no host table plays yet (the loop's thread)."""
+        for tournament, number in due:
+            self._open_tables(tournament, number)
 
     def _open_tables(self, tournament: Tournament, number: int) -> None:
         store = self.store
@@ -200,17 +222,8 @@ class HostTournaments:
         places = ranks(outcome.scores, outcome.on_board)
         if not store.finish_table(tournament_id, number, table_no, places):
             return
-        found = store.get(tournament_id)
-        if found is not None and found.state == "running":
+        if store.rounds(tournament_id)[number - 1].over:  # the round's last table
             with contextlib.suppress(RuntimeError):  # no loop: the next tick does it
-                asyncio.get_running_loop().call_soon(self._advance_by_id, tournament_id)
-
-    def _advance_by_id(self, tournament_id: int) -> None:
-        if self.store is None:
-            return
-        try:
-            found = self.store.get(tournament_id)
-            if found is not None and found.state == "running":
-                self.advance(found)
-        except (TournamentsUnavailable, OSError) as exc:
-            log.error("tournaments: %s", exc)
+                task = asyncio.get_running_loop().create_task(self.step(time.time()))
+                self._steps.add(task)
+                task.add_done_callback(self._steps.discard)
