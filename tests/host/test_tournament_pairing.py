@@ -325,3 +325,29 @@ def doc_block(name: str) -> str:
 def test_worked_examples_are_the_codes(name: str) -> None:
     plan, entrants, results = EXAMPLES[name]
     assert doc_block(name) == render(plan, entrants, results)
+
+
+def test_knockout_standings_rank_by_how_far_one_got() -> None:
+    seeds_ = NAMES[:6]  # p00 and p01 have byes in round 1
+    r1 = Round(
+        1,
+        (Table(("p02", "p05"), (2, 1)), Table(("p03", "p04"), (1, 2))),
+        ("p00", "p01"),
+    )
+    r2 = Round(2, (Table(("p00", "p05"), (2, 1)), Table(("p01", "p03"), (1, 2))))
+    r3 = Round(3, (Table(("p05", "p01"), (2, 1)),))
+    rows = standings(seeds_, [r1, r2, r3], 2, knockout=True)
+    # the final's order; then round 2's losers (p03's 6 points above p00's bye, 3);
+    # then round 1's, level on points: p02 lost to p05 (12 points), p04 to p03 (6)
+    assert [r.key for r in rows] == ["p01", "p05", "p03", "p00", "p02", "p04"]
+    assert [r.rank for r in rows] == [1, 2, 3, 4, 5, 6]
+    # the final decides even against points: the loser of a final with more points
+    # than the winner (a bye is 3, a win 6) is still second
+    final = Round(3, (Table(("p05", "p01"), (1, 2)),))
+    rows = standings(seeds_, [r1, r2, final], 2, knockout=True)
+    assert [r.key for r in rows][:2] == ["p05", "p01"]
+    late = Round(3, (Table(("p01", "p05"), (1, 2)),))
+    assert [r.key for r in standings(seeds_, [r1, r2, late], 2, knockout=True)][:2] == [
+        "p01",
+        "p05",
+    ]

@@ -15,6 +15,10 @@ Tie-breaks, in order (docs/tournaments.md):
   the middle place, ``(n + 1) / 2``), then Buchholz (the mean points of the
   others at each of one's tables, summed), then Sonneborn-Berger the same way;
 - last, the seed (a better rating first).
+
+A knockout ranks first by how far one got (the last round one played or had a
+bye in), then by one's place at that round's table (the final's order at the
+top), then as above.
 """
 
 from __future__ import annotations
@@ -61,9 +65,12 @@ def standings(
     rounds: Sequence[Round],
     players: int,
     withdrawn: Sequence[str] = (),
+    *,
+    knockout: bool = False,
 ) -> list[Standing]:
     """The standings of the entrants ``seeds`` (best seed first) after ``rounds``, at
-    tables of ``players``; players level on every tie-break share a rank."""
+    tables of ``players`` (``knockout``: by how far one got first); players level on
+    every tie-break share a rank."""
     score = points(rounds)
     buchholz = dict.fromkeys(seeds, 0.0)
     berger = dict.fromkeys(seeds, 0.0)
@@ -71,8 +78,10 @@ def standings(
     tables = dict.fromkeys(seeds, 0)
     byes = dict.fromkeys(seeds, 0)
     middle = (players + 1) / 2
+    reached: dict[str, tuple[int, int]] = {}  # key -> (last round, minus the place there)
     for rnd in rounds:
         for key in rnd.byes:
+            reached[key] = (rnd.number, -1)
             byes[key] = byes.get(key, 0) + 1
             places[key] = places.get(key, 0.0) + middle
         for table in rnd.tables:
@@ -86,13 +95,18 @@ def standings(
                 berger[key] = berger.get(key, 0.0) + mean * got[i] / TOP_POINTS
                 places[key] = places.get(key, 0.0) + table.places[i]
                 tables[key] = tables.get(key, 0) + 1
+                reached[key] = (rnd.number, -table.places[i])
     seed = {p: i for i, p in enumerate(seeds)}
     out = set(withdrawn)
 
     def breaks(key: str) -> tuple[float, ...]:
+        far: tuple[float, ...] = ()
+        if knockout:
+            last, minus_place = reached.get(key, (0, 0))
+            far = (-last, -minus_place)
         if players == 2:
-            return (-score.get(key, 0.0), -buchholz[key], -berger[key])
-        return (-score.get(key, 0.0), places[key], -buchholz[key], -berger[key])
+            return (*far, -score.get(key, 0.0), -buchholz[key], -berger[key])
+        return (*far, -score.get(key, 0.0), places[key], -buchholz[key], -berger[key])
 
     order = sorted(seeds, key=lambda k: (breaks(k), seed[k]))
     rows: list[Standing] = []
