@@ -11,11 +11,13 @@ The stored places are checked against each game's own result, and the pairing ru
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from pathlib import Path
 
 import pytest
 
+from paris_tui.cli import main
 from paris_tui.host.accounts.command import invite
 from paris_tui.host.ratings.store import ranks
 from paris_tui.host.server import Host
@@ -23,6 +25,7 @@ from paris_tui.host.tournaments.engine import Plan
 from paris_tui.host.tournaments.pairing import Round
 from paris_tui.host.tournaments.standings import standings
 
+from . import helpers
 from .helpers import Bot, join_bot, random_player, running_host
 
 NAMES = ("ann", "bob", "cat", "dan", "eve")
@@ -164,7 +167,10 @@ async def _play_some(
 
 @pytest.mark.parametrize("players", [2, 3])
 async def test_a_four_round_swiss_of_six_with_a_withdrawal_and_a_restart_mid_round(
-    tmp_path: Path, players: int
+    tmp_path: Path,
+    players: int,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     names = ("ann", "bob", "cat", "dan", "eve", "fay")
     proof: dict[str, dict[str, str]] = {}
@@ -231,3 +237,18 @@ async def test_a_four_round_swiss_of_six_with_a_withdrawal_and_a_restart_mid_rou
                 by_hand[by_key[key]] += sum(top[place - 1 : place - 1 + level]) / level
     rows = standings([e.key for e in entrants], rounds, players)
     assert {by_key[r.key]: r.points for r in rows} == by_hand
+    # The operator's view of it: the same standings, and fay marked withdrawn.
+    monkeypatch.delenv("PARIS_TUI_DATABASE", raising=False)
+    capsys.readouterr()
+    where = ["--data-dir", str(tmp_path)]
+    if helpers.DATABASE is not None:
+        where = ["--database", helpers.DATABASE]
+    assert main(["host", "tournament", "standings", "six", "--json", *where]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["state"] == "finished" and len(shown["rounds"]) == 4
+    assert {r["name"]: r["points"] for r in shown["standings"]} == by_hand
+    assert [r["name"] for r in shown["standings"] if r["withdrawn"]] == ["fay"]
+    assert main(["host", "tournament", "standings", "six", *where]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "Six: 4 rounds paired" and len(lines) == 7
+    assert lines[1].startswith("  1. ") and " points (" in lines[1]

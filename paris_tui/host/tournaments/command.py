@@ -100,6 +100,9 @@ def add_tournament_parser(sub: Any) -> None:
     listing.add_argument("--json", action="store_true", help=_("as JSON, for scripts"))
     cancel = action("cancel", _("cancel an open or running tournament (its rounds are kept)"))
     cancel.add_argument("name", metavar="NAME")
+    shown = action("standings", _("a tournament's standings with their tie-breaks, and its rounds"))
+    shown.add_argument("name", metavar="NAME")
+    shown.add_argument("--json", action="store_true", help=_("as JSON, for scripts"))
     enter = action(
         "enter",
         _("enter accounts in a tournament (a running Swiss one: from its next round)"),
@@ -252,6 +255,79 @@ def _entries(stores: _Stores, args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _standings(stores: _Stores, args: argparse.Namespace) -> int:
+    """``standings``: the newest tournament of that name, any state."""
+    from paris_tui.core.text import printable
+    from paris_tui.host.tournaments.engine import seeds
+    from paris_tui.host.tournaments.standings import standings
+
+    kept = stores.tournaments
+    found = kept.find(args.name)
+    if found is None:
+        return _fail(_("no tournament is named {name}").format(name=printable(args.name[:40])))
+    entrants = kept.entrants(found.id)
+    rounds = kept.rounds(found.id)
+    names = kept.names(found.id)
+    rows = standings(
+        seeds(entrants),
+        rounds,
+        found.players,
+        [e.key for e in entrants if e.withdrawn],
+        knockout=found.format == "knockout",
+    )
+    if args.json:
+        data = {
+            "name": found.name,
+            "state": found.state,
+            "standings": [
+                {
+                    "rank": r.rank,
+                    "name": names.get(r.key, r.key),
+                    "points": r.points,
+                    "buchholz": r.buchholz,
+                    "sonneborn_berger": r.sonneborn_berger,
+                    "place_sum": r.place_sum,
+                    "tables": r.tables,
+                    "byes": r.byes,
+                    "withdrawn": r.withdrawn,
+                }
+                for r in rows
+            ],
+            "rounds": [
+                {
+                    "round": rnd.number,
+                    "tables": [
+                        {
+                            "players": [names.get(k, k) for k in t.seats],
+                            "places": None if t.places is None else list(t.places),
+                        }
+                        for t in rnd.tables
+                    ],
+                    "byes": [names.get(k, k) for k in rnd.byes],
+                }
+                for rnd in rounds
+            ],
+        }
+        print(json.dumps(data, indent=2, ensure_ascii=False))
+        return EXIT_OK
+    print(
+        ngettext("{name}: {n} round paired", "{name}: {n} rounds paired", len(rounds)).format(
+            name=printable(found.name), n=len(rounds)
+        )
+    )
+    for r in rows:
+        breaks = _("Buchholz {b:g}, Sonneborn-Berger {sb:g}").format(
+            b=r.buchholz, sb=r.sonneborn_berger
+        )
+        if found.players > 2:
+            breaks = _("places {p:g}, ").format(p=r.place_sum) + breaks
+        line = _("{rank:>3}. {name}: {points:g} points ({breaks})").format(
+            rank=r.rank, name=printable(names.get(r.key, r.key)), points=r.points, breaks=breaks
+        )
+        print(line + (_(", withdrawn") if r.withdrawn else ""))
+    return EXIT_OK
+
+
 def _check_create(args: argparse.Namespace) -> dict[str, Any]:
     """The settings of ``create`` checked; raises ``ValueError`` with the sentence."""
     from paris_tui.core.text import InvalidNameError, normalize_name, printable
@@ -366,6 +442,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             kept = stores.tournaments
             if args.tournament_action in ("enter", "withdraw"):
                 return _entries(stores, args)
+            if args.tournament_action == "standings":
+                return _standings(stores, args)
             if args.tournament_action == "list":
                 _print_list([_row(kept, t) for t in kept.tournaments()], args.json)
                 return EXIT_OK
