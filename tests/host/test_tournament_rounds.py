@@ -16,11 +16,12 @@ import time
 from pathlib import Path
 
 import pytest
+from pg import PostgresServer
 
 from paris_tui.cli import main
 from paris_tui.host.accounts.command import invite
 from paris_tui.host.ratings.store import ranks
-from paris_tui.host.server import Host
+from paris_tui.host.server import Host, HostConfig
 from paris_tui.host.tournaments.engine import Plan
 from paris_tui.host.tournaments.pairing import Round
 from paris_tui.host.tournaments.standings import standings
@@ -252,3 +253,42 @@ async def test_a_four_round_swiss_of_six_with_a_withdrawal_and_a_restart_mid_rou
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "Six: 4 rounds paired" and len(lines) == 7
     assert lines[1].startswith("  1. ") and " points (" in lines[1]
+
+
+async def test_two_hosts_of_one_database_open_each_table_once(
+    tmp_path: Path, postgres: PostgresServer
+) -> None:
+    """Two hosts on one database look at a turn-based tournament one after the other (no
+    name lock across hosts for turn-based tables): the round is paired once and each
+    table opened by one of them. (The claim that keeps two hosts opening one table at
+    the same moment is tested on the store: test_tournament_store.py.)"""
+    database = postgres.dsn(postgres.create_database())
+    hosts: list[Host] = []
+    for folder in ("a", "b"):
+        host = Host(HostConfig(data_dir=tmp_path / folder, port=0, database=database))
+        host.load()
+        await host.start()
+        hosts.append(host)
+    try:
+        a, b = hosts
+        accounts, kept = a.accounts, a.tournaments.store
+        assert accounts is not None and kept is not None
+        made = kept.create("Slow", Plan("swiss", 2, 3), move_time=86400.0, start=0.0)
+        for i, name in enumerate(NAMES[:4]):
+            invite(accounts, name)
+            found = accounts.find(name)
+            assert found is not None
+            kept.enter(made.id, found.id, name, rating=10.0 - i)
+        assert a.tournaments.store is not None and b.tournaments.store is not None
+        due_a = a.tournaments.pair(time.time())
+        due_b = b.tournaments.pair(time.time())
+        assert [n for _t, n in due_a] == [n for _t, n in due_b] == [1], "paired once"
+        a.tournaments.open_due(due_a)
+        b.tournaments.open_due(due_b)
+        opened = [r.id for h in hosts for r in h.rooms.values()]
+        assert len(opened) == 2 == len(set(opened))
+        assert not kept.unopened(made.id, 1)
+        assert kept.claim_table(made.id, 1, 1, "ghost") is False, "open tables are not claimed"
+    finally:
+        for host in hosts:
+            await host.close()

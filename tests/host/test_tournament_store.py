@@ -136,3 +136,20 @@ def test_a_database_of_schema_8_gains_the_tournaments(database: str) -> None:
         assert kept.create("After", Plan("swiss", 2, 1), move_time=60.0, start=0.0).id >= 1
     finally:
         tables.close()
+
+
+def test_a_table_is_claimed_by_one_holder_until_the_claim_runs_out(
+    tmp_path: Path, store: str | None
+) -> None:
+    with opened(tmp_path, store) as kept:
+        made = kept.create("Claims", Plan("swiss", 2, 1), move_time=60.0, start=0.0)
+        assert kept.set_state(made.id, "running", was=("open",))
+        assert kept.add_round(made.id, Round(1, (Table(("1", "2")), Table(("3", "4")))))
+        assert kept.claim_table(made.id, 1, 1, "host-a")
+        assert kept.claim_table(made.id, 1, 1, "host-a"), "its holder may claim it again"
+        assert not kept.claim_table(made.id, 1, 1, "host-b"), "a running claim holds"
+        assert kept.claim_table(made.id, 1, 2, "host-b", seconds=-1.0)
+        assert kept.claim_table(made.id, 1, 2, "host-a"), "a claim that ran out is free"
+        kept.open_table(made.id, 1, 1, "t7")
+        assert not kept.claim_table(made.id, 1, 1, "host-a"), "an opened table is not claimed"
+        assert kept.unopened(made.id, 1) == [2]

@@ -15,6 +15,8 @@ It hears :class:`~paris_tui.host.events.GameOver`: a tournament table's places
 when that was the round's last table the next round is paired at once.
 Nothing is kept in memory that the store does not have: after a restart the
 next tick opens what was paired but not opened and pairs what was not paired.
+A host claims a table before it opens it (a minute, in the store), so two hosts
+of one database never open the same table twice.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 import time
 from collections.abc import Sequence
 from typing import Protocol
@@ -76,6 +79,7 @@ class HostTournaments:
         self.store: SQLiteTournaments | None = None
         self._task: asyncio.Task[None] | None = None
         self._steps: set[asyncio.Task[None]] = set()  # a round's next, under way
+        self.holder = secrets.token_hex(8)  # this host, as a claim on a table to open
         if events is not None:
             events.subscribe(self.hear)
 
@@ -185,6 +189,8 @@ class HostTournaments:
         names = store.names(tournament.id)
         rnd = store.rounds(tournament.id)[number - 1]
         for table_no in waiting:
+            if not store.claim_table(tournament.id, number, table_no, self.holder):
+                continue  # another host opens it
             table = rnd.tables[table_no - 1]
             seats = [SeatSpec(names[key]) for key in table.seats]
             try:

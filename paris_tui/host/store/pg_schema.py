@@ -238,6 +238,8 @@ SCHEMA = [
         seats text NOT NULL,
         table_id text,
         places text,
+        claimed text,
+        claim_until double precision,
         PRIMARY KEY (tournament, round, table_no)
     )""",
     "CREATE INDEX IF NOT EXISTS tournament_tables_table ON tournament_tables(table_id)",

@@ -75,6 +75,8 @@ CREATE TABLE IF NOT EXISTS tournament_tables (
     seats TEXT NOT NULL,
     table_id TEXT,
     places TEXT,
+    claimed TEXT,
+    claim_until REAL,
     PRIMARY KEY (tournament, round, table_no)
 );
 CREATE TABLE IF NOT EXISTS tournament_byes (
@@ -386,6 +388,22 @@ class SQLiteTournaments:
             (tournament, number),
         )
         return [int(r[0]) for r in rows]
+
+    def claim_table(
+        self, tournament: int, number: int, table_no: int, holder: str, seconds: float = 60.0
+    ) -> bool:
+        """Claim the opening of a table no host table plays yet, for ``seconds``:
+        ``False`` if it is open or another holder's claim still runs (two hosts
+        never open one table twice; a host that died lets the claim run out)."""
+        now = time.time()
+        with self._tx() as db:
+            row = db.execute(
+                "UPDATE tournament_tables SET claimed = ?, claim_until = ? "
+                "WHERE tournament = ? AND round = ? AND table_no = ? AND table_id IS NULL "
+                "AND (claimed IS NULL OR claimed = ? OR claim_until < ?) RETURNING table_no",
+                (holder, now + seconds, tournament, number, table_no, holder, now),
+            ).fetchone()
+        return row is not None
 
     def table_of(self, table_id: str) -> tuple[int, int, int] | None:
         """The tournament, round and table number a host's table plays, if any."""
