@@ -292,3 +292,42 @@ async def test_two_hosts_of_one_database_open_each_table_once(
     finally:
         for host in hosts:
             await host.close()
+
+
+async def test_a_knockout_of_four_plays_its_semifinals_and_final_at_the_host(
+    tmp_path: Path,
+) -> None:
+    proof: dict[str, dict[str, str]] = {}
+    seen: dict[str, int] = {}
+    async with running_host(tmp_path) as (host, port):
+        accounts, kept = host.accounts, host.tournaments.store
+        assert accounts is not None and kept is not None
+        made = kept.create("KO", Plan("knockout", 2, 0), move_time=120.0, start=0.0)
+        for i, name in enumerate(NAMES[:4]):
+            proof[name] = {"code": invite(accounts, name).replace("-", "")}
+            found = accounts.find(name)
+            assert found is not None
+            kept.enter(made.id, found.id, name, rating=40.0 - i)
+        host.tournaments.tick(time.time())
+        by_key = kept.names(made.id)
+        semis = kept.rounds(made.id)[0]
+        assert [sorted(by_key[k] for k in t.seats) for t in semis.tables] == [
+            ["ann", "dan"],
+            ["bob", "cat"],
+        ], "seeded: the best against the worst"
+        seen |= await _play_round(host, port, 1, made.id, proof)
+        await _until(lambda: len(_rounds(host, made.id)) == 2, "the final paired")
+        final = kept.rounds(made.id)[1]
+        finalists = {by_key[k] for k in final.tables[0].seats}
+        winners = {n.split("@")[0] for n, p in seen.items() if p == 1}
+        assert finalists == winners or len(winners) > 2  # a shared first: the better seed
+        seen |= await _play_round(host, port, 2, made.id, proof)
+        await _until(
+            lambda: (t := kept.get(made.id)) is not None and t.state == "finished",
+            "the tournament finished",
+        )
+        rounds, entrants = kept.rounds(made.id), kept.entrants(made.id)
+    rows = standings([e.key for e in entrants], rounds, 2, knockout=True)
+    top = [by_key[r.key] for r in rows[:2]]
+    assert set(top) == finalists
+    assert seen[f"{top[0]}@2"] <= seen[f"{top[1]}@2"]
