@@ -88,7 +88,11 @@ def add_tournament_parser(sub: Any) -> None:
         metavar="TIME",
         help=_("when round 1 starts: 2026-12-24T18:00 (UTC unless it says), or +30m, +2h, +1d"),
     )
-    create.add_argument("--rated", action="store_true", help=_("its games count for ratings"))
+    create.add_argument(
+        "--rated",
+        action="store_true",
+        help=_("mark it rated (its games are rated as any game between accounts)"),
+    )
     create.add_argument(
         "--min-games",
         type=int,
