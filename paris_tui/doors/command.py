@@ -242,10 +242,12 @@ def add_host_parser(subparsers: Any) -> argparse.ArgumentParser:
     from paris_tui.host.accounts.command import add_accounts_parser
     from paris_tui.host.ratings.command import add_ratings_parser
     from paris_tui.host.store.migrate import add_migrate_parser
+    from paris_tui.host.tournaments.command import add_tournament_parser
 
     sub = add_accounts_parser(parser)
     add_migrate_parser(sub)
     add_ratings_parser(sub)
+    add_tournament_parser(sub)
     return parser
 
 

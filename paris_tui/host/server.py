@@ -71,6 +71,7 @@ from paris_tui.host.services.chat import TableChat, chat_store
 from paris_tui.host.services.finished import answer as finished_games
 from paris_tui.host.services.friends import Friends
 from paris_tui.host.services.presence import WhoIsOnline
+from paris_tui.host.services.tournaments import HostTournaments
 from paris_tui.host.services.turns import TurnKeeper
 from paris_tui.host.store.files import HostStore, TableStore
 
@@ -169,6 +170,7 @@ class Host:
         self.gate = Gate(None, "not loaded", self.tickets)
         self.opening = WaitingTables(self, config)  # tables waiting for players
         self.ratings = HostRatings(self, self.events)  # ratings and the leaderboard
+        self.tournaments = HostTournaments(self, self.events)  # tournaments' rounds
         chats = chat_store(self.tables, self.store.tables_dir)
         self.chat = TableChat(self, chats, events=self.events)  # the tables' chat
         self.friends = Friends(self, self.cluster)  # "tell me when NAME is here"
@@ -223,6 +225,7 @@ class Host:
             log.error("%s: every seat is refused until it is repaired", exc)
             self.gate = Gate(None, str(exc), self.tickets)
         self.ratings.open()
+        self.tournaments.open()
         self.turns.open(self.accounts)
         tables, problems = self.tables.load_tables()
         for name, problem in problems:
@@ -293,6 +296,7 @@ class Host:
         )
         self.hall.start()
         self.locks.start()
+        self.tournaments.start()
         await self._start_door_socket()
         sock = self._server.sockets[0].getsockname()
         address, port = str(sock[0]), int(sock[1])
@@ -329,6 +333,7 @@ class Host:
         self._closing = True
         self.hall.stop()
         self.locks.stop()
+        await self.tournaments.close()
         self.friends.stop()
         if self._server is not None:
             self._server.close()

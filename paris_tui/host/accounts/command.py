@@ -29,7 +29,9 @@ EXIT_USAGE = 2
 
 def add_accounts_parser(host_parser: argparse.ArgumentParser) -> Any:
     """Add ``accounts`` under ``paris-tui host``; returns the subcommands (for more)."""
-    sub = host_parser.add_subparsers(dest="host_command", metavar="{accounts,migrate,ratings}")
+    sub = host_parser.add_subparsers(
+        dest="host_command", metavar="{accounts,migrate,ratings,tournament}"
+    )
     accounts = sub.add_parser(
         "accounts",
         help=_("list and change the host's accounts (a name is an account on a host)"),

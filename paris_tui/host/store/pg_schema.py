@@ -26,13 +26,14 @@ __all__ = ["SCHEMA", "SCHEMA_VERSION", "ensure_schema", "fill_seated", "seat_key
 
 log = logging.getLogger("paris_tui.host.pgstore")
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 """2: paris_waiting (tables waiting for players, listed at every host); 3: ratings;
 4: turn_clocks; 5: chat, mutes, friends; 6: paris_seated (a name at one unfinished
 table, a lock across hosts), paris_presence (friends here at any host); 7: chat_mutes
 (a player's own mutes); 8: code_misses (wrong link codes, counted by every host),
 rating_people (who sat at each seat of a game, for ratings between different people),
-paris_leases.epoch (the fencing token every referee's write is checked against)."""
+paris_leases.epoch (the fencing token every referee's write is checked against);
+9: tournaments, tournament_entrants, tournament_rounds, tournament_tables, tournament_byes."""
 # The advisory lock key under which a host creates or migrates the schema.
 _SCHEMA_LOCK = 0x7061726973  # "paris"
 
@@ -206,6 +207,55 @@ SCHEMA = [
         seat integer NOT NULL,
         person text NOT NULL,
         PRIMARY KEY (table_id, seat, person)
+    )""",
+    # Schema 9: tournaments (paris_tui.host.tournaments.postgres), as
+    # host/tournaments.sqlite's tables.
+    """CREATE TABLE IF NOT EXISTS tournaments (
+        id bigserial PRIMARY KEY,
+        name text NOT NULL,
+        folded text NOT NULL,
+        format text NOT NULL,
+        players integer NOT NULL,
+        rounds integer NOT NULL,
+        move_time double precision NOT NULL,
+        start double precision NOT NULL,
+        rated integer NOT NULL,
+        min_games integer NOT NULL,
+        state text NOT NULL,
+        created double precision NOT NULL
+    )""",
+    """CREATE TABLE IF NOT EXISTS tournament_entrants (
+        tournament bigint NOT NULL REFERENCES tournaments(id) ON DELETE CASCADE,
+        account bigint NOT NULL,
+        name text NOT NULL,
+        rating double precision NOT NULL,
+        joined integer NOT NULL,
+        withdrawn integer NOT NULL DEFAULT 0,
+        PRIMARY KEY (tournament, account)
+    )""",
+    """CREATE TABLE IF NOT EXISTS tournament_rounds (
+        tournament bigint NOT NULL REFERENCES tournaments(id) ON DELETE CASCADE,
+        round integer NOT NULL,
+        paired double precision NOT NULL,
+        PRIMARY KEY (tournament, round)
+    )""",
+    """CREATE TABLE IF NOT EXISTS tournament_tables (
+        tournament bigint NOT NULL REFERENCES tournaments(id) ON DELETE CASCADE,
+        round integer NOT NULL,
+        table_no integer NOT NULL,
+        seats text NOT NULL,
+        table_id text,
+        places text,
+        claimed text,
+        claim_until double precision,
+        PRIMARY KEY (tournament, round, table_no)
+    )""",
+    "CREATE INDEX IF NOT EXISTS tournament_tables_table ON tournament_tables(table_id)",
+    """CREATE TABLE IF NOT EXISTS tournament_byes (
+        tournament bigint NOT NULL REFERENCES tournaments(id) ON DELETE CASCADE,
+        round integer NOT NULL,
+        account bigint NOT NULL,
+        PRIMARY KEY (tournament, round, account)
     )""",
 ]
 

@@ -1,0 +1,235 @@
+"""The rounds of the host's tournaments: started on time, paired, their tables opened.
+
+Every :data:`TICK` seconds the service looks at the open and running
+tournaments of the store (:mod:`paris_tui.host.tournaments.store`):
+
+- an open one whose start has come begins: it is running, and its first round
+  is paired (:func:`~paris_tui.host.tournaments.engine.next_round`) and written;
+- each table of the current round that no host table plays yet is opened, as
+  the operator's ``--table`` opens one, with a seat reserved for each paired
+  account's name and the tournament's move time (real-time or turn-based);
+- a running one whose round is over gets its next round, or is finished.
+
+It hears :class:`~paris_tui.host.events.GameOver`: a tournament table's places
+(R7.3's order, players level sharing the better place) are written once, and
+when that was the round's last table the next round is paired at once.
+Nothing is kept in memory that the store does not have: after a restart the
+next tick opens what was paired but not opened and pairs what was not paired.
+A host claims a table before it opens it (a minute, in the store), so two hosts
+of one database never open the same table twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+from collections.abc import Sequence
+from typing import Protocol
+
+from paris_tui.core.dealing import SeatSpec
+from paris_tui.host.config import TableConflictError
+from paris_tui.host.events import EventBus, GameOver, TableEvent
+from paris_tui.host.peers import Table
+from paris_tui.host.ratings.store import ranks
+from paris_tui.host.store.files import HostStore, TableStore
+from paris_tui.host.tournaments.engine import next_round
+from paris_tui.host.tournaments.store import (
+    SQLiteTournaments,
+    Tournament,
+    TournamentsUnavailable,
+    open_tournaments,
+)
+
+__all__ = ["TICK", "HostTournaments", "TournamentsHost"]
+
+log = logging.getLogger("paris_tui.host.tournaments")
+
+TICK = 5.0
+"""Seconds between two looks at the tournaments (a start is at most this late)."""
+
+
+class _Opened(Protocol):
+    @property
+    def id(self) -> str: ...
+
+
+class TournamentsHost(Protocol):
+    """What the tournaments need of the host: where the tables are kept, and a table
+    opened with named seats (the operator's ``--table``)."""
+
+    @property
+    def tables(self) -> TableStore: ...
+
+    @property
+    def store(self) -> HostStore: ...
+
+    def open_table(
+        self, seats: Sequence[SeatSpec], *, move_time: float | None = None
+    ) -> _Opened: ...
+
+
+class HostTournaments:
+    """The tournaments' rounds at one host (see the module's doc)."""
+
+    def __init__(self, host: TournamentsHost, events: EventBus | None = None) -> None:
+        self.host = host
+        self.store: SQLiteTournaments | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._steps: set[asyncio.Task[None]] = set()  # a round's next, under way
+        self.holder = secrets.token_hex(8)  # this host, as a claim on a table to open
+        if events is not None:
+            events.subscribe(self.hear)
+
+    def open(self) -> None:
+        from paris_tui.host.store.postgres import PostgresStore
+
+        try:
+            tables = self.host.tables
+            if isinstance(tables, PostgresStore):
+                from paris_tui.host.tournaments.postgres import PostgresTournaments
+
+                self.store = PostgresTournaments(tables.pool)
+            else:
+                self.store = open_tournaments(self.host.store.root)
+        except (TournamentsUnavailable, OSError) as exc:
+            log.error("%s: no tournament rounds until it is repaired", exc)
+            self.store = None
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def close(self) -> None:
+        for step in list(self._steps):
+            step.cancel()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+        if self.store is not None:
+            self.store.close()
+            self.store = None
+
+    async def _run(self) -> None:
+        while True:
+            await self.step(time.time())
+            await asyncio.sleep(TICK)
+
+    async def step(self, now: float) -> None:
+        """One look: the pairing in a thread (a large field takes a while), the tables
+        opened here, on the host's loop."""
+        try:
+            due = await asyncio.to_thread(self.pair, now)
+            self.open_due(due)
+        except (TournamentsUnavailable, OSError) as exc:
+            log.error("tournaments: %s", exc)
+
+    def tick(self, now: float) -> None:
+        """:meth:`step` in one go, on the caller's thread."""
+        self.open_due(self.pair(now))
+
+    # --- the rounds -------------------------------------------------------------------
+
+    def pair(self, now: float) -> list[tuple[Tournament, int]]:
+        """Begin the tournaments whose start has come; pair the next round of each
+        running one whose round is over, or finish it. Returns the rounds whose
+        tables are to be opened (any thread: the store has its own lock)."""
+        store = self.store
+        if store is None:
+            return []
+        due: list[tuple[Tournament, int]] = []
+        for tournament in store.tournaments(("open", "running")):
+            if tournament.state == "open":
+                if tournament.start > now:
+                    continue
+                if not store.set_state(tournament.id, "running", was=("open",)):
+                    continue
+                log.info("tournament %s begins", tournament.name)
+            number = self._advance(store, tournament)
+            if number is not None:
+                due.append((tournament, number))
+        return due
+
+    def _advance(self, store: SQLiteTournaments, tournament: Tournament) -> int | None:
+        """The current round's number if it has tables to open (pairing it first when the
+        last one is over), ``None`` when the tournament is over."""
+        rounds = store.rounds(tournament.id)
+        if rounds and not rounds[-1].over:
+            return rounds[-1].number
+        rnd = next_round(tournament.plan, store.entrants(tournament.id), rounds)
+        if rnd is None:
+            if store.set_state(tournament.id, "finished", was=("running",)):
+                log.info("tournament %s is over", tournament.name)
+            return None
+        if store.add_round(tournament.id, rnd):
+            log.info(
+                "tournament %s: round %d paired, %d tables",
+                tournament.name,
+                rnd.number,
+                len(rnd.tables),
+            )
+        return rnd.number
+
+    def open_due(self, due: Sequence[tuple[Tournament, int]]) -> None:
+        """Open the tables of these rounds that no host table plays yet (the loop's thread)."""
+        for tournament, number in due:
+            self._open_tables(tournament, number)
+
+    def _open_tables(self, tournament: Tournament, number: int) -> None:
+        store = self.store
+        if store is None:
+            return
+        waiting = store.unopened(tournament.id, number)
+        if not waiting:
+            return
+        names = store.names(tournament.id)
+        rnd = store.rounds(tournament.id)[number - 1]
+        for table_no in waiting:
+            if not store.claim_table(tournament.id, number, table_no, self.holder):
+                continue  # another host opens it
+            table = rnd.tables[table_no - 1]
+            seats = [SeatSpec(names[key]) for key in table.seats]
+            try:
+                opened = self.host.open_table(seats, move_time=tournament.move_time)
+            except (TableConflictError, ValueError, OSError) as exc:
+                log.warning(
+                    "tournament %s round %d table %d not opened yet: %s",
+                    tournament.name,
+                    number,
+                    table_no,
+                    exc,
+                )
+                continue
+            store.open_table(tournament.id, number, table_no, opened.id)
+
+    # --- the results ------------------------------------------------------------------
+
+    def hear(self, event: TableEvent) -> None:
+        if isinstance(event, GameOver) and self.store is not None:
+            try:
+                self.game_over(event.table)
+            except (TournamentsUnavailable, OSError) as exc:
+                log.error("tournaments: %s", exc)
+
+    def game_over(self, table: Table) -> None:
+        """Write a tournament table's places; pair the next round soon if it was the last."""
+        store = self.store
+        where = store.table_of(table.id) if store is not None else None
+        if store is None or where is None:
+            return
+        outcome = table.referee.view(None).outcome
+        if outcome is None:
+            return
+        tournament_id, number, table_no = where
+        places = ranks(outcome.scores, outcome.on_board)
+        if not store.finish_table(tournament_id, number, table_no, places):
+            return
+        if store.rounds(tournament_id)[number - 1].over:  # the round's last table
+            with contextlib.suppress(RuntimeError):  # no loop: the next tick does it
+                task = asyncio.get_running_loop().create_task(self.step(time.time()))
+                self._steps.add(task)
+                task.add_done_callback(self._steps.discard)

@@ -1,0 +1,1 @@
+"""Tournaments on a host: pairing and standings (pure), their store, the operator's command."""
