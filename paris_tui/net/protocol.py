@@ -393,7 +393,12 @@ class Relay(Message, tag="relay", frozen=True):
     vouch: Vouch | None = None
 
     def _form(self) -> msgspec.Struct:
-        return self if self.vouch is None else replace(self, vouch=asdict(self.vouch))
+        if self.vouch is None:
+            return self
+        vouch = asdict(self.vouch)
+        if not self.vouch.address:  # the bytes of before: an address is additive
+            del vouch["address"]
+        return replace(self, vouch=vouch)
 
 
 class Vouch(Message, tag="vouch", frozen=True):
