@@ -19,6 +19,7 @@ import pytest
 from msgspec import structs
 from pg import PostgresServer
 
+from paris_tui.doors.ssh import SSHConfig, SSHDoor
 from paris_tui.host.accounts.identity import DoorProof, Vouched
 from paris_tui.host.accounts.store import digest
 from paris_tui.net.client import HostClient
@@ -26,6 +27,7 @@ from paris_tui.net.protocol import Join, Refused, Relay, Seated, Welcome, encode
 from paris_tui.net.ratings_wire import RatedResult
 
 from .helpers import HELLO, Bot, RawClient, join_bot, random_player, running_host
+from .ssh_helpers import Terminal, connect, new_key, stand_in
 from .test_host_ratings import rated_result
 
 # What b's SSH door proved of bob's login, and where it saw him (loopback, as ann).
@@ -131,3 +133,27 @@ async def test_the_address_a_door_saw_crosses_only_under_the_relaying_host_s_pro
         found = relays.proven_vouch("127.0.0.1:1", vouch)
         assert found is not None and found.proof.address == ""
         raw.close()
+
+
+async def test_an_ssh_login_at_another_host_is_at_the_address_its_door_saw(
+    tmp_path: Path, database: str
+) -> None:
+    """``ssh -p <b's door> bob@...`` for t1, refereed by a: a notes bob's seat at
+    the address b's SSH door saw (loopback), not at none."""
+    async with (
+        running_host(tmp_path / "a", ["ann,bob"], database=database) as (a, _port_a),
+        running_host(tmp_path / "b", database=database) as (b, port_b),
+    ):
+        door = SSHDoor(b, SSHConfig(port=0, command=stand_in, hangup_grace=2.0), app_port=port_b)
+        await door.start()
+        try:
+            async with await connect(door.port, "bob", new_key(tmp_path, "bob")) as conn:
+                term = await Terminal.open(conn)
+                assert "name=bob seat=1 ticket=yes" in await term.wait_for("ready")
+                seat = a.rooms["t1"].seated[1]
+                assert b.rooms == {} and seat.address == "door"
+                assert a.ratings.people.address(seat) == "127.0.0.1"
+                term.process.stdin.write(b"q")
+                assert await term.finish() == 3
+        finally:
+            await door.close()
