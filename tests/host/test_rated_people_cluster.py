@@ -157,3 +157,24 @@ async def test_an_ssh_login_at_another_host_is_at_the_address_its_door_saw(
                 assert await term.finish() == 3
         finally:
             await door.close()
+
+
+async def test_a_door_s_ticket_sent_late_on_a_relay_still_says_where_its_door_saw(
+    tmp_path: Path, database: str
+) -> None:
+    """bob's app at b's door watches t1 first (relayed to a with no word for a
+    door), then sits with its ticket: b's late vouch carries the address too."""
+    async with (
+        running_host(tmp_path / "a", ["ann,bob"], database=database) as (a, _port_a),
+        running_host(tmp_path / "b", database=database) as (b, port_b),
+    ):
+        assert b.door_socket is not None
+        ticket = b.issue_ticket(replace(BOB_AT_B, address="198.51.100.20"))
+        client = await HostClient.connect("127.0.0.1", port_b, path=b.door_socket)
+        assert (await client.watch("t1")).table == "t1"
+        seated = await client.join("bob", token=ticket, table="t1")
+        assert seated.seat == 1 and b.rooms == {}
+        seat = a.rooms["t1"].seated[1]
+        assert seat.vouched is not None and seat.vouched.proof.address == "198.51.100.20"
+        assert a.ratings.people.address(seat) == "198.51.100.20"
+        await client.close()
