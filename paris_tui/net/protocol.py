@@ -393,7 +393,12 @@ class Relay(Message, tag="relay", frozen=True):
     vouch: Vouch | None = None
 
     def _form(self) -> msgspec.Struct:
-        return self if self.vouch is None else replace(self, vouch=asdict(self.vouch))
+        if self.vouch is None:
+            return self
+        vouch = asdict(self.vouch)
+        if not self.vouch.address:  # the bytes of before: an address is additive
+            del vouch["address"]
+        return replace(self, vouch=vouch)
 
 
 class Vouch(Message, tag="vouch", frozen=True):
@@ -401,9 +406,11 @@ class Vouch(Message, tag="vouch", frozen=True):
     whose app sends ``token``s that hash to ``ticket`` (the SHA-256 of the door's
     ticket, never the ticket): a credential of ``door`` (its ``credential``
     digest and ``label``), for the name that folds to ``name`` (SSH) or any
-    name (``None``: a browser), good for ``seconds`` more at most. ``proof`` is
-    the relaying host's HMAC over all of it and the relay's own source, with
-    the database's relay secret (:mod:`paris_tui.host.services.relay`).
+    name (``None``: a browser), good for ``seconds`` more at most, seen by
+    its door at ``address`` (an IP address; ``""``: not known), which the
+    referee notes for ratings between different people. ``proof`` is the
+    relaying host's HMAC over all of it and the relay's own source, with the
+    database's relay secret (:mod:`paris_tui.host.services.relay`).
 
     Also a line of its own (``{"type":"vouch",...}``), host to host, once, on
     a relayed connection whose relay line had none: the app sent its ticket
@@ -416,6 +423,7 @@ class Vouch(Message, tag="vouch", frozen=True):
     label: Digest
     seconds: Annotated[int, Meta(ge=0, le=86_400)]
     proof: Digest
+    address: Digest = ""
 
 
 ClientMessage = (

@@ -5,8 +5,11 @@ rating by playing each other. A game counts for ratings only when its seats are
 different people as far as the host can tell: no two seats from one account
 (``judge``), and no two seats from one address while the game went on. The
 address of a seat is its connection's (an IPv6 address counts with its /64, as
-every per-address limit does), or for a door's app (SSH, browser) the address
-the door saw, carried by its ticket. Each seat's addresses are kept in the
+every per-address limit does; a connection relayed by another host of the
+database, the person's address the relay proved), or for a door's app (SSH,
+browser) the address the door saw, carried by its ticket, or, for a door's
+app at another host of the database, by that host's vouch (proven with the
+relay secret: a client cannot say it). Each seat's addresses are kept in the
 ratings store as digests (``rating_people``: never the address itself), so a
 restart or another host of a database still sees them when the game ends.
 

@@ -6,8 +6,10 @@ says the client's hello, a ``relay`` line (the person's address, with an
 HMAC proof bound to this very TCP connection, from the secret every host on
 the database shares) and the request, then copies lines both ways. A door's
 ticket never leaves the host that issued it: that host *vouches* for what
-its door proved (a :class:`~paris_tui.net.protocol.Vouch`, proven the same
-way) for a stand-in it puts in the ticket's place. The referee's side takes
+its door proved and the address where the door saw the person (a
+:class:`~paris_tui.net.protocol.Vouch`, proven the same way: the referee notes
+that address for ratings between different people) for a stand-in it puts in
+the ticket's place. The referee's side takes
 a relay line (:meth:`PeerRelay.accept`) and a word for a door
 (:meth:`PeerRelay.take_vouch`) only from a proven peer, for that one
 connection; a host alone on its files takes neither (:func:`accept_relay`,
@@ -61,6 +63,15 @@ host_log = logging.getLogger("paris_tui.host")  # what the host says of a peer's
 
 Swap = tuple[bytes, bytes]  # a door's ticket and its stand-in on one relay
 MAX_VOUCH_SECONDS = 86_400  # the longest a relay's word for a door's ticket is good (wire bound)
+
+
+def seen_at(address: str) -> str:
+    """``address`` as an IP address is written (``""``: none, or not one): where a
+    door saw its person, as a vouch carries it between hosts."""
+    try:
+        return str(ipaddress.ip_address(address.split("%", 1)[0])) if address else ""
+    except ValueError:
+        return ""
 
 
 class DoorShut(Refusal):
@@ -154,9 +165,14 @@ class PeerRelay:
 
     @staticmethod
     def _vouch_proof(secret: bytes, source: str, vouch: Vouch) -> str:
-        """The HMAC over what a peer relaying from ``source`` vouches for."""
-        fields = [source, vouch.ticket, vouch.door, vouch.credential, vouch.name]
-        data = "paris-tui vouch\n" + json.dumps([*fields, vouch.label, vouch.seconds])
+        """The HMAC over what a peer relaying from ``source`` vouches for: the
+        address its door saw too, when it says one (without one, the proof of a
+        host that predates it)."""
+        fields: list[str | int | None] = [source, vouch.ticket, vouch.door, vouch.credential]
+        fields += [vouch.name, vouch.label, vouch.seconds]
+        if vouch.address:
+            fields.append(vouch.address)
+        data = "paris-tui vouch\n" + json.dumps(fields)
         return hmac.new(secret, data.encode(), hashlib.sha256).hexdigest()
 
     def vouch(self, source: str, vouched: Vouched) -> Vouch | None:
@@ -167,7 +183,9 @@ class PeerRelay:
         if secret is None or seconds <= 0:
             return None
         p = vouched.proof
-        unproven = Vouch(vouched.ticket, p.door, p.digest, p.name, p.label, seconds, "")
+        unproven = Vouch(
+            vouched.ticket, p.door, p.digest, p.name, p.label, seconds, "", seen_at(p.address)
+        )
         return structs.replace(unproven, proof=self._vouch_proof(secret, source, unproven))
 
     def proven_vouch(self, source: str, vouch: Vouch) -> Vouched | None:
@@ -180,7 +198,9 @@ class PeerRelay:
         if not hmac.compare_digest(want.encode(), vouch.proof.encode()):
             return None
         door: Door = "ssh" if vouch.door == "ssh" else "browser"
-        proof = DoorProof(door, vouch.credential, vouch.name, printable(vouch.label)[:100])
+        label = printable(vouch.label)[:100]
+        address = seen_at(vouch.address)
+        proof = DoorProof(door, vouch.credential, vouch.name, label, address)
         return Vouched(vouch.ticket, proof, time.monotonic() + vouch.seconds)
 
     def proven_relay(self, source: str, message: Relay) -> bool:
