@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from typing import Protocol
 
@@ -282,6 +282,22 @@ class Room:
                 await self._game_over()  # (the chat's lines for the players sent first)
             self.host.events.publish(MovePlayed(self))
         self.kick()
+
+    async def abort(self, save: Callable[[Room], None]) -> bool:
+        """Every human player agreed: the game ends here, no winner, unrated. The
+        record says so (``"aborted": true`` in its ``app`` metadata), ``save``d
+        before anyone hears of it. ``False``: the game was over already."""
+        ref = self.referee
+        async with self.moving:
+            if ref.is_over:
+                return False
+            ref.meta["aborted"] = True
+            self.touched = time.time()
+            self._cancel_ai()
+            save(self)
+            await self._game_over()
+        self.broadcast_presence()
+        return True
 
     def _take_back(self) -> None:
         """Undo the referee's last move (it could not be saved)."""

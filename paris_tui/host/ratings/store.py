@@ -78,10 +78,11 @@ LEADERBOARD_SIZE = 20
 HISTORY_SCAN = 5000
 """The newest finished games a player's own games are looked for among."""
 
-Reason = Literal["ai_seat", "takeover", "leaver", "no_account", "same_person"]
+Reason = Literal["ai_seat", "takeover", "leaver", "no_account", "same_person", "aborted"]
 """Why a game was unrated: an AI seat, a seat the takeover AI played (who came
 back), a seat it was still playing at the end (a leaver), a seat without an account,
-two seats the host could not tell apart (one address, or one account)."""
+two seats the host could not tell apart (one address, or one account), or every
+player agreed to end it before its end (aborted: no winner, everyone first)."""
 REASONS: tuple[str, ...] = get_args(Reason)
 
 # Schema of ratings.sqlite ("ratings"). The same tables are in the
@@ -348,10 +349,12 @@ class RatingStore(Protocol):
         scores: Sequence[int],
         on_board: Sequence[int],
         names: Sequence[str] = (),
+        aborted: bool = False,
     ) -> GameResult:
         """Count a finished game once (one transaction): judge it, rank it, move
         the ratings if it is rated. A key counted before returns its result as it
-        was (``replayed``)."""
+        was (``replayed``). ``aborted``: every player agreed to end it early: unrated
+        (reason ``aborted``), no leavers, every seat placed first."""
 
     def result(self, key: str) -> GameResult | None: ...
 
@@ -543,6 +546,7 @@ class SQLiteRatings:
         scores: Sequence[int],
         on_board: Sequence[int],
         names: Sequence[str] = (),
+        aborted: bool = False,
     ) -> GameResult:
         with self._tx() as db:
             row = db.execute("SELECT result FROM rating_games WHERE game = ?", (key,)).fetchone()
@@ -574,6 +578,8 @@ class SQLiteRatings:
                 people.setdefault(int(seat), set()).add(str(person))
             reason, leavers = judge(kinds, owners, marks, people)
             places = ranks(scores, on_board, leavers)
+            if aborted:
+                reason, leavers, places = "aborted", (), [1] * len(kinds)
             n = len(kinds)
             before: list[float | None] = [None] * n
             after: list[float | None] = [None] * n
