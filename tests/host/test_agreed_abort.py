@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from paris_tui.net.client import HostClient
+from paris_tui.net.games_wire import Games, ListGames
 from paris_tui.net.protocol import Agree, Agreement, HostMessage, Refused
 
 from .helpers import TIMEOUT, RawClient, join_bot, running_host, saved
@@ -58,6 +59,12 @@ async def test_an_abort_every_player_agrees_to_ends_the_game_unrated(tmp_path: P
             assert room.result is not None
             assert not room.result.rated and room.result.reason == "aborted"
             assert room.result.ranks == (1, 1) and room.result.leavers == ()
+            # The finished list says it was aborted: no places (nobody won), unrated.
+            ann.client.send(ListGames())
+            games = await _next(ann.client, Games)
+            assert isinstance(games, Games)
+            (game,) = [g for g in games.games if g.table == "t1"]
+            assert game.aborted and not game.rated and game.places == ()
         finally:
             await ann.client.close()
             await bob.client.close()

@@ -162,6 +162,7 @@ class Finished:
     scores: tuple[int, ...] = ()  # each seat's, when the result kept them
     places: tuple[int, ...] = ()  # each seat's place, 1 first
     after: tuple[float | None, ...] = ()  # each seat's shown rating after (rated games)
+    aborted: bool = False  # every player agreed to end it early: no winner, unrated
 
 
 @dataclass(frozen=True, slots=True)
@@ -497,7 +498,9 @@ class SQLiteRatings:
             except ValueError:
                 kept = GameResult(bool(rated), None, ())
             n = len(found)
-            fits = len(kept.ranks) == n  # a result of another seat count is not shown
+            aborted = kept.reason == "aborted"
+            # A result of another seat count is not shown; an aborted game has no places.
+            fits = len(kept.ranks) == n and not aborted
             out.append(
                 Finished(
                     str(table_id),
@@ -507,6 +510,7 @@ class SQLiteRatings:
                     kept.scores if len(kept.scores) == n else (),
                     kept.ranks if fits else (),
                     kept.after if len(kept.after) == n else (),
+                    aborted,
                 )
             )
             if len(out) >= limit:
