@@ -37,6 +37,7 @@ from paris_tui.host.events import (
 from paris_tui.host.peers import Peer, Table
 from paris_tui.host.referee import Referee, Refusal
 from paris_tui.host.store.files import TableStore
+from paris_tui.net.endings_wire import ENDINGS_VERSION
 from paris_tui.net.protocol import (
     MoveClock,
     Presence,
@@ -226,12 +227,22 @@ class Room:
 
     # --- sending ----------------------------------------------------------------------
 
+    def result_for(self, protocol: int) -> RatedResult | None:
+        """How the game was rated, as a client of ``protocol`` reads it: an older one
+        than the agreed endings' knows no reason ``aborted`` (it is told nothing)."""
+        result = self.result
+        if result is not None and result.reason == "aborted" and protocol < ENDINGS_VERSION:
+            return None
+        return result
+
     def broadcast_presence(self) -> None:
-        data = encode(
-            Presence(self.id, self.seat_infos(), self.result, self.host.turns.move_clock(self))
-        )
+        clock = self.host.turns.move_clock(self)
+        data = encode(Presence(self.id, self.seat_infos(), self.result, clock))
+        old = data
+        if self.result_for(0) is not self.result:
+            old = encode(Presence(self.id, self.seat_infos(), None, clock))
         for conn in (*self.seated.values(), *self.watchers):
-            conn.send_bytes(data)
+            conn.send_bytes(data if conn.protocol >= ENDINGS_VERSION else old)
 
     def broadcast_update(self, events: Sequence[Event]) -> None:
         """Each seated connection gets its own seat's view; watchers the public one."""

@@ -59,6 +59,9 @@ async def test_an_abort_every_player_agrees_to_ends_the_game_unrated(tmp_path: P
             assert room.result is not None
             assert not room.result.rated and room.result.reason == "aborted"
             assert room.result.ranks == (1, 1) and room.result.leavers == ()
+            # A client older than the agreed endings knows no reason "aborted": it is
+            # told no rating rather than one it cannot read.
+            assert room.result_for(4) is None and room.result_for(5) == room.result
             # The finished list says it was aborted: no places (nobody won), unrated.
             ann.client.send(ListGames())
             games = await _next(ann.client, Games)
