@@ -161,6 +161,8 @@ class Room:
         info = TableInfo(self.id, self.seat_infos(), ref.move_count, ref.total_moves, ref.is_over)
         if not ref.is_over:  # whose turn, for the lobby (a timed table's clock says it too)
             info = structs.replace(info, to_move=ref.to_move)
+        elif ref.aborted:
+            info = structs.replace(info, aborted=True)
         return self.host.turns.table_info(self, info)
 
     def start(self) -> None:

@@ -79,5 +79,6 @@ async def test_propose_abort_in_the_palette_and_the_game_ends_aborted(tmp_path: 
             assert "Scores when it ended" in text
             await press(pilot, "q")
             await _until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            await _until(pilot, lambda: "aborted" in screen_text(app), "t1 aborted in the lobby")
         await bob.client.close()
         await asyncio.sleep(0)

@@ -68,10 +68,17 @@ async def test_an_abort_every_player_agrees_to_ends_the_game_unrated(tmp_path: P
             assert isinstance(games, Games)
             (game,) = [g for g in games.games if g.table == "t1"]
             assert game.aborted and not game.rated and game.places == ()
+            # The lobby's tables say so too.
+            (info,) = [i for i in await ann.client.tables() if i.table == "t1"]
+            assert info.finished and info.aborted
         finally:
             await ann.client.close()
             await bob.client.close()
         path = next(tmp_path.rglob("t1*.json"))
+    # A restarted host keeps the game over (aborted), and takes no move at it.
+    async with running_host(tmp_path) as (again, _port):
+        referee = again.rooms["t1"].referee
+        assert referee.aborted and referee.is_over and referee.to_move is None
     # The record replays, by the contract's command.
     out = subprocess.run(
         [sys.executable, "-m", "paris_tui", "replay", "--json", str(path)],
