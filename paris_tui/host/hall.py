@@ -116,6 +116,7 @@ class Hall:
             table_id
             for table_id, record in tables
             if len(record.moves) >= len(record.setup.stacks) * len(record.players)
+            or _aborted(record)
         ]
         shown = set(finished[-limits.keep_finished :]) if limits.keep_finished > 0 else set()
         for table_id, record in tables:
@@ -517,3 +518,9 @@ class Hall:
         except AccountsUnavailable as exc:
             raise self.host.gate.broken(exc) from None
         return owner
+
+
+def _aborted(record: Record) -> bool:
+    """Every player agreed to end the record's game early: it is finished too."""
+    meta = record.extra.get(APP_KEY)
+    return isinstance(meta, dict) and meta.get("aborted") is True

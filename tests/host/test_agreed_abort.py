@@ -33,17 +33,23 @@ async def test_an_abort_every_player_agrees_to_ends_the_game_unrated(tmp_path: P
     async with running_host(tmp_path, ["ann,bob"]) as (host, port):
         ann = await join_bot(port, "ann")
         bob = await join_bot(port, "bob")
+        watcher = await HostClient.connect("127.0.0.1", port)
+        await watcher.watch("t1")
         room = host.rooms["t1"]
         try:
             ann.client.send(Agree("abort"))
-            for bot in (ann, bob):
-                heard = await _next(bot.client, Agreement)
+            for client in (ann.client, bob.client, watcher):
+                heard = await _next(client, Agreement)
                 assert heard == Agreement("t1", "abort", (0,), None)
+            # A watcher cannot vote.
+            watcher.send(Agree("abort"))
+            refused = await _next(watcher, Refused)
+            assert isinstance(refused, Refused) and refused.code == "not_seated"
             # One still to agree: the game goes on, a move is still taken.
             assert not room.referee.is_over and "aborted" not in saved(host, "t1").extra["app"]
             bob.client.send(Agree("abort"))
-            for bot in (ann, bob):
-                heard = await _next(bot.client, Agreement)
+            for client in (ann.client, bob.client, watcher):  # the watcher hears it too
+                heard = await _next(client, Agreement)
                 assert heard == Agreement("t1", "abort", (0, 1), "t1")
             assert room.referee.is_over and room.referee.to_move is None
             record = saved(host, "t1")
@@ -74,11 +80,17 @@ async def test_an_abort_every_player_agrees_to_ends_the_game_unrated(tmp_path: P
         finally:
             await ann.client.close()
             await bob.client.close()
+            await watcher.close()
         path = next(tmp_path.rglob("t1*.json"))
-    # A restarted host keeps the game over (aborted), and takes no move at it.
+    # A restarted host keeps the game over (aborted), and takes no move at it; a count
+    # the ratings lost (the host died before it) is made again at the start.
+    for kept in tmp_path.rglob("ratings.sqlite*"):
+        kept.unlink()
     async with running_host(tmp_path) as (again, _port):
         referee = again.rooms["t1"].referee
         assert referee.aborted and referee.is_over and referee.to_move is None
+        result = again.rooms["t1"].result
+        assert result is not None and result.reason == "aborted" and not result.rated
     # The record replays, by the contract's command.
     out = subprocess.run(
         [sys.executable, "-m", "paris_tui", "replay", "--json", str(path)],
