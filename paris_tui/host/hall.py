@@ -500,6 +500,7 @@ class Hall:
         room.arrive(seat, conn)
         ref = room.referee
         conn.send(Seated(room.id, seat, issued, ref.view(seat), ref.events, room.seat_infos()))
+        room.tell_aborted(conn)  # a game every player agreed to abort: said so at once
         mark("host seated")
         # The others hear of the arrival with the seat, before the chat's history is
         # read: a watcher who comes after the seat was given gets no late presence.

@@ -37,7 +37,7 @@ from paris_tui.host.events import (
 from paris_tui.host.peers import Peer, Table
 from paris_tui.host.referee import Referee, Refusal
 from paris_tui.host.store.files import TableStore
-from paris_tui.net.endings_wire import ENDINGS_VERSION
+from paris_tui.net.endings_wire import ENDINGS_VERSION, Agreement
 from paris_tui.net.protocol import (
     MoveClock,
     Presence,
@@ -236,6 +236,14 @@ class Room:
         if result is not None and result.reason == "aborted" and protocol < ENDINGS_VERSION:
             return None
         return result
+
+    def tell_aborted(self, conn: Peer) -> None:
+        """A newcomer to an aborted game (protocol 5) hears that it was aborted, as
+        those at the table did when every player agreed."""
+        ref = self.referee
+        if ref.aborted and conn.protocol >= ENDINGS_VERSION:
+            voters = tuple(s for s in ref.human_seats if s not in self.resigned)
+            conn.send(Agreement(self.id, "abort", voters, self.id))
 
     def broadcast_presence(self) -> None:
         clock = self.host.turns.move_clock(self)

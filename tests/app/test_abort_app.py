@@ -80,5 +80,8 @@ async def test_propose_abort_in_the_palette_and_the_game_ends_aborted(tmp_path: 
             await press(pilot, "q")
             await _until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
             await _until(pilot, lambda: "aborted" in screen_text(app), "t1 aborted in the lobby")
+            # Enter on it opens the aborted end again (never a game to play on).
+            await press(pilot, "enter")
+            await _until(pilot, lambda: isinstance(app.screen, AbortedScreen), "the end again")
         await bob.client.close()
         await asyncio.sleep(0)

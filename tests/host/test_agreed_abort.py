@@ -77,6 +77,13 @@ async def test_an_abort_every_player_agrees_to_ends_the_game_unrated(tmp_path: P
             # The lobby's tables say so too.
             (info,) = [i for i in await ann.client.tables() if i.table == "t1"]
             assert info.finished and info.aborted
+            # Who comes to the table later, to watch or to sit again, hears it at once.
+            late = await HostClient.connect("127.0.0.1", port)
+            try:
+                await late.watch("t1")
+                assert await _next(late, Agreement) == Agreement("t1", "abort", (0, 1), "t1")
+            finally:
+                await late.close()
         finally:
             await ann.client.close()
             await bob.client.close()
