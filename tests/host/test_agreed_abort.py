@@ -148,3 +148,36 @@ async def test_an_older_clients_agree_abort_is_an_unknown_message(tmp_path: Path
             assert b'"bad_message"' in said and b"agree" in said
         finally:
             old.close()
+
+
+async def test_an_aborted_game_stays_over_in_either_store(
+    tmp_path: Path, store: str | None
+) -> None:
+    async with running_host(tmp_path, ["ann,bob"], database=store) as (host, port):
+        ann = await join_bot(port, "ann")
+        bob = await join_bot(port, "bob")
+        try:
+            ann.client.send(Agree("abort"))
+            bob.client.send(Agree("abort"))
+            for _ in range(MAX_STEPS):
+                heard = await _next(ann.client, Agreement)
+                if isinstance(heard, Agreement) and heard.to is not None:
+                    break
+            assert host.rooms["t1"].referee.is_over
+        finally:
+            await ann.client.close()
+            await bob.client.close()
+    if store is not None:  # the database counts it finished (no host serves it on)
+        from paris_tui.host.store.postgres import PostgresStore
+
+        tables = PostgresStore(store)
+        tables.open()
+        try:
+            running, _problems = tables.load_tables(unfinished=True)
+            assert "t1" not in [t for t, _ in running]
+        finally:
+            tables.close()
+    async with running_host(tmp_path, database=store) as (again, _port):
+        # Never served as a running game: kept as a finished one, or left to replay.
+        for room in again.unfinished():
+            assert room.id != "t1"
