@@ -91,7 +91,7 @@ def add_host_parser(subparsers: Any) -> argparse.ArgumentParser:
         default=[],
         help=_(
             'open a table, e.g. "ann,bob,ai:strong": human seats reserved for those names, '
-            "AI seats by level (random, easy, greedy, strong); may be given several times"
+            "AI seats by level (random, easy, greedy, strong, expert); may be given several times"
         ),
     )
     parser.add_argument(

@@ -22,7 +22,7 @@ from paris_tui.net.protocol import OpenTable
 
 __all__ = ["AI_LEVELS", "NewTableScreen"]
 
-AI_LEVELS = ("random", "easy", "greedy", "strong")
+AI_LEVELS = ("random", "easy", "greedy", "strong", "expert")
 
 
 def _levels() -> tuple[str, ...]:

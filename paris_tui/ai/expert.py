@@ -1,0 +1,130 @@
+"""The ``expert`` level: the strong search, with worlds drawn from a fitted opponent model.
+
+``expert`` searches as ``strong`` does (:mod:`paris_tui.ai.strong`: one
+information-set tree over determinized games, random playouts, the most
+visited root move), and reads the other seats' secret routes from their moves
+with a model *fitted on self-play records* instead of chosen by hand:
+
+* for every past turn of another seat and every line its route may be, the
+  greedy evaluation (:func:`paris_tui.ai.greedy.move_values`, from the view
+  that seat had, with that route) gives each legal move a margin;
+* the seat chooses a move with probability proportional to
+  ``exp(margin / temperature)``, mixed with a uniform choice (``floor``);
+  the temperature depends on the phase of the game (first, middle and last
+  third of the rounds), since an opening move says less about a route than
+  a late one;
+* Bayes' rule over its turns, from a uniform prior, weighs each line, and
+  the search draws the routes by these weights.
+
+The temperatures and the floor are kept in ``paris_tui/ai/data/expert.json``,
+made by ``scripts/fit_expert.py`` (deterministic from its seed): it plays
+self-play games between strong bots, and picks the parameters that give the
+true route the highest mean log probability over every prefix of those games.
+The same script measures, on held-out games, the mean probability given to
+each opponent's true route after 5, 10 and 15 moves (see README).
+
+Only public moves and the seat's own view are read (R8), as for every level.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+from ..core import Move
+from ..core.sampling import Determinizer
+from .belief import BeliefConfig, RouteBelief
+from .strong import StrongBot, StrongConfig
+
+__all__ = ["ExpertBot", "ExpertModel", "FittedBelief", "load_model"]
+
+PHASES = 3  # the game's rounds cut into thirds, each with its own temperature
+
+
+@dataclass(frozen=True, slots=True)
+class ExpertModel:
+    """The fitted opponent model: a temperature per phase of the game, and a floor."""
+
+    temperatures: tuple[float, ...] = (0.1, 0.1, 0.1)
+    floor: float = 0.05
+
+    def __post_init__(self) -> None:
+        if len(self.temperatures) != PHASES or not all(t > 0 for t in self.temperatures):
+            raise ValueError(f"the model needs {PHASES} positive temperatures")
+        if not 0 < self.floor < 1:
+            raise ValueError("the model's floor must lie between 0 and 1")
+
+    def to_json(self) -> dict[str, object]:
+        return {"temperatures": list(self.temperatures), "floor": self.floor}
+
+    @classmethod
+    def from_json(cls, data: dict[str, object]) -> ExpertModel:
+        temps = data["temperatures"]
+        floor = data["floor"]
+        if not isinstance(temps, list) or not isinstance(floor, int | float):
+            raise ValueError("a malformed expert model")
+        return cls(tuple(float(t) for t in temps), float(floor))
+
+
+@cache
+def load_model() -> ExpertModel:
+    """The model shipped in the package (``paris_tui/ai/data/expert.json``)."""
+    text = resources.files("paris_tui.ai").joinpath("data/expert.json").read_text("utf-8")
+    data = json.loads(text)
+    if not isinstance(data, dict) or not isinstance(data.get("model"), dict):
+        raise ValueError("a malformed expert model file")
+    return ExpertModel.from_json(data["model"])
+
+
+def phase(index: int, players: int, rounds_total: int) -> int:
+    """The phase (0, 1, 2) of the game's move ``index``."""
+    return min(PHASES - 1, PHASES * (index // players) // max(1, rounds_total))
+
+
+class FittedBelief(RouteBelief):
+    """:class:`~paris_tui.ai.belief.RouteBelief` with the fitted, phase-dependent model."""
+
+    def __init__(self, model: ExpertModel | None = None) -> None:
+        self.model = model or load_model()
+        super().__init__(
+            BeliefConfig(temperature=self.model.temperatures[0], floor=self.model.floor)
+        )
+
+    def _log_likelihood(
+        self, det: Determinizer, index: int, seat: int, line: str, move: Move
+    ) -> float:
+        values, played = self.margins(det, index, seat, line, move)
+        view = det.view
+        temperature = self.model.temperatures[phase(index, view.players, view.rounds_total)]
+        return move_log_likelihood(values, played, temperature, self.model.floor)
+
+
+def move_log_likelihood(
+    values: list[float], played: int, temperature: float, floor: float
+) -> float:
+    """The log probability of the move ``played`` among moves of these margins."""
+    top = max(values)
+    norm = sum(math.exp((v - top) / temperature) for v in values)
+    p = math.exp((values[played] - top) / temperature) / norm
+    return math.log((1.0 - floor) * p + floor / len(values))
+
+
+class ExpertBot(StrongBot):
+    """The strong search with the fitted belief; see the module docstring."""
+
+    level = "expert"
+
+    def __init__(
+        self,
+        seed: int | str,
+        *,
+        budget: float = 1.0,
+        simulations: int | None = None,
+        config: StrongConfig | None = None,
+        model: ExpertModel | None = None,
+    ) -> None:
+        super().__init__(seed, budget=budget, simulations=simulations, config=config)
+        self.belief = FittedBelief(model)
