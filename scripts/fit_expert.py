@@ -9,9 +9,10 @@ Deterministic from ``--seed``: it plays self-play games between strong bots
 bot seeds) for measuring. For every seat of every game, another seat
 observes it: for each of the seat's moves and each line its route may be
 (as the observer sees it), the greedy margins of the legal moves are worked
-out once (:meth:`paris_tui.ai.belief.RouteBelief.margins`). The fit is a
-grid search, then a coordinate search, over the model's three temperatures
-(one per third of the game) and its floor, maximising the mean log
+out once, with whether each move builds on that line
+(:meth:`paris_tui.ai.expert.FittedBelief.features`). The fit is a grid
+search, then a coordinate search, over the model's three temperatures and
+three line weights (one each per third of the game) and its floor, maximising the mean log
 probability that Bayes' rule gives the seat's true route after each of its
 moves. It writes the model to ``paris_tui/ai/data/expert.json`` (with
 ``--check``, only measures the shipped one) and prints, on the held-out
@@ -35,8 +36,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from paris_tui.ai.belief import BeliefConfig, RouteBelief  # noqa: E402
-from paris_tui.ai.expert import PHASES, ExpertModel, load_model, move_log_likelihood, phase  # noqa: E402
+from paris_tui.ai.belief import BeliefConfig  # noqa: E402
+from paris_tui.ai.expert import (  # noqa: E402
+    PHASES,
+    ExpertModel,
+    Features,
+    FittedBelief,
+    load_model,
+    move_log_likelihood,
+    phase,
+)
 from paris_tui.ai.strong import StrongBot  # noqa: E402
 from paris_tui.core import Game, Move  # noqa: E402
 from paris_tui.core.sampling import Determinizer  # noqa: E402
@@ -47,11 +56,11 @@ CHECKPOINTS = (5, 10, 15)
 
 @dataclass(frozen=True)
 class Turn:
-    """One move of a seat: its index in the game, and per candidate line the margins and the
-    position of the move played among them."""
+    """One move of a seat: its index in the game, and per candidate line the margins, the
+    on-line flags and the position of the move played among them."""
 
     index: int
-    margins: dict[str, tuple[list[float], int]]
+    margins: dict[str, Features]
 
 
 @dataclass(frozen=True)
@@ -87,79 +96,92 @@ def tracks(game: Game) -> list[Track]:
         lines = det.unknown_lines
         if len(lines) < 2 or seat not in det.unknown_seats:
             continue
-        belief = RouteBelief()
+        belief = FittedBelief(ExpertModel())
         turns = []
         for index, move in enumerate(moves[:-1]):
             if (index // n + index % n) % n != seat:
                 continue
-            margins = {line: belief.margins(det, index, seat, line, move) for line in lines}
+            margins = {line: belief.features(det, index, seat, line, move) for line in lines}
             turns.append(Turn(index, margins))
         out.append(Track(n, game.rounds_total, game.route(seat), lines, tuple(turns)))
     return out
 
 
-def posteriors(track: Track, temperatures: Sequence[float], floor: float) -> list[float]:
+def posteriors(track: Track, model: ExpertModel) -> list[float]:
     """The true route's probability after each of the seat's turns (before any: uniform)."""
     logs = dict.fromkeys(track.lines, 0.0)
     out = [1.0 / len(track.lines)]
     for turn in track.turns:
-        temp = temperatures[phase(turn.index, track.players, track.rounds_total)]
+        k = phase(turn.index, track.players, track.rounds_total)
+        temp, weight = model.temperatures[k], model.line_weights[k]
         for line in track.lines:
-            values, played = turn.margins[line]
-            logs[line] += move_log_likelihood(values, played, temp, floor)
+            values, on_line, played = turn.margins[line]
+            logs[line] += move_log_likelihood(values, on_line, played, temp, weight, model.floor)
         top = max(logs.values())
         total = sum(math.exp(v - top) for v in logs.values())
         out.append(math.exp(logs[track.truth] - top) / total)
     return out
 
 
-def objective(data: list[Track], temperatures: Sequence[float], floor: float) -> float:
+def objective(data: list[Track], model: ExpertModel) -> float:
     """Mean log probability of the true route over every prefix of every track."""
     total = 0.0
     count = 0
     for track in data:
-        for p in posteriors(track, temperatures, floor)[1:]:
+        for p in posteriors(track, model)[1:]:
             total += math.log(max(p, 1e-12))
             count += 1
     return total / max(1, count)
 
 
 def fit(data: list[Track]) -> tuple[ExpertModel, float]:
-    temps = [0.03, 0.05, 0.1, 0.2, 0.4, 0.8, 1.6]
-    floors = [0.01, 0.02, 0.05, 0.1, 0.2, 0.35]
+    temps = [0.05, 0.1, 0.2, 0.4, 0.8, 1.6, 3.2, 6.4]
+    weights = [-0.5, 0.0, 0.5, 1.0, 2.0]
+    floors = [0.02, 0.05, 0.1, 0.2, 0.35, 0.5]
+
+    def model(t: Sequence[float], w: Sequence[float], f: float) -> ExpertModel:
+        return ExpertModel(tuple(t), f, tuple(w))
+
     best = max(
-        ((t, f) for t in temps for f in floors), key=lambda tf: objective(data, [tf[0]] * 3, tf[1])
+        ((t, w, f) for t in temps for w in weights for f in floors),
+        key=lambda twf: objective(data, model([twf[0]] * 3, [twf[1]] * 3, twf[2])),
     )
-    current = [best[0]] * PHASES
-    floor = best[1]
-    score = objective(data, current, floor)
+    t_now, w_now, floor = [best[0]] * PHASES, [best[1]] * PHASES, best[2]
+    score = objective(data, model(t_now, w_now, floor))
     for _ in range(3):  # coordinate search, each parameter on a finer grid around it
-        for k in range(PHASES + 1):
-            base = floor if k == PHASES else current[k]
-            for factor in (0.5, 0.7, 0.85, 1.2, 1.4, 2.0):
-                value = base * factor
-                if k == PHASES and not 0 < value < 0.9:
-                    continue
-                trial = list(current)
-                trial_floor = floor
-                if k == PHASES:
-                    trial_floor = value
+        for k in range(2 * PHASES + 1):
+            for step in (0.5, 0.7, 0.85, 1.2, 1.4, 2.0, -0.5, -0.2, 0.2, 0.5):
+                t, w, f = list(t_now), list(w_now), floor
+                if k < PHASES:
+                    if step < 0 or step == 0.2:
+                        continue
+                    t[k] *= step
+                elif k < 2 * PHASES:
+                    if step not in (-0.5, -0.2, 0.2, 0.5):
+                        continue
+                    w[k - PHASES] += step
                 else:
-                    trial[k] = value
-                s = objective(data, trial, trial_floor)
-                if s > score + 1e-9:
-                    score, current, floor = s, trial, trial_floor
-    model = ExpertModel(tuple(round(t, 4) for t in current), round(floor, 4))
-    return model, score
+                    if step < 0 or step == 0.2:
+                        continue
+                    f *= step
+                    if not 0 < f < 0.9:
+                        continue
+                trial = objective(data, model(t, w, f))
+                if trial > score + 1e-9:
+                    score, t_now, w_now, floor = trial, t, w, f
+    fitted = ExpertModel(
+        tuple(round(x, 4) for x in t_now), round(floor, 4), tuple(round(x, 4) for x in w_now)
+    )
+    return fitted, score
 
 
-def at_checkpoints(data: list[Track], temperatures: Sequence[float], floor: float) -> list[float]:
+def at_checkpoints(data: list[Track], model: ExpertModel) -> list[float]:
     """Mean probability of the true route once 5, 10, 15 moves of the game are played."""
     out = []
     for k in CHECKPOINTS:
         probs = []
         for track in data:
-            post = posteriors(track, temperatures, floor)
+            post = posteriors(track, model)
             seen = sum(1 for turn in track.turns if turn.index < k)
             probs.append(post[seen])
         out.append(sum(probs) / max(1, len(probs)))
@@ -212,21 +234,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         OUT.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
         print(f"wrote {OUT.relative_to(ROOT)}")
     held = collect("held-out", args.held_out, args.seed, args.simulations)
-    strong = BeliefConfig()
-    print(f"held-out: {len(held)} seats; mean probability of the true route after")
-    print("  moves:    " + "  ".join(f"{k:>6}" for k in CHECKPOINTS))
-    rows = {
-        "uniform": [sum(1 / len(t.lines) for t in held) / max(1, len(held))] * len(CHECKPOINTS),
-        "strong": at_checkpoints(held, [strong.temperature] * PHASES, strong.floor),
-        "expert": at_checkpoints(held, model.temperatures, model.floor),
+    hand = BeliefConfig()
+    models = {
+        "uniform": ExpertModel((1e9,) * PHASES, 0.5),
+        "strong": ExpertModel((hand.temperature,) * PHASES, hand.floor),
+        "expert": model,
     }
-    for name, values in rows.items():
-        print(f"  {name:8}  " + "  ".join(f"{v:6.3f}" for v in values))
-    for name in ("strong", "expert"):
-        print(f"  {name} mean log p: ", end="")
-        temps = [strong.temperature] * PHASES if name == "strong" else model.temperatures
-        fl = strong.floor if name == "strong" else model.floor
-        print(f"{objective(held, temps, fl):.4f}")
+    print(f"held-out: {len(held)} seats; mean probability of the true route after")
+    print("  moves:    " + "  ".join(f"{k:>6}" for k in CHECKPOINTS) + "  mean log p")
+    for name, m in models.items():
+        values = at_checkpoints(held, m)
+        print(
+            f"  {name:8}  "
+            + "  ".join(f"{v:6.3f}" for v in values)
+            + f"  {objective(held, m):10.4f}"
+        )
     return 0
 
 
