@@ -85,7 +85,7 @@ def test_the_fit_finds_a_player_who_builds_on_its_line() -> None:
     model, score = fit_expert.fit(tracks)
     assert all(w > 0 for w in model.line_weights)
     assert score > math.log(1 / 3)
-    five, ten, fifteen = fit_expert.at_checkpoints(tracks, model)
+    five, _, fifteen = fit_expert.at_checkpoints(tracks, model)
     assert 1 / 3 < five < fifteen
 
 

@@ -114,9 +114,10 @@ class HostReplayScreen(ReplayScreen):
     """The replay viewer on a host's finished game; Esc (or q) comes back to the lobby.
 
     ``b`` shows what the expert AI's opponent model (:mod:`paris_tui.ai.expert`,
-    fitted on self-play games) believes of each player's secret route after the move shown, from the moves
-    made so far (a spectator's view: no route known), beside the route the
-    player turned out to hold. The game is over, so nothing is secret any more.
+    fitted on self-play games) believes of each player's secret route after the
+    move shown, from the moves made so far (a spectator's view: no route
+    known), beside the route the player turned out to hold. The game is over,
+    so nothing is secret any more.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
