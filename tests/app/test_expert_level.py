@@ -76,3 +76,38 @@ def test_the_screen_reader_names_expert_among_the_levels() -> None:
     assert "expert" in said and "KI-Stufen" in said
     seats = parse_players("Ann, ai:expert")
     assert [s.kind for s in seats] == ["human", "ai:expert"]
+
+
+async def test_the_lobbys_table_form_opens_a_table_with_an_expert_seat() -> None:
+    """Pilot: seat 2 of the lobby's new-table form steps through the levels to expert."""
+    from textual.app import App
+
+    from paris_tui.app.screens.lobby.cycler import Cycler
+    from paris_tui.app.screens.lobby.new_table import NewTableScreen
+    from paris_tui.app.start.resources import css_paths
+
+    from .helpers import screen_text
+
+    got: list[object] = []
+
+    class FormApp(App[None]):
+        def __init__(self) -> None:
+            super().__init__(css_path=css_paths())
+
+        def on_mount(self) -> None:
+            self.push_screen(NewTableScreen("Ann"), got.append)
+
+    app = FormApp()
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.pause()
+        seat = app.screen.query_one("#seat-1", Cycler)
+        assert [value for _, value in seat.choices][-1] == "ai:expert"
+        seat.focus()
+        await pilot.press(*["right"] * len(seat.choices[:-1]))
+        await pilot.pause()
+        assert seat.value == "ai:expert"
+        assert "AI: expert" in screen_text(app)
+        await pilot.press("enter")
+        await pilot.pause()
+    assert len(got) == 1
+    assert got[0].seats[:2] == ("me", "ai:expert")  # type: ignore[attr-defined]
