@@ -239,14 +239,19 @@ def load_expert(path: Path) -> dict[str, expert_runs.ExpertRun]:
     return {run.name: run for run in runs}
 
 
-def save_results(
-    path: Path, steps: dict[str, Step], expert: dict[str, expert_runs.ExpertRun] | None = None
-) -> None:
+def save_results(path: Path, steps: dict[str, Step]) -> None:
+    """The ladder's steps in ``path``; the expert runs kept there stay as they are."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    kept = load_expert(path) if expert is None else expert
-    data: dict[str, object] = {"steps": [step.to_json() for step in steps.values()]}
-    if kept:
-        data["expert"] = [run.to_json() for run in kept.values()]
+    data = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    data["steps"] = [step.to_json() for step in steps.values()]
+    path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+
+
+def save_expert(path: Path, runs: dict[str, expert_runs.ExpertRun]) -> None:
+    """The expert runs in ``path``; the ladder's steps kept there stay as they are."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {"steps": []}
+    data["expert"] = [run.to_json() for run in runs.values()]
     path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
 
 
@@ -281,7 +286,7 @@ def main_expert(args: argparse.Namespace) -> int:
         kept = load_expert(args.results)
         kept.update((run.name, run) for run in runs)
         ordered = {n: kept[n] for n in expert_runs.RUNS if n in kept}
-        save_results(args.results, load_results(args.results), ordered)
+        save_expert(args.results, ordered)
         write_readme(expert_runs.table(list(ordered.values())), EXPERT_BEGIN, EXPERT_END)
     return 0
 
