@@ -26,6 +26,29 @@ the ``<!-- ladder -->`` and ``<!-- /ladder -->`` lines. The strong level
 plays at its default budget (1 s a move) unless ``--budget`` or
 ``--simulations`` is given; the table says which. A benchmark, not a test:
 the strong level's strength depends on the machine's speed and load.
+
+``--expert`` plays the expert level's measurements instead
+(:mod:`benchmarks.expert_runs`): ``equal`` (expert against strong, both at
+1 s a move), ``quarter`` (``expert@0.25`` against ``strong@1``) and ``four``
+(expert against three strong at 1 s), ``--games`` each, with expert's win
+rate, its 95% interval, the issue's target and expert's p95 move time;
+``--scale`` multiplies every budget (0.25: a quarter of the time, for a
+shorter session), ``--runs equal,four`` plays only some; ``--readme`` keeps
+them in ``benchmarks/results/ladder.json`` and writes README.md's table
+between ``<!-- expert -->`` and ``<!-- /expert -->``. The issue's full
+measurements, one job each (a move's time is the clock's, so a second job
+on the same cores would take time from the first), on an otherwise idle
+machine:
+
+    nice -n 19 .venv/bin/python benchmarks/ladder.py --expert --games 400 --jobs 1 --readme
+
+takes about 4.5 h (equal: 400 games x 40 moves x 1 s) + 2.8 h (quarter) +
+9 h (four: 80 moves a game): about 16 h; ``--runs equal`` alone 4.5 h.
+``--jobs 2`` halves that on two idle cores. The README's figures so far are
+partial, from a quarter of the budgets and fewer games (about 24 minutes):
+
+    nice -n 19 .venv/bin/python benchmarks/ladder.py --expert --runs equal --games 80 \
+        --scale 0.25 --jobs 1 --readme      # then --runs quarter --games 60, --runs four --games 40
 """
 
 from __future__ import annotations
@@ -42,11 +65,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks import expert_runs  # noqa: E402
 from paris_tui.ai.arena import ArenaResult, run_arena, wilson  # noqa: E402
 
 STEPS = (("easy", "random"), ("greedy", "easy"), ("strong", "greedy"))
 FLOOR = (("greedy", "random"), ("strong", "random"))  # easy's is the first step
 BEGIN, END = "<!-- ladder -->", "<!-- /ladder -->"
+EXPERT_BEGIN, EXPERT_END = "<!-- expert -->", "<!-- /expert -->"
 RESULTS = ROOT / "benchmarks" / "results" / "ladder.json"
 
 
@@ -210,20 +235,64 @@ def load_results(path: Path) -> dict[str, Step]:
     return {step.key: step for step in steps}
 
 
+def load_expert(path: Path) -> dict[str, expert_runs.ExpertRun]:
+    if not path.exists():
+        return {}
+    data = json.loads(path.read_text(encoding="utf-8"))
+    runs = (expert_runs.ExpertRun.from_json(item) for item in data.get("expert", []))
+    return {run.name: run for run in runs}
+
+
 def save_results(path: Path, steps: dict[str, Step]) -> None:
+    """The ladder's steps in ``path``; the expert runs kept there stay as they are."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    data = {"steps": [step.to_json() for step in steps.values()]}
+    data = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    data["steps"] = [step.to_json() for step in steps.values()]
     path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
 
 
-def write_readme(text: str) -> None:
+def save_expert(path: Path, runs: dict[str, expert_runs.ExpertRun]) -> None:
+    """The expert runs in ``path``; the ladder's steps kept there stay as they are."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {"steps": []}
+    data["expert"] = [run.to_json() for run in runs.values()]
+    path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+
+
+def write_readme(text: str, begin: str = BEGIN, end: str = END) -> None:
     readme = ROOT / "README.md"
     content = readme.read_text(encoding="utf-8")
-    if BEGIN not in content or END not in content:
-        raise SystemExit(f"README.md has no {BEGIN} ... {END} block")
-    head, rest = content.split(BEGIN, 1)
-    _, tail = rest.split(END, 1)
-    readme.write_text(f"{head}{BEGIN}\n{text}\n{END}{tail}", encoding="utf-8")
+    if begin not in content or end not in content:
+        raise SystemExit(f"README.md has no {begin} ... {end} block")
+    head, rest = content.split(begin, 1)
+    _, tail = rest.split(end, 1)
+    readme.write_text(f"{head}{begin}\n{text}\n{end}{tail}", encoding="utf-8")
+
+
+def main_expert(args: argparse.Namespace) -> int:
+    """``--expert``: the expert level's runs (see the module docstring)."""
+    runs = []
+    for name in (r.strip() for r in args.runs.split(",")):
+        if name not in expert_runs.RUNS:
+            raise SystemExit(f"ladder.py: no expert run {name!r} ({', '.join(expert_runs.RUNS)})")
+        run = expert_runs.play_run(name, args.games, args.seed, args.jobs, args.scale)
+        print(
+            f"{name}: expert {run.wins:g}/{run.games} in {run.seconds:.0f} s, "
+            f"p95 {run.p95_ms:.0f} ms of {run.budget_ms:.0f}",
+            file=sys.stderr,
+        )
+        runs.append(run)
+    if args.json:
+        print(json.dumps({"expert": [r.to_json() for r in runs]}))
+    else:
+        print(expert_runs.table(runs))
+    if args.readme:
+        kept = load_expert(args.results)
+        kept.update((run.name, run) for run in runs)
+        ordered = {n: kept[n] for n in expert_runs.RUNS if n in kept}
+        save_expert(args.results, ordered)
+        write_readme(expert_runs.table(list(ordered.values())), EXPERT_BEGIN, EXPERT_END)
+    return 0
 
 
 def wanted_steps(spec: str) -> list[tuple[str, str]]:
@@ -263,7 +332,12 @@ def main(argv: list[str] | None = None) -> int:
         "--readme", action="store_true", help="keep the results and write README.md's table"
     )
     parser.add_argument("--results", type=Path, default=RESULTS, help=argparse.SUPPRESS)
+    parser.add_argument("--expert", action="store_true", help="the expert level's runs instead")
+    parser.add_argument("--runs", default=",".join(expert_runs.RUNS), help="expert runs to play")
+    parser.add_argument("--scale", type=float, default=1.0, help="expert runs: budgets times this")
     args = parser.parse_args(argv)
+    if args.expert:
+        return main_expert(args)
     steps: list[Step] = []
     for upper, lower in wanted_steps(args.steps):
         games = args.games if (upper, lower) in STEPS else args.floor_games

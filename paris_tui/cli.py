@@ -325,7 +325,7 @@ def build_parser(*, light: bool = False, only: str | None = None) -> argparse.Ar
             help=_("start a game directly"),
             description=_(
                 "Start a game. Seats are names (humans) or ai:LEVEL "
-                '(random, easy, greedy, strong), e.g. --players "Ann,Bob" or '
+                '(random, easy, greedy, strong, expert), e.g. --players "Ann,Bob" or '
                 '"Ann,ai:strong,ai:greedy".'
             ),
         )

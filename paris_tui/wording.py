@@ -325,6 +325,7 @@ AI_SEAT_WORDS = {
     "easy": N_("Easy AI"),
     "greedy": N_("Greedy AI"),
     "strong": N_("Strong AI"),
+    "expert": N_("Expert AI"),
 }
 
 

@@ -1,4 +1,5 @@
-"""AI opponents: ``random``, ``easy``, ``greedy`` and ``strong``, seeing only their seat's view.
+"""AI opponents: ``random``, ``easy``, ``greedy``, ``strong`` and ``expert``, seeing only their
+seat's view.
 
 >>> from paris_tui.core import Game
 >>> game = Game.new(["Ann", "Bot"], seed=1)
@@ -10,7 +11,7 @@ Every bot is fair by construction: :meth:`Bot.choose` receives a
 :class:`~paris_tui.core.SeatView`, which holds nothing the seat may not know
 (R8). Every bot is deterministic for its seed: it owns one
 ``random.Random(seed)`` and never reads the global generator or the clock
-(except ``strong``'s time budget, which ``simulations`` replaces).
+(except the searching levels' time budget, which ``simulations`` replaces).
 """
 
 from __future__ import annotations
@@ -19,10 +20,11 @@ from typing import Protocol
 
 from ..core import Move, SeatView
 
-__all__ = ["LEVELS", "Bot", "make_ai"]
+__all__ = ["LEVELS", "SEARCHING", "Bot", "make_ai"]
 
-LEVELS: tuple[str, ...] = ("random", "easy", "greedy", "strong")
-DEFAULT_BUDGET = 1.0  # seconds per move for ``strong``
+LEVELS: tuple[str, ...] = ("random", "easy", "greedy", "strong", "expert")
+SEARCHING: tuple[str, ...] = ("strong", "expert")  # the levels a time budget applies to
+DEFAULT_BUDGET = 1.0  # seconds per move for the searching levels
 
 
 class Bot(Protocol):
@@ -42,7 +44,7 @@ def make_ai(
 ) -> Bot:
     """A bot of the given level, deterministic for ``seed``.
 
-    ``strong`` thinks ``budget`` seconds per move (default 1.0); with
+    ``strong`` and ``expert`` think ``budget`` seconds per move (default 1.0); with
     ``simulations`` it runs exactly that many simulations instead of watching
     the clock (deterministic). The other levels ignore both.
 
@@ -50,7 +52,7 @@ def make_ai(
     simulation count.
     """
     if level not in LEVELS:
-        raise ValueError(f"unknown AI level {level!r} (choose random, easy, greedy or strong)")
+        raise ValueError(f"unknown AI level {level!r} (choose {', '.join(LEVELS)})")
     if budget is not None and not budget > 0:
         raise ValueError(f"the time budget must be positive, not {budget}")
     if simulations is not None and simulations < 1:
@@ -67,6 +69,12 @@ def make_ai(
         from .greedy import GreedyBot
 
         return GreedyBot(seed)
+    if level == "expert":
+        from .expert import ExpertBot
+
+        return ExpertBot(
+            seed, budget=DEFAULT_BUDGET if budget is None else budget, simulations=simulations
+        )
     from .strong import StrongBot
 
     return StrongBot(

@@ -7,6 +7,11 @@ row (a duplicate format, which cancels much of the luck of the deal). Every
 game's seeds derive from the run's seed and the game's index only, so the
 results do not depend on ``--jobs``.
 
+A searching level (``strong``, ``expert``) may carry its own time budget in
+``--seats``: ``expert@0.25,strong@1`` gives expert a quarter of a second a
+move and strong one second; ``--budget`` applies to every searching level
+that has none of its own.
+
 >>> result = run_arena(["greedy", "random"], games=2, seed=1)
 >>> result.games, sum(result.wins) + result.shared
 (2, 2)
@@ -29,7 +34,7 @@ from typing import Any, TextIO
 from ..core import Game, Options
 from ..i18n import _, decimal, ngettext
 from ..variants import VariantError, add_variant_options, variant_options
-from . import LEVELS, Bot, make_ai
+from . import LEVELS, SEARCHING, Bot, make_ai
 
 __all__ = [
     "ArenaResult",
@@ -37,6 +42,7 @@ __all__ = [
     "GameSpec",
     "add_arena_parser",
     "cmd_arena",
+    "parse_seat_levels",
     "play_game",
     "run_arena",
 ]
@@ -55,6 +61,11 @@ class GameSpec:
     options: Options = field(default_factory=Options)
     budget: float | None = None
     simulations: int | None = None
+    budgets: tuple[float | None, ...] = ()  # per entry; None (or none given): ``budget``
+
+    def budget_of(self, entry: int) -> float | None:
+        own = self.budgets[entry] if entry < len(self.budgets) else None
+        return self.budget if own is None else own
 
     @property
     def rotation(self) -> int:
@@ -165,7 +176,7 @@ def play_game(spec: GameSpec) -> GameResult:
         make_ai(
             spec.levels[entry_at[seat]],
             seed=spec.bot_seed(entry_at[seat]),
-            budget=spec.budget,
+            budget=spec.budget_of(entry_at[seat]),
             simulations=spec.simulations,
         )
         for seat in range(n)
@@ -203,19 +214,34 @@ def run_arena(
     options: Options | None = None,
     budget: float | None = None,
     simulations: int | None = None,
+    budgets: Sequence[float | None] | None = None,
     progress: Callable[[ArenaResult], None] | None = None,
 ) -> ArenaResult:
-    """Play ``games`` games between ``levels`` (one entry per seat) and tally them."""
+    """Play ``games`` games between ``levels`` (one entry per seat) and tally them.
+
+    ``budgets`` gives each entry its own seconds a move (None: ``budget``); the
+    tally names such an entry ``level@seconds``."""
     for level in levels:
         if level not in LEVELS:
-            raise ValueError(f"unknown AI level {level!r} (choose random, easy, greedy or strong)")
+            raise ValueError(f"unknown AI level {level!r} (choose {', '.join(LEVELS)})")
     if not 2 <= len(levels) <= 4:
         raise ValueError(f"an arena needs 2 to 4 seats, not {len(levels)}")
+    own = tuple(budgets) if budgets is not None else (None,) * len(levels)
+    if len(own) != len(levels):
+        raise ValueError("budgets needs one entry per level")
+    for level, b in zip(levels, own, strict=True):
+        if b is not None and not (b > 0 and math.isfinite(b)):
+            raise ValueError(f"the time budget must be positive, not {b}")
+        if b is not None and level not in SEARCHING:
+            raise ValueError(f"{level} takes no time budget")
     specs = [
-        GameSpec(g, tuple(levels), seed, options or Options(), budget, simulations)
+        GameSpec(g, tuple(levels), seed, options or Options(), budget, simulations, own)
         for g in range(games)
     ]
-    tally = ArenaResult(tuple(levels))
+    labels = tuple(
+        level if b is None else f"{level}@{b:g}" for level, b in zip(levels, own, strict=True)
+    )
+    tally = ArenaResult(labels)
     if jobs <= 1 or games <= 1:
         for spec in specs:
             tally.add(play_game(spec))
@@ -261,7 +287,9 @@ def add_arena_parser(subparsers: Any) -> argparse.ArgumentParser:
         "--seats",
         metavar="LEVELS",
         help=_(
-            "comma-separated levels, one per seat (2 to 4), e.g. strong,greedy; levels: {levels}"
+            "comma-separated levels, one per seat (2 to 4), e.g. strong,greedy; levels: "
+            "{levels}; a searching level may take its own seconds a move, e.g. "
+            "expert@0.25,strong@1"
         ).format(levels=", ".join(LEVELS)),
     )
     parser.add_argument(
@@ -280,13 +308,18 @@ def add_arena_parser(subparsers: Any) -> argparse.ArgumentParser:
         "--budget",
         metavar="SECONDS",
         default=None,
-        help=_("strong's thinking time per move (default {seconds})").format(seconds="1.0"),
+        help=_(
+            "the thinking time per move of every searching level (strong, expert) without "
+            "its own in --seats (default {seconds})"
+        ).format(seconds="1.0"),
     )
     parser.add_argument(
         "--simulations",
         metavar="N",
         default=None,
-        help=_("strong's simulations per move, instead of a time budget (deterministic)"),
+        help=_(
+            "the searching levels' simulations per move, instead of a time budget (deterministic)"
+        ),
     )
     add_variant_options(parser)
     parser.add_argument("--json", action="store_true", help=_("print one JSON object on stdout"))
@@ -335,6 +368,7 @@ def _positive_float(name: str, text: str) -> float:
 @dataclass(frozen=True, slots=True)
 class ArenaArgs:
     levels: tuple[str, ...]
+    budgets: tuple[float | None, ...]
     games: int
     seed: int
     jobs: int
@@ -351,14 +385,7 @@ def parse_arena_args(args: argparse.Namespace) -> ArenaArgs:
                 option="--seats", example="--seats strong,greedy"
             )
         )
-    levels = tuple(level.strip() for level in str(args.seats).split(","))
-    for level in levels:
-        if level not in LEVELS:
-            raise UsageError(
-                _("unknown AI level {level} (choose {levels})").format(
-                    level=repr(level), levels=", ".join(LEVELS)
-                )
-            )
+    levels, budgets = parse_seat_levels(str(args.seats))
     if not 2 <= len(levels) <= 4:
         raise UsageError(
             _("{option} needs 2 to 4 levels, got {n}").format(option="--seats", n=len(levels))
@@ -369,6 +396,7 @@ def parse_arena_args(args: argparse.Namespace) -> ArenaArgs:
         raise UsageError(str(exc)) from None
     return ArenaArgs(
         levels=levels,
+        budgets=budgets,
         games=_int("--games", args.games, 1),
         seed=_int("--seed", args.seed, -(2**63)),
         jobs=_int("--jobs", args.jobs, 1),
@@ -380,6 +408,36 @@ def parse_arena_args(args: argparse.Namespace) -> ArenaArgs:
     )
 
 
+def parse_seat_levels(text: str) -> tuple[tuple[str, ...], tuple[float | None, ...]]:
+    """``"expert@0.25,strong"`` as levels and their own budgets (None: none given).
+
+    Raises :class:`UsageError` for an unknown level, a bad number of seconds or a
+    budget on a level that does not search."""
+    levels: list[str] = []
+    budgets: list[float | None] = []
+    for part in text.split(","):
+        level, at, seconds = part.strip().partition("@")
+        level = level.strip()
+        if level not in LEVELS:
+            raise UsageError(
+                _("unknown AI level {level} (choose {levels})").format(
+                    level=repr(level), levels=", ".join(LEVELS)
+                )
+            )
+        budget = None
+        if at:
+            if level not in SEARCHING:
+                raise UsageError(
+                    _("{level} takes no time budget (only {levels} do)").format(
+                        level=level, levels=", ".join(SEARCHING)
+                    )
+                )
+            budget = _positive_float(f"{level}@", seconds.strip())
+        levels.append(level)
+        budgets.append(budget)
+    return tuple(levels), tuple(budgets)
+
+
 def cmd_arena(args: argparse.Namespace) -> int:
     """``paris-tui arena``: returns the exit status."""
     try:
@@ -387,7 +445,11 @@ def cmd_arena(args: argparse.Namespace) -> int:
     except UsageError as exc:
         print(f"paris-tui arena: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    bar = ProgressBar(sys.stderr, parsed.games, parsed.levels)
+    labels = [
+        level if b is None else f"{level}@{b:g}"
+        for level, b in zip(parsed.levels, parsed.budgets, strict=True)
+    ]
+    bar = ProgressBar(sys.stderr, parsed.games, labels)
     started = time.perf_counter()
     try:
         result = run_arena(
@@ -398,6 +460,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
             options=parsed.options,
             budget=parsed.budget,
             simulations=parsed.simulations,
+            budgets=parsed.budgets,
             progress=bar.update,
         )
     finally:

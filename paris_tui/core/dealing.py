@@ -179,10 +179,11 @@ def _routes(
 @dataclass(frozen=True, slots=True)
 class SeatSpec:
     """A seat as the app and the host open it: a name and ``"human"`` or
-    ``"ai:<level>"``."""
+    ``"ai:<level>"``; a searching AI seat may have its own seconds a move (``budget``)."""
 
     name: str
     kind: str = "human"
+    budget: float | None = None
 
     @property
     def level(self) -> str | None:

@@ -91,7 +91,7 @@ def add_host_parser(subparsers: Any) -> argparse.ArgumentParser:
         default=[],
         help=_(
             'open a table, e.g. "ann,bob,ai:strong": human seats reserved for those names, '
-            "AI seats by level (random, easy, greedy, strong); may be given several times"
+            "AI seats by level (random, easy, greedy, strong, expert); may be given several times"
         ),
     )
     parser.add_argument(
@@ -131,6 +131,15 @@ def add_host_parser(subparsers: Any) -> argparse.ArgumentParser:
         help=_(
             "an AI's move is played no sooner than S seconds after its turn began (default {n})"
         ).format(n=0.8),
+    )
+    parser.add_argument(
+        "--budget",
+        metavar="SECONDS",
+        default=None,
+        help=_(
+            "the thinking time per move of every searching AI (strong, expert) without its own "
+            "in --table (ai:expert@0.25) (default {seconds})"
+        ).format(seconds="1.0"),
     )
     parser.add_argument(
         "--ai-takeover",
@@ -310,6 +319,9 @@ def cmd_host(args: argparse.Namespace) -> int:
         seed = None if args.seed is None else _int("--seed", args.seed, 0, 2**63 - 1)
         ai_delay = _seconds("--ai-delay", args.ai_delay)
         takeover = None if args.ai_takeover is None else _seconds("--ai-takeover", args.ai_takeover)
+        ai_budget = None if args.budget is None else _seconds("--budget", args.budget)
+        if ai_budget == 0:
+            raise _UsageError(_("{option} must be more than 0 seconds").format(option="--budget"))
         connections = _int("--max-connections", args.max_connections, 1, 100_000)
         per_address = _int("--max-per-address", args.max_per_address, 1, 100_000)
         limits = Limits(
@@ -367,6 +379,7 @@ def cmd_host(args: argparse.Namespace) -> int:
         port=port,
         ai_delay=ai_delay,
         ai_takeover=takeover,
+        ai_budget=ai_budget,
         limits=limits,
         hints=args.hints,
         notify_command=args.notify_command,

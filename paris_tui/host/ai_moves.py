@@ -9,6 +9,8 @@ each a share of the time instead of the full budget: ``budget * workers /
 moves waiting``, at least :data:`MIN_BUDGET`. The log says when the budget
 shrinks and when it is whole again. A bot with a fixed number of
 simulations, or without a time budget (random, easy, greedy), is left as it is.
+The full budget is the seat's own (``ai:expert@0.25``), else the host's
+``--budget`` (:attr:`AIMoves.budget`), else the level's default of one second.
 """
 
 from __future__ import annotations
@@ -32,9 +34,11 @@ MIN_BUDGET = 0.1
 class AIMoves:
     """The host's AI moves: ``workers`` at a time on ``pool``, the budget shared out."""
 
-    def __init__(self, pool: Executor, workers: int) -> None:
+    def __init__(self, pool: Executor, workers: int, budget: float | None = None) -> None:
         self.pool = pool
         self.workers = max(1, workers)
+        # The host's --budget: seconds a move of a searching AI without its own (None: 1 s).
+        self.budget = budget
         self.waiting = 0  # moves asked for and not answered yet (running or queued)
         self._lock = threading.Lock()
         self._shrunk = False

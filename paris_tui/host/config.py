@@ -62,6 +62,7 @@ class HostConfig:
     ai_takeover: float | None = None  # seconds away before an AI plays for a player
     limits: Limits = field(default_factory=Limits)
     ai_threads: int = 2
+    ai_budget: float | None = None  # --budget: seconds a move of a searching AI (None: 1 s)
     hints: bool = False  # players may ask for a hint (worked out by their own terminal)
     # The accounts store, given the host's folder (<data dir>/host): SQLite there by
     # default; any AccountStore (one shared by several hosts) fits.

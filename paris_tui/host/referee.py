@@ -29,6 +29,7 @@ paris_tui.host.referee.Refusal: not_your_turn: it is Ann's turn, not Bob's
 from __future__ import annotations
 
 import json
+import math
 import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
@@ -89,7 +90,8 @@ def parse_seats(text: str) -> list[SeatSpec]:
     """``"ann,bob,ai:strong"`` as seats (humans by name, AI seats by level).
 
     Names follow the core's one rule for names; AI seats are named after
-    their level (``Strong AI``). Raises ``ValueError`` with one clear line.
+    their level (``Strong AI``). A searching level may have its own seconds a
+    move: ``ai:expert@0.25``. Raises ``ValueError`` with one clear line.
     """
     if len(text) > 1000:
         raise ValueError("the seat list is too long")
@@ -98,20 +100,44 @@ def parse_seats(text: str) -> list[SeatSpec]:
         raise ValueError(f"Paris Paris is for 2 to 4 players, the table names {len(parts)}")
     levels = _levels()
     raw: list[tuple[str, str]] = []
+    budgets: list[float | None] = []
     for part in parts:
+        budget = None
         if part.lower().startswith("ai:"):
-            level = part[3:].strip().lower()
+            level, at, seconds = part[3:].strip().lower().partition("@")
+            level = level.strip()
             if level not in levels:
                 raise ValueError(f"unknown AI level {level[:20]!r} (known: {', '.join(levels)})")
+            if at:
+                budget = _seat_budget(level, seconds.strip())
             raw.append(("", f"ai:{level}"))
         else:
             raw.append((part, "human"))
+        budgets.append(budget)
     names = name_ai_seats(raw)
     try:
         checked = check_table_names(names)
     except InvalidNameError as exc:
         raise ValueError(str(exc)) from None
-    return [SeatSpec(name, kind) for name, (_, kind) in zip(checked, raw, strict=True)]
+    return [
+        SeatSpec(name, kind, budget)
+        for name, (_, kind), budget in zip(checked, raw, budgets, strict=True)
+    ]
+
+
+def _seat_budget(level: str, text: str) -> float:
+    """The seconds a move of ``ai:LEVEL@TEXT``; raises ``ValueError`` with one clear line."""
+    from ..ai import SEARCHING
+
+    if level not in SEARCHING:
+        raise ValueError(f"{level} takes no time budget (only {', '.join(SEARCHING)} do)")
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"ai:{level}@ needs a number of seconds, not {text[:20]!r}") from None
+    if not (math.isfinite(value) and 0 < value <= 3600):
+        raise ValueError(f"ai:{level}@ needs between 0 and 3600 seconds, not {text[:20]}")
+    return value
 
 
 class Referee:
@@ -159,6 +185,8 @@ class Referee:
             "seed": seed,
             "ai_seeds": [ai_seed(seed, i) if s.level else None for i, s in enumerate(seats)],
         }
+        if any(s.budget is not None for s in seats):
+            meta["ai_budgets"] = [s.budget if s.level else None for s in seats]
         referee = cls(table_id, game, [Player(s.name, s.kind) for s in seats], meta=meta, path=path)
         referee.save()
         return referee
@@ -288,13 +316,28 @@ class Referee:
             seed = "|".join(",".join(s) for s in self._game.setup.stacks[:2])
         return ai_seed(seed, seat)
 
-    def bot(self, seat: int) -> Bot:
-        """The AI that plays ``seat``: its own level for an AI seat, else the takeover AI."""
+    def ai_budget_for(self, seat: int) -> float | None:
+        """The seat's own seconds a move (``ai:expert@0.25``), or None."""
+        budgets = self.meta.get("ai_budgets")
+        if isinstance(budgets, list) and seat < len(budgets):
+            value = budgets[seat]
+            if type(value) in (int, float) and math.isfinite(value) and 0 < value <= 3600:
+                return float(value)
+        return None
+
+    def bot(self, seat: int, budget: float | None = None) -> Bot:
+        """The AI that plays ``seat``: its own level for an AI seat, else the takeover AI.
+
+        A searching level thinks the seat's own seconds a move, else ``budget``
+        (the host's ``--budget``), else its default."""
         if seat not in self._bots:
             from ..ai import make_ai
 
             level = self.players[seat].ai_level or TAKEOVER_LEVEL
-            bot: Bot = make_ai(level, seed=self.ai_seed_for(seat))
+            own = self.ai_budget_for(seat)
+            bot: Bot = make_ai(
+                level, seed=self.ai_seed_for(seat), budget=own if own is not None else budget
+            )
             self._bots[seat] = bot
         return self._bots[seat]
 

@@ -361,7 +361,7 @@ class Room:
         loop = asyncio.get_running_loop()
         started = loop.time()
         view = ref.view(seat)
-        bot = ref.bot(seat)
+        bot = ref.bot(seat, self.host.ai_moves.budget)
         try:
             move = await self.host.ai_moves.choose(bot, view)  # queued, budget shared (ai_moves)
         except asyncio.CancelledError:

@@ -164,7 +164,7 @@ class Host:
         # Moves are saved in threads of their own: a burst of joins (their accounts'
         # reads and writes, in io_pool) never queues a move behind it.
         self.move_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="paris-move")
-        self.ai_moves = AIMoves(self.ai_pool, max(1, config.ai_threads))
+        self.ai_moves = AIMoves(self.ai_pool, max(1, config.ai_threads), config.ai_budget)
         self.server_name = f"paris-tui {__version__}"
         self.accounts: AccountStore | None = None
         self.gate = Gate(None, "not loaded", self.tickets)

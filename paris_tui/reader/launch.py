@@ -223,7 +223,7 @@ def run_default(*, ai_delay: float | None) -> int:
             _("A new game. Type the players separated by commas, for example: {example}.").format(
                 example="Ann, ai:strong"
             ),
-            _("AI levels: random, easy, greedy, strong. Or type {quit}.").format(
+            _("AI levels: random, easy, greedy, strong, expert. Or type {quit}.").format(
                 quit=word_for("quit")
             ),
         )

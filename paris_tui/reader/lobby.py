@@ -299,7 +299,8 @@ async def _open_table(start: LobbyStart, name: str, out: Lines, inbox: Inbox) ->
     out.say(
         _(
             "The other seats, separated by commas: {open} for a player from the lobby, "
-            "or an AI level (ai:random, ai:easy, ai:greedy, ai:strong). For example: {example}."
+            "or an AI level (ai:random, ai:easy, ai:greedy, ai:strong, ai:expert). "
+            "For example: {example}."
         ).format(open=open_word, example=f"{open_word}, ai:strong")
     )
     out.say(invite_help())
@@ -311,7 +312,7 @@ async def _open_table(start: LobbyStart, name: str, out: Lines, inbox: Inbox) ->
         word = part.strip().lower()
         if fold(word) in (fold("open"), fold(open_word)):
             seats.append("open")
-        elif word in ("ai:random", "ai:easy", "ai:greedy", "ai:strong"):
+        elif word in ("ai:random", "ai:easy", "ai:greedy", "ai:strong", "ai:expert"):
             seats.append(word)
         elif invited_seat(part) is not None:
             seats.append(invited_seat(part) or "")

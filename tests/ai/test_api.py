@@ -9,7 +9,7 @@ from paris_tui.core import Game
 
 
 def test_levels() -> None:
-    assert LEVELS == ("random", "easy", "greedy", "strong")
+    assert LEVELS == ("random", "easy", "greedy", "strong", "expert")
 
 
 @pytest.mark.parametrize("level", LEVELS)
@@ -23,7 +23,7 @@ def test_make_ai_gives_the_level(level: str) -> None:
 def test_unknown_level() -> None:
     with pytest.raises(ValueError) as info:
         make_ai("x", seed=1)
-    assert str(info.value) == "unknown AI level 'x' (choose random, easy, greedy or strong)"
+    assert str(info.value) == ("unknown AI level 'x' (choose random, easy, greedy, strong, expert)")
 
 
 @pytest.mark.parametrize(
@@ -34,13 +34,15 @@ def test_bad_budget_or_simulations(budget: float | None, simulations: int | None
         make_ai("strong", seed=1, budget=budget, simulations=simulations)
 
 
-def test_strong_budget_defaults_to_one_second() -> None:
+@pytest.mark.parametrize("level", ["strong", "expert"])
+def test_searching_budget_defaults_to_one_second(level: str) -> None:
     from paris_tui.ai.strong import StrongBot
 
-    bot = make_ai("strong", seed="s")
+    bot = make_ai(level, seed="s")
     assert isinstance(bot, StrongBot)
     assert bot.budget == 1.0
     assert bot.simulations is None
+    assert make_ai(level, seed="s", budget=0.25).budget == 0.25  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize("level", LEVELS)

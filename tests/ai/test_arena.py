@@ -136,7 +136,7 @@ def _table(lang: str) -> str:
     from paris_tui.core import Options
 
     result = run_arena(["random", "random"], games=3, seed=4)
-    parsed = ArenaArgs(("random", "random"), 3, 4, 1, None, None, Options())
+    parsed = ArenaArgs(("random", "random"), (None, None), 3, 4, 1, None, None, Options())
     i18n.set_language(lang)
     try:
         return format_table(result, parsed, 1.25)

@@ -54,7 +54,7 @@ def test_a_resumed_bot_chooses_as_the_original() -> None:
     Each decision depends on the seed and the view only, not on how many
     decisions the bot object made before.
     """
-    for level in ("random", "easy", "greedy", "strong"):
+    for level in ("random", "easy", "greedy", "strong", "expert"):
         game = Game.new(2, seed=21)
         playing = make_ai(level, seed=7, simulations=30)
         other = make_ai("greedy", seed=1)

@@ -16,7 +16,7 @@ from .conftest import VARIANTS, random_position
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("options", VARIANTS, ids=lambda o: f"{o.small_tour}-{o.final_tours}")
 def test_legal_moves_in_random_positions(level: str, players: int, options: Options) -> None:
-    count = {"random": 40, "easy": 40, "greedy": 40, "strong": 15}[level]
+    count = {"random": 40, "easy": 40, "greedy": 40, "strong": 15, "expert": 15}[level]
     for i in range(count):
         seed = players * 1000 + i
         game = random_position(seed, players, options)
@@ -28,7 +28,7 @@ def test_legal_moves_in_random_positions(level: str, players: int, options: Opti
         game.play(move)  # the engine agrees
 
 
-@pytest.mark.parametrize("level", ["greedy", "strong"])
+@pytest.mark.parametrize("level", ["greedy", "strong", "expert"])
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_last_moves_of_a_round_and_of_the_game(level: str, players: int) -> None:
     """The round's last mover decides the left-over tile; the game's last move ends it (R7)."""

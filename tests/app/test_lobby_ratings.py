@@ -200,8 +200,8 @@ async def test_hostile_names_are_drawn_as_text_in_the_leaderboard_and_the_games(
         await client.close()
 
 
-async def test_b_shows_the_strong_ais_belief_about_each_route(tmp_path: Path) -> None:
-    from paris_tui.ai.belief import RouteBelief
+async def test_b_shows_the_expert_ais_belief_about_each_route(tmp_path: Path) -> None:
+    from paris_tui.ai.expert import FittedBelief
     from paris_tui.core.record import load_record, replay
     from paris_tui.core.sampling import Determinizer
 
@@ -216,9 +216,9 @@ async def test_b_shows_the_strong_ais_belief_about_each_route(tmp_path: Path) ->
         await pilot.press("b")
         await pilot.pause()
         text = screen_text(app)
-        assert "The strong AI believes (routes):" in text
+        assert "The expert AI believes (routes):" in text
         # The numbers are the belief's own, from the spectator's view after 12 moves.
-        expected = RouteBelief().weights(Determinizer(replay(record, 12).view(None)))
+        expected = FittedBelief().weights(Determinizer(replay(record, 12).view(None)))
         assert screen.weights_at(12) == expected and set(expected) == {0, 1, 2}
         board = replay(record).view(None).board
         for seat, name in enumerate(("Ann", "Bob", "Cy")):

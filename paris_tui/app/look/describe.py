@@ -80,6 +80,7 @@ AI_LEVEL_NAMES = {
     "easy": N_("easy"),
     "greedy": N_("greedy"),
     "strong": N_("strong"),
+    "expert": N_("expert"),
 }
 
 

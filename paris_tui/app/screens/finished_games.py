@@ -182,10 +182,11 @@ class FinishedGamesScreen(TranslatedBindings, ModalScreen[None]):
 class HostReplayScreen(ReplayScreen):
     """The replay viewer on a host's finished game; Esc (or q) comes back to the lobby.
 
-    ``b`` shows what the strong AI's opponent model (:mod:`paris_tui.ai.belief`)
-    believes of each player's secret route after the move shown, from the moves
-    made so far (a spectator's view: no route known), beside the route the
-    player turned out to hold. The game is over, so nothing is secret any more.
+    ``b`` shows what the expert AI's opponent model (:mod:`paris_tui.ai.expert`,
+    fitted on self-play games) believes of each player's secret route after the
+    move shown, from the moves made so far (a spectator's view: no route
+    known), beside the route the player turned out to hold. The game is over,
+    so nothing is secret any more.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -196,7 +197,7 @@ class HostReplayScreen(ReplayScreen):
     def __init__(self, record: Record, table: str) -> None:
         super().__init__(record, Path(f"{table}.json"))
         self.beliefs = False
-        self._belief: Any = None  # the RouteBelief (its cache serves every position)
+        self._belief: Any = None  # the FittedBelief (its cache serves every position)
         self._weights: dict[int, dict[int, dict[str, float]]] = {}
 
     def action_back(self) -> None:
@@ -209,11 +210,11 @@ class HostReplayScreen(ReplayScreen):
     def weights_at(self, k: int) -> dict[int, dict[str, float]]:
         """Per seat, the belief's weight of each line after the first ``k`` moves."""
         if k not in self._weights:
-            from ...ai.belief import RouteBelief
+            from ...ai.expert import FittedBelief
             from ...core.sampling import Determinizer
 
             if self._belief is None:
-                self._belief = RouteBelief()
+                self._belief = FittedBelief()
             view = self.game_at(k).view(None)
             self._weights[k] = {} if view.is_over else self._belief.weights(Determinizer(view))
         return self._weights[k]
@@ -235,7 +236,7 @@ class HostReplayScreen(ReplayScreen):
         final = self.game_at(self.total).view(None)
         board = final.board
         routes = final.revealed_routes or ()
-        text = Text("\n" + _("The strong AI believes (routes):"), style="")
+        text = Text("\n" + _("The expert AI believes (routes):"), style="")
         weights = self.weights_at(k)
         if not weights:
             text.append("\n" + _("nothing yet (or no secret routes)"), style="dim")

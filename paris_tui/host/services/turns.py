@@ -545,7 +545,8 @@ class TurnKeeper:
             return
         view = ref.view(turn.seat)
         try:
-            move = await self.host.ai_moves.choose(ref.bot(turn.seat), view)
+            ai_moves = self.host.ai_moves
+            move = await ai_moves.choose(ref.bot(turn.seat, ai_moves.budget), view)
         except asyncio.CancelledError:
             raise
         except Exception:

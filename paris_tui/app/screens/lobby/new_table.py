@@ -24,7 +24,7 @@ from paris_tui.net.protocol import OpenTable
 
 __all__ = ["AI_LEVELS", "INVITE", "NewTableScreen"]
 
-AI_LEVELS = ("random", "easy", "greedy", "strong")
+AI_LEVELS = ("random", "easy", "greedy", "strong", "expert")
 INVITE = "invite:"  # a seat kept for a name (host/services/waiting.py)
 
 

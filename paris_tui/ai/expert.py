@@ -1,0 +1,181 @@
+"""The ``expert`` level: the strong search, with worlds drawn from a fitted opponent model.
+
+``expert`` searches as ``strong`` does (:mod:`paris_tui.ai.strong`: one
+information-set tree over determinized games, random playouts, the most
+visited root move), and reads the other seats' secret routes from their moves
+with a model *fitted on self-play records* instead of chosen by hand:
+
+* for every past turn of another seat and every line its route may be, the
+  greedy evaluation (:func:`paris_tui.ai.greedy.move_values`, from the view
+  that seat had, with that route) gives each legal move a margin;
+* the seat chooses a move with probability proportional to
+  ``exp(margin / temperature + weight * on_line)``, where ``on_line`` is 1
+  when the move opens a business on a stop of that line (a player tends to
+  build where its route's final tour pays, whatever the evaluation says),
+  mixed with a uniform choice (``floor``); the temperature and the weight
+  depend on the phase of the game (first, middle and last third of the
+  rounds), since an opening move says less about a route than a late one;
+* Bayes' rule over its turns, from a uniform prior, weighs each line, and
+  the search draws the routes by these weights.
+
+The temperatures, the weights and the floor are kept in ``paris_tui/ai/data/expert.json``,
+made by ``scripts/fit_expert.py`` (deterministic from its seed): it plays
+self-play games between strong bots, and picks the parameters that give the
+true route the highest mean log probability over every prefix of those games.
+The same script measures, on held-out games, the mean probability given to
+each opponent's true route after 5, 10 and 15 moves (see README).
+
+Only public moves and the seat's own view are read (R8), as for every level.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+from ..core import Move
+from ..core.sampling import Determinizer
+from .belief import BeliefConfig, RouteBelief
+from .evaluation import Evaluator
+from .greedy import move_values
+from .strong import StrongBot, StrongConfig
+
+__all__ = ["ExpertBot", "ExpertModel", "FittedBelief", "load_model"]
+
+PHASES = 3  # the game's rounds cut into thirds, each with its own temperature
+
+
+@dataclass(frozen=True, slots=True)
+class ExpertModel:
+    """The fitted opponent model: per phase of the game a temperature and the weight of
+    building on the route's line; and a floor."""
+
+    temperatures: tuple[float, ...] = (0.1, 0.1, 0.1)
+    floor: float = 0.05
+    line_weights: tuple[float, ...] = (0.0, 0.0, 0.0)
+
+    def __post_init__(self) -> None:
+        if len(self.temperatures) != PHASES or not all(t > 0 for t in self.temperatures):
+            raise ValueError(f"the model needs {PHASES} positive temperatures")
+        if len(self.line_weights) != PHASES or not all(map(math.isfinite, self.line_weights)):
+            raise ValueError(f"the model needs {PHASES} line weights")
+        if not 0 < self.floor < 1:
+            raise ValueError("the model's floor must lie between 0 and 1")
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "temperatures": list(self.temperatures),
+            "line_weights": list(self.line_weights),
+            "floor": self.floor,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, object]) -> ExpertModel:
+        temps = data["temperatures"]
+        weights = data.get("line_weights", [0.0] * PHASES)
+        floor = data["floor"]
+        if (
+            not isinstance(temps, list)
+            or not isinstance(weights, list)
+            or not isinstance(floor, int | float)
+        ):
+            raise ValueError("a malformed expert model")
+        return cls(tuple(float(t) for t in temps), float(floor), tuple(float(w) for w in weights))
+
+
+@cache
+def load_model() -> ExpertModel:
+    """The model shipped in the package (``paris_tui/ai/data/expert.json``)."""
+    text = resources.files("paris_tui.ai").joinpath("data/expert.json").read_text("utf-8")
+    data = json.loads(text)
+    if not isinstance(data, dict) or not isinstance(data.get("model"), dict):
+        raise ValueError("a malformed expert model file")
+    return ExpertModel.from_json(data["model"])
+
+
+def phase(index: int, players: int, rounds_total: int) -> int:
+    """The phase (0, 1, 2) of the game's move ``index``."""
+    return min(PHASES - 1, PHASES * (index // players) // max(1, rounds_total))
+
+
+class FittedBelief(RouteBelief):
+    """:class:`~paris_tui.ai.belief.RouteBelief` with the fitted, phase-dependent model."""
+
+    def __init__(self, model: ExpertModel | None = None) -> None:
+        self.model = model or load_model()
+        super().__init__(
+            BeliefConfig(temperature=self.model.temperatures[0], floor=self.model.floor)
+        )
+        self._features: dict[tuple[tuple[Move, ...], str], Features] = {}
+
+    def _log_likelihood(
+        self, det: Determinizer, index: int, seat: int, line: str, move: Move
+    ) -> float:
+        values, on_line, played = self.features(det, index, seat, line, move)
+        view = det.view
+        k = phase(index, view.players, view.rounds_total)
+        model = self.model
+        return move_log_likelihood(
+            values, on_line, played, model.temperatures[k], model.line_weights[k], model.floor
+        )
+
+    def features(self, det: Determinizer, index: int, seat: int, line: str, move: Move) -> Features:
+        """The greedy margin of each legal move at turn ``index`` had ``seat`` held ``line``,
+        whether each builds on a stop of ``line`` (1.0) or not, and which of them is ``move``."""
+        key = (det.view.moves[: index + 1], line)
+        cached = self._features.get(key)
+        if cached is None:
+            game = det.imagine({seat: line}, index)
+            view = game.view(seat)
+            margins = move_values(Determinizer(view), Evaluator(view), random.Random(index))
+            board = view.board
+            li = board.line_index[line]
+            codes = list(margins)
+            on_line = [
+                1.0 if li in board.stops[board.tile_stop[c >> 3]].lines else 0.0 for c in codes
+            ]
+            cached = ([margins[c] for c in codes], on_line, codes.index(game.encode(move)))
+            self._features[key] = cached
+        return cached
+
+
+Features = tuple[list[float], list[float], int]
+
+
+def move_log_likelihood(
+    values: list[float],
+    on_line: list[float],
+    played: int,
+    temperature: float,
+    weight: float,
+    floor: float,
+) -> float:
+    """The log probability of the move ``played`` among moves of these margins and
+    on-line flags."""
+    scores = [v / temperature + weight * f for v, f in zip(values, on_line, strict=True)]
+    top = max(scores)
+    norm = sum(math.exp(x - top) for x in scores)
+    p = math.exp(scores[played] - top) / norm
+    return math.log((1.0 - floor) * p + floor / len(values))
+
+
+class ExpertBot(StrongBot):
+    """The strong search with the fitted belief; see the module docstring."""
+
+    level = "expert"
+
+    def __init__(
+        self,
+        seed: int | str,
+        *,
+        budget: float = 1.0,
+        simulations: int | None = None,
+        config: StrongConfig | None = None,
+        model: ExpertModel | None = None,
+    ) -> None:
+        super().__init__(seed, budget=budget, simulations=simulations, config=config)
+        self.belief = FittedBelief(model)
