@@ -30,6 +30,7 @@ from paris_tui.host.accounts.store import (
 from paris_tui.host.config import TableConflictError
 from paris_tui.host.connection import Connection
 from paris_tui.host.events import TableArchived, TableResumed
+from paris_tui.host.peers import Peer
 from paris_tui.host.ports import AccountsSource, Resumed
 from paris_tui.host.ratings.service import HostRatings
 from paris_tui.host.referee import APP_KEY, Referee, Refusal, SeatSpec
@@ -392,17 +393,19 @@ class Hall:
             infos += [table.info() for table in self.host.waiting.values()]
         return tuple(sorted(infos, key=lambda t: (len(t.table), t.table)))
 
-    def lose_table(self, table_id: str) -> bool:
-        """Another host referees ``table_id`` now: stop serving it here (its
-        connections are told ``bye``, as by a host going away, and come back)."""
+    def lose_table(self, table_id: str) -> list[Peer] | None:
+        """Another host referees ``table_id`` now: stop serving it here at once.
+        Its connections, unseated, are returned to be told ``bye`` (with the
+        table's new host when known, so they go straight there); ``None``: the
+        table was not served here."""
         room = self.rooms.pop(table_id, None)
         if room is None:
-            return False
+            return None
         room.stop()
-        for conn in (*room.seated.values(), *room.watchers):
+        connections = [*room.seated.values(), *room.watchers]
+        for conn in connections:
             conn.unseat()
-            conn.dismiss(Bye("shutdown"))
-        return True
+        return connections
 
     def _find_seat(self, name: str, table: str | None, account_id: int | None) -> tuple[Room, int]:
         """The seat of ``name``: one its account owns (a renamed account keeps its

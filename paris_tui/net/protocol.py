@@ -547,9 +547,14 @@ class Tables(Message, tag="tables", frozen=True):
 
 class Bye(Message, tag="bye", frozen=True):
     """The host closes the connection: it shuts down, your seat was taken by your
-    own newer connection (``replaced``), or you were silent too long (``idle``)."""
+    own newer connection (``replaced``), or you were silent too long (``idle``).
+
+    ``address`` (any version: a reader ignores a field it does not know): the
+    table went to another host of the same database, which referees it now, at
+    this ``HOST:PORT``; join it there, without trying any other host first."""
 
     reason: ByeReason
+    address: Annotated[str, Meta(max_length=300)] | None = None
 
 
 HostMessage = (

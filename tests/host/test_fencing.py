@@ -11,6 +11,7 @@ lease after its last wait (host/hall.py).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 import time
 from pathlib import Path
@@ -355,3 +356,85 @@ def test_a_turn_clock_is_written_only_under_its_tables_lease(database: str) -> N
         store.fencing = two
         clocks.put_turn(Turn("t1", 1, 4, 200.0))
         assert clocks.turns()["t1"].seat == 1
+
+
+# --- a table that moved: its connections are told where, and go there ----------------------
+
+
+async def test_a_table_moved_by_a_stall_sends_its_player_to_the_new_referee_directly(
+    tmp_path: Path, database: str
+) -> None:
+    from paris_tui.app.online.remote import JoinTarget, Link
+    from paris_tui.net.client import TokenStore
+
+    async with (
+        cluster_host(tmp_path / "a", database, ("ann,bob",)) as (a, port_a),
+        cluster_host(tmp_path / "b", database) as (b, port_b),
+    ):
+        assert a.cluster is not None and b.cluster is not None
+        # ann's client knows only host a: a plain bye would bring it back there.
+        tokens = TokenStore(tmp_path / "tokens.json")
+        link = await Link.open(JoinTarget("127.0.0.1", port_a, "ann"), tokens)
+        bob = await join_bot(port_a, "bob", random_player(2))
+        link.delays = (0.05,) * 40
+        backs: list[Any] = []
+        following = asyncio.create_task(
+            link.follow(lambda reason, n: None, backs.append, lambda problem: _no())
+        )
+        # Host a stalls (no renewals, no ticks); once its lease ran out host b
+        # takes the table at its tick.
+        await _stall(a.cluster)
+        await _until(lambda: "t1" in b.rooms, LEASE + 3.0, "host b taking t1 over")
+        # The player to move moves at a: its write is refused by the fence, and
+        # a drops the table, telling its connections where it went.
+        view = link.table.view(0)
+        n = len(view.moves)
+        if view.my_turn:
+            link.table.submit(0, first_legal(view), n)
+        else:
+            bob.client.play(first_legal(bob.view), n)
+        await _until(lambda: bool(backs), 3 * TIMEOUT, "ann back at the table")
+        assert link.table.client.endpoint == ("127.0.0.1", port_b)  # straight to b
+        assert b.rooms["t1"].seated.keys() == {0}
+        # And she plays on there.
+        back = await join_bot(port_b, "bob", random_player(2), token=bob.seated.token)
+        mover = link.table.view(0)
+        count = len(mover.moves)
+        if mover.my_turn:
+            link.table.submit(0, first_legal(mover), count)
+        else:
+            back.client.play(first_legal(back.view), count)
+        await _until(lambda: link.table.move_count > count, TIMEOUT, "a move at b")
+        with opened(database) as store:
+            assert store.move_count("t1") == count + 1
+        await link.close()
+        following.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await following
+        for bot in (bob, back):
+            await bot.client.close()
+
+
+async def _no() -> bool:
+    return False
+
+
+async def _stall(cluster: Any) -> None:
+    """The host stalls as a SIGSTOP would have it: no renewal, no tick (its
+    threads are kept, as a stopped process keeps them)."""
+    cluster._task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await cluster._task
+    cluster._task = None
+    await asyncio.to_thread(cluster.heartbeat.stop)
+    cluster.heartbeat = None
+
+
+def test_a_bye_may_say_where_the_table_went_and_an_older_bye_still_reads() -> None:
+    from paris_tui.net.protocol import Bye, decode_host, encode
+
+    moved = Bye("shutdown", "10.0.0.2:7338")
+    assert encode(moved) == b'{"type":"bye","reason":"shutdown","address":"10.0.0.2:7338"}\n'
+    assert decode_host(encode(moved)) == moved
+    assert decode_host(b'{"type":"bye","reason":"shutdown"}\n') == Bye("shutdown")
+    assert encode(Bye("idle")) == b'{"type":"bye","reason":"idle"}\n'

@@ -268,11 +268,14 @@ class Link:
                     tokens.put(target.address, target.name, joined.token)
         return cls(target, client, joined, tokens=tokens, token=token)
 
-    async def rejoin(self, timeout: float = CONNECT_TIMEOUT, attempt: int = 0) -> RemoteTable:
+    async def rejoin(
+        self, timeout: float = CONNECT_TIMEOUT, attempt: int = 0, *, dial: int | None = None
+    ) -> RemoteTable:
         """Join the same seat (or watch the same table) again on a new connection:
         at the ``attempt``-th address after the one it was on, when the target has
-        several (the first try after a drop goes to another host, each in turn)."""
-        target = self.target.at(self.dialed + attempt)
+        several (the first try after a drop goes to another host, each in turn),
+        or at the target's ``dial``-th address when given."""
+        target = self.target.at(self.dialed + attempt if dial is None else dial)
         client, joined = await _join(target, self.token, timeout)
         self.dialed = _dialed(target, client)
         self.table = RemoteTable(client, joined)
@@ -323,6 +326,18 @@ class Link:
     ) -> str | None:
         """Try to join again after each of ``delays``: None once back, else why not."""
         problem = _("the host cannot be reached")
+        moved = self._moved_to()
+        if moved is not None:  # the host said where the table went: there first, at once
+            on_lost(reason, 1)
+            try:
+                await self.rejoin(dial=moved)
+            except JoinError as exc:
+                problem = exc.message
+                if exc.status == EXIT_REFUSED and exc.code != "unavailable":
+                    return problem
+            else:
+                self.reconnects += 1
+                return None
         for attempt, delay in enumerate(delays, start=1):
             on_lost(reason, attempt)
             await asyncio.sleep(delay * random.uniform(0.8, 1.2))
@@ -338,6 +353,23 @@ class Link:
             self.reconnects += 1
             return None
         return problem
+
+    def _moved_to(self) -> int | None:
+        """The dial of the host the last connection's ``bye`` named as the table's
+        new referee (added to the target's addresses when it was not one), if any.
+        A door's app has one way in, its host's socket, which relays: none."""
+        said = self.table.client.moved_to
+        if said is None or DOOR_SOCKET is not None:
+            return None
+        try:
+            where = parse_address(said)
+        except ValueError:
+            return None
+        addresses = ((self.target.host, self.target.port), *self.target.others)
+        if where not in addresses:
+            self.target = replace(self.target, others=(*self.target.others, where))
+            addresses = (*addresses, where)
+        return addresses.index(where)
 
     async def close(self) -> None:
         self.closed = True

@@ -51,13 +51,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar, cast
+from typing import TypeVar
 
 from paris_tui.core.record import Record
 from paris_tui.host.accounts.identity import Vouched
@@ -72,18 +71,18 @@ from paris_tui.host.events import (
     WaitingClosed,
     WaitingStarted,
 )
+from paris_tui.host.peers import Peer
 from paris_tui.host.ports import ClusterHost
 from paris_tui.host.referee import Refusal
 from paris_tui.host.room import Room
+from paris_tui.host.services.cluster_waiting import WaitingSeats
 from paris_tui.host.services.relay import DoorShut, PeerRelay
-from paris_tui.host.services.waiting import WaitingTable
 from paris_tui.host.store.lease import LEASE_SECONDS, Heartbeat, Leases
 from paris_tui.host.store.postgres import DatabaseUnavailable, PostgresStore
 from paris_tui.net.protocol import (
-    SEAT_STATUSES,
+    Bye,
     Join,
     SeatInfo,
-    SeatStatus,
     TableInfo,
     Vouch,
     Watch,
@@ -99,7 +98,7 @@ TICK = LEASE_SECONDS / 5  # how often leases are renewed and run-out ones taken
 SILENT = 2 * TICK  # a gone host's lease, this long unrenewed, is taken before it runs out
 
 
-class Cluster:
+class Cluster(WaitingSeats):
     """This host's part among the hosts on one database."""
 
     def __init__(
@@ -363,11 +362,36 @@ class Cluster:
         raise Refusal("unavailable", f"table {room.id} is moving to another host: try again")
 
     def lose(self, table_id: str) -> None:
-        """Another host referees ``table_id`` now: stop serving it here."""
+        """Another host referees ``table_id`` now: stop serving it here, at once,
+        and tell its connections where it went (:meth:`_send_away`)."""
         self._lost[table_id] = time.monotonic()
-        if not self.host.lose_table(table_id):
+        connections = self.host.lose_table(table_id)
+        if connections is None:
             return
         log.warning("table %s: its lease went to another host", table_id)
+        if connections:
+            future = asyncio.ensure_future(self._send_away(table_id, connections))
+            future.add_done_callback(_log_failure)
+
+    async def _send_away(self, table_id: str, connections: Sequence[Peer]) -> None:
+        """Tell ``connections`` (of a table lost) ``bye`` with the address of the
+        host that holds its lease now (one row read): their clients join it there
+        directly, not through whichever host they try first. Not known (nobody
+        took the lease yet, or the database did not answer): a plain ``bye``,
+        and the clients try their hosts, as before."""
+        loop = asyncio.get_running_loop()
+        address = None
+        try:
+            found = await loop.run_in_executor(self.io, self.leases.lease_of, table_id)
+            if found is not None and found.holder != self.id and found.address:
+                address = found.address
+        except (OSError, RuntimeError) as exc:  # (RuntimeError: this host is stopping)
+            log.error("table %s: where it went is not known: %s", table_id, exc)
+        for conn in connections:
+            conn.dismiss(Bye("shutdown", address))
+        log.info(
+            "table %s: %d connections sent to %s", table_id, len(connections), address or "any host"
+        )
 
     # --- tables refereed elsewhere ------------------------------------------------------
 
@@ -539,87 +563,6 @@ class Cluster:
                 raise Refusal("unavailable", "the table's host cannot be reached: try again")
             await asyncio.sleep(wait + 0.01)
 
-    # --- tables waiting for players, at every host -------------------------------------
-    #
-    # A waiting table lives in the memory of the host where it was opened: its seats
-    # are held by connections there, and its game is dealt there. That host holds
-    # its lease from the start (so a join for it at another host is relayed there,
-    # as for any table) and keeps a row of its seats in ``paris_waiting`` for every
-    # host's lobby and for the one-table-per-name rule. The row goes when the game
-    # starts (the table is then an ordinary one) or the table closes.
-
-    def publish(self, table: WaitingTable[Any]) -> None:
-        """The waiting table's seats, for the other hosts (its lease taken first);
-        a name that left its seat sits there no more (paris_seated)."""
-        infos = table.seat_infos()
-        seats = json.dumps([[s.name, s.kind, s.status] for s in infos])
-        present = [s.name for s in infos if s.status == "present"]
-        try:
-            if self.acquire(table.id):
-                self.store.put_waiting(table.id, self.id, seats, present)
-        except OSError as exc:
-            log.error("table %s: the other hosts cannot list it: %s", table.id, exc)
-
-    def withdraw(self, table_id: str, *, started: bool, players: Sequence[str] = ()) -> None:
-        """The waiting table started (its lease kept: the game is here; its
-        ``players`` sit at it) or closed (nobody sits at it)."""
-        try:
-            self.store.drop_waiting(table_id)
-            self.store.unseat(table_id, players if started else ())
-            if not started:
-                self.leases.release(table_id)
-        except OSError as exc:
-            log.error("table %s: %s", table_id, exc)
-
-    def waiting_infos(self) -> list[TableInfo]:
-        """The tables waiting for players at the other hosts (live ones only)."""
-        try:
-            rows = self.store.waiting_elsewhere(self.id)
-        except OSError as exc:
-            log.error("%s", exc)
-            return []
-        return waiting_infos(rows)
-
-    def seat(self, table_id: str, names: Sequence[str], *, replace: Sequence[str] = ()) -> None:
-        """``names`` sit at ``table_id`` in the database (a name sits at one
-        unfinished table across every host: :meth:`PostgresStore.seat`), the
-        table's lease taken first when it is new, so the row counts from its first
-        instant (and given back if a name is refused). Raises
-        :class:`~paris_tui.host.store.postgres.SeatTaken` or ``OSError``."""
-        fresh = table_id not in self.host.rooms and table_id not in self.host.waiting
-        if fresh and not self.acquire(table_id):
-            raise DatabaseUnavailable(f"table {table_id}: its lease cannot be taken")
-        try:
-            self.store.seat(table_id, self.id, names, replace=replace)
-        except BaseException:
-            if fresh:
-                with contextlib.suppress(OSError):
-                    self.leases.release(table_id)
-            raise
-
-
-def waiting_infos(rows: Sequence[tuple[str, str]]) -> list[TableInfo]:
-    """The lobby's lines of the tables waiting at other hosts, from their rows
-    (table, seats JSON); a row that does not read as seats is left out."""
-    infos = []
-    for table_id, text in rows:
-        try:
-            seats = json.loads(text)
-            if not isinstance(seats, list):
-                continue
-            slots = tuple(
-                SeatInfo(str(n or ""), str(k), cast(SeatStatus, st))
-                for n, k, st in seats
-                if st in SEAT_STATUSES
-            )
-        except (TypeError, ValueError):
-            continue
-        if len(slots) != len(seats):
-            continue
-        free = sum(1 for seat in slots if seat.status == "free")
-        infos.append(TableInfo(table_id, slots, 0, 0, False, waiting=True, free_seats=free))
-    return infos
-
 
 def remote_info(table_id: str, record: Record) -> TableInfo:
     """The lobby's line of a table refereed elsewhere, from its record."""
@@ -631,7 +574,7 @@ def remote_info(table_id: str, record: Record) -> TableInfo:
 
 def _log_failure(task: asyncio.Future[None]) -> None:
     if not task.cancelled() and task.exception() is not None:
-        log.error("the friends' step failed", exc_info=task.exception())
+        log.error("a cluster task failed", exc_info=task.exception())
 
 
 def unfinished_record(store: PostgresStore, table: str) -> Record | None:
