@@ -465,27 +465,20 @@ class Hall:
             log.warning("%s: %s's seat at table %s is another account's", conn, name, room.id)
             raise Refusal("seat_taken", f"{name}'s seat at table {room.id} is another account's")
         account = await loop.run_in_executor(self.host.io_pool, self.host.gate.commit, claim)
-        if owner is None:
-            async with room.owners_saving:
-                try:
-                    if self.host.accounts is None:
-                        raise AccountsUnavailable("no accounts store")
-                    taken = await loop.run_in_executor(
-                        self.host.io_pool, self.host.accounts.claim_seat, room.id, seat, account.id
-                    )
-                except AccountsUnavailable as exc:
-                    log.error("table %s: could not save the seat's owner: %s", room.id, exc)
-                    raise Refusal("unavailable", "the host cannot save who owns the seat") from None
-                if not taken:
-                    raise Refusal(
-                        "seat_taken", f"{name}'s seat at table {room.id} is another account's"
-                    )
-                room.owners[seat] = account.id
+        try:
+            if owner is None:
+                await self._claim_seat(room, seat, account.id, name)
+            # The seats' ratings (a read each, the first time) into their cache off the loop.
+            await loop.run_in_executor(self.host.io_pool, room.seat_infos)
+            if self.host.cluster is not None:  # after the last wait: still the referee here?
+                await self.host.cluster.still_here(room)
+        except Refusal as exc:
+            # The account this join made is there now: its token goes with the
+            # refusal, or the next try would meet name_taken, its token never said.
+            if claim.account is None:
+                exc.token = claim.token
+            raise
         issued = claim.token
-        # The seats' ratings (a read each, the first time) into their cache off the loop.
-        await loop.run_in_executor(self.host.io_pool, room.seat_infos)
-        if self.host.cluster is not None:  # after the last wait: still the referee here?
-            await self.host.cluster.still_here(room)
         self.host.leave(conn)
         old = room.seated.get(seat)
         if old is not None and old is not conn:
@@ -504,6 +497,24 @@ class Hall:
         await self.host.chat.history(conn, room)
         log.info("%s sits at table %s, seat %d (%s)", conn, room.id, seat, printable(name))
         room.kick()
+
+    async def _claim_seat(self, room: Room, seat: int, account: int, name: str) -> None:
+        """The seat is ``account``'s from now on (saved first), or ``Refusal``."""
+        loop = asyncio.get_running_loop()
+        async with room.owners_saving:
+            try:
+                if self.host.accounts is None:
+                    raise AccountsUnavailable("no accounts store")
+                taken = await loop.run_in_executor(
+                    self.host.io_pool, self.host.accounts.claim_seat, room.id, seat, account
+                )
+            except AccountsUnavailable as exc:
+                log.error("table %s: could not save the seat's owner: %s", room.id, exc)
+                raise Refusal("unavailable", "the host cannot save who owns the seat") from None
+            if not taken:
+                why = f"{name}'s seat at table {room.id} is another account's"
+                raise Refusal("seat_taken", why)
+            room.owners[seat] = account
 
     def _owner_still_there(self, room: Room, seat: int, owner: int) -> int | None:
         """The seat's owner, unless the operator removed that account meanwhile

@@ -537,6 +537,9 @@ class Refused(Message, tag="error", frozen=True):
     message: Annotated[str, Meta(max_length=500)]
     fatal: bool = sent(False)
     illegal: IllegalCode | None = None  # with code "illegal": why, as the core's code
+    # Protocol 3: a join refused after it made the account of its name (the seat
+    # went elsewhere meanwhile): that account's token, to keep as a seated's.
+    token: Token | None = None
 
 
 class Tables(Message, tag="tables", frozen=True):
@@ -579,9 +582,11 @@ HostMessage = (
 )
 
 
-def refusal(code: ErrorCode, message: str, illegal: IllegalCode | None = None) -> Refused:
+def refusal(
+    code: ErrorCode, message: str, illegal: IllegalCode | None = None, token: str | None = None
+) -> Refused:
     """A :class:`Refused` whose ``fatal`` flag follows :data:`FATAL_CODES`."""
-    return Refused(code, message, code in FATAL_CODES, illegal)
+    return Refused(code, message, code in FATAL_CODES, illegal, token)
 
 
 # --- writing ------------------------------------------------------------------------

@@ -438,3 +438,40 @@ def test_a_bye_may_say_where_the_table_went_and_an_older_bye_still_reads() -> No
     assert decode_host(encode(moved)) == moved
     assert decode_host(b'{"type":"bye","reason":"shutdown"}\n') == Bye("shutdown")
     assert encode(Bye("idle")) == b'{"type":"bye","reason":"idle"}\n'
+
+
+async def test_a_first_join_refused_after_its_account_was_made_can_join_again(
+    tmp_path: Path, database: str
+) -> None:
+    from paris_tui.app.online.remote import JoinError, JoinTarget, Link
+    from paris_tui.net.client import TokenStore
+
+    async with (
+        cluster_host(tmp_path / "a", database, ("ann,bob",)) as (a, port_a),
+        cluster_host(tmp_path / "b", database) as (b, _port_b),
+    ):
+        assert a.cluster is not None and b.cluster is not None
+        prove = a.gate.prove
+
+        def prove_while_taken(*args: Any) -> Any:
+            # While ann's very first join reads the accounts, the table goes to b.
+            assert b.cluster is not None
+            with opened(database) as store:
+                with store.pool.connection() as conn:
+                    conn.execute("UPDATE paris_leases SET until = now() WHERE table_id = 't1'")
+                assert Leases(store, b.cluster.id, b.cluster.leases.address, LEASE).acquire("t1")
+            return prove(*args)
+
+        a.gate.prove = prove_while_taken  # type: ignore[method-assign]
+        tokens = TokenStore(tmp_path / "tokens.json")
+        target = JoinTarget("127.0.0.1", port_a, "ann")
+        with pytest.raises(JoinError) as refused:
+            await Link.open(target, tokens)
+        assert refused.value.code == "unavailable"  # ann's account was made meanwhile
+        a.gate.prove = prove  # type: ignore[method-assign]
+        await _until(lambda: "t1" in b.rooms, LEASE + 3.0, "host b refereeing t1")
+        # Her next try (the same data directory) proves the account her first made.
+        link = await Link.open(target, tokens)
+        assert b.rooms["t1"].seated.keys() == {0}
+        assert tokens.get(target.address, "ann") == link.token is not None
+        await link.close()

@@ -71,11 +71,14 @@ _PORT = re.compile(r"[0-9]{1,5}")
 class JoinError(Exception):
     """A join that cannot go on: ``message`` (one line) and the exit ``status``."""
 
-    def __init__(self, message: str, status: int, code: str | None = None) -> None:
+    def __init__(
+        self, message: str, status: int, code: str | None = None, token: str | None = None
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.status = status
         self.code = code
+        self.token = token  # a refused first join's new account's token (to keep)
 
 
 DEFAULT_PORT = 7337
@@ -245,7 +248,15 @@ class Link:
             with contextlib.suppress(OSError):
                 token = tokens.get(target.address, target.name)
         token = token or ticket
-        client, joined = await _join(target, token, timeout, code, named=True)
+        try:
+            client, joined = await _join(target, token, timeout, code, named=True)
+        except JoinError as exc:
+            # Refused after the host made the name's account: its token is kept, so
+            # that the next try proves that account (else: name_taken, for good).
+            if exc.token is not None and tokens is not None and target.name is not None:
+                with contextlib.suppress(OSError):
+                    tokens.put(target.address, target.name, exc.token)
+            raise
         return cls.joined(target, client, joined, tokens, token)
 
     @classmethod
@@ -522,7 +533,8 @@ async def _join(
             joined = await client.join(target.name, token, target.table, timeout=timeout, code=code)
     except RefusedError as exc:
         client.abort()
-        raise JoinError(_refusal_message(target, exc), EXIT_REFUSED, exc.code) from None
+        message = _refusal_message(target, exc)
+        raise JoinError(message, EXIT_REFUSED, exc.code, exc.refused.token) from None
     except (TimeoutError, HostClosedError, ProtocolError, OSError) as exc:
         client.abort()
         if isinstance(exc, TimeoutError):
