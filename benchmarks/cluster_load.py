@@ -56,7 +56,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-from paris_tui.net.client import HostClient, RefusedError  # noqa: E402
+from paris_tui.net.client import HostClient, HostClosedError, RefusedError  # noqa: E402
 from paris_tui.net.protocol import Refused, Update  # noqa: E402
 
 TIMEOUT = 20.0
@@ -139,8 +139,10 @@ async def play_seat(
     stop: asyncio.Event,
 ) -> None:
     token: str | None = None
+    moved: int | None = None  # the port a bye said the table went to (Bye.address)
     while not stop.is_set():
-        port = rng.choice([p for p in ports if p in alive])
+        port = rng.choice([p for p in ports if p in alive]) if moved is None else moved
+        moved = None
         try:
             asked = time.perf_counter()
             client = await HostClient.connect("127.0.0.1", port, timeout=TIMEOUT)
@@ -154,6 +156,7 @@ async def play_seat(
                 if len(stats.joined) == stats.seats:  # the last first join: steady from now
                     stats.warm_at = max(now, stats.warm_min)
         except RefusedError as exc:
+            token = exc.refused.token or token  # refused after its account was made: kept
             if exc.code not in ("unavailable", "seat_taken"):  # waiting for a takeover
                 stats.errors.append(f"{name}: {exc.code} at {port}{stats.when()}: {exc}")
                 return
@@ -202,12 +205,16 @@ async def play_seat(
                     return
             await client.close()
             return
-        except Exception:  # the host died: come back at another
+        except Exception as exc:  # the host died, or lost the table: come back elsewhere
+            if isinstance(exc, HostClosedError) and exc.address is not None:
+                with contextlib.suppress(ValueError, IndexError):
+                    moved = int(exc.address.rsplit(":", 1)[1])  # the table's new host, at once
             stats.dropped[name] = time.perf_counter()
             stats.rejoined.pop(name, None)
             client.abort()
             sent_count = -1
-            await asyncio.sleep(0.1)
+            if moved is None:
+                await asyncio.sleep(0.1)
 
 
 async def spy(

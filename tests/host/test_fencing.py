@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -475,3 +476,25 @@ async def test_a_first_join_refused_after_its_account_was_made_can_join_again(
         assert b.rooms["t1"].seated.keys() == {0}
         assert tokens.get(target.address, "ann") == link.token is not None
         await link.close()
+
+
+async def test_tables_opened_before_the_host_listens_are_renewed_meanwhile(
+    tmp_path: Path, database: str
+) -> None:
+    from paris_tui.host.server import Host, HostConfig
+
+    async with cluster_host(tmp_path / "b", database) as (b, _port_b):
+        config = HostConfig(data_dir=tmp_path / "a", port=0, ai_delay=0.0, database=database)
+        a = Host(replace(config, lease_seconds=LEASE))
+        a.load()
+        try:
+            # The operator's --table tables are opened before the host listens; on a
+            # busy machine opening many of them took longer than a lease.
+            a.open_table(parse_seats("ann,bob"), seed=3)
+            await asyncio.sleep(2 * LEASE + 0.5)
+            assert "t1" not in b.rooms, "a live host's table taken while it started"
+            await a.start()
+            await asyncio.sleep(2 * LEASE)
+            assert "t1" in a.rooms and "t1" not in b.rooms
+        finally:
+            await a.close()

@@ -200,14 +200,26 @@ class Cluster(WaitingSeats):
             self._taken[table_id] = began
         return got
 
+    def beating(self) -> Heartbeat:
+        """The renewals, running from the first lease taken: the operator's
+        ``--table`` tables are opened before the host listens (:meth:`start`),
+        and opening many of them took longer than a lease on a busy machine, so
+        another host took the first ones over before this one ever renewed."""
+        if self._task is None:
+            self._stepped = time.monotonic()  # opening tables: this process steps
+        if self.heartbeat is None:
+            self.heartbeat = Heartbeat.of(
+                self.leases, self.tick, lambda: time.monotonic() - self._stepped < self.loop_stall
+            )
+            self.heartbeat.start()
+        return self.heartbeat
+
     def start(self, address: str) -> None:
         self.leases.address = address
+        heartbeat = self.beating()
+        heartbeat.leases.address = address  # (its own Leases, on its own connection)
         self._stepped = time.monotonic()
-        self.heartbeat = Heartbeat.of(
-            self.leases, self.tick, lambda: time.monotonic() - self._stepped < self.loop_stall
-        )
-        self.heartbeat.beat()
-        self.heartbeat.start()
+        heartbeat.beat()
         with contextlib.suppress(OSError):  # the waiting tables of hosts that died
             self.store.drop_waiting(stale=True)
         self.relays.secret()

@@ -39,6 +39,9 @@ class WaitingSeats:
     def acquire(self, table_id: str) -> bool:
         raise NotImplementedError
 
+    def beating(self) -> object:
+        raise NotImplementedError
+
     def publish(self, table: WaitingTable[Any]) -> None:
         """The waiting table's seats, for the other hosts (its lease taken first);
         a name that left its seat sits there no more (paris_seated)."""
@@ -78,6 +81,8 @@ class WaitingSeats:
         instant (and given back if a name is refused). Raises
         :class:`~paris_tui.host.store.postgres.SeatTaken` or ``OSError``."""
         fresh = table_id not in self.host.rooms and table_id not in self.host.waiting
+        if fresh:
+            self.beating()  # renewed from now on, even before the host listens
         if fresh and not self.acquire(table_id):
             raise DatabaseUnavailable(f"table {table_id}: its lease cannot be taken")
         try:
