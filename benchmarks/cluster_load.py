@@ -46,6 +46,7 @@ import asyncio
 import contextlib
 import json
 import random
+import secrets
 import statistics
 import sys
 import tempfile
@@ -138,7 +139,9 @@ async def play_seat(
     rng: random.Random,
     stop: asyncio.Event,
 ) -> None:
-    token: str | None = None
+    # A token of its own making from the first join: if its host is killed after it
+    # made the account and before it said the seat, the next try proves that account.
+    token: str | None = secrets.token_urlsafe(24)
     moved: int | None = None  # the port a bye said the table went to (Bye.address)
     while not stop.is_set():
         port = rng.choice([p for p in ports if p in alive]) if moved is None else moved

@@ -498,3 +498,40 @@ async def test_tables_opened_before_the_host_listens_are_renewed_meanwhile(
             assert "t1" in a.rooms and "t1" not in b.rooms
         finally:
             await a.close()
+
+
+async def test_a_client_that_brings_its_own_token_to_a_first_join_is_never_locked_out(
+    tmp_path: Path, database: str
+) -> None:
+    """Its first join made the account, and then the client heard nothing of it
+    (its host killed before the seat was said; here: refused, the refusal's token
+    not kept): the token it brought proves that account at the next try."""
+    async with (
+        cluster_host(tmp_path / "a", database, ("ann,bob",)) as (a, port_a),
+        cluster_host(tmp_path / "b", database) as (b, _port_b),
+    ):
+        assert a.cluster is not None and b.cluster is not None
+        prove = a.gate.prove
+
+        def prove_while_taken(*args: Any) -> Any:
+            assert b.cluster is not None
+            with opened(database) as store:
+                with store.pool.connection() as conn:
+                    conn.execute("UPDATE paris_leases SET until = now() WHERE table_id = 't1'")
+                assert Leases(store, b.cluster.id, b.cluster.leases.address, LEASE).acquire("t1")
+            return prove(*args)
+
+        a.gate.prove = prove_while_taken  # type: ignore[method-assign]
+        mine = "a-secret-of-anns-own-making-0123456789"
+        with pytest.raises(RefusedError) as refused:
+            await join_bot(port_a, "ann", token=mine)
+        assert refused.value.code == "unavailable"
+        a.gate.prove = prove  # type: ignore[method-assign]
+        await _until(lambda: "t1" in b.rooms, LEASE + 3.0, "host b refereeing t1")
+        await _until(lambda: "t1" not in a.rooms, LEASE + 3.0, "host a dropping t1")
+        ann = await join_bot(port_a, "ann", token=mine)  # relayed to b
+        assert ann.seated.seat == 0 and b.rooms["t1"].seated.keys() == {0}
+        with pytest.raises(RefusedError) as other:  # anyone else: the name is ann's
+            await join_bot(port_a, "ann", token="somebody-elses-token-0123456789")
+        assert other.value.code == "bad_token"
+        await ann.client.close()
