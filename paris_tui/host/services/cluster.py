@@ -75,6 +75,7 @@ from paris_tui.host.peers import Peer
 from paris_tui.host.ports import ClusterHost
 from paris_tui.host.referee import Refusal
 from paris_tui.host.room import Room
+from paris_tui.host.services.cluster_gone import GoneHosts
 from paris_tui.host.services.cluster_waiting import WaitingSeats
 from paris_tui.host.services.relay import DoorShut, PeerRelay
 from paris_tui.host.store.lease import LEASE_SECONDS, Heartbeat, Leases
@@ -98,7 +99,7 @@ TICK = LEASE_SECONDS / 5  # how often leases are renewed and run-out ones taken
 SILENT = 2 * TICK  # a gone host's lease, this long unrenewed, is taken before it runs out
 
 
-class Cluster(WaitingSeats):
+class Cluster(WaitingSeats, GoneHosts):
     """This host's part among the hosts on one database."""
 
     def __init__(
@@ -137,6 +138,8 @@ class Cluster(WaitingSeats):
         self._gone: dict[str, float] = {}  # host (lease holder) -> when its door refused us
         self._taking: dict[str, asyncio.Event] = {}  # tables being taken over here: set when done
         self._claims: dict[str, asyncio.Future[None]] = {}  # gone hosts' tables being claimed
+        self._probing: set[str] = set()  # hosts whose door is being dialled (a relay ended)
+        self._sweeping: set[str] = set()  # gone hosts whose tables are being taken
         # Run at each tick after the leases (the friends say who is here, one
         # database connection at a time).
         self.after_tick: Callable[[], Awaitable[None]] | None = None
@@ -484,11 +487,14 @@ class Cluster(WaitingSeats):
             return await self._waits(conn, self._take_from_gone(table, found.holder))
         self.host.leave(conn)
         try:
-            await self.relays.relay(conn, found.address, message)
+            ended = await self.relays.relay(conn, found.address, message)
         except DoorShut:
             self._gone[found.holder] = time.monotonic()
             log.warning("host %s at %s refuses connections: gone", found.holder, found.address)
+            self._sweep(found.holder)
             return await self._waits(conn, self._take_from_gone(table, found.holder))
+        if ended:  # the referee's host ended it: gone (kill -9), or it dropped the table?
+            self._probe(found.holder, found.address)
         return True
 
     async def _waits(self, conn: Connection, wait: Awaitable[T]) -> T:
@@ -502,78 +508,6 @@ class Cluster(WaitingSeats):
             if was:
                 admission.waited(conn)
             raise
-
-    def _is_gone(self, holder: str) -> bool:
-        """Whether ``holder``'s door refused a connection within the last lease."""
-        seen = self._gone.get(holder)
-        if seen is None:
-            return False
-        if time.monotonic() - seen > self.leases.seconds:
-            del self._gone[holder]
-            return False
-        return True
-
-    async def _take_from_gone(self, table: str, holder: str) -> bool:
-        """:meth:`_claim_from_gone`, once for all the joins for ``table`` here at a time
-        (the others wait for the same claim: no read of theirs)."""
-        pending = self._claims.get(table)
-        if pending is None:
-            pending = asyncio.ensure_future(self._claim_from_gone(table, holder))
-            self._claims[table] = pending
-            pending.add_done_callback(lambda done: self._claimed(table, done))
-        await asyncio.shield(pending)  # a join that gives up does not end the others' claim
-        if table not in self.host.rooms:
-            raise Refusal("unavailable", f"table {table} is moving to another host: try again")
-        return False  # served here: the join goes on here
-
-    def _claimed(self, table: str, done: asyncio.Future[None]) -> None:
-        self._claims.pop(table, None)
-        if not done.cancelled():
-            done.exception()  # seen here even if every join waiting for it is gone
-
-    async def _claim_from_gone(self, table: str, holder: str) -> None:
-        """Referee ``table`` here if its host ``holder`` is gone (its door refused
-        us), as soon as its lease went :attr:`silent` (two renewals) without a
-        renewal: a kill -9 is taken over in about a third of a lease, not a lease
-        and a tick. The join waits here for that moment (at most :attr:`silent`)
-        instead of being told to try again: the players of a host that died do
-        not come back again and again, each time a dial, a hello and two reads.
-        Raises ``Refusal`` when the holder renewed (it is not gone after all:
-        dialled again next time) or the database did not answer."""
-        loop = asyncio.get_running_loop()
-        pool = self.io
-        deadline = time.monotonic() + self.silent + self.tick
-        while True:
-            began = time.monotonic()
-            try:
-                got = await loop.run_in_executor(
-                    pool, self.leases.take_from, table, holder, self.silent
-                )
-                wait = (
-                    None
-                    if got
-                    else await loop.run_in_executor(
-                        pool, self.leases.silent_in, table, holder, self.silent
-                    )
-                )
-            except OSError as exc:
-                log.error("table %s: %s", table, exc)
-                raise Refusal(
-                    "unavailable", "the host cannot reach its database: try again"
-                ) from None
-            if got:
-                self._taken[table] = began
-                await self.take(table)
-                break
-            if wait is None:  # not the gone host's any more: ours (being taken), or another's
-                pending = self._taking.get(table)
-                if pending is not None:
-                    await pending.wait()
-                break
-            if time.monotonic() + wait > deadline:  # renewed: not gone after all
-                self._gone.pop(holder, None)
-                raise Refusal("unavailable", "the table's host cannot be reached: try again")
-            await asyncio.sleep(wait + 0.01)
 
 
 def remote_info(table_id: str, record: Record) -> TableInfo:
