@@ -535,3 +535,29 @@ async def test_a_client_that_brings_its_own_token_to_a_first_join_is_never_locke
             await join_bot(port_a, "ann", token="somebody-elses-token-0123456789")
         assert other.value.code == "bad_token"
         await ann.client.close()
+
+
+async def test_a_dead_hosts_tables_are_all_taken_once_a_relay_to_it_ends(
+    tmp_path: Path, database: str
+) -> None:
+    """bob, relayed from b to a, loses his relay when a dies: b dials a's door,
+    finds it shut, and takes every table of a's as soon as its leases went
+    silent, without waiting for joins (or for the leases to run out)."""
+    async with (
+        cluster_host(tmp_path / "a", database, ("ann,bob", "cat,dan"), lease=3.0) as (a, _port_a),
+        cluster_host(tmp_path / "b", database, lease=3.0) as (b, port_b),
+    ):
+        assert a.cluster is not None and b.cluster is not None and a._server is not None
+        bob = await join_bot(port_b, "bob", random_player(2))  # relayed to a
+        assert "t1" in a.rooms and "t1" not in b.rooms
+        # a dies (kill -9): no more renewals, its door shut, its connections cut.
+        await a.cluster.stop(release=False)
+        a._server.close()
+        await a._server.wait_closed()
+        died = time.monotonic()
+        for conn in list(a.connections):
+            conn.abort()
+        await _until(lambda: {"t1", "t2"} <= b.rooms.keys(), 3.0 + 2.0, "b taking a's tables")
+        # Taken when silent (two renewals, 1.2 s here), not when run out (3 s and a tick).
+        assert time.monotonic() - died < 2.5
+        await bob.client.close()

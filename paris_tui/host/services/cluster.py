@@ -323,7 +323,9 @@ class Cluster(WaitingSeats, GoneHosts):
         pending = self._taking.get(table_id)
         if pending is not None:
             await pending.wait()
-            return
+            if table_id in self.host.rooms or table_id in self._taking:
+                return
+            # That take did not get it (a sweep's, whose lease this caller took first).
         done = self._taking[table_id] = asyncio.Event()
         try:
             await self._take(table_id, finished=finished)
