@@ -128,10 +128,9 @@ class GoneHosts:
         events = {table: asyncio.Event() for table in chunk}
         self._taking.update(events)  # a join for one of them waits for this take
         try:
-            began = time.monotonic()
             grabbed = await loop.run_in_executor(self.io, self._grab, chunk, holder)
-            for table_id, record, prepared in grabbed:
-                self._taken[table_id] = began
+            for table_id, began, record, prepared in grabbed:
+                self._taken[table_id] = began  # (a renewal begun before it does not hold it)
                 if table_id in self.host.rooms:
                     continue
                 room = self.host.resume(table_id, record, prepared)
@@ -142,18 +141,20 @@ class GoneHosts:
                 self._taking.pop(table_id, None)
                 event.set()
 
-    def _grab(self, chunk: list[str], holder: str) -> list[tuple[str, Record, Resumed]]:
+    def _grab(self, chunk: list[str], holder: str) -> list[tuple[str, float, Record, Resumed]]:
         """(In a takeover thread.) Each table's lease taken from ``holder`` (once
-        silent), its moves read and replayed, its seats' owners read."""
+        silent), and when that began; its moves read and replayed, its seats'
+        owners read."""
         grabbed = []
         for table_id in chunk:
+            began = time.monotonic()
             try:
                 if not self.leases.take_from(table_id, holder, self.silent):
                     continue  # another host's now, or its holder renewed
                 record = self.store.load_record(table_id)
                 if record is None:
                     continue
-                grabbed.append((table_id, record, self.host.prepare(table_id, record)))
+                grabbed.append((table_id, began, record, self.host.prepare(table_id, record)))
             except (OSError, ValueError) as exc:
                 log.error("table %s: cannot take it over: %s", table_id, exc)
         return grabbed
