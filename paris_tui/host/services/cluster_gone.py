@@ -159,6 +159,14 @@ class GoneHosts:
                 log.error("table %s: cannot take it over: %s", table_id, exc)
         return grabbed
 
+    def _take_lease(self, table: str, holder: str) -> tuple[float, bool]:
+        """(In a takeover thread.) When the take began, and whether it took the
+        lease: a renewal begun before then does not hold the table, and one
+        begun after does. Timed here, not before the thread's queue, where a
+        renewal begun meanwhile dropped a table just taken (seen under load)."""
+        began = time.monotonic()
+        return began, self.leases.take_from(table, holder, self.silent)
+
     def _is_gone(self, holder: str) -> bool:
         """Whether ``holder``'s door refused a connection within the last lease."""
         seen = self._gone.get(holder)
@@ -200,11 +208,8 @@ class GoneHosts:
         pool = self.io
         deadline = time.monotonic() + self.silent + self.tick
         while True:
-            began = time.monotonic()
             try:
-                got = await loop.run_in_executor(
-                    pool, self.leases.take_from, table, holder, self.silent
-                )
+                began, got = await loop.run_in_executor(pool, self._take_lease, table, holder)
                 wait = (
                     None
                     if got
