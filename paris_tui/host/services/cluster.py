@@ -5,7 +5,8 @@ With ``--database`` each host is a :class:`Cluster` member:
 - **One referee per table**: a host serves (holds a :class:`~paris_tui.host.room.Room`
   for) only the tables whose lease it holds (:mod:`paris_tui.host.store.lease`). Every
   :data:`TICK` seconds it renews its leases, drops the tables it lost (their
-  connections are told ``bye`` and reconnect) and takes the unfinished tables
+  connections are told ``bye`` with the address of the table's new referee,
+  and reconnect there) and takes the unfinished tables
   whose lease ran out (a host died), replaying their moves from the database.
   Every move is its own row, committed before anyone is told
   (:meth:`~paris_tui.host.store.postgres.PostgresStore.append`).
@@ -18,8 +19,9 @@ With ``--database`` each host is a :class:`Cluster` member:
   moves made at one host reach players connected to another at once, over the
   relay. When the referee's host dies, the relay ends, the client reconnects
   (``join`` takes several addresses), and another host referees the table:
-  about :data:`SILENT` after the kill when its door refuses the relay's dial
-  (its process is gone: :meth:`Cluster._take_from_gone`), else within
+  about :data:`SILENT` after the kill when its door refuses the relay's dial,
+  or the dial made when a relay to it ended (its process is gone: every table
+  of it swept, :mod:`~paris_tui.host.services.cluster_gone`), else within
   :data:`~paris_tui.host.store.lease.LEASE_SECONDS` and a tick (a host that
   stalls is taken over so too).
 - **Fenced writes**: every move is written only while this host holds the
@@ -193,14 +195,13 @@ class Cluster(WaitingSeats, GoneHosts):
     # --- leases ------------------------------------------------------------------------
 
     def acquire(self, table_id: str) -> bool:
-        began = time.monotonic()
         try:
             got = self.leases.acquire(table_id)
         except OSError as exc:
             log.error("table %s: %s", table_id, exc)
             return False
-        if got:
-            self._taken[table_id] = began
+        if got:  # committed now: a renewal begun from now on holds it
+            self._taken[table_id] = time.monotonic()
         return got
 
     def beating(self) -> Heartbeat:

@@ -130,7 +130,7 @@ class GoneHosts:
         try:
             grabbed = await loop.run_in_executor(self.io, self._grab, chunk, holder)
             for table_id, began, record, prepared in grabbed:
-                self._taken[table_id] = began  # (a renewal begun before it does not hold it)
+                self._taken[table_id] = began  # (committed: see _take_lease)
                 if table_id in self.host.rooms:
                     continue
                 room = self.host.resume(table_id, record, prepared)
@@ -147,10 +147,10 @@ class GoneHosts:
         owners read."""
         grabbed = []
         for table_id in chunk:
-            began = time.monotonic()
             try:
                 if not self.leases.take_from(table_id, holder, self.silent):
                     continue  # another host's now, or its holder renewed
+                began = time.monotonic()  # committed (see _take_lease)
                 record = self.store.load_record(table_id)
                 if record is None:
                     continue
@@ -160,12 +160,13 @@ class GoneHosts:
         return grabbed
 
     def _take_lease(self, table: str, holder: str) -> tuple[float, bool]:
-        """(In a takeover thread.) When the take began, and whether it took the
-        lease: a renewal begun before then does not hold the table, and one
-        begun after does. Timed here, not before the thread's queue, where a
-        renewal begun meanwhile dropped a table just taken (seen under load)."""
-        began = time.monotonic()
-        return began, self.leases.take_from(table, holder, self.silent)
+        """(In a takeover thread.) When the take was committed, and whether it
+        took the lease: a renewal begun after that holds the table, one begun
+        before may not have seen it. Timed here, after the statement, not
+        before the thread's queue or the statement: a renewal begun meanwhile
+        dropped tables just taken (seen under load, taken again a tick later)."""
+        got = self.leases.take_from(table, holder, self.silent)
+        return time.monotonic(), got
 
     def _is_gone(self, holder: str) -> bool:
         """Whether ``holder``'s door refused a connection within the last lease."""
