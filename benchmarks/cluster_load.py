@@ -7,7 +7,10 @@ a Unix socket, fsync off) unless ``--database URL`` is given, then ``--hosts``
 *random* host (a host that does not referee the table relays it) and plays
 its seat: each move is sent after a think time drawn up to ``--think``
 seconds. After ``--kill-after`` seconds one host is killed with SIGKILL; its
-clients reconnect to another host with their tokens and go on.
+clients reconnect to another host with their tokens and go on. Each bot
+brings a token of its own making to its first join (so a first join whose
+host was killed after it made the account proves it at the next try), and
+goes straight to the host a ``bye`` names as its table's new referee.
 
 With ``--sigstop S`` host 0 is stopped (SIGSTOP) instead of killed, and
 goes on (SIGCONT) S seconds later: its tables are taken over when its lease

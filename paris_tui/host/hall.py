@@ -395,17 +395,15 @@ class Hall:
 
     def lose_table(self, table_id: str) -> list[Peer] | None:
         """Another host referees ``table_id`` now: stop serving it here at once.
-        Its connections, unseated, are returned to be told ``bye`` (with the
-        table's new host when known, so they go straight there); ``None``: the
-        table was not served here."""
+        Its connections are returned to be unseated and told ``bye`` (with the
+        table's new host when known, so they go straight there); until then a
+        move of theirs is refused by the fence (``unavailable``: made again
+        there), not ``not_seated``. ``None``: the table was not served here."""
         room = self.rooms.pop(table_id, None)
         if room is None:
             return None
         room.stop()
-        connections = [*room.seated.values(), *room.watchers]
-        for conn in connections:
-            conn.unseat()
-        return connections
+        return [*room.seated.values(), *room.watchers]
 
     def _find_seat(self, name: str, table: str | None, account_id: int | None) -> tuple[Room, int]:
         """The seat of ``name``: one its account owns (a renamed account keeps its

@@ -232,7 +232,7 @@ class ClusterHost(Protocol):
     def resume(self, table_id: str, record: Record, prepared: Resumed | None = None) -> Room: ...
 
     def lose_table(self, table_id: str) -> list[Peer] | None:
-        """Stop serving the table here; its connections (unseated, to be told
+        """Stop serving the table here; its connections (to be unseated and told
         ``bye``), or ``None`` if it was not served here."""
         ...
 

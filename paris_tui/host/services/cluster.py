@@ -406,6 +406,7 @@ class Cluster(WaitingSeats, GoneHosts):
         except (OSError, RuntimeError) as exc:  # (RuntimeError: this host is stopping)
             log.error("table %s: where it went is not known: %s", table_id, exc)
         for conn in connections:
+            conn.unseat()
             conn.dismiss(Bye("shutdown", address))
         log.info(
             "table %s: %d connections sent to %s", table_id, len(connections), address or "any host"
