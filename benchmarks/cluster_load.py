@@ -7,7 +7,10 @@ a Unix socket, fsync off) unless ``--database URL`` is given, then ``--hosts``
 *random* host (a host that does not referee the table relays it) and plays
 its seat: each move is sent after a think time drawn up to ``--think``
 seconds. After ``--kill-after`` seconds one host is killed with SIGKILL; its
-clients reconnect to another host with their tokens and go on.
+clients reconnect to another host with their tokens and go on. Each bot
+brings a token of its own making to its first join (so a first join whose
+host was killed after it made the account proves it at the next try), and
+goes straight to the host a ``bye`` names as its table's new referee.
 
 With ``--sigstop S`` host 0 is stopped (SIGSTOP) instead of killed, and
 goes on (SIGCONT) S seconds later: its tables are taken over when its lease
@@ -46,6 +49,7 @@ import asyncio
 import contextlib
 import json
 import random
+import secrets
 import statistics
 import sys
 import tempfile
@@ -56,7 +60,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-from paris_tui.net.client import HostClient, RefusedError  # noqa: E402
+from paris_tui.net.client import HostClient, HostClosedError, RefusedError  # noqa: E402
 from paris_tui.net.protocol import Refused, Update  # noqa: E402
 
 TIMEOUT = 20.0
@@ -138,9 +142,13 @@ async def play_seat(
     rng: random.Random,
     stop: asyncio.Event,
 ) -> None:
-    token: str | None = None
+    # A token of its own making from the first join: if its host is killed after it
+    # made the account and before it said the seat, the next try proves that account.
+    token: str | None = secrets.token_urlsafe(24)
+    moved: int | None = None  # the port a bye said the table went to (Bye.address)
     while not stop.is_set():
-        port = rng.choice([p for p in ports if p in alive])
+        port = rng.choice([p for p in ports if p in alive]) if moved is None else moved
+        moved = None
         try:
             asked = time.perf_counter()
             client = await HostClient.connect("127.0.0.1", port, timeout=TIMEOUT)
@@ -154,6 +162,7 @@ async def play_seat(
                 if len(stats.joined) == stats.seats:  # the last first join: steady from now
                     stats.warm_at = max(now, stats.warm_min)
         except RefusedError as exc:
+            token = exc.refused.token or token  # refused after its account was made: kept
             if exc.code not in ("unavailable", "seat_taken"):  # waiting for a takeover
                 stats.errors.append(f"{name}: {exc.code} at {port}{stats.when()}: {exc}")
                 return
@@ -202,12 +211,16 @@ async def play_seat(
                     return
             await client.close()
             return
-        except Exception:  # the host died: come back at another
+        except Exception as exc:  # the host died, or lost the table: come back elsewhere
+            if isinstance(exc, HostClosedError) and exc.address is not None:
+                with contextlib.suppress(ValueError, IndexError):
+                    moved = int(exc.address.rsplit(":", 1)[1])  # the table's new host, at once
             stats.dropped[name] = time.perf_counter()
             stats.rejoined.pop(name, None)
             client.abort()
             sent_count = -1
-            await asyncio.sleep(0.1)
+            if moved is None:
+                await asyncio.sleep(0.1)
 
 
 async def spy(

@@ -163,7 +163,7 @@ class Connection:
         code: ErrorCode = exc.code
         if self.protocol < 3:
             code = _OLD_CODES.get(code, code)
-        return refusal(code, exc.message, exc.illegal)
+        return refusal(code, exc.message, exc.illegal, exc.token if self.protocol >= 3 else None)
 
     def ping(self) -> None:
         self._nonce += 1

@@ -30,6 +30,7 @@ from paris_tui.host.accounts.store import (
 from paris_tui.host.config import TableConflictError
 from paris_tui.host.connection import Connection
 from paris_tui.host.events import TableArchived, TableResumed
+from paris_tui.host.peers import Peer
 from paris_tui.host.ports import AccountsSource, Resumed
 from paris_tui.host.ratings.service import HostRatings
 from paris_tui.host.referee import APP_KEY, Referee, Refusal, SeatSpec
@@ -393,17 +394,17 @@ class Hall:
             infos += [table.info() for table in self.host.waiting.values()]
         return tuple(sorted(infos, key=lambda t: (len(t.table), t.table)))
 
-    def lose_table(self, table_id: str) -> bool:
-        """Another host referees ``table_id`` now: stop serving it here (its
-        connections are told ``bye``, as by a host going away, and come back)."""
+    def lose_table(self, table_id: str) -> list[Peer] | None:
+        """Another host referees ``table_id`` now: stop serving it here at once.
+        Its connections are returned to be unseated and told ``bye`` (with the
+        table's new host when known, so they go straight there); until then a
+        move of theirs is refused by the fence (``unavailable``: made again
+        there), not ``not_seated``. ``None``: the table was not served here."""
         room = self.rooms.pop(table_id, None)
         if room is None:
-            return False
+            return None
         room.stop()
-        for conn in (*room.seated.values(), *room.watchers):
-            conn.unseat()
-            conn.dismiss(Bye("shutdown"))
-        return True
+        return [*room.seated.values(), *room.watchers]
 
     def _find_seat(self, name: str, table: str | None, account_id: int | None) -> tuple[Room, int]:
         """The seat of ``name``: one its account owns (a renamed account keeps its
@@ -468,27 +469,20 @@ class Hall:
             log.warning("%s: %s's seat at table %s is another account's", conn, name, room.id)
             raise Refusal("seat_taken", f"{name}'s seat at table {room.id} is another account's")
         account = await loop.run_in_executor(self.host.io_pool, self.host.gate.commit, claim)
-        if owner is None:
-            async with room.owners_saving:
-                try:
-                    if self.host.accounts is None:
-                        raise AccountsUnavailable("no accounts store")
-                    taken = await loop.run_in_executor(
-                        self.host.io_pool, self.host.accounts.claim_seat, room.id, seat, account.id
-                    )
-                except AccountsUnavailable as exc:
-                    log.error("table %s: could not save the seat's owner: %s", room.id, exc)
-                    raise Refusal("unavailable", "the host cannot save who owns the seat") from None
-                if not taken:
-                    raise Refusal(
-                        "seat_taken", f"{name}'s seat at table {room.id} is another account's"
-                    )
-                room.owners[seat] = account.id
+        try:
+            if owner is None:
+                await self._claim_seat(room, seat, account.id, name)
+            # The seats' ratings (a read each, the first time) into their cache off the loop.
+            await loop.run_in_executor(self.host.io_pool, room.seat_infos)
+            if self.host.cluster is not None:  # after the last wait: still the referee here?
+                await self.host.cluster.still_here(room)
+        except Refusal as exc:
+            # The account this join made is there now: its token goes with the
+            # refusal, or the next try would meet name_taken, its token never said.
+            if claim.account is None:
+                exc.token = claim.token
+            raise
         issued = claim.token
-        # The seats' ratings (a read each, the first time) into their cache off the loop.
-        await loop.run_in_executor(self.host.io_pool, room.seat_infos)
-        if self.host.cluster is not None:  # after the last wait: still the referee here?
-            await self.host.cluster.still_here(room)
         self.host.leave(conn)
         old = room.seated.get(seat)
         if old is not None and old is not conn:
@@ -508,6 +502,24 @@ class Hall:
         await self.host.chat.history(conn, room)
         log.info("%s sits at table %s, seat %d (%s)", conn, room.id, seat, printable(name))
         room.kick()
+
+    async def _claim_seat(self, room: Room, seat: int, account: int, name: str) -> None:
+        """The seat is ``account``'s from now on (saved first), or ``Refusal``."""
+        loop = asyncio.get_running_loop()
+        async with room.owners_saving:
+            try:
+                if self.host.accounts is None:
+                    raise AccountsUnavailable("no accounts store")
+                taken = await loop.run_in_executor(
+                    self.host.io_pool, self.host.accounts.claim_seat, room.id, seat, account
+                )
+            except AccountsUnavailable as exc:
+                log.error("table %s: could not save the seat's owner: %s", room.id, exc)
+                raise Refusal("unavailable", "the host cannot save who owns the seat") from None
+            if not taken:
+                why = f"{name}'s seat at table {room.id} is another account's"
+                raise Refusal("seat_taken", why)
+            room.owners[seat] = account
 
     def _owner_still_there(self, room: Room, seat: int, owner: int) -> int | None:
         """The seat's owner, unless the operator removed that account meanwhile

@@ -238,8 +238,9 @@ class ClusterHost(Protocol):
 
     def resume(self, table_id: str, record: Record, prepared: Resumed | None = None) -> Room: ...
 
-    def lose_table(self, table_id: str) -> bool:
-        """Stop serving the table here (its connections told ``bye``); whether it was."""
+    def lose_table(self, table_id: str) -> list[Peer] | None:
+        """Stop serving the table here; its connections (to be unseated and told
+        ``bye``), or ``None`` if it was not served here."""
         ...
 
     def leave(self, conn: Connection) -> None: ...

@@ -72,6 +72,7 @@ class Refusal(ParisError):
         self.code: ErrorCode = code
         self.message = message
         self.illegal = illegal  # with code "illegal": why, as the core's code
+        self.token: str | None = None  # a join's new account's token, said with the refusal
         super().__init__(f"{code}: {message}")
 
 

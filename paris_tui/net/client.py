@@ -77,10 +77,12 @@ T = TypeVar("T")
 
 class HostClosedError(ConnectionError):
     """The host closed the connection (``reason``: ``shutdown``, ``replaced``, ``idle``,
-    or ``closed`` when it just hung up)."""
+    or ``closed`` when it just hung up); ``address``: where its table went (its
+    new referee's ``HOST:PORT``), when the host said."""
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, address: str | None = None) -> None:
         self.reason = reason
+        self.address = address
         super().__init__(f"the host closed the connection ({reason})")
 
 
@@ -104,6 +106,9 @@ class HostClient:
         self.online: tuple[Online, ...] = ()  # ... and who is online at the host
         self.endpoint: tuple[str, int] | None = None  # the host and port it connected to
         self._held: list[HostMessage] = []  # what came while waiting (while_waiting)
+        # Where the table went, as the host's last word said (Bye.address): the
+        # host that referees it now, to join there directly.
+        self.moved_to: str | None = None
 
     @classmethod
     async def connect(
@@ -175,7 +180,8 @@ class HostClient:
                     self.send(Pong(message.nonce))
                     continue
                 if isinstance(message, Bye):
-                    raise HostClosedError(message.reason)
+                    self.moved_to = message.address
+                    raise HostClosedError(message.reason, message.address)
                 return message
 
     async def while_waiting(self, waiting: Awaitable[T]) -> T:
@@ -218,7 +224,8 @@ class HostClient:
             self.send(Pong(message.nonce))
             return None
         if isinstance(message, Bye):
-            raise HostClosedError(message.reason)
+            self.moved_to = message.address
+            raise HostClosedError(message.reason, message.address)
         return message
 
     async def _answer(self, timeout: float, *kinds: type[Any]) -> Any:

@@ -562,6 +562,9 @@ class Refused(Message, tag="error", frozen=True):
     message: Annotated[str, Meta(max_length=500)]
     fatal: bool = sent(False)
     illegal: IllegalCode | None = None  # with code "illegal": why, as the core's code
+    # Protocol 3: a join refused after it made the account of its name (the seat
+    # went elsewhere meanwhile): that account's token, to keep as a seated's.
+    token: Token | None = None
 
 
 class Tables(Message, tag="tables", frozen=True):
@@ -574,9 +577,14 @@ class Tables(Message, tag="tables", frozen=True):
 
 class Bye(Message, tag="bye", frozen=True):
     """The host closes the connection: it shuts down, your seat was taken by your
-    own newer connection (``replaced``), or you were silent too long (``idle``)."""
+    own newer connection (``replaced``), or you were silent too long (``idle``).
+
+    ``address`` (any version: a reader ignores a field it does not know): the
+    table went to another host of the same database, which referees it now, at
+    this ``HOST:PORT``; join it there, without trying any other host first."""
 
     reason: ByeReason
+    address: Annotated[str, Meta(max_length=300)] | None = None
 
 
 HostMessage = (
@@ -602,9 +610,11 @@ HostMessage = (
 )
 
 
-def refusal(code: ErrorCode, message: str, illegal: IllegalCode | None = None) -> Refused:
+def refusal(
+    code: ErrorCode, message: str, illegal: IllegalCode | None = None, token: str | None = None
+) -> Refused:
     """A :class:`Refused` whose ``fatal`` flag follows :data:`FATAL_CODES`."""
-    return Refused(code, message, code in FATAL_CODES, illegal)
+    return Refused(code, message, code in FATAL_CODES, illegal, token)
 
 
 # --- writing ------------------------------------------------------------------------

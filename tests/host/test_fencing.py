@@ -11,8 +11,10 @@ lease after its last wait (host/hall.py).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -355,3 +357,207 @@ def test_a_turn_clock_is_written_only_under_its_tables_lease(database: str) -> N
         store.fencing = two
         clocks.put_turn(Turn("t1", 1, 4, 200.0))
         assert clocks.turns()["t1"].seat == 1
+
+
+# --- a table that moved: its connections are told where, and go there ----------------------
+
+
+async def test_a_table_moved_by_a_stall_sends_its_player_to_the_new_referee_directly(
+    tmp_path: Path, database: str
+) -> None:
+    from paris_tui.app.online.remote import JoinTarget, Link
+    from paris_tui.net.client import TokenStore
+
+    async with (
+        cluster_host(tmp_path / "a", database, ("ann,bob",)) as (a, port_a),
+        cluster_host(tmp_path / "b", database) as (b, port_b),
+    ):
+        assert a.cluster is not None and b.cluster is not None
+        # ann's client knows only host a: a plain bye would bring it back there.
+        tokens = TokenStore(tmp_path / "tokens.json")
+        link = await Link.open(JoinTarget("127.0.0.1", port_a, "ann"), tokens)
+        bob = await join_bot(port_a, "bob", random_player(2))
+        link.delays = (0.05,) * 40
+        backs: list[Any] = []
+        following = asyncio.create_task(
+            link.follow(lambda reason, n: None, backs.append, lambda problem: _no())
+        )
+        # Host a stalls (no renewals, no ticks); once its lease ran out host b
+        # takes the table at its tick.
+        await _stall(a.cluster)
+        await _until(lambda: "t1" in b.rooms, LEASE + 3.0, "host b taking t1 over")
+        # The player to move moves at a: its write is refused by the fence, and
+        # a drops the table, telling its connections where it went.
+        view = link.table.view(0)
+        n = len(view.moves)
+        if view.my_turn:
+            link.table.submit(0, first_legal(view), n)
+        else:
+            bob.client.play(first_legal(bob.view), n)
+        await _until(lambda: bool(backs), 3 * TIMEOUT, "ann back at the table")
+        assert link.table.client.endpoint == ("127.0.0.1", port_b)  # straight to b
+        assert b.rooms["t1"].seated.keys() == {0}
+        # And she plays on there.
+        back = await join_bot(port_b, "bob", random_player(2), token=bob.seated.token)
+        mover = link.table.view(0)
+        count = len(mover.moves)
+        if mover.my_turn:
+            link.table.submit(0, first_legal(mover), count)
+        else:
+            back.client.play(first_legal(back.view), count)
+        await _until(lambda: link.table.move_count > count, TIMEOUT, "a move at b")
+        with opened(database) as store:
+            assert store.move_count("t1") == count + 1
+        await link.close()
+        following.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await following
+        for bot in (bob, back):
+            await bot.client.close()
+
+
+async def _no() -> bool:
+    return False
+
+
+async def _stall(cluster: Any) -> None:
+    """The host stalls as a SIGSTOP would have it: no renewal, no tick (its
+    threads are kept, as a stopped process keeps them)."""
+    cluster._task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await cluster._task
+    cluster._task = None
+    await asyncio.to_thread(cluster.heartbeat.stop)
+    cluster.heartbeat = None
+
+
+def test_a_bye_may_say_where_the_table_went_and_an_older_bye_still_reads() -> None:
+    from paris_tui.net.protocol import Bye, decode_host, encode
+
+    moved = Bye("shutdown", "10.0.0.2:7338")
+    assert encode(moved) == b'{"type":"bye","reason":"shutdown","address":"10.0.0.2:7338"}\n'
+    assert decode_host(encode(moved)) == moved
+    assert decode_host(b'{"type":"bye","reason":"shutdown"}\n') == Bye("shutdown")
+    assert encode(Bye("idle")) == b'{"type":"bye","reason":"idle"}\n'
+
+
+async def test_a_first_join_refused_after_its_account_was_made_can_join_again(
+    tmp_path: Path, database: str
+) -> None:
+    from paris_tui.app.online.remote import JoinError, JoinTarget, Link
+    from paris_tui.net.client import TokenStore
+
+    async with (
+        cluster_host(tmp_path / "a", database, ("ann,bob",)) as (a, port_a),
+        cluster_host(tmp_path / "b", database) as (b, _port_b),
+    ):
+        assert a.cluster is not None and b.cluster is not None
+        prove = a.gate.prove
+
+        def prove_while_taken(*args: Any) -> Any:
+            # While ann's very first join reads the accounts, the table goes to b.
+            assert b.cluster is not None
+            with opened(database) as store:
+                with store.pool.connection() as conn:
+                    conn.execute("UPDATE paris_leases SET until = now() WHERE table_id = 't1'")
+                assert Leases(store, b.cluster.id, b.cluster.leases.address, LEASE).acquire("t1")
+            return prove(*args)
+
+        a.gate.prove = prove_while_taken  # type: ignore[method-assign]
+        tokens = TokenStore(tmp_path / "tokens.json")
+        target = JoinTarget("127.0.0.1", port_a, "ann")
+        with pytest.raises(JoinError) as refused:
+            await Link.open(target, tokens)
+        assert refused.value.code == "unavailable"  # ann's account was made meanwhile
+        a.gate.prove = prove  # type: ignore[method-assign]
+        await _until(lambda: "t1" in b.rooms, LEASE + 3.0, "host b refereeing t1")
+        # Her next try (the same data directory) proves the account her first made.
+        link = await Link.open(target, tokens)
+        assert b.rooms["t1"].seated.keys() == {0}
+        assert tokens.get(target.address, "ann") == link.token is not None
+        await link.close()
+
+
+async def test_tables_opened_before_the_host_listens_are_renewed_meanwhile(
+    tmp_path: Path, database: str
+) -> None:
+    from paris_tui.host.server import Host, HostConfig
+
+    async with cluster_host(tmp_path / "b", database) as (b, _port_b):
+        config = HostConfig(data_dir=tmp_path / "a", port=0, ai_delay=0.0, database=database)
+        a = Host(replace(config, lease_seconds=LEASE))
+        a.load()
+        try:
+            # The operator's --table tables are opened before the host listens; on a
+            # busy machine opening many of them took longer than a lease.
+            a.open_table(parse_seats("ann,bob"), seed=3)
+            await asyncio.sleep(2 * LEASE + 0.5)
+            assert "t1" not in b.rooms, "a live host's table taken while it started"
+            await a.start()
+            await asyncio.sleep(2 * LEASE)
+            assert "t1" in a.rooms and "t1" not in b.rooms
+        finally:
+            await a.close()
+
+
+async def test_a_client_that_brings_its_own_token_to_a_first_join_is_never_locked_out(
+    tmp_path: Path, database: str
+) -> None:
+    """Its first join made the account, and then the client heard nothing of it
+    (its host killed before the seat was said; here: refused, the refusal's token
+    not kept): the token it brought proves that account at the next try."""
+    async with (
+        cluster_host(tmp_path / "a", database, ("ann,bob",)) as (a, port_a),
+        cluster_host(tmp_path / "b", database) as (b, _port_b),
+    ):
+        assert a.cluster is not None and b.cluster is not None
+        prove = a.gate.prove
+
+        def prove_while_taken(*args: Any) -> Any:
+            assert b.cluster is not None
+            with opened(database) as store:
+                with store.pool.connection() as conn:
+                    conn.execute("UPDATE paris_leases SET until = now() WHERE table_id = 't1'")
+                assert Leases(store, b.cluster.id, b.cluster.leases.address, LEASE).acquire("t1")
+            return prove(*args)
+
+        a.gate.prove = prove_while_taken  # type: ignore[method-assign]
+        mine = "a-secret-of-anns-own-making-0123456789"
+        with pytest.raises(RefusedError) as refused:
+            await join_bot(port_a, "ann", token=mine)
+        assert refused.value.code == "unavailable"
+        a.gate.prove = prove  # type: ignore[method-assign]
+        await _until(lambda: "t1" in b.rooms, LEASE + 3.0, "host b refereeing t1")
+        await _until(lambda: "t1" not in a.rooms, LEASE + 3.0, "host a dropping t1")
+        ann = await join_bot(port_a, "ann", token=mine)  # relayed to b
+        assert ann.seated.seat == 0 and b.rooms["t1"].seated.keys() == {0}
+        with pytest.raises(RefusedError) as other:  # anyone else: the name is ann's
+            await join_bot(port_a, "ann", token="somebody-elses-token-0123456789")
+        assert other.value.code == "bad_token"
+        await ann.client.close()
+
+
+async def test_a_dead_hosts_tables_are_all_taken_once_a_relay_to_it_ends(
+    tmp_path: Path, database: str
+) -> None:
+    """bob, relayed from b to a, loses his relay when a dies: b dials a's door,
+    finds it shut, and takes every table of a's as soon as its leases went
+    silent, without waiting for joins (or for the leases to run out)."""
+    async with (
+        cluster_host(tmp_path / "a", database, ("ann,bob", "cat,dan"), lease=3.0) as (a, _port_a),
+        cluster_host(tmp_path / "b", database, lease=3.0) as (b, port_b),
+    ):
+        assert a.cluster is not None and b.cluster is not None and a._server is not None
+        bob = await join_bot(port_b, "bob", random_player(2))  # relayed to a
+        assert "t1" in a.rooms and "t1" not in b.rooms
+        # a dies (kill -9): no more renewals, its door shut, its connections cut.
+        await a.cluster.stop(release=False)
+        a._server.close()
+        await a._server.wait_closed()
+        died = time.monotonic()
+        for conn in list(a.connections):
+            conn.abort()
+        await _until(lambda: {"t1", "t2"} <= b.rooms.keys(), 3.0 + 2.0, "b taking a's tables")
+        # Taken when silent (two renewals, 1.2 s here), not when run out (3 s and a tick).
+        assert time.monotonic() - died < 2.5
+        await bob.client.close()

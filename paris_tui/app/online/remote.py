@@ -74,11 +74,14 @@ _PORT = re.compile(r"[0-9]{1,5}")
 class JoinError(Exception):
     """A join that cannot go on: ``message`` (one line) and the exit ``status``."""
 
-    def __init__(self, message: str, status: int, code: str | None = None) -> None:
+    def __init__(
+        self, message: str, status: int, code: str | None = None, token: str | None = None
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.status = status
         self.code = code
+        self.token = token  # a refused first join's new account's token (to keep)
 
 
 DEFAULT_PORT = 7337
@@ -248,7 +251,15 @@ class Link:
             with contextlib.suppress(OSError):
                 token = tokens.get(target.address, target.name)
         token = token or ticket
-        client, joined = await _join(target, token, timeout, code, named=True)
+        try:
+            client, joined = await _join(target, token, timeout, code, named=True)
+        except JoinError as exc:
+            # Refused after the host made the name's account: its token is kept, so
+            # that the next try proves that account (else: name_taken, for good).
+            if exc.token is not None and tokens is not None and target.name is not None:
+                with contextlib.suppress(OSError):
+                    tokens.put(target.address, target.name, exc.token)
+            raise
         return cls.joined(target, client, joined, tokens, token)
 
     @classmethod
@@ -271,11 +282,14 @@ class Link:
                     tokens.put(target.address, target.name, joined.token)
         return cls(target, client, joined, tokens=tokens, token=token)
 
-    async def rejoin(self, timeout: float = CONNECT_TIMEOUT, attempt: int = 0) -> RemoteTable:
+    async def rejoin(
+        self, timeout: float = CONNECT_TIMEOUT, attempt: int = 0, *, dial: int | None = None
+    ) -> RemoteTable:
         """Join the same seat (or watch the same table) again on a new connection:
         at the ``attempt``-th address after the one it was on, when the target has
-        several (the first try after a drop goes to another host, each in turn)."""
-        target = self.target.at(self.dialed + attempt)
+        several (the first try after a drop goes to another host, each in turn),
+        or at the target's ``dial``-th address when given."""
+        target = self.target.at(self.dialed + attempt if dial is None else dial)
         client, joined = await _join(target, self.token, timeout)
         self.dialed = _dialed(target, client)
         self.table = RemoteTable(client, joined)
@@ -326,6 +340,18 @@ class Link:
     ) -> str | None:
         """Try to join again after each of ``delays``: None once back, else why not."""
         problem = _("the host cannot be reached")
+        moved = self._moved_to()
+        if moved is not None:  # the host said where the table went: there first, at once
+            on_lost(reason, 1)
+            try:
+                await self.rejoin(dial=moved)
+            except JoinError as exc:
+                problem = exc.message
+                if exc.status == EXIT_REFUSED and exc.code != "unavailable":
+                    return problem
+            else:
+                self.reconnects += 1
+                return None
         for attempt, delay in enumerate(delays, start=1):
             on_lost(reason, attempt)
             await asyncio.sleep(delay * random.uniform(0.8, 1.2))
@@ -341,6 +367,23 @@ class Link:
             self.reconnects += 1
             return None
         return problem
+
+    def _moved_to(self) -> int | None:
+        """The dial of the host the last connection's ``bye`` named as the table's
+        new referee (added to the target's addresses when it was not one), if any.
+        A door's app has one way in, its host's socket, which relays: none."""
+        said = self.table.client.moved_to
+        if said is None or DOOR_SOCKET is not None:
+            return None
+        try:
+            where = parse_address(said)
+        except ValueError:
+            return None
+        addresses = ((self.target.host, self.target.port), *self.target.others)
+        if where not in addresses:
+            self.target = replace(self.target, others=(*self.target.others, where))
+            addresses = (*addresses, where)
+        return addresses.index(where)
 
     async def close(self) -> None:
         self.closed = True
@@ -552,7 +595,8 @@ async def _join(
             joined = await client.join(target.name, token, target.table, timeout=timeout, code=code)
     except RefusedError as exc:
         client.abort()
-        raise JoinError(_refusal_message(target, exc), EXIT_REFUSED, exc.code) from None
+        message = _refusal_message(target, exc)
+        raise JoinError(message, EXIT_REFUSED, exc.code, exc.refused.token) from None
     except (TimeoutError, HostClosedError, ProtocolError, OSError) as exc:
         client.abort()
         if isinstance(exc, TimeoutError):

@@ -232,7 +232,12 @@ class Gate:
                 if proof is not None:
                     self._not_anothers(store, proof)
                     return Claim(name, None, proof.credential())
-                new = secrets.token_urlsafe(32)
+                # A token the client brought for a name that is nobody's is the new
+                # account's: should the seat not come to it (its host killed, the
+                # join refused after the account was made), the same token proves
+                # the account at the next try, where a token it never heard of
+                # would leave it name_taken for good.
+                new = token if token is not None else secrets.token_urlsafe(32)
                 return Claim(name, None, Credential("token", digest(new)), new)
             if folded(account.name) != folded(name):
                 raise Refusal(

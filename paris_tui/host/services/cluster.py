@@ -5,7 +5,8 @@ With ``--database`` each host is a :class:`Cluster` member:
 - **One referee per table**: a host serves (holds a :class:`~paris_tui.host.room.Room`
   for) only the tables whose lease it holds (:mod:`paris_tui.host.store.lease`). Every
   :data:`TICK` seconds it renews its leases, drops the tables it lost (their
-  connections are told ``bye`` and reconnect) and takes the unfinished tables
+  connections are told ``bye`` with the address of the table's new referee,
+  and reconnect there) and takes the unfinished tables
   whose lease ran out (a host died), replaying their moves from the database.
   Every move is its own row, committed before anyone is told
   (:meth:`~paris_tui.host.store.postgres.PostgresStore.append`).
@@ -18,8 +19,9 @@ With ``--database`` each host is a :class:`Cluster` member:
   moves made at one host reach players connected to another at once, over the
   relay. When the referee's host dies, the relay ends, the client reconnects
   (``join`` takes several addresses), and another host referees the table:
-  about :data:`SILENT` after the kill when its door refuses the relay's dial
-  (its process is gone: :meth:`Cluster._take_from_gone`), else within
+  about :data:`SILENT` after the kill when its door refuses the relay's dial,
+  or the dial made when a relay to it ended (its process is gone: every table
+  of it swept, :mod:`~paris_tui.host.services.cluster_gone`), else within
   :data:`~paris_tui.host.store.lease.LEASE_SECONDS` and a tick (a host that
   stalls is taken over so too).
 - **Fenced writes**: every move is written only while this host holds the
@@ -51,13 +53,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar, cast
+from typing import TypeVar
 
 from paris_tui.core.record import Record
 from paris_tui.host.accounts.identity import Vouched
@@ -72,18 +73,19 @@ from paris_tui.host.events import (
     WaitingClosed,
     WaitingStarted,
 )
+from paris_tui.host.peers import Peer
 from paris_tui.host.ports import ClusterHost
 from paris_tui.host.referee import Refusal
 from paris_tui.host.room import Room
+from paris_tui.host.services.cluster_gone import GoneHosts
+from paris_tui.host.services.cluster_waiting import WaitingSeats
 from paris_tui.host.services.relay import DoorShut, PeerRelay
-from paris_tui.host.services.waiting import WaitingTable
 from paris_tui.host.store.lease import LEASE_SECONDS, Heartbeat, Leases
 from paris_tui.host.store.postgres import DatabaseUnavailable, PostgresStore
 from paris_tui.net.protocol import (
-    SEAT_STATUSES,
+    Bye,
     Join,
     SeatInfo,
-    SeatStatus,
     TableInfo,
     Vouch,
     Watch,
@@ -99,7 +101,7 @@ TICK = LEASE_SECONDS / 5  # how often leases are renewed and run-out ones taken
 SILENT = 2 * TICK  # a gone host's lease, this long unrenewed, is taken before it runs out
 
 
-class Cluster:
+class Cluster(WaitingSeats, GoneHosts):
     """This host's part among the hosts on one database."""
 
     def __init__(
@@ -138,6 +140,8 @@ class Cluster:
         self._gone: dict[str, float] = {}  # host (lease holder) -> when its door refused us
         self._taking: dict[str, asyncio.Event] = {}  # tables being taken over here: set when done
         self._claims: dict[str, asyncio.Future[None]] = {}  # gone hosts' tables being claimed
+        self._probing: set[str] = set()  # hosts whose door is being dialled (a relay ended)
+        self._sweeping: set[str] = set()  # gone hosts whose tables are being taken
         # Run at each tick after the leases (the friends say who is here, one
         # database connection at a time).
         self.after_tick: Callable[[], Awaitable[None]] | None = None
@@ -191,24 +195,35 @@ class Cluster:
     # --- leases ------------------------------------------------------------------------
 
     def acquire(self, table_id: str) -> bool:
-        began = time.monotonic()
         try:
             got = self.leases.acquire(table_id)
         except OSError as exc:
             log.error("table %s: %s", table_id, exc)
             return False
-        if got:
-            self._taken[table_id] = began
+        if got:  # committed now: a renewal begun from now on holds it
+            self._taken[table_id] = time.monotonic()
         return got
+
+    def beating(self) -> Heartbeat:
+        """The renewals, running from the first lease taken: the operator's
+        ``--table`` tables are opened before the host listens (:meth:`start`),
+        and opening many of them took longer than a lease on a busy machine, so
+        another host took the first ones over before this one ever renewed."""
+        if self._task is None:
+            self._stepped = time.monotonic()  # opening tables: this process steps
+        if self.heartbeat is None:
+            self.heartbeat = Heartbeat.of(
+                self.leases, self.tick, lambda: time.monotonic() - self._stepped < self.loop_stall
+            )
+            self.heartbeat.start()
+        return self.heartbeat
 
     def start(self, address: str) -> None:
         self.leases.address = address
+        heartbeat = self.beating()
+        heartbeat.leases.address = address  # (its own Leases, on its own connection)
         self._stepped = time.monotonic()
-        self.heartbeat = Heartbeat.of(
-            self.leases, self.tick, lambda: time.monotonic() - self._stepped < self.loop_stall
-        )
-        self.heartbeat.beat()
-        self.heartbeat.start()
+        heartbeat.beat()
         with contextlib.suppress(OSError):  # the waiting tables of hosts that died
             self.store.drop_waiting(stale=True)
         self.relays.secret()
@@ -309,7 +324,9 @@ class Cluster:
         pending = self._taking.get(table_id)
         if pending is not None:
             await pending.wait()
-            return
+            if table_id in self.host.rooms or table_id in self._taking:
+                return
+            # That take did not get it (a sweep's, whose lease this caller took first).
         done = self._taking[table_id] = asyncio.Event()
         try:
             await self._take(table_id, finished=finished)
@@ -363,11 +380,37 @@ class Cluster:
         raise Refusal("unavailable", f"table {room.id} is moving to another host: try again")
 
     def lose(self, table_id: str) -> None:
-        """Another host referees ``table_id`` now: stop serving it here."""
+        """Another host referees ``table_id`` now: stop serving it here, at once,
+        and tell its connections where it went (:meth:`_send_away`)."""
         self._lost[table_id] = time.monotonic()
-        if not self.host.lose_table(table_id):
+        connections = self.host.lose_table(table_id)
+        if connections is None:
             return
         log.warning("table %s: its lease went to another host", table_id)
+        if connections:
+            future = asyncio.ensure_future(self._send_away(table_id, connections))
+            future.add_done_callback(_log_failure)
+
+    async def _send_away(self, table_id: str, connections: Sequence[Peer]) -> None:
+        """Tell ``connections`` (of a table lost) ``bye`` with the address of the
+        host that holds its lease now (one row read): their clients join it there
+        directly, not through whichever host they try first. Not known (nobody
+        took the lease yet, or the database did not answer): a plain ``bye``,
+        and the clients try their hosts, as before."""
+        loop = asyncio.get_running_loop()
+        address = None
+        try:
+            found = await loop.run_in_executor(self.io, self.leases.lease_of, table_id)
+            if found is not None and found.holder != self.id and found.address:
+                address = found.address
+        except (OSError, RuntimeError) as exc:  # (RuntimeError: this host is stopping)
+            log.error("table %s: where it went is not known: %s", table_id, exc)
+        for conn in connections:
+            conn.unseat()
+            conn.dismiss(Bye("shutdown", address))
+        log.info(
+            "table %s: %d connections sent to %s", table_id, len(connections), address or "any host"
+        )
 
     # --- tables refereed elsewhere ------------------------------------------------------
 
@@ -448,11 +491,14 @@ class Cluster:
             return await self._waits(conn, self._take_from_gone(table, found.holder))
         self.host.leave(conn)
         try:
-            await self.relays.relay(conn, found.address, message)
+            ended = await self.relays.relay(conn, found.address, message)
         except DoorShut:
             self._gone[found.holder] = time.monotonic()
             log.warning("host %s at %s refuses connections: gone", found.holder, found.address)
+            self._sweep(found.holder)
             return await self._waits(conn, self._take_from_gone(table, found.holder))
+        if ended:  # the referee's host ended it: gone (kill -9), or it dropped the table?
+            self._probe(found.holder, found.address)
         return True
 
     async def _waits(self, conn: Connection, wait: Awaitable[T]) -> T:
@@ -467,159 +513,6 @@ class Cluster:
                 admission.waited(conn)
             raise
 
-    def _is_gone(self, holder: str) -> bool:
-        """Whether ``holder``'s door refused a connection within the last lease."""
-        seen = self._gone.get(holder)
-        if seen is None:
-            return False
-        if time.monotonic() - seen > self.leases.seconds:
-            del self._gone[holder]
-            return False
-        return True
-
-    async def _take_from_gone(self, table: str, holder: str) -> bool:
-        """:meth:`_claim_from_gone`, once for all the joins for ``table`` here at a time
-        (the others wait for the same claim: no read of theirs)."""
-        pending = self._claims.get(table)
-        if pending is None:
-            pending = asyncio.ensure_future(self._claim_from_gone(table, holder))
-            self._claims[table] = pending
-            pending.add_done_callback(lambda done: self._claimed(table, done))
-        await asyncio.shield(pending)  # a join that gives up does not end the others' claim
-        if table not in self.host.rooms:
-            raise Refusal("unavailable", f"table {table} is moving to another host: try again")
-        return False  # served here: the join goes on here
-
-    def _claimed(self, table: str, done: asyncio.Future[None]) -> None:
-        self._claims.pop(table, None)
-        if not done.cancelled():
-            done.exception()  # seen here even if every join waiting for it is gone
-
-    async def _claim_from_gone(self, table: str, holder: str) -> None:
-        """Referee ``table`` here if its host ``holder`` is gone (its door refused
-        us), as soon as its lease went :attr:`silent` (two renewals) without a
-        renewal: a kill -9 is taken over in about a third of a lease, not a lease
-        and a tick. The join waits here for that moment (at most :attr:`silent`)
-        instead of being told to try again: the players of a host that died do
-        not come back again and again, each time a dial, a hello and two reads.
-        Raises ``Refusal`` when the holder renewed (it is not gone after all:
-        dialled again next time) or the database did not answer."""
-        loop = asyncio.get_running_loop()
-        pool = self.io
-        deadline = time.monotonic() + self.silent + self.tick
-        while True:
-            began = time.monotonic()
-            try:
-                got = await loop.run_in_executor(
-                    pool, self.leases.take_from, table, holder, self.silent
-                )
-                wait = (
-                    None
-                    if got
-                    else await loop.run_in_executor(
-                        pool, self.leases.silent_in, table, holder, self.silent
-                    )
-                )
-            except OSError as exc:
-                log.error("table %s: %s", table, exc)
-                raise Refusal(
-                    "unavailable", "the host cannot reach its database: try again"
-                ) from None
-            if got:
-                self._taken[table] = began
-                await self.take(table)
-                break
-            if wait is None:  # not the gone host's any more: ours (being taken), or another's
-                pending = self._taking.get(table)
-                if pending is not None:
-                    await pending.wait()
-                break
-            if time.monotonic() + wait > deadline:  # renewed: not gone after all
-                self._gone.pop(holder, None)
-                raise Refusal("unavailable", "the table's host cannot be reached: try again")
-            await asyncio.sleep(wait + 0.01)
-
-    # --- tables waiting for players, at every host -------------------------------------
-    #
-    # A waiting table lives in the memory of the host where it was opened: its seats
-    # are held by connections there, and its game is dealt there. That host holds
-    # its lease from the start (so a join for it at another host is relayed there,
-    # as for any table) and keeps a row of its seats in ``paris_waiting`` for every
-    # host's lobby and for the one-table-per-name rule. The row goes when the game
-    # starts (the table is then an ordinary one) or the table closes.
-
-    def publish(self, table: WaitingTable[Any]) -> None:
-        """The waiting table's seats, for the other hosts (its lease taken first);
-        a name that left its seat sits there no more (paris_seated)."""
-        infos = table.seat_infos()
-        seats = json.dumps([[s.name, s.kind, s.status] for s in infos])
-        present = [s.name for s in infos if s.status == "present"]
-        try:
-            if self.acquire(table.id):
-                self.store.put_waiting(table.id, self.id, seats, present)
-        except OSError as exc:
-            log.error("table %s: the other hosts cannot list it: %s", table.id, exc)
-
-    def withdraw(self, table_id: str, *, started: bool, players: Sequence[str] = ()) -> None:
-        """The waiting table started (its lease kept: the game is here; its
-        ``players`` sit at it) or closed (nobody sits at it)."""
-        try:
-            self.store.drop_waiting(table_id)
-            self.store.unseat(table_id, players if started else ())
-            if not started:
-                self.leases.release(table_id)
-        except OSError as exc:
-            log.error("table %s: %s", table_id, exc)
-
-    def waiting_infos(self) -> list[TableInfo]:
-        """The tables waiting for players at the other hosts (live ones only)."""
-        try:
-            rows = self.store.waiting_elsewhere(self.id)
-        except OSError as exc:
-            log.error("%s", exc)
-            return []
-        return waiting_infos(rows)
-
-    def seat(self, table_id: str, names: Sequence[str], *, replace: Sequence[str] = ()) -> None:
-        """``names`` sit at ``table_id`` in the database (a name sits at one
-        unfinished table across every host: :meth:`PostgresStore.seat`), the
-        table's lease taken first when it is new, so the row counts from its first
-        instant (and given back if a name is refused). Raises
-        :class:`~paris_tui.host.store.postgres.SeatTaken` or ``OSError``."""
-        fresh = table_id not in self.host.rooms and table_id not in self.host.waiting
-        if fresh and not self.acquire(table_id):
-            raise DatabaseUnavailable(f"table {table_id}: its lease cannot be taken")
-        try:
-            self.store.seat(table_id, self.id, names, replace=replace)
-        except BaseException:
-            if fresh:
-                with contextlib.suppress(OSError):
-                    self.leases.release(table_id)
-            raise
-
-
-def waiting_infos(rows: Sequence[tuple[str, str]]) -> list[TableInfo]:
-    """The lobby's lines of the tables waiting at other hosts, from their rows
-    (table, seats JSON); a row that does not read as seats is left out."""
-    infos = []
-    for table_id, text in rows:
-        try:
-            seats = json.loads(text)
-            if not isinstance(seats, list):
-                continue
-            slots = tuple(
-                SeatInfo(str(n or ""), str(k), cast(SeatStatus, st))
-                for n, k, st in seats
-                if st in SEAT_STATUSES
-            )
-        except (TypeError, ValueError):
-            continue
-        if len(slots) != len(seats):
-            continue
-        free = sum(1 for seat in slots if seat.status == "free")
-        infos.append(TableInfo(table_id, slots, 0, 0, False, waiting=True, free_seats=free))
-    return infos
-
 
 def remote_info(table_id: str, record: Record) -> TableInfo:
     """The lobby's line of a table refereed elsewhere, from its record."""
@@ -631,7 +524,7 @@ def remote_info(table_id: str, record: Record) -> TableInfo:
 
 def _log_failure(task: asyncio.Future[None]) -> None:
     if not task.cancelled() and task.exception() is not None:
-        log.error("the friends' step failed", exc_info=task.exception())
+        log.error("a cluster task failed", exc_info=task.exception())
 
 
 def unfinished_record(store: PostgresStore, table: str) -> Record | None:

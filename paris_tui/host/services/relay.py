@@ -254,9 +254,9 @@ class PeerRelay:
                 return encode(vouch), swap, line
         return None
 
-    async def relay(self, conn: Connection, address: str, message: ClientMessage) -> None:
+    async def relay(self, conn: Connection, address: str, message: ClientMessage) -> bool:
         """Copy ``conn``'s lines to the referee's host at ``address`` and back, from
-        ``message`` on, until either side ends."""
+        ``message`` on, until either side ends; whether the referee's side did."""
         hello = conn.hello or Hello(conn.protocol, "paris-tui relay")
         host, _, port = address.rpartition(":")
         try:
@@ -316,6 +316,7 @@ class PeerRelay:
         tasks = [asyncio.create_task(down()), asyncio.create_task(up())]
         try:
             await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+            return tasks[0].done()
         finally:
             for task in tasks:
                 task.cancel()

@@ -181,6 +181,14 @@ class Leases:
             ).fetchall()
         return {str(t): Holder(str(t), str(h), str(a)) for t, h, a in rows}
 
+    def tables_of(self, holder: str) -> list[str]:
+        """The tables whose lease ``holder`` has (a host found gone: what to take)."""
+        with self.store.one(self.seconds) as conn:
+            rows = conn.execute(
+                "SELECT table_id FROM paris_leases WHERE holder = %s", (holder,)
+            ).fetchall()
+        return [str(r[0]) for r in rows]
+
     def lease_of(self, table_id: str) -> Holder | None:
         """The live lease of one table (a join's look-up: one row, not every one)."""
         with self.store.one(self.seconds) as conn:
