@@ -96,7 +96,11 @@ def test_end_screen_with_rematch_80x24(snap_compare: Any, tmp_path: Path) -> Non
         await _until(pilot, lambda: "waiting for bob" in screen_text(app), "ann's word")
         await pilot.pause()
 
-    host = Host(HostConfig(data_dir=tmp_path / "host", port=0, ai_delay=0.0))
+    # Both players are at 127.0.0.1: rated only where the operator allows it.
+    config = HostConfig(
+        data_dir=tmp_path / "host", port=0, ai_delay=0.0, rated_addresses=("127.0.0.1",)
+    )
+    host = Host(config)
     host.load()
     state["host"] = host
     app = RematchApp(anim=0.0, ai_delay=0.0, cursor_blink=False, deliberate_keys=False)

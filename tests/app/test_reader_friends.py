@@ -34,7 +34,9 @@ def test_friends_by_ear_ask_and_read_the_list(tmp_path: Path) -> None:
             _wait_text(app, "Your name at this table?")
             app.send(b"ann\r")
             _wait_text(app, "Your turn, ann")
-            app.send(b"quit\r")
+            app.send(b"quit\r")  # the table, for the host's lobby beneath it
+            _wait_text(app, "You left the table for the host's lobby")
+            app.send(b"quit\r")  # the lobby's quit ends the session
             assert app.finish() == 0
         finally:
             app.kill()

@@ -56,7 +56,10 @@ async def test_finish_q_to_the_lobby_log_in_again_and_a_rematch_over_ssh(
     store.put_record("t1", near_the_end("bob,ann").record().to_json_dict())  # bob ends it
     store.close()
     proc = await asyncio.create_subprocess_exec(
-        *_host(tmp_path), stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL
+        # Both players are at 127.0.0.1: rated only where the operator allows it.
+        *_host(tmp_path, "--rated-address", "127.0.0.1"),
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.DEVNULL,
     )
     try:
         port = await _ssh_port(proc)
