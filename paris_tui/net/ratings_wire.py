@@ -43,14 +43,7 @@ __all__ = [
     "tenths",
 ]
 
-RATING_REASONS: tuple[str, ...] = (
-    "ai_seat",
-    "takeover",
-    "leaver",
-    "no_account",
-    "same_person",
-    "aborted",
-)
+RATING_REASONS: tuple[str, ...] = ("ai_seat", "takeover", "leaver", "no_account", "same_person")
 _LIMIT = 100_000  # |rating| in tenths: the model's ordinals stay far inside
 
 Rating = Annotated[int, Meta(ge=-_LIMIT, le=_LIMIT)]
