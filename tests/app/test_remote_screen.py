@@ -299,3 +299,25 @@ async def test_a_presence_heard_while_the_screen_is_still_being_mounted_is_drawn
         monkeypatch.undo()
         await pilot.pause()
         assert "Bob (away, AI plays)" in all_text(app)
+
+
+async def test_a_move_heard_while_the_screen_is_still_being_mounted_is_shown(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A move can arrive from the host after the game screen has drawn itself and decided
+    to wait for the other seat, but before Textual counts the screen as mounted: it is
+    shown all the same, not left until something else comes (a player who sat down just
+    as the last move of a game came saw the end only when the next presence arrived)."""
+    session, mine = _position()
+    table = PushedTable(session, mine)
+    async with table_screen(table) as (_app, pilot, game):
+        assert game.turn_seat is None and game.waiting_for == 1 - mine
+        start = game.move_count
+        monkeypatch.setattr(GameScreen, "is_mounted", property(lambda _self: False))
+        table.push()
+        monkeypatch.undo()
+        for _ in range(100):
+            if game.move_count == start + 1 and not game._showing:
+                break
+            await pilot.pause(0.02)
+        assert game.move_count == start + 1

@@ -158,6 +158,7 @@ class GameScreen(ParisScreen):
         self.chat = TableChat(self)
         self.hints = HintWork(self)
         self.ending = GameEnd(self)
+        self._going = False  # on_mount went on to the game (see table_changed)
         # What waits while the game is paused (too small a terminal), run on resume.
         self._waiting: dict[str, Callable[[], None]] = {}
         table.add_listener(self)
@@ -179,7 +180,8 @@ class GameScreen(ParisScreen):
         return self.flow.seat_view(seat)
 
     def table_changed(self, table: Table, events: tuple[Event, ...]) -> None:
-        if self.flow.changed(table, events) and self.is_mounted:
+        # Once on_mount went on, shown even before Textual counts the screen as mounted.
+        if self.flow.changed(table, events) and (self.is_mounted or self._going):
             self._show_next()
 
     def table_refused(self, table: Table, code: ErrorCode, message: str) -> None:
@@ -282,6 +284,7 @@ class GameScreen(ParisScreen):
         self.chat.follow()
         self.refresh_all()
         self.advance()  # at once: a hand-off then shows before the game screen is laid out
+        self._going = True
         mark("game composed")
         self.call_after_refresh(self._first_frame_drawn)
 
