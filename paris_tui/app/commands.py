@@ -156,6 +156,7 @@ def system_commands(app: PaletteApp) -> Iterable[SystemCommand]:
             app.action_account,
         )
     yield from _resign_command(app)
+    yield from _abort_command(app)
     yield SystemCommand(
         _("Statistics"),
         _("Your finished games: wins, points by source, the last game, the trend"),
@@ -208,4 +209,40 @@ def _resign_command(app: PaletteApp) -> Iterable[SystemCommand]:
         _("Resign"),
         _("Give this game up: the AI plays your seat to the end, you are ranked last"),
         lambda: table.agree("resign"),
+    )
+
+
+def _abort_command(app: PaletteApp) -> Iterable[SystemCommand]:
+    """Propose (or agree to) an abort at a host's table whose game runs; once it is
+    proposed and this seat agreed, taking the word back declines it (protocol 5)."""
+    table = getattr(app.link, "table", None)
+    if not isinstance(table, RemoteTable) or not table.agree_allowed:
+        return
+    said = table.agreements.get("abort")
+    seats = table.local_seats
+    if table.view(None).is_over or (said is not None and said.to is not None) or not seats:
+        return
+    if said is not None and said.seats and seats[0] in said.seats:
+        yield SystemCommand(
+            _("Decline abort"),
+            _("Take your word back: the proposal to abort is gone, the game goes on"),
+            lambda: table.agree("abort", False),
+        )
+        return
+    if said is not None and said.seats:
+        yield SystemCommand(
+            _("Agree to abort"),
+            _("End this game now, unrated, with no winner, as proposed"),
+            lambda: table.agree("abort"),
+        )
+        yield SystemCommand(
+            _("Decline abort"),
+            _("Say no: the proposal to abort is gone, the game goes on"),
+            lambda: table.agree("abort", False),
+        )
+        return
+    yield SystemCommand(
+        _("Propose abort"),
+        _("Ask every player to end this game now: unrated, no winner, once all agree"),
+        lambda: table.agree("abort"),
     )

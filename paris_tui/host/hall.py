@@ -117,6 +117,7 @@ class Hall:
             table_id
             for table_id, record in tables
             if len(record.moves) >= len(record.setup.stacks) * len(record.players)
+            or _aborted(record)
         ]
         shown = set(finished[-limits.keep_finished :]) if limits.keep_finished > 0 else set()
         for table_id, record in tables:
@@ -493,6 +494,7 @@ class Hall:
         room.arrive(seat, conn)
         ref = room.referee
         conn.send(Seated(room.id, seat, issued, ref.view(seat), ref.events, room.seat_infos()))
+        room.tell_aborted(conn)  # a game every player agreed to abort: said so at once
         mark("host seated")
         # The others hear of the arrival with the seat, before the chat's history is
         # read: a watcher who comes after the seat was given gets no late presence.
@@ -529,3 +531,9 @@ class Hall:
         except AccountsUnavailable as exc:
             raise self.host.gate.broken(exc) from None
         return owner
+
+
+def _aborted(record: Record) -> bool:
+    """Every player agreed to end the record's game early: it is finished too."""
+    meta = record.extra.get(APP_KEY)
+    return isinstance(meta, dict) and meta.get("aborted") is True

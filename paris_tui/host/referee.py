@@ -232,13 +232,18 @@ class Referee:
         return self._game.total_moves
 
     @property
+    def aborted(self) -> bool:
+        """Every player agreed to end the game before its end (no winner, unrated)."""
+        return self.meta.get("aborted") is True
+
+    @property
     def is_over(self) -> bool:
-        return self._game.is_over
+        return self._game.is_over or self.aborted
 
     @property
     def to_move(self) -> int | None:
         """The seat to move, ``None`` once the game is over."""
-        return None if self._game.is_over else self._game.to_move
+        return None if self.is_over else self._game.to_move
 
     def is_ai(self, seat: int) -> bool:
         return self.players[seat].is_ai
@@ -260,7 +265,7 @@ class Referee:
     def check(self, seat: int, move: Move, move_count: int) -> None:
         """Raise the :class:`Refusal` that :meth:`submit` would, without moving."""
         game = self._game
-        if game.is_over:
+        if self.is_over:
             raise Refusal("game_over", "the game is over")
         if seat != game.to_move:
             raise Refusal(
@@ -375,7 +380,7 @@ class Referee:
         """
         game = self._game
         public = game.view(None)
-        over = game.is_over
+        over = self.is_over
         legal = () if over else tuple(game.legal_moves())
         return public, {
             seat: replace(

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from typing import Protocol
 
@@ -37,6 +37,7 @@ from paris_tui.host.events import (
 from paris_tui.host.peers import Peer, Table
 from paris_tui.host.referee import Referee, Refusal
 from paris_tui.host.store.files import TableStore
+from paris_tui.net.endings_wire import ENDINGS_VERSION, Agreement
 from paris_tui.net.protocol import (
     MoveClock,
     Presence,
@@ -160,6 +161,8 @@ class Room:
         info = TableInfo(self.id, self.seat_infos(), ref.move_count, ref.total_moves, ref.is_over)
         if not ref.is_over:  # whose turn, for the lobby (a timed table's clock says it too)
             info = structs.replace(info, to_move=ref.to_move)
+        elif ref.aborted:
+            info = structs.replace(info, aborted=True)
         return self.host.turns.table_info(self, info)
 
     def start(self) -> None:
@@ -226,12 +229,30 @@ class Room:
 
     # --- sending ----------------------------------------------------------------------
 
+    def result_for(self, protocol: int) -> RatedResult | None:
+        """How the game was rated, as a client of ``protocol`` reads it: an older one
+        than the agreed endings' knows no reason ``aborted`` (it is told nothing)."""
+        result = self.result
+        if result is not None and result.reason == "aborted" and protocol < ENDINGS_VERSION:
+            return None
+        return result
+
+    def tell_aborted(self, conn: Peer) -> None:
+        """A newcomer to an aborted game (protocol 5) hears that it was aborted, as
+        those at the table did when every player agreed."""
+        ref = self.referee
+        if ref.aborted and conn.protocol >= ENDINGS_VERSION:
+            voters = tuple(s for s in ref.human_seats if s not in self.resigned)
+            conn.send(Agreement(self.id, "abort", voters, self.id))
+
     def broadcast_presence(self) -> None:
-        data = encode(
-            Presence(self.id, self.seat_infos(), self.result, self.host.turns.move_clock(self))
-        )
+        clock = self.host.turns.move_clock(self)
+        data = encode(Presence(self.id, self.seat_infos(), self.result, clock))
+        old = data
+        if self.result_for(0) is not self.result:
+            old = encode(Presence(self.id, self.seat_infos(), None, clock))
         for conn in (*self.seated.values(), *self.watchers):
-            conn.send_bytes(data)
+            conn.send_bytes(data if conn.protocol >= ENDINGS_VERSION else old)
 
     def broadcast_update(self, events: Sequence[Event]) -> None:
         """Each seated connection gets its own seat's view; watchers the public one."""
@@ -282,6 +303,22 @@ class Room:
                 await self._game_over()  # (the chat's lines for the players sent first)
             self.host.events.publish(MovePlayed(self))
         self.kick()
+
+    async def abort(self, save: Callable[[Room], None]) -> bool:
+        """Every human player agreed: the game ends here, no winner, unrated. The
+        record says so (``"aborted": true`` in its ``app`` metadata), ``save``d
+        before anyone hears of it. ``False``: the game was over already."""
+        ref = self.referee
+        async with self.moving:
+            if ref.is_over:
+                return False
+            ref.meta["aborted"] = True
+            self.touched = time.time()
+            self._cancel_ai()
+            save(self)
+            await self._game_over()
+        self.broadcast_presence()
+        return True
 
     def _take_back(self) -> None:
         """Undo the referee's last move (it could not be saved)."""

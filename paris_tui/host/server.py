@@ -588,8 +588,10 @@ class Host:
                 conn.room = room
                 ref = room.referee
                 conn.send(Watching(room.id, ref.view(None), ref.events, room.seat_infos()))
-                if room.result is not None:  # a finished game: how it was rated
-                    conn.send(Presence(room.id, room.seat_infos(), room.result))
+                room.tell_aborted(conn)  # a game every player agreed to abort: said so at once
+                result = room.result_for(conn.protocol)
+                if result is not None:  # a finished game: how it was rated
+                    conn.send(Presence(room.id, room.seat_infos(), result))
                 await self.chat.history(conn, room)
             case Chat():
                 await self.chat.say(conn, message)

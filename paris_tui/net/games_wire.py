@@ -80,6 +80,8 @@ class FinishedGame(Form, frozen=True):
     scores: Annotated[tuple[_Score, ...], Meta(max_length=4)] = ()
     places: Annotated[tuple[_Place, ...], Meta(max_length=4)] = ()
     ratings: Annotated[tuple[_Tenths | None, ...], Meta(max_length=4)] = ()
+    # Additive (protocol 5): every player agreed to end it early, no winner, unrated.
+    aborted: bool = False
 
 
 class Games(Message, tag="games", frozen=True):

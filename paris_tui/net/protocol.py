@@ -274,6 +274,9 @@ class TableInfo(Form, frozen=True):
     move_time: Seconds | None = None
     to_move: Seat | None = None
     waited: Seconds | None = None
+    # Additive (protocol 5), written only when true: a finished game every player
+    # agreed to abort (no winner, unrated).
+    aborted: bool = False
 
 
 class MoveClock(Form, omit_defaults=False, frozen=True):

@@ -43,7 +43,14 @@ __all__ = [
     "tenths",
 ]
 
-RATING_REASONS: tuple[str, ...] = ("ai_seat", "takeover", "leaver", "no_account", "same_person")
+RATING_REASONS: tuple[str, ...] = (
+    "ai_seat",
+    "takeover",
+    "leaver",
+    "no_account",
+    "same_person",
+    "aborted",
+)
 _LIMIT = 100_000  # |rating| in tenths: the model's ordinals stay far inside
 
 Rating = Annotated[int, Meta(ge=-_LIMIT, le=_LIMIT)]

@@ -44,7 +44,7 @@ class Answers:
         self.out.say(*lines)
 
     def _between_turns(self, line: Typed) -> None:
-        parsed = parse(line.text, (*QUERIES, "help", "quit", "hint", "resign", *CHAT))
+        parsed = parse(line.text, (*QUERIES, "help", "quit", "hint", "resign", "abort", *CHAT))
         seat = self.public.to_move
         who = say.name(self.public.names, seat) if seat is not None else ""
         if not line.text.strip():
@@ -59,6 +59,8 @@ class Answers:
             self._help(turn=False)
         elif parsed.command == "resign":
             self._resign()
+        elif parsed.command == "abort":
+            self._abort(parsed.arg)
         elif parsed.command == "hint":
             self.say(_("A hint is for your own turn."))
         elif parsed.command in QUERIES:
@@ -79,6 +81,16 @@ class Answers:
             agree("resign")
         else:
             self.say(_("Only a player at a host's table can resign."))
+
+    def _abort(self, arg: str) -> None:
+        """``abort``: propose ending the game now, unrated, or agree to the proposal;
+        ``abort no``: decline it (a host's table; every human player must agree)."""
+        agree = getattr(self.table, "agree", None)
+        if not (getattr(self.table, "agree_allowed", False) and callable(agree)):
+            self.say(_("Only a player at a host's table can propose an abort."))
+            return
+        no = arg.strip().casefold() in {"no", word_for("no").casefold()}
+        agree("abort", not no)
 
     # --- questions --------------------------------------------------------------------
 

@@ -59,6 +59,7 @@ COMMANDS: dict[str, str] = {
         "friends",
         "rematch",
         "resign",
+        "abort",
     )
 }
 """Each command's id, which is also its English word (always accepted)."""
@@ -88,6 +89,7 @@ def _translated(command: str) -> str:
         "cancel": pgettext("command", "cancel"),
         "rematch": pgettext("command", "rematch"),
         "resign": pgettext("command", "resign"),
+        "abort": pgettext("command", "abort"),
         "watch": pgettext("command", "watch"),
         "new": pgettext("command", "new"),
         "say": pgettext("command", "say"),

@@ -78,6 +78,8 @@ def table_line(n: int, info: TableInfo, me: str | None = None) -> str:
         state = ngettext(
             "waiting for {n} more player", "waiting for {n} more players", info.free_seats
         ).format(n=info.free_seats)
+    elif info.finished and info.aborted:
+        state = _("aborted, unrated")
     elif info.finished:
         state = _("finished")
     else:

@@ -102,6 +102,7 @@ class Reader(Finish):
         self.routes_told: set[int] = set()
         self.waiting_said: int | None = None
         self.gone = False
+        self.aborted = False  # every player agreed to abort (a host's table): it ends here
         self.connection: str | None = None  # why the table cannot be reached, while so
         table.add_listener(self)
         self.chat = TableChat(out, self.updates.put_nowait)
@@ -168,6 +169,8 @@ class Reader(Finish):
             self.say(agreement_line(value, self.public.names))
             if value.what == "rematch" and value.to is not None:
                 self.next_table = value.to
+            if value.what == "abort" and value.to is not None:
+                self.aborted = self.gone = True  # said: the game is over, unrated
 
     # --- what may be read ---------------------------------------------------------------
 
@@ -213,7 +216,8 @@ class Reader(Finish):
                 for item in self.waiting.pending():  # every update not told yet
                     self.handle_update(item)
                 if self.gone and not self.table.view(None).is_over:
-                    self.say(_("The table is gone for this terminal."))
+                    if not self.aborted:
+                        self.say(_("The table is gone for this terminal."))
                     return 0
                 public = self.table.view(None)
                 self.public = public
@@ -334,7 +338,7 @@ class Reader(Finish):
                 interrupted = self._interrupted(item)
                 if self.table.move_count != count or self.table.view(None).is_over:
                     return
-                if item[0] == "gone":
+                if item[0] == "gone" or self.gone:
                     return
                 if interrupted and item[0] != "changed":
                     self._ask_again(seat, choices, whole=False)
@@ -388,7 +392,7 @@ class Reader(Finish):
                 self.handle_update(item)
                 if item[0] == "refused":
                     return False
-                if self.table.move_count != count or item[0] == "gone":
+                if self.table.move_count != count or item[0] == "gone" or self.gone:
                     return True
                 continue
             line = typed_or_quit(item)
@@ -426,6 +430,8 @@ class Reader(Finish):
             self._help(turn=True)
         elif command == "cancel":
             self.say(_("Nothing to cancel: choose a tile."))
+        elif command == "abort":
+            self._abort(word.arg)
         else:
             assert command is not None
             self._query(command, word.arg)

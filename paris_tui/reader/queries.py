@@ -110,6 +110,13 @@ def help_lines(*, turn: bool, chat: bool) -> list[str]:
                 "{mute} alone: who is muted."
             ).format(mute=w("mute"), unmute=w("unmute"))
         )
+    if chat:  # a host's table
+        lines.append(
+            _(
+                "{resign}: give the game up (the AI plays your seat to the end); {abort}: "
+                "propose ending the game now, unrated, or agree to it; {abort} {no}: decline."
+            ).format(resign=w("resign"), abort=w("abort"), no=w("no"))
+        )
     lines.append(_("Words may be shortened; English words work in every language."))
     return lines
 
@@ -164,6 +171,13 @@ def end_help_lines(*, chat: bool) -> list[str]:
                 "(kept with your account); {unmute} and a name: read again; "
                 "{mute} alone: who is muted."
             ).format(mute=w("mute"), unmute=w("unmute"))
+        )
+    if chat:  # a host's table
+        lines.append(
+            _(
+                "{resign}: give the game up (the AI plays your seat to the end); {abort}: "
+                "propose ending the game now, unrated, or agree to it; {abort} {no}: decline."
+            ).format(resign=w("resign"), abort=w("abort"), no=w("no"))
         )
     lines.append(_("Words may be shortened; English words work in every language."))
     return lines

@@ -49,11 +49,11 @@ class TurnInput:
 
     def read(self, text: str, view: SeatView, choices: list[Move] | None) -> Reading:
         """``text`` typed on a turn of ``view``, while ``choices`` (a takeover's) are asked."""
-        allowed = (*QUERIES, "hint", "help", "quit", "cancel", *CHAT)
+        allowed = (*QUERIES, "hint", "help", "quit", "cancel", "abort", *CHAT)
         parsed = parse(text, allowed)
         if not text.strip():
             return None, choices, None
-        if parsed.command in CHAT and parsed.exact:  # typed in full: never a stop's start
+        if parsed.command in (*CHAT, "abort") and parsed.exact:  # typed in full: no stop's start
             return None, choices, parsed
         if choices is not None:
             if parsed.number is not None:

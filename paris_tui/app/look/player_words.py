@@ -129,6 +129,8 @@ def game_line(game: FinishedGame, name: str | None = None) -> str:
         parts.append(part)
     ended = time.strftime("%Y-%m-%d %H:%M", time.localtime(game.finished))
     rated = _("rated") if game.rated else _("unrated")
+    if game.aborted:
+        rated = _("aborted, unrated")
     return _("{table}, {ended}: {players}; {rated}.").format(
         table=game.table, ended=ended, players=", ".join(parts), rated=rated
     )

@@ -29,6 +29,7 @@ _WHY = {
         "This game is unrated: two seats came from one address, so the host cannot "
         "tell they are different people."
     ),
+    "aborted": N_("This game is unrated: every player agreed to abort it, and no one won."),
 }
 
 

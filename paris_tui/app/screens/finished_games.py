@@ -152,6 +152,8 @@ class FinishedGamesScreen(TranslatedBindings, ModalScreen[None]):
         grid.clear()
         for game in self.games:
             rated = Text(_("rated")) if game.rated else Text(_("unrated"), style="dim")
+            if game.aborted:
+                rated = Text(_("aborted"), style="dim")
             ended = time.strftime("%m-%d %H:%M", time.localtime(game.finished))
             grid.add_row(
                 Text(game.table),

@@ -239,6 +239,7 @@ class GameScreen(ParisScreen):
         """
         update = self.flow.rebind(table)
         table.add_listener(self)
+        self.ending.follow(table)
         self.chat.follow()
         self.clock.follow()
         self.flow.pending.append(update)

@@ -10,8 +10,10 @@ from paris_tui.app.local.session import points_by_kind
 from paris_tui.app.online.chat import Mutes, chat_table
 
 from ...i18n import _
+from ...net.endings_wire import Agreement
 from ...net.table import Table
 from .end import EndScreen
+from .end_abort import AbortedScreen, abort_words
 
 if TYPE_CHECKING:
     from .game_host import GameHost
@@ -24,6 +26,31 @@ class GameEnd:
 
     def __init__(self, screen: GameHost) -> None:
         self._screen = screen
+        self.aborted = False
+        self.follow(screen.flow.table)
+
+    def follow(self, table: Table) -> None:
+        """Hear the abort's proposals at a host's table (protocol 5), on each connection."""
+        listeners = getattr(table, "agreement_listeners", None)
+        if isinstance(listeners, list):
+            listeners.append(self._heard)
+
+    def _heard(self, agreement: Agreement) -> None:
+        """A proposal to abort, a decline, or the abort itself: said, or the end shown."""
+        if agreement.what != "abort" or self.aborted:
+            return
+        screen = self._screen
+        table = screen.flow.table
+        if agreement.table != table.table_id:
+            return
+        public = table.view(None)
+        seats = table.local_seats
+        if agreement.to is not None:
+            self.aborted = True
+            screen.app.push_screen(AbortedScreen(public, getattr(table, "rated", None)))
+            return
+        text = abort_words(agreement, public.names, seats[0] if seats else None)
+        screen.notify(text.plain, title=_("Abort"), markup=False, timeout=10)
 
     def show(self, *, step: float, muted: Mutes | None) -> None:
         """The end screen over the game (its tours ``step`` apart; the chat's ``muted``
@@ -50,7 +77,7 @@ class GameEnd:
         rated = getattr(table, "rated", None)
         if rated is not None:
             for screen in self._screen.app.screen_stack:
-                if isinstance(screen, EndScreen):
+                if isinstance(screen, EndScreen | AbortedScreen):
                     screen.set_rated(rated)
 
     def _remember(self) -> None:

@@ -95,7 +95,9 @@ class PlayerScreen(TranslatedBindings, ModalScreen[None]):
         key = self.player.casefold()
         for game in record.games:
             players = Text(", ").join(self._seat_text(game, i, key) for i in range(len(game.names)))
-            if not game.rated:
+            if game.aborted:
+                players.append(_(" (aborted)"), style="dim")
+            elif not game.rated:
                 players.append(_(" (unrated)"), style="dim")
             ended = time.strftime("%Y-%m-%d %H:%M", time.localtime(game.finished))
             grid.add_row(Text(game.table), players, Text(ended), key=game.table)

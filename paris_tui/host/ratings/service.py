@@ -317,8 +317,11 @@ class HostRatings:
         """Count the finished game (once; an I/O thread or the host's start)."""
         view = referee.view(None)
         outcome = view.outcome
-        if self.store is None or outcome is None:
+        if self.store is None or (outcome is None and not referee.aborted):
             return None
+        # An aborted game has no outcome: its scores so far, no winner (every seat first).
+        scores = view.scores if outcome is None else outcome.scores
+        on_board = (0,) * len(scores) if outcome is None else outcome.on_board
         kinds = [p.kind for p in referee.players]
         key = game_key(referee.table_id, referee.record_json())
         try:
@@ -327,9 +330,10 @@ class HostRatings:
                 referee.table_id,
                 kinds,
                 dict(owners),
-                outcome.scores,
-                outcome.on_board,
+                scores,
+                on_board,
                 referee.names,
+                aborted=referee.aborted,
             )
         except RatingsUnavailable as exc:
             self._fail(exc)

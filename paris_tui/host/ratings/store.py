@@ -78,10 +78,11 @@ LEADERBOARD_SIZE = 20
 HISTORY_SCAN = 5000
 """The newest finished games a player's own games are looked for among."""
 
-Reason = Literal["ai_seat", "takeover", "leaver", "no_account", "same_person"]
+Reason = Literal["ai_seat", "takeover", "leaver", "no_account", "same_person", "aborted"]
 """Why a game was unrated: an AI seat, a seat the takeover AI played (who came
 back), a seat it was still playing at the end (a leaver), a seat without an account,
-two seats the host could not tell apart (one address, or one account)."""
+two seats the host could not tell apart (one address, or one account), or every
+player agreed to end it before its end (aborted: no winner, everyone first)."""
 REASONS: tuple[str, ...] = get_args(Reason)
 
 # Schema of ratings.sqlite ("ratings"). The same tables are in the
@@ -161,6 +162,7 @@ class Finished:
     scores: tuple[int, ...] = ()  # each seat's, when the result kept them
     places: tuple[int, ...] = ()  # each seat's place, 1 first
     after: tuple[float | None, ...] = ()  # each seat's shown rating after (rated games)
+    aborted: bool = False  # every player agreed to end it early: no winner, unrated
 
 
 @dataclass(frozen=True, slots=True)
@@ -348,10 +350,12 @@ class RatingStore(Protocol):
         scores: Sequence[int],
         on_board: Sequence[int],
         names: Sequence[str] = (),
+        aborted: bool = False,
     ) -> GameResult:
         """Count a finished game once (one transaction): judge it, rank it, move
         the ratings if it is rated. A key counted before returns its result as it
-        was (``replayed``)."""
+        was (``replayed``). ``aborted``: every player agreed to end it early: unrated
+        (reason ``aborted``), no leavers, every seat placed first."""
 
     def result(self, key: str) -> GameResult | None: ...
 
@@ -494,7 +498,9 @@ class SQLiteRatings:
             except ValueError:
                 kept = GameResult(bool(rated), None, ())
             n = len(found)
-            fits = len(kept.ranks) == n  # a result of another seat count is not shown
+            aborted = kept.reason == "aborted"
+            # A result of another seat count is not shown; an aborted game has no places.
+            fits = len(kept.ranks) == n and not aborted
             out.append(
                 Finished(
                     str(table_id),
@@ -504,6 +510,7 @@ class SQLiteRatings:
                     kept.scores if len(kept.scores) == n else (),
                     kept.ranks if fits else (),
                     kept.after if len(kept.after) == n else (),
+                    aborted,
                 )
             )
             if len(out) >= limit:
@@ -543,6 +550,7 @@ class SQLiteRatings:
         scores: Sequence[int],
         on_board: Sequence[int],
         names: Sequence[str] = (),
+        aborted: bool = False,
     ) -> GameResult:
         with self._tx() as db:
             row = db.execute("SELECT result FROM rating_games WHERE game = ?", (key,)).fetchone()
@@ -574,6 +582,8 @@ class SQLiteRatings:
                 people.setdefault(int(seat), set()).add(str(person))
             reason, leavers = judge(kinds, owners, marks, people)
             places = ranks(scores, on_board, leavers)
+            if aborted:
+                reason, leavers, places = "aborted", (), [1] * len(kinds)
             n = len(kinds)
             before: list[float | None] = [None] * n
             after: list[float | None] = [None] * n

@@ -1,6 +1,7 @@
 """What every player of a table agrees to: a rematch once the game is over (the
 same players, a new deal, the seats' order turned by one), and, from the same
-word on the wire, an agreed abort and a resignation while it runs
+word on the wire, an agreed abort (every human seat agrees; no winner, unrated) and
+a resignation while it runs
 (``agree``/``agreement``, protocol 5: :mod:`paris_tui.net.endings_wire`).
 
 The words are kept per table while the host runs (a restart forgets them: each
@@ -52,7 +53,40 @@ class Agreements:
         elif message.what == "resign":
             await self._resign(room, seat, message.yes)
         else:
-            raise Refusal("not_started", "this host does not abort a game by agreement")
+            await self._abort(room, seat, message.yes)
+
+    async def _abort(self, room: Room, seat: int, yes: bool) -> None:
+        """``seat`` proposes or agrees to end the game now (``yes=False``: declines, and
+        the proposal is gone for everyone). Once every human seat agreed, the game
+        ends aborted: no winner, unrated, the record says so. AI seats (and seats
+        the AI plays after a resignation) do not vote; moves do not cancel it."""
+        if room.referee.is_over:
+            raise Refusal("game_over", "the game is over: nothing to abort")
+        if seat in room.resigned:
+            raise Refusal("not_seated", "a player who resigned does not vote on an abort")
+        key: tuple[str, AgreeWhat] = (room.id, "abort")
+        if not yes:
+            if self.agreed.pop(key, None):
+                log.info("table %s: seat %d declined the abort", room.id, seat)
+            self.tell(room, "abort", set())
+            return
+        agreed = self.agreed.setdefault(key, set())
+        agreed.add(seat)
+        voters = self._humans(room) - room.resigned
+        if not voters <= agreed:
+            self.tell(room, "abort", agreed)
+            return
+        self.agreed.pop(key, None)
+
+        def save(room: Room) -> None:
+            try:
+                self.host.save_table(room)
+            except OSError as exc:  # the record on disk still says it runs
+                log.error("table %s: could not save the abort: %s", room.id, exc)
+
+        if await room.abort(save):
+            log.info("table %s: every player agreed, the game is aborted", room.id)
+            self.tell(room, "abort", voters, room.id)
 
     async def _resign(self, room: Room, seat: int, yes: bool) -> None:
         """``seat`` gives the game up: the AI plays it to the end, and the ratings take
@@ -107,7 +141,8 @@ class Agreements:
         self.tell(room, "rematch", agreed, new.id)
 
     def tell(self, room: Room, what: AgreeWhat, seats: set[int], to: str | None = None) -> None:
-        """Everyone at ``room`` who speaks protocol 5 hears who agrees to ``what``."""
+        """Everyone at ``room`` who speaks protocol 5 hears who agrees to ``what``
+        (an abort agreed by everyone: ``to`` is the table itself, the game ended)."""
         message = Agreement(room.id, what, tuple(sorted(seats)), to)
         for conn in (*room.seated.values(), *room.watchers):
             if conn.protocol >= ENDINGS_VERSION:

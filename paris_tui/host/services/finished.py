@@ -49,6 +49,7 @@ def wire_game(game: Finished) -> FinishedGame:
         game.scores,
         game.places,
         tuple(tenths(r) for r in game.after),
+        game.aborted,
     )
 
 

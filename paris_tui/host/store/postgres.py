@@ -372,11 +372,13 @@ class PostgresStore:
     def save(self, ref: Saved) -> None:
         """The table's header again (its moves are in the database once made): what
         the host noted of it since (its opener, so a restart still counts it
-        against the opener's quota and archives it once abandoned)."""
+        against the opener's quota and archives it once abandoned); a game ended
+        without a move (every player agreed to abort it) is finished from then on."""
         with self.one() as conn:
             conn.execute(
-                "UPDATE paris_tables SET header = %s WHERE table_id = %s",
-                (_header(ref.record_json()), ref.table_id),
+                "UPDATE paris_tables SET header = %s, finished = finished OR %s "
+                "WHERE table_id = %s",
+                (_header(ref.record_json()), ref.is_over, ref.table_id),
             )
 
     def touched(self, table_id: str) -> float:

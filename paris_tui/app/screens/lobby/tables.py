@@ -64,6 +64,8 @@ def table_game_text(info: TableInfo) -> Text:
         n = info.free_seats
         waiting = ngettext("waiting: {n} free seat", "waiting: {n} free seats", n)
         return Text(waiting.format(n=n), style="green")
+    if info.finished and info.aborted:
+        return Text(_("aborted"), style="dim")
     if info.finished:
         return Text(_("finished"), style="dim")
     return Text(_("move {k} of {total}").format(k=info.move_count, total=info.total_moves))
