@@ -459,10 +459,9 @@ class GameScreen(ParisScreen):
         self._show_preview()
 
     def action_toggle_route(self) -> None:
-        if self.flow.viewer is None:
-            return
-        self.route_hidden = not self.route_hidden
-        self.refresh_all()
+        if self.flow.viewer is not None:  # a watcher has no route to hide
+            self.route_hidden = not self.route_hidden
+            self.refresh_all()
 
     def action_skip(self) -> None:
         self.tours.skip()
