@@ -53,7 +53,9 @@ def test_an_unknown_ai_level_is_refused_when_the_save_is_read(data_dir: Path) ->
     with pytest.raises(RecordError) as caught:
         read_save(path)
     assert caught.value.where == "players[1].kind"
-    assert "unknown AI level 'bogus' (known: random, easy, greedy, strong)" in str(caught.value)
+    assert "unknown AI level 'bogus' (known: random, easy, greedy, strong, expert)" in str(
+        caught.value
+    )
 
 
 def test_resume_file_with_an_unknown_ai_level_says_so_in_one_line(
