@@ -97,6 +97,14 @@ def help_lines(*, turn: bool, chat: bool) -> list[str]:
         ).format(last=w("last"), log=w("log"), hint=w("hint"), quit=w("quit"))
     )
     lines.extend(_more_lines(chat=chat))
+    return [*lines, *_closing_lines(chat=chat)]
+
+
+def _closing_lines(*, chat: bool) -> list[str]:
+    """The end of help, during the game and after it: at a host's table (``chat``) its
+    chat and what a player may ask of the table, then the words' rule."""
+    w = word_for
+    lines: list[str] = []
     if chat:
         lines.append(
             _("{say} and a text: say it at the table; everyone there reads it.").format(
@@ -110,7 +118,6 @@ def help_lines(*, turn: bool, chat: bool) -> list[str]:
                 "{mute} alone: who is muted."
             ).format(mute=w("mute"), unmute=w("unmute"))
         )
-    if chat:  # a host's table
         lines.append(
             _(
                 "{resign}: give the game up (the AI plays your seat to the end); {abort}: "
@@ -159,28 +166,7 @@ def end_help_lines(*, chat: bool) -> list[str]:
         ),
         *_more_lines(chat=chat),
     ]
-    if chat:
-        lines.append(
-            _("{say} and a text: say it at the table; everyone there reads it.").format(
-                say=w("say")
-            )
-        )
-        lines.append(
-            _(
-                "{mute} and a name: that player's lines are no longer read to you "
-                "(kept with your account); {unmute} and a name: read again; "
-                "{mute} alone: who is muted."
-            ).format(mute=w("mute"), unmute=w("unmute"))
-        )
-    if chat:  # a host's table
-        lines.append(
-            _(
-                "{resign}: give the game up (the AI plays your seat to the end); {abort}: "
-                "propose ending the game now, unrated, or agree to it; {abort} {no}: decline."
-            ).format(resign=w("resign"), abort=w("abort"), no=w("no"))
-        )
-    lines.append(_("Words may be shortened; English words work in every language."))
-    return lines
+    return [*lines, *_closing_lines(chat=chat)]
 
 
 def who_lines(
