@@ -29,6 +29,9 @@ frozen dataclass:
   keeps the other hosts' lobbies told.
 - :class:`SeatsInvited` (a table was opened with seats kept for named
   accounts): the turn clocks run the notify command for each of them.
+- :class:`RoundOpened` (a tournament's round has its tables open, published
+  by the tournaments' rounds): the notify command and the lobbies tell each
+  paired account where it sits.
 
 :meth:`EventBus.publish` calls each subscriber at once; :meth:`EventBus.deliver`
 also waits for what a subscriber gives back to wait for (an awaitable), so a
@@ -51,6 +54,7 @@ __all__ = [
     "Handler",
     "MoveLost",
     "MovePlayed",
+    "RoundOpened",
     "SeatLeft",
     "SeatReturned",
     "SeatsInvited",
@@ -144,6 +148,17 @@ class SeatsInvited(_OfTable):
     names: Sequence[str]
 
 
+@dataclass(frozen=True, slots=True)
+class RoundOpened:
+    """Round ``number`` of the tournament ``tournament_id`` (called ``name``) has its
+    tables open: ``tables`` pairs each table's id with the account names seated there."""
+
+    tournament_id: int
+    name: str
+    number: int
+    tables: tuple[tuple[str, tuple[str, ...]], ...]
+
+
 TableEvent = (
     TableServed
     | TableResumed
@@ -158,6 +173,7 @@ TableEvent = (
     | WaitingStarted
     | WaitingClosed
     | SeatsInvited
+    | RoundOpened
 )
 
 Handler = Callable[[TableEvent], Awaitable[None] | None]
