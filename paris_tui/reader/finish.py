@@ -13,7 +13,7 @@ from . import say
 from .answers import Answers
 from .commands import parse, word_for
 from .end import remember, review
-from .queries import end_help_lines
+from .queries import end_help_lines, rematch_line
 from .turn import CHAT, QUERIES
 from .waiting import Waiting
 
@@ -67,12 +67,7 @@ class Finish(Answers):
                 )
             )
         if rematch:
-            prompt.append(
-                _(
-                    "{rematch} asks for a rematch: the same players, a new deal, the seats' "
-                    "order turned; it starts when every player has asked."
-                ).format(rematch=word_for("rematch"))
-            )
+            prompt.append(rematch_line())
         self.say(*prompt)
         while True:
             kind, item = await self.waiting.next()
@@ -90,7 +85,7 @@ class Finish(Answers):
             if parsed.command == "quit":
                 return
             if parsed.command == "help":
-                self.say(*end_help_lines(chat=chat))
+                self.say(*end_help_lines(chat=chat, rematch=rematch))
                 continue
             if parsed.command == "rematch":
                 self.table.agree("rematch")  # type: ignore[attr-defined]

@@ -16,7 +16,15 @@ from ..net.protocol import SeatInfo
 from . import say
 from .commands import match_names, word_for
 
-__all__ = ["VIEW_QUERIES", "answer", "end_help_lines", "help_lines", "query_words", "who_lines"]
+__all__ = [
+    "VIEW_QUERIES",
+    "answer",
+    "end_help_lines",
+    "help_lines",
+    "query_words",
+    "rematch_line",
+    "who_lines",
+]
 
 VIEW_QUERIES = ("board", "line", "stop", "tiles", "scores", "route", "discard", "sack")
 """The questions a view answers by itself."""
@@ -97,12 +105,13 @@ def help_lines(*, turn: bool, chat: bool) -> list[str]:
         ).format(last=w("last"), log=w("log"), hint=w("hint"), quit=w("quit"))
     )
     lines.extend(_more_lines(chat=chat))
-    return [*lines, *_closing_lines(chat=chat)]
+    return [*lines, *_closing_lines(chat=chat, playing=True)]
 
 
-def _closing_lines(*, chat: bool) -> list[str]:
+def _closing_lines(*, chat: bool, playing: bool) -> list[str]:
     """The end of help, during the game and after it: at a host's table (``chat``) its
-    chat and what a player may ask of the table, then the words' rule."""
+    chat and, while the game is ``playing``, what a player may ask of the table (resign
+    and abort do nothing once it is over), then the words' rule."""
     w = word_for
     lines: list[str] = []
     if chat:
@@ -118,6 +127,7 @@ def _closing_lines(*, chat: bool) -> list[str]:
                 "{mute} alone: who is muted."
             ).format(mute=w("mute"), unmute=w("unmute"))
         )
+    if chat and playing:
         lines.append(
             _(
                 "{resign}: give the game up (the AI plays your seat to the end); {abort}: "
@@ -150,8 +160,16 @@ def _more_lines(*, chat: bool) -> list[str]:
     return lines
 
 
-def end_help_lines(*, chat: bool) -> list[str]:
-    """``help`` after the game: what may still be typed."""
+def rematch_line() -> str:
+    """What ``rematch`` does, for the end's prompt and its help."""
+    return _(
+        "{rematch} asks for a rematch: the same players, a new deal, the seats' "
+        "order turned; it starts when every player has asked."
+    ).format(rematch=word_for("rematch"))
+
+
+def end_help_lines(*, chat: bool, rematch: bool = False) -> list[str]:
+    """``help`` after the game: what may still be typed (``rematch`` when it may be asked)."""
     w = word_for
     lines = [
         _("{review}: the strong AI's view of the moves; {quit}: leave.").format(
@@ -166,7 +184,9 @@ def end_help_lines(*, chat: bool) -> list[str]:
         ),
         *_more_lines(chat=chat),
     ]
-    return [*lines, *_closing_lines(chat=chat)]
+    if rematch:
+        lines.append(rematch_line())
+    return [*lines, *_closing_lines(chat=chat, playing=False)]
 
 
 def who_lines(

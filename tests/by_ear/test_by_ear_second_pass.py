@@ -448,6 +448,17 @@ def test_help_at_a_table_names_the_chats_and_the_new_commands() -> None:
     assert "say" not in local.split() and "status" in local
 
 
+def test_help_after_the_game_names_only_what_still_does_something() -> None:
+    from paris_tui.reader.queries import end_help_lines, help_lines
+
+    during = " ".join(help_lines(turn=False, chat=True))
+    assert re.search(r"\bresign\b", during) and re.search(r"\babort\b", during)
+    for rematch in (False, True):
+        after = " ".join(end_help_lines(chat=True, rematch=rematch))
+        assert not re.search(r"\bresign\b|\babort\b", after), after
+        assert bool(re.search(r"\brematch\b", after)) is rematch, after
+
+
 def test_back_on_a_new_connection_the_reader_says_where_the_game_stands() -> None:
     async def run() -> list[str]:
         table = _game(["Ann", "Bob"], seed=3)
