@@ -78,11 +78,13 @@ LEADERBOARD_SIZE = 20
 HISTORY_SCAN = 5000
 """The newest finished games a player's own games are looked for among."""
 
-Reason = Literal["ai_seat", "takeover", "leaver", "no_account", "same_person", "aborted"]
+Reason = Literal["ai_seat", "takeover", "leaver", "no_account", "same_person", "aborted", "unrated"]
 """Why a game was unrated: an AI seat, a seat the takeover AI played (who came
 back), a seat it was still playing at the end (a leaver), a seat without an account,
-two seats the host could not tell apart (one address, or one account), or every
-player agreed to end it before its end (aborted: no winner, everyone first)."""
+two seats the host could not tell apart (one address, or one account), every
+player agreed to end it before its end (aborted: no winner, everyone first), or the
+table was opened unrated (an unrated tournament's: never told to a client, whose
+protocol does not know the word)."""
 REASONS: tuple[str, ...] = get_args(Reason)
 
 # Schema of ratings.sqlite ("ratings"). The same tables are in the
@@ -351,11 +353,13 @@ class RatingStore(Protocol):
         on_board: Sequence[int],
         names: Sequence[str] = (),
         aborted: bool = False,
+        unrated: bool = False,
     ) -> GameResult:
         """Count a finished game once (one transaction): judge it, rank it, move
         the ratings if it is rated. A key counted before returns its result as it
         was (``replayed``). ``aborted``: every player agreed to end it early: unrated
-        (reason ``aborted``), no leavers, every seat placed first."""
+        (reason ``aborted``), no leavers, every seat placed first. ``unrated``: the
+        table was opened unrated (reason ``unrated``; its places as played)."""
 
     def result(self, key: str) -> GameResult | None: ...
 
@@ -551,6 +555,7 @@ class SQLiteRatings:
         on_board: Sequence[int],
         names: Sequence[str] = (),
         aborted: bool = False,
+        unrated: bool = False,
     ) -> GameResult:
         with self._tx() as db:
             row = db.execute("SELECT result FROM rating_games WHERE game = ?", (key,)).fetchone()
@@ -584,6 +589,8 @@ class SQLiteRatings:
             places = ranks(scores, on_board, leavers)
             if aborted:
                 reason, leavers, places = "aborted", (), [1] * len(kinds)
+            elif unrated:  # an unrated tournament's table: nobody's rating moves
+                reason = "unrated"
             n = len(kinds)
             before: list[float | None] = [None] * n
             after: list[float | None] = [None] * n

@@ -8,7 +8,16 @@ tournaments of the store (:mod:`paris_tui.host.tournaments.store`):
 - each table of the current round that no host table plays yet is opened, as
   the operator's ``--table`` opens one, with a seat reserved for each paired
   account's name and the tournament's move time (real-time or turn-based);
-- a running one whose round is over gets its next round, or is finished.
+- a running one whose round is over gets its next round, or is finished;
+- a table whose absence grace (:func:`grace`) has run out since it opened is
+  looked at once: each paired account that never came is marked absent in the
+  store and the takeover AI plays its seat from then on (until it comes); an
+  account absent at two tables in a row is withdrawn (docs/tournaments.md).
+
+The tables of a round opened here are published as one
+:class:`~paris_tui.host.events.RoundOpened` (the notify command and the lobbies
+tell each paired account where it sits). An unrated tournament's tables are
+opened unrated (the ratings leave their games out).
 
 It hears :class:`~paris_tui.host.events.GameOver`: a tournament table's places
 (R7.3's order, players level sharing the better place) are written once, and
@@ -26,12 +35,13 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Protocol
 
 from paris_tui.core.dealing import SeatSpec
+from paris_tui.core.text import printable
 from paris_tui.host.config import TableConflictError
-from paris_tui.host.events import EventBus, GameOver, TableEvent
+from paris_tui.host.events import EventBus, GameOver, RoundOpened, TableEvent
 from paris_tui.host.peers import Table
 from paris_tui.host.ratings.store import ranks
 from paris_tui.host.store.files import HostStore, TableStore
@@ -42,18 +52,39 @@ from paris_tui.host.tournaments.store import (
     TournamentsUnavailable,
     open_tournaments,
 )
+from paris_tui.net.turns import is_turn_based
 
-__all__ = ["TICK", "HostTournaments", "TournamentsHost"]
+__all__ = ["REAL_TIME_GRACE", "TICK", "HostTournaments", "TournamentsHost", "grace"]
 
 log = logging.getLogger("paris_tui.host.tournaments")
 
 TICK = 5.0
 """Seconds between two looks at the tournaments (a start is at most this late)."""
+REAL_TIME_GRACE = 60.0
+"""Seconds a paired account has to come to a real-time tournament table."""
+
+
+def grace(move_time: float, real_time: float = REAL_TIME_GRACE) -> float:
+    """How long after its table opened a paired account that has not come is absent: a
+    minute at a real-time table, one move time at a turn-based one."""
+    return move_time if is_turn_based(move_time) else real_time
 
 
 class _Opened(Protocol):
     @property
     def id(self) -> str: ...
+
+
+class _Served(Protocol):
+    """A table served here, as the absence rule looks at it."""
+
+    @property
+    def owners(self) -> dict[int, int]: ...
+
+    @property
+    def seated(self) -> Mapping[int, object]: ...
+
+    def take_over(self, seat: int) -> None: ...
 
 
 class TournamentsHost(Protocol):
@@ -66,8 +97,11 @@ class TournamentsHost(Protocol):
     @property
     def store(self) -> HostStore: ...
 
+    @property
+    def rooms(self) -> Mapping[str, _Served]: ...
+
     def open_table(
-        self, seats: Sequence[SeatSpec], *, move_time: float | None = None
+        self, seats: Sequence[SeatSpec], *, move_time: float | None = None, rated: bool = True
     ) -> _Opened: ...
 
 
@@ -80,6 +114,8 @@ class HostTournaments:
         self._task: asyncio.Task[None] | None = None
         self._steps: set[asyncio.Task[None]] = set()  # a round's next, under way
         self.holder = secrets.token_hex(8)  # this host, as a claim on a table to open
+        self.events = events
+        self.real_time_grace = REAL_TIME_GRACE  # a real-time table's absence grace
         if events is not None:
             events.subscribe(self.hear)
 
@@ -124,13 +160,13 @@ class HostTournaments:
         opened here, on the host's loop."""
         try:
             due = await asyncio.to_thread(self.pair, now)
-            self.open_due(due)
+            self.open_due(due, now)
         except (TournamentsUnavailable, OSError) as exc:
             log.error("tournaments: %s", exc)
 
     def tick(self, now: float) -> None:
         """:meth:`step` in one go, on the caller's thread."""
-        self.open_due(self.pair(now))
+        self.open_due(self.pair(now), now)
 
     # --- the rounds -------------------------------------------------------------------
 
@@ -174,10 +210,14 @@ class HostTournaments:
             )
         return rnd.number
 
-    def open_due(self, due: Sequence[tuple[Tournament, int]]) -> None:
-        """Open the tables of these rounds that no host table plays yet (the loop's thread)."""
+    def open_due(self, due: Sequence[tuple[Tournament, int]], now: float | None = None) -> None:
+        """Open the tables of these rounds that no host table plays yet, then look for the
+        absent players of those served here whose grace ran out by ``now`` (the loop's
+        thread)."""
         for tournament, number in due:
             self._open_tables(tournament, number)
+        for tournament, number in due:
+            self._look_for_absent(tournament, number, time.time() if now is None else now)
 
     def _open_tables(self, tournament: Tournament, number: int) -> None:
         store = self.store
@@ -188,13 +228,16 @@ class HostTournaments:
             return
         names = store.names(tournament.id)
         rnd = store.rounds(tournament.id)[number - 1]
+        opened_here: list[tuple[str, tuple[str, ...]]] = []
         for table_no in waiting:
             if not store.claim_table(tournament.id, number, table_no, self.holder):
                 continue  # another host opens it
             table = rnd.tables[table_no - 1]
             seats = [SeatSpec(names[key]) for key in table.seats]
             try:
-                opened = self.host.open_table(seats, move_time=tournament.move_time)
+                opened = self.host.open_table(
+                    seats, move_time=tournament.move_time, rated=tournament.rated
+                )
             except (TableConflictError, ValueError, OSError) as exc:
                 log.warning(
                     "tournament %s round %d table %d not opened yet: %s",
@@ -205,6 +248,57 @@ class HostTournaments:
                 )
                 continue
             store.open_table(tournament.id, number, table_no, opened.id)
+            opened_here.append((opened.id, tuple(s.name for s in seats)))
+        if opened_here and self.events is not None:  # the players hear where they sit
+            self.events.publish(
+                RoundOpened(tournament.id, tournament.name, number, tuple(opened_here))
+            )
+
+    # --- the absent -------------------------------------------------------------------
+
+    def _look_for_absent(self, tournament: Tournament, number: int, now: float) -> None:
+        """Each table of the round served here whose grace ran out: the paired accounts
+        that never came (no seat of theirs claimed, nobody in it) are marked absent, and
+        the takeover AI plays for them from now on (docs/tournaments.md)."""
+        store = self.store
+        if store is None:
+            return
+        wait = grace(tournament.move_time, self.real_time_grace)
+        tables: list[tuple[int, str]] = [
+            (table_no, table_id)
+            for table_no, table_id, opened in store.unchecked(tournament.id, number)
+            if table_id in self.host.rooms and now >= opened + wait
+        ]
+        if not tables:
+            return
+        rnd = store.rounds(tournament.id)[number - 1]
+        names = store.names(tournament.id)
+        for table_no, table_id in tables:
+            room = self.host.rooms[table_id]
+            seats = rnd.tables[table_no - 1].seats
+            absent = [
+                seat
+                for seat in range(len(seats))
+                if seat not in room.owners and seat not in room.seated
+            ]
+            withdrawn = store.mark_absent(
+                tournament.id, number, table_no, [seats[s] for s in absent]
+            )
+            for seat in absent:
+                log.info(
+                    "tournament %s round %d: %s is absent, the AI plays their seat at %s",
+                    tournament.name,
+                    number,
+                    printable(names.get(seats[seat], seats[seat])),
+                    table_id,
+                )
+                room.take_over(seat)
+            for key in withdrawn:
+                log.info(
+                    "tournament %s: %s absent twice in a row, withdrawn",
+                    tournament.name,
+                    printable(names.get(key, key)),
+                )
 
     # --- the results ------------------------------------------------------------------
 

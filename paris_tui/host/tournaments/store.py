@@ -42,8 +42,8 @@ STATES = ("open", "running", "finished", "cancelled")
 """open: taking entries until its start; running: its rounds are being played;
 finished; cancelled by the operator."""
 
-SCHEMA_VERSION = 1
-# The same tables are in the hosts' database (pg_schema.SCHEMA, schema 9).
+SCHEMA_VERSION = 2  # 2: tournament_tables.opened and .absent
+# The same tables are in the hosts' database (pg_schema.SCHEMA, schemas 9 and 10).
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tournaments (
     id INTEGER PRIMARY KEY,
@@ -77,6 +77,8 @@ CREATE TABLE IF NOT EXISTS tournament_tables (
     places TEXT,
     claimed TEXT,
     claim_until REAL,
+    opened REAL,
+    absent TEXT,
     PRIMARY KEY (tournament, round, table_no)
 );
 CREATE TABLE IF NOT EXISTS tournament_byes (
@@ -92,6 +94,11 @@ CREATE TABLE IF NOT EXISTS tournament_rounds (
     PRIMARY KEY (tournament, round)
 );
 """
+
+
+_ADDED_COLUMNS = (("opened", "REAL"), ("absent", "TEXT"))
+"""tournament_tables' columns of schema 2: when the host's table was opened (the
+absence rule's grace runs from then), and the keys marked absent there (JSON)."""
 
 
 class TournamentsUnavailable(OSError):
@@ -150,6 +157,21 @@ class SQLiteTournaments:
         self._db = open_sqlite(
             self.path, _SCHEMA, SCHEMA_VERSION, TournamentsUnavailable, "the tournaments"
         )
+        self._add_columns()
+
+    def _add_columns(self) -> None:
+        """A file of schema 1: the columns schema 2 added to its tables (none yet: when
+        its tables were opened, who was absent)."""
+        with self._lock:
+            try:
+                have = {str(r[1]) for r in self._db.execute("PRAGMA table_info(tournament_tables)")}
+                for column, kind in _ADDED_COLUMNS:
+                    if column not in have:
+                        self._db.execute(
+                            f"ALTER TABLE tournament_tables ADD COLUMN {column} {kind}"
+                        )
+            except sqlite3.Error as exc:
+                raise TournamentsUnavailable(f"the tournaments store failed: {exc}") from None
 
     # --- plumbing (PostgresTournaments gives these a PostgreSQL connection) -------------
 
@@ -358,14 +380,76 @@ class SQLiteTournaments:
                 )
         return True
 
-    def open_table(self, tournament: int, number: int, table_no: int, table_id: str) -> None:
-        """Record the host's table that plays a round's table."""
+    def open_table(
+        self,
+        tournament: int,
+        number: int,
+        table_no: int,
+        table_id: str,
+        opened: float | None = None,
+    ) -> None:
+        """Record the host's table that plays a round's table, and when it opened."""
         with self._tx() as db:
             db.execute(
-                "UPDATE tournament_tables SET table_id = ? "
+                "UPDATE tournament_tables SET table_id = ?, opened = ? "
                 "WHERE tournament = ? AND round = ? AND table_no = ?",
-                (table_id, tournament, number, table_no),
+                (table_id, time.time() if opened is None else opened, tournament, number, table_no),
             )
+
+    def unchecked(self, tournament: int, number: int) -> list[tuple[int, str, float]]:
+        """Round ``number``'s tables open and still being played whose absent players
+        are not looked for yet: each one's number, host table and when it opened."""
+        rows = self._read(
+            "SELECT table_no, table_id, opened FROM tournament_tables WHERE tournament = ? "
+            "AND round = ? AND table_id IS NOT NULL AND places IS NULL AND absent IS NULL "
+            "ORDER BY table_no",
+            (tournament, number),
+        )
+        return [(int(r[0]), str(r[1]), float(r[2] or 0.0)) for r in rows]
+
+    def mark_absent(
+        self, tournament: int, number: int, table_no: int, keys: Sequence[str]
+    ) -> list[str]:
+        """Record who was absent at a table's start (none: ``[]``), once; then withdraw
+        each of them who was absent at their previous table too (two in a row). The
+        keys withdrawn; ``[]`` also when the table was looked at already."""
+        withdrawn: list[str] = []
+        with self._tx() as db:
+            row = db.execute(
+                "UPDATE tournament_tables SET absent = ? WHERE tournament = ? AND round = ? "
+                "AND table_no = ? AND absent IS NULL RETURNING table_no",
+                (json.dumps(list(keys)), tournament, number, table_no),
+            ).fetchone()
+            if row is None:
+                return []
+            for key in keys:
+                before = db.execute(
+                    "SELECT seats, absent FROM tournament_tables WHERE tournament = ? "
+                    "AND round < ? ORDER BY round DESC",
+                    (tournament, number),
+                ).fetchall()
+                last = next((a for s, a in before if key in json.loads(s)), None)
+                if last is None or key not in json.loads(last or "[]"):
+                    continue
+                gone = db.execute(
+                    "UPDATE tournament_entrants SET withdrawn = 1 WHERE tournament = ? "
+                    "AND account = ? AND withdrawn = 0 RETURNING account",
+                    (tournament, int(key)),
+                ).fetchone()
+                if gone is not None:
+                    withdrawn.append(key)
+        return withdrawn
+
+    def absences(self, tournament: int) -> dict[int, list[str]]:
+        """Each round's keys marked absent (rounds whose tables were looked at)."""
+        out: dict[int, list[str]] = {}
+        for number, absent in self._read(
+            "SELECT round, absent FROM tournament_tables WHERE tournament = ? "
+            "AND absent IS NOT NULL ORDER BY round, table_no",
+            (tournament,),
+        ):
+            out.setdefault(int(number), []).extend(str(k) for k in json.loads(absent))
+        return out
 
     def finish_table(
         self, tournament: int, number: int, table_no: int, places: Sequence[int]
