@@ -24,8 +24,13 @@ It hears :class:`~paris_tui.host.events.GameOver`: a tournament table's places
 when that was the round's last table the next round is paired at once.
 Nothing is kept in memory that the store does not have: after a restart the
 next tick opens what was paired but not opened and pairs what was not paired.
-A host claims a table before it opens it (a minute, in the store), so two hosts
-of one database never open the same table twice.
+With several hosts on one database one host at a time pairs and opens a
+tournament's rounds: the holder of its lease (the store's ``lease``, taken and
+renewed at every look, with an epoch as a table's lease has); the round and each
+opened table are written only under that lease, so a host that stalled past it
+writes nothing (a table it opened meanwhile is archived unplayed). A host claims
+a table before it opens it too (a minute, in the store). Each host looks for the
+absent players of the tables it serves, whoever paired them.
 """
 
 from __future__ import annotations
@@ -41,12 +46,13 @@ from typing import Protocol
 from paris_tui.core.dealing import SeatSpec
 from paris_tui.core.text import printable
 from paris_tui.host.config import TableConflictError
-from paris_tui.host.events import EventBus, GameOver, RoundOpened, TableEvent
+from paris_tui.host.events import EventBus, GameOver, RoundOpened, TableArchived, TableEvent
 from paris_tui.host.peers import Table
 from paris_tui.host.ratings.store import ranks
 from paris_tui.host.store.files import HostStore, TableStore
 from paris_tui.host.tournaments.engine import next_round
 from paris_tui.host.tournaments.store import (
+    Fence,
     SQLiteTournaments,
     Tournament,
     TournamentsUnavailable,
@@ -100,6 +106,8 @@ class TournamentsHost(Protocol):
     @property
     def rooms(self) -> Mapping[str, _Served]: ...
 
+    def lose_table(self, table_id: str) -> object: ...
+
     def open_table(
         self, seats: Sequence[SeatSpec], *, move_time: float | None = None, rated: bool = True
     ) -> _Opened: ...
@@ -114,6 +122,7 @@ class HostTournaments:
         self._task: asyncio.Task[None] | None = None
         self._steps: set[asyncio.Task[None]] = set()  # a round's next, under way
         self.holder = secrets.token_hex(8)  # this host, as a claim on a table to open
+        self._fences: dict[int, Fence] = {}  # the tournaments whose lease this host has
         self.events = events
         self.real_time_grace = REAL_TIME_GRACE  # a real-time table's absence grace
         if events is not None:
@@ -147,6 +156,8 @@ class HostTournaments:
                 await self._task
             self._task = None
         if self.store is not None:
+            with contextlib.suppress(TournamentsUnavailable):  # they run out anyway
+                self.store.release(self.holder)
             self.store.close()
             self.store = None
 
@@ -179,18 +190,30 @@ class HostTournaments:
             return []
         due: list[tuple[Tournament, int]] = []
         for tournament in store.tournaments(("open", "running")):
+            if tournament.state == "open" and tournament.start > now:
+                continue
+            fence = store.lease(tournament.id, self.holder)
+            if fence is None:  # another host pairs and opens it; its absent are looked for
+                self._fences.pop(tournament.id, None)
+                rounds = store.rounds(tournament.id) if tournament.state == "running" else []
+                if rounds and not rounds[-1].over:
+                    due.append((tournament, rounds[-1].number))
+                continue
+            self._fences[tournament.id] = fence
             if tournament.state == "open":
                 if tournament.start > now:
                     continue
                 if not store.set_state(tournament.id, "running", was=("open",)):
                     continue
                 log.info("tournament %s begins", tournament.name)
-            number = self._advance(store, tournament)
+            number = self._advance(store, tournament, fence)
             if number is not None:
                 due.append((tournament, number))
         return due
 
-    def _advance(self, store: SQLiteTournaments, tournament: Tournament) -> int | None:
+    def _advance(
+        self, store: SQLiteTournaments, tournament: Tournament, fence: Fence
+    ) -> int | None:
         """The current round's number if it has tables to open (pairing it first when the
         last one is over), ``None`` when the tournament is over."""
         rounds = store.rounds(tournament.id)
@@ -201,7 +224,7 @@ class HostTournaments:
             if store.set_state(tournament.id, "finished", was=("running",)):
                 log.info("tournament %s is over", tournament.name)
             return None
-        if store.add_round(tournament.id, rnd):
+        if store.add_round(tournament.id, rnd, fence):
             log.info(
                 "tournament %s: round %d paired, %d tables",
                 tournament.name,
@@ -214,14 +237,18 @@ class HostTournaments:
         """Open the tables of these rounds that no host table plays yet, then look for the
         absent players of those served here whose grace ran out by ``now`` (the loop's
         thread)."""
+        when = time.time() if now is None else now
         for tournament, number in due:
-            self._open_tables(tournament, number)
+            self._open_tables(tournament, number, when)
         for tournament, number in due:
-            self._look_for_absent(tournament, number, time.time() if now is None else now)
+            self._look_for_absent(tournament, number, when)
 
-    def _open_tables(self, tournament: Tournament, number: int) -> None:
+    def _open_tables(self, tournament: Tournament, number: int, now: float) -> None:
         store = self.store
         if store is None:
+            return
+        fence = self._fences.get(tournament.id)
+        if fence is None:  # another host's to open
             return
         waiting = store.unopened(tournament.id, number)
         if not waiting:
@@ -247,12 +274,34 @@ class HostTournaments:
                     exc,
                 )
                 continue
-            store.open_table(tournament.id, number, table_no, opened.id)
+            if not store.open_table(tournament.id, number, table_no, opened.id, now, fence):
+                self._drop(opened.id, tournament, number, table_no)
+                continue
             opened_here.append((opened.id, tuple(s.name for s in seats)))
         if opened_here and self.events is not None:  # the players hear where they sit
             self.events.publish(
                 RoundOpened(tournament.id, tournament.name, number, tuple(opened_here))
             )
+
+    def _drop(self, table_id: str, tournament: Tournament, number: int, table_no: int) -> None:
+        """A table opened here that the store did not take (this host lost the
+        tournament's lease meanwhile: another host opens that table): archived, never
+        played."""
+        log.warning(
+            "tournament %s round %d table %d: another host has it now; %s archived unplayed",
+            tournament.name,
+            number,
+            table_no,
+            table_id,
+        )
+        self.host.lose_table(table_id)
+        try:
+            self.host.tables.archive(table_id)
+        except OSError as exc:
+            log.error("table %s: could not archive it: %s", table_id, exc)
+            return
+        if self.events is not None:  # its lease given back (the cluster)
+            self.events.publish(TableArchived(table_id))
 
     # --- the absent -------------------------------------------------------------------
 

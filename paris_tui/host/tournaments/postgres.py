@@ -4,8 +4,14 @@ statements on the hosts' database (``?`` becomes ``%s``).
 Each change is one transaction that first takes a transaction-scoped advisory
 lock, so two hosts pairing the same round (or entering the same account) do
 it one after the other: the second finds the round written and is told so.
-The tables are made by :func:`~paris_tui.host.store.pg_schema.ensure_schema`
-(schema 9).
+A tournament's rounds are paired and opened by one host at a time: the holder
+of its row in ``tournament_leases``, taken and renewed as a table's lease is
+(:mod:`paris_tui.host.store.lease`: free or run out on the database's clock,
+ours kept; a new ``epoch`` at every change of holder), and the round and each
+opened table are written only while that row still holds the host at that
+epoch, checked in the same transaction (a host that stalled past its lease
+writes nothing). The tables are made by
+:func:`~paris_tui.host.store.pg_schema.ensure_schema` (schemas 9 and 10).
 """
 
 from __future__ import annotations
@@ -15,7 +21,12 @@ import threading
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from paris_tui.host.tournaments.store import SQLiteTournaments, TournamentsUnavailable
+from paris_tui.host.tournaments.store import (
+    LEASE_SECONDS,
+    Fence,
+    SQLiteTournaments,
+    TournamentsUnavailable,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from psycopg import Connection
@@ -79,6 +90,37 @@ class PostgresTournaments(SQLiteTournaments):
                 return rows
         except (psycopg.Error, psycopg_pool.PoolTimeout) as exc:
             raise _failed(exc) from None
+
+    def lease(self, tournament: int, holder: str, seconds: float = LEASE_SECONDS) -> Fence | None:
+        with self._tx() as db:
+            row = db._conn.execute(
+                "INSERT INTO tournament_leases (tournament, holder, until, epoch) "
+                "VALUES (%s, %s, now() + make_interval(secs => %s), "
+                "nextval('paris_lease_epochs')) "
+                "ON CONFLICT (tournament) DO UPDATE SET holder = EXCLUDED.holder, "
+                "until = EXCLUDED.until, "
+                "epoch = CASE WHEN tournament_leases.holder = EXCLUDED.holder "
+                "THEN tournament_leases.epoch ELSE EXCLUDED.epoch END "
+                "WHERE tournament_leases.until <= now() "
+                "OR tournament_leases.holder = EXCLUDED.holder "
+                "RETURNING epoch",
+                (tournament, holder, float(seconds)),
+            ).fetchone()
+        return None if row is None else Fence(holder, int(row[0]))
+
+    def release(self, holder: str) -> None:
+        with self._tx() as db:
+            db.execute("DELETE FROM tournament_leases WHERE holder = ?", (holder,))
+
+    def _fenced(self, db: Any, tournament: int, fence: Fence | None) -> bool:
+        if fence is None:
+            return True
+        row = db._conn.execute(
+            "SELECT 1 FROM tournament_leases WHERE tournament = %s AND holder = %s "
+            "AND epoch = %s FOR SHARE",
+            (tournament, fence.holder, fence.epoch),
+        ).fetchone()
+        return row is not None
 
     def close(self) -> None:
         """The pool is the table store's: it closes it."""

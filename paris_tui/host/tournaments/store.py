@@ -28,8 +28,10 @@ from paris_tui.host.tournaments.pairing import Round, Table
 from paris_tui.i18n import _
 
 __all__ = [
+    "LEASE_SECONDS",
     "STATES",
     "TOURNAMENTS_FILE",
+    "Fence",
     "SQLiteTournaments",
     "Tournament",
     "TournamentError",
@@ -99,6 +101,19 @@ CREATE TABLE IF NOT EXISTS tournament_rounds (
 _ADDED_COLUMNS = (("opened", "REAL"), ("absent", "TEXT"))
 """tournament_tables' columns of schema 2: when the host's table was opened (the
 absence rule's grace runs from then), and the keys marked absent there (JSON)."""
+
+
+LEASE_SECONDS = 15.0
+"""How long a host's lease of a tournament's pairing lasts unless renewed (every look,
+:data:`~paris_tui.host.services.tournaments.TICK`, renews it)."""
+
+
+@dataclass(frozen=True)
+class Fence:
+    """A host's lease of a tournament: its holder and the epoch it was taken at."""
+
+    holder: str
+    epoch: int
 
 
 class TournamentsUnavailable(OSError):
@@ -345,10 +360,29 @@ class SQLiteTournaments:
 
     # --- rounds -----------------------------------------------------------------------
 
-    def add_round(self, tournament: int, rnd: Round) -> bool:
+    def lease(self, tournament: int, holder: str, seconds: float = LEASE_SECONDS) -> Fence | None:
+        """The right to pair and open the tournament's rounds, for ``seconds``: the
+        fence its writes are checked against, or ``None`` while another holder has it.
+        One file is one host's (its folder is locked): always granted here;
+        :class:`~paris_tui.host.tournaments.postgres.PostgresTournaments` keeps leases
+        as a table's."""
+        return Fence(holder, 0)
+
+    def release(self, holder: str) -> None:
+        """Give back every tournament lease of ``holder`` (a host's clean stop)."""
+
+    def _fenced(self, db: Any, tournament: int, fence: Fence | None) -> bool:
+        """Whether ``fence`` still holds the tournament's lease (inside ``db``'s
+        transaction); no fence, or one file: yes."""
+        return True
+
+    def add_round(self, tournament: int, rnd: Round, fence: Fence | None = None) -> bool:
         """Write a newly paired round whole; ``False`` if that round is already there (an
-        other host paired it first) or the tournament is not running."""
+        other host paired it first), the tournament is not running, or ``fence`` no
+        longer holds its lease."""
         with self._tx() as db:
+            if not self._fenced(db, tournament, fence):
+                return False
             row = db.execute("SELECT state FROM tournaments WHERE id = ?", (tournament,)).fetchone()
             if row is None or str(row[0]) != "running":
                 return False
@@ -387,14 +421,21 @@ class SQLiteTournaments:
         table_no: int,
         table_id: str,
         opened: float | None = None,
-    ) -> None:
-        """Record the host's table that plays a round's table, and when it opened."""
+        fence: Fence | None = None,
+    ) -> bool:
+        """Record the host's table that plays a round's table, and when it opened;
+        ``False`` (nothing written) if another host's table plays it already or
+        ``fence`` no longer holds the tournament's lease."""
         with self._tx() as db:
-            db.execute(
+            if not self._fenced(db, tournament, fence):
+                return False
+            row = db.execute(
                 "UPDATE tournament_tables SET table_id = ?, opened = ? "
-                "WHERE tournament = ? AND round = ? AND table_no = ?",
+                "WHERE tournament = ? AND round = ? AND table_no = ? AND table_id IS NULL "
+                "RETURNING table_no",
                 (table_id, time.time() if opened is None else opened, tournament, number, table_no),
-            )
+            ).fetchone()
+        return row is not None
 
     def unchecked(self, tournament: int, number: int) -> list[tuple[int, str, float]]:
         """Round ``number``'s tables open and still being played whose absent players
