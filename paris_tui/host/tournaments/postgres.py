@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from paris_tui.host.tournaments.store import (
@@ -32,7 +33,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from psycopg import Connection
     from psycopg_pool import ConnectionPool
 
-__all__ = ["PostgresTournaments"]
+__all__ = ["PostgresTournaments", "copy_tournaments"]
 
 _TOURNAMENTS_LOCK = 0x746F75726E79  # "tourny": every change, one at a time
 
@@ -124,3 +125,72 @@ class PostgresTournaments(SQLiteTournaments):
 
     def close(self) -> None:
         """The pool is the table store's: it closes it."""
+
+
+# The tournaments' tables, copied in this order (ids kept: the rest refer to them).
+_COPIED = (
+    (
+        "tournaments",
+        (
+            "id",
+            "name",
+            "folded",
+            "format",
+            "players",
+            "rounds",
+            "move_time",
+            "start",
+            "rated",
+            "min_games",
+            "state",
+            "created",
+        ),
+    ),
+    ("tournament_entrants", ("tournament", "account", "name", "rating", "joined", "withdrawn")),
+    ("tournament_rounds", ("tournament", "round", "paired")),
+    (
+        "tournament_tables",
+        (
+            "tournament",
+            "round",
+            "table_no",
+            "seats",
+            "table_id",
+            "places",
+            "claimed",
+            "claim_until",
+            "opened",
+            "absent",
+        ),
+    ),
+    ("tournament_byes", ("tournament", "round", "account")),
+)
+
+
+def copy_tournaments(path: Path, pool: ConnectionPool) -> int:
+    """Copy a data directory's ``tournaments.sqlite`` into the database (``host
+    migrate``: ids kept, so entrants stay their accounts and tables their records; a
+    file of schema 1 is moved forward first). Returns how many tournaments."""
+    import sqlite3
+
+    if not path.exists():
+        return 0
+    SQLiteTournaments(path).close()  # its schema brought up to date (schema 2's columns)
+    source = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        with pool.connection() as conn, conn.transaction():
+            for table, columns in _COPIED:
+                names = ", ".join(columns)
+                marks = ", ".join(["%s"] * len(columns))
+                rows = source.execute(f"SELECT {names} FROM {table}").fetchall()
+                if rows:
+                    with conn.cursor() as cur:
+                        cur.executemany(f"INSERT INTO {table} ({names}) VALUES ({marks})", rows)
+            conn.execute(
+                "SELECT setval(pg_get_serial_sequence('tournaments', 'id'), "
+                "greatest((SELECT max(id) FROM tournaments), 1))"
+            )
+        count = source.execute("SELECT count(*) FROM tournaments").fetchone()
+        return int(count[0]) if count else 0
+    finally:
+        source.close()
