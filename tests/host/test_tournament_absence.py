@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from paris_tui.cli import main
 from paris_tui.host.accounts.command import invite
 from paris_tui.host.events import RoundOpened, TableEvent
 from paris_tui.host.ratings.store import ranks
@@ -128,7 +129,10 @@ async def _play(bots: list[Bot]) -> None:
 
 
 async def test_an_absent_player_is_played_by_the_ai_scores_its_place_and_goes_after_two(
-    tmp_path: Path, store: str | None
+    tmp_path: Path,
+    store: str | None,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     names = ("ann", "bob", "cat", "dan")
     proof: dict[str, str] = {}
@@ -181,6 +185,14 @@ async def test_an_absent_player_is_played_by_the_ai_scores_its_place_and_goes_af
         entrants = {name_of[e.key]: e.withdrawn for e in kept.entrants(made.id)}
         rounds = kept.rounds(made.id)
     assert entrants == {"ann": False, "bob": False, "cat": False, "dan": True}, "two in a row"
+    # The operator sees it: each round's absent, dan withdrawn.
+    monkeypatch.delenv("PARIS_TUI_DATABASE", raising=False)
+    capsys.readouterr()
+    where = ["--database", store] if store is not None else ["--data-dir", str(tmp_path)]
+    assert main(["host", "tournament", "standings", "absent", "--json", *where]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert [r["absent"] for r in shown["rounds"]] == [["dan"], ["dan"], []]
+    assert [r["name"] for r in shown["standings"] if r["withdrawn"]] == ["dan"]
     third = rounds[2]
     assert key_of["dan"] not in {k for t in third.tables for k in t.seats} | set(third.byes)
     assert len(third.byes) == 1
