@@ -36,20 +36,17 @@ never counts twice and a kill -9 leaves it counted or not at all.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
 import json
 import logging
-import sqlite3
-import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Protocol, get_args
 
-from paris_tui.host.store.sqlite_file import open_sqlite
+from paris_tui.host.store.sqlite_file import SQLiteFile
 
 __all__ = [
     "RATINGS_FILE",
@@ -373,41 +370,14 @@ class RatingStore(Protocol):
     def close(self) -> None: ...
 
 
-class SQLiteRatings:
+class SQLiteRatings(SQLiteFile):
     """:class:`RatingStore` in one SQLite file (WAL; one transaction per change).
 
     Safe to call from several threads (one connection behind a lock). Its
     statements are also PostgreSQL's (``?`` becomes ``%s``)."""
 
     def __init__(self, path: Path) -> None:
-        self.path = Path(path)
-        self._lock = threading.Lock()
-        self._db = open_sqlite(
-            self.path, _SCHEMA, SCHEMA_VERSION, RatingsUnavailable, "the ratings"
-        )
-
-    # --- plumbing (PostgresRatings gives these a PostgreSQL connection) ----------------
-
-    @contextlib.contextmanager
-    def _tx(self) -> Iterator[Any]:
-        with self._lock:
-            try:
-                self._db.execute("BEGIN IMMEDIATE")
-                try:
-                    yield self._db
-                except BaseException:
-                    self._db.execute("ROLLBACK")
-                    raise
-                self._db.execute("COMMIT")
-            except sqlite3.Error as exc:
-                raise RatingsUnavailable(f"the ratings store failed: {exc}") from None
-
-    def _read(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-        with self._lock:
-            try:
-                return self._db.execute(sql, args).fetchall()
-            except sqlite3.Error as exc:
-                raise RatingsUnavailable(f"the ratings store failed: {exc}") from None
+        super().__init__(path, _SCHEMA, SCHEMA_VERSION, RatingsUnavailable, "the ratings")
 
     # --- reading ---------------------------------------------------------------------
 
@@ -643,10 +613,6 @@ class SQLiteRatings:
         else:
             log.info("table %s: unrated (%s)", table_id, reason)
         return result
-
-    def close(self) -> None:
-        with self._lock, contextlib.suppress(sqlite3.Error):
-            self._db.close()
 
 
 def _names_of(kept: Any) -> tuple[str, ...]:

@@ -16,12 +16,10 @@ writes nothing). The tables are made by
 
 from __future__ import annotations
 
-import contextlib
-import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from paris_tui.host.store.pg_file import PostgresFile
 from paris_tui.host.tournaments.store import (
     LEASE_SECONDS,
     Fence,
@@ -30,7 +28,6 @@ from paris_tui.host.tournaments.store import (
 )
 
 if TYPE_CHECKING:  # pragma: no cover
-    from psycopg import Connection
     from psycopg_pool import ConnectionPool
 
 __all__ = ["PostgresTournaments", "copy_tournaments"]
@@ -38,59 +35,15 @@ __all__ = ["PostgresTournaments", "copy_tournaments"]
 _TOURNAMENTS_LOCK = 0x746F75726E79  # "tourny": every change, one at a time
 
 
-def _translate(sql: str) -> str:
-    flat = " ".join(sql.split())
-    if "%" in flat:  # pragma: no cover - no statement has one
-        raise TournamentsUnavailable(f"no PostgreSQL form of {flat[:60]!r}")
-    return flat.replace("?", "%s")
-
-
-class _Conn:
-    def __init__(self, conn: Connection[Any]) -> None:
-        self._conn = conn
-
-    def execute(self, sql: str, args: tuple[Any, ...] = ()) -> Any:
-        return self._conn.execute(_translate(sql), args)
-
-
-def _failed(exc: BaseException) -> TournamentsUnavailable:
-    line = str(exc).strip().splitlines()
-    return TournamentsUnavailable(
-        f"the tournaments store failed: {line[0] if line else type(exc).__name__}"
-    )
-
-
-class PostgresTournaments(SQLiteTournaments):
+class PostgresTournaments(PostgresFile, SQLiteTournaments):
     """The tournaments in the hosts' shared database."""
 
     def __init__(self, pool: ConnectionPool) -> None:
-        self._pool = pool
-        self._lock = threading.Lock()  # unused: kept for SQLiteTournaments.close
+        PostgresFile.__init__(
+            self, pool, _TOURNAMENTS_LOCK, TournamentsUnavailable, "the tournaments"
+        )
         self.path = None  # type: ignore[assignment]
         self._read("SELECT count(*) FROM tournaments")
-
-    @contextlib.contextmanager
-    def _tx(self) -> Iterator[Any]:
-        import psycopg
-        import psycopg_pool
-
-        try:
-            with self._pool.connection() as conn, conn.transaction():
-                conn.execute("SELECT pg_advisory_xact_lock(%s)", (_TOURNAMENTS_LOCK,))
-                yield _Conn(conn)
-        except (psycopg.Error, psycopg_pool.PoolTimeout) as exc:
-            raise _failed(exc) from None
-
-    def _read(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-        import psycopg
-        import psycopg_pool
-
-        try:
-            with self._pool.connection() as conn:
-                rows: list[tuple[Any, ...]] = conn.execute(_translate(sql), args).fetchall()
-                return rows
-        except (psycopg.Error, psycopg_pool.PoolTimeout) as exc:
-            raise _failed(exc) from None
 
     def lease(self, tournament: int, holder: str, seconds: float = LEASE_SECONDS) -> Fence | None:
         with self._tx() as db:
@@ -122,9 +75,6 @@ class PostgresTournaments(SQLiteTournaments):
             (tournament, fence.holder, fence.epoch),
         ).fetchone()
         return row is not None
-
-    def close(self) -> None:
-        """The pool is the table store's: it closes it."""
 
 
 # The tournaments' tables, copied in this order (ids kept: the rest refer to them).

@@ -12,17 +12,15 @@ Entrants are accounts: a key of the pairing is the account's id as text.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import sqlite3
-import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from paris_tui.host.store.sqlite_file import open_sqlite
+from paris_tui.host.store.sqlite_file import SQLiteFile
 from paris_tui.host.tournaments.engine import Entrant, Plan
 from paris_tui.host.tournaments.pairing import Round, Table
 from paris_tui.i18n import _
@@ -162,16 +160,12 @@ def _tournament(row: Sequence[Any]) -> Tournament:
     )
 
 
-class SQLiteTournaments:
+class SQLiteTournaments(SQLiteFile):
     """The tournaments in one SQLite file (WAL; one transaction per change). Its
     statements are also PostgreSQL's (``?`` becomes ``%s``)."""
 
     def __init__(self, path: Path) -> None:
-        self.path = Path(path)
-        self._lock = threading.Lock()
-        self._db = open_sqlite(
-            self.path, _SCHEMA, SCHEMA_VERSION, TournamentsUnavailable, "the tournaments"
-        )
+        super().__init__(path, _SCHEMA, SCHEMA_VERSION, TournamentsUnavailable, "the tournaments")
         self._add_columns()
 
     def _add_columns(self) -> None:
@@ -185,29 +179,6 @@ class SQLiteTournaments:
                         self._db.execute(
                             f"ALTER TABLE tournament_tables ADD COLUMN {column} {kind}"
                         )
-            except sqlite3.Error as exc:
-                raise TournamentsUnavailable(f"the tournaments store failed: {exc}") from None
-
-    # --- plumbing (PostgresTournaments gives these a PostgreSQL connection) -------------
-
-    @contextlib.contextmanager
-    def _tx(self) -> Iterator[Any]:
-        with self._lock:
-            try:
-                self._db.execute("BEGIN IMMEDIATE")
-                try:
-                    yield self._db
-                except BaseException:
-                    self._db.execute("ROLLBACK")
-                    raise
-                self._db.execute("COMMIT")
-            except sqlite3.Error as exc:
-                raise TournamentsUnavailable(f"the tournaments store failed: {exc}") from None
-
-    def _read(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-        with self._lock:
-            try:
-                return self._db.execute(sql, args).fetchall()
             except sqlite3.Error as exc:
                 raise TournamentsUnavailable(f"the tournaments store failed: {exc}") from None
 
@@ -567,10 +538,6 @@ class SQLiteTournaments:
         ):
             byes.setdefault(int(number), []).append(str(account))
         return [Round(n, tuple(tables[n]), tuple(byes[n])) for n in numbers]
-
-    def close(self) -> None:
-        with self._lock, contextlib.suppress(sqlite3.Error):
-            self._db.close()
 
 
 def open_tournaments(root: Path) -> SQLiteTournaments:
