@@ -281,3 +281,36 @@ async def test_a_tournament_game_is_rated_only_in_a_rated_tournament_between_tho
         assert moved == {}, "nobody's rating moved"
     if reason == "unrated":
         assert room.result is None, "no client is told a reason its protocol lacks"
+
+
+async def test_at_a_turn_based_tournament_the_grace_is_a_move_time_and_survives_a_restart(
+    tmp_path: Path, store: str | None
+) -> None:
+    """Two hours a move: a turn-based table. ann comes, bob does not; the host restarts;
+    an hour later nobody is absent yet, past the move time bob is (and only bob: ann's
+    seat is hers, kept in the store across the restart)."""
+    names = ("ann", "bob")
+    proof: dict[str, str] = {}
+    move_time = 7200.0
+    async with running_host(tmp_path, database=store) as (host, port):
+        kept = host.tournaments.store
+        assert kept is not None
+        ids, codes = _accounts(host, names)
+        made = kept.create("Slow", Plan("swiss", 2, 1), move_time=move_time, start=0.0)
+        for i, name in enumerate(names):
+            kept.enter(made.id, ids[name], name, rating=10.0 - i)
+        opened = time.time()
+        host.tournaments.tick(opened)
+        ann = await _come(port, "ann", codes, proof)
+        await ann.client.close()
+    async with running_host(tmp_path, database=store) as (host, _port):
+        kept = host.tournaments.store
+        assert kept is not None
+        host.tournaments.tick(opened + 3600)
+        assert kept.absences(made.id) == {}, "within the move time"
+        host.tournaments.tick(opened + move_time + 1)
+        assert kept.absences(made.id) == {1: [str(ids["bob"])]}
+        room = next(iter(host.rooms.values()))
+        bob_seat = room.referee.seat_of("bob")
+        assert bob_seat is not None and bob_seat in room.takeover
+        assert room.referee.seat_of("ann") not in room.takeover
