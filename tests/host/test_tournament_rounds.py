@@ -243,6 +243,17 @@ async def test_a_four_round_swiss_of_six_with_a_withdrawal_and_a_restart_mid_rou
                 by_hand[by_key[key]] += sum(top[place - 1 : place - 1 + level]) / level
     rows = standings([e.key for e in entrants], rounds, players)
     assert {by_key[r.key]: r.points for r in rows} == by_hand
+    # Buchholz by hand: over one's tables, the others' final points (their mean at
+    # three a table); a bye adds nothing. The order: points, then the tie-breaks.
+    buchholz: dict[str, float] = dict.fromkeys(names, 0.0)
+    for rnd in rounds:
+        for table in rnd.tables:
+            for key in table.seats:
+                others = [by_hand[by_key[k]] for k in table.seats if k != key]
+                buchholz[by_key[key]] += sum(others) / len(others)
+    assert {by_key[r.key]: r.buchholz for r in rows} == pytest.approx(buchholz)
+    order = [by_key[r.key] for r in rows]
+    assert [by_hand[n] for n in order] == sorted(by_hand.values(), reverse=True)
     # The operator's view of it: the same standings, and fay marked withdrawn.
     monkeypatch.delenv("PARIS_TUI_DATABASE", raising=False)
     capsys.readouterr()
