@@ -111,6 +111,17 @@ async def test_a_round_opened_is_told_once_and_the_notify_command_runs_for_each_
     assert len(bye) == 1 and not any(c[0] in bye for c in calls)
 
 
+def _reason(host: Host, table_id: str) -> str | None:
+    """Why the ratings left the table's game out (``"rated"``: they did not); ``None``
+    before it is counted."""
+    ratings = host.ratings.store
+    assert ratings is not None
+    rows = ratings._read("SELECT result FROM rating_games WHERE table_id = ?", (table_id,))
+    if not rows:
+        return None
+    return json.loads(rows[0][0])["reason"] or "rated"
+
+
 async def _come(port: int, name: str, codes: dict[str, str], proof: dict[str, str]) -> Bot:
     """``name`` joins its seat (its link code the first time, then its token)."""
     join = {"token": proof[name]} if name in proof else {"code": codes[name]}
@@ -140,7 +151,7 @@ async def test_an_absent_player_is_played_by_the_ai_scores_its_place_and_goes_af
         kept = host.tournaments.store
         assert kept is not None
         ids, codes = _accounts(host, names)
-        made = kept.create("Absent", Plan("swiss", 2, 3), move_time=120.0, start=0.0)
+        made = kept.create("Absent", Plan("swiss", 2, 3), move_time=120.0, start=0.0, rated=True)
         for i, name in enumerate(names):
             kept.enter(made.id, ids[name], name, rating=40.0 - i)
         key_of = {name: str(ids[name]) for name in names}
@@ -181,6 +192,9 @@ async def test_an_absent_player_is_played_by_the_ai_scores_its_place_and_goes_af
             outcome = dan_table.referee.view(None).outcome
             assert outcome is not None and table.places is not None
             assert list(table.places) == ranks(outcome.scores, outcome.on_board)
+            # ... and the game is unrated (a rated tournament): the AI played his seat.
+            await _until(lambda t=dan_table.id: _reason(host, t) is not None, "dan's game counted")
+            assert _reason(host, dan_table.id) == "leaver"
         await _until(lambda: len(kept.rounds(made.id)) == 3, "round 3 paired")
         entrants = {name_of[e.key]: e.withdrawn for e in kept.entrants(made.id)}
         rounds = kept.rounds(made.id)
