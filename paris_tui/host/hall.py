@@ -33,7 +33,7 @@ from paris_tui.host.events import TableArchived, TableResumed
 from paris_tui.host.peers import Peer
 from paris_tui.host.ports import AccountsSource, Resumed
 from paris_tui.host.ratings.service import HostRatings
-from paris_tui.host.referee import APP_KEY, Referee, Refusal, SeatSpec
+from paris_tui.host.referee import APP_KEY, UNRATED_KEY, Referee, Refusal, SeatSpec
 from paris_tui.host.room import Room, RoomHost
 from paris_tui.host.services.chat import TableChat
 from paris_tui.host.services.cluster import Cluster
@@ -175,11 +175,14 @@ class Hall:
         seed: int | None,
         options: Options | None,
         move_time: float | None = None,
+        rated: bool = True,
     ) -> Referee:
         """A new table's referee, its record saved (a failure in ``save_error``)."""
         referee = Referee.new(table_id, seats, seed=seed, options=options)
         if move_time is not None:  # in the record from its first save (services/turns.py)
             referee.meta[MOVE_TIME_KEY] = move_time
+        if not rated:  # the ratings leave its game out (ratings/service.py)
+            referee.meta[UNRATED_KEY] = True
         try:
             self.host.tables.create(referee)
         except (OSError, ValueError, RecursionError) as exc:
@@ -287,8 +290,10 @@ class Hall:
         seed: int | None = None,
         options: Options | None = None,
         move_time: float | None = None,
+        rated: bool = True,
     ) -> Room:
-        """Open the operator's table (saved at once). Raises
+        """Open the operator's table (saved at once); ``rated=False``: its game is left
+        out of the ratings (an unrated tournament's, kept in its record). Raises
         :class:`TableConflictError` when its players sit at an unfinished table,
         ``OSError`` if it cannot be saved. Never refused for the tables clients
         opened: those have their own cap (``Limits.max_tables``)."""
@@ -309,7 +314,7 @@ class Hall:
                 self.host.cluster.seat(table_id, humans)
             except SeatTaken as exc:
                 raise TableConflictError(exc.table_id, [exc.name]) from None
-        referee = self._new_referee(table_id, seats, seed, options, move_time)
+        referee = self._new_referee(table_id, seats, seed, options, move_time, rated)
         if self.host.cluster is not None:
             self.host.cluster.acquire(table_id)
         if referee.save_error:

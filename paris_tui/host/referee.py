@@ -47,6 +47,7 @@ from ..net.wire import move_to_json
 __all__ = [
     "APP_KEY",
     "TAKEOVER_LEVEL",
+    "UNRATED_KEY",
     "Bot",
     "Referee",
     "Refusal",
@@ -57,6 +58,8 @@ __all__ = [
 ]
 
 APP_KEY = "app"
+UNRATED_KEY = "unrated"
+"""The key, in a record's ``"app"`` meta, of a table opened unrated (``true``)."""
 # The level of the AI that plays for a player who is away (``--ai-takeover``).
 TAKEOVER_LEVEL = "greedy"
 
@@ -235,6 +238,11 @@ class Referee:
     def aborted(self) -> bool:
         """Every player agreed to end the game before its end (no winner, unrated)."""
         return self.meta.get("aborted") is True
+
+    @property
+    def unrated(self) -> bool:
+        """The table was opened unrated (an unrated tournament's): the ratings leave it out."""
+        return self.meta.get(UNRATED_KEY) is True
 
     @property
     def is_over(self) -> bool:

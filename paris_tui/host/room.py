@@ -218,6 +218,14 @@ class Room:
             timer.cancel()
         self._take_over(seat)
 
+    def take_over(self, seat: int) -> None:
+        """The takeover AI plays ``seat`` from now on, until its player sits there (a
+        tournament's absent player: services/tournaments.py)."""
+        timer = self._timers.pop(seat, None)
+        if timer is not None:
+            timer.cancel()
+        self._take_over(seat)
+
     def _take_over(self, seat: int) -> None:
         self._timers.pop(seat, None)
         if (seat in self.seated and seat not in self.resigned) or self.referee.is_over:

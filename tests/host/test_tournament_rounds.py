@@ -26,7 +26,6 @@ from paris_tui.host.tournaments.engine import Plan
 from paris_tui.host.tournaments.pairing import Round
 from paris_tui.host.tournaments.standings import standings
 
-from . import helpers
 from .helpers import Bot, join_bot, random_player, running_host
 
 NAMES = ("ann", "bob", "cat", "dan", "eve")
@@ -171,13 +170,18 @@ async def _play_some(
 async def test_a_four_round_swiss_of_six_with_a_withdrawal_and_a_restart_mid_round(
     tmp_path: Path,
     players: int,
+    store: str | None,
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    """The issue's whole tournament, on SQLite and PostgreSQL: six accounts, four Swiss
+    rounds, two and three a table; fay withdraws during round 2 (five are left: a bye
+    each round at two a table, two at three), the host restarts in the middle of round
+    3; the final standings are counted by hand from each game's own result."""
     names = ("ann", "bob", "cat", "dan", "eve", "fay")
     proof: dict[str, dict[str, str]] = {}
     seen: dict[str, int] = {}
-    async with running_host(tmp_path) as (host, port):
+    async with running_host(tmp_path, database=store) as (host, port):
         accounts, kept = host.accounts, host.tournaments.store
         assert accounts is not None and kept is not None
         ids: dict[str, int] = {}
@@ -196,7 +200,7 @@ async def test_a_four_round_swiss_of_six_with_a_withdrawal_and_a_restart_mid_rou
         seen |= await _play_round(host, port, 2, made.id, proof)
         await _until(lambda: len(_rounds(host, made.id)) == 3, "round 3 paired")
         await _play_some(host, port, 3, made.id, proof)
-    async with running_host(tmp_path) as (host, port):  # a restart in the middle of round 3
+    async with running_host(tmp_path, database=store) as (host, port):  # restart in round 3
         kept = host.tournaments.store
         assert kept is not None
         seen |= await _play_round(host, port, 3, made.id, proof)
@@ -239,12 +243,23 @@ async def test_a_four_round_swiss_of_six_with_a_withdrawal_and_a_restart_mid_rou
                 by_hand[by_key[key]] += sum(top[place - 1 : place - 1 + level]) / level
     rows = standings([e.key for e in entrants], rounds, players)
     assert {by_key[r.key]: r.points for r in rows} == by_hand
+    # Buchholz by hand: over one's tables, the others' final points (their mean at
+    # three a table); a bye adds nothing. The order: points, then the tie-breaks.
+    buchholz: dict[str, float] = dict.fromkeys(names, 0.0)
+    for rnd in rounds:
+        for table in rnd.tables:
+            for key in table.seats:
+                others = [by_hand[by_key[k]] for k in table.seats if k != key]
+                buchholz[by_key[key]] += sum(others) / len(others)
+    assert {by_key[r.key]: r.buchholz for r in rows} == pytest.approx(buchholz)
+    order = [by_key[r.key] for r in rows]
+    assert [by_hand[n] for n in order] == sorted(by_hand.values(), reverse=True)
     # The operator's view of it: the same standings, and fay marked withdrawn.
     monkeypatch.delenv("PARIS_TUI_DATABASE", raising=False)
     capsys.readouterr()
     where = ["--data-dir", str(tmp_path)]
-    if helpers.DATABASE is not None:
-        where = ["--database", helpers.DATABASE]
+    if store is not None:
+        where = ["--database", store]
     assert main(["host", "tournament", "standings", "six", "--json", *where]) == 0
     shown = json.loads(capsys.readouterr().out)
     assert shown["state"] == "finished" and len(shown["rounds"]) == 4
@@ -332,3 +347,111 @@ async def test_a_knockout_of_four_plays_its_semifinals_and_final_at_the_host(
     top = [by_key[r.key] for r in rows[:2]]
     assert set(top) == finalists
     assert seen[f"{top[0]}@2"] <= seen[f"{top[1]}@2"]
+
+
+async def test_two_hosts_pairing_at_the_same_moment_write_one_round_and_open_each_table_once(
+    tmp_path: Path, postgres: PostgresServer
+) -> None:
+    """Two hosts of one database look at a real-time tournament at the same moment, again
+    and again (each pairing in a thread of its own, at once): one of them holds the
+    tournament's lease, so one round is written, each of its tables opened once, and
+    one host tells the round opened."""
+    from paris_tui.host.events import RoundOpened, TableEvent
+
+    database = postgres.dsn(postgres.create_database())
+    hosts: list[Host] = []
+    heard: list[tuple[int, RoundOpened]] = []
+    for i, folder in enumerate(("a", "b")):
+        host = Host(HostConfig(data_dir=tmp_path / folder, port=0, database=database))
+        host.load()
+        await host.start()
+        hosts.append(host)
+
+        def hear(event: TableEvent, i: int = i) -> None:
+            if isinstance(event, RoundOpened):
+                heard.append((i, event))
+
+        host.events.subscribe(hear)
+    try:
+        a, b = hosts
+        accounts, kept = a.accounts, a.tournaments.store
+        assert accounts is not None and kept is not None
+        made = kept.create("Fast", Plan("swiss", 2, 3), move_time=120.0, start=0.0)
+        for i, name in enumerate((*NAMES, "fay")):
+            invite(accounts, name)
+            found = accounts.find(name)
+            assert found is not None
+            kept.enter(made.id, found.id, name, rating=10.0 - i)
+        now = time.time()
+        for _ in range(3):
+            await asyncio.gather(a.tournaments.step(now), b.tournaments.step(now))
+        rounds = kept.rounds(made.id)
+        opened = [r.id for h in hosts for r in h.rooms.values()]
+        told = [t for _i, event in heard for t, _names in event.tables]
+        by_whom = {i for i, _event in heard}
+        assert not kept.unopened(made.id, 1)
+    finally:
+        for host in hosts:
+            await host.close()
+    assert len(rounds) == 1 and len(rounds[0].tables) == 3, "one round written"
+    assert len(opened) == 3 == len(set(opened)), "each table opened once"
+    assert sorted(told) == sorted(opened) and len(by_whom) == 1, "told once, by one host"
+
+
+@pytest.mark.parametrize("move_time", [120.0, 86400.0], ids=["real-time", "turn-based"])
+async def test_a_host_that_stalls_past_its_lease_while_opening_a_table_leaves_it_to_the_other(
+    tmp_path: Path, postgres: PostgresServer, move_time: float
+) -> None:
+    """Host a pairs round 1 and opens its first table; while it does, it stalls past its
+    lease and its claim (they are made to run out here), and host b takes the
+    tournament over: at a turn-based table (no name lock across hosts) b opens that
+    table at once; at a real-time one its first try meets the names still seated at a's
+    table. Host a's record of its table is refused (its lease's epoch is old): its table
+    is archived unplayed (its names free), and the round's table is played at b's table
+    only (b's next look opens it if it could not yet)."""
+    database = postgres.dsn(postgres.create_database())
+    hosts: list[Host] = []
+    for folder in ("a", "b"):
+        host = Host(HostConfig(data_dir=tmp_path / folder, port=0, database=database))
+        host.load()
+        await host.start()
+        hosts.append(host)
+    try:
+        a, b = hosts
+        accounts, kept = a.accounts, a.tournaments.store
+        assert accounts is not None and kept is not None
+        made = kept.create("Stall", Plan("swiss", 2, 3), move_time=move_time, start=0.0)
+        for i, name in enumerate(NAMES[:2]):
+            invite(accounts, name)
+            found = accounts.find(name)
+            assert found is not None
+            kept.enter(made.id, found.id, name, rating=10.0 - i)
+        opening = a.open_table
+        stalled: list[str] = []
+
+        def open_then_stall(*args: object, **kwargs: object) -> object:
+            room = opening(*args, **kwargs)  # type: ignore[arg-type]
+            stalled.append(room.id)
+            with kept._tx() as db:  # the stall: a's lease and claim run out ...
+                db.execute("UPDATE tournament_leases SET until = now() - interval '1 second'")
+                db.execute("UPDATE tournament_tables SET claim_until = 0")
+            b.tournaments.tick(time.time())  # ... and b takes the tournament over
+            return room
+
+        a.open_table = open_then_stall  # type: ignore[method-assign]
+        a.tournaments.tick(time.time())
+        assert len(b.rooms) == (1 if move_time > 3600 else 0), "b's first try"
+        b.tournaments.tick(time.time())  # b's next look: a's table archived, b opens it
+        recorded = kept.rounds(made.id)[0]
+        where = kept._read(
+            "SELECT table_id FROM tournament_tables WHERE tournament = ?", (made.id,)
+        )
+        assert len(stalled) == 1 and stalled[0] not in a.rooms, "a dropped its table"
+        assert [r.id for r in b.rooms.values()] == [where[0][0]], "b's table plays it"
+        from paris_tui.host.store.postgres import PostgresStore
+
+        assert isinstance(a.tables, PostgresStore) and a.tables.is_archived(stalled[0])
+    finally:
+        for host in hosts:
+            await host.close()
+    assert len(recorded.tables) == 1

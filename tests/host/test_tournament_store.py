@@ -124,7 +124,7 @@ def test_a_database_of_schema_8_gains_the_tournaments(database: str) -> None:
     tables.open()
     try:
         with tables.pool.connection() as conn, conn.transaction():
-            for name in ("byes", "tables", "rounds", "entrants"):
+            for name in ("leases", "byes", "tables", "rounds", "entrants"):
                 conn.execute(f"DROP TABLE tournament_{name}")
             conn.execute("DROP TABLE tournaments")
             conn.execute("UPDATE paris_schema SET version = 8")
@@ -153,3 +153,119 @@ def test_a_table_is_claimed_by_one_holder_until_the_claim_runs_out(
         kept.open_table(made.id, 1, 1, "t7")
         assert not kept.claim_table(made.id, 1, 1, "host-a"), "an opened table is not claimed"
         assert kept.unopened(made.id, 1) == [2]
+
+
+def test_a_database_of_schema_9_gains_the_absences_and_the_leases(database: str) -> None:
+    from paris_tui.host.store.pg_schema import SCHEMA_VERSION, ensure_schema
+    from paris_tui.host.tournaments.postgres import PostgresTournaments
+
+    tables = PostgresStore(database, pool_size=2)
+    tables.open()
+    try:
+        with tables.pool.connection() as conn, conn.transaction():
+            conn.execute("DROP TABLE tournament_leases")
+            conn.execute("ALTER TABLE tournament_tables DROP COLUMN opened")
+            conn.execute("ALTER TABLE tournament_tables DROP COLUMN absent")
+            conn.execute("UPDATE paris_schema SET version = 9")
+        ensure_schema(tables.pool)
+        with tables.pool.connection() as conn:
+            assert conn.execute("SELECT version FROM paris_schema").fetchone() == (SCHEMA_VERSION,)
+        assert SCHEMA_VERSION == 10
+        kept = PostgresTournaments(tables.pool)
+        made = kept.create("After", Plan("swiss", 2, 1), move_time=60.0, start=0.0)
+        assert kept.set_state(made.id, "running")
+        assert kept.lease(made.id, "host-a") is not None
+        assert kept.add_round(made.id, Round(1, (Table(("1", "2")),)))
+        assert kept.open_table(made.id, 1, 1, "t1", opened=5.0)
+        assert kept.unchecked(made.id, 1) == [(1, "t1", 5.0)]
+        assert kept.mark_absent(made.id, 1, 1, ["2"]) == []
+        assert kept.absences(made.id) == {1: ["2"]}
+    finally:
+        tables.close()
+
+
+def test_a_file_of_schema_1_gains_the_absences(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "tournaments.sqlite"
+    SQLiteTournaments(path).close()
+    db = sqlite3.connect(path)
+    db.execute("ALTER TABLE tournament_tables DROP COLUMN opened")
+    db.execute("ALTER TABLE tournament_tables DROP COLUMN absent")
+    db.execute("PRAGMA user_version = 1")
+    db.commit()
+    db.close()
+    kept = SQLiteTournaments(path)
+    try:
+        made = kept.create("Old", Plan("swiss", 2, 1), move_time=60.0, start=0.0)
+        assert kept.set_state(made.id, "running")
+        assert kept.add_round(made.id, Round(1, (Table(("1", "2")),)))
+        assert kept.open_table(made.id, 1, 1, "t1", opened=5.0)
+        assert kept.mark_absent(made.id, 1, 1, ["1"]) == []
+        assert kept.absences(made.id) == {1: ["1"]}
+    finally:
+        kept.close()
+
+
+def test_two_absences_in_a_row_withdraw_and_a_table_between_resets(
+    tmp_path: Path, store: str | None
+) -> None:
+    with opened(tmp_path, store) as kept:
+        _absent_twice(kept)
+
+
+def _absent_twice(kept: SQLiteTournaments) -> None:
+    made = kept.create("Twice", Plan("swiss", 2, 4), move_time=60.0, start=0.0)
+    for account in (1, 2, 3, 4):
+        kept.enter(made.id, account, f"p{account}", 0.0)
+    assert kept.set_state(made.id, "running")
+    seatings = [(("1", "2"), ("3", "4")), (("1", "3"), ("2", "4")), (("1", "4"), ("2", "3"))]
+    absent = [(["1"], ["4"]), (["1"], []), ([], ["2"])]
+    withdrawn: list[list[str]] = []
+    for number, (tables, marks) in enumerate(zip(seatings, absent, strict=True), start=1):
+        assert kept.add_round(made.id, Round(number, tuple(Table(t) for t in tables)))
+        for no, keys in enumerate(marks, start=1):
+            assert kept.open_table(made.id, number, no, f"t{number}{no}")
+            withdrawn.append(kept.mark_absent(made.id, number, no, keys))
+            assert kept.mark_absent(made.id, number, no, keys) == [], "looked at once"
+            assert kept.finish_table(made.id, number, no, [1, 2])
+    # 1: absent in rounds 1 and 2 (withdrawn at the second); 4: absent in round 1,
+    # present in round 2: not twice in a row; 2: absent once.
+    assert withdrawn == [[], [], ["1"], [], [], []]
+    assert {e.key: e.withdrawn for e in kept.entrants(made.id)} == {
+        "1": True,
+        "2": False,
+        "3": False,
+        "4": False,
+    }
+
+
+def test_one_host_at_a_time_pairs_a_tournament_under_its_lease(database: str) -> None:
+    """Two hosts' leases of one tournament on the database's clock: the holder's writes
+    count; a holder whose lease ran out and was taken writes nothing (its epoch is old)."""
+    from paris_tui.host.tournaments.postgres import PostgresTournaments
+
+    tables = PostgresStore(database, pool_size=2)
+    tables.open()
+    try:
+        kept = PostgresTournaments(tables.pool)
+        made = kept.create("Leased", Plan("swiss", 2, 2), move_time=60.0, start=0.0)
+        assert kept.set_state(made.id, "running")
+        a = kept.lease(made.id, "host-a", seconds=-1.0)  # taken, and run out at once
+        assert a is not None
+        assert kept.lease(made.id, "host-a", seconds=-1.0) == a, "ours: the same epoch"
+        b = kept.lease(made.id, "host-b")
+        assert b is not None and b.epoch > a.epoch, "a new holder, a new epoch"
+        assert kept.lease(made.id, "host-a") is None, "b's lease runs"
+        rnd = Round(1, (Table(("1", "2")), Table(("3", "4"))))
+        assert not kept.add_round(made.id, rnd, a), "a stale holder pairs nothing"
+        assert kept.rounds(made.id) == []
+        assert kept.add_round(made.id, rnd, b)
+        assert not kept.open_table(made.id, 1, 1, "t-a", fence=a)
+        assert kept.open_table(made.id, 1, 1, "t-b", fence=b)
+        assert not kept.open_table(made.id, 1, 1, "t-b2", fence=b), "opened once"
+        assert kept.table_of("t-b") == (made.id, 1, 1) and kept.table_of("t-a") is None
+        kept.release("host-b")
+        assert kept.lease(made.id, "host-a") is not None, "given back at a clean stop"
+    finally:
+        tables.close()

@@ -42,7 +42,7 @@ from paris_tui.host.ratings.store import (
     open_ratings,
 )
 from paris_tui.host.referee import Referee
-from paris_tui.net.ratings_wire import Leader, RatedResult, is_provisional, tenths
+from paris_tui.net.ratings_wire import RATING_REASONS, Leader, RatedResult, is_provisional, tenths
 
 __all__ = ["CACHE_SECONDS", "HostRatings", "LeaderRow"]
 
@@ -296,8 +296,11 @@ class HostRatings:
             if problem is not None:
                 return
             done = self.finish(referee, owners)
-        if done is not None:
-            self._results[table_id] = to_wire(done, self._provisional_now(table_id, record, done))
+        wired = (
+            None if done is None else to_wire(done, self._provisional_now(table_id, record, done))
+        )
+        if wired is not None:
+            self._results[table_id] = wired
 
     def _provisional_now(self, table_id: str, record: Record, done: GameResult) -> tuple[bool, ...]:
         """Each seat's rating is provisional now (a rated game found at the start)."""
@@ -334,6 +337,7 @@ class HostRatings:
                 on_board,
                 referee.names,
                 aborted=referee.aborted,
+                unrated=referee.unrated,
             )
         except RatingsUnavailable as exc:
             self._fail(exc)
@@ -377,8 +381,12 @@ def seat_ratings(
 # --- what the server calls (a line each there) ------------------------------------------
 
 
-def to_wire(result: GameResult, provisional: tuple[bool, ...] = ()) -> RatedResult:
-    """``provisional``: each seat's rating is provisional after the game (rated games)."""
+def to_wire(result: GameResult, provisional: tuple[bool, ...] = ()) -> RatedResult | None:
+    """``provisional``: each seat's rating is provisional after the game (rated games).
+    ``None`` for a game of a table opened unrated: no client is told of ratings there
+    (the protocol's reasons do not have the word)."""
+    if result.reason is not None and result.reason not in RATING_REASONS:
+        return None
     return RatedResult(
         result.rated,
         result.reason,

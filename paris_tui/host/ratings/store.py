@@ -36,20 +36,17 @@ never counts twice and a kill -9 leaves it counted or not at all.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
 import json
 import logging
-import sqlite3
-import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Protocol, get_args
 
-from paris_tui.host.store.sqlite_file import open_sqlite
+from paris_tui.host.store.sqlite_file import SQLiteFile
 
 __all__ = [
     "RATINGS_FILE",
@@ -78,11 +75,13 @@ LEADERBOARD_SIZE = 20
 HISTORY_SCAN = 5000
 """The newest finished games a player's own games are looked for among."""
 
-Reason = Literal["ai_seat", "takeover", "leaver", "no_account", "same_person", "aborted"]
+Reason = Literal["ai_seat", "takeover", "leaver", "no_account", "same_person", "aborted", "unrated"]
 """Why a game was unrated: an AI seat, a seat the takeover AI played (who came
 back), a seat it was still playing at the end (a leaver), a seat without an account,
-two seats the host could not tell apart (one address, or one account), or every
-player agreed to end it before its end (aborted: no winner, everyone first)."""
+two seats the host could not tell apart (one address, or one account), every
+player agreed to end it before its end (aborted: no winner, everyone first), or the
+table was opened unrated (an unrated tournament's: never told to a client, whose
+protocol does not know the word)."""
 REASONS: tuple[str, ...] = get_args(Reason)
 
 # Schema of ratings.sqlite ("ratings"). The same tables are in the
@@ -351,11 +350,13 @@ class RatingStore(Protocol):
         on_board: Sequence[int],
         names: Sequence[str] = (),
         aborted: bool = False,
+        unrated: bool = False,
     ) -> GameResult:
         """Count a finished game once (one transaction): judge it, rank it, move
         the ratings if it is rated. A key counted before returns its result as it
         was (``replayed``). ``aborted``: every player agreed to end it early: unrated
-        (reason ``aborted``), no leavers, every seat placed first."""
+        (reason ``aborted``), no leavers, every seat placed first. ``unrated``: the
+        table was opened unrated (reason ``unrated``; its places as played)."""
 
     def result(self, key: str) -> GameResult | None: ...
 
@@ -369,41 +370,14 @@ class RatingStore(Protocol):
     def close(self) -> None: ...
 
 
-class SQLiteRatings:
+class SQLiteRatings(SQLiteFile):
     """:class:`RatingStore` in one SQLite file (WAL; one transaction per change).
 
     Safe to call from several threads (one connection behind a lock). Its
     statements are also PostgreSQL's (``?`` becomes ``%s``)."""
 
     def __init__(self, path: Path) -> None:
-        self.path = Path(path)
-        self._lock = threading.Lock()
-        self._db = open_sqlite(
-            self.path, _SCHEMA, SCHEMA_VERSION, RatingsUnavailable, "the ratings"
-        )
-
-    # --- plumbing (PostgresRatings gives these a PostgreSQL connection) ----------------
-
-    @contextlib.contextmanager
-    def _tx(self) -> Iterator[Any]:
-        with self._lock:
-            try:
-                self._db.execute("BEGIN IMMEDIATE")
-                try:
-                    yield self._db
-                except BaseException:
-                    self._db.execute("ROLLBACK")
-                    raise
-                self._db.execute("COMMIT")
-            except sqlite3.Error as exc:
-                raise RatingsUnavailable(f"the ratings store failed: {exc}") from None
-
-    def _read(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-        with self._lock:
-            try:
-                return self._db.execute(sql, args).fetchall()
-            except sqlite3.Error as exc:
-                raise RatingsUnavailable(f"the ratings store failed: {exc}") from None
+        super().__init__(path, _SCHEMA, SCHEMA_VERSION, RatingsUnavailable, "the ratings")
 
     # --- reading ---------------------------------------------------------------------
 
@@ -551,6 +525,7 @@ class SQLiteRatings:
         on_board: Sequence[int],
         names: Sequence[str] = (),
         aborted: bool = False,
+        unrated: bool = False,
     ) -> GameResult:
         with self._tx() as db:
             row = db.execute("SELECT result FROM rating_games WHERE game = ?", (key,)).fetchone()
@@ -584,6 +559,8 @@ class SQLiteRatings:
             places = ranks(scores, on_board, leavers)
             if aborted:
                 reason, leavers, places = "aborted", (), [1] * len(kinds)
+            elif unrated:  # an unrated tournament's table: nobody's rating moves
+                reason = "unrated"
             n = len(kinds)
             before: list[float | None] = [None] * n
             after: list[float | None] = [None] * n
@@ -636,10 +613,6 @@ class SQLiteRatings:
         else:
             log.info("table %s: unrated (%s)", table_id, reason)
         return result
-
-    def close(self) -> None:
-        with self._lock, contextlib.suppress(sqlite3.Error):
-            self._db.close()
 
 
 def _names_of(kept: Any) -> tuple[str, ...]:

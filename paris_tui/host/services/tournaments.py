@@ -8,15 +8,29 @@ tournaments of the store (:mod:`paris_tui.host.tournaments.store`):
 - each table of the current round that no host table plays yet is opened, as
   the operator's ``--table`` opens one, with a seat reserved for each paired
   account's name and the tournament's move time (real-time or turn-based);
-- a running one whose round is over gets its next round, or is finished.
+- a running one whose round is over gets its next round, or is finished;
+- a table whose absence grace (:func:`grace`) has run out since it opened is
+  looked at once: each paired account that never came is marked absent in the
+  store and the takeover AI plays its seat from then on (until it comes); an
+  account absent at two tables in a row is withdrawn (docs/tournaments.md).
+
+The tables of a round opened here are published as one
+:class:`~paris_tui.host.events.RoundOpened` (the notify command and the lobbies
+tell each paired account where it sits). An unrated tournament's tables are
+opened unrated (the ratings leave their games out).
 
 It hears :class:`~paris_tui.host.events.GameOver`: a tournament table's places
 (R7.3's order, players level sharing the better place) are written once, and
 when that was the round's last table the next round is paired at once.
 Nothing is kept in memory that the store does not have: after a restart the
 next tick opens what was paired but not opened and pairs what was not paired.
-A host claims a table before it opens it (a minute, in the store), so two hosts
-of one database never open the same table twice.
+With several hosts on one database one host at a time pairs and opens a
+tournament's rounds: the holder of its lease (the store's ``lease``, taken and
+renewed at every look, with an epoch as a table's lease has); the round and each
+opened table are written only under that lease, so a host that stalled past it
+writes nothing (a table it opened meanwhile is archived unplayed). A host claims
+a table before it opens it too (a minute, in the store). Each host looks for the
+absent players of the tables it serves, whoever paired them.
 """
 
 from __future__ import annotations
@@ -26,34 +40,57 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Protocol
 
 from paris_tui.core.dealing import SeatSpec
+from paris_tui.core.text import printable
 from paris_tui.host.config import TableConflictError
-from paris_tui.host.events import EventBus, GameOver, TableEvent
+from paris_tui.host.events import EventBus, GameOver, RoundOpened, TableArchived, TableEvent
 from paris_tui.host.peers import Table
 from paris_tui.host.ratings.store import ranks
 from paris_tui.host.store.files import HostStore, TableStore
 from paris_tui.host.tournaments.engine import next_round
 from paris_tui.host.tournaments.store import (
+    Fence,
     SQLiteTournaments,
     Tournament,
     TournamentsUnavailable,
     open_tournaments,
 )
+from paris_tui.net.turns import is_turn_based
 
-__all__ = ["TICK", "HostTournaments", "TournamentsHost"]
+__all__ = ["REAL_TIME_GRACE", "TICK", "HostTournaments", "TournamentsHost", "grace"]
 
 log = logging.getLogger("paris_tui.host.tournaments")
 
 TICK = 5.0
 """Seconds between two looks at the tournaments (a start is at most this late)."""
+REAL_TIME_GRACE = 60.0
+"""Seconds a paired account has to come to a real-time tournament table."""
+
+
+def grace(move_time: float, real_time: float = REAL_TIME_GRACE) -> float:
+    """How long after its table opened a paired account that has not come is absent: a
+    minute at a real-time table, one move time at a turn-based one."""
+    return move_time if is_turn_based(move_time) else real_time
 
 
 class _Opened(Protocol):
     @property
     def id(self) -> str: ...
+
+
+class _Served(Protocol):
+    """A table served here, as the absence rule looks at it."""
+
+    @property
+    def owners(self) -> dict[int, int]: ...
+
+    @property
+    def seated(self) -> Mapping[int, object]: ...
+
+    def take_over(self, seat: int) -> None: ...
 
 
 class TournamentsHost(Protocol):
@@ -66,8 +103,13 @@ class TournamentsHost(Protocol):
     @property
     def store(self) -> HostStore: ...
 
+    @property
+    def rooms(self) -> Mapping[str, _Served]: ...
+
+    def lose_table(self, table_id: str) -> object: ...
+
     def open_table(
-        self, seats: Sequence[SeatSpec], *, move_time: float | None = None
+        self, seats: Sequence[SeatSpec], *, move_time: float | None = None, rated: bool = True
     ) -> _Opened: ...
 
 
@@ -80,6 +122,9 @@ class HostTournaments:
         self._task: asyncio.Task[None] | None = None
         self._steps: set[asyncio.Task[None]] = set()  # a round's next, under way
         self.holder = secrets.token_hex(8)  # this host, as a claim on a table to open
+        self._fences: dict[int, Fence] = {}  # the tournaments whose lease this host has
+        self.events = events
+        self.real_time_grace = REAL_TIME_GRACE  # a real-time table's absence grace
         if events is not None:
             events.subscribe(self.hear)
 
@@ -111,6 +156,8 @@ class HostTournaments:
                 await self._task
             self._task = None
         if self.store is not None:
+            with contextlib.suppress(TournamentsUnavailable):  # they run out anyway
+                self.store.release(self.holder)
             self.store.close()
             self.store = None
 
@@ -124,13 +171,13 @@ class HostTournaments:
         opened here, on the host's loop."""
         try:
             due = await asyncio.to_thread(self.pair, now)
-            self.open_due(due)
+            self.open_due(due, now)
         except (TournamentsUnavailable, OSError) as exc:
             log.error("tournaments: %s", exc)
 
     def tick(self, now: float) -> None:
         """:meth:`step` in one go, on the caller's thread."""
-        self.open_due(self.pair(now))
+        self.open_due(self.pair(now), now)
 
     # --- the rounds -------------------------------------------------------------------
 
@@ -143,18 +190,30 @@ class HostTournaments:
             return []
         due: list[tuple[Tournament, int]] = []
         for tournament in store.tournaments(("open", "running")):
+            if tournament.state == "open" and tournament.start > now:
+                continue
+            fence = store.lease(tournament.id, self.holder)
+            if fence is None:  # another host pairs and opens it; its absent are looked for
+                self._fences.pop(tournament.id, None)
+                rounds = store.rounds(tournament.id) if tournament.state == "running" else []
+                if rounds and not rounds[-1].over:
+                    due.append((tournament, rounds[-1].number))
+                continue
+            self._fences[tournament.id] = fence
             if tournament.state == "open":
                 if tournament.start > now:
                     continue
                 if not store.set_state(tournament.id, "running", was=("open",)):
                     continue
                 log.info("tournament %s begins", tournament.name)
-            number = self._advance(store, tournament)
+            number = self._advance(store, tournament, fence)
             if number is not None:
                 due.append((tournament, number))
         return due
 
-    def _advance(self, store: SQLiteTournaments, tournament: Tournament) -> int | None:
+    def _advance(
+        self, store: SQLiteTournaments, tournament: Tournament, fence: Fence
+    ) -> int | None:
         """The current round's number if it has tables to open (pairing it first when the
         last one is over), ``None`` when the tournament is over."""
         rounds = store.rounds(tournament.id)
@@ -165,7 +224,7 @@ class HostTournaments:
             if store.set_state(tournament.id, "finished", was=("running",)):
                 log.info("tournament %s is over", tournament.name)
             return None
-        if store.add_round(tournament.id, rnd):
+        if store.add_round(tournament.id, rnd, fence):
             log.info(
                 "tournament %s: round %d paired, %d tables",
                 tournament.name,
@@ -174,27 +233,38 @@ class HostTournaments:
             )
         return rnd.number
 
-    def open_due(self, due: Sequence[tuple[Tournament, int]]) -> None:
-        """Open the tables of these rounds that no host table plays yet (the loop's thread)."""
+    def open_due(self, due: Sequence[tuple[Tournament, int]], now: float | None = None) -> None:
+        """Open the tables of these rounds that no host table plays yet, then look for the
+        absent players of those served here whose grace ran out by ``now`` (the loop's
+        thread)."""
+        when = time.time() if now is None else now
         for tournament, number in due:
-            self._open_tables(tournament, number)
+            self._open_tables(tournament, number, when)
+        for tournament, number in due:
+            self._look_for_absent(tournament, number, when)
 
-    def _open_tables(self, tournament: Tournament, number: int) -> None:
+    def _open_tables(self, tournament: Tournament, number: int, now: float) -> None:
         store = self.store
         if store is None:
+            return
+        fence = self._fences.get(tournament.id)
+        if fence is None:  # another host's to open
             return
         waiting = store.unopened(tournament.id, number)
         if not waiting:
             return
         names = store.names(tournament.id)
         rnd = store.rounds(tournament.id)[number - 1]
+        opened_here: list[tuple[str, tuple[str, ...]]] = []
         for table_no in waiting:
             if not store.claim_table(tournament.id, number, table_no, self.holder):
                 continue  # another host opens it
             table = rnd.tables[table_no - 1]
             seats = [SeatSpec(names[key]) for key in table.seats]
             try:
-                opened = self.host.open_table(seats, move_time=tournament.move_time)
+                opened = self.host.open_table(
+                    seats, move_time=tournament.move_time, rated=tournament.rated
+                )
             except (TableConflictError, ValueError, OSError) as exc:
                 log.warning(
                     "tournament %s round %d table %d not opened yet: %s",
@@ -204,7 +274,80 @@ class HostTournaments:
                     exc,
                 )
                 continue
-            store.open_table(tournament.id, number, table_no, opened.id)
+            if not store.open_table(tournament.id, number, table_no, opened.id, now, fence):
+                self._drop(opened.id, tournament, number, table_no)
+                continue
+            opened_here.append((opened.id, tuple(s.name for s in seats)))
+        if opened_here and self.events is not None:  # the players hear where they sit
+            self.events.publish(
+                RoundOpened(tournament.id, tournament.name, number, tuple(opened_here))
+            )
+
+    def _drop(self, table_id: str, tournament: Tournament, number: int, table_no: int) -> None:
+        """A table opened here that the store did not take (this host lost the
+        tournament's lease meanwhile: another host opens that table): archived, never
+        played."""
+        log.warning(
+            "tournament %s round %d table %d: another host has it now; %s archived unplayed",
+            tournament.name,
+            number,
+            table_no,
+            table_id,
+        )
+        self.host.lose_table(table_id)
+        try:
+            self.host.tables.archive(table_id)
+        except OSError as exc:
+            log.error("table %s: could not archive it: %s", table_id, exc)
+            return
+        if self.events is not None:  # its lease given back (the cluster)
+            self.events.publish(TableArchived(table_id))
+
+    # --- the absent -------------------------------------------------------------------
+
+    def _look_for_absent(self, tournament: Tournament, number: int, now: float) -> None:
+        """Each table of the round served here whose grace ran out: the paired accounts
+        that never came (no seat of theirs claimed, nobody in it) are marked absent, and
+        the takeover AI plays for them from now on (docs/tournaments.md)."""
+        store = self.store
+        if store is None:
+            return
+        wait = grace(tournament.move_time, self.real_time_grace)
+        tables: list[tuple[int, str]] = [
+            (table_no, table_id)
+            for table_no, table_id, opened in store.unchecked(tournament.id, number)
+            if table_id in self.host.rooms and now >= opened + wait
+        ]
+        if not tables:
+            return
+        rnd = store.rounds(tournament.id)[number - 1]
+        names = store.names(tournament.id)
+        for table_no, table_id in tables:
+            room = self.host.rooms[table_id]
+            seats = rnd.tables[table_no - 1].seats
+            absent = [
+                seat
+                for seat in range(len(seats))
+                if seat not in room.owners and seat not in room.seated
+            ]
+            withdrawn = store.mark_absent(
+                tournament.id, number, table_no, [seats[s] for s in absent]
+            )
+            for seat in absent:
+                log.info(
+                    "tournament %s round %d: %s is absent, the AI plays their seat at %s",
+                    tournament.name,
+                    number,
+                    printable(names.get(seats[seat], seats[seat])),
+                    table_id,
+                )
+                room.take_over(seat)
+            for key in withdrawn:
+                log.info(
+                    "tournament %s: %s absent twice in a row, withdrawn",
+                    tournament.name,
+                    printable(names.get(key, key)),
+                )
 
     # --- the results ------------------------------------------------------------------
 

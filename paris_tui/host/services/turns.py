@@ -22,8 +22,9 @@ clock by default), so a test runs a table over days of simulated time.
 
 :class:`Notifier` runs the operator's ``--notify-command`` (no shell: the
 command's words, then the account, the table and what happened, each one
-argument) when an absent player's turn comes, when a game ends, and when a
-table is opened with a seat kept for them (``invited``); bounded
+argument) when an absent player's turn comes, when a game ends, when a
+table is opened with a seat kept for them (``invited``), and when a tournament
+round opens with a table for them (``round``); bounded
 (a timeout, a cap on commands running at once), each failure logged on one
 line. paris-tui itself sends nothing out.
 """
@@ -46,6 +47,7 @@ from paris_tui.host.accounts.store import AccountStore, SQLiteAccounts
 from paris_tui.host.events import (
     AIPlaysFor,
     MovePlayed,
+    RoundOpened,
     SeatLeft,
     SeatReturned,
     SeatsInvited,
@@ -79,7 +81,7 @@ MOVE_TIME_KEY = "move_time"
 NOTIFY_TIMEOUT = 10.0  # seconds a notify command may run before it is killed
 NOTIFY_RUNNING = 4  # notify commands running at once at most (more are dropped, logged)
 
-Happening = Literal["your-turn", "game-over", "invited"]
+Happening = Literal["your-turn", "game-over", "invited", "round"]
 T = TypeVar("T", bound=Table)
 
 
@@ -214,8 +216,8 @@ def turn_store_for(accounts: AccountStore | None) -> TurnStore:
 
 class Notifier:
     """Runs ``--notify-command``: its words (``shlex.split``), then the account, the table
-    id and what happened (``your-turn``, ``game-over``, ``invited``), each one argument,
-    no shell."""
+    id and what happened (``your-turn``, ``game-over``, ``invited``, ``round``), each one
+    argument, no shell."""
 
     def __init__(
         self,
@@ -228,6 +230,7 @@ class Notifier:
         self.timeout = timeout
         self.max_running = max_running
         self._tasks: set[asyncio.Task[None]] = set()
+        self._queues: set[asyncio.Task[None]] = set()  # notify_all's, each in turn
 
     @property
     def running(self) -> int:
@@ -250,6 +253,22 @@ class Notifier:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         return True
+
+    def notify_all(self, calls: Sequence[tuple[str, str, Happening]]) -> None:
+        """Run the command for each of ``calls`` (account, table, what), one after the
+        other as the cap lets them start: none dropped for the cap (a round's players all
+        hear of it), each still bounded by the timeout."""
+        if not self.argv or not calls:
+            return
+        task = asyncio.get_running_loop().create_task(self._in_turn(tuple(calls)))
+        self._queues.add(task)
+        task.add_done_callback(self._queues.discard)
+
+    async def _in_turn(self, calls: tuple[tuple[str, str, Happening], ...]) -> None:
+        for account, table_id, what in calls:
+            while len(self._tasks) >= self.max_running:
+                await asyncio.wait(list(self._tasks), return_when=asyncio.FIRST_COMPLETED)
+            self.notify(account, table_id, what)
 
     async def _run(self, argv: tuple[str, ...], table_id: str) -> None:
         try:
@@ -283,12 +302,15 @@ class Notifier:
             log.warning("notify command for table %s exited with %d", table_id, code)
 
     async def drain(self) -> None:
-        """Wait for the commands running (each bounded by the timeout)."""
+        """Wait for the commands running and those waiting their turn (each bounded by
+        the timeout)."""
+        if self._queues:
+            await asyncio.wait(list(self._queues))
         if self._tasks:
             await asyncio.wait(list(self._tasks))
 
     def cancel(self) -> None:
-        for task in list(self._tasks):
+        for task in [*self._queues, *self._tasks]:
             task.cancel()
 
 
@@ -332,6 +354,10 @@ class TurnKeeper:
             case SeatsInvited(table_id, names):
                 for name in names:  # an invitation: the notify command, as for a turn
                     self.notifier.notify(name, table_id, "invited")
+            case RoundOpened(tables=tables):  # a tournament's round: where each one sits
+                self.notifier.notify_all(
+                    [(name, table_id, "round") for table_id, names in tables for name in names]
+                )
         return None
 
     def open(self, accounts: AccountStore | None) -> None:

@@ -1,7 +1,8 @@
 """``paris-tui host migrate --from DIR --to URL``: a data directory moved into PostgreSQL.
 
 Every table record (served, finished and archived), every account with its
-credentials, link codes and seat claims, and the one-time steps done, into an
+credentials, link codes and seat claims, the one-time steps done, the ratings
+and the tournaments (their rounds, tables, results and absences), into an
 empty database (its schema made first). The data directory's files of
 earlier versions are taken in first, as a host start would; the folder is
 left as it was otherwise (the files stay: nothing is deleted). The data
@@ -82,6 +83,8 @@ def migrate(data_dir: Path, url: str) -> list[str]:
     from paris_tui.host.ratings.store import RATINGS_FILE
     from paris_tui.host.server import Host, HostConfig
     from paris_tui.host.store.postgres import DatabaseUnavailable, PostgresStore
+    from paris_tui.host.tournaments.postgres import copy_tournaments
+    from paris_tui.host.tournaments.store import TOURNAMENTS_FILE
 
     # The files of earlier versions are taken in as a host start does it.
     host = Host(HostConfig(data_dir=data_dir, port=0))
@@ -91,6 +94,8 @@ def migrate(data_dir: Path, url: str) -> list[str]:
     if host.accounts is not None:
         host.accounts.close()
     host.ratings.close()
+    if host.tournaments.store is not None:
+        host.tournaments.store.close()
     files = host.store  # still locked: no host serves from it meanwhile
     db = PostgresStore(url, pool_size=2)
     try:
@@ -128,11 +133,16 @@ def migrate(data_dir: Path, url: str) -> list[str]:
         db.fill_seated()  # each unfinished table's names sit at it (paris_seated)
         accounts = _copy_accounts(files.root / ACCOUNTS_FILE, db)
         rated = copy_ratings(files.root / RATINGS_FILE, db.pool)  # the ratings too
+        held = copy_tournaments(files.root / TOURNAMENTS_FILE, db.pool)  # and tournaments
         line = moved_line(moved, accounts, printable(str(data_dir)), db.where)
         if rated:
             line += " " + ngettext(
                 "(and {n} account's rating)", "(and {n} accounts' ratings)", rated
             ).format(n=rated)
+        if held:
+            line += " " + ngettext("(and {n} tournament)", "(and {n} tournaments)", held).format(
+                n=held
+            )
         lines.append(line)
         return lines
     finally:

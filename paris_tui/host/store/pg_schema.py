@@ -26,14 +26,16 @@ __all__ = ["SCHEMA", "SCHEMA_VERSION", "ensure_schema", "fill_seated", "seat_key
 
 log = logging.getLogger("paris_tui.host.pgstore")
 
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 """2: paris_waiting (tables waiting for players, listed at every host); 3: ratings;
 4: turn_clocks; 5: chat, mutes, friends; 6: paris_seated (a name at one unfinished
 table, a lock across hosts), paris_presence (friends here at any host); 7: chat_mutes
 (a player's own mutes); 8: code_misses (wrong link codes, counted by every host),
 rating_people (who sat at each seat of a game, for ratings between different people),
 paris_leases.epoch (the fencing token every referee's write is checked against);
-9: tournaments, tournament_entrants, tournament_rounds, tournament_tables, tournament_byes."""
+9: tournaments, tournament_entrants, tournament_rounds, tournament_tables, tournament_byes;
+10: tournament_tables.opened and .absent (a round's absent players), tournament_leases
+(one host pairs a tournament's rounds)."""
 # The advisory lock key under which a host creates or migrates the schema.
 _SCHEMA_LOCK = 0x7061726973  # "paris"
 
@@ -251,6 +253,18 @@ SCHEMA = [
         PRIMARY KEY (tournament, round, table_no)
     )""",
     "CREATE INDEX IF NOT EXISTS tournament_tables_table ON tournament_tables(table_id)",
+    # Schema 10: when each tournament table was opened and who was absent at its
+    # start (ADD COLUMN: a database of schema 9 has the table without them).
+    "ALTER TABLE tournament_tables ADD COLUMN IF NOT EXISTS opened double precision",
+    "ALTER TABLE tournament_tables ADD COLUMN IF NOT EXISTS absent text",
+    # A tournament's pairing is one host's at a time, under a lease with an epoch as a
+    # table's referee is (paris_leases' rules; the epoch from paris_lease_epochs).
+    """CREATE TABLE IF NOT EXISTS tournament_leases (
+        tournament bigint PRIMARY KEY REFERENCES tournaments(id) ON DELETE CASCADE,
+        holder text NOT NULL,
+        until timestamptz NOT NULL,
+        epoch bigint NOT NULL
+    )""",
     """CREATE TABLE IF NOT EXISTS tournament_byes (
         tournament bigint NOT NULL REFERENCES tournaments(id) ON DELETE CASCADE,
         round integer NOT NULL,

@@ -1,8 +1,15 @@
-"""One SQLite file of the host's (the accounts, the ratings): opened the same way.
+"""One SQLite file of the host's (the accounts, the ratings, the tournaments): opened
+the same way.
 
 WAL and ``synchronous = FULL`` (nothing acknowledged is lost on kill -9), mode
 0600 when made, the schema made or moved forward in one transaction under
 ``PRAGMA user_version``, and a newer schema refused with one line.
+
+:class:`SQLiteFile` is the plumbing of a store kept so (the ratings', the
+tournaments'): one connection behind a lock, a transaction per change
+(``_tx``), reads (``_read``), every failure one error of the store's own
+class; its PostgreSQL twin, with the same two methods on the hosts'
+database, is :class:`~paris_tui.host.store.pg_file.PostgresFile`.
 """
 
 from __future__ import annotations
@@ -10,11 +17,14 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
+import threading
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from paris_tui.core.text import printable
 
-__all__ = ["open_sqlite"]
+__all__ = ["SQLiteFile", "open_sqlite"]
 
 
 def open_sqlite(
@@ -52,3 +62,53 @@ def open_sqlite(
     except sqlite3.Error as exc:
         raise unavailable(f"cannot read {what} {where}: {exc}") from None
     return db
+
+
+class SQLiteFile:
+    """A store in one SQLite file (``what``: its name in errors, "the ratings"): one
+    connection for several threads behind a lock, one transaction per change, each
+    failure ``unavailable`` ("the ratings store failed: ..."). Its statements are
+    written to be PostgreSQL's too (``?`` becomes ``%s``)."""
+
+    def __init__(
+        self,
+        path: Path,
+        schema: str,
+        version: int,
+        unavailable: type[Exception],
+        what: str,
+    ) -> None:
+        self.path = Path(path)
+        self._unavailable = unavailable
+        self._what = what
+        self._lock = threading.Lock()
+        self._db = open_sqlite(self.path, schema, version, unavailable, what)
+
+    def _failed(self, exc: BaseException) -> Exception:
+        return self._unavailable(f"{self._what} store failed: {exc}")
+
+    @contextlib.contextmanager
+    def _tx(self) -> Iterator[Any]:
+        """One transaction (``BEGIN IMMEDIATE``: the writer's lock from its start)."""
+        with self._lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    yield self._db
+                except BaseException:
+                    self._db.execute("ROLLBACK")
+                    raise
+                self._db.execute("COMMIT")
+            except sqlite3.Error as exc:
+                raise self._failed(exc) from None
+
+    def _read(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        with self._lock:
+            try:
+                return self._db.execute(sql, args).fetchall()
+            except sqlite3.Error as exc:
+                raise self._failed(exc) from None
+
+    def close(self) -> None:
+        with self._lock, contextlib.suppress(sqlite3.Error):
+            self._db.close()

@@ -272,6 +272,7 @@ def _standings(stores: _Stores, args: argparse.Namespace) -> int:
     entrants = kept.entrants(found.id)
     rounds = kept.rounds(found.id)
     names = kept.names(found.id)
+    absent = kept.absences(found.id)
     rows = standings(
         seeds(entrants),
         rounds,
@@ -308,6 +309,7 @@ def _standings(stores: _Stores, args: argparse.Namespace) -> int:
                         for t in rnd.tables
                     ],
                     "byes": [names.get(k, k) for k in rnd.byes],
+                    "absent": [names.get(k, k) for k in absent.get(rnd.number, [])],
                 }
                 for rnd in rounds
             ],

@@ -4,81 +4,143 @@ statements on the hosts' database (``?`` becomes ``%s``).
 Each change is one transaction that first takes a transaction-scoped advisory
 lock, so two hosts pairing the same round (or entering the same account) do
 it one after the other: the second finds the round written and is told so.
-The tables are made by :func:`~paris_tui.host.store.pg_schema.ensure_schema`
-(schema 9).
+A tournament's rounds are paired and opened by one host at a time: the holder
+of its row in ``tournament_leases``, taken and renewed as a table's lease is
+(:mod:`paris_tui.host.store.lease`: free or run out on the database's clock,
+ours kept; a new ``epoch`` at every change of holder), and the round and each
+opened table are written only while that row still holds the host at that
+epoch, checked in the same transaction (a host that stalled past its lease
+writes nothing). The tables are made by
+:func:`~paris_tui.host.store.pg_schema.ensure_schema` (schemas 9 and 10).
 """
 
 from __future__ import annotations
 
-import contextlib
-import threading
-from collections.abc import Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from paris_tui.host.tournaments.store import SQLiteTournaments, TournamentsUnavailable
+from paris_tui.host.store.pg_file import PostgresFile
+from paris_tui.host.tournaments.store import (
+    LEASE_SECONDS,
+    Fence,
+    SQLiteTournaments,
+    TournamentsUnavailable,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
-    from psycopg import Connection
     from psycopg_pool import ConnectionPool
 
-__all__ = ["PostgresTournaments"]
+__all__ = ["PostgresTournaments", "copy_tournaments"]
 
 _TOURNAMENTS_LOCK = 0x746F75726E79  # "tourny": every change, one at a time
 
 
-def _translate(sql: str) -> str:
-    flat = " ".join(sql.split())
-    if "%" in flat:  # pragma: no cover - no statement has one
-        raise TournamentsUnavailable(f"no PostgreSQL form of {flat[:60]!r}")
-    return flat.replace("?", "%s")
-
-
-class _Conn:
-    def __init__(self, conn: Connection[Any]) -> None:
-        self._conn = conn
-
-    def execute(self, sql: str, args: tuple[Any, ...] = ()) -> Any:
-        return self._conn.execute(_translate(sql), args)
-
-
-def _failed(exc: BaseException) -> TournamentsUnavailable:
-    line = str(exc).strip().splitlines()
-    return TournamentsUnavailable(
-        f"the tournaments store failed: {line[0] if line else type(exc).__name__}"
-    )
-
-
-class PostgresTournaments(SQLiteTournaments):
+class PostgresTournaments(PostgresFile, SQLiteTournaments):
     """The tournaments in the hosts' shared database."""
 
     def __init__(self, pool: ConnectionPool) -> None:
-        self._pool = pool
-        self._lock = threading.Lock()  # unused: kept for SQLiteTournaments.close
+        PostgresFile.__init__(
+            self, pool, _TOURNAMENTS_LOCK, TournamentsUnavailable, "the tournaments"
+        )
         self.path = None  # type: ignore[assignment]
         self._read("SELECT count(*) FROM tournaments")
 
-    @contextlib.contextmanager
-    def _tx(self) -> Iterator[Any]:
-        import psycopg
-        import psycopg_pool
+    def lease(self, tournament: int, holder: str, seconds: float = LEASE_SECONDS) -> Fence | None:
+        with self._tx() as db:
+            row = db._conn.execute(
+                "INSERT INTO tournament_leases (tournament, holder, until, epoch) "
+                "VALUES (%s, %s, now() + make_interval(secs => %s), "
+                "nextval('paris_lease_epochs')) "
+                "ON CONFLICT (tournament) DO UPDATE SET holder = EXCLUDED.holder, "
+                "until = EXCLUDED.until, "
+                "epoch = CASE WHEN tournament_leases.holder = EXCLUDED.holder "
+                "THEN tournament_leases.epoch ELSE EXCLUDED.epoch END "
+                "WHERE tournament_leases.until <= now() "
+                "OR tournament_leases.holder = EXCLUDED.holder "
+                "RETURNING epoch",
+                (tournament, holder, float(seconds)),
+            ).fetchone()
+        return None if row is None else Fence(holder, int(row[0]))
 
-        try:
-            with self._pool.connection() as conn, conn.transaction():
-                conn.execute("SELECT pg_advisory_xact_lock(%s)", (_TOURNAMENTS_LOCK,))
-                yield _Conn(conn)
-        except (psycopg.Error, psycopg_pool.PoolTimeout) as exc:
-            raise _failed(exc) from None
+    def release(self, holder: str) -> None:
+        with self._tx() as db:
+            db.execute("DELETE FROM tournament_leases WHERE holder = ?", (holder,))
 
-    def _read(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-        import psycopg
-        import psycopg_pool
+    def _fenced(self, db: Any, tournament: int, fence: Fence | None) -> bool:
+        if fence is None:
+            return True
+        row = db._conn.execute(
+            "SELECT 1 FROM tournament_leases WHERE tournament = %s AND holder = %s "
+            "AND epoch = %s FOR SHARE",
+            (tournament, fence.holder, fence.epoch),
+        ).fetchone()
+        return row is not None
 
-        try:
-            with self._pool.connection() as conn:
-                rows: list[tuple[Any, ...]] = conn.execute(_translate(sql), args).fetchall()
-                return rows
-        except (psycopg.Error, psycopg_pool.PoolTimeout) as exc:
-            raise _failed(exc) from None
 
-    def close(self) -> None:
-        """The pool is the table store's: it closes it."""
+# The tournaments' tables, copied in this order (ids kept: the rest refer to them).
+_COPIED = (
+    (
+        "tournaments",
+        (
+            "id",
+            "name",
+            "folded",
+            "format",
+            "players",
+            "rounds",
+            "move_time",
+            "start",
+            "rated",
+            "min_games",
+            "state",
+            "created",
+        ),
+    ),
+    ("tournament_entrants", ("tournament", "account", "name", "rating", "joined", "withdrawn")),
+    ("tournament_rounds", ("tournament", "round", "paired")),
+    (
+        "tournament_tables",
+        (
+            "tournament",
+            "round",
+            "table_no",
+            "seats",
+            "table_id",
+            "places",
+            "claimed",
+            "claim_until",
+            "opened",
+            "absent",
+        ),
+    ),
+    ("tournament_byes", ("tournament", "round", "account")),
+)
+
+
+def copy_tournaments(path: Path, pool: ConnectionPool) -> int:
+    """Copy a data directory's ``tournaments.sqlite`` into the database (``host
+    migrate``: ids kept, so entrants stay their accounts and tables their records; a
+    file of schema 1 is moved forward first). Returns how many tournaments."""
+    import sqlite3
+
+    if not path.exists():
+        return 0
+    SQLiteTournaments(path).close()  # its schema brought up to date (schema 2's columns)
+    source = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        with pool.connection() as conn, conn.transaction():
+            for table, columns in _COPIED:
+                names = ", ".join(columns)
+                marks = ", ".join(["%s"] * len(columns))
+                rows = source.execute(f"SELECT {names} FROM {table}").fetchall()
+                if rows:
+                    with conn.cursor() as cur:
+                        cur.executemany(f"INSERT INTO {table} ({names}) VALUES ({marks})", rows)
+            conn.execute(
+                "SELECT setval(pg_get_serial_sequence('tournaments', 'id'), "
+                "greatest((SELECT max(id) FROM tournaments), 1))"
+            )
+        count = source.execute("SELECT count(*) FROM tournaments").fetchone()
+        return int(count[0]) if count else 0
+    finally:
+        source.close()

@@ -12,24 +12,24 @@ Entrants are accounts: a key of the pairing is the account's id as text.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import sqlite3
-import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from paris_tui.host.store.sqlite_file import open_sqlite
+from paris_tui.host.store.sqlite_file import SQLiteFile
 from paris_tui.host.tournaments.engine import Entrant, Plan
 from paris_tui.host.tournaments.pairing import Round, Table
 from paris_tui.i18n import _
 
 __all__ = [
+    "LEASE_SECONDS",
     "STATES",
     "TOURNAMENTS_FILE",
+    "Fence",
     "SQLiteTournaments",
     "Tournament",
     "TournamentError",
@@ -42,8 +42,8 @@ STATES = ("open", "running", "finished", "cancelled")
 """open: taking entries until its start; running: its rounds are being played;
 finished; cancelled by the operator."""
 
-SCHEMA_VERSION = 1
-# The same tables are in the hosts' database (pg_schema.SCHEMA, schema 9).
+SCHEMA_VERSION = 2  # 2: tournament_tables.opened and .absent
+# The same tables are in the hosts' database (pg_schema.SCHEMA, schemas 9 and 10).
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tournaments (
     id INTEGER PRIMARY KEY,
@@ -77,6 +77,8 @@ CREATE TABLE IF NOT EXISTS tournament_tables (
     places TEXT,
     claimed TEXT,
     claim_until REAL,
+    opened REAL,
+    absent TEXT,
     PRIMARY KEY (tournament, round, table_no)
 );
 CREATE TABLE IF NOT EXISTS tournament_byes (
@@ -92,6 +94,24 @@ CREATE TABLE IF NOT EXISTS tournament_rounds (
     PRIMARY KEY (tournament, round)
 );
 """
+
+
+_ADDED_COLUMNS = (("opened", "REAL"), ("absent", "TEXT"))
+"""tournament_tables' columns of schema 2: when the host's table was opened (the
+absence rule's grace runs from then), and the keys marked absent there (JSON)."""
+
+
+LEASE_SECONDS = 15.0
+"""How long a host's lease of a tournament's pairing lasts unless renewed (every look,
+:data:`~paris_tui.host.services.tournaments.TICK`, renews it)."""
+
+
+@dataclass(frozen=True)
+class Fence:
+    """A host's lease of a tournament: its holder and the epoch it was taken at."""
+
+    holder: str
+    epoch: int
 
 
 class TournamentsUnavailable(OSError):
@@ -140,37 +160,25 @@ def _tournament(row: Sequence[Any]) -> Tournament:
     )
 
 
-class SQLiteTournaments:
+class SQLiteTournaments(SQLiteFile):
     """The tournaments in one SQLite file (WAL; one transaction per change). Its
     statements are also PostgreSQL's (``?`` becomes ``%s``)."""
 
     def __init__(self, path: Path) -> None:
-        self.path = Path(path)
-        self._lock = threading.Lock()
-        self._db = open_sqlite(
-            self.path, _SCHEMA, SCHEMA_VERSION, TournamentsUnavailable, "the tournaments"
-        )
+        super().__init__(path, _SCHEMA, SCHEMA_VERSION, TournamentsUnavailable, "the tournaments")
+        self._add_columns()
 
-    # --- plumbing (PostgresTournaments gives these a PostgreSQL connection) -------------
-
-    @contextlib.contextmanager
-    def _tx(self) -> Iterator[Any]:
+    def _add_columns(self) -> None:
+        """A file of schema 1: the columns schema 2 added to its tables (none yet: when
+        its tables were opened, who was absent)."""
         with self._lock:
             try:
-                self._db.execute("BEGIN IMMEDIATE")
-                try:
-                    yield self._db
-                except BaseException:
-                    self._db.execute("ROLLBACK")
-                    raise
-                self._db.execute("COMMIT")
-            except sqlite3.Error as exc:
-                raise TournamentsUnavailable(f"the tournaments store failed: {exc}") from None
-
-    def _read(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-        with self._lock:
-            try:
-                return self._db.execute(sql, args).fetchall()
+                have = {str(r[1]) for r in self._db.execute("PRAGMA table_info(tournament_tables)")}
+                for column, kind in _ADDED_COLUMNS:
+                    if column not in have:
+                        self._db.execute(
+                            f"ALTER TABLE tournament_tables ADD COLUMN {column} {kind}"
+                        )
             except sqlite3.Error as exc:
                 raise TournamentsUnavailable(f"the tournaments store failed: {exc}") from None
 
@@ -323,10 +331,29 @@ class SQLiteTournaments:
 
     # --- rounds -----------------------------------------------------------------------
 
-    def add_round(self, tournament: int, rnd: Round) -> bool:
+    def lease(self, tournament: int, holder: str, seconds: float = LEASE_SECONDS) -> Fence | None:
+        """The right to pair and open the tournament's rounds, for ``seconds``: the
+        fence its writes are checked against, or ``None`` while another holder has it.
+        One file is one host's (its folder is locked): always granted here;
+        :class:`~paris_tui.host.tournaments.postgres.PostgresTournaments` keeps leases
+        as a table's."""
+        return Fence(holder, 0)
+
+    def release(self, holder: str) -> None:
+        """Give back every tournament lease of ``holder`` (a host's clean stop)."""
+
+    def _fenced(self, db: Any, tournament: int, fence: Fence | None) -> bool:
+        """Whether ``fence`` still holds the tournament's lease (inside ``db``'s
+        transaction); no fence, or one file: yes."""
+        return True
+
+    def add_round(self, tournament: int, rnd: Round, fence: Fence | None = None) -> bool:
         """Write a newly paired round whole; ``False`` if that round is already there (an
-        other host paired it first) or the tournament is not running."""
+        other host paired it first), the tournament is not running, or ``fence`` no
+        longer holds its lease."""
         with self._tx() as db:
+            if not self._fenced(db, tournament, fence):
+                return False
             row = db.execute("SELECT state FROM tournaments WHERE id = ?", (tournament,)).fetchone()
             if row is None or str(row[0]) != "running":
                 return False
@@ -358,14 +385,83 @@ class SQLiteTournaments:
                 )
         return True
 
-    def open_table(self, tournament: int, number: int, table_no: int, table_id: str) -> None:
-        """Record the host's table that plays a round's table."""
+    def open_table(
+        self,
+        tournament: int,
+        number: int,
+        table_no: int,
+        table_id: str,
+        opened: float | None = None,
+        fence: Fence | None = None,
+    ) -> bool:
+        """Record the host's table that plays a round's table, and when it opened;
+        ``False`` (nothing written) if another host's table plays it already or
+        ``fence`` no longer holds the tournament's lease."""
         with self._tx() as db:
-            db.execute(
-                "UPDATE tournament_tables SET table_id = ? "
-                "WHERE tournament = ? AND round = ? AND table_no = ?",
-                (table_id, tournament, number, table_no),
-            )
+            if not self._fenced(db, tournament, fence):
+                return False
+            row = db.execute(
+                "UPDATE tournament_tables SET table_id = ?, opened = ? "
+                "WHERE tournament = ? AND round = ? AND table_no = ? AND table_id IS NULL "
+                "RETURNING table_no",
+                (table_id, time.time() if opened is None else opened, tournament, number, table_no),
+            ).fetchone()
+        return row is not None
+
+    def unchecked(self, tournament: int, number: int) -> list[tuple[int, str, float]]:
+        """Round ``number``'s tables open and still being played whose absent players
+        are not looked for yet: each one's number, host table and when it opened."""
+        rows = self._read(
+            "SELECT table_no, table_id, opened FROM tournament_tables WHERE tournament = ? "
+            "AND round = ? AND table_id IS NOT NULL AND places IS NULL AND absent IS NULL "
+            "ORDER BY table_no",
+            (tournament, number),
+        )
+        return [(int(r[0]), str(r[1]), float(r[2] or 0.0)) for r in rows]
+
+    def mark_absent(
+        self, tournament: int, number: int, table_no: int, keys: Sequence[str]
+    ) -> list[str]:
+        """Record who was absent at a table's start (none: ``[]``), once; then withdraw
+        each of them who was absent at their previous table too (two in a row). The
+        keys withdrawn; ``[]`` also when the table was looked at already."""
+        withdrawn: list[str] = []
+        with self._tx() as db:
+            row = db.execute(
+                "UPDATE tournament_tables SET absent = ? WHERE tournament = ? AND round = ? "
+                "AND table_no = ? AND absent IS NULL RETURNING table_no",
+                (json.dumps(list(keys)), tournament, number, table_no),
+            ).fetchone()
+            if row is None:
+                return []
+            for key in keys:
+                before = db.execute(
+                    "SELECT seats, absent FROM tournament_tables WHERE tournament = ? "
+                    "AND round < ? ORDER BY round DESC",
+                    (tournament, number),
+                ).fetchall()
+                last = next((a for s, a in before if key in json.loads(s)), None)
+                if last is None or key not in json.loads(last or "[]"):
+                    continue
+                gone = db.execute(
+                    "UPDATE tournament_entrants SET withdrawn = 1 WHERE tournament = ? "
+                    "AND account = ? AND withdrawn = 0 RETURNING account",
+                    (tournament, int(key)),
+                ).fetchone()
+                if gone is not None:
+                    withdrawn.append(key)
+        return withdrawn
+
+    def absences(self, tournament: int) -> dict[int, list[str]]:
+        """Each round's keys marked absent (rounds whose tables were looked at)."""
+        out: dict[int, list[str]] = {}
+        for number, absent in self._read(
+            "SELECT round, absent FROM tournament_tables WHERE tournament = ? "
+            "AND absent IS NOT NULL ORDER BY round, table_no",
+            (tournament,),
+        ):
+            out.setdefault(int(number), []).extend(str(k) for k in json.loads(absent))
+        return out
 
     def finish_table(
         self, tournament: int, number: int, table_no: int, places: Sequence[int]
@@ -442,10 +538,6 @@ class SQLiteTournaments:
         ):
             byes.setdefault(int(number), []).append(str(account))
         return [Round(n, tuple(tables[n]), tuple(byes[n])) for n in numbers]
-
-    def close(self) -> None:
-        with self._lock, contextlib.suppress(sqlite3.Error):
-            self._db.close()
 
 
 def open_tournaments(root: Path) -> SQLiteTournaments:
