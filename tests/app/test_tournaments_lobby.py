@@ -28,7 +28,7 @@ from paris_tui.host.tournaments.pairing import Round, Table
 from paris_tui.net.client import HostClient, TokenStore
 from paris_tui.net.protocol import Seated, Watching
 
-from .helpers import _plain, screen_text
+from .helpers import _plain, screen_text, widgets_text
 from .test_lobby import UNSET, LobbyApp, _until
 
 START = 1_796_140_800  # 2026-12-02 16:00 UTC
@@ -141,7 +141,7 @@ async def test_t_lists_them_and_a_page_enters_and_withdraws(tmp_path: Path) -> N
             assert [t.name for t in listed.rows] == ["Winter Cup", "Picky", "Live"]
             rows = grid_text(listed, "#tournaments-grid")
             assert rows[0].startswith("Winter Cup | Swiss, 2 |") and "open for entry" in rows[0]
-            assert "tournament round 2 of 2, you are in" in rows[2]
+            assert "running (2 of 2)" in rows[2] and listed.rows[2].entered
             page = await _page_of(pilot, app, 0, "Winter Cup")
             assert "Entrants (0): nobody yet" in box_text(page)
             await pilot.press("e")
@@ -224,8 +224,10 @@ async def test_a_round_opening_is_said_and_j_takes_you_to_your_seat(tmp_path: Pa
             assert "Your tournament seat" not in screen_text(app)
             # As the rounds' service publishes it once it has opened the round's tables.
             host.events.publish(RoundOpened(3, "Winter Cup", 2, (("t1", ("ann", "bob")),)))
-            said = "Winter Cup, round 2: you sit at table t1 with bob. j takes you there."
-            await _until(pilot, lambda: said in screen_text(app), "the lobby says where")
+            said = (
+                "Tournament Winter Cup, round 2: you sit at table t1 with bob. j takes you there."
+            )
+            await _until(pilot, lambda: said in widgets_text(app), "the lobby says where")
             await _until(pilot, lambda: "Your tournament seat" in screen_text(app), "j shown")
             await pilot.press("j")
             await _until(pilot, lambda: app.result is not UNSET, "seated")

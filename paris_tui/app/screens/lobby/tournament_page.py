@@ -67,7 +67,8 @@ class TournamentPageScreen(TranslatedBindings, ModalScreen[None]):
     }
     #tpage-title { text-style: bold; }
     #tpage-standings { height: 1fr; min-height: 4; margin-top: 1; }
-    #tpage-rounds { height: 1fr; min-height: 4; margin-top: 1; }
+    #tpage-rounds-title { margin-top: 1; }
+    #tpage-rounds { height: 1fr; min-height: 4; }
     #tpage-status { height: auto; min-height: 1; }
     """
 
@@ -93,6 +94,7 @@ class TournamentPageScreen(TranslatedBindings, ModalScreen[None]):
             yield Static("", id="tpage-entrants")
             standings: DataTable[Text] = DataTable(id="tpage-standings", cursor_type="row")
             yield standings
+            yield Static("", id="tpage-rounds-title")
             rounds: DataTable[Text] = DataTable(id="tpage-rounds", cursor_type="row")
             yield rounds
             yield Static("", id="tpage-status")
@@ -119,10 +121,13 @@ class TournamentPageScreen(TranslatedBindings, ModalScreen[None]):
         t = page.tournament
         self.tournament = t.id
         self.query_one("#tpage-title", Static).update(Text(printable(t.name), style="bold"))
-        about = Text(kind_text(t) + ". ")
-        about.append(_("Starts {when}.").format(when=start_text(t.start)))
-        about.append("\n")
+        about = Text(kind_text(t) + ".\n")
         about.append(state_text(t).capitalize() + ".", style="bold")
+        when = start_text(t.start)
+        if t.state == "open":
+            about.append(" " + _("Starts {when}.").format(when=when))
+        else:
+            about.append(" " + _("Started {when}.").format(when=when))
         self.query_one("#tpage-about", Static).update(about)
         width = max(20, self.app.size.width - 6)
         self.query_one("#tpage-entrants", Static).update(entrants_text(page.entrants, width))
@@ -163,9 +168,11 @@ class TournamentPageScreen(TranslatedBindings, ModalScreen[None]):
             grid.add_row(*cells)
 
     def _rounds(self, page: TournamentPage) -> None:
+        title = Text(_("Tournament rounds and their tables"), style="bold")
+        self.query_one("#tpage-rounds-title", Static).update(title)
         grid = self.query_one("#tpage-rounds", DataTable)
         grid.clear(columns=True)
-        grid.add_column(Text(_("Round")), width=5)
+        grid.add_column(Text("#"), width=3)  # the tournament round (the header's line says)
         grid.add_column(Text(_("Table")), width=6)
         grid.add_column(Text(_("Players and places")), width=40)
         grid.add_column(Text(_("State")), width=12)

@@ -24,6 +24,7 @@ __all__ = [
     "entrants_text",
     "format_text",
     "kind_text",
+    "list_state_text",
     "points_text",
     "round_start_text",
     "start_text",
@@ -80,6 +81,18 @@ def state_text(t: TournamentInfo) -> str:
     return said
 
 
+def list_state_text(t: TournamentInfo) -> str:
+    """A tournament's state in the list's narrow column: ``open for entry``,
+    ``running (3 of 4)``, ``finished``."""
+    if t.state == "running":
+        if t.rounds:
+            return _("running ({n} of {total})").format(n=t.round, total=t.rounds)
+        return _("running ({n})").format(n=t.round)
+    if t.state == "open":
+        return _("open for entry")
+    return _("finished") if t.state == "finished" else _("cancelled")
+
+
 def points_text(hundredths: int) -> str:
     """Points or a tie-break from whole hundredths: ``6``, ``5.5``, ``2.33``."""
     return f"{hundredths / 100:.2f}".rstrip("0").rstrip(".")
@@ -110,13 +123,13 @@ def entrants_text(entrants: Sequence[EntrantInfo], width: int) -> Text:
 
 
 def round_start_text(start: RoundStart, me: str | None) -> Text:
-    """``Winter Cup, round 2: you sit at table t9 with bob. j takes you to your seat.``"""
+    """``Tournament Winter Cup, round 2: you sit at table t9 with bob. j takes you there.``"""
     others = [
         printable(n) for i, n in enumerate(start.seats) if i != start.seat and n != (me or "")
     ]
     return words(
         _(
-            "{tournament}, round {n}: you sit at table {table} with {others}. "
+            "Tournament {tournament}, round {n}: you sit at table {table} with {others}. "
             "{key} takes you there."
         ),
         tournament=Text(printable(start.name), style="bold"),

@@ -27,9 +27,9 @@ from paris_tui.app.look.describe import words
 from paris_tui.app.screens.base import TranslatedBindings
 from paris_tui.app.screens.lobby.tournament_words import (
     format_text,
+    list_state_text,
     round_start_text,
     start_text,
-    state_text,
 )
 from paris_tui.core import printable
 from paris_tui.i18n import N_, _
@@ -278,15 +278,18 @@ class TournamentsScreen(TranslatedBindings, ModalScreen[None]):
             self.show(self.owner.listed)
 
     def _columns(self) -> None:
+        """The columns, as wide as the box allows (80 columns: every one still whole)."""
         grid = self.query_one("#tournaments-grid", DataTable)
         if grid.columns:
             return
         wide = self.app.size.width >= 100
-        grid.add_column(Text(_("Tournament")), width=28 if wide else 20)
-        grid.add_column(Text(_("Format")), width=16 if wide else 12)
-        grid.add_column(Text(_("Starts")), width=20 if wide else 10)
-        grid.add_column(Text(_("Players")), width=7)
-        grid.add_column(Text(_("State")), width=26 if wide else 20)
+        widths = [16 if wide else 15, 20 if wide else 10, 7, 18 if wide else 16]
+        room = min(self.app.size.width, 110) - 4 - 2 * (len(widths) + 1) - sum(widths)
+        grid.add_column(Text(_("Tournament")), width=max(12, min(32, room)))
+        grid.add_column(Text(_("Format")), width=widths[0])
+        grid.add_column(Text(_("Starts")), width=widths[1])
+        grid.add_column(Text(_("Players")), width=widths[2])
+        grid.add_column(Text(_("State")), width=widths[3])
 
     def show(self, listed: TournamentList) -> None:
         """The host's list, open ones first; the cursor stays on the tournament it was on."""
@@ -300,7 +303,8 @@ class TournamentsScreen(TranslatedBindings, ModalScreen[None]):
             name = Text(printable(t.name), style="bold" if t.entered else "")
             kind = f"{format_text(t.format)}, {t.players}"
             start = start_text(t.start) if wide else start_text(t.start)[:10]
-            grid.add_row(name, Text(kind), Text(start), Text(str(t.entrants)), Text(state_text(t)))
+            state = Text(list_state_text(t))
+            grid.add_row(name, Text(kind), Text(start), Text(str(t.entrants)), state)
         if was is not None:
             ids = [t.id for t in self.rows]
             if was.id in ids:
