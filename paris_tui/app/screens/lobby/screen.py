@@ -202,8 +202,7 @@ class LobbyScreen(ParisScreen):
         Binding("w", "watch", N_("Watch"), show=False),
         Binding("n", "new_table", N_("New table")),
         Binding("p", "play_now", N_("Play now")),
-        # Shown once the host has tournaments (or lets you create one): lobby/tournaments.py.
-        Binding("t", "tournaments", N_("Tournaments")),
+        Binding("t", "tournaments", N_("Tournaments")),  # shown once the host has one
         Binding("j", "tournament_seat", N_("Your tournament seat")),  # once a round seats you
         Binding("a", "account", N_("Account"), show=False),  # also in the palette
         # Shown beside "You are ..." once the host has rated games (the footer is full).
@@ -511,10 +510,8 @@ class LobbyScreen(ParisScreen):
             return self.waiting is not None  # shown in the footer only while waiting
         if action == "play_now":
             return self.waiting is None  # Esc takes its place in the footer meanwhile
-        if action == "tournaments":
-            return self.tournaments.shown
-        if action == "tournament_seat":
-            return self.tournaments.seat is not None
+        if action in ("tournaments", "tournament_seat"):  # lobby/tournaments.py
+            return self.tournaments.allows(action)
         return True
 
     def action_refresh(self) -> None:
@@ -673,9 +670,6 @@ class LobbyScreen(ParisScreen):
 
     def action_tournament_seat(self) -> None:
         self.tournaments.to_seat()
-
-    def open_player(self, name: str) -> None:
-        self.people.open_player(name)
 
     def action_friends(self) -> None:
         self.friends.open()

@@ -15,7 +15,7 @@ drawn through :class:`rich.text.Text` after :func:`~paris_tui.core.printable`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar, Protocol
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -36,10 +36,28 @@ from paris_tui.core import printable
 from paris_tui.i18n import N_, _
 from paris_tui.net.tournaments_wire import RoundTable, TournamentPage
 
-if TYPE_CHECKING:  # pragma: no cover
-    from paris_tui.app.screens.lobby.tournaments import LobbyTournaments
+__all__ = ["PageOwner", "TournamentPageScreen", "table_text"]
 
-__all__ = ["TournamentPageScreen", "table_text"]
+
+class _Player(Protocol):
+    @property
+    def player(self) -> str | None: ...
+
+
+class PageOwner(Protocol):
+    """What a page needs of the lobby's tournaments
+    (:class:`~paris_tui.app.screens.lobby.tournaments.LobbyTournaments`)."""
+
+    @property
+    def lobby(self) -> _Player: ...
+
+    def enter(self, tournament: int) -> None: ...
+
+    def withdraw(self, tournament: int) -> None: ...
+
+    def open_table(self, table: RoundTable, running: bool) -> None: ...
+
+    def open_player(self, name: str) -> None: ...
 
 
 def table_text(table: RoundTable, me: str | None) -> Text:
@@ -79,7 +97,7 @@ class TournamentPageScreen(TranslatedBindings, ModalScreen[None]):
         Binding("escape,q", "close", N_("Back")),
     ]
 
-    def __init__(self, owner: LobbyTournaments, tournament: int | None) -> None:
+    def __init__(self, owner: PageOwner, tournament: int | None) -> None:
         super().__init__()
         self.owner = owner
         self.tournament = tournament
@@ -209,7 +227,7 @@ class TournamentPageScreen(TranslatedBindings, ModalScreen[None]):
         if event.data_table.id == "tpage-standings":
             page = self.page
             if page is not None and 0 <= event.cursor_row < len(page.standings):
-                self.owner.lobby.open_player(page.standings[event.cursor_row].name)
+                self.owner.open_player(page.standings[event.cursor_row].name)
             return
         self._open_table(event.cursor_row)
 

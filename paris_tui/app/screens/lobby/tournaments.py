@@ -25,6 +25,7 @@ from textual.widgets import DataTable, Static
 
 from paris_tui.app.look.describe import words
 from paris_tui.app.screens.base import TranslatedBindings
+from paris_tui.app.screens.lobby.online import LobbyPeople
 from paris_tui.app.screens.lobby.tournament_words import (
     format_text,
     list_state_text,
@@ -87,7 +88,8 @@ class TournamentsLobby(Protocol):
 
     def refresh_bindings(self) -> None: ...
 
-    def open_player(self, name: str) -> None: ...
+    @property
+    def people(self) -> LobbyPeople: ...
 
 
 class LobbyTournaments:
@@ -113,6 +115,14 @@ class LobbyTournaments:
         lets the player create one."""
         listed = self.listed
         return listed is not None and (bool(listed.tournaments) or listed.can_create)
+
+    def allows(self, action: str) -> bool:
+        """Whether the lobby's key for ``action`` is on: ``t`` once there is something
+        to list, ``j`` once a round seated the player."""
+        return self.shown if action == "tournaments" else self.seat is not None
+
+    def open_player(self, name: str) -> None:
+        self.lobby.people.open_player(name)
 
     def _send(self, action: TournamentAction, tournament: int | None = None, **more: Any) -> bool:
         lobby = self.lobby
