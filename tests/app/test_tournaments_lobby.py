@@ -199,6 +199,8 @@ async def test_a_pages_standings_and_its_tables_watch_and_replay(tmp_path: Path)
             ]
             rounds_grid = page.query_one("#tpage-rounds", DataTable)
             rounds_grid.focus()
+            assert rounds_grid.cursor_row == 2  # the round under way in sight
+            rounds_grid.move_cursor(row=0, animate=False)
             await pilot.press("enter")  # round 1, t2: over, replayed
             await _until(pilot, lambda: isinstance(app.screen, HostReplayScreen), "replay")
             await pilot.press("escape")
@@ -287,4 +289,30 @@ async def test_creating_is_refused_where_the_operator_did_not_allow_it(tmp_path:
                 pilot, lambda: "has not let you create" in box_text(listed), "said why not"
             )
             assert not isinstance(app.screen, NewTournamentScreen)
+        await client.close()
+
+
+async def test_a_name_without_its_proof_looks_but_does_not_enter(tmp_path: Path) -> None:
+    """bob is an account, and this terminal keeps no token for him: the lobby asks as
+    nobody (no refusal at its start), and e says what it takes instead of asking."""
+    async with hosting(tmp_path) as (host, port):
+        ids = _tournaments(host)
+        other = await HostClient.connect("127.0.0.1", port)
+        await other.join("bob")  # bob's account, elsewhere
+        await other.close()
+        client = await HostClient.connect("127.0.0.1", port)
+        app = LobbyApp(client, "bob")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await _until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            lobby = app.screen
+            assert isinstance(lobby, LobbyScreen)
+            await _open_list(pilot, app)
+            assert "link code" not in widgets_text(app)  # no name_taken said at the start
+            page = await _page_of(pilot, app, 0, "Winter Cup")
+            await pilot.press("e")
+            await _until(
+                pilot, lambda: "Tournaments are for accounts" in box_text(page), "said why"
+            )
+            assert host.tournaments.store is not None
+            assert host.tournaments.store.entrants(ids["cup"]) == []
         await client.close()

@@ -215,6 +215,9 @@ class TournamentPageScreen(TranslatedBindings, ModalScreen[None]):
                 byes.append(", ".join(printable(n) for n in rnd.byes))
                 self.tables.append((rnd.number, None, ""))
                 grid.add_row(Text(str(rnd.number)), Text(""), byes, Text(""))
+        current = [i for i, (n, _t, _s) in enumerate(self.tables) if n == len(page.rounds)]
+        if current:  # the round under way (or the last one) in sight
+            grid.move_cursor(row=current[0], animate=False)
 
     def say(self, said: str | Text, *, problem: bool = False) -> None:
         text = Text(said) if isinstance(said, str) else said

@@ -130,6 +130,8 @@ class LobbyTournaments:
             return False
         name = lobby.player
         token = lobby.token() if name is not None else None
+        if token is None and action in ("list", "show"):
+            name = None  # not proven yet: asked as nobody (nothing to listen as)
         self._asked = action
         lobby.client.send(TournamentsRequest(action, tournament, name, token, **more))
         return True
@@ -159,6 +161,15 @@ class LobbyTournaments:
     def _need_name(self) -> bool:
         if self.lobby.player is None:
             self._tell(_("Type your name in the lobby first."), problem=True)
+            return False
+        if self.lobby.token() is None:
+            self._tell(
+                _(
+                    "Tournaments are for accounts: sit at a table here once, or link this "
+                    "terminal with a code (a in the lobby)."
+                ),
+                problem=True,
+            )
             return False
         return True
 
