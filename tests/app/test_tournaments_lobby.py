@@ -316,3 +316,38 @@ async def test_a_name_without_its_proof_looks_but_does_not_enter(tmp_path: Path)
             assert host.tournaments.store is not None
             assert host.tournaments.store.entrants(ids["cup"]) == []
         await client.close()
+
+
+async def test_an_answer_before_the_page_is_drawn_is_drawn_with_it() -> None:
+    """The host may answer before a pushed page is composed: kept, drawn at mount
+    (never a query of widgets that are not there yet, in the lobby's reading task)."""
+    from textual.app import App
+
+    from paris_tui.net.tournaments_wire import (
+        RoundInfo,
+        StandingInfo,
+        TournamentInfo,
+        TournamentPage,
+    )
+
+    class Owner:
+        class lobby:
+            player = "ann"
+
+        def enter(self, tournament: int) -> None: ...
+        def withdraw(self, tournament: int) -> None: ...
+        def open_table(self, table: object, running: bool) -> None: ...
+        def open_player(self, name: str) -> None: ...
+
+    info = TournamentInfo(5, "Early", "swiss", 2, 3, 120.0, START, False, 0, 1, "open", 0)
+    answer = TournamentPage(
+        info, (), (StandingInfo(1, "ann", 0, 0, 0, 0, 0, 0),), (RoundInfo(1, ()),)
+    )
+    page = TournamentPageScreen(Owner(), 5)  # type: ignore[arg-type]
+    page.show(answer)  # before it is pushed: nothing to draw on yet
+    app: App[None] = App()
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(page)
+        await pilot.pause()
+        assert "Early" in box_text(page)
+        assert grid_text(page, "#tpage-standings") == ["1 | ann | 0 | 0 | 0"]

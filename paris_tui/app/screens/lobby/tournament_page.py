@@ -120,6 +120,8 @@ class TournamentPageScreen(TranslatedBindings, ModalScreen[None]):
 
     def on_mount(self) -> None:
         self._help()
+        if self.page is not None:  # the host answered before the page was drawn
+            self.show(self.page)
 
     @property
     def me(self) -> str | None:
@@ -138,6 +140,8 @@ class TournamentPageScreen(TranslatedBindings, ModalScreen[None]):
         self.page = page
         t = page.tournament
         self.tournament = t.id
+        if not self.query("#tpage-rounds"):
+            return  # not composed yet: on_mount draws it
         self.query_one("#tpage-title", Static).update(Text(printable(t.name), style="bold"))
         about = Text(kind_text(t) + ".\n")
         about.append(state_text(t).capitalize() + ".", style="bold")

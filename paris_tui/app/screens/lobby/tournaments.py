@@ -314,6 +314,8 @@ class TournamentsScreen(TranslatedBindings, ModalScreen[None]):
 
     def show(self, listed: TournamentList) -> None:
         """The host's list, open ones first; the cursor stays on the tournament it was on."""
+        if not self.query("#tournaments-grid"):
+            return  # not composed yet: on_mount draws the owner's list
         self._columns()  # (the answer may come before the screen is mounted)
         grid = self.query_one("#tournaments-grid", DataTable)
         was = self.current()
