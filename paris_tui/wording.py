@@ -245,6 +245,13 @@ _REFUSALS = {
     "bad_chat": N_("the host does not take this chat line"),
     "chat_limited": N_("too many chat lines: wait a moment"),
     "muted": N_("the host's operator has muted this account in the chat"),
+    "no_such_tournament": N_("there is no such tournament"),
+    "entries_closed": N_("this tournament takes no more entries"),
+    "already_entered": N_("you are in this tournament already"),
+    "not_entered": N_("you are not in this tournament"),
+    "too_few_games": N_("this tournament asks for more rated games than you have played"),
+    "not_allowed": N_("the host's operator has not let you do that"),
+    "bad_tournament": N_("the host does not take a tournament with these settings"),
 }
 
 

@@ -30,6 +30,7 @@ from ..core import Move, TileDiscarded
 from ..core.record import Record
 from .app import ParisApp
 from .screens.game import GameScreen
+from .screenshots_tournaments import tournaments_scene
 
 __all__ = [
     "SCENES",
@@ -623,6 +624,7 @@ SCENES: dict[str, Scene] = {
     "at-one-table": at_one_table,
     "lobby-ratings": lobby_ratings,
     "lobby-people": lobby_people,
+    "tournaments": tournaments_scene,
     "table-chat": table_chat,
     "end-chat": end_chat,
     "lang-de": german,

@@ -25,8 +25,12 @@ EXIT_USAGE = 2
 
 def add_host_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add the ``host`` subcommand to ``paris-tui``'s subparsers."""
+    # No abbreviated options: the host's own options would make a subcommand's short
+    # ones ambiguous (argparse reads every option word with the parent's list first:
+    # ``migrate --to`` against ``--tournament-makers`` and ``--tournaments-open``).
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "host",
+        allow_abbrev=False,
         help=_("host tables that players join from their own terminals"),
         description=_(
             "Open a table (--table) and serve it, and every unfinished table of the "
@@ -156,6 +160,17 @@ def add_host_parser(subparsers: Any) -> argparse.ArgumentParser:
             "games between seats from ADDR count for ratings (a club behind one address; "
             "elsewhere two seats from one address make a game unrated); may be repeated"
         ),
+    )
+    parser.add_argument(
+        "--tournament-makers",
+        metavar="NAME,...",
+        default="",
+        help=_("these accounts may create tournaments from the lobby (default: nobody)"),
+    )
+    parser.add_argument(
+        "--tournaments-open",
+        action="store_true",
+        help=_("every account may create tournaments from the lobby"),
     )
     parser.add_argument(
         "--max-connections",
@@ -304,7 +319,7 @@ def _fail(message: str, status: int) -> int:
 
 
 def cmd_host(args: argparse.Namespace) -> int:
-    from paris_tui.core.text import printable
+    from paris_tui.core.text import InvalidNameError, normalize_name, printable
     from paris_tui.host.referee import SeatSpec, parse_seats
     from paris_tui.host.server import HostConfig, Limits
     from paris_tui.host.store.files import default_data_dir
@@ -367,6 +382,12 @@ def cmd_host(args: argparse.Namespace) -> int:
                 raise _UsageError(
                     f"--rated-address {printable(address[:60])!s}: not an IP address"
                 ) from None
+        makers = tuple(m.strip() for m in args.tournament_makers.split(",") if m.strip())
+        for maker in makers:
+            try:
+                normalize_name(maker)
+            except InvalidNameError as exc:
+                raise _UsageError(f"--tournament-makers {printable(maker[:40])!s}: {exc}") from None
     except _UsageError as exc:
         return _fail(str(exc), EXIT_USAGE)
     from paris_tui.host.store.postgres import database_url
@@ -384,6 +405,8 @@ def cmd_host(args: argparse.Namespace) -> int:
         hints=args.hints,
         notify_command=args.notify_command,
         rated_addresses=tuple(args.rated_address),
+        tournament_makers=makers,
+        tournaments_open=args.tournaments_open,
     )
     ssh = None
     if ssh_port is not None:

@@ -82,6 +82,10 @@ class HostConfig:
     # Addresses whose seats may play rated games with each other (--rated-address:
     # a club behind one address); elsewhere two seats from one address are unrated.
     rated_addresses: tuple[str, ...] = ()
+    # Who may create a tournament from the lobby (--tournament-makers NAME,...), or
+    # every account (--tournaments-open); nobody by default: the operator's commands.
+    tournament_makers: tuple[str, ...] = ()
+    tournaments_open: bool = False
 
 
 class TableConflictError(ValueError):

@@ -71,6 +71,7 @@ from paris_tui.host.services.chat import TableChat, chat_store
 from paris_tui.host.services.finished import answer as finished_games
 from paris_tui.host.services.friends import Friends
 from paris_tui.host.services.presence import WhoIsOnline
+from paris_tui.host.services.tournament_desk import DeskRules, TournamentDesk
 from paris_tui.host.services.tournaments import HostTournaments
 from paris_tui.host.services.turns import TurnKeeper
 from paris_tui.host.store.files import HostStore, TableStore
@@ -107,6 +108,7 @@ from ..net.protocol import (
     Welcome,
     refusal,
 )
+from ..net.tournaments_wire import TOURNAMENTS_VERSION, TournamentsRequest
 from .accounts.request import answer_account
 from .admission import Admission
 from .ai_moves import AIMoves
@@ -171,6 +173,10 @@ class Host:
         self.opening = WaitingTables(self, config)  # tables waiting for players
         self.ratings = HostRatings(self, self.events)  # ratings and the leaderboard
         self.tournaments = HostTournaments(self, self.events)  # tournaments' rounds
+        rules = DeskRules(config.tournament_makers, config.tournaments_open)
+        self.desk = TournamentDesk(  # the lobbies' tournaments: list, pages, entries
+            self, rules, lambda: self.tournaments.store, lambda: self.ratings.store, self.events
+        )
         chats = chat_store(self.tables, self.store.tables_dir)
         self.chat = TableChat(self, chats, events=self.events)  # the tables' chat
         self.friends = Friends(self, self.cluster)  # "tell me when NAME is here"
@@ -528,6 +534,10 @@ class Host:
             raise Refusal(
                 "bad_message", f"unknown message type 'agree' in protocol {conn.protocol}"
             )
+        if conn.protocol < TOURNAMENTS_VERSION and isinstance(message, TournamentsRequest):
+            raise Refusal(
+                "bad_message", f"unknown message type 'tournaments' in protocol {conn.protocol}"
+            )
         if conn.protocol < 3 and isinstance(message, AccountRequest):
             raise Refusal(
                 "bad_message", f"unknown message type 'account' in protocol {conn.protocol}"
@@ -601,6 +611,8 @@ class Host:
                 await self.chat.mutes(conn, message)
             case Agree():
                 await self.agreements.agree(conn, message)
+            case TournamentsRequest():
+                await self.desk.request(conn, message)
             case Play():
                 room, seat = conn.room, conn.seat
                 if room is None or seat is None:

@@ -67,6 +67,13 @@ from .protocol import (
     decode_host,
     encode,
 )
+from .tournaments_wire import (
+    NewTournament,
+    TournamentAction,
+    TournamentList,
+    TournamentPage,
+    TournamentsRequest,
+)
 
 __all__ = ["HostClient", "HostClosedError", "RefusedError", "TokenStore"]
 
@@ -291,6 +298,31 @@ class HostClient:
         listens for them from now on (and counts as that account, online)."""
         self.send(FriendsRequest(name, token, "show"))
         answer: FriendsInfo = await self._answer(timeout, FriendsInfo)
+        return answer
+
+    async def tournaments(
+        self, name: str | None = None, token: str | None = None, timeout: float = 10.0
+    ) -> TournamentList:
+        """The host's tournaments (protocol 6), ``name``'s entries marked; a connection
+        that names an account is told when a round seats it (:class:`RoundStart`)."""
+        self.send(TournamentsRequest("list", None, name, token))
+        answer: TournamentList = await self._answer(timeout, TournamentList)
+        return answer
+
+    async def tournament(
+        self,
+        action: TournamentAction,
+        tournament: int | None,
+        name: str | None = None,
+        token: str | None = None,
+        timeout: float = 10.0,
+        *,
+        create: NewTournament | None = None,
+    ) -> TournamentPage:
+        """A tournament's page (``show``), or after ``enter``, ``withdraw`` or
+        ``create`` (protocol 6). Raises :class:`RefusedError`."""
+        self.send(TournamentsRequest(action, tournament, name, token, create))
+        answer: TournamentPage = await self._answer(timeout, TournamentPage)
         return answer
 
     async def record(self, table: str, timeout: float = 10.0) -> RecordSent:

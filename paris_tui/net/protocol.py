@@ -48,6 +48,7 @@ from .chat_wire import (
 from .endings_wire import Agree, Agreement
 from .games_wire import MAX_ONLINE, FinishedGame, Games, GetRecord, ListGames, Online, RecordSent
 from .ratings_wire import Leader, RatedResult, check_result, result_form
+from .tournaments_wire import RoundStart, TournamentList, TournamentPage, TournamentsRequest
 from .wire import (
     Code,
     Form,
@@ -125,11 +126,15 @@ __all__ = [
     "RecordSent",
     "Refused",
     "Relay",
+    "RoundStart",
     "SeatInfo",
     "SeatStatus",
     "Seated",
     "TableInfo",
     "Tables",
+    "TournamentList",
+    "TournamentPage",
+    "TournamentsRequest",
     "Update",
     "Vouch",
     "Waiting",
@@ -144,9 +149,9 @@ __all__ = [
     "to_json",
 ]
 
-PROTOCOL_VERSION = 5
+PROTOCOL_VERSION = 6
 """The version this code speaks by default (a client's :class:`Hello`)."""
-PROTOCOL_VERSIONS: tuple[int, ...] = (1, 2, 3, 4, 5)
+PROTOCOL_VERSIONS: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
 """Every version a host speaks. Version 2 is version 1 plus tables with free
 seats: :class:`OpenTable`, :class:`Leave`, :class:`Waiting`, :class:`Left`,
 the ``free`` seat status and the error codes marked below; a version-1
@@ -162,7 +167,10 @@ table chat and friends (:mod:`.chat_wire`): :class:`Chat`, :class:`ChatLine`,
 :class:`FriendsRequest`, :class:`FriendsInfo` and the error codes
 ``bad_chat``, ``chat_limited``, ``muted``; an older connection is sent no
 chat. Version 5 is version 4 plus a game's agreed endings and its rematch
-(:mod:`.endings_wire`): :class:`Agree`, :class:`Agreement`."""
+(:mod:`.endings_wire`): :class:`Agree`, :class:`Agreement`. Version 6 is version
+5 plus the host's tournaments (:mod:`.tournaments_wire`):
+:class:`TournamentsRequest`, :class:`TournamentList`, :class:`TournamentPage`,
+:class:`RoundStart` and the error codes marked below."""
 # A client's line, newline included: its longest message (a join) is under 400 bytes.
 MAX_CLIENT_LINE = 4096
 # A host's line: a ``seated`` with a whole game's events is about 30 KB.
@@ -195,6 +203,14 @@ ErrorCode = Literal[
     "bad_chat",
     "chat_limited",
     "muted",
+    # protocol 6: tournaments
+    "no_such_tournament",
+    "entries_closed",
+    "already_entered",
+    "not_entered",
+    "too_few_games",
+    "not_allowed",
+    "bad_tournament",
     # the connection misbehaved (fatal: the host closes it)
     "bad_message",
     "too_large",
@@ -448,6 +464,7 @@ ClientMessage = (
     | MutesRequest
     | Vouch
     | Agree  # protocol 5 (endings_wire.py)
+    | TournamentsRequest  # protocol 6 (tournaments_wire.py)
 )
 
 
@@ -607,6 +624,9 @@ HostMessage = (
     | FriendsInfo
     | MutesInfo
     | Agreement  # protocol 5 (endings_wire.py)
+    | TournamentList  # protocol 6 (tournaments_wire.py)
+    | TournamentPage
+    | RoundStart
 )
 
 

@@ -1,4 +1,4 @@
-"""Protocol versions 1 to 5 on the wire: today's encoder writes the bytes they were defined by.
+"""Protocol versions 1 to 6 on the wire: today's encoder writes the bytes they were defined by.
 
 Every line of ``wire_versions.jsonl`` was written by the hand-written encoder
 of before msgspec (``wire_cases.py`` says how); each must decode to the

@@ -23,6 +23,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from msgspec.structs import replace
+
 from paris_tui.core import Game, Move
 from paris_tui.core.record import Record
 from paris_tui.net.protocol import (
@@ -67,6 +69,18 @@ from paris_tui.net.protocol import (
     Watch,
     Watching,
     Welcome,
+)
+from paris_tui.net.tournaments_wire import (
+    EntrantInfo,
+    NewTournament,
+    RoundInfo,
+    RoundStart,
+    RoundTable,
+    StandingInfo,
+    TournamentInfo,
+    TournamentList,
+    TournamentPage,
+    TournamentsRequest,
 )
 
 DATA = Path(__file__).with_name("wire_versions.jsonl")
@@ -247,12 +261,63 @@ def _new_in_5() -> Iterator[tuple[str, str, Any]]:
     yield "host", "agreement to", Agreement("t1", "rematch", (0, 1), "t2")
 
 
+def _new_in_6() -> Iterator[tuple[str, str, Any]]:
+    """What version 6 added: the tournaments (every message of version 5 is in it)."""
+    cup = TournamentInfo(
+        7, "Winter Cup", "swiss", 2, 4, 120.0, 1796140800, True, 5, 6, "running", 2
+    )
+    yield "client", "tournaments list", TournamentsRequest()
+    yield "client", "tournament show", TournamentsRequest("show", 7, "ann", TOKEN)
+    yield "client", "tournament enter", TournamentsRequest("enter", 7, "王小明", TOKEN)
+    yield (
+        "client",
+        "tournament create",
+        TournamentsRequest(
+            "create",
+            None,
+            "ann",
+            TOKEN,
+            NewTournament("Spring", "round-robin", 3, 0, 86400.0, 1796140800, True, 2),
+        ),
+    )
+    yield (
+        "host",
+        "tournaments",
+        TournamentList((cup, replace(cup, id=8, entered=True)), True, "ann"),
+    )
+    yield "host", "tournaments none", TournamentList(())
+    yield (
+        "host",
+        "tournament",
+        TournamentPage(
+            cup,
+            (EntrantInfo("ann", 412), EntrantInfo("王小明", None, 2, True)),
+            (
+                StandingInfo(1, "ann", 1200, 600, 600, 200, 2, 0),
+                StandingInfo(2, "王小明", 300, 0, 0, 150, 0, 1, True),
+            ),
+            (
+                RoundInfo(1, (RoundTable("t4", ("ann", "bob"), (1, 2)),), ("王小明",)),
+                RoundInfo(2, (RoundTable(None, ("bob", "ann")),)),
+            ),
+            "entered",
+        ),
+    )
+    yield "host", "round opened", RoundStart(7, "Winter Cup", 2, "t9", 1, ("bob", "ann"))
+    yield (
+        "host",
+        "error v6",
+        Refused("entries_closed", "this tournament takes no more entries", False),
+    )
+
+
 def cases() -> list[Case]:
     out: list[Case] = []
     for version in (1, 2, 3, 4):
         out += [(version, "client", label, m) for label, m in _client(version)]
         out += [(version, "host", label, m) for label, m in _host(version)]
     out += [(5, direction, label, m) for direction, label, m in _new_in_5()]
+    out += [(6, direction, label, m) for direction, label, m in _new_in_6()]
     return out
 
 

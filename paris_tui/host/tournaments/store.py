@@ -539,6 +539,40 @@ class SQLiteTournaments(SQLiteFile):
             byes.setdefault(int(number), []).append(str(account))
         return [Round(n, tuple(tables[n]), tuple(byes[n])) for n in numbers]
 
+    # --- read by the lobbies (host/services/tournament_desk.py) --------------------------
+
+    def table_ids(self, tournament: int) -> dict[tuple[int, int], str]:
+        """The host's table that plays each opened table, by (round, table number)."""
+        rows = self._read(
+            "SELECT round, table_no, table_id FROM tournament_tables "
+            "WHERE tournament = ? AND table_id IS NOT NULL",
+            (tournament,),
+        )
+        return {(int(r[0]), int(r[1])): str(r[2]) for r in rows}
+
+    def counts(self) -> dict[int, tuple[int, int]]:
+        """Each tournament's entrants in it now (not withdrawn) and rounds paired so far
+        (a tournament with neither is left out)."""
+        found: dict[int, list[int]] = {}
+        for tid, n in self._read(
+            "SELECT tournament, count(*) FROM tournament_entrants WHERE withdrawn = 0 "
+            "GROUP BY tournament"
+        ):
+            found.setdefault(int(tid), [0, 0])[0] = int(n)
+        for tid, n in self._read(
+            "SELECT tournament, count(*) FROM tournament_rounds GROUP BY tournament"
+        ):
+            found.setdefault(int(tid), [0, 0])[1] = int(n)
+        return {tid: (v[0], v[1]) for tid, v in found.items()}
+
+    def entered(self, account: int) -> set[int]:
+        """The tournaments ``account`` is in now (entered, not withdrawn)."""
+        rows = self._read(
+            "SELECT tournament FROM tournament_entrants WHERE account = ? AND withdrawn = 0",
+            (account,),
+        )
+        return {int(r[0]) for r in rows}
+
 
 def open_tournaments(root: Path) -> SQLiteTournaments:
     """The tournaments of a host's data folder (``root`` is ``<data dir>/host``)."""

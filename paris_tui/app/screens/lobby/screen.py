@@ -62,6 +62,7 @@ from paris_tui.app.screens.lobby.new_table import NewTableScreen
 from paris_tui.app.screens.lobby.online import LobbyPeople
 from paris_tui.app.screens.lobby.proof import Proof
 from paris_tui.app.screens.lobby.tables import TablesGrid, holds_seat
+from paris_tui.app.screens.lobby.tournaments import LobbyTournaments
 from paris_tui.app.screens.new_game import NameInput
 from paris_tui.app.widgets.footer import KeysFooter
 from paris_tui.core import MAX_NAME_CELLS, InvalidNameError, RecordError, normalize_name, printable
@@ -88,6 +89,7 @@ from paris_tui.net.protocol import (
     Watching,
     Welcome,
 )
+from paris_tui.net.tournaments_wire import RoundStart, TournamentList, TournamentPage
 from paris_tui.net.turns import RatingLookup, tables_in_order
 from paris_tui.wording import name_problem as worded_problem
 from paris_tui.wording import refusal_reason
@@ -200,6 +202,8 @@ class LobbyScreen(ParisScreen):
         Binding("w", "watch", N_("Watch"), show=False),
         Binding("n", "new_table", N_("New table")),
         Binding("p", "play_now", N_("Play now")),
+        Binding("t", "tournaments", N_("Tournaments")),  # shown once the host has one
+        Binding("j", "tournament_seat", N_("Your tournament seat")),  # once a round seats you
         Binding("a", "account", N_("Account"), show=False),  # also in the palette
         # Shown beside "You are ..." once the host has rated games (the footer is full).
         Binding("l", "leaderboard", N_("Leaderboard"), show=False),
@@ -251,6 +255,7 @@ class LobbyScreen(ParisScreen):
         self.rating: RatingLookup | None = self._rating_of
         self.friends = LobbyFriends(self)  # "tell me when NAME is here"
         self.people = LobbyPeople(self)  # who is online, invitations, players' pages
+        self.tournaments = LobbyTournaments(self)  # t: the host's tournaments
 
     @property
     def client(self) -> HostClient:
@@ -314,6 +319,7 @@ class LobbyScreen(ParisScreen):
                 )
         self.link.start()
         self.friends.ask()
+        self.tournaments.ask()  # as the player: the host tells this lobby when a round seats them
         self.action_refresh()
         self.link.poll(self, self.poll_every, self.poll_away)
 
@@ -375,6 +381,7 @@ class LobbyScreen(ParisScreen):
         self.query_one("#lobby-tables", DataTable).focus()
         self.say(_("Enter sits at a table (or watches it), n opens a new one."))
         self._draw_tables()
+        self.tournaments.ask()
 
     def _need_name(self) -> str | None:
         if self.player is None:
@@ -430,6 +437,8 @@ class LobbyScreen(ParisScreen):
                 if first:  # the cursor goes to the table you sit at
                     ids = [info.table for info in self.tables]
                     self._grid().move_cursor(row=ids.index(message.table), animate=False)
+            case TournamentList() | TournamentPage() | RoundStart():
+                self.tournaments.heard(message)
             case FriendsInfo():
                 self.friends.heard(message)
                 self.people.show()  # friends first
@@ -439,7 +448,7 @@ class LobbyScreen(ParisScreen):
                 self.say(_("You left the table."))
                 self.action_refresh()
             case Refused():
-                if not self.friends.refused(message):  # said in the friends box
+                if not self.friends.refused(message) and not self.tournaments.refused(message):
                     self.say(_refusal_words(message), problem=True)
             case _:
                 pass  # presence and updates belong to a table we no longer sit at
@@ -501,6 +510,8 @@ class LobbyScreen(ParisScreen):
             return self.waiting is not None  # shown in the footer only while waiting
         if action == "play_now":
             return self.waiting is None  # Esc takes its place in the footer meanwhile
+        if action in ("tournaments", "tournament_seat"):  # lobby/tournaments.py
+            return self.tournaments.allows(action)
         return True
 
     def action_refresh(self) -> None:
@@ -653,6 +664,12 @@ class LobbyScreen(ParisScreen):
         self.app.push_screen(
             LeaderboardScreen(self.leaderboard, self.player, self.people.open_player)
         )
+
+    def action_tournaments(self) -> None:
+        self.tournaments.open()
+
+    def action_tournament_seat(self) -> None:
+        self.tournaments.to_seat()
 
     def action_friends(self) -> None:
         self.friends.open()
