@@ -7,6 +7,11 @@ for the game to start), or watches a game under way. A seat a table keeps for
 the player's name (an invitation) is said after the list. ``who`` says who is
 online (friends first), ``games`` the host's finished games (``games NAME``:
 that player's), ``player NAME`` a player's page as lines (:mod:`.people`).
+The host's tournaments (``tournaments``, ``tournament NAME``, ``enter``,
+``withdraw``, ``sit``, ``replay TABLE``) are in :mod:`.tournaments`; while the
+lobby waits for a line it hears the host, so a tournament round that opens
+with the player at a table is said at once; ``watch TABLE`` watches a table by
+its name, as a tournament's page says it.
 """
 
 from __future__ import annotations
