@@ -176,7 +176,7 @@ async def _lobby(
     while True:
         if again:
             try:
-                tables = tables_in_order(await client.tables(), name)  # your move first
+                tables = tables_in_order(await tours.tables(), name)  # your move first
             except (RefusedError, HostClosedError, ProtocolError, OSError, TimeoutError) as exc:
                 out.say(closed_words(exc))
                 return None
@@ -399,8 +399,8 @@ async def _ask_name(
         if not text:
             out.say(question)
             continue
-        if asked(text) is not None:
-            return None, text
+        if asked(text) is not None and _command_word(text.split()[0]):
+            return None, text  # a tournament's word in full (a start of one may be a name)
         parsed = parse(text, ("quit", "cancel", "help", "watch", "new"))
         if _command_word(text):
             if parsed.command in ("quit", "cancel"):

@@ -29,11 +29,20 @@ import secrets
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from ..core import printable
 from ..i18n import _, decimal, ngettext
 from ..net.client import HostClient, RefusedError, TokenStore
-from ..net.protocol import FriendsInfo, HostMessage
+from ..net.protocol import (
+    ClientMessage,
+    FriendsInfo,
+    HostMessage,
+    ListTables,
+    Refused,
+    TableInfo,
+    Tables,
+)
 from ..net.tournaments_wire import (
     TOURNAMENTS_VERSION,
     EntrantInfo,
@@ -43,7 +52,9 @@ from ..net.tournaments_wire import (
     StandingInfo,
     TournamentAction,
     TournamentInfo,
+    TournamentList,
     TournamentPage,
+    TournamentsRequest,
 )
 from ..net.turns import move_time_words
 from ..wording import refusal_reason
@@ -67,6 +78,11 @@ TOURNAMENT_WORDS = ("tournaments", "tournament", "enter", "withdraw", "sit", "re
 
 LOBBY_WORDS = ("quit", "new", "friends", "watch", *TOURNAMENT_WORDS)
 """Every word of the lobby a typed start may name: a start two of them share is none."""
+
+TIMEOUT = 10.0
+MAX_SKIPPED = 200  # other messages before an answer (pushes, an earlier answer's rest)
+
+_T = TypeVar("_T")
 
 _ORDER = {"open": 0, "running": 1, "finished": 2, "cancelled": 3}
 
@@ -362,6 +378,34 @@ class ReaderTournaments:
         elif isinstance(message, FriendsInfo) and message.arrived is not None:
             self.out.say(_("{name} is here.").format(name=printable(message.arrived)))
 
+    async def _ask(self, request: ClientMessage, kind: type[_T]) -> _T:
+        """Send ``request`` and wait for its answer; what comes before it (a round opened
+        meanwhile) is heard, not dropped. Raises :class:`RefusedError`."""
+        self.client.send(request)
+        for _skipped in range(MAX_SKIPPED):
+            message = await self.client.receive(TIMEOUT)
+            if isinstance(message, Refused):
+                raise RefusedError(message)
+            if isinstance(message, kind):
+                return message
+            self.hear(message)
+        raise TimeoutError
+
+    async def tables(self) -> tuple[TableInfo, ...]:
+        """The host's tables (as :meth:`HostClient.tables`, a round opened meanwhile heard)."""
+        answer = await self._ask(ListTables(), Tables)
+        self.client.leaderboard = answer.leaderboard
+        self.client.online = answer.online
+        return answer.tables
+
+    async def _list(self, name: str | None, token: str | None) -> TournamentList:
+        return await self._ask(TournamentsRequest("list", None, name, token), TournamentList)
+
+    async def _page(
+        self, action: TournamentAction, tournament: int, name: str | None, token: str | None
+    ) -> TournamentPage:
+        return await self._ask(TournamentsRequest(action, tournament, name, token), TournamentPage)
+
     async def listen(self, name: str | None) -> None:
         """Name the account to the host, so that it tells this lobby of a round that seats
         it (only with its proof: a kept token or a door's ticket); then say a seat a
@@ -372,7 +416,7 @@ class ReaderTournaments:
         if token is None:
             return
         try:
-            listed = await self.client.tournaments(name, token)
+            listed = await self._list(name, token)
         except RefusedError:
             return
         self.listening = name
@@ -390,7 +434,7 @@ class ReaderTournaments:
         for t in tournaments:
             if t.state != "running" or (named and not t.entered):
                 continue
-            page = await self.client.tournament("show", t.id)
+            page = await self._page("show", t.id, None, None)
             for r in reversed(page.rounds):
                 for table in r.tables:
                     seats = [n.casefold() for n in table.seats]
@@ -408,7 +452,7 @@ class ReaderTournaments:
             self.out.say(_("This host runs no tournaments."))
             return
         token = None if name is None else self.token(name)
-        listed = await self.client.tournaments(name if token else None, token)
+        listed = await self._list(name if token else None, token)
         if token and name is not None:
             self.listening = self.listening or name
         self.listed = sorted(listed.tournaments, key=lambda t: _ORDER.get(t.state, 4))
@@ -446,7 +490,7 @@ class ReaderTournaments:
             )
             return None
         token = None if name is None else self.token(name)
-        listed = await self.client.tournaments(name if token else None, token)
+        listed = await self._list(name if token else None, token)
         found = list(listed.tournaments)
         if arg.isdigit():  # a number before any list was said: the list's order
             self.listed = sorted(found, key=lambda t: _ORDER.get(t.state, 4))
@@ -480,7 +524,7 @@ class ReaderTournaments:
         if found is None:
             return
         token = None if name is None else self.token(name)
-        page = await self.client.tournament("show", found.id, name if token else None, token)
+        page = await self._page("show", found.id, name if token else None, token)
         self.out.say(*page_lines(page))
 
     async def change(self, command: str, arg: str, name: str) -> None:
@@ -492,14 +536,14 @@ class ReaderTournaments:
         token = self.token(name)
         try:
             try:
-                page = await self.client.tournament(action, found.id, name, token)
+                page = await self._page(action, found.id, name, token)
             except RefusedError as exc:
                 if token is not None or exc.code != "not_allowed":
                     raise
                 # A name that is nobody's here yet: its account is made with a token
                 # of this program's own making, kept as a seat's token is.
                 token = secrets.token_urlsafe(32)
-                page = await self.client.tournament(action, found.id, name, token)
+                page = await self._page(action, found.id, name, token)
                 if self.tokens is not None:
                     with contextlib.suppress(OSError):
                         self.tokens.put(self.address, name, token)
@@ -547,7 +591,7 @@ class ReaderTournaments:
             return self.seat
         if self.spoken:
             token = self.token(name)
-            listed = await self.client.tournaments(name if token else None, token)
+            listed = await self._list(name if token else None, token)
             found = await self._waiting_seat(listed.tournaments, name, named=token is not None)
             if found is not None:
                 return found

@@ -23,10 +23,19 @@ from paris_tui.host.server import Host, HostConfig
 from paris_tui.host.tournaments.engine import Plan
 from paris_tui.host.tournaments.pairing import Round, Table
 from paris_tui.net.client import HostClient, TokenStore
+from paris_tui.net.tournaments_wire import (
+    EntrantInfo,
+    RoundInfo,
+    RoundTable,
+    StandingInfo,
+    TournamentInfo,
+    TournamentPage,
+)
 from paris_tui.reader import say
 from paris_tui.reader.inbox import Inbox, now
 from paris_tui.reader.lines import Lines
 from paris_tui.reader.lobby import lobby
+from paris_tui.reader.tournaments import page_lines
 from tests.by_ear.test_by_ear_second_pass import _breaks_ok
 
 TIMEOUT = 10.0
@@ -308,8 +317,46 @@ async def test_a_nameless_lobby_asks_the_name_and_takes_no_command_word_for_one(
         assert host.accounts.find("tournaments") is None
         at = ear.type("enter 1")
         await ear.said("Your name at this table?", at)
-        ear.type("dee")  # nobody's yet: the entry makes the account
+        ear.type("Ent")  # the start of a word is a name; nobody's yet: the entry makes it
         await ear.said("You are in Winter Cup now", at)
-        assert host.accounts.find("dee") is not None
+        assert host.accounts.find("Ent") is not None
         ear.type("quit")
         assert await ear.done() is None
+
+
+def test_a_page_of_three_a_table_says_the_sum_of_places_byes_and_withdrawals() -> None:
+    """A knockout of three a table, in German: the sum of places before the other
+    tie-breaks, a bye and a withdrawal on the standing's line, a table's places in order."""
+    i18n.set_language("de")
+    cup = TournamentInfo(
+        7, "Herbst", "knockout", 3, 0, 86400.0, START, True, 0, 4, "running", 1, entered=True
+    )
+    page = TournamentPage(
+        cup,
+        (
+            EntrantInfo("ann", 41),
+            EntrantInfo("bob"),
+            EntrantInfo("cy", None, 2),
+            EntrantInfo("王小明", None, 1, True),
+        ),
+        (
+            StandingInfo(1, "bob", 600, 350, 1225, 100, 1, 0),
+            StandingInfo(2, "ann", 550, 0, 0, 200, 1, 1),
+            StandingInfo(3, "王小明", 0, 600, 0, 300, 1, 0, withdrawn=True),
+        ),
+        (RoundInfo(1, (RoundTable("t4", ("王小明", "bob", "ann"), (3, 1, 2)),), ("cy",)),),
+    )
+    assert page_lines(page) == [
+        "Herbst: ein Turnier im K.-o.-System, 3 Spieler je Tisch, 24 h pro Zug, gewertet; "
+        "läuft, Turnierrunde 1, du bist dabei.",
+        "Teilnehmer, 4: ann (Wertung 4,1), bob, cy (ab Turnierrunde 2), 王小明 (abgemeldet).",
+        "Tabelle, Punkte, dann Feinwertungen:",
+        "1. bob: 6 Punkte; Platzsumme 1, Buchholz 3,5, Sonneborn-Berger 12,25.",
+        "2. ann: 5,5 Punkte; Platzsumme 2, Buchholz 0, Sonneborn-Berger 0; 1-mal spielfrei.",
+        "3. 王小明: 0 Punkte; Platzsumme 3, Buchholz 6, Sonneborn-Berger 0; abgemeldet.",
+        "Turnierrunde 1, 1 Tisch:",
+        "Tisch t4, beendet: bob Platz 1, ann Platz 2, 王小明 Platz 3.",
+        "Spielfrei in dieser Turnierrunde: cy.",
+        "zuschauen und ein Tisch schaut dort zu, solange gespielt wird; wiedergabe und ein "
+        "Tisch spielt ihn ab, wenn er beendet ist.",
+    ]
