@@ -349,11 +349,11 @@ def test_a_page_of_three_a_table_says_the_sum_of_places_byes_and_withdrawals() -
     assert page_lines(page) == [
         "Herbst: ein Turnier im K.-o.-System, 3 Spieler je Tisch, 24 h pro Zug, gewertet; "
         "läuft, Turnierrunde 1, du bist dabei.",
-        "Teilnehmer, 4: ann (Wertung 4,1), bob, cy (ab Turnierrunde 2), 王小明 (abgemeldet).",
+        "Teilnehmer, 4: ann (Wertung 4,1), bob, cy (ab Turnierrunde 2), 王小明 (zurückgezogen).",
         "Tabelle, Punkte, dann Feinwertungen:",
         "1. bob: 6 Punkte; Platzsumme 1, Buchholz 3,5, Sonneborn-Berger 12,25.",
         "2. ann: 5,5 Punkte; Platzsumme 2, Buchholz 0, Sonneborn-Berger 0; 1-mal spielfrei.",
-        "3. 王小明: 0 Punkte; Platzsumme 3, Buchholz 6, Sonneborn-Berger 0; abgemeldet.",
+        "3. 王小明: 0 Punkte; Platzsumme 3, Buchholz 6, Sonneborn-Berger 0; zurückgezogen.",
         "Turnierrunde 1, 1 Tisch:",
         "Tisch t4, beendet: bob Platz 1, ann Platz 2, 王小明 Platz 3.",
         "Spielfrei in dieser Turnierrunde: cy.",
