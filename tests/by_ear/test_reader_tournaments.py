@@ -7,6 +7,7 @@ tournament's table; in English, German and Chinese, every line broken only at sp
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
@@ -23,13 +24,25 @@ from paris_tui.host.server import Host, HostConfig
 from paris_tui.host.tournaments.engine import Plan
 from paris_tui.host.tournaments.pairing import Round, Table
 from paris_tui.net.client import HostClient, TokenStore
+from paris_tui.net.protocol import (
+    ClientMessage,
+    Hello,
+    ListTables,
+    Tables,
+    Welcome,
+    decode_client,
+    encode,
+)
 from paris_tui.net.tournaments_wire import (
     EntrantInfo,
     RoundInfo,
+    RoundStart,
     RoundTable,
     StandingInfo,
     TournamentInfo,
+    TournamentList,
     TournamentPage,
+    TournamentsRequest,
 )
 from paris_tui.reader import say
 from paris_tui.reader.inbox import Inbox, now
@@ -360,3 +373,90 @@ def test_a_page_of_three_a_table_says_the_sum_of_places_byes_and_withdrawals() -
         "zuschauen und ein Tisch schaut dort zu, solange gespielt wird; wiedergabe und ein "
         "Tisch spielt ihn ab, wenn er beendet ist.",
     ]
+
+
+class ScriptedHost:
+    """A host on 127.0.0.1 that speaks protocol ``version`` line by line as the test
+    says: it answers hello, each ``list_tables`` with an empty list (a ``round_opened``
+    just before it, when one is queued), and a ``tournaments`` list with none. What
+    the client sent is kept."""
+
+    def __init__(self, version: int) -> None:
+        self.version = version
+        self.heard: list[ClientMessage] = []
+        self.before_tables: list[bytes] = []
+        self.server: asyncio.Server | None = None
+
+    async def start(self) -> int:
+        self.server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
+        return int(self.server.sockets[0].getsockname()[1])
+
+    async def close(self) -> None:
+        assert self.server is not None
+        self.server.close()
+        await self.server.wait_closed()
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        with contextlib.suppress(ConnectionError, asyncio.IncompleteReadError):
+            for _ in range(100):
+                message = decode_client(await reader.readuntil(b"\n"))
+                self.heard.append(message)
+                if isinstance(message, Hello):
+                    writer.write(encode(Welcome(self.version, "scripted", "en")))
+                elif isinstance(message, ListTables):
+                    writer.writelines([*self.before_tables, encode(Tables(()))])
+                    self.before_tables.clear()
+                elif isinstance(message, TournamentsRequest):
+                    writer.write(encode(TournamentList((), name=message.name)))
+                await writer.drain()
+        writer.close()
+
+
+async def test_a_round_opened_just_before_an_answer_is_said_not_lost(tmp_path: Path) -> None:
+    """The host tells of the round in the moment the lobby asks for its list again: the
+    line comes before the list's answer, and is said."""
+    host = ScriptedHost(6)
+    port = await host.start()
+    tokens = TokenStore(tmp_path / "tokens.json")
+    tokens.put(f"127.0.0.1:{port}", "ann", "ann-token-0123456789")
+    try:
+        ear = await Ear(port, "ann", tokens).start()
+        await ear.said("tournaments lists the host's tournaments")
+        start = RoundStart(3, "Winter Cup", 2, "t9", 1, ("bob", "ann"))
+        host.before_tables.append(encode(start))
+        at = ear.type("")  # Enter: the list again
+        said = await ear.said("Winter Cup, tournament round 2:", at)
+        assert ear.out.said[said] == (
+            "Winter Cup, tournament round 2: you sit at table t9 with bob. "
+            "Type sit to take your seat."
+        )
+        assert await ear.said("No table is open on this host yet.", at) > said
+        # The lobby named ann, with her token, to be told of rounds.
+        named = [m for m in host.heard if isinstance(m, TournamentsRequest)]
+        assert [(m.action, m.name, m.token) for m in named] == [
+            ("list", "ann", "ann-token-0123456789")
+        ]
+        ear.type("quit")
+        assert await ear.done() is None
+    finally:
+        await host.close()
+
+
+async def test_a_host_of_protocol_5_is_asked_nothing_of_tournaments(tmp_path: Path) -> None:
+    """An older host would close the connection on a ``tournaments``: none is sent, the
+    help names no tournament word, and the word says the host runs none."""
+    host = ScriptedHost(5)
+    port = await host.start()
+    tokens = TokenStore(tmp_path / "tokens.json")
+    tokens.put(f"127.0.0.1:{port}", "ann", "ann-token-0123456789")
+    try:
+        ear = await Ear(port, "ann", tokens).start()
+        said = await ear.said("player and a name a player's page.")
+        at = ear.type("tournaments")
+        await ear.said("This host runs no tournaments.", at)
+        assert not any("tournaments lists" in line for line in ear.out.said[: said + 2])
+        ear.type("quit")
+        assert await ear.done() is None
+        assert not any(isinstance(m, TournamentsRequest) for m in host.heard)
+    finally:
+        await host.close()
