@@ -350,6 +350,7 @@ class ReaderTournaments:
         self.listed: list[TournamentInfo] = []
         self.seat: RoundStart | None = None
         self.listening: str | None = None  # the account the host tells of rounds
+        self.tried: set[str] = set()  # the names :meth:`listen` named (or could not)
 
     @property
     def spoken(self) -> bool:
@@ -410,8 +411,9 @@ class ReaderTournaments:
         """Name the account to the host, so that it tells this lobby of a round that seats
         it (only with its proof: a kept token or a door's ticket); then say a seat a
         running round keeps for it now."""
-        if not self.spoken or name is None or self.listening is not None:
+        if not self.spoken or name is None or self.listening is not None or name in self.tried:
             return
+        self.tried.add(name)  # once a name: a refusal is not asked again at every list
         token = self.token(name)
         if token is None:
             return
@@ -538,7 +540,7 @@ class ReaderTournaments:
             try:
                 page = await self._page(action, found.id, name, token)
             except RefusedError as exc:
-                if token is not None or exc.code != "not_allowed":
+                if token is not None or exc.code != "not_allowed" or action != "enter":
                     raise
                 # A name that is nobody's here yet: its account is made with a token
                 # of this program's own making, kept as a seat's token is.

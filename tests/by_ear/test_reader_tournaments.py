@@ -335,6 +335,16 @@ async def test_a_nameless_lobby_asks_the_name_and_takes_no_command_word_for_one(
         assert host.accounts.find("Ent") is not None
         ear.type("quit")
         assert await ear.done() is None
+        # Withdrawing a name that is nobody's makes no account for it.
+        ear = await Ear(port, None, None).start()
+        await ear.said("tournaments lists the host's tournaments")
+        at = ear.type("withdraw 1")
+        await ear.said("Your name at this table?", at)
+        ear.type("zed")
+        await ear.said("You could not withdraw from Winter Cup: zed is no account here", at)
+        assert host.accounts.find("zed") is None
+        ear.type("quit")
+        assert await ear.done() is None
 
 
 def test_a_page_of_three_a_table_says_the_sum_of_places_byes_and_withdrawals() -> None:
