@@ -470,3 +470,13 @@ async def test_a_host_of_protocol_5_is_asked_nothing_of_tournaments(tmp_path: Pa
         assert not any(isinstance(m, TournamentsRequest) for m in host.heard)
     finally:
         await host.close()
+
+
+def test_the_seat_word_open_is_not_the_tournaments_open_for_entry() -> None:
+    """zh-TW: a seat open to the lobby's players is 開放, typed at the new table's prompt;
+    開放報名 (open for entry) is a tournament's state, not a seat."""
+    from paris_tui.reader.commands import parse, word_for
+
+    i18n.set_language("zh-TW")
+    assert word_for("open") == "開放"
+    assert parse("開放", ("open",)).command == "open"
