@@ -27,7 +27,7 @@ from __future__ import annotations
 import contextlib
 import secrets
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -375,9 +375,19 @@ class ReaderTournaments:
         if isinstance(message, RoundStart):
             self.seat = message
             self.out.ring()
-            self.out.say(seat_line(message, self.listening))
+            self._say(seat_line(message, self.listening), names=(message.name, *message.seats))
         elif isinstance(message, FriendsInfo) and message.arrived is not None:
             self.out.say(_("{name} is here.").format(name=printable(message.arrived)))
+
+    def _say(self, *sentences: str, names: Iterable[str] = ()) -> None:
+        """Say ``sentences``, never breaking a line inside one of ``names`` (a tournament's,
+        a player's) where a break elsewhere will do."""
+        kept = self.out.names
+        self.out.names = (*kept, *(printable(n) for n in names))
+        try:
+            self.out.say(*sentences)
+        finally:
+            self.out.names = kept
 
     async def _ask(self, request: ClientMessage, kind: type[_T]) -> _T:
         """Send ``request`` and wait for its answer; what comes before it (a round opened
@@ -425,7 +435,7 @@ class ReaderTournaments:
         waiting = await self._waiting_seat(listed.tournaments, name, named=True)
         if waiting is not None:
             self.seat = waiting
-            self.out.say(seat_line(waiting, name))
+            self._say(seat_line(waiting, name), names=(waiting.name, *waiting.seats))
 
     async def _waiting_seat(
         self, tournaments: Sequence[TournamentInfo], name: str, *, named: bool
@@ -466,7 +476,10 @@ class ReaderTournaments:
                 "The host's tournaments, {n}:", "The host's tournaments, {n}:", len(self.listed)
             ).format(n=len(self.listed))
         )
-        self.out.say(*(tournament_line(i, t) for i, t in enumerate(self.listed, 1)))
+        self._say(
+            *(tournament_line(i, t) for i, t in enumerate(self.listed, 1)),
+            names=[t.name for t in self.listed],
+        )
         self.out.say(
             _("{tournament} and a number or a name says its page.").format(
                 tournament=word_for("tournament")
@@ -527,7 +540,12 @@ class ReaderTournaments:
             return
         token = None if name is None else self.token(name)
         page = await self._page("show", found.id, name if token else None, token)
-        self.out.say(*page_lines(page))
+        names = [
+            page.tournament.name,
+            *(e.name for e in page.entrants),
+            *(n for r in page.rounds for t in r.tables for n in t.seats),
+        ]
+        self._say(*page_lines(page), names=names)
 
     async def change(self, command: str, arg: str, name: str) -> None:
         """``enter NAME`` or ``withdraw NAME`` as the account ``name``: what happened."""
@@ -555,31 +573,28 @@ class ReaderTournaments:
                 said = _("You could not enter {tournament}: {reason}.")
             else:
                 said = _("You could not withdraw from {tournament}: {reason}.")
-            self.out.say(said.format(tournament=printable(found.name), reason=reason))
+            self._say(
+                said.format(tournament=printable(found.name), reason=reason), names=[found.name]
+            )
             return
         self.listening = self.listening or name
         t = page.tournament
         if page.done == "entered" and t.state == "open":
-            self.out.say(
-                ngettext(
-                    "You are in {tournament} now; it starts {start}, with {n} entrant so far.",
-                    "You are in {tournament} now; it starts {start}, with {n} entrants so far.",
-                    t.entrants,
-                ).format(tournament=printable(t.name), start=_start(t.start), n=t.entrants)
-            )
+            said = ngettext(
+                "You are in {tournament} now; it starts {start}, with {n} entrant so far.",
+                "You are in {tournament} now; it starts {start}, with {n} entrants so far.",
+                t.entrants,
+            ).format(tournament=printable(t.name), start=_start(t.start), n=t.entrants)
         elif page.done == "entered":
-            self.out.say(
-                _("You are in {tournament} now, from its next tournament round.").format(
-                    tournament=printable(t.name)
-                )
+            said = _("You are in {tournament} now, from its next tournament round.").format(
+                tournament=printable(t.name)
             )
         else:
-            self.out.say(
-                _(
-                    "You withdrew from {tournament}: no tournament round pairs you from now "
-                    "on; your results stay."
-                ).format(tournament=printable(t.name))
-            )
+            said = _(
+                "You withdrew from {tournament}: no tournament round pairs you from now "
+                "on; your results stay."
+            ).format(tournament=printable(t.name))
+        self._say(said, names=[t.name])
         self._mark(t)
 
     def _mark(self, t: TournamentInfo) -> None:

@@ -480,3 +480,20 @@ def test_the_seat_word_open_is_not_the_tournaments_open_for_entry() -> None:
     i18n.set_language("zh-TW")
     assert word_for("open") == "開放"
     assert parse("開放", ("open",)).command == "open"
+
+
+async def test_a_tournaments_name_is_never_broken_across_lines(tmp_path: Path) -> None:
+    async with hosting(tmp_path) as (host, port):
+        tokens = await _ann(tmp_path, port)
+        store = host.tournaments.store
+        assert store is not None
+        store.create("Grand Prix de Paris", Plan("swiss", 2, 3), move_time=120, start=LATER)
+        ear = await Ear(port, "ann", tokens).start()
+        await ear.said("tournaments lists the host's tournaments")
+        at = ear.type("enter grand")
+        await ear.said("You are in Grand Prix de Paris now", at)
+        at = ear.type("enter grand")  # the name would straddle the 40th cell
+        await ear.said("You could not enter Grand Prix de Paris:", at)
+        ear.type("quit")
+        assert await ear.done() is None
+        ear.broken_only_at_spaces(["Grand Prix de Paris", "ann"])
