@@ -12,8 +12,10 @@ events read out), :mod:`.turn` (what a line typed on a turn takes),
 :mod:`.hint`, :mod:`.queries` (the state on demand, help), :mod:`.answers`
 (what is asked between turns, the settings), :mod:`.chat` (a host's table
 chat), :mod:`.prefs` (``bell`` and ``brief``, kept) and :mod:`.end` (the
-history, the review); :mod:`.lobby` (a host's tables), :mod:`.replay` (a
-record step by step) and :mod:`.launch` (what the commands call).
+history, the review); :mod:`.lobby` (a host's tables), with
+:mod:`.tournaments` (the host's tournaments, a round's opening said),
+:mod:`.replay` (a record step by step) and :mod:`.launch` (what the commands
+call).
 
 Turned on by ``--screen-reader`` or ``PARIS_TUI_SCREEN_READER=1``
 (:func:`wanted`).

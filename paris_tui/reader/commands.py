@@ -60,6 +60,12 @@ COMMANDS: dict[str, str] = {
         "rematch",
         "resign",
         "abort",
+        "tournaments",
+        "tournament",
+        "enter",
+        "withdraw",
+        "sit",
+        "replay",
     )
 }
 """Each command's id, which is also its English word (always accepted)."""
@@ -103,6 +109,12 @@ def _translated(command: str) -> str:
         "bell": pgettext("command", "bell"),
         "open": pgettext("command", "open"),
         "friends": pgettext("command", "friends"),
+        "tournaments": pgettext("command", "tournaments"),
+        "tournament": pgettext("command", "tournament"),
+        "enter": pgettext("command", "enter"),
+        "withdraw": pgettext("command", "withdraw"),
+        "sit": pgettext("command", "sit"),
+        "replay": pgettext("command", "replay"),
     }
     return words[command]
 

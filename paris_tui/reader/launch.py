@@ -311,6 +311,7 @@ def run_join(
 
     async def main() -> int:
         out = Lines(_stdout())
+        out.bell = Prefs.load(data_dir).bell  # the lobby rings when a tournament round opens
         link: Link | None = None
         try:
             if name is not None or watch is not None:

@@ -7,24 +7,31 @@ for the game to start), or watches a game under way. A seat a table keeps for
 the player's name (an invitation) is said after the list. ``who`` says who is
 online (friends first), ``games`` the host's finished games (``games NAME``:
 that player's), ``player NAME`` a player's page as lines (:mod:`.people`).
+The host's tournaments (``tournaments``, ``tournament NAME``, ``enter``,
+``withdraw``, ``sit``, ``replay TABLE``) are in :mod:`.tournaments`; while the
+lobby waits for a line it hears the host, so a tournament round that opens
+with the player at a table is said at once; ``watch TABLE`` watches a table by
+its name, as a tournament's page says it.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+from collections.abc import Callable, Sequence
 
 from paris_tui.app.online.remote import JoinTarget, Link, LobbyStart
 
-from ..core import printable
+from ..core import RecordError, printable
 from ..core.text import InvalidNameError, normalize_name
 from ..i18n import _, ngettext
 from ..net.client import HostClient, HostClosedError, RefusedError, TokenStore
-from ..net.protocol import ProtocolError, Seated, TableInfo, Waiting
+from ..net.protocol import HostMessage, ProtocolError, Seated, TableInfo, Waiting
 from ..net.turns import move_time_words, tables_in_order, waiting_for
-from ..wording import name_problem, refusal_reason, shown_name
+from ..wording import name_problem, record_problem, refusal_reason, shown_name
 from .commands import COMMANDS, fold, parse, word_for
 from .friends import ReaderFriends
-from .inbox import Inbox
+from .inbox import Inbox, Typed
 from .lines import Lines
 from .people import (
     invitation_lines,
@@ -36,7 +43,9 @@ from .people import (
     say_player,
     say_who,
 )
+from .replay import ReplayReader
 from .say import closed_reason
+from .tournaments import ReaderTournaments, asked, tournaments_help
 
 __all__ = ["closed_words", "lobby", "table_line"]
 
@@ -60,13 +69,47 @@ class Closed(Exception):
     """The host hung up while the lobby waited (its words: :func:`closed_words`)."""
 
 
-async def _typed(client: HostClient, inbox: Inbox) -> str | None:
-    """The next line typed (None: the input ended), the host's pings answered meanwhile."""
+async def _typed(
+    client: HostClient, inbox: Inbox, hear: Callable[[HostMessage], None] | None = None
+) -> str | None:
+    """The next line typed (None: the input ended), the host's pings answered meanwhile;
+    with ``hear``, each other message the host sends meanwhile is given to it at once
+    (a tournament round opened), else kept for the next answer."""
     try:
-        line = await client.while_waiting(inbox.get())
+        if hear is None:
+            line = await client.while_waiting(inbox.get())
+        else:
+            line = await _hearing(client, inbox, hear)
     except (HostClosedError, ProtocolError, OSError) as exc:
         raise Closed(closed_words(exc)) from exc
     return None if line is None else line.text
+
+
+async def _hearing(
+    client: HostClient, inbox: Inbox, hear: Callable[[HostMessage], None]
+) -> Typed | None:
+    """The next line typed, each message of the host meanwhile given to ``hear`` as it
+    comes (its pings answered by the client)."""
+    typed = asyncio.ensure_future(inbox.get())
+    try:
+        while True:
+            heard = asyncio.ensure_future(client.receive())
+            await asyncio.wait({typed, heard}, return_when=asyncio.FIRST_COMPLETED)
+            if heard.done():
+                hear(heard.result())  # raises HostClosedError when it hung up
+            else:
+                heard.cancel()  # a line half read stays in the stream's buffer
+                try:
+                    message = await heard
+                except asyncio.CancelledError:
+                    pass
+                else:  # it had come in the same moment
+                    hear(message)
+            if typed.done():
+                return typed.result()
+    finally:
+        if not typed.done():
+            typed.cancel()
 
 
 def table_line(n: int, info: TableInfo, me: str | None = None) -> str:
@@ -125,6 +168,7 @@ async def _lobby(
 ) -> Link | None:
     start = LobbyStart(target, client, tokens)
     friends = ReaderFriends(client, tokens, target.address, ticket)
+    tours = ReaderTournaments(client, out, tokens, target.address, ticket)
     name = target.name
     typed_ahead: str | None = None  # a command typed at the name prompt, done here
     tables: list[TableInfo] = []
@@ -132,7 +176,7 @@ async def _lobby(
     while True:
         if again:
             try:
-                tables = tables_in_order(await client.tables(), name)  # your move first
+                tables = tables_in_order(await tours.tables(), name)  # your move first
             except (RefusedError, HostClosedError, ProtocolError, OSError, TimeoutError) as exc:
                 out.say(closed_words(exc))
                 return None
@@ -151,17 +195,44 @@ async def _lobby(
                 ).format(friends=word_for("friends")),
                 people_help(),
             )
+            if tours.spoken:
+                out.say(tournaments_help())
+            try:
+                await tours.listen(name)  # once: the host tells it when a round seats you
+            except (HostClosedError, ProtocolError, OSError, TimeoutError) as exc:
+                out.say(closed_words(exc))
+                return None
         again = True
         if typed_ahead is not None:
             text, typed_ahead = typed_ahead, None
         else:
-            typed = await _typed(client, inbox)
+            typed = await _typed(client, inbox, tours.hear)
             if typed is None:
                 return None
             text = typed.strip()
-        asked = lobby_command(text)
-        if asked is not None:
-            command, arg = asked
+        tour = asked(text)
+        if tour is not None:
+            if tour.command in ("enter", "withdraw", "sit") and name is None:
+                name, typed_ahead = await _ask_name(client, out, inbox, tours)
+                if name is None:
+                    continue
+            try:
+                link = await _tournament(start, tours, tour.command, tour.arg, name, inbox)
+            except RefusedError as exc:
+                out.say(printable(refusal_reason(exc.code, exc.refused.message)))
+                link = None
+            except (HostClosedError, ProtocolError, OSError, TimeoutError) as exc:
+                out.say(closed_words(exc))
+                with contextlib.suppress(OSError):
+                    client.abort()
+                return None
+            if link is not None:
+                return link
+            again = tour.command == "replay"  # back from a replay: the list again
+            continue
+        said = lobby_command(text)
+        if said is not None:
+            command, arg = said
             kept = tokens.get(target.address, name) if tokens and name else None
             try:
                 if command == "who":
@@ -183,7 +254,7 @@ async def _lobby(
             return None
         if parsed.command == "friends":
             if name is None:
-                name, typed_ahead = await _ask_name(client, out, inbox)
+                name, typed_ahead = await _ask_name(client, out, inbox, tours)
                 if name is None:
                     continue
             friend = text.split(None, 1)[1] if len(text.split(None, 1)) > 1 else ""
@@ -192,7 +263,7 @@ async def _lobby(
             continue
         if parsed.command == "new":
             if name is None:
-                name, typed_ahead = await _ask_name(client, out, inbox)
+                name, typed_ahead = await _ask_name(client, out, inbox, tours)
                 if name is None:
                     continue
             link = await _open_table(start, name, out, inbox)
@@ -203,9 +274,14 @@ async def _lobby(
         words = text.split()
         if len(words) == 2 and words[0].casefold() in {"watch", pgettext_watch().casefold()}:
             watching, text = True, words[1]
-        if not text.isdigit() or not 1 <= int(text) <= len(tables):
+        if watching and not text.isdigit():  # a table by its name: a tournament's
+            info = _named_table(text, tables)
+            if info is None:
+                continue
+        elif not text.isdigit() or not 1 <= int(text) <= len(tables):
             continue
-        info = tables[int(text) - 1]
+        else:
+            info = tables[int(text) - 1]
         try:
             if watching or info.finished:
                 # A named watcher watches and chats as that account (when a token
@@ -214,7 +290,7 @@ async def _lobby(
                 joined = await client.watch(info.table, name=name if kept else None, token=kept)
                 return start.link(joined, name)
             if name is None:
-                name, typed_ahead = await _ask_name(client, out, inbox)
+                name, typed_ahead = await _ask_name(client, out, inbox, tours)
                 if name is None:
                     continue
             if info.waiting:
@@ -232,6 +308,70 @@ async def _lobby(
             return None
 
 
+def _named_table(text: str, tables: Sequence[TableInfo]) -> TableInfo | None:
+    """The table of the host's list named ``text`` (a tournament's page names its tables),
+    or None."""
+    key = text.strip().casefold()
+    for info in tables:
+        if info.table == key:
+            return info
+    return None
+
+
+async def _tournament(
+    start: LobbyStart,
+    tours: ReaderTournaments,
+    command: str,
+    arg: str,
+    name: str | None,
+    inbox: Inbox,
+) -> Link | None:
+    """A tournament command done: the link to the seat ``sit`` takes, else None (said
+    what happened). Raises :class:`RefusedError` (a seat's join refused)."""
+    client, out = start.client, tours.out
+    if command == "tournaments":
+        await tours.say_list(name)
+    elif command == "tournament":
+        await tours.say_page(arg, name)
+    elif command in ("enter", "withdraw"):
+        assert name is not None
+        await tours.change(command, arg, name)
+    elif command == "sit":
+        assert name is not None
+        seat = await tours.seat_for(name)
+        if seat is not None:
+            seated = await client.join(name, tours.token(name), seat.table)
+            return start.link(seated, name)
+    elif command == "replay":
+        await _replay(client, out, inbox, arg)
+    return None
+
+
+async def _replay(client: HostClient, out: Lines, inbox: Inbox, table: str) -> None:
+    """A finished table's game step by step (the host's public record of it)."""
+    if not table.strip():
+        out.say(
+            _("Which table? Type {replay} and the table, as a tournament's page names it.").format(
+                replay=word_for("replay")
+            )
+        )
+        return
+    from ..core.record import parse_record
+
+    try:
+        sent = await client.record(table.strip().casefold())
+    except RefusedError as exc:
+        out.say(printable(refusal_reason(exc.code, exc.refused.message)))
+        return
+    try:
+        record = parse_record(sent.record)
+    except RecordError as exc:
+        out.say(record_problem(exc))
+        return
+    # The lobby's connection answers the host's pings while the game is read.
+    await client.while_waiting(ReplayReader(record, out, inbox).run())
+
+
 def _command_word(text: str) -> bool:
     """Whether ``text`` is a command's word (in English or the player's language), alone
     or with a number (``watch 1``): no name."""
@@ -241,22 +381,26 @@ def _command_word(text: str) -> bool:
     return any(words[0] in (fold(c), fold(word_for(c))) for c in COMMANDS)
 
 
-async def _ask_name(client: HostClient, out: Lines, inbox: Inbox) -> tuple[str | None, str | None]:
+async def _ask_name(
+    client: HostClient, out: Lines, inbox: Inbox, tours: ReaderTournaments
+) -> tuple[str | None, str | None]:
     """The player's name, typed: ``(name, None)``; or ``(None, None)``: none (the input
     ended, ``quit``, or not a name: said why); or ``(None, text)``: a lobby command typed
-    instead (``watch 1``, ``new``), for the lobby to do."""
-    asked = _("Your name at this table? Type it and press Enter, or {quit} to go back.").format(
+    instead (``watch 1``, ``new``, ``tournaments``), for the lobby to do."""
+    question = _("Your name at this table? Type it and press Enter, or {quit} to go back.").format(
         quit=word_for("quit")
     )
-    out.say(asked)
+    out.say(question)
     while True:
-        text = await _typed(client, inbox)
+        text = await _typed(client, inbox, tours.hear)
         if text is None:
             return None, None
         text = text.strip()
         if not text:
-            out.say(asked)
+            out.say(question)
             continue
+        if asked(text) is not None and _command_word(text.split()[0]):
+            return None, text  # a tournament's word in full (a start of one may be a name)
         parsed = parse(text, ("quit", "cancel", "help", "watch", "new"))
         if _command_word(text):
             if parsed.command in ("quit", "cancel"):
