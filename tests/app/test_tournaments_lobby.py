@@ -351,3 +351,54 @@ async def test_an_answer_before_the_page_is_drawn_is_drawn_with_it() -> None:
         await pilot.pause()
         assert "Early" in box_text(page)
         assert grid_text(page, "#tpage-standings") == ["1 | ann | 0 | 0 | 0"]
+
+
+async def test_three_a_table_the_standings_show_the_sum_of_places() -> None:
+    """At three and four a table the sum of places is the first tie-break: a column of
+    its own, before Buchholz; points in hundredths shown as the host counts them."""
+    from textual.app import App
+
+    from paris_tui.net.tournaments_wire import (
+        RoundInfo,
+        RoundTable,
+        StandingInfo,
+        TournamentInfo,
+        TournamentPage,
+    )
+
+    class Owner:
+        class lobby:
+            player = "cy"
+
+        def enter(self, tournament: int) -> None: ...
+        def withdraw(self, tournament: int) -> None: ...
+        def open_table(self, table: object, running: bool) -> None: ...
+        def open_player(self, name: str) -> None: ...
+
+    info = TournamentInfo(5, "Trio", "swiss", 3, 2, 120.0, START, False, 0, 3, "running", 1)
+    answer = TournamentPage(
+        info,
+        (),
+        (
+            StandingInfo(1, "ann", 450, 225, 169, 300, 1, 0),
+            StandingInfo(1, "bob", 450, 225, 169, 300, 1, 0),
+            StandingInfo(3, "cy", 0, 450, 0, 300, 1, 0),
+        ),
+        (RoundInfo(1, (RoundTable("t3", ("ann", "bob", "cy"), (1, 1, 3)),)),),
+    )
+    page = TournamentPageScreen(Owner(), 5)  # type: ignore[arg-type]
+    app: App[None] = App()
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(page)
+        await pilot.pause()
+        page.show(answer)
+        await pilot.pause()
+        grid = page.query_one("#tpage-standings", DataTable)
+        headers = [_plain(c.label) for c in grid.columns.values()]
+        assert headers == ["#", "Player", "Points", "Places", "Buchholz", "Sonneborn-Berger"]
+        assert grid_text(page, "#tpage-standings") == [
+            "1 | ann | 4.5 | 3 | 2.25 | 1.69",
+            "1 | bob | 4.5 | 3 | 2.25 | 1.69",
+            "3 | cy | 0 | 3 | 4.5 | 0",
+        ]
+        assert grid_text(page, "#tpage-rounds") == ["1 | t3 | ann 1, bob 1, cy 3 | over"]
