@@ -402,3 +402,26 @@ async def test_three_a_table_the_standings_show_the_sum_of_places() -> None:
             "3 | cy | 0 | 3 | 4.5 | 0",
         ]
         assert grid_text(page, "#tpage-rounds") == ["1 | t3 | ann 1, bob 1, cy 3 | over"]
+
+
+async def test_names_with_markup_are_drawn_as_typed(tmp_path: Path) -> None:
+    """A tournament's and an entrant's name are outside text: ``[b]`` is drawn as typed,
+    never as markup, in the list and on the page."""
+    async with hosting(tmp_path) as (host, port):
+        store = host.tournaments.store
+        assert store is not None
+        cup = store.create("[b]Cup[/b]", Plan("swiss", 2, 3), move_time=120, start=START + 10**7)
+        store.enter(cup.id, 7, "[red]Zoë[/red]", 0.0)
+        client = await HostClient.connect("127.0.0.1", port)
+        app = LobbyApp(client, "dee")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await _until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            lobby = app.screen
+            assert isinstance(lobby, LobbyScreen)
+            await _until(pilot, lambda: lobby.tournaments.shown, "listed")
+            await pilot.press("t")
+            await _until(pilot, lambda: "[b]Cup[/b]" in screen_text(app), "the list, as typed")
+            await pilot.press("enter")
+            await _until(pilot, lambda: "[red]Zoë[/red]" in screen_text(app), "the page")
+            assert "[b]Cup[/b]" in screen_text(app)
+        await client.close()
