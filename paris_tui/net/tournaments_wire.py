@@ -17,7 +17,9 @@ tournament's page (docs/tournaments.md, docs/protocol.md):
   finished (:class:`TournamentInfo`), by start; ``can_create``: this account may
   create one here.
 * ``tournament`` (host to client): one tournament's page: its entrants, its
-  standings with their tie-breaks, and each round's tables (a host table's id
+  standings with their tie-breaks (at most :data:`MAX_ENTRANTS` of each, the
+  best of the standings), and each round's tables (the latest rounds, at most
+  :data:`MAX_TABLES_SENT` tables in all) (a host table's id
   once it is opened, the players' names in seat order, their places once it
   is over) and byes.
 * ``round_opened`` (host to client): a round of a tournament the account is in
@@ -43,6 +45,7 @@ from .wire import Form, Message, Name, Seat, TableId, Token, WireError, sent
 
 __all__ = [
     "MAX_ENTRANTS",
+    "MAX_TABLES_SENT",
     "MAX_TOURNAMENTS",
     "TOURNAMENTS_VERSION",
     "TOURNAMENT_ACTIONS",
@@ -69,7 +72,10 @@ __all__ = [
 TOURNAMENTS_VERSION = 6
 MAX_TOURNAMENTS = 200
 MAX_ENTRANTS = 1000
-MAX_ROUNDS_SENT = 64
+MAX_ROUNDS_SENT = 1000
+MAX_TABLES_SENT = 20_000
+"""A page holds the latest rounds whose tables number at most this (a line of about
+1.5 MB): a long round robin's first rounds give way."""
 
 TournamentAction = Literal["list", "show", "enter", "withdraw", "create"]
 TOURNAMENT_ACTIONS: tuple[str, ...] = get_args(TournamentAction)

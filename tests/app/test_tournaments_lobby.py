@@ -47,11 +47,14 @@ def grid_text(screen: Screen[object], selector: str) -> list[str]:
 
 
 @asynccontextmanager
-async def hosting(tmp_path: Path, **config: Any) -> AsyncIterator[tuple[Host, int]]:
-    """A host with ann and bob's table (t1) and a finished game (t2), and settings."""
+async def hosting(
+    tmp_path: Path, move_time: float | None = None, **config: Any
+) -> AsyncIterator[tuple[Host, int]]:
+    """A host with ann and bob's table (t1, timed with ``move_time``) and a finished
+    game (t2), and settings."""
     host = Host(HostConfig(data_dir=tmp_path / "host-data", port=0, ai_delay=0.0, **config))
     host.load()
-    host.open_table(parse_seats("ann,bob"), seed=7)
+    host.open_table(parse_seats("ann,bob"), seed=7, move_time=move_time)
     room = host.open_table(parse_seats("Eve,ai:random"), seed=4)
     done = room.referee
     while not done.is_over:
@@ -103,7 +106,7 @@ async def _open_list(pilot: Any, app: LobbyApp) -> TournamentsScreen:
     lobby = app.screen
     assert isinstance(lobby, LobbyScreen)
     await _until(pilot, lambda: lobby.tournaments.shown, "the host's tournaments")
-    await _until(pilot, lambda: "Tournaments" in screen_text(app), "t in the footer")
+    await _until(pilot, lambda: "t tournaments" in screen_text(app), "t beside You are")
     await pilot.press("t")
     await _until(pilot, lambda: isinstance(app.screen, TournamentsScreen), "the list")
     screen = app.screen
@@ -214,7 +217,9 @@ async def test_a_pages_standings_and_its_tables_watch_and_replay(tmp_path: Path)
 
 
 async def test_a_round_opening_is_said_and_j_takes_you_to_your_seat(tmp_path: Path) -> None:
-    async with hosting(tmp_path) as (host, port):
+    # A timed table at which it is ann's move: the lobby's tables say so each time they
+    # come, and the round's notice must stay all the same.
+    async with hosting(tmp_path, move_time=120.0) as (host, port):
         tokens, address = await _ann(tmp_path, port)
         client = await HostClient.connect("127.0.0.1", port)
         app = LobbyApp(client, "ann", tokens=tokens, address=address)
@@ -223,14 +228,16 @@ async def test_a_round_opening_is_said_and_j_takes_you_to_your_seat(tmp_path: Pa
             lobby = app.screen
             assert isinstance(lobby, LobbyScreen)
             await _until(pilot, lambda: lobby.tournaments.listed is not None, "asked as ann")
-            assert "Your tournament seat" not in screen_text(app)
+            assert "j Your seat" not in screen_text(app)
             # As the rounds' service publishes it once it has opened the round's tables.
             host.events.publish(RoundOpened(3, "Winter Cup", 2, (("t1", ("ann", "bob")),)))
             said = (
                 "Tournament Winter Cup, round 2: you sit at table t1 with bob. j takes you there."
             )
             await _until(pilot, lambda: said in widgets_text(app), "the lobby says where")
-            await _until(pilot, lambda: "Your tournament seat" in screen_text(app), "j shown")
+            await _until(pilot, lambda: "j Your seat q Quit" in screen_text(app), "j shown, all")
+            await pilot.pause(0.8)  # the tables asked again (poll 0.3 s): the notice stays
+            assert said in widgets_text(app)
             await pilot.press("j")
             await _until(pilot, lambda: app.result is not UNSET, "seated")
         assert isinstance(app.result, Seated) and app.result.table == "t1"
@@ -351,3 +358,101 @@ async def test_an_answer_before_the_page_is_drawn_is_drawn_with_it() -> None:
         await pilot.pause()
         assert "Early" in box_text(page)
         assert grid_text(page, "#tpage-standings") == ["1 | ann | 0 | 0 | 0"]
+
+
+async def test_three_a_table_the_standings_show_the_sum_of_places() -> None:
+    """At three and four a table the sum of places is the first tie-break: a column of
+    its own, before Buchholz; points in hundredths shown as the host counts them."""
+    from textual.app import App
+
+    from paris_tui.net.tournaments_wire import (
+        RoundInfo,
+        RoundTable,
+        StandingInfo,
+        TournamentInfo,
+        TournamentPage,
+    )
+
+    class Owner:
+        class lobby:
+            player = "cy"
+
+        def enter(self, tournament: int) -> None: ...
+        def withdraw(self, tournament: int) -> None: ...
+        def open_table(self, table: object, running: bool) -> None: ...
+        def open_player(self, name: str) -> None: ...
+
+    info = TournamentInfo(5, "Trio", "swiss", 3, 2, 120.0, START, False, 0, 3, "running", 1)
+    answer = TournamentPage(
+        info,
+        (),
+        (
+            StandingInfo(1, "ann", 450, 225, 169, 300, 1, 0),
+            StandingInfo(1, "bob", 450, 225, 169, 300, 1, 0),
+            StandingInfo(3, "cy", 0, 450, 0, 300, 1, 0),
+        ),
+        (RoundInfo(1, (RoundTable("t3", ("ann", "bob", "cy"), (1, 1, 3)),)),),
+    )
+    page = TournamentPageScreen(Owner(), 5)  # type: ignore[arg-type]
+    app: App[None] = App()
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(page)
+        await pilot.pause()
+        page.show(answer)
+        await pilot.pause()
+        grid = page.query_one("#tpage-standings", DataTable)
+        headers = [_plain(c.label) for c in grid.columns.values()]
+        assert headers == ["#", "Player", "Points", "Places", "Buchholz", "Sonneborn-Berger"]
+        assert grid_text(page, "#tpage-standings") == [
+            "1 | ann | 4.5 | 3 | 2.25 | 1.69",
+            "1 | bob | 4.5 | 3 | 2.25 | 1.69",
+            "3 | cy | 0 | 3 | 4.5 | 0",
+        ]
+        assert grid_text(page, "#tpage-rounds") == ["1 | t3 | ann 1, bob 1, cy 3 | over"]
+
+
+async def test_names_with_markup_are_drawn_as_typed(tmp_path: Path) -> None:
+    """A tournament's and an entrant's name are outside text: ``[b]`` is drawn as typed,
+    never as markup, in the list and on the page."""
+    async with hosting(tmp_path) as (host, port):
+        store = host.tournaments.store
+        assert store is not None
+        cup = store.create("[b]Cup[/b]", Plan("swiss", 2, 3), move_time=120, start=START + 10**7)
+        store.enter(cup.id, 7, "[red]Zoë[/red]", 0.0)
+        client = await HostClient.connect("127.0.0.1", port)
+        app = LobbyApp(client, "dee")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await _until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            lobby = app.screen
+            assert isinstance(lobby, LobbyScreen)
+            await _until(pilot, lambda: lobby.tournaments.shown, "listed")
+            await pilot.press("t")
+            await _until(pilot, lambda: "[b]Cup[/b]" in screen_text(app), "the list, as typed")
+            await pilot.press("enter")
+            await _until(pilot, lambda: "[red]Zoë[/red]" in screen_text(app), "the page")
+            assert "[b]Cup[/b]" in screen_text(app)
+        await client.close()
+
+
+async def test_the_lobbys_footer_keeps_quit_in_every_language_with_t_and_j(
+    tmp_path: Path,
+) -> None:
+    """With tournaments at the host and a round's seat waiting, the footer still ends
+    with Quit at 80 columns, in German (the longest): t is named beside "You are ...",
+    and j takes the place of Play now."""
+    from paris_tui.wording import in_language
+
+    async with hosting(tmp_path) as (host, port):
+        _tournaments(host)
+        tokens, address = await _ann(tmp_path, port)
+        client = await HostClient.connect("127.0.0.1", port)
+        with in_language("de"):
+            app = LobbyApp(client, "ann", tokens=tokens, address=address)
+            async with app.run_test(size=(80, 24)) as pilot:
+                await _until(pilot, lambda: "t Turniere" in screen_text(app), "t named")
+                host.events.publish(RoundOpened(3, "Winter Cup", 2, (("t1", ("ann", "bob")),)))
+                await _until(
+                    pilot, lambda: "j Dein Platz q Beenden" in screen_text(app), "the footer"
+                )
+                assert "Jetzt spielen" not in screen_text(app).splitlines()[-1]
+        await client.close()

@@ -288,3 +288,32 @@ async def test_hello_six_is_spoken(tmp_path: Path) -> None:
         assert isinstance(answer, TournamentList) and answer.tournaments == ()
         raw.close()
         assert Hello(6, "x").protocol == 6
+
+
+async def test_a_long_round_robins_page_reaches_the_client_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """70 players two a table play 69 rounds of 35 tables: every round is sent and
+    read back; with fewer tables allowed, the latest rounds are sent (never a line a
+    client refuses)."""
+    from paris_tui.host.services import tournament_desk
+
+    kept = open_tournaments(tmp_path / "host")
+    robin = kept.create("Long", Plan("round-robin", 2, 0), move_time=60, start=time.time())
+    for account in range(1, 71):
+        kept.enter(robin.id, account, f"p{account}", 0.0)
+    kept.set_state(robin.id, "running")
+    for number in range(1, 70):
+        tables = tuple(Table((str(2 * i + 1), str(2 * i + 2)), (1, 2)) for i in range(35))
+        assert kept.add_round(robin.id, Round(number, tables))
+    kept.set_state(robin.id, "finished")
+    kept.close()
+    async with _host(tmp_path) as (_h, port):
+        lobby = await HostClient.connect("127.0.0.1", port)
+        page = await lobby.tournament("show", robin.id)
+        assert len(page.rounds) == 69 and len(page.standings) == 70
+        assert page.standings[0].points == 69 * 600
+        monkeypatch.setattr(tournament_desk, "MAX_TABLES_SENT", 100)
+        page = await lobby.tournament("show", robin.id)
+        assert [r.number for r in page.rounds] == [68, 69]  # 70 tables; a third is 105
+        await lobby.close()

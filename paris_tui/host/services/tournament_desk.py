@@ -39,6 +39,7 @@ from paris_tui.host.ratings.store import Rating, RatingStore
 from paris_tui.host.referee import Refusal
 from paris_tui.host.tournaments.command import MAX_MIN_GAMES, MAX_ROUNDS
 from paris_tui.host.tournaments.engine import Plan, seeds
+from paris_tui.host.tournaments.pairing import Round
 from paris_tui.host.tournaments.standings import standings
 from paris_tui.host.tournaments.store import (
     SQLiteTournaments,
@@ -47,6 +48,8 @@ from paris_tui.host.tournaments.store import (
     TournamentsUnavailable,
 )
 from paris_tui.net.tournaments_wire import (
+    MAX_ENTRANTS,
+    MAX_TABLES_SENT,
     MAX_TOURNAMENTS,
     TOURNAMENTS_VERSION,
     EntrantInfo,
@@ -289,6 +292,7 @@ class TournamentDesk:
             knockout=tournament.format == "knockout",
         )
         live = sum(1 for e in entrants if not e.withdrawn)
+        shown_rounds = _latest(rounds)
         mine = account is not None and any(
             e.key == str(account.id) and not e.withdrawn for e in entrants
         )
@@ -305,7 +309,9 @@ class TournamentDesk:
                     e.joined,
                     e.withdrawn,
                 )
-                for e in sorted(entrants, key=lambda e: folded(names.get(e.key, e.key)))
+                for e in sorted(entrants, key=lambda e: folded(names.get(e.key, e.key)))[
+                    :MAX_ENTRANTS
+                ]
             ),
             tuple(
                 StandingInfo(
@@ -319,7 +325,7 @@ class TournamentDesk:
                     r.byes,
                     r.withdrawn,
                 )
-                for r in rows
+                for r in rows[:MAX_ENTRANTS]
             ),
             tuple(
                 RoundInfo(
@@ -334,7 +340,7 @@ class TournamentDesk:
                     ),
                     tuple(names.get(k, k) for k in rnd.byes),
                 )
-                for rnd in rounds
+                for rnd in shown_rounds
             ),
             done,
             may_create,
@@ -372,6 +378,18 @@ class TournamentDesk:
                 printable(event.name),
                 table_id,
             )
+
+
+def _latest(rounds: list[Round]) -> list[Round]:
+    """The latest rounds whose tables fit a page (:data:`MAX_TABLES_SENT`)."""
+    kept: list[Round] = []
+    tables = 0
+    for rnd in reversed(rounds):
+        tables += len(rnd.tables)
+        if tables > MAX_TABLES_SENT and kept:
+            break
+        kept.append(rnd)
+    return kept[::-1]
 
 
 def _info(t: Tournament, entrants: int, paired: int, *, entered: bool) -> TournamentInfo:

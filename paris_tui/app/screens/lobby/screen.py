@@ -25,8 +25,10 @@ replay viewer (:mod:`~paris_tui.app.screens.finished_games`); ``l`` shows the
 host's leaderboard (:mod:`~paris_tui.app.screens.leaderboard`; each seat's
 rating is beside its name too; Enter on a row opens a player's page:
 :mod:`~paris_tui.app.screens.player_page`); ``o`` lists who is online, friends
-first (the line under "You are ..." names them: :mod:`.online`); ``Esc`` leaves a
-table you wait at; ``q`` quits. A seat a table keeps for your name (an
+first (the line under "You are ..." names them: :mod:`.online`); ``t`` lists the
+host's tournaments and opens their pages, and ``j`` takes the seat a tournament's
+round just gave you (:mod:`.tournaments`); ``Esc`` leaves a table you wait at;
+``q`` quits. A seat a table keeps for your name (an
 invitation: the new-table form invites a friend) is said above the tables.
 The tables waiting for your move (turn-based tables) come first, the
 longest-waiting at the top, marked "your move"
@@ -115,10 +117,10 @@ def _name_prompt() -> str:
     return _("Type your name to sit at a table or open one; Tab goes to the tables, Ctrl+Q quits.")
 
 
-def _you_line(player: str, welcome: Welcome | None, rated: int) -> Text:
+def _you_line(player: str, welcome: Welcome | None, rated: int, tournaments: bool) -> Text:
     """``You are NAME.``, then the keys of the host's finished games and of its
-    leaderboard (``rated`` players) where the host has them: the footer is full at
-    80 columns."""
+    leaderboard (``rated`` players) where the host has them, and of its tournaments
+    once it has one: the footer is full at 80 columns."""
     line = words(_("You are {player}."), player=Text(printable(player), style="bold"))
     if welcome is not None and welcome.protocol >= GAMES_VERSION:
         line.append("  ")
@@ -133,6 +135,9 @@ def _you_line(player: str, welcome: Welcome | None, rated: int) -> Text:
         else:
             board = _("{key} leaderboard")
         line.append_text(words(board, key=Text("l", style="bold"), n=rated))
+    if tournaments:
+        line.append("  ")
+        line.append_text(words(_("{key} tournaments"), key=Text("t", style="bold")))
     return line
 
 
@@ -202,8 +207,9 @@ class LobbyScreen(ParisScreen):
         Binding("w", "watch", N_("Watch"), show=False),
         Binding("n", "new_table", N_("New table")),
         Binding("p", "play_now", N_("Play now")),
-        Binding("t", "tournaments", N_("Tournaments")),  # shown once the host has one
-        Binding("j", "tournament_seat", N_("Your tournament seat")),  # once a round seats you
+        # Beside "You are ..." once the host has tournaments; j once a round seats you.
+        Binding("t", "tournament('list')", N_("Tournaments"), show=False),
+        Binding("j", "tournament('seat')", N_("Your seat")),
         Binding("a", "account", N_("Account"), show=False),  # also in the palette
         # Shown beside "You are ..." once the host has rated games (the footer is full).
         Binding("l", "leaderboard", N_("Leaderboard"), show=False),
@@ -299,7 +305,7 @@ class LobbyScreen(ParisScreen):
     def on_mount(self) -> None:
         # (Textual calls ParisScreen.on_mount after this one: each class's handler in the MRO.)
         self._fit_footer(self.app.size.width)
-        self._show_you()
+        self.show_you()
         if self.player is None:
             self.query_one("#lobby-name", Input).focus()
             if self.name_problem is None:
@@ -331,7 +337,7 @@ class LobbyScreen(ParisScreen):
             label.update(_("Your name"))
         for field in self.query("#lobby-name").results(Input):
             field.placeholder = _("type it, then Enter")
-        self._show_you()
+        self.show_you()
         self.query_one("#lobby-tables", TablesGrid).name_columns()
         self._draw_tables()
         if self.waiting is not None:
@@ -354,11 +360,12 @@ class LobbyScreen(ParisScreen):
             assert isinstance(status, Static)
             status.update(text)
 
-    def _show_you(self) -> None:
+    def show_you(self) -> None:
         you = self.query_one("#lobby-you", Static)
         you.display = self.player is not None
         if self.player is not None:
-            you.update(_you_line(self.player, self.client.welcome, len(self.leaderboard)))
+            shown = self.tournaments.shown
+            you.update(_you_line(self.player, self.client.welcome, len(self.leaderboard), shown))
         self.people.show()
 
     # --- the name ------------------------------------------------------------------------
@@ -377,7 +384,7 @@ class LobbyScreen(ParisScreen):
         self.player = name
         for row in self.query("#lobby-name-row"):
             row.remove()
-        self._show_you()
+        self.show_you()
         self.query_one("#lobby-tables", DataTable).focus()
         self.say(_("Enter sits at a table (or watches it), n opens a new one."))
         self._draw_tables()
@@ -416,7 +423,7 @@ class LobbyScreen(ParisScreen):
                 self.people.heard(message.online)
                 if message.leaderboard != self.leaderboard:
                     self.leaderboard = message.leaderboard
-                    self._show_you()
+                    self.show_you()
                 # In the grid's order (your move first), so that the cursor's row is
                 # the table it was on.
                 tables = tuple(tables_in_order(message.tables, self.player))
@@ -508,10 +515,10 @@ class LobbyScreen(ParisScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "leave":
             return self.waiting is not None  # shown in the footer only while waiting
-        if action == "play_now":
-            return self.waiting is None  # Esc takes its place in the footer meanwhile
-        if action in ("tournaments", "tournament_seat"):  # lobby/tournaments.py
-            return self.tournaments.allows(action)
+        if action == "play_now":  # Esc (a waiting table) or j (a tournament's) instead
+            return self.waiting is None and self.tournaments.seat is None
+        if action == "tournament":  # lobby/tournaments.py
+            return self.tournaments.allows(str(parameters[0]))
         return True
 
     def action_refresh(self) -> None:
@@ -665,11 +672,8 @@ class LobbyScreen(ParisScreen):
             LeaderboardScreen(self.leaderboard, self.player, self.people.open_player)
         )
 
-    def action_tournaments(self) -> None:
-        self.tournaments.open()
-
-    def action_tournament_seat(self) -> None:
-        self.tournaments.to_seat()
+    def action_tournament(self, what: str) -> None:
+        self.tournaments.open() if what == "list" else self.tournaments.to_seat()
 
     def action_friends(self) -> None:
         self.friends.open()

@@ -40,13 +40,13 @@ class NewTournamentScreen(TranslatedBindings, ModalScreen[NewTournament | None])
         border: heavy $accent; background: $panel;
     }
     #tnew-title { text-style: bold; margin-bottom: 1; }
-    NewTournamentScreen .form-row { height: 1; margin-bottom: 1; }
+    NewTournamentScreen .form-row { height: 1; }
     NewTournamentScreen .form-label { width: 20; }
     NewTournamentScreen .cycler { width: 40; padding: 0 1; }
     NewTournamentScreen .cycler:focus { background: $boost; text-style: bold; }
     NewTournamentScreen #tnew-name { border: none; height: 1; padding: 0 1; width: 40; }
     NewTournamentScreen #tnew-name:focus { background: $boost; text-style: bold; }
-    #tnew-help { color: $text-muted; height: auto; }
+    #tnew-help { color: $text-muted; height: auto; margin-top: 1; }
     #tnew-status { height: auto; }
     """
 

@@ -84,9 +84,13 @@ class TournamentsLobby(Protocol):
 
     def say(self, message: str | Text, *, problem: bool = False) -> None: ...
 
-    def notify(self, message: str, *, title: str = "", markup: bool = True) -> None: ...
+    def notify(
+        self, message: str, *, title: str = "", markup: bool = True, timeout: float | None = None
+    ) -> None: ...
 
     def refresh_bindings(self) -> None: ...
+
+    def show_you(self) -> None: ...
 
     @property
     def people(self) -> LobbyPeople: ...
@@ -117,9 +121,9 @@ class LobbyTournaments:
         return listed is not None and (bool(listed.tournaments) or listed.can_create)
 
     def allows(self, action: str) -> bool:
-        """Whether the lobby's key for ``action`` is on: ``t`` once there is something
-        to list, ``j`` once a round seated the player."""
-        return self.shown if action == "tournaments" else self.seat is not None
+        """Whether the lobby's key for ``action`` is on: ``t`` (``list``) once there is
+        something to list, ``j`` (``seat``) once a round seated the player."""
+        return self.shown if action == "list" else self.seat is not None
 
     def open_player(self, name: str) -> None:
         self.lobby.people.open_player(name)
@@ -216,7 +220,8 @@ class LobbyTournaments:
                 for screen in self._screens(TournamentsScreen):
                     screen.show(message)
                 if was != self.shown:
-                    self.lobby.refresh_bindings()  # t in the footer
+                    self.lobby.show_you()  # t beside "You are ..."
+                    self.lobby.refresh_bindings()
             case TournamentPage():
                 from paris_tui.app.screens.lobby.tournament_page import TournamentPageScreen
 
@@ -228,8 +233,8 @@ class LobbyTournaments:
             case RoundStart():
                 self.seat = message
                 said = round_start_text(message, self.lobby.player)
-                self.lobby.notify(said.plain, title=_("Tournament"), markup=False)
-                self.lobby.say(said)
+                self.lobby.notify(said.plain, title=_("Tournament"), markup=False, timeout=30)
+                self.lobby.say(said, problem=True)  # kept: the tables' next list says no other
                 self.lobby.refresh_bindings()  # j in the footer
 
     def refused(self, refused: Refused) -> bool:
