@@ -39,6 +39,7 @@ from paris_tui.host.services.chat import TableChat
 from paris_tui.host.services.cluster import Cluster
 from paris_tui.host.services.friends import Friends
 from paris_tui.host.services.opening import WaitingTables
+from paris_tui.host.services.tournament_desk import TournamentDesk
 from paris_tui.host.services.turns import MOVE_TIME_KEY, TurnKeeper, move_time_of
 from paris_tui.host.services.waiting import WaitingTable
 from paris_tui.host.store.files import SeatsFileError
@@ -70,6 +71,9 @@ class HallHost(RoomHost, AccountsSource, Protocol):
 
     @property
     def friends(self) -> Friends: ...
+
+    @property
+    def desk(self) -> TournamentDesk: ...
 
     @property
     def opening(self) -> WaitingTables: ...
@@ -494,6 +498,7 @@ class Hall:
             old.unseat()
             old.dismiss(Bye("replaced"))
         self.host.friends.arrived(conn, account.id, account.name)  # before it counts as here
+        self.host.desk.listen(conn, account.id, account.name)  # told of a round meanwhile
         conn.room, conn.seat = room, seat
         self.host.proven(conn)
         room.arrive(seat, conn)

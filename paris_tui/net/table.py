@@ -37,6 +37,7 @@ from .protocol import (
     Update,
     Watching,
 )
+from .tournaments_wire import RoundStart
 
 __all__ = ["RemoteTable", "Table", "TableListener", "public_view"]
 
@@ -131,6 +132,10 @@ class RemoteTable:
         # Who agrees to a rematch, an abort (protocol 5): the host's last word on each.
         self.agreements: dict[str, Agreement] = {}
         self.agreement_listeners: list[Callable[[Agreement], None]] = []
+        # A tournament's round that seats this account at another table (protocol 6),
+        # opened while it plays here: the last one told, and who hears it as it comes.
+        self.round_start: RoundStart | None = None
+        self.round_listeners: list[Callable[[RoundStart], None]] = []
 
     @property
     def chat_allowed(self) -> bool:
@@ -236,6 +241,10 @@ class RemoteTable:
                     self.agreements[message.what] = message
                     for heard_agreement in list(self.agreement_listeners):
                         heard_agreement(message)
+                elif isinstance(message, RoundStart) and message.table != self._table_id:
+                    self.round_start = message
+                    for heard_round in list(self.round_listeners):
+                        heard_round(message)
                 elif isinstance(message, MutesInfo):
                     self.chat_mutes = message.names
                     for heard in list(self.mutes_listeners):
