@@ -114,6 +114,8 @@ class RemoteTable:
         self._view = joined.view
         self._events: list[Event] = list(joined.events)
         self._seats = joined.seats
+        # The tournament whose round this table is (protocol 6): no rematch offered.
+        self.tournament = joined.tournament
         self._listeners: list[TableListener] = []
         self.closed_reason: str | None = None
         self.rated: RatedResult | None = None  # how the finished game was rated
@@ -167,6 +169,12 @@ class RemoteTable:
         """The host hears a seat's rematch, abort or resignation (protocol 5)."""
         welcome = getattr(self.client, "welcome", None)
         return self._seat is not None and welcome is not None and welcome.protocol >= 5
+
+    @property
+    def rematch_allowed(self) -> bool:
+        """A rematch may be asked for: the host hears it and the table is no tournament's
+        (whose next round pairs the players again)."""
+        return self.agree_allowed and self.tournament is None
 
     def agree(self, what: AgreeWhat, yes: bool = True) -> None:
         """This seat's word on ``what`` (its answer comes to :attr:`agreement_listeners`)."""

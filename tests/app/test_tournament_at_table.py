@@ -7,6 +7,7 @@ never through the lobby), Bob a bot."""
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from pathlib import Path
 
 from textual.pilot import Pilot
@@ -16,7 +17,7 @@ from paris_tui.app.online.remote import Home, JoinTarget, open_link
 from paris_tui.app.screens.end import EndScreen
 from paris_tui.app.screens.lobby import LobbyScreen
 from paris_tui.host.events import RoundOpened
-from paris_tui.host.referee import parse_seats
+from paris_tui.host.referee import APP_KEY, TOURNAMENT_KEY, parse_seats
 from paris_tui.net.client import TokenStore
 from tests.host.helpers import join_bot, put_record, running_host
 
@@ -79,5 +80,42 @@ async def test_a_round_opened_meanwhile_is_said_at_the_table_and_j_goes_there(
                 "ann at her tournament table",
             )
             await _until(pilot, lambda: 0 in host.rooms[room.id].seated, "ann seated there")
+        await bob.client.close()
+        await asyncio.sleep(0)
+
+
+async def test_a_tournament_tables_end_screen_offers_no_rematch(tmp_path: Path) -> None:
+    record = near_the_end().record()  # bob,ann; bob ends it
+    meta = dict(record.extra.get(APP_KEY) or {})
+    meta[TOURNAMENT_KEY] = "Winter Cup"  # a round's table, as the host opens one
+    put_record(tmp_path / "host", "t1", replace(record, extra={**record.extra, APP_KEY: meta}))
+    async with running_host(tmp_path / "host") as (host, port):
+        assert host.rooms["t1"].referee.tournament == "Winter Cup"
+        tokens = TokenStore(tmp_path / "ann" / "tokens.json")
+        link = await open_link(JoinTarget("127.0.0.1", port, "ann"), tokens)
+        bob = await join_bot(port, "bob")
+        app = ParisApp(
+            link=link,
+            home=Home(JoinTarget("127.0.0.1", port, "ann"), tokens),
+            anim=0.0,
+            ai_delay=0.0,
+            cursor_blink=False,
+            deliberate_keys=False,
+        )
+        async with app.run_test(size=(80, 24)) as pilot:
+            await _until(pilot, lambda: find_game(app) is not None, "the game screen")
+            await bob.play_to_end()
+            await _until(pilot, lambda: isinstance(app.screen, EndScreen), "the end screen")
+            end = app.screen
+            assert isinstance(end, EndScreen)
+            await press(pilot, "space")  # the whole result at once
+            await _until(pilot, lambda: "Play again" not in screen_text(app), "drawn")
+            await pilot.pause(0.2)
+            shown = screen_text(app)
+            assert "Rematch" not in shown and "for a rematch" not in shown
+            assert end.rematch is None
+            await press(pilot, "m")  # nothing: no word is sent for a rematch
+            await pilot.pause(0.2)
+            assert not host.agreements.agreed
         await bob.client.close()
         await asyncio.sleep(0)

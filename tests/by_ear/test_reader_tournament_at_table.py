@@ -7,16 +7,19 @@ from __future__ import annotations
 
 import asyncio
 import io
+from dataclasses import replace
 from pathlib import Path
 
 from paris_tui.host.events import RoundOpened
+from paris_tui.host.referee import APP_KEY, TOURNAMENT_KEY
 from paris_tui.net.client import HostClient
 from paris_tui.net.table import RemoteTable
-from paris_tui.reader.inbox import Inbox
+from paris_tui.reader.inbox import Inbox, now
 from paris_tui.reader.lines import Lines
 from paris_tui.reader.play import Reader
 from paris_tui.reader.prefs import Prefs
-from tests.host.helpers import running_host
+from tests.app.test_chat_app import near_the_end
+from tests.host.helpers import join_bot, put_record, running_host
 
 MAX_STEPS = 2000
 
@@ -56,3 +59,33 @@ async def test_a_round_opened_meanwhile_is_said_at_the_table_with_the_bell(
             task.cancel()
             follow.cancel()
             await client.close()
+
+
+async def test_a_tournament_tables_end_offers_no_rematch_by_ear(tmp_path: Path) -> None:
+    record = near_the_end().record()  # bob,ann; bob's move ends it
+    meta = dict(record.extra.get(APP_KEY) or {})
+    meta[TOURNAMENT_KEY] = "Winter Cup"  # a round's table, as the host opens one
+    put_record(tmp_path, "t1", replace(record, extra={**record.extra, APP_KEY: meta}))
+    async with running_host(tmp_path) as (host, port):
+        client = await HostClient.connect("127.0.0.1", port)
+        table = RemoteTable(client, await client.join("ann"))
+        assert table.tournament == "Winter Cup"
+        bob = await join_bot(port, "bob")
+        follow = asyncio.ensure_future(table.run())
+        out = Lines(io.StringIO(), width=lambda: 80)
+        inbox = Inbox()
+        task = asyncio.ensure_future(Reader(table, out, inbox).run())
+        try:
+            await bob.play_to_end()
+            await _said(out, "Type review for the strong AI's view of the moves")
+            inbox.put("help", now() + 1)
+            await _said(out, "help")
+            inbox.put("rematch", now() + 2)
+            await _said(out, "Type review, scores, help for all you can ask, or quit.")
+            assert not any("rematch" in line.casefold() for line in out.said)
+            assert not host.agreements.agreed
+        finally:
+            task.cancel()
+            follow.cancel()
+            await client.close()
+            await bob.client.close()

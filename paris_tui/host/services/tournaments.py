@@ -109,7 +109,12 @@ class TournamentsHost(Protocol):
     def lose_table(self, table_id: str) -> object: ...
 
     def open_table(
-        self, seats: Sequence[SeatSpec], *, move_time: float | None = None, rated: bool = True
+        self,
+        seats: Sequence[SeatSpec],
+        *,
+        move_time: float | None = None,
+        rated: bool = True,
+        tournament: str | None = None,
     ) -> _Opened: ...
 
 
@@ -263,7 +268,10 @@ class HostTournaments:
             seats = [SeatSpec(names[key]) for key in table.seats]
             try:
                 opened = self.host.open_table(
-                    seats, move_time=tournament.move_time, rated=tournament.rated
+                    seats,
+                    move_time=tournament.move_time,
+                    rated=tournament.rated,
+                    tournament=tournament.name,
                 )
             except (TableConflictError, ValueError, OSError) as exc:
                 log.warning(
