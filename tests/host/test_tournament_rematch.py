@@ -6,8 +6,11 @@ says so in the seated and watching it sends (``tournament``, protocol 6), and re
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from pathlib import Path
+
+import pytest
 
 from paris_tui.host.accounts.command import invite
 from paris_tui.host.tournaments.engine import Plan
@@ -85,3 +88,21 @@ async def test_a_table_of_no_tournament_says_none_and_offers_the_rematch(
             assert RemoteTable(ann.client, ann.seated).rematch_allowed
         finally:
             await ann.client.close()
+
+
+async def test_the_log_says_one_table_in_the_singular(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    async with running_host(tmp_path) as (host, _port):
+        accounts, kept = host.accounts, host.tournaments.store
+        assert accounts is not None and kept is not None
+        made = kept.create("Duo", Plan("swiss", 2, 1), move_time=120.0, start=0.0)
+        for name in ("ann", "bob"):
+            invite(accounts, name)
+            found = accounts.find(name)
+            assert found is not None
+            kept.enter(made.id, found.id, name, rating=0.0)
+        with caplog.at_level(logging.INFO, logger="paris_tui"):
+            host.tournaments.tick(time.time())
+    said = [r.getMessage() for r in caplog.records if "paired" in r.getMessage()]
+    assert said == ["tournament Duo: round 1 paired, 1 table"]

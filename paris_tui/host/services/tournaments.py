@@ -231,10 +231,11 @@ class HostTournaments:
             return None
         if store.add_round(tournament.id, rnd, fence):
             log.info(
-                "tournament %s: round %d paired, %d tables",
+                "tournament %s: round %d paired, %d %s",
                 tournament.name,
                 rnd.number,
                 len(rnd.tables),
+                "table" if len(rnd.tables) == 1 else "tables",  # the log is English only
             )
         return rnd.number
 
