@@ -404,6 +404,8 @@ async def _until_seated(client: HostClient, sat: Waiting | Seated, out: Lines) -
         message = await client.receive()
         if isinstance(message, Seated | Waiting):
             sat = message
+        elif client.hear is not None:
+            client.hear(message)  # a round opened meanwhile, a friend here: said
     return sat
 
 

@@ -153,3 +153,26 @@ def test_every_request_is_covered() -> None:
     }
     assert methods - skip == set(REQUESTS)
     assert Move  # (play sends a move and waits for nothing)
+
+
+async def test_while_waiting_hands_a_push_to_the_listener_at_once() -> None:
+    """A push that comes while the program waits for something else (a typed line) goes
+    to the listener as it comes, not when the wait is over."""
+    async with scripted_host(ANSWERS["games"], (PUSH,)) as (port, _asked):
+        client = await HostClient.connect("127.0.0.1", port, timeout=TIMEOUT)
+        heard: list[HostMessage] = []
+        client.hear = heard.append
+        typed: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        try:
+            async with asyncio.timeout(TIMEOUT):
+                waiting = asyncio.ensure_future(client.while_waiting(typed))
+                client.send(ListGames(None))  # the scripted host pushes, then answers
+                for _ in range(1000):
+                    if heard:
+                        break
+                    await asyncio.sleep(0.005)
+                assert heard[:1] == [PUSH] and not waiting.done()
+                typed.set_result("games")
+                assert await waiting == "games"
+        finally:
+            await client.close()
