@@ -252,6 +252,7 @@ _REFUSALS = {
     "too_few_games": N_("this tournament asks for more rated games than you have played"),
     "not_allowed": N_("the host's operator has not let you do that"),
     "bad_tournament": N_("the host does not take a tournament with these settings"),
+    "tournament_table": N_("a tournament's table has no rematch: the next round pairs you"),
 }
 
 

@@ -15,16 +15,23 @@ if TYPE_CHECKING:
     from paris_tui.app.online.remote import Home, Link, LobbyStart
 
     from ..net.table import RemoteTable
+    from ..net.tournaments_wire import RoundStart
     from .screens.game import GameScreen
 
 __all__ = ["follow_link", "leave_table", "open_lobby"]
 
 
 def open_lobby(
-    app: App[Any], lobby: LobbyStart, seated: Callable[[Link], None], *, back: bool = False
+    app: App[Any],
+    lobby: LobbyStart,
+    seated: Callable[[Link], None],
+    *,
+    back: bool = False,
+    seat: RoundStart | None = None,
 ) -> None:
     """The host's tables: sit or watch at one (``seated`` gets its link), or quit
-    (``back``: come back to from a table, not the session's first screen)."""
+    (``back``: come back to from a table, not the session's first screen; ``seat``: a
+    tournament's round told at that table, for ``j`` there)."""
     from paris_tui.app.online.remote import connect
 
     from ..net.protocol import Seated, Watching
@@ -40,6 +47,8 @@ def open_lobby(
         reconnect=lambda: connect(target),  # the lobby reconnects as a seat does
         back=back,
     )
+    if seat is not None:
+        screen.tournaments.seat = seat  # j takes the player there, as if told in the lobby
 
     def left(result: Seated | Watching | None) -> None:
         if result is None:
@@ -84,7 +93,8 @@ async def leave_table(
         return
     while len(app.screen_stack) > 1:
         app.pop_screen()
-    open_lobby(app, lobby, seated, back=True)
+    told = getattr(link.table, "round_start", None)
+    open_lobby(app, lobby, seated, back=True, seat=told)
 
 
 async def follow_link(

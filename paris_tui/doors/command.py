@@ -392,7 +392,7 @@ def cmd_host(args: argparse.Namespace) -> int:
         return _fail(str(exc), EXIT_USAGE)
     from paris_tui.host.store.postgres import database_url
 
-    data_dir = Path(args.data_dir) if args.data_dir else default_data_dir()
+    data_dir = (Path(args.data_dir) if args.data_dir else default_data_dir()).absolute()
     config = HostConfig(
         database=database_url(args.database),
         data_dir=data_dir,

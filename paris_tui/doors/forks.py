@@ -231,7 +231,8 @@ class ForkServer:
             )
             return None
         loop = asyncio.get_running_loop()
-        message = encode_request(self._key, args, env, str(cwd), tty=tty)
+        # Absolute: the fork server's own directory is not the caller's.
+        message = encode_request(self._key, args, env, str(Path(cwd).absolute()), tty=tty)
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
             sock.setblocking(False)

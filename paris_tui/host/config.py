@@ -87,6 +87,11 @@ class HostConfig:
     tournament_makers: tuple[str, ...] = ()
     tournaments_open: bool = False
 
+    def __post_init__(self) -> None:
+        # Absolute once, here: the doors' apps and the fork server run in other
+        # directories (the fork server in this one), where a relative path points nowhere.
+        self.data_dir = Path(self.data_dir).absolute()
+
 
 class TableConflictError(ValueError):
     """A new table's players already sit at an unfinished table."""

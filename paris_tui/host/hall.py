@@ -33,12 +33,20 @@ from paris_tui.host.events import TableArchived, TableResumed
 from paris_tui.host.peers import Peer
 from paris_tui.host.ports import AccountsSource, Resumed
 from paris_tui.host.ratings.service import HostRatings
-from paris_tui.host.referee import APP_KEY, UNRATED_KEY, Referee, Refusal, SeatSpec
+from paris_tui.host.referee import (
+    APP_KEY,
+    TOURNAMENT_KEY,
+    UNRATED_KEY,
+    Referee,
+    Refusal,
+    SeatSpec,
+)
 from paris_tui.host.room import Room, RoomHost
 from paris_tui.host.services.chat import TableChat
 from paris_tui.host.services.cluster import Cluster
 from paris_tui.host.services.friends import Friends
 from paris_tui.host.services.opening import WaitingTables
+from paris_tui.host.services.tournament_desk import TournamentDesk
 from paris_tui.host.services.turns import MOVE_TIME_KEY, TurnKeeper, move_time_of
 from paris_tui.host.services.waiting import WaitingTable
 from paris_tui.host.store.files import SeatsFileError
@@ -70,6 +78,9 @@ class HallHost(RoomHost, AccountsSource, Protocol):
 
     @property
     def friends(self) -> Friends: ...
+
+    @property
+    def desk(self) -> TournamentDesk: ...
 
     @property
     def opening(self) -> WaitingTables: ...
@@ -176,6 +187,7 @@ class Hall:
         options: Options | None,
         move_time: float | None = None,
         rated: bool = True,
+        tournament: str | None = None,
     ) -> Referee:
         """A new table's referee, its record saved (a failure in ``save_error``)."""
         referee = Referee.new(table_id, seats, seed=seed, options=options)
@@ -183,6 +195,8 @@ class Hall:
             referee.meta[MOVE_TIME_KEY] = move_time
         if not rated:  # the ratings leave its game out (ratings/service.py)
             referee.meta[UNRATED_KEY] = True
+        if tournament is not None:  # a round's table: no rematch (services/agreements.py)
+            referee.meta[TOURNAMENT_KEY] = tournament
         try:
             self.host.tables.create(referee)
         except (OSError, ValueError, RecursionError) as exc:
@@ -291,9 +305,11 @@ class Hall:
         options: Options | None = None,
         move_time: float | None = None,
         rated: bool = True,
+        tournament: str | None = None,
     ) -> Room:
         """Open the operator's table (saved at once); ``rated=False``: its game is left
-        out of the ratings (an unrated tournament's, kept in its record). Raises
+        out of the ratings (an unrated tournament's, kept in its record); ``tournament``:
+        the tournament whose round it is (in its record: no rematch there). Raises
         :class:`TableConflictError` when its players sit at an unfinished table,
         ``OSError`` if it cannot be saved. Never refused for the tables clients
         opened: those have their own cap (``Limits.max_tables``)."""
@@ -314,7 +330,7 @@ class Hall:
                 self.host.cluster.seat(table_id, humans)
             except SeatTaken as exc:
                 raise TableConflictError(exc.table_id, [exc.name]) from None
-        referee = self._new_referee(table_id, seats, seed, options, move_time, rated)
+        referee = self._new_referee(table_id, seats, seed, options, move_time, rated, tournament)
         if self.host.cluster is not None:
             self.host.cluster.acquire(table_id)
         if referee.save_error:
@@ -494,11 +510,13 @@ class Hall:
             old.unseat()
             old.dismiss(Bye("replaced"))
         self.host.friends.arrived(conn, account.id, account.name)  # before it counts as here
+        self.host.desk.listen(conn, account.id, account.name)  # told of a round meanwhile
         conn.room, conn.seat = room, seat
         self.host.proven(conn)
         room.arrive(seat, conn)
         ref = room.referee
-        conn.send(Seated(room.id, seat, issued, ref.view(seat), ref.events, room.seat_infos()))
+        seats = room.seat_infos()
+        conn.send(Seated(room.id, seat, issued, ref.view(seat), ref.events, seats, ref.tournament))
         room.tell_aborted(conn)  # a game every player agreed to abort: said so at once
         mark("host seated")
         # The others hear of the arrival with the seat, before the chat's history is

@@ -47,6 +47,7 @@ from ..net.wire import move_to_json
 __all__ = [
     "APP_KEY",
     "TAKEOVER_LEVEL",
+    "TOURNAMENT_KEY",
     "UNRATED_KEY",
     "Bot",
     "Referee",
@@ -60,6 +61,8 @@ __all__ = [
 APP_KEY = "app"
 UNRATED_KEY = "unrated"
 """The key, in a record's ``"app"`` meta, of a table opened unrated (``true``)."""
+TOURNAMENT_KEY = "tournament"
+"""The key, in a record's ``"app"`` meta, of a tournament's table: the tournament's name."""
 # The level of the AI that plays for a player who is away (``--ai-takeover``).
 TAKEOVER_LEVEL = "greedy"
 
@@ -243,6 +246,12 @@ class Referee:
     def unrated(self) -> bool:
         """The table was opened unrated (an unrated tournament's): the ratings leave it out."""
         return self.meta.get(UNRATED_KEY) is True
+
+    @property
+    def tournament(self) -> str | None:
+        """The tournament whose round opened this table (no rematch there), or None."""
+        name = self.meta.get(TOURNAMENT_KEY)
+        return name if isinstance(name, str) else None
 
     @property
     def is_over(self) -> bool:

@@ -597,7 +597,8 @@ class Host:
                 room.watchers.add(conn)
                 conn.room = room
                 ref = room.referee
-                conn.send(Watching(room.id, ref.view(None), ref.events, room.seat_infos()))
+                seen = room.seat_infos()
+                conn.send(Watching(room.id, ref.view(None), ref.events, seen, ref.tournament))
                 room.tell_aborted(conn)  # a game every player agreed to abort: said so at once
                 result = room.result_for(conn.protocol)
                 if result is not None:  # a finished game: how it was rated

@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -75,11 +75,15 @@ from .tournaments_wire import (
     TournamentsRequest,
 )
 
-__all__ = ["HostClient", "HostClosedError", "RefusedError", "TokenStore"]
+__all__ = ["MAX_KEPT", "HostClient", "HostClosedError", "RefusedError", "TokenStore"]
 
 CLIENT_NAME = f"paris-tui {__version__}"
 
 T = TypeVar("T")
+
+# Messages kept for the next receive() at most (what came while waiting for an answer
+# or a typed line, with nobody listening): the oldest go first.
+MAX_KEPT = 256
 
 
 class HostClosedError(ConnectionError):
@@ -112,7 +116,11 @@ class HostClient:
         self.leaderboard: tuple[Leader, ...] = ()  # the last tables answer's (ratings)
         self.online: tuple[Online, ...] = ()  # ... and who is online at the host
         self.endpoint: tuple[str, int] | None = None  # the host and port it connected to
-        self._held: list[HostMessage] = []  # what came while waiting (while_waiting)
+        self._held: list[HostMessage] = []  # what came while waiting (while_waiting, _answer)
+        # Who listens for what the host sends unasked (a round opened, a friend here, the
+        # lobby's tables) while a request waits for its answer; None: such a message is
+        # kept for the next receive() instead, never dropped.
+        self.hear: Callable[[HostMessage], None] | None = None
         # Where the table went, as the host's last word said (Bye.address): the
         # host that referees it now, to join there directly.
         self.moved_to: str | None = None
@@ -194,7 +202,8 @@ class HostClient:
     async def while_waiting(self, waiting: Awaitable[T]) -> T:
         """Await ``waiting`` (a player's answer at a prompt, say) while reading the host:
         its pings are answered, so the host never cuts this connection off as silent,
-        and any other message is kept for the next :meth:`receive`.
+        and any other message goes to :attr:`hear` at once (when someone listens), else
+        is kept for the next :meth:`receive`.
 
         Raises :class:`HostClosedError` (with the host's reason) if the host hangs up
         meanwhile, or :class:`~paris_tui.net.protocol.ProtocolError`; ``waiting`` is
@@ -211,8 +220,10 @@ class HostClient:
                         await heard
                     break
                 message = heard.result()  # raises HostClosedError when it hung up
-                if message is not None:
-                    self._held.append(message)
+                if message is not None and self.hear is not None:
+                    self.hear(message)
+                elif message is not None:
+                    self._keep([message])
             return wanted.result()
         finally:
             if not wanted.done():
@@ -235,13 +246,39 @@ class HostClient:
             raise HostClosedError(message.reason, message.address)
         return message
 
+    def _keep(self, messages: list[HostMessage], *, first: bool = False) -> None:
+        """Keep ``messages`` for the next :meth:`receive` (``first``: before those kept
+        already, as they came before them), at most :data:`MAX_KEPT`."""
+        self._held = [*messages, *self._held] if first else [*self._held, *messages]
+        del self._held[:-MAX_KEPT]
+
+    async def ask(self, request: ClientMessage, *kinds: type[T], timeout: float = 10.0) -> T:
+        """Send ``request`` and wait for its answer, one of ``kinds`` (raises
+        :class:`RefusedError`, ``TimeoutError`` after ``timeout`` in all).
+
+        What the host sends unasked before the answer (a push: a round opened, a friend
+        arrived, the lobby's tables) goes to :attr:`hear` at once, or, with nobody
+        listening, is kept for the next :meth:`receive`: never dropped."""
+        self.send(request)
+        answer: T = await self._answer(timeout, *kinds)
+        return answer
+
     async def _answer(self, timeout: float, *kinds: type[Any]) -> Any:
-        while True:
-            message = await self.receive(timeout)
-            if isinstance(message, Refused):
-                raise RefusedError(message)
-            if isinstance(message, kinds):
-                return message
+        passed: list[HostMessage] = []
+        try:
+            async with asyncio.timeout(timeout):
+                while True:
+                    message = await self.receive()
+                    if isinstance(message, Refused):
+                        raise RefusedError(message)
+                    if isinstance(message, kinds) and not _pushed(message):
+                        return message
+                    if self.hear is not None:
+                        self.hear(message)
+                    else:
+                        passed.append(message)
+        finally:
+            self._keep(passed, first=True)
 
     # --- requests ---------------------------------------------------------------------
 
@@ -394,6 +431,11 @@ class HostClient:
 
     def abort(self) -> None:
         self.writer.transport.abort()
+
+
+def _pushed(message: HostMessage) -> bool:
+    """A message of an answer's type that is never an answer: a friend arrived."""
+    return isinstance(message, FriendsInfo) and message.arrived is not None
 
 
 class TokenStore:

@@ -48,7 +48,13 @@ from .chat_wire import (
 from .endings_wire import Agree, Agreement
 from .games_wire import MAX_ONLINE, FinishedGame, Games, GetRecord, ListGames, Online, RecordSent
 from .ratings_wire import Leader, RatedResult, check_result, result_form
-from .tournaments_wire import RoundStart, TournamentList, TournamentPage, TournamentsRequest
+from .tournaments_wire import (
+    RoundStart,
+    TournamentList,
+    TournamentPage,
+    TournamentsRequest,
+    tournament_name,
+)
 from .wire import (
     Code,
     Form,
@@ -211,6 +217,7 @@ ErrorCode = Literal[
     "too_few_games",
     "not_allowed",
     "bad_tournament",
+    "tournament_table",
     # the connection misbehaved (fatal: the host closes it)
     "bad_message",
     "too_large",
@@ -486,7 +493,8 @@ class Welcome(Message, tag="welcome", frozen=True):
 
 
 class Seated(Message, tag="seated", frozen=True):
-    """You sit at ``table`` in ``seat``. ``token`` is given once, on the first join: keep it."""
+    """You sit at ``table`` in ``seat``. ``token`` is given once, on the first join: keep it.
+    ``tournament`` (protocol 6): the tournament whose round the table is (no rematch)."""
 
     table: TableId
     seat: Seat
@@ -494,15 +502,30 @@ class Seated(Message, tag="seated", frozen=True):
     view: WireView
     events: WireEvents
     seats: Seats
+    tournament: Name | None = None
+
+    def _checked(self) -> Self:
+        checked = super()._checked()
+        if self.tournament is None:
+            return checked
+        return replace(checked, tournament=tournament_name(self.tournament))
 
 
 class Watching(Message, tag="watching", frozen=True):
-    """You watch ``table``: the public view and every event so far."""
+    """You watch ``table``: the public view and every event so far (``tournament`` as in
+    :class:`Seated`)."""
 
     table: TableId
     view: WireView
     events: WireEvents
     seats: Seats
+    tournament: Name | None = None
+
+    def _checked(self) -> Self:
+        checked = super()._checked()
+        if self.tournament is None:
+            return checked
+        return replace(checked, tournament=tournament_name(self.tournament))
 
 
 class Update(Message, tag="update", frozen=True):

@@ -37,6 +37,7 @@ from .protocol import (
     Update,
     Watching,
 )
+from .tournaments_wire import RoundStart
 
 __all__ = ["RemoteTable", "Table", "TableListener", "public_view"]
 
@@ -113,6 +114,8 @@ class RemoteTable:
         self._view = joined.view
         self._events: list[Event] = list(joined.events)
         self._seats = joined.seats
+        # The tournament whose round this table is (protocol 6): no rematch offered.
+        self.tournament = joined.tournament
         self._listeners: list[TableListener] = []
         self.closed_reason: str | None = None
         self.rated: RatedResult | None = None  # how the finished game was rated
@@ -131,6 +134,10 @@ class RemoteTable:
         # Who agrees to a rematch, an abort (protocol 5): the host's last word on each.
         self.agreements: dict[str, Agreement] = {}
         self.agreement_listeners: list[Callable[[Agreement], None]] = []
+        # A tournament's round that seats this account at another table (protocol 6),
+        # opened while it plays here: the last one told, and who hears it as it comes.
+        self.round_start: RoundStart | None = None
+        self.round_listeners: list[Callable[[RoundStart], None]] = []
 
     @property
     def chat_allowed(self) -> bool:
@@ -162,6 +169,12 @@ class RemoteTable:
         """The host hears a seat's rematch, abort or resignation (protocol 5)."""
         welcome = getattr(self.client, "welcome", None)
         return self._seat is not None and welcome is not None and welcome.protocol >= 5
+
+    @property
+    def rematch_allowed(self) -> bool:
+        """A rematch may be asked for: the host hears it and the table is no tournament's
+        (whose next round pairs the players again)."""
+        return self.agree_allowed and self.tournament is None
 
     def agree(self, what: AgreeWhat, yes: bool = True) -> None:
         """This seat's word on ``what`` (its answer comes to :attr:`agreement_listeners`)."""
@@ -236,6 +249,10 @@ class RemoteTable:
                     self.agreements[message.what] = message
                     for heard_agreement in list(self.agreement_listeners):
                         heard_agreement(message)
+                elif isinstance(message, RoundStart) and message.table != self._table_id:
+                    self.round_start = message
+                    for heard_round in list(self.round_listeners):
+                        heard_round(message)
                 elif isinstance(message, MutesInfo):
                     self.chat_mutes = message.names
                     for heard in list(self.mutes_listeners):

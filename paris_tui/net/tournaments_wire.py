@@ -104,6 +104,11 @@ def hundredths(value: float) -> int:
     return round(value * 100)
 
 
+def tournament_name(name: str) -> str:
+    """A tournament's name a host sent (in a seated or watching), by the name rule."""
+    return _name(name, "tournament")
+
+
 def _name(name: str, where: str) -> str:
     # A name a host sends is outside text to the client: the core's name rule again.
     try:

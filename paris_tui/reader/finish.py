@@ -52,7 +52,7 @@ class Finish(Answers):
         remember(self.history, self.table, public, tuple(self.local), networked=self.networked)
         chat = self.chat.here
         # At a host's table the players talk after the game too: say TEXT.
-        rematch = bool(getattr(self.table, "agree_allowed", False))
+        rematch = bool(getattr(self.table, "rematch_allowed", False))  # no tournament's
         allowed = ("review", "quit", "help", *QUERIES, *(CHAT if chat else ()))
         allowed += ("rematch",) if rematch else ()
         prompt = [

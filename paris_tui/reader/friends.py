@@ -83,6 +83,8 @@ class ReaderFriends:
                 elif isinstance(message, FriendsInfo):
                     self._heard(name, message, out, answer=friend is None)
                     return True
+                elif self.client.hear is not None:
+                    self.client.hear(message)  # a round opened meanwhile, say
         except (HostClosedError, ProtocolError, OSError, TimeoutError):
             out.say(_("The host closed the connection."))
             return False

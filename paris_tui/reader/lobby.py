@@ -16,9 +16,8 @@ its name, as a tournament's page says it.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from paris_tui.app.online.remote import JoinTarget, Link, LobbyStart
 
@@ -26,12 +25,12 @@ from ..core import RecordError, printable
 from ..core.text import InvalidNameError, normalize_name
 from ..i18n import _, ngettext
 from ..net.client import HostClient, HostClosedError, RefusedError, TokenStore
-from ..net.protocol import HostMessage, ProtocolError, Seated, TableInfo, Waiting
+from ..net.protocol import ProtocolError, Seated, TableInfo, Waiting
 from ..net.turns import move_time_words, tables_in_order, waiting_for
 from ..wording import name_problem, record_problem, refusal_reason, shown_name
 from .commands import COMMANDS, fold, parse, word_for
 from .friends import ReaderFriends
-from .inbox import Inbox, Typed
+from .inbox import Inbox
 from .lines import Lines
 from .people import (
     invitation_lines,
@@ -45,7 +44,7 @@ from .people import (
 )
 from .replay import ReplayReader
 from .say import closed_reason
-from .tournaments import ReaderTournaments, asked, tournaments_help
+from .tournaments import TIMEOUT, ReaderTournaments, asked, tournaments_help
 
 __all__ = ["closed_words", "lobby", "table_line"]
 
@@ -69,47 +68,15 @@ class Closed(Exception):
     """The host hung up while the lobby waited (its words: :func:`closed_words`)."""
 
 
-async def _typed(
-    client: HostClient, inbox: Inbox, hear: Callable[[HostMessage], None] | None = None
-) -> str | None:
+async def _typed(client: HostClient, inbox: Inbox) -> str | None:
     """The next line typed (None: the input ended), the host's pings answered meanwhile;
-    with ``hear``, each other message the host sends meanwhile is given to it at once
-    (a tournament round opened), else kept for the next answer."""
+    each other message the host sends meanwhile goes to the client's listener (the
+    lobby's tournaments: a round opened, a friend here) at once."""
     try:
-        if hear is None:
-            line = await client.while_waiting(inbox.get())
-        else:
-            line = await _hearing(client, inbox, hear)
+        line = await client.while_waiting(inbox.get())
     except (HostClosedError, ProtocolError, OSError) as exc:
         raise Closed(closed_words(exc)) from exc
     return None if line is None else line.text
-
-
-async def _hearing(
-    client: HostClient, inbox: Inbox, hear: Callable[[HostMessage], None]
-) -> Typed | None:
-    """The next line typed, each message of the host meanwhile given to ``hear`` as it
-    comes (its pings answered by the client)."""
-    typed = asyncio.ensure_future(inbox.get())
-    try:
-        while True:
-            heard = asyncio.ensure_future(client.receive())
-            await asyncio.wait({typed, heard}, return_when=asyncio.FIRST_COMPLETED)
-            if heard.done():
-                hear(heard.result())  # raises HostClosedError when it hung up
-            else:
-                heard.cancel()  # a line half read stays in the stream's buffer
-                try:
-                    message = await heard
-                except asyncio.CancelledError:
-                    pass
-                else:  # it had come in the same moment
-                    hear(message)
-            if typed.done():
-                return typed.result()
-    finally:
-        if not typed.done():
-            typed.cancel()
 
 
 def table_line(n: int, info: TableInfo, me: str | None = None) -> str:
@@ -156,6 +123,8 @@ async def lobby(
         with contextlib.suppress(OSError):
             client.abort()
         return None
+    finally:
+        client.hear = None  # at the table, its own loop reads what the host sends
 
 
 async def _lobby(
@@ -169,6 +138,9 @@ async def _lobby(
     start = LobbyStart(target, client, tokens)
     friends = ReaderFriends(client, tokens, target.address, ticket)
     tours = ReaderTournaments(client, out, tokens, target.address, ticket)
+    # What the host sends unasked, while a line is typed or a request waits for its
+    # answer (who, games, a page): a round opened, a friend arrived, said at once.
+    client.hear = tours.hear
     name = target.name
     typed_ahead: str | None = None  # a command typed at the name prompt, done here
     tables: list[TableInfo] = []
@@ -176,7 +148,7 @@ async def _lobby(
     while True:
         if again:
             try:
-                tables = tables_in_order(await tours.tables(), name)  # your move first
+                tables = tables_in_order(await client.tables(TIMEOUT), name)  # your move first
             except (RefusedError, HostClosedError, ProtocolError, OSError, TimeoutError) as exc:
                 out.say(closed_words(exc))
                 return None
@@ -206,14 +178,14 @@ async def _lobby(
         if typed_ahead is not None:
             text, typed_ahead = typed_ahead, None
         else:
-            typed = await _typed(client, inbox, tours.hear)
+            typed = await _typed(client, inbox)
             if typed is None:
                 return None
             text = typed.strip()
         tour = asked(text)
         if tour is not None:
             if tour.command in ("enter", "withdraw", "sit") and name is None:
-                name, typed_ahead = await _ask_name(client, out, inbox, tours)
+                name, typed_ahead = await _ask_name(client, out, inbox)
                 if name is None:
                     continue
             try:
@@ -254,7 +226,7 @@ async def _lobby(
             return None
         if parsed.command == "friends":
             if name is None:
-                name, typed_ahead = await _ask_name(client, out, inbox, tours)
+                name, typed_ahead = await _ask_name(client, out, inbox)
                 if name is None:
                     continue
             friend = text.split(None, 1)[1] if len(text.split(None, 1)) > 1 else ""
@@ -263,7 +235,7 @@ async def _lobby(
             continue
         if parsed.command == "new":
             if name is None:
-                name, typed_ahead = await _ask_name(client, out, inbox, tours)
+                name, typed_ahead = await _ask_name(client, out, inbox)
                 if name is None:
                     continue
             link = await _open_table(start, name, out, inbox)
@@ -290,7 +262,7 @@ async def _lobby(
                 joined = await client.watch(info.table, name=name if kept else None, token=kept)
                 return start.link(joined, name)
             if name is None:
-                name, typed_ahead = await _ask_name(client, out, inbox, tours)
+                name, typed_ahead = await _ask_name(client, out, inbox)
                 if name is None:
                     continue
             if info.waiting:
@@ -381,9 +353,7 @@ def _command_word(text: str) -> bool:
     return any(words[0] in (fold(c), fold(word_for(c))) for c in COMMANDS)
 
 
-async def _ask_name(
-    client: HostClient, out: Lines, inbox: Inbox, tours: ReaderTournaments
-) -> tuple[str | None, str | None]:
+async def _ask_name(client: HostClient, out: Lines, inbox: Inbox) -> tuple[str | None, str | None]:
     """The player's name, typed: ``(name, None)``; or ``(None, None)``: none (the input
     ended, ``quit``, or not a name: said why); or ``(None, text)``: a lobby command typed
     instead (``watch 1``, ``new``, ``tournaments``), for the lobby to do."""
@@ -392,7 +362,7 @@ async def _ask_name(
     )
     out.say(question)
     while True:
-        text = await _typed(client, inbox, tours.hear)
+        text = await _typed(client, inbox)
         if text is None:
             return None, None
         text = text.strip()
@@ -434,6 +404,8 @@ async def _until_seated(client: HostClient, sat: Waiting | Seated, out: Lines) -
         message = await client.receive()
         if isinstance(message, Seated | Waiting):
             sat = message
+        elif client.hear is not None:
+            client.hear(message)  # a round opened meanwhile, a friend here: said
     return sat
 
 

@@ -26,10 +26,11 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Protocol, runtime_checkable
 
 from ..app.online.chat_words import CHAT_CODES
-from ..core import Event, Move, RoundStarted, SeatView
+from ..core import Event, Move, RoundStarted, SeatView, printable
 from ..i18n import _, ngettext
 from ..net.protocol import ErrorCode
 from ..net.table import Table
+from ..net.tournaments_wire import RoundStart
 from . import say
 from .chat import TableChat
 from .commands import Parsed, parse, word_for
@@ -41,6 +42,7 @@ from .lines import Lines
 from .news import News
 from .prefs import Prefs
 from .rematch import agreement_line
+from .tournaments import seat_line
 from .turn import CHAT, QUERIES, TurnInput
 from .waiting import Quit, Waiting, typed_or_quit
 
@@ -115,6 +117,27 @@ class Reader(Finish):
         listeners = getattr(table, "agreement_listeners", None)
         if isinstance(listeners, list):
             listeners.append(lambda said: self.updates.put_nowait(("agreement", said)))
+        rounds = getattr(table, "round_listeners", None)  # a tournament's round, elsewhere
+        if isinstance(rounds, list):
+            rounds.append(self._round_opened)
+
+    def _round_opened(self, start: RoundStart) -> None:
+        """A tournament's round seats the player at another table: said at once in one
+        line (the bell first, when on), the lobby's words and the way there."""
+        names = self.public.names
+        me = names[self.local[0]] if self.local and self.local[0] < len(names) else None
+        self.out.ring()
+        line = (
+            seat_line(start, me)
+            + " "
+            + _("{quit} goes to the lobby first.").format(quit=word_for("quit"))
+        )
+        kept = self.out.names
+        self.out.names = (*kept, printable(start.name), *(printable(n) for n in start.seats))
+        try:
+            self.out.say(line)
+        finally:
+            self.out.names = kept
 
     # --- the table's listener ---------------------------------------------------------
 

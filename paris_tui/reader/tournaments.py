@@ -38,10 +38,6 @@ from ..net.protocol import (
     ClientMessage,
     FriendsInfo,
     HostMessage,
-    ListTables,
-    Refused,
-    TableInfo,
-    Tables,
 )
 from ..net.tournaments_wire import (
     TOURNAMENTS_VERSION,
@@ -80,7 +76,6 @@ LOBBY_WORDS = ("quit", "new", "friends", "watch", *TOURNAMENT_WORDS)
 """Every word of the lobby a typed start may name: a start two of them share is none."""
 
 TIMEOUT = 10.0
-MAX_SKIPPED = 200  # other messages before an answer (pushes, an earlier answer's rest)
 
 _T = TypeVar("_T")
 
@@ -391,23 +386,9 @@ class ReaderTournaments:
 
     async def _ask(self, request: ClientMessage, kind: type[_T]) -> _T:
         """Send ``request`` and wait for its answer; what comes before it (a round opened
-        meanwhile) is heard, not dropped. Raises :class:`RefusedError`."""
-        self.client.send(request)
-        for _skipped in range(MAX_SKIPPED):
-            message = await self.client.receive(TIMEOUT)
-            if isinstance(message, Refused):
-                raise RefusedError(message)
-            if isinstance(message, kind):
-                return message
-            self.hear(message)
-        raise TimeoutError
-
-    async def tables(self) -> tuple[TableInfo, ...]:
-        """The host's tables (as :meth:`HostClient.tables`, a round opened meanwhile heard)."""
-        answer = await self._ask(ListTables(), Tables)
-        self.client.leaderboard = answer.leaderboard
-        self.client.online = answer.online
-        return answer.tables
+        meanwhile) goes to the client's listener (:meth:`hear`, in the lobby), never
+        dropped. Raises :class:`RefusedError`."""
+        return await self.client.ask(request, kind, timeout=TIMEOUT)
 
     async def _list(self, name: str | None, token: str | None) -> TournamentList:
         return await self._ask(TournamentsRequest("list", None, name, token), TournamentList)

@@ -235,3 +235,25 @@ async def test_kill_9_of_a_real_host_leaves_no_app(tmp_path: Path) -> None:
         if proc.returncode is None:
             proc.kill()
         await proc.wait()
+
+
+async def test_a_relative_data_dir_still_lets_players_log_in(tmp_path: Path) -> None:
+    """``--data-dir data`` from the host's own directory: the fork server runs in the data
+    directory, so a relative path handed to its apps pointed nowhere (their chdir failed
+    and the SSH session ended before the map)."""
+    argv = _host(tmp_path, "--table", "ann,bob", "--seed", "3")
+    argv[argv.index(str(tmp_path))] = "data"
+    proc = await asyncio.create_subprocess_exec(
+        *argv, cwd=tmp_path, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL
+    )
+    try:
+        port = await _ssh_port(proc)
+        conn = await connect(port, "ann", new_key(tmp_path, "ann"))
+        ann = await Screen.open(conn, (120, 40))
+        await ann.wait_for("Louvre", "Opéra", "ann", "bob")
+        assert (tmp_path / "data" / "host").is_dir()
+        conn.close()
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        async with asyncio.timeout(TIMEOUT * 2):
+            await proc.wait()

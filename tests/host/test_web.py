@@ -468,3 +468,36 @@ async def test_browser_apps_are_not_held_to_the_per_address_limit(tmp_path: Path
                     await ws.close()
         finally:
             await door.close()
+
+
+async def test_a_relative_data_dir_still_starts_the_browsers_app(tmp_path: Path) -> None:
+    """``--data-dir data`` from the host's own directory: the app of a browser starts
+    (its folder under the data directory was passed on relative, and the fork server,
+    running in the data directory, could not chdir there)."""
+    proc = await asyncio.create_subprocess_exec(
+        *[sys.executable, "-m", "paris_tui.cli", "host", "--port", "0", "--web-port", "0"],
+        *["--ssh-port", "off", "--data-dir", "data", "--table", "ann,bob"],
+        cwd=tmp_path,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.DEVNULL,
+    )
+    assert proc.stdout is not None
+    try:
+        url = ""
+        async with asyncio.timeout(TIMEOUT):
+            while not url:
+                line = (await proc.stdout.readline()).decode()
+                assert line, "the host exited"
+                if line.startswith("In a browser: "):
+                    url = line.split()[3]
+        async with aiohttp.ClientSession() as http:
+            ws = await http.ws_connect(f"{url.rstrip('/')}/ws")
+            await ws.send_str(json.dumps(["resize", {"width": 100, "height": 30}]))
+            said = await _receive_text(ws, "Your name")
+            await ws.close()
+        assert "Traceback" not in said and "Your name" in said
+        assert (tmp_path / "data" / "host" / "browsers").is_dir()
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        async with asyncio.timeout(TIMEOUT):
+            await proc.wait()

@@ -110,3 +110,22 @@ def test_a_refused_line_is_told_why_in_one_short_line(line: bytes, message: str)
     assert info.value.code == "bad_message"
     assert info.value.message.startswith(message)
     assert len(info.value.message) <= 300 and "\n" not in info.value.message
+
+
+@pytest.mark.parametrize("label", ["seated tournament", "watching tournament"])
+@pytest.mark.parametrize("bad", ["Cup\u202e", "Cup\u0007", "", " "])
+def test_a_tournaments_name_in_seated_or_watching_is_held_to_the_name_rule(
+    label: str, bad: str
+) -> None:
+    """(protocol 6) The tournament a table is a round of is outside text: checked."""
+    from paris_tui.net.protocol import decode_host
+
+    from .wire_cases import DATA
+
+    rows = [json.loads(r) for r in DATA.read_text(encoding="ascii").splitlines()]
+    (row,) = [r for r in rows if r["label"] == label]
+    message = json.loads(row["line"])
+    decode_host(json.dumps(message).encode())  # as recorded: read
+    message["tournament"] = bad
+    with pytest.raises(ProtocolError):
+        decode_host(json.dumps(message).encode())

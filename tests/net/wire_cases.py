@@ -309,6 +309,17 @@ def _new_in_6() -> Iterator[tuple[str, str, Any]]:
         "error v6",
         Refused("entries_closed", "this tournament takes no more entries", False),
     )
+    # A tournament's table says so (no rematch there), seated or watching.
+    start, middle, _over, last, _whole = _games()
+    seats = _seats(6)
+    yield "host", "seated tournament", Seated("t9", 1, TOKEN, start.view(1), (), seats[:2], "王杯")
+    watched = Watching("t9", middle.view(None), tuple(last), seats, "Winter Cup")
+    yield "host", "watching tournament", watched
+    yield (
+        "host",
+        "error tournament table",
+        Refused("tournament_table", "a tournament's table has no rematch", False),
+    )
 
 
 def cases() -> list[Case]:

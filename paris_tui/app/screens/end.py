@@ -136,7 +136,7 @@ class EndScreen(ParisScreen):
         super().__init__()
         self.chat = chat
         self.rematch: Rematch | None = None
-        if chat is not None and chat.agree_allowed:
+        if chat is not None and chat.rematch_allowed:  # never a tournament's table
             self.rematch = Rematch(chat, view.names, self._show_rematch, self._to_rematch)
         self.muted = Mutes() if muted is None else muted
         self.rated = rated

@@ -9,9 +9,11 @@ from paris_tui.app.local.history import History, HistoryError
 from paris_tui.app.local.session import points_by_kind
 from paris_tui.app.online.chat import Mutes, chat_table
 
+from ...core import printable
 from ...i18n import _
 from ...net.endings_wire import Agreement
 from ...net.table import Table
+from ...net.tournaments_wire import RoundStart
 from .end import EndScreen
 from .end_abort import AbortedScreen, abort_words
 
@@ -19,6 +21,25 @@ if TYPE_CHECKING:
     from .game_host import GameHost
 
 __all__ = ["GameEnd"]
+
+
+def round_at_table_words(start: RoundStart, me: str | None) -> str:
+    """``Tournament Winter Cup, round 2: you sit at table t9 with bob. q (to the lobby),
+    then j takes you there.`` (plain: said with markup off)."""
+    key = (me or "").casefold()
+    others = [
+        printable(n) for i, n in enumerate(start.seats) if i != start.seat and n.casefold() != key
+    ]
+    return _(
+        "Tournament {tournament}, round {n}: you sit at table {table} with {others}. "
+        "{key} takes you there."
+    ).format(
+        tournament=printable(start.name),
+        n=start.round,
+        table=start.table,
+        others=", ".join(others) or "?",
+        key=_("q (to the lobby), then j"),
+    )
 
 
 class GameEnd:
@@ -34,6 +55,20 @@ class GameEnd:
         listeners = getattr(table, "agreement_listeners", None)
         if isinstance(listeners, list):
             listeners.append(self._heard)
+        rounds = getattr(table, "round_listeners", None)  # a tournament's round, elsewhere
+        if isinstance(rounds, list):
+            rounds.append(self._round)
+
+    def _round(self, start: RoundStart) -> None:
+        """A tournament's round opened with this player at another table: said at once
+        (the lobby's words; ``q`` goes there, where ``j`` takes the seat)."""
+        table = self._screen.flow.table
+        seats = table.local_seats
+        names = table.view(None).names
+        me = names[seats[0]] if seats and seats[0] < len(names) else None
+        self._screen.notify(
+            round_at_table_words(start, me), title=_("Tournament"), markup=False, timeout=60
+        )
 
     def _heard(self, agreement: Agreement) -> None:
         """A proposal to abort, a decline, or the abort itself: said, or the end shown."""

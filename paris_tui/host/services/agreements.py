@@ -107,6 +107,10 @@ class Agreements:
         return set(room.referee.human_seats)
 
     def _rematch(self, room: Room, seat: int, yes: bool) -> None:
+        if room.referee.tournament is not None:  # its next round pairs the players again
+            raise Refusal(
+                "tournament_table", "a tournament's table has no rematch: the next round pairs you"
+            )
         if not room.referee.is_over:
             raise Refusal("not_started", "the game is not over: a rematch comes after it")
         done = self.rematches.get(room.id)

@@ -348,6 +348,11 @@ class TournamentDesk:
 
     # --- a round opens ----------------------------------------------------------------
 
+    def listen(self, conn: Peer, account: int, name: str) -> None:
+        """``conn`` took a seat as this account: a round that opens while it plays is told
+        there too (a player who came straight to a table never asked for the list)."""
+        self.listeners[conn] = _Listener(account, name)
+
     def hear(self, event: TableEvent) -> None:
         if isinstance(event, RoundOpened):
             self.round_opened(event)

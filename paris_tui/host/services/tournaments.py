@@ -51,6 +51,7 @@ from paris_tui.host.peers import Table
 from paris_tui.host.ratings.store import ranks
 from paris_tui.host.store.files import HostStore, TableStore
 from paris_tui.host.tournaments.engine import next_round
+from paris_tui.host.tournaments.pairing import Round
 from paris_tui.host.tournaments.store import (
     Fence,
     SQLiteTournaments,
@@ -109,7 +110,12 @@ class TournamentsHost(Protocol):
     def lose_table(self, table_id: str) -> object: ...
 
     def open_table(
-        self, seats: Sequence[SeatSpec], *, move_time: float | None = None, rated: bool = True
+        self,
+        seats: Sequence[SeatSpec],
+        *,
+        move_time: float | None = None,
+        rated: bool = True,
+        tournament: str | None = None,
     ) -> _Opened: ...
 
 
@@ -123,6 +129,10 @@ class HostTournaments:
         self._steps: set[asyncio.Task[None]] = set()  # a round's next, under way
         self.holder = secrets.token_hex(8)  # this host, as a claim on a table to open
         self._fences: dict[int, Fence] = {}  # the tournaments whose lease this host has
+        # The rounds this host has looked at with the lease: on its first look at one it
+        # tells the players of the tables opened before (by a host that died, or by this
+        # one before a restart), not yet over, where they sit.
+        self._looked: set[tuple[int, int]] = set()
         self.events = events
         self.real_time_grace = REAL_TIME_GRACE  # a real-time table's absence grace
         if events is not None:
@@ -226,10 +236,11 @@ class HostTournaments:
             return None
         if store.add_round(tournament.id, rnd, fence):
             log.info(
-                "tournament %s: round %d paired, %d tables",
+                "tournament %s: round %d paired, %d %s",
                 tournament.name,
                 rnd.number,
                 len(rnd.tables),
+                "table" if len(rnd.tables) == 1 else "tables",  # the log is English only
             )
         return rnd.number
 
@@ -250,12 +261,18 @@ class HostTournaments:
         fence = self._fences.get(tournament.id)
         if fence is None:  # another host's to open
             return
+        first_look = (tournament.id, number) not in self._looked
+        self._looked.add((tournament.id, number))
         waiting = store.unopened(tournament.id, number)
-        if not waiting:
+        if not waiting and not first_look:
             return
         names = store.names(tournament.id)
         rnd = store.rounds(tournament.id)[number - 1]
-        opened_here: list[tuple[str, tuple[str, ...]]] = []
+        # Opened before this look and not over: told again (the host that opened them
+        # may have died before its players heard, or they listen at this host now).
+        opened_here: list[tuple[str, tuple[str, ...]]] = (
+            self._open_before(tournament.id, number, rnd, names) if first_look else []
+        )
         for table_no in waiting:
             if not store.claim_table(tournament.id, number, table_no, self.holder):
                 continue  # another host opens it
@@ -263,7 +280,10 @@ class HostTournaments:
             seats = [SeatSpec(names[key]) for key in table.seats]
             try:
                 opened = self.host.open_table(
-                    seats, move_time=tournament.move_time, rated=tournament.rated
+                    seats,
+                    move_time=tournament.move_time,
+                    rated=tournament.rated,
+                    tournament=tournament.name,
                 )
             except (TableConflictError, ValueError, OSError) as exc:
                 log.warning(
@@ -282,6 +302,22 @@ class HostTournaments:
             self.events.publish(
                 RoundOpened(tournament.id, tournament.name, number, tuple(opened_here))
             )
+
+    def _open_before(
+        self, tournament: int, number: int, rnd: Round, names: Mapping[str, str]
+    ) -> list[tuple[str, tuple[str, ...]]]:
+        """The round's tables opened already and not over: (table id, names in seat order)."""
+        store = self.store
+        if store is None:
+            return []
+        found: list[tuple[str, tuple[str, ...]]] = []
+        for (round_no, table_no), table_id in sorted(store.table_ids(tournament).items()):
+            if round_no != number or not 1 <= table_no <= len(rnd.tables):
+                continue
+            table = rnd.tables[table_no - 1]
+            if not table.over:
+                found.append((table_id, tuple(names.get(k, k) for k in table.seats)))
+        return found
 
     def _drop(self, table_id: str, tournament: Tournament, number: int, table_no: int) -> None:
         """A table opened here that the store did not take (this host lost the
