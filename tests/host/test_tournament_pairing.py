@@ -234,6 +234,42 @@ def test_bye_goes_to_the_lowest_without_one() -> None:
     assert r2.byes and r2.byes[0] != "p04"
 
 
+# FIDE's Berger tables (FIDE Handbook C.05, Annex 1), the first-named player first:
+# the published schedules for 4, 6 and 8 players (5 and 7 play them with a bye for
+# whoever meets the missing last number).
+BERGER = {
+    4: ["1-4 2-3", "4-3 1-2", "2-4 3-1"],
+    6: ["1-6 2-5 3-4", "6-4 5-3 1-2", "2-6 3-1 4-5", "6-5 1-4 2-3", "3-6 4-2 5-1"],
+    8: [
+        "1-8 2-7 3-6 4-5",
+        "8-5 6-4 7-3 1-2",
+        "2-8 3-1 4-7 5-6",
+        "8-6 7-5 1-4 2-3",
+        "3-8 4-2 5-1 6-7",
+        "8-7 1-6 2-5 3-4",
+        "4-8 5-3 6-2 7-1",
+    ],
+}
+
+
+@pytest.mark.parametrize("count", [4, 5, 6, 7, 8])
+def test_round_robin_two_a_table_is_fides_berger_tables(count: int) -> None:
+    size = count + count % 2
+    seeds_ = [str(i) for i in range(1, count + 1)]
+    played: list[Round] = []
+    for number, published in enumerate(BERGER[size], 1):
+        rnd = round_robin_round(seeds_, seeds_, played, 2)
+        pairs = [tuple(pair.split("-")) for pair in published.split()]
+        assert rnd.number == number
+        assert [t.seats for t in rnd.tables] == [
+            p for p in pairs if str(size) not in p or size == count
+        ]
+        assert list(rnd.byes) == [
+            a if b == str(size) else b for a, b in pairs if str(size) in (a, b)
+        ] * (count % 2)
+        played.append(rnd)
+
+
 def test_round_robin_withdrawal_gives_the_opponent_a_bye() -> None:
     seeds_ = NAMES[:4]
     rnd = round_robin_round(seeds_, seeds_[1:], [], 2)

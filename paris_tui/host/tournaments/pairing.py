@@ -17,9 +17,9 @@ examples that tests/host/test_tournament_pairing.py computes.
 - **Byes**: when the players do not fill the tables (:func:`table_sizes`), the
   players with the fewest byes so far sit out, lowest in the order first, and
   a second bye never goes to anyone while an active player has had none.
-- **Round robin** (:func:`round_robin_round`): two a table, the circle
-  method's schedule (Berger's tables: the first seed fixed, the others
-  turning one place a round; an odd count adds a bye); three or four a
+- **Round robin** (:func:`round_robin_round`): two a table, FIDE's Berger
+  tables (the last place fixed, the others turning half the ring a round; an
+  odd count adds a missing last place, whose partner has the bye); three or four a
   table, the Swiss seating without the points, so everyone meets as many
   new opponents as the tables allow.
 - **Knockout** (:func:`knockout_round`): seeded by rating; two a table, the
@@ -305,22 +305,37 @@ def round_robin_rounds(count: int, players: int) -> int:
     return max(1, math.ceil((count - 1) / (players - 1)))
 
 
-def _circle(seeds: Sequence[str], number: int) -> tuple[list[tuple[str, str]], list[str]]:
-    """Round ``number`` (1-based) of the circle method for ``seeds``: its pairs and its bye."""
+def _berger(seeds: Sequence[str], number: int) -> tuple[list[tuple[str, str]], list[str]]:
+    """Round ``number`` (1-based) of FIDE's Berger tables for ``seeds`` (best first): its
+    pairs, the first-named first (the first seat), and its bye.
+
+    With ``n`` places (an odd count adds a last, missing one, whose partner has the
+    bye), place ``n`` meets place ``p = (r - 1) * n / 2 mod (n - 1) + 1`` in round
+    ``r``, ``p`` first in odd rounds; the others meet ``p + k`` first against ``p - k``
+    (``k = 1 .. n/2 - 1``, counted round the ``n - 1`` other places). Round 1 is
+    1-n, 2-(n-1), ...; every round of the published tables is this one's.
+    """
     ring: list[str | None] = list(seeds)
     if len(ring) % 2:
         ring.append(None)
     n = len(ring)
-    for _ in range((number - 1) % max(1, n - 1)):
-        ring = [ring[0], ring[-1], *ring[1:-1]]
+    if n < 2:
+        return [], [s for s in ring if s is not None]
+    others = n - 1
+    r = (number - 1) % others  # rounds past the schedule turn it again
+    p = r * (n // 2) % others  # 0-based among the first n - 1 places
+    meetings: list[tuple[str | None, str | None]] = [
+        (ring[p], ring[-1]) if r % 2 == 0 else (ring[-1], ring[p])
+    ]
+    for k in range(1, n // 2):
+        meetings.append((ring[(p + k) % others], ring[(p - k) % others]))
     pairs: list[tuple[str, str]] = []
     byes: list[str] = []
-    for i in range(n // 2):
-        a, b = ring[i], ring[n - 1 - i]
+    for a, b in meetings:
         if a is None or b is None:
             byes.extend(x for x in (a, b) if x is not None)
         else:
-            pairs.append((a, b) if number % 2 or i else (b, a))
+            pairs.append((a, b))
     return pairs, byes
 
 
@@ -335,7 +350,7 @@ def round_robin_round(
     opponent a bye."""
     number = len(rounds) + 1
     if players == 2:
-        pairs, byes = _circle(seeds, number)
+        pairs, byes = _berger(seeds, number)
         live = set(active)
         tables: list[Table] = []
         for a, b in pairs:
