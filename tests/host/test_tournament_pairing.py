@@ -225,6 +225,32 @@ def test_dutch_first_round_is_top_half_against_bottom_half() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    ("winners", "expected"),
+    [
+        # The seeds win: each score group's top half meets its bottom half.
+        ("1234", [("1", "3"), ("2", "4"), ("5", "7"), ("6", "8")]),
+        # Two upsets: the group of six points is 1 3 6 8 by rating, so 1-6 and 3-8.
+        ("1368", [("1", "6"), ("3", "8"), ("2", "5"), ("4", "7")]),
+    ],
+)
+def test_dutch_second_round_pairs_each_score_group_by_halves(
+    winners: str, expected: list[tuple[str, str]]
+) -> None:
+    """FIDE's Dutch system (C.04.3) without colours, which Paris Paris has none of: the
+    second round of eight players after round 1's 1-5 2-6 3-7 4-8."""
+    order = [str(i) for i in range(1, 9)]
+    r1 = swiss_round(order, [], 2, {})
+    assert [t.seats for t in r1.tables] == [("1", "5"), ("2", "6"), ("3", "7"), ("4", "8")]
+    done = Round(
+        1,
+        tuple(Table(t.seats, (1, 2) if t.seats[0] in winners else (2, 1)) for t in r1.tables),
+        (),
+    )
+    points_ = {k: 6.0 if k in winners else 0.0 for k in order}
+    assert [t.seats for t in swiss_round(order, [done], 2, points_).tables] == expected
+
+
 def test_bye_goes_to_the_lowest_without_one() -> None:
     order = NAMES[:5]
     r1 = swiss_round(order, [], 2, {})
