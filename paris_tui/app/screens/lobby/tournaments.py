@@ -26,6 +26,7 @@ from textual.widgets import DataTable, Static
 from paris_tui.app.look.describe import words
 from paris_tui.app.screens.base import TranslatedBindings
 from paris_tui.app.screens.lobby.online import LobbyPeople
+from paris_tui.app.screens.lobby.tournament_refresh import REFRESH, Refresher
 from paris_tui.app.screens.lobby.tournament_words import (
     format_text,
     list_state_text,
@@ -103,6 +104,8 @@ class LobbyTournaments:
         self.lobby = lobby
         self.listed: TournamentList | None = None  # the host's last list
         self.seat: RoundStart | None = None  # a round that seats the player, not gone to
+        self.noticed = False  # the round's notice (a toast) is up
+        self.every = REFRESH  # an open list or page asks again this often (seconds)
         self._asked: TournamentAction | None = None  # a request whose refusal is ours
 
     # --- asking -----------------------------------------------------------------------
@@ -147,7 +150,11 @@ class LobbyTournaments:
     def show(self, tournament: int) -> None:
         from paris_tui.app.screens.lobby.tournament_page import TournamentPageScreen
 
-        self.lobby.app.push_screen(TournamentPageScreen(self, tournament))
+        self.lobby.app.push_screen(TournamentPageScreen(self, tournament, every=self.every))
+        self._send("show", tournament)
+
+    def again(self, tournament: int) -> None:
+        """A page's tournament again (an open page asks every so often)."""
         self._send("show", tournament)
 
     def enter(self, tournament: int) -> None:
@@ -205,10 +212,21 @@ class LobbyTournaments:
     def to_seat(self) -> None:
         """``j``: the seat a round opened for the player."""
         seat, lobby = self.seat, self.lobby
-        if seat is None or lobby.player is None or lobby.ended is not None or lobby.done:
+        if seat is None:
+            self._tell(_("No tournament round has given you a seat yet."), problem=True)
             return
-        lobby.say(_("Taking your seat at table {table}…").format(table=seat.table))
+        if lobby.player is None or lobby.ended is not None or lobby.done:
+            return
+        self._tell(_("Taking your seat at table {table}…").format(table=seat.table))
         lobby.client.send(Join(lobby.player, lobby.token(), seat.table))
+
+    def settled(self) -> None:
+        """The player sits (or watches): the round's notice, which says ``j`` takes them
+        there, is not carried onto the game (the lobby's toasts go with the lobby)."""
+        self.seat = None
+        if self.noticed:
+            self.noticed = False
+            self.lobby.app.clear_notifications()
 
     # --- what the host says -----------------------------------------------------------
 
@@ -234,8 +252,23 @@ class LobbyTournaments:
                 self.seat = message
                 said = round_start_text(message, self.lobby.player)
                 self.lobby.notify(said.plain, title=_("Tournament"), markup=False, timeout=30)
+                self.noticed = True
                 self.lobby.say(said, problem=True)  # kept: the tables' next list says no other
                 self.lobby.refresh_bindings()  # j in the footer
+                self._round_opened(message)
+
+    def _round_opened(self, start: RoundStart) -> None:
+        """An open list, and an open page of that tournament, ask again; the page says
+        where the player sits."""
+        from paris_tui.app.screens.lobby.tournament_page import TournamentPageScreen
+
+        pages = [p for p in self._screens(TournamentPageScreen) if p.tournament == start.tournament]
+        for page in pages:
+            page.seated(start)
+        if pages:
+            self.again(start.tournament)
+        if self._screens(TournamentsScreen):
+            self.ask()
 
     def refused(self, refused: Refused) -> bool:
         """A refusal of a tournament request: said on the tournament's screens (and the
@@ -282,6 +315,7 @@ class TournamentsScreen(TranslatedBindings, ModalScreen[None]):
         Binding("enter", "open", N_("Open")),
         Binding("c", "create", N_("Create")),
         Binding("r", "refresh", N_("Refresh")),
+        Binding("j", "seat", N_("Your seat"), show=False),  # as in the lobby
         Binding("escape,t,q", "close", N_("Close")),
     ]
 
@@ -289,6 +323,7 @@ class TournamentsScreen(TranslatedBindings, ModalScreen[None]):
         super().__init__()
         self.owner = owner
         self.rows: list[TournamentInfo] = []
+        self.refresher = Refresher(self, owner.ask, owner.every)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="tournaments-box"):
@@ -300,8 +335,12 @@ class TournamentsScreen(TranslatedBindings, ModalScreen[None]):
 
     def on_mount(self) -> None:
         self._columns()
+        self.refresher.start()
         if self.owner.listed is not None:
             self.show(self.owner.listed)
+
+    def on_screen_resume(self) -> None:
+        self.refresher.resumed()
 
     def _columns(self) -> None:
         """The columns, as wide as the box allows (80 columns: every one still whole)."""
@@ -325,6 +364,7 @@ class TournamentsScreen(TranslatedBindings, ModalScreen[None]):
         grid = self.query_one("#tournaments-grid", DataTable)
         was = self.current()
         self.rows = sorted(listed.tournaments, key=lambda t: (ORDER.get(t.state, 3), t.start, t.id))
+        self.refresher.starts(t.start for t in self.rows if t.state == "open")
         grid.clear()
         wide = self.app.size.width >= 100
         for t in self.rows:
@@ -390,11 +430,14 @@ class TournamentsScreen(TranslatedBindings, ModalScreen[None]):
         if new is not None:
             from paris_tui.app.screens.lobby.tournament_page import TournamentPageScreen
 
-            self.app.push_screen(TournamentPageScreen(self.owner, None))
+            self.app.push_screen(TournamentPageScreen(self.owner, None, every=self.owner.every))
             self.owner.create(new)
 
     def action_refresh(self) -> None:
         self.owner.ask()
+
+    def action_seat(self) -> None:
+        self.owner.to_seat()
 
     def action_close(self) -> None:
         self.dismiss(None)
