@@ -273,3 +273,29 @@ async def test_the_rounds_notice_is_gone_once_the_seat_is_taken(tmp_path: Path) 
             assert not any("takes you there" in t for t in toasts())
         assert isinstance(app.result, Seated) and app.result.table == "t1"
         await client.close()
+
+
+async def test_an_open_list_asks_again_at_a_start(tmp_path: Path) -> None:
+    """The list, with an open tournament starting in two seconds and no asking every so
+    often (an hour here), says running just after the start."""
+    async with hosting(tmp_path) as (host, port):
+        store = host.tournaments.store
+        assert store is not None
+        start = int(time.time()) + 2
+        cup = store.create("Soon Cup", Plan("swiss", 2, 3), move_time=120, start=start)
+        store.enter(cup.id, 11, "Eve", 0.0)
+        store.enter(cup.id, 12, "cy", 0.0)
+        client = await HostClient.connect("127.0.0.1", port)
+        app = LobbyApp(client, "dee")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await _until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            lobby = app.screen
+            assert isinstance(lobby, LobbyScreen)
+            lobby.tournaments.every = 3600.0
+            listed = await _to_list(pilot, app, 1)
+            assert listed.rows[0].state == "open"
+            await _until(pilot, lambda: time.time() >= start, "the start")
+            host.tournaments.tick(time.time())
+            await _until(pilot, lambda: listed.rows[0].state == "running", "asked at the start")
+            assert "running (1 of 3)" in grid_text(listed, "#tournaments-grid")[0]
+        await client.close()
