@@ -65,6 +65,7 @@ REFUSALS = frozenset(
     }
 )
 ORDER = {"open": 0, "running": 1, "finished": 2}
+CHANGING = ("enter", "withdraw", "create")  # the requests that change a tournament
 
 
 class TournamentsLobby(Protocol):
@@ -139,7 +140,8 @@ class LobbyTournaments:
         token = lobby.token() if name is not None else None
         if token is None and action in ("list", "show"):
             name = None  # not proven yet: asked as nobody (nothing to listen as)
-        self._asked = action
+        if action not in ("list", "show") or self._asked not in CHANGING:
+            self._asked = action  # (an ask again does not hide a change's refusal to come)
         lobby.client.send(TournamentsRequest(action, tournament, name, token, **more))
         return True
 
@@ -247,6 +249,7 @@ class LobbyTournaments:
                     if page.tournament == message.tournament.id or message.done == "created":
                         page.show(message)
                 if message.done is not None:
+                    self._asked = None  # done: no refusal of it to come
                     self.ask()  # the list's counts and marks changed
             case RoundStart():
                 self.seat = message
@@ -275,7 +278,7 @@ class LobbyTournaments:
         lobby's status line); ``False`` when it is not one."""
         from paris_tui.app.screens.lobby.tournament_page import TournamentPageScreen
 
-        changing = self._asked in ("enter", "withdraw", "create")
+        changing = self._asked in CHANGING
         if refused.code not in REFUSALS and not (
             changing and self._screens(TournamentsScreen, TournamentPageScreen)
         ):
