@@ -1,7 +1,10 @@
 """The host's tournaments in the lobby: ``t``'s list (open for entry, running,
 finished), each one's page (:mod:`.tournament_page`), entering, withdrawing,
 creating (:mod:`.tournament_new`, when the operator allows it), and the notice
-when a round opens with the player at a table (``j`` takes them to their seat).
+when a round opens with the player at a table (``j`` takes them to their seat,
+from the lobby, the list or the page; the notice goes once they sit). An open list
+or page asks again on its own (:mod:`.tournament_refresh`) and at once when a
+round opens.
 
 The lobby asks with the player's name and proof (protocol 6,
 :mod:`~paris_tui.net.tournaments_wire`): that makes the lobby's connection the
