@@ -410,6 +410,7 @@ class LobbyScreen(ParisScreen):
     def link_settled(self, message: Seated | Watching) -> None:
         if isinstance(message, Seated) and message.token is not None:
             self.proof.keep(self.player, message.token)
+        self.tournaments.settled()  # the round's notice ("j takes you there") goes
         self._finish(message)
 
     def link_lost(self) -> None:

@@ -5,7 +5,12 @@ Keys: ``e`` enters (the host says why not: its rules, the rated games it asks
 for), ``w`` withdraws (asked twice: the player's results stay, they are not paired
 again), Enter on a round's table goes to your seat there, watches it while it
 runs, or replays it once it is over; Enter on a standing opens the player's page;
-Tab moves between the standings and the rounds; Esc goes back to the list.
+Tab moves between the standings and the rounds; ``j`` takes the seat a round just
+gave you (as in the lobby); Esc goes back to the list.
+
+The page asks the host again while it is open (:mod:`.tournament_refresh`), and at
+once when a round of its tournament seats the player: it then says where, with the
+player's table under the cursor (Enter, or ``j``, takes them there).
 
 The standings are the host's (:mod:`paris_tui.host.tournaments.standings`):
 points by place, then at two a table Buchholz and Sonneborn-Berger, at three
@@ -25,16 +30,18 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
 from paris_tui.app.screens.base import TranslatedBindings
+from paris_tui.app.screens.lobby.tournament_refresh import REFRESH, Refresher
 from paris_tui.app.screens.lobby.tournament_words import (
     entrants_text,
     kind_text,
     points_text,
+    round_start_text,
     start_text,
     state_text,
 )
 from paris_tui.core import printable
 from paris_tui.i18n import N_, _
-from paris_tui.net.tournaments_wire import RoundTable, TournamentPage
+from paris_tui.net.tournaments_wire import RoundStart, RoundTable, TournamentPage
 
 __all__ = ["PageOwner", "TournamentPageScreen", "table_text"]
 
@@ -58,6 +65,10 @@ class PageOwner(Protocol):
     def open_table(self, table: RoundTable, running: bool) -> None: ...
 
     def open_player(self, name: str) -> None: ...
+
+    def again(self, tournament: int) -> None: ...
+
+    def to_seat(self) -> None: ...
 
 
 def table_text(table: RoundTable, me: str | None) -> Text:
@@ -94,16 +105,20 @@ class TournamentPageScreen(TranslatedBindings, ModalScreen[None]):
         Binding("enter", "open", N_("Open")),
         Binding("e", "enter", N_("Enter the tournament")),
         Binding("w", "withdraw", N_("Withdraw")),
+        Binding("j", "seat", N_("Your seat"), show=False),  # as in the lobby
         Binding("escape,q", "close", N_("Back")),
     ]
 
-    def __init__(self, owner: PageOwner, tournament: int | None) -> None:
+    def __init__(self, owner: PageOwner, tournament: int | None, *, every: float = REFRESH) -> None:
+        """``every``: asked again this often (seconds) while it is open."""
         super().__init__()
         self.owner = owner
         self.tournament = tournament
         self.page: TournamentPage | None = None
         self.tables: list[tuple[int, RoundTable | None, str]] = []  # rounds' rows
         self._withdrawing = False  # w pressed once: the next w withdraws
+        self._seat: RoundStart | None = None  # a round just seated the player: its table
+        self.refresher = Refresher(self, self._again, every)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="tpage-box"):
@@ -120,8 +135,23 @@ class TournamentPageScreen(TranslatedBindings, ModalScreen[None]):
 
     def on_mount(self) -> None:
         self._help()
+        self.refresher.start()
         if self.page is not None:  # the host answered before the page was drawn
             self.show(self.page)
+
+    def on_screen_resume(self) -> None:
+        self.refresher.resumed()
+
+    def _again(self) -> None:
+        if self.tournament is not None:
+            self.owner.again(self.tournament)
+
+    def seated(self, start: RoundStart) -> None:
+        """A round of this tournament seats the player: said at once; the host's page,
+        asked again, then shows the round with their table under the cursor."""
+        self._seat = start
+        if self.query("#tpage-status"):
+            self.say(round_start_text(start, self.me), problem=True)
 
     @property
     def me(self) -> str | None:
@@ -156,6 +186,7 @@ class TournamentPageScreen(TranslatedBindings, ModalScreen[None]):
         self._standings(page)
         self._rounds(page)
         self._help()
+        self.refresher.starts([t.start] if t.state == "open" else [])
         done = {
             "entered": _("You entered {name}. The host tells you here when a round seats you."),
             "withdrawn": _(
@@ -220,8 +251,24 @@ class TournamentPageScreen(TranslatedBindings, ModalScreen[None]):
                 self.tables.append((rnd.number, None, ""))
                 grid.add_row(Text(str(rnd.number)), Text(""), byes, Text(""))
         current = [i for i, (n, _t, _s) in enumerate(self.tables) if n == len(page.rounds)]
-        if current:  # the round under way (or the last one) in sight
+        seat = self._seat
+        mine = [i for i in current if self._yours(self.tables[i][1])]
+        if mine:  # your table of the round under way under the cursor
+            grid.move_cursor(row=mine[0], animate=False)
+            if seat is not None:  # just seated: Enter takes you there
+                self._seat = None
+                grid.focus()
+        elif current:  # the round under way (or the last one) in sight
             grid.move_cursor(row=current[0], animate=False)
+
+    def _yours(self, table: RoundTable | None) -> bool:
+        """A table still played at which the player sits (the one a round just gave)."""
+        if table is None or table.places is not None:
+            return False
+        if self._seat is not None:
+            return table.table == self._seat.table
+        key = (self.me or "").casefold()
+        return bool(key) and key in (n.casefold() for n in table.seats)
 
     def say(self, said: str | Text, *, problem: bool = False) -> None:
         text = Text(said) if isinstance(said, str) else said
@@ -249,6 +296,9 @@ class TournamentPageScreen(TranslatedBindings, ModalScreen[None]):
         _number, table, _state = self.tables[row]
         if table is not None:
             self.owner.open_table(table, self.page.tournament.state == "running")
+
+    def action_seat(self) -> None:
+        self.owner.to_seat()
 
     def action_enter(self) -> None:
         if self.tournament is None:

@@ -1,7 +1,10 @@
 """The host's tournaments in the lobby: ``t``'s list (open for entry, running,
 finished), each one's page (:mod:`.tournament_page`), entering, withdrawing,
 creating (:mod:`.tournament_new`, when the operator allows it), and the notice
-when a round opens with the player at a table (``j`` takes them to their seat).
+when a round opens with the player at a table (``j`` takes them to their seat,
+from the lobby, the list or the page; the notice goes once they sit). An open list
+or page asks again on its own (:mod:`.tournament_refresh`) and at once when a
+round opens.
 
 The lobby asks with the player's name and proof (protocol 6,
 :mod:`~paris_tui.net.tournaments_wire`): that makes the lobby's connection the
@@ -26,6 +29,7 @@ from textual.widgets import DataTable, Static
 from paris_tui.app.look.describe import words
 from paris_tui.app.screens.base import TranslatedBindings
 from paris_tui.app.screens.lobby.online import LobbyPeople
+from paris_tui.app.screens.lobby.tournament_refresh import REFRESH, Refresher
 from paris_tui.app.screens.lobby.tournament_words import (
     format_text,
     list_state_text,
@@ -64,6 +68,7 @@ REFUSALS = frozenset(
     }
 )
 ORDER = {"open": 0, "running": 1, "finished": 2}
+CHANGING = ("enter", "withdraw", "create")  # the requests that change a tournament
 
 
 class TournamentsLobby(Protocol):
@@ -103,6 +108,8 @@ class LobbyTournaments:
         self.lobby = lobby
         self.listed: TournamentList | None = None  # the host's last list
         self.seat: RoundStart | None = None  # a round that seats the player, not gone to
+        self.noticed = False  # the round's notice (a toast) is up
+        self.every = REFRESH  # an open list or page asks again this often (seconds)
         self._asked: TournamentAction | None = None  # a request whose refusal is ours
 
     # --- asking -----------------------------------------------------------------------
@@ -136,7 +143,8 @@ class LobbyTournaments:
         token = lobby.token() if name is not None else None
         if token is None and action in ("list", "show"):
             name = None  # not proven yet: asked as nobody (nothing to listen as)
-        self._asked = action
+        if action not in ("list", "show") or self._asked not in CHANGING:
+            self._asked = action  # (an ask again does not hide a change's refusal to come)
         lobby.client.send(TournamentsRequest(action, tournament, name, token, **more))
         return True
 
@@ -147,7 +155,11 @@ class LobbyTournaments:
     def show(self, tournament: int) -> None:
         from paris_tui.app.screens.lobby.tournament_page import TournamentPageScreen
 
-        self.lobby.app.push_screen(TournamentPageScreen(self, tournament))
+        self.lobby.app.push_screen(TournamentPageScreen(self, tournament, every=self.every))
+        self._send("show", tournament)
+
+    def again(self, tournament: int) -> None:
+        """A page's tournament again (an open page asks every so often)."""
         self._send("show", tournament)
 
     def enter(self, tournament: int) -> None:
@@ -205,10 +217,21 @@ class LobbyTournaments:
     def to_seat(self) -> None:
         """``j``: the seat a round opened for the player."""
         seat, lobby = self.seat, self.lobby
-        if seat is None or lobby.player is None or lobby.ended is not None or lobby.done:
+        if seat is None:
+            self._tell(_("No tournament round has given you a seat yet."), problem=True)
             return
-        lobby.say(_("Taking your seat at table {table}…").format(table=seat.table))
+        if lobby.player is None or lobby.ended is not None or lobby.done:
+            return
+        self._tell(_("Taking your seat at table {table}…").format(table=seat.table))
         lobby.client.send(Join(lobby.player, lobby.token(), seat.table))
+
+    def settled(self) -> None:
+        """The player sits (or watches): the round's notice, which says ``j`` takes them
+        there, is not carried onto the game (the lobby's toasts go with the lobby)."""
+        self.seat = None
+        if self.noticed:
+            self.noticed = False
+            self.lobby.app.clear_notifications()
 
     # --- what the host says -----------------------------------------------------------
 
@@ -229,20 +252,36 @@ class LobbyTournaments:
                     if page.tournament == message.tournament.id or message.done == "created":
                         page.show(message)
                 if message.done is not None:
+                    self._asked = None  # done: no refusal of it to come
                     self.ask()  # the list's counts and marks changed
             case RoundStart():
                 self.seat = message
                 said = round_start_text(message, self.lobby.player)
                 self.lobby.notify(said.plain, title=_("Tournament"), markup=False, timeout=30)
+                self.noticed = True
                 self.lobby.say(said, problem=True)  # kept: the tables' next list says no other
                 self.lobby.refresh_bindings()  # j in the footer
+                self._round_opened(message)
+
+    def _round_opened(self, start: RoundStart) -> None:
+        """An open list, and an open page of that tournament, ask again; the page says
+        where the player sits."""
+        from paris_tui.app.screens.lobby.tournament_page import TournamentPageScreen
+
+        pages = [p for p in self._screens(TournamentPageScreen) if p.tournament == start.tournament]
+        for page in pages:
+            page.seated(start)
+        if pages:
+            self.again(start.tournament)
+        if self._screens(TournamentsScreen):
+            self.ask()
 
     def refused(self, refused: Refused) -> bool:
         """A refusal of a tournament request: said on the tournament's screens (and the
         lobby's status line); ``False`` when it is not one."""
         from paris_tui.app.screens.lobby.tournament_page import TournamentPageScreen
 
-        changing = self._asked in ("enter", "withdraw", "create")
+        changing = self._asked in CHANGING
         if refused.code not in REFUSALS and not (
             changing and self._screens(TournamentsScreen, TournamentPageScreen)
         ):
@@ -282,6 +321,7 @@ class TournamentsScreen(TranslatedBindings, ModalScreen[None]):
         Binding("enter", "open", N_("Open")),
         Binding("c", "create", N_("Create")),
         Binding("r", "refresh", N_("Refresh")),
+        Binding("j", "seat", N_("Your seat"), show=False),  # as in the lobby
         Binding("escape,t,q", "close", N_("Close")),
     ]
 
@@ -289,6 +329,7 @@ class TournamentsScreen(TranslatedBindings, ModalScreen[None]):
         super().__init__()
         self.owner = owner
         self.rows: list[TournamentInfo] = []
+        self.refresher = Refresher(self, owner.ask, owner.every)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="tournaments-box"):
@@ -300,8 +341,12 @@ class TournamentsScreen(TranslatedBindings, ModalScreen[None]):
 
     def on_mount(self) -> None:
         self._columns()
+        self.refresher.start()
         if self.owner.listed is not None:
             self.show(self.owner.listed)
+
+    def on_screen_resume(self) -> None:
+        self.refresher.resumed()
 
     def _columns(self) -> None:
         """The columns, as wide as the box allows (80 columns: every one still whole)."""
@@ -325,6 +370,7 @@ class TournamentsScreen(TranslatedBindings, ModalScreen[None]):
         grid = self.query_one("#tournaments-grid", DataTable)
         was = self.current()
         self.rows = sorted(listed.tournaments, key=lambda t: (ORDER.get(t.state, 3), t.start, t.id))
+        self.refresher.starts(t.start for t in self.rows if t.state == "open")
         grid.clear()
         wide = self.app.size.width >= 100
         for t in self.rows:
@@ -390,11 +436,14 @@ class TournamentsScreen(TranslatedBindings, ModalScreen[None]):
         if new is not None:
             from paris_tui.app.screens.lobby.tournament_page import TournamentPageScreen
 
-            self.app.push_screen(TournamentPageScreen(self.owner, None))
+            self.app.push_screen(TournamentPageScreen(self.owner, None, every=self.owner.every))
             self.owner.create(new)
 
     def action_refresh(self) -> None:
         self.owner.ask()
+
+    def action_seat(self) -> None:
+        self.owner.to_seat()
 
     def action_close(self) -> None:
         self.dismiss(None)
