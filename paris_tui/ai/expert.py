@@ -41,8 +41,9 @@ from ..core import Move
 from ..core.sampling import Determinizer
 from .belief import BeliefConfig, RouteBelief
 from .evaluation import Evaluator
+from .expert_search import WorldSampler, fast_search
 from .greedy import move_values
-from .strong import StrongBot, StrongConfig
+from .strong import Node, StrongBot, StrongConfig
 
 __all__ = ["ExpertBot", "ExpertModel", "FittedBelief", "load_model"]
 
@@ -179,3 +180,14 @@ class ExpertBot(StrongBot):
     ) -> None:
         super().__init__(seed, budget=budget, simulations=simulations, config=config)
         self.belief = FittedBelief(model)
+
+    def search(self, det: Determinizer, evaluator: Evaluator, started: float) -> Node:
+        """Strong's search on the expert's own engine (:mod:`.expert_search`)."""
+        cfg = self.config
+        weights = self.belief.weights(det) if cfg.belief else {}
+        sampler = WorldSampler(det, weights)
+        deadline = started + self.budget - cfg.safety
+        root, self.last_simulations = fast_search(
+            sampler, self.rng, cfg, self.simulations, deadline
+        )
+        return root
