@@ -41,7 +41,7 @@ from ..core import Move
 from ..core.sampling import Determinizer
 from .belief import BeliefConfig, RouteBelief
 from .evaluation import Evaluator
-from .expert_search import WorldSampler, fast_search
+from .expert_search import KeptTree, SearchKnobs, WorldSampler, fast_search
 from .greedy import move_values
 from .strong import Node, StrongBot, StrongConfig
 
@@ -177,9 +177,13 @@ class ExpertBot(StrongBot):
         simulations: int | None = None,
         config: StrongConfig | None = None,
         model: ExpertModel | None = None,
+        knobs: SearchKnobs | None = None,
     ) -> None:
         super().__init__(seed, budget=budget, simulations=simulations, config=config)
         self.belief = FittedBelief(model)
+        self.knobs = knobs or SearchKnobs()
+        self.kept: KeptTree | None = None  # the last search's tree (see SearchKnobs.reuse)
+        self.reused = 0  # visits the last choose() found in the kept tree
 
     def search(self, det: Determinizer, evaluator: Evaluator, started: float) -> Node:
         """Strong's search on the expert's own engine (:mod:`.expert_search`)."""
@@ -187,7 +191,30 @@ class ExpertBot(StrongBot):
         weights = self.belief.weights(det) if cfg.belief else {}
         sampler = WorldSampler(det, weights)
         deadline = started + self.budget - cfg.safety
+        knobs = self.knobs
+        prior = None
+        if knobs.bias:
+            prior = root_prior(det, evaluator, len(det.view.moves))
+        view = det.view
+        reuse = knobs.reuse == "always" or (knobs.reuse == "timed" and self.simulations is None)
+        start = None
+        if reuse and self.kept is not None:
+            start = self.kept.follow(view, det.base.encode)
+        self.reused = start.visits if start is not None else 0
         root, self.last_simulations = fast_search(
-            sampler, self.rng, cfg, self.simulations, deadline
+            sampler, self.rng, cfg, self.simulations, deadline, prior, knobs.bias, start
         )
+        # A kept root may hold moves of worlds where other tiles turned up: drop those.
+        legal = set(det.base.legal_codes())
+        for code in [code for code in root.children if code not in legal]:
+            del root.children[code]
+        self.kept = KeptTree(view, root) if reuse else None
         return root
+
+
+def root_prior(det: Determinizer, evaluator: Evaluator, salt: int) -> dict[int, float]:
+    """Each legal move's greedy margin, scaled to [0, 1] over the moves (the best 1)."""
+    margins = move_values(det, evaluator, random.Random(salt))
+    low = min(margins.values())
+    span = max(margins.values()) - low
+    return {code: (v - low) / span if span > 0 else 0.5 for code, v in margins.items()}

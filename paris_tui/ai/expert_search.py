@@ -26,13 +26,27 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
+from ..core import Move, SeatView
 from ..core.sampling import Determinizer
 from .fast import FastGame
 from .strong import Node, StrongConfig
 
-__all__ = ["WorldSampler", "fast_search"]
+__all__ = ["KeptTree", "SearchKnobs", "WorldSampler", "fast_search"]
+
+
+@dataclass(frozen=True, slots=True)
+class SearchKnobs:
+    """What the expert's search adds to strong's (measured with ``benchmarks/expert_tune.py``)."""
+
+    bias: float = 0.0  # progressive bias at the root: weight of the greedy margin's rank
+    # Keep the tree between the seat's turns: "timed" only when searching by the clock (at a
+    # fixed number of simulations a choice then depends on the seed and the view alone),
+    # "always", or "never".
+    reuse: str = "timed"
 
 
 class WorldSampler:
@@ -93,17 +107,71 @@ class WorldSampler:
         return self.base.fork(self.routes(rng), tiles)
 
 
+def round_tiles(view: SeatView, r: int) -> Counter[str]:
+    """The tiles round ``r`` turned up, as far as ``view`` shows them (its taken tiles and
+    its left-over tile, or, in the current round, the taken and the face-up ones)."""
+    n = view.players
+    taken = Counter(m.tile for m in view.moves[r * n : (r + 1) * n])
+    if r < len(view.leftovers):
+        taken[view.leftovers[r]] += 1
+    elif r == view.round:
+        taken.update(view.face_up)
+    return taken
+
+
+class KeptTree:
+    """A search's root kept for the seat's next turn, with the view it was searched from."""
+
+    __slots__ = ("root", "view")
+
+    def __init__(self, view: SeatView, root: Node) -> None:
+        self.view = view
+        self.root = root
+
+    def follow(self, view: SeatView, encode: Callable[[Move], int]) -> Node | None:
+        """The kept tree's node for ``view`` (the moves made since, followed down), or
+        ``None`` when ``view`` does not continue the kept game or a move since was never
+        searched."""
+        old = self.view
+        if (
+            view.seat != old.seat
+            or view.names != old.names
+            or view.options != old.options
+            or view.board is not old.board
+            or len(view.moves) <= len(old.moves)
+            or view.moves[: len(old.moves)] != old.moves
+            or round_tiles(view, old.round) != round_tiles(old, old.round)
+        ):
+            return None
+        node = self.root
+        for move in view.moves[len(old.moves) :]:
+            child = node.children.get(encode(move))
+            if child is None:
+                return None
+            node = child
+        return node
+
+
 def fast_search(
     sampler: WorldSampler,
     rng: random.Random,
     config: StrongConfig,
     limit: int | None,
     deadline: float,
+    prior: Mapping[int, float] | None = None,
+    bias: float = 0.0,
+    root: Node | None = None,
 ) -> tuple[Node, int]:
     """Simulations from the sampler's position: ``limit`` of them, or until ``deadline``
-    (``time.perf_counter()``); returns the root and how many ran."""
+    (``time.perf_counter()``); returns the root and how many ran.
+
+    ``prior`` (a value in [0, 1] per root move) adds ``bias * prior / (visits + 1)`` to a
+    root child's UCB value: progressive bias, strong early and fading with visits. ``root``
+    continues a kept tree (:class:`KeptTree`); its children that are not legal now are
+    never selected (selection looks only at the moves legal in the sampled world)."""
     rand = rng.random
-    root = Node(-1)
+    if root is None:
+        root = Node(-1)
     n = sampler.players
     clock = time.perf_counter
     c = config.exploration
@@ -143,9 +211,12 @@ def fast_search(
                 break
             best_code = codes[0]
             best_value = -1.0
+            biased = prior is not None and node is root
             for code in codes:
                 child = children[code]
                 value = child.total / child.visits + c * sqrt(log(child.avail) / child.visits)
+                if biased:
+                    value += bias * prior.get(code, 0.0) / (child.visits + 1)  # type: ignore[union-attr]
                 if value > best_value:
                     best_value = value
                     best_code = code
