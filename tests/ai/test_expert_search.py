@@ -122,7 +122,6 @@ def test_the_biased_search_is_legal_and_deterministic(players: int) -> None:
         game = random_position(200 + i, players, VARIANTS[i])
         view = game.view(game.to_move)
         moves = [
-            ExpertBot(i, simulations=50, knobs=SearchKnobs(bias=1.0)).choose(view)
-            for _ in range(2)
+            ExpertBot(i, simulations=50, knobs=SearchKnobs(bias=1.0)).choose(view) for _ in range(2)
         ]
         assert moves[0] == moves[1] and moves[0] in view.legal_moves
