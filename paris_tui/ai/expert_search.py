@@ -47,6 +47,11 @@ class SearchKnobs:
     # fixed number of simulations a choice then depends on the seed and the view alone),
     # "always", or "never".
     reuse: str = "timed"
+    # Of the budget, kept back for the reply: strong keeps 30 ms whatever its budget (at a
+    # sixteenth of a second, half of it); expert keeps this share, at most strong's 30 ms.
+    # A search overruns its deadline by one simulation (under a millisecond) when the
+    # machine is idle; a loaded machine's scheduler adds a few milliseconds.
+    safety_share: float = 0.1
 
 
 class WorldSampler:

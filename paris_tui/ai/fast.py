@@ -42,6 +42,7 @@ class Rules:
     __slots__ = (
         "add",
         "all_lines",
+        "crossing",
         "lines",
         "moves",
         "owners",
@@ -62,6 +63,12 @@ class Rules:
         self.remove = tables.remove
         self.moves = tables.moves
         self.state_of = {owners: i for i, owners in enumerate(tables.owners)}
+        # Per stop state, for a grand tour: (first owner, its businesses there, the other
+        # owner or -1). Two businesses of one owner count the neighbours once (C2).
+        self.crossing: tuple[tuple[int, int, int], ...] = tuple(
+            (o[0], len(o), -1) if len(o) == 1 or o[0] == o[1] else (o[0], 1, o[1])
+            for o in (owners or (0,) for owners in tables.owners)
+        )
         self.tile_stop = board.tile_stop
         self.tile_line = board.tile_line
         self.rings = (
@@ -86,22 +93,18 @@ def _grand(
     st: list[int],
     m1: list[int],
     m2: list[int],
-    owners: tuple[tuple[int, ...], ...],
+    crossing: tuple[tuple[int, int, int], ...],
     scores: list[int],
 ) -> None:
-    """R6: at each crossing, its owners score there and on its neighbours (C2: two
-    businesses of one owner count the neighbours once)."""
+    """R6: at each crossing, its owners score there and on its neighbours (``crossing``:
+    :attr:`Rules.crossing`)."""
     for c, nm in tour:
         x = st[c]
         if not x:
             continue
-        here = owners[x]
-        a = here[0]
-        if len(here) == 1 or here[1] == a:
-            scores[a] += len(here) + (m1[a] & nm).bit_count() + (m2[a] & nm).bit_count()
-        else:
-            b = here[1]
-            scores[a] += 1 + (m1[a] & nm).bit_count() + (m2[a] & nm).bit_count()
+        a, here, b = crossing[x]
+        scores[a] += here + (m1[a] & nm).bit_count() + (m2[a] & nm).bit_count()
+        if b >= 0:
             scores[b] += 1 + (m1[b] & nm).bit_count() + (m2[b] & nm).bit_count()
 
 
@@ -257,6 +260,7 @@ class FastGame:
         remove = rules.remove
         rings = rules.rings
         tour = rules.tour
+        crossing = rules.crossing
         st, m1, m2 = self.st, self.m1, self.m2
         scores, supply, sack = self.scores, self.supply, self.sack
         fu = self.faceup
@@ -334,7 +338,7 @@ class FastGame:
             lb = 1 << line
             if discard & lb:
                 discard ^= lb
-                _grand(tour[line], st, m1, m2, owners, scores)
+                _grand(tour[line], st, m1, m2, crossing, scores)
             else:
                 discard |= lb
             rnd += 1
@@ -363,17 +367,17 @@ class FastGame:
         on the board break a tie)."""
         rules = self.rules
         st, m1, m2, scores = self.st, self.m1, self.m2, self.scores
-        owners = rules.owners
+        crossing = rules.crossing
         tour = rules.tour
         n = rules.players
         if rules.all_lines:
             for line in range(rules.lines):
-                _grand(tour[line], st, m1, m2, owners, scores)
+                _grand(tour[line], st, m1, m2, crossing, scores)
         else:
             for line in self.routes:
-                _grand(tour[line], st, m1, m2, owners, scores)
+                _grand(tour[line], st, m1, m2, crossing, scores)
             if self.public >= 0:
-                _grand(tour[self.public], st, m1, m2, owners, scores)
+                _grand(tour[self.public], st, m1, m2, crossing, scores)
         sack = self.sack
         if n > 2:
             best = max(sack)
