@@ -42,7 +42,10 @@ __all__ = ["KeptTree", "SearchKnobs", "WorldSampler", "fast_search"]
 class SearchKnobs:
     """What the expert's search adds to strong's (measured with ``benchmarks/expert_tune.py``)."""
 
-    bias: float = 0.0  # progressive bias at the root: weight of the greedy margin's rank
+    # Progressive bias at the root: the weight of the greedy margin, scaled to [0, 1] over
+    # the moves. Against strong, 2 players, 200 simulations a move, 300 games: 47.7% without
+    # (95% 42.1-53.3%), 55.3% with 1.0 (49.7-60.9%), 54.7% with 3.0 (49.0-60.2%).
+    bias: float = 1.0
     # Keep the tree between the seat's turns: "timed" only when searching by the clock (at a
     # fixed number of simulations a choice then depends on the seed and the view alone),
     # "always", or "never".
