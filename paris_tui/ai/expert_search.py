@@ -4,8 +4,9 @@ The tree, the selection (UCB over the children available in the sampled
 world, counted per child), the expansion of one untried move, the rewards
 (a win, shared wins split, plus a share for the margin over the best other
 seat) and the final choice (the most visited root move) are those of
-:class:`paris_tui.ai.strong.StrongBot`. What differs is the cost of a
-simulation:
+:class:`paris_tui.ai.strong.StrongBot`. What it adds: a progressive bias at
+the root (:class:`SearchKnobs`), a tree kept between the seat's turns
+(:class:`KeptTree`), and a cheaper simulation:
 
 * a world is drawn without building a :class:`~paris_tui.core.Game`: the
   public position is turned into a :class:`~paris_tui.ai.fast.FastGame` once
