@@ -45,10 +45,11 @@ machine:
 takes about 4.5 h (equal: 400 games x 40 moves x 1 s) + 2.8 h (quarter) +
 9 h (four: 80 moves a game): about 16 h; ``--runs equal`` alone 4.5 h.
 ``--jobs 2`` halves that on two idle cores. The README's figures so far are
-partial, from a quarter of the budgets and fewer games (about 24 minutes):
+partial, from a quarter of the budgets and fewer games (about half an hour
+on a shared machine):
 
     nice -n 19 .venv/bin/python benchmarks/ladder.py --expert --runs equal --games 80 \
-        --scale 0.25 --jobs 1 --readme      # then --runs quarter --games 60, --runs four --games 40
+        --scale 0.25 --jobs 1 --readme      # then --runs quarter --games 80, --runs four --games 40
 """
 
 from __future__ import annotations

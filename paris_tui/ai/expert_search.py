@@ -1,0 +1,249 @@
+"""The expert's search: strong's SO-ISMCTS, run on the expert's own engine (:mod:`.fast`).
+
+The tree, the selection (UCB over the children available in the sampled
+world, counted per child), the expansion of one untried move, the rewards
+(a win, shared wins split, plus a share for the margin over the best other
+seat) and the final choice (the most visited root move) are those of
+:class:`paris_tui.ai.strong.StrongBot`. What it adds: a progressive bias at
+the root (:class:`SearchKnobs`), a tree kept between the seat's turns
+(:class:`KeptTree`), and a cheaper simulation:
+
+* a world is drawn without building a :class:`~paris_tui.core.Game`: the
+  public position is turned into a :class:`~paris_tui.ai.fast.FastGame` once
+  per decision, and each simulation forks it with the other seats' routes
+  drawn from the belief and the face-down tiles shuffled in place (a
+  Fisher-Yates shuffle on ``random()``, cheaper than ``random.shuffle``);
+* the tree's moves and the playout run on the fast engine, which plays the
+  core's rules without a call per move.
+
+Profiled on one strong move (2 players, move 6, 3,000 simulations, cProfile):
+about two thirds of the time went to the core's ``apply_code`` and round
+ends (tours), a tenth to ``legal_codes``, a tenth to determinizing
+(``Game.copy`` and ``random.shuffle``), the tree itself under a tenth.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections import Counter
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from ..core import Move, SeatView
+from ..core.sampling import Determinizer
+from .fast import FastGame
+from .strong import Node, StrongConfig
+
+__all__ = ["KeptTree", "SearchKnobs", "WorldSampler", "fast_search"]
+
+
+@dataclass(frozen=True, slots=True)
+class SearchKnobs:
+    """What the expert's search adds to strong's (measured with ``benchmarks/expert_tune.py``)."""
+
+    # Progressive bias at the root: the weight of the greedy margin, scaled to [0, 1] over
+    # the moves. Against strong, 2 players, 200 simulations a move, 300 games: 47.7% without
+    # (95% 42.1-53.3%), 55.3% with 1.0 (49.7-60.9%), 54.7% with 3.0 (49.0-60.2%).
+    bias: float = 1.0
+    # Keep the tree between the seat's turns: "timed" only when searching by the clock (at a
+    # fixed number of simulations a choice then depends on the seed and the view alone),
+    # "always", or "never".
+    reuse: str = "timed"
+    # Of the budget, kept back for the reply: strong keeps 30 ms whatever its budget (at a
+    # sixteenth of a second, half of it); expert keeps this share, at most strong's 30 ms.
+    # A search overruns its deadline by one simulation (under a millisecond) when the
+    # machine is idle; a loaded machine's scheduler adds a few milliseconds.
+    safety_share: float = 0.1
+
+
+class WorldSampler:
+    """Draws the hidden parts of a seat's view: the other seats' routes by the belief's
+    weights, the face-down tiles in a random order (as :meth:`Determinizer.sample` does)."""
+
+    def __init__(self, det: Determinizer, weights: Mapping[int, Mapping[str, float]]) -> None:
+        view = det.view
+        board = view.board
+        self.players = view.players
+        unknown = set(det.unknown_seats)
+        self.unknown_lines = [board.line_index[line] for line in det.unknown_lines]
+        known: dict[int, int] = {}
+        if view.own_route is not None and view.seat is not None:
+            known[view.seat] = board.line_index[view.own_route]
+        self.known = known
+        self.unknown = [p for p in range(view.players) if p in unknown]
+        # Per unknown seat, the weight of each line of the pool (a line left out weighs 1).
+        ids = [board.line_ids[li] for li in self.unknown_lines]
+        self.weights = {p: [max(0.0, weights.get(p, {}).get(i, 1.0)) for i in ids] for p in unknown}
+        self.unseen = [board.tile_index[t] for t in view.unseen_tiles]
+        filler = iter(self.unknown_lines)
+        routes = [known[p] if p in known else next(filler, 0) for p in range(view.players)]
+        self.base = FastGame.from_game(det.base, routes, self.unseen)
+
+    def routes(self, rand: random.Random) -> list[int]:
+        """Each unknown seat in turn draws its line from those left, by its weights."""
+        pool = self.unknown_lines[:]
+        alive = list(range(len(pool)))
+        out = [0] * self.players
+        known = self.known
+        random_ = rand.random
+        for p in range(self.players):
+            if p in known:
+                out[p] = known[p]
+                continue
+            w = self.weights[p]
+            total = sum(w[i] for i in alive)
+            if total <= 0.0:
+                pick = int(random_() * len(alive))
+            else:
+                x = random_() * total
+                pick = len(alive) - 1
+                for j, i in enumerate(alive):
+                    x -= w[i]
+                    if x < 0.0:
+                        pick = j
+                        break
+            out[p] = pool[alive.pop(pick)]
+        return out
+
+    def sample(self, rng: random.Random) -> FastGame:
+        tiles = self.unseen[:]
+        rand = rng.random
+        for i in range(len(tiles) - 1, 0, -1):
+            j = int(rand() * (i + 1))
+            tiles[i], tiles[j] = tiles[j], tiles[i]
+        return self.base.fork(self.routes(rng), tiles)
+
+
+def round_tiles(view: SeatView, r: int) -> Counter[str]:
+    """The tiles round ``r`` turned up, as far as ``view`` shows them (its taken tiles and
+    its left-over tile, or, in the current round, the taken and the face-up ones)."""
+    n = view.players
+    taken = Counter(m.tile for m in view.moves[r * n : (r + 1) * n])
+    if r < len(view.leftovers):
+        taken[view.leftovers[r]] += 1
+    elif r == view.round:
+        taken.update(view.face_up)
+    return taken
+
+
+class KeptTree:
+    """A search's root kept for the seat's next turn, with the view it was searched from."""
+
+    __slots__ = ("root", "view")
+
+    def __init__(self, view: SeatView, root: Node) -> None:
+        self.view = view
+        self.root = root
+
+    def follow(self, view: SeatView, encode: Callable[[Move], int]) -> Node | None:
+        """The kept tree's node for ``view`` (the moves made since, followed down), or
+        ``None`` when ``view`` does not continue the kept game or a move since was never
+        searched."""
+        old = self.view
+        if (
+            view.seat != old.seat
+            or view.names != old.names
+            or view.options != old.options
+            or view.board is not old.board
+            or len(view.moves) <= len(old.moves)
+            or view.moves[: len(old.moves)] != old.moves
+            or round_tiles(view, old.round) != round_tiles(old, old.round)
+        ):
+            return None
+        node = self.root
+        for move in view.moves[len(old.moves) :]:
+            child = node.children.get(encode(move))
+            if child is None:
+                return None
+            node = child
+        return node
+
+
+def fast_search(
+    sampler: WorldSampler,
+    rng: random.Random,
+    config: StrongConfig,
+    limit: int | None,
+    deadline: float,
+    prior: Mapping[int, float] | None = None,
+    bias: float = 0.0,
+    root: Node | None = None,
+) -> tuple[Node, int]:
+    """Simulations from the sampler's position: ``limit`` of them, or until ``deadline``
+    (``time.perf_counter()``); returns the root and how many ran.
+
+    ``prior`` (a value in [0, 1] per root move) adds ``bias * prior / (visits + 1)`` to a
+    root child's UCB value: progressive bias, strong early and fading with visits. ``root``
+    continues a kept tree (:class:`KeptTree`); its children that are not legal now are
+    never selected (selection looks only at the moves legal in the sampled world)."""
+    rand = rng.random
+    if root is None:
+        root = Node(-1)
+    n = sampler.players
+    clock = time.perf_counter
+    c = config.exploration
+    share = config.margin_share
+    scale = config.margin_scale
+    win = 1.0 - share
+    log = math.log
+    sqrt = math.sqrt
+    sims = 0
+    if sampler.base.over:
+        return root, 0
+    while True:
+        if limit is not None:
+            if sims >= limit:
+                break
+        elif sims and clock() >= deadline:
+            break
+        sims += 1
+        game = sampler.sample(rng)
+        node = root
+        path = [root]
+        while not game.over:
+            codes = game.legal()
+            children = node.children
+            untried = [code for code in codes if code not in children]
+            for code in codes:
+                child = children.get(code)
+                if child is not None:
+                    child.avail += 1
+            if untried:
+                code = untried[int(rand() * len(untried))] if len(untried) > 1 else untried[0]
+                child = Node(game.to_move)
+                child.avail = 1
+                children[code] = child
+                game.apply(code)
+                path.append(child)
+                break
+            best_code = codes[0]
+            best_value = -1.0
+            biased = prior is not None and node is root
+            for code in codes:
+                child = children[code]
+                value = child.total / child.visits + c * sqrt(log(child.avail) / child.visits)
+                if biased:
+                    value += bias * prior.get(code, 0.0) / (child.visits + 1)  # type: ignore[union-attr]
+                if value > best_value:
+                    best_value = value
+                    best_code = code
+            node = children[best_code]
+            game.apply(best_code)
+            path.append(node)
+        game.playout(rand)
+        values = game.scores
+        winners = game.winners
+        rewards = [0.0] * n
+        for p in winners:
+            rewards[p] = win / len(winners)
+        if share:
+            for p in range(n):
+                d = values[p] - max(values[q] for q in range(n) if q != p)
+                rewards[p] += share * (0.5 + 0.5 * d / (abs(d) + scale))
+        for node in path:
+            node.visits += 1
+            if node.player >= 0:
+                node.total += rewards[node.player]
+    return root, sims
