@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from paris_tui.host.store.where import add_state_options, state_place
 from paris_tui.i18n import _
 
 __all__ = ["add_accounts_parser", "invite"]
@@ -46,20 +47,7 @@ def add_accounts_parser(host_parser: argparse.ArgumentParser) -> Any:
 
     def action(name: str, helptext: str) -> argparse.ArgumentParser:
         parser = actions.add_parser(name, help=helptext, description=helptext)
-        parser.add_argument(
-            "--data-dir",
-            metavar="DIR",
-            dest="accounts_data_dir",
-            default=None,
-            help=_("the host's data directory (default: the paris-tui data directory)"),
-        )
-        parser.add_argument(
-            "--database",
-            metavar="URL",
-            dest="accounts_database",
-            default=None,
-            help=_("the hosts' PostgreSQL database instead (or $PARIS_TUI_DATABASE)"),
-        )
+        add_state_options(parser, "accounts")
         parser.set_defaults(func=cmd_accounts, accounts_action=name)
         return parser
 
@@ -143,15 +131,12 @@ def _fail(message: str, status: int = EXIT_ERROR) -> int:
 def cmd_accounts(args: argparse.Namespace) -> int:
     from paris_tui.core.text import InvalidNameError, normalize_name, printable
     from paris_tui.host.accounts.store import AccountError, AccountsUnavailable, open_accounts
-    from paris_tui.host.store.files import HostStore, default_data_dir
-    from paris_tui.host.store.postgres import database_url
+    from paris_tui.host.store.files import HostStore
     from paris_tui.wording import name_problem
 
-    url = database_url(getattr(args, "accounts_database", None))
-    if url is not None and not args.accounts_data_dir:
-        return _database_accounts(args, url)
-    folder = args.accounts_data_dir or getattr(args, "data_dir", None)
-    data_dir = Path(folder) if folder else default_data_dir()
+    data_dir = state_place(args, "accounts")
+    if isinstance(data_dir, str):
+        return _database_accounts(args, data_dir)
     root = HostStore(data_dir).root
     names: dict[str, str] = {}
     for field in ("name", "new_name"):

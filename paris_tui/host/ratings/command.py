@@ -17,9 +17,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
+from paris_tui.host.store.where import add_state_options, state_place
 from paris_tui.i18n import _, ngettext
 
 __all__ = ["add_ratings_parser", "cmd_ratings"]
@@ -34,20 +34,7 @@ MAX_GAMES_READ = 100_000
 def add_ratings_parser(sub: Any) -> None:
     helptext = _("print the host's leaderboard: every rated account, best first")
     parser = sub.add_parser("ratings", help=helptext, description=helptext)
-    parser.add_argument(
-        "--data-dir",
-        metavar="DIR",
-        dest="ratings_data_dir",
-        default=None,
-        help=_("the host's data directory (default: the paris-tui data directory)"),
-    )
-    parser.add_argument(
-        "--database",
-        metavar="URL",
-        dest="ratings_database",
-        default=None,
-        help=_("the hosts' PostgreSQL database instead (or $PARIS_TUI_DATABASE)"),
-    )
+    add_state_options(parser, "ratings")
     parser.add_argument("--json", action="store_true", help=_("as JSON, for scripts"))
     parser.add_argument(
         "--pairs",
@@ -168,14 +155,11 @@ def cmd_ratings(args: argparse.Namespace) -> int:
     from paris_tui.core.text import printable
     from paris_tui.host.accounts.store import AccountsUnavailable, open_accounts
     from paris_tui.host.ratings.store import RATINGS_FILE, RatingsUnavailable, open_ratings
-    from paris_tui.host.store.files import HostStore, default_data_dir
-    from paris_tui.host.store.postgres import database_url
+    from paris_tui.host.store.files import HostStore
 
-    url = database_url(getattr(args, "ratings_database", None))
-    if url is not None and not args.ratings_data_dir:
-        return _database(url, args)
-    folder = args.ratings_data_dir or getattr(args, "data_dir", None)
-    data_dir = Path(folder) if folder else default_data_dir()
+    data_dir = state_place(args, "ratings")
+    if isinstance(data_dir, str):
+        return _database(data_dir, args)
     root = HostStore(data_dir).root
     if not (root / RATINGS_FILE).exists() or not (root / "accounts.sqlite").exists():
         if not data_dir.is_dir():

@@ -20,9 +20,9 @@ import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
+from paris_tui.host.store.where import add_state_options, state_place
 from paris_tui.i18n import _, ngettext
 
 __all__ = ["add_tournament_parser", "cmd_tournament", "parse_start"]
@@ -44,20 +44,7 @@ def add_tournament_parser(sub: Any) -> None:
 
     def action(name: str, text: str) -> argparse.ArgumentParser:
         found: argparse.ArgumentParser = actions.add_parser(name, help=text, description=text)
-        found.add_argument(
-            "--data-dir",
-            metavar="DIR",
-            dest="tournament_data_dir",
-            default=None,
-            help=_("the host's data directory (default: the paris-tui data directory)"),
-        )
-        found.add_argument(
-            "--database",
-            metavar="URL",
-            dest="tournament_database",
-            default=None,
-            help=_("the hosts' PostgreSQL database instead (or $PARIS_TUI_DATABASE)"),
-        )
+        add_state_options(found, "tournament")
         found.set_defaults(func=cmd_tournament, tournament_action=name)
         return found
 
@@ -159,18 +146,17 @@ class _Stores:
 @contextlib.contextmanager
 def _opened(args: argparse.Namespace) -> Iterator[_Stores]:
     """The stores of the data directory or the database (raises ``OSError``)."""
-    from paris_tui.host.store.files import HostStore, default_data_dir
-    from paris_tui.host.store.postgres import database_url
+    from paris_tui.host.store.files import HostStore
     from paris_tui.host.tournaments.store import open_tournaments
 
-    url = database_url(getattr(args, "tournament_database", None))
-    if url is not None and not args.tournament_data_dir:
+    data_dir = state_place(args, "tournament")
+    if isinstance(data_dir, str):
         from paris_tui.host.accounts.postgres import PostgresAccounts
         from paris_tui.host.ratings.postgres import PostgresRatings
         from paris_tui.host.store.postgres import DatabaseUnavailable, DriverMissing, PostgresStore
         from paris_tui.host.tournaments.postgres import PostgresTournaments
 
-        tables = PostgresStore(url, pool_size=1)
+        tables = PostgresStore(data_dir, pool_size=1)
         try:
             tables.open()
         except (DriverMissing, DatabaseUnavailable) as exc:
@@ -187,8 +173,6 @@ def _opened(args: argparse.Namespace) -> Iterator[_Stores]:
     from paris_tui.host.accounts.store import ACCOUNTS_FILE, open_accounts
     from paris_tui.host.ratings.store import RATINGS_FILE, open_ratings
 
-    folder = args.tournament_data_dir or getattr(args, "data_dir", None)
-    data_dir = Path(folder) if folder else default_data_dir()
     if not data_dir.is_dir():
         from paris_tui.core.text import printable
 
