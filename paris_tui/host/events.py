@@ -151,12 +151,16 @@ class SeatsInvited(_OfTable):
 @dataclass(frozen=True, slots=True)
 class RoundOpened:
     """Round ``number`` of the tournament ``tournament_id`` (called ``name``) has its
-    tables open: ``tables`` pairs each table's id with the account names seated there."""
+    tables open: ``tables`` pairs each table's id with the account names seated there.
+    ``notify`` is false when another host of the database opened them (and ran its
+    notify command for them): this host's lobbies are told, the command is not run
+    again."""
 
     tournament_id: int
     name: str
     number: int
     tables: tuple[tuple[str, tuple[str, ...]], ...]
+    notify: bool = True
 
 
 TableEvent = (

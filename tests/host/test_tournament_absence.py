@@ -111,6 +111,24 @@ async def test_a_round_opened_is_told_once_and_the_notify_command_runs_for_each_
     assert len(bye) == 1 and not any(c[0] in bye for c in calls)
 
 
+async def test_a_round_another_host_opened_is_not_notified_again(tmp_path: Path) -> None:
+    """A round told with ``notify`` false (another host of the database opened its tables
+    and ran its own notify command) reaches the lobbies only; one told by the opening
+    host runs the command for each seated account."""
+    command, out = notify_script(tmp_path)
+    host = Host(HostConfig(data_dir=tmp_path / "data", port=0, notify_command=command))
+    host.load()
+    await host.start()
+    try:
+        host.events.publish(RoundOpened(3, "Cup", 2, (("t7", ("ann", "bob")),), notify=False))
+        host.events.publish(RoundOpened(3, "Cup", 2, (("t8", ("cat", "dan")),)))
+        await _until(lambda: len(notified(out)) >= 2, "two notifications")
+        await host.turns.notifier.drain()
+    finally:
+        await host.close()
+    assert sorted(notified(out)) == [["cat", "t8", "round"], ["dan", "t8", "round"]]
+
+
 def _reason(host: Host, table_id: str) -> str | None:
     """Why the ratings left the table's game out (``"rated"``: they did not); ``None``
     before it is counted."""

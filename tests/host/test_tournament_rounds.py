@@ -355,7 +355,8 @@ async def test_two_hosts_pairing_at_the_same_moment_write_one_round_and_open_eac
     """Two hosts of one database look at a real-time tournament at the same moment, again
     and again (each pairing in a thread of its own, at once): one of them holds the
     tournament's lease, so one round is written, each of its tables opened once, and
-    one host tells the round opened."""
+    one host tells the round opened (its notify command); the other tells its own
+    lobbies."""
     from paris_tui.host.events import RoundOpened, TableEvent
 
     database = postgres.dsn(postgres.create_database())
@@ -387,8 +388,9 @@ async def test_two_hosts_pairing_at_the_same_moment_write_one_round_and_open_eac
             await asyncio.gather(a.tournaments.step(now), b.tournaments.step(now))
         rounds = kept.rounds(made.id)
         opened = [r.id for h in hosts for r in h.rooms.values()]
-        told = [t for _i, event in heard for t, _names in event.tables]
-        by_whom = {i for i, _event in heard}
+        told = [t for _i, event in heard if event.notify for t, _names in event.tables]
+        by_whom = {i for i, event in heard if event.notify}
+        echoed = [t for _i, event in heard if not event.notify for t, _names in event.tables]
         assert not kept.unopened(made.id, 1)
     finally:
         for host in hosts:
@@ -396,6 +398,65 @@ async def test_two_hosts_pairing_at_the_same_moment_write_one_round_and_open_eac
     assert len(rounds) == 1 and len(rounds[0].tables) == 3, "one round written"
     assert len(opened) == 3 == len(set(opened)), "each table opened once"
     assert sorted(told) == sorted(opened) and len(by_whom) == 1, "told once, by one host"
+    assert sorted(echoed) == sorted(opened), "the other host's lobbies hear it once"
+
+
+async def test_the_lobbies_of_a_host_that_did_not_open_the_round_hear_it_too(
+    tmp_path: Path, postgres: PostgresServer
+) -> None:
+    """Two hosts of one database: the one holding the tournament's lease opens round 1's
+    tables and tells them (its notify command runs for them); the other host's next look
+    tells its own lobbies where each paired account sits, once, without running the
+    notify command a second time."""
+    from paris_tui.host.events import RoundOpened, TableEvent
+
+    database = postgres.dsn(postgres.create_database())
+    hosts: list[Host] = []
+    heard: list[tuple[int, RoundOpened]] = []
+    for i, folder in enumerate(("a", "b")):
+        host = Host(HostConfig(data_dir=tmp_path / folder, port=0, database=database))
+        host.load()
+        await host.start()
+        hosts.append(host)
+
+        def hear(event: TableEvent, i: int = i) -> None:
+            if isinstance(event, RoundOpened):
+                heard.append((i, event))
+
+        host.events.subscribe(hear)
+    try:
+        a, b = hosts
+        accounts, kept = a.accounts, a.tournaments.store
+        assert accounts is not None and kept is not None
+        made = kept.create("Fast", Plan("swiss", 2, 3), move_time=120.0, start=0.0)
+        for i, name in enumerate(NAMES[:4]):
+            invite(accounts, name)
+            found = accounts.find(name)
+            assert found is not None
+            kept.enter(made.id, found.id, name, rating=10.0 - i)
+        now = time.time()
+        await a.tournaments.step(now)  # a takes the lease, pairs, opens, tells
+        for _ in range(2):
+            await b.tournaments.step(now)
+            await a.tournaments.step(now)
+        opened = {r.id for r in a.rooms.values()}
+        keys = kept.names(made.id)
+        paired = {
+            table_id: tuple(keys[k] for k in kept.rounds(made.id)[0].tables[no - 1].seats)
+            for (_round, no), table_id in kept.table_ids(made.id).items()
+        }
+    finally:
+        for host in hosts:
+            await host.close()
+    assert len(opened) == 2 and not b.rooms, "a opened both tables"
+    by_host = {i: [e for j, e in heard if j == i] for i in (0, 1)}
+    for i in (0, 1):
+        told = {t: names for e in by_host[i] for t, names in e.tables}
+        assert told == paired, f"host {'ab'[i]} told every table once, with its seats"
+        assert sum(len(e.tables) for e in by_host[i]) == 2, "each table told once a host"
+        assert all(e.number == 1 and e.name == "Fast" for e in by_host[i])
+    assert all(e.notify for e in by_host[0]), "the opening host runs the notify command"
+    assert not any(e.notify for e in by_host[1]), "the other host does not run it again"
 
 
 @pytest.mark.parametrize("move_time", [120.0, 86400.0], ids=["real-time", "turn-based"])

@@ -16,8 +16,10 @@ tournaments of the store (:mod:`paris_tui.host.tournaments.store`):
 
 The tables of a round opened here are published as one
 :class:`~paris_tui.host.events.RoundOpened` (the notify command and the lobbies
-tell each paired account where it sits). An unrated tournament's tables are
-opened unrated (the ratings leave their games out).
+tell each paired account where it sits). With several hosts, each other host
+publishes the tables it finds opened at its next look, once, with ``notify``
+false: its own lobbies tell their players, the notify command ran already. An
+unrated tournament's tables are opened unrated (the ratings leave their games out).
 
 It hears :class:`~paris_tui.host.events.GameOver`: a tournament table's places
 (R7.3's order, players level sharing the better place) are written once, and
@@ -133,6 +135,8 @@ class HostTournaments:
         # tells the players of the tables opened before (by a host that died, or by this
         # one before a restart), not yet over, where they sit.
         self._looked: set[tuple[int, int]] = set()
+        # The tables (tournament, round, host table id) this host has told its lobbies of.
+        self._told: set[tuple[int, int, str]] = set()
         self.events = events
         self.real_time_grace = REAL_TIME_GRACE  # a real-time table's absence grace
         if events is not None:
@@ -259,7 +263,8 @@ class HostTournaments:
         if store is None:
             return
         fence = self._fences.get(tournament.id)
-        if fence is None:  # another host's to open
+        if fence is None:  # another host's to open: this host's lobbies hear of them
+            self._tell_opened_elsewhere(tournament, number)
             return
         first_look = (tournament.id, number) not in self._looked
         self._looked.add((tournament.id, number))
@@ -298,10 +303,27 @@ class HostTournaments:
                 self._drop(opened.id, tournament, number, table_no)
                 continue
             opened_here.append((opened.id, tuple(s.name for s in seats)))
+        self._told.update((tournament.id, number, table_id) for table_id, _ in opened_here)
         if opened_here and self.events is not None:  # the players hear where they sit
             self.events.publish(
                 RoundOpened(tournament.id, tournament.name, number, tuple(opened_here))
             )
+
+    def _tell_opened_elsewhere(self, tournament: Tournament, number: int) -> None:
+        """Publish the round's tables that another host opened, not over, not told here yet
+        (``notify`` false: the opening host ran the notify command)."""
+        store = self.store
+        if store is None or self.events is None:
+            return
+        rnd = store.rounds(tournament.id)[number - 1]
+        found = self._open_before(tournament.id, number, rnd, store.names(tournament.id))
+        new = [(t, names) for t, names in found if (tournament.id, number, t) not in self._told]
+        if not new:
+            return
+        self._told.update((tournament.id, number, table_id) for table_id, _ in new)
+        self.events.publish(
+            RoundOpened(tournament.id, tournament.name, number, tuple(new), notify=False)
+        )
 
     def _open_before(
         self, tournament: int, number: int, rnd: Round, names: Mapping[str, str]

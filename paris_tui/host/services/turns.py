@@ -354,7 +354,7 @@ class TurnKeeper:
             case SeatsInvited(table_id, names):
                 for name in names:  # an invitation: the notify command, as for a turn
                     self.notifier.notify(name, table_id, "invited")
-            case RoundOpened(tables=tables):  # a tournament's round: where each one sits
+            case RoundOpened(tables=tables, notify=True):  # a round: where each one sits
                 self.notifier.notify_all(
                     [(name, table_id, "round") for table_id, names in tables for name in names]
                 )
