@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from paris_tui.host.ratings.store import RatingsUnavailable, SQLiteRatings
-from paris_tui.host.store.pg_file import PostgresFile
+from paris_tui.host.store.pg_file import PostgresFile, copy_rows
 
 if TYPE_CHECKING:  # pragma: no cover
     from psycopg_pool import ConnectionPool
@@ -53,13 +53,7 @@ def copy_ratings(path: Path, pool: ConnectionPool) -> int:
     source = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
         with pool.connection() as conn, conn.transaction():
-            for table, columns in _COPIED:
-                names = ", ".join(columns)
-                marks = ", ".join(["%s"] * len(columns))
-                rows = source.execute(f"SELECT {names} FROM {table}").fetchall()
-                if rows:
-                    with conn.cursor() as cur:
-                        cur.executemany(f"INSERT INTO {table} ({names}) VALUES ({marks})", rows)
+            copy_rows(source, conn, _COPIED)
         count = source.execute("SELECT count(*) FROM ratings").fetchone()
         return int(count[0]) if count else 0
     finally:

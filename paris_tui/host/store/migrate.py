@@ -24,6 +24,7 @@ from typing import Any
 from paris_tui.core import RecordError
 from paris_tui.core.record import load_record
 from paris_tui.core.text import printable
+from paris_tui.host.store.pg_file import copy_rows
 from paris_tui.i18n import _, ngettext
 
 __all__ = ["add_migrate_parser", "migrate"]
@@ -166,16 +167,7 @@ def _copy_accounts(path: Path, db: Any) -> int:
     source = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
         with db.pool.connection() as conn, conn.transaction():
-            for table, columns in _ACCOUNT_TABLES:
-                names = ", ".join(columns)
-                marks = ", ".join(["%s"] * len(columns))
-                rows = source.execute(f"SELECT {names} FROM {table}").fetchall()
-                if rows:
-                    with conn.cursor() as cur:
-                        cur.executemany(
-                            f"INSERT INTO {table} ({names}) VALUES ({marks})",
-                            rows,
-                        )
+            copy_rows(source, conn, _ACCOUNT_TABLES)
             for table in ("accounts", "credentials"):
                 conn.execute(
                     f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "

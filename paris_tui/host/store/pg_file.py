@@ -13,14 +13,31 @@ store leaves it open.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
     from psycopg import Connection
     from psycopg_pool import ConnectionPool
 
-__all__ = ["PostgresFile", "Translated"]
+__all__ = ["PostgresFile", "Translated", "copy_rows"]
+
+
+def copy_rows(source: Any, conn: Connection[Any], tables: Sequence[Copied]) -> None:
+    """Copy each table's columns, row by row as they are (ids kept), from a SQLite file
+    (``source``, a ``sqlite3`` connection) into the database, in ``conn``'s transaction
+    (``host migrate``)."""
+    for table, columns in tables:
+        names = ", ".join(columns)
+        marks = ", ".join(["%s"] * len(columns))
+        rows = source.execute(f"SELECT {names} FROM {table}").fetchall()
+        if rows:
+            with conn.cursor() as cur:
+                cur.executemany(f"INSERT INTO {table} ({names}) VALUES ({marks})", rows)
+
+
+Copied = tuple[str, tuple[str, ...]]
+"""A table copied by :func:`copy_rows`: its name and the columns copied."""
 
 
 class Translated:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from paris_tui.host.store.pg_file import PostgresFile
+from paris_tui.host.store.pg_file import PostgresFile, copy_rows
 from paris_tui.host.tournaments.store import (
     LEASE_SECONDS,
     Fence,
@@ -129,13 +129,7 @@ def copy_tournaments(path: Path, pool: ConnectionPool) -> int:
     source = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
         with pool.connection() as conn, conn.transaction():
-            for table, columns in _COPIED:
-                names = ", ".join(columns)
-                marks = ", ".join(["%s"] * len(columns))
-                rows = source.execute(f"SELECT {names} FROM {table}").fetchall()
-                if rows:
-                    with conn.cursor() as cur:
-                        cur.executemany(f"INSERT INTO {table} ({names}) VALUES ({marks})", rows)
+            copy_rows(source, conn, _COPIED)
             conn.execute(
                 "SELECT setval(pg_get_serial_sequence('tournaments', 'id'), "
                 "greatest((SELECT max(id) FROM tournaments), 1))"
