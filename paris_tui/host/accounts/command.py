@@ -83,23 +83,12 @@ def add_accounts_parser(host_parser: argparse.ArgumentParser) -> Any:
     return sub
 
 
-def _database_accounts(args: argparse.Namespace, url: str) -> int:
+def _database_accounts(args: argparse.Namespace, url: str, names: dict[str, str]) -> int:
     """The account commands on the hosts' shared database (``--database``)."""
-    from paris_tui.core.text import InvalidNameError, normalize_name, printable
     from paris_tui.host.accounts.postgres import PostgresAccounts
     from paris_tui.host.accounts.store import AccountError
     from paris_tui.host.store.postgres import DatabaseUnavailable, DriverMissing, PostgresStore
-    from paris_tui.wording import name_problem
 
-    names: dict[str, str] = {}
-    for field in ("name", "new_name"):
-        value = getattr(args, field, None)
-        if value is None:
-            continue
-        try:
-            names[field] = normalize_name(value)
-        except InvalidNameError as exc:
-            return _fail(f"{printable(value[:40])}: {name_problem(exc)}", EXIT_USAGE)
     tables = PostgresStore(url, pool_size=1)
     try:
         tables.open()
@@ -134,10 +123,6 @@ def cmd_accounts(args: argparse.Namespace) -> int:
     from paris_tui.host.store.files import HostStore
     from paris_tui.wording import name_problem
 
-    data_dir = state_place(args, "accounts")
-    if isinstance(data_dir, str):
-        return _database_accounts(args, data_dir)
-    root = HostStore(data_dir).root
     names: dict[str, str] = {}
     for field in ("name", "new_name"):
         value = getattr(args, field, None)
@@ -147,6 +132,10 @@ def cmd_accounts(args: argparse.Namespace) -> int:
             names[field] = normalize_name(value)
         except InvalidNameError as exc:
             return _fail(f"{printable(value[:40])}: {name_problem(exc)}", EXIT_USAGE)
+    data_dir = state_place(args, "accounts")
+    if isinstance(data_dir, str):
+        return _database_accounts(args, data_dir, names)
+    root = HostStore(data_dir).root
     if args.accounts_action not in ("list", "invite") and not (root / "accounts.sqlite").exists():
         return _fail(_("{path} has no accounts yet").format(path=printable(str(data_dir))))
     if args.accounts_action == "list" and not (root / "accounts.sqlite").exists():
