@@ -11,8 +11,10 @@ The stored places are checked against each game's own result, and the pairing ru
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -20,11 +22,13 @@ from pg import PostgresServer
 
 from paris_tui.cli import main
 from paris_tui.host.accounts.command import invite
+from paris_tui.host.events import RoundOpened, TableEvent
 from paris_tui.host.ratings.store import ranks
 from paris_tui.host.server import Host, HostConfig
 from paris_tui.host.tournaments.engine import Plan
 from paris_tui.host.tournaments.pairing import Round
 from paris_tui.host.tournaments.standings import standings
+from paris_tui.host.tournaments.store import Tournament
 
 from .helpers import Bot, join_bot, random_player, running_host
 
@@ -271,6 +275,46 @@ async def test_a_four_round_swiss_of_six_with_a_withdrawal_and_a_restart_mid_rou
     assert lines[1].startswith("  1. ") and " points (" in lines[1]
 
 
+@contextlib.asynccontextmanager
+async def _two_hosts(
+    tmp_path: Path, postgres: PostgresServer, heard: list[tuple[int, RoundOpened]] | None = None
+) -> AsyncIterator[tuple[Host, Host]]:
+    """Hosts a and b on one new database, started; each round they tell is kept in
+    ``heard`` with the host's index (0 for a)."""
+    database = postgres.dsn(postgres.create_database())
+    hosts: list[Host] = []
+    try:
+        for i, folder in enumerate(("a", "b")):
+            host = Host(HostConfig(data_dir=tmp_path / folder, port=0, database=database))
+            host.load()
+            await host.start()
+            hosts.append(host)
+
+            def hear(event: TableEvent, i: int = i) -> None:
+                if heard is not None and isinstance(event, RoundOpened):
+                    heard.append((i, event))
+
+            host.events.subscribe(hear)
+        yield hosts[0], hosts[1]
+    finally:
+        for host in hosts:
+            await host.close()
+
+
+def _entered(host: Host, name: str, move_time: float, names: Sequence[str]) -> Tournament:
+    """A Swiss tournament of three rounds, two a table, started, with ``names`` entered
+    (their accounts made), the first the best rated."""
+    accounts, kept = host.accounts, host.tournaments.store
+    assert accounts is not None and kept is not None
+    made = kept.create(name, Plan("swiss", 2, 3), move_time=move_time, start=0.0)
+    for i, entrant in enumerate(names):
+        invite(accounts, entrant)
+        found = accounts.find(entrant)
+        assert found is not None
+        kept.enter(made.id, found.id, entrant, rating=10.0 - i)
+    return made
+
+
 async def test_two_hosts_of_one_database_open_each_table_once(
     tmp_path: Path, postgres: PostgresServer
 ) -> None:
@@ -278,36 +322,19 @@ async def test_two_hosts_of_one_database_open_each_table_once(
     name lock across hosts for turn-based tables): the round is paired once and each
     table opened by one of them. (The claim that keeps two hosts opening one table at
     the same moment is tested on the store: test_tournament_store.py.)"""
-    database = postgres.dsn(postgres.create_database())
-    hosts: list[Host] = []
-    for folder in ("a", "b"):
-        host = Host(HostConfig(data_dir=tmp_path / folder, port=0, database=database))
-        host.load()
-        await host.start()
-        hosts.append(host)
-    try:
-        a, b = hosts
-        accounts, kept = a.accounts, a.tournaments.store
-        assert accounts is not None and kept is not None
-        made = kept.create("Slow", Plan("swiss", 2, 3), move_time=86400.0, start=0.0)
-        for i, name in enumerate(NAMES[:4]):
-            invite(accounts, name)
-            found = accounts.find(name)
-            assert found is not None
-            kept.enter(made.id, found.id, name, rating=10.0 - i)
-        assert a.tournaments.store is not None and b.tournaments.store is not None
+    async with _two_hosts(tmp_path, postgres) as (a, b):
+        kept = a.tournaments.store
+        assert kept is not None and b.tournaments.store is not None
+        made = _entered(a, "Slow", 86400.0, NAMES[:4])
         due_a = a.tournaments.pair(time.time())
         due_b = b.tournaments.pair(time.time())
         assert [n for _t, n in due_a] == [n for _t, n in due_b] == [1], "paired once"
         a.tournaments.open_due(due_a)
         b.tournaments.open_due(due_b)
-        opened = [r.id for h in hosts for r in h.rooms.values()]
+        opened = [r.id for h in (a, b) for r in h.rooms.values()]
         assert len(opened) == 2 == len(set(opened))
         assert not kept.unopened(made.id, 1)
         assert kept.claim_table(made.id, 1, 1, "ghost") is False, "open tables are not claimed"
-    finally:
-        for host in hosts:
-            await host.close()
 
 
 async def test_a_knockout_of_four_plays_its_semifinals_and_final_at_the_host(
@@ -357,44 +384,20 @@ async def test_two_hosts_pairing_at_the_same_moment_write_one_round_and_open_eac
     tournament's lease, so one round is written, each of its tables opened once, and
     one host tells the round opened (its notify command); the other tells its own
     lobbies."""
-    from paris_tui.host.events import RoundOpened, TableEvent
-
-    database = postgres.dsn(postgres.create_database())
-    hosts: list[Host] = []
     heard: list[tuple[int, RoundOpened]] = []
-    for i, folder in enumerate(("a", "b")):
-        host = Host(HostConfig(data_dir=tmp_path / folder, port=0, database=database))
-        host.load()
-        await host.start()
-        hosts.append(host)
-
-        def hear(event: TableEvent, i: int = i) -> None:
-            if isinstance(event, RoundOpened):
-                heard.append((i, event))
-
-        host.events.subscribe(hear)
-    try:
-        a, b = hosts
-        accounts, kept = a.accounts, a.tournaments.store
-        assert accounts is not None and kept is not None
-        made = kept.create("Fast", Plan("swiss", 2, 3), move_time=120.0, start=0.0)
-        for i, name in enumerate((*NAMES, "fay")):
-            invite(accounts, name)
-            found = accounts.find(name)
-            assert found is not None
-            kept.enter(made.id, found.id, name, rating=10.0 - i)
+    async with _two_hosts(tmp_path, postgres, heard) as (a, b):
+        kept = a.tournaments.store
+        assert kept is not None
+        made = _entered(a, "Fast", 120.0, (*NAMES, "fay"))
         now = time.time()
         for _ in range(3):
             await asyncio.gather(a.tournaments.step(now), b.tournaments.step(now))
         rounds = kept.rounds(made.id)
-        opened = [r.id for h in hosts for r in h.rooms.values()]
+        opened = [r.id for h in (a, b) for r in h.rooms.values()]
         told = [t for _i, event in heard if event.notify for t, _names in event.tables]
         by_whom = {i for i, event in heard if event.notify}
         echoed = [t for _i, event in heard if not event.notify for t, _names in event.tables]
         assert not kept.unopened(made.id, 1)
-    finally:
-        for host in hosts:
-            await host.close()
     assert len(rounds) == 1 and len(rounds[0].tables) == 3, "one round written"
     assert len(opened) == 3 == len(set(opened)), "each table opened once"
     assert sorted(told) == sorted(opened) and len(by_whom) == 1, "told once, by one host"
@@ -408,32 +411,11 @@ async def test_the_lobbies_of_a_host_that_did_not_open_the_round_hear_it_too(
     tables and tells them (its notify command runs for them); the other host's next look
     tells its own lobbies where each paired account sits, once, without running the
     notify command a second time."""
-    from paris_tui.host.events import RoundOpened, TableEvent
-
-    database = postgres.dsn(postgres.create_database())
-    hosts: list[Host] = []
     heard: list[tuple[int, RoundOpened]] = []
-    for i, folder in enumerate(("a", "b")):
-        host = Host(HostConfig(data_dir=tmp_path / folder, port=0, database=database))
-        host.load()
-        await host.start()
-        hosts.append(host)
-
-        def hear(event: TableEvent, i: int = i) -> None:
-            if isinstance(event, RoundOpened):
-                heard.append((i, event))
-
-        host.events.subscribe(hear)
-    try:
-        a, b = hosts
-        accounts, kept = a.accounts, a.tournaments.store
-        assert accounts is not None and kept is not None
-        made = kept.create("Fast", Plan("swiss", 2, 3), move_time=120.0, start=0.0)
-        for i, name in enumerate(NAMES[:4]):
-            invite(accounts, name)
-            found = accounts.find(name)
-            assert found is not None
-            kept.enter(made.id, found.id, name, rating=10.0 - i)
+    async with _two_hosts(tmp_path, postgres, heard) as (a, b):
+        kept = a.tournaments.store
+        assert kept is not None
+        made = _entered(a, "Fast", 120.0, NAMES[:4])
         now = time.time()
         await a.tournaments.step(now)  # a takes the lease, pairs, opens, tells
         for _ in range(2):
@@ -445,9 +427,6 @@ async def test_the_lobbies_of_a_host_that_did_not_open_the_round_hear_it_too(
             table_id: tuple(keys[k] for k in kept.rounds(made.id)[0].tables[no - 1].seats)
             for (_round, no), table_id in kept.table_ids(made.id).items()
         }
-    finally:
-        for host in hosts:
-            await host.close()
     assert len(opened) == 2 and not b.rooms, "a opened both tables"
     by_host = {i: [e for j, e in heard if j == i] for i in (0, 1)}
     for i in (0, 1):
@@ -470,23 +449,10 @@ async def test_a_host_that_stalls_past_its_lease_while_opening_a_table_leaves_it
     table. Host a's record of its table is refused (its lease's epoch is old): its table
     is archived unplayed (its names free), and the round's table is played at b's table
     only (b's next look opens it if it could not yet)."""
-    database = postgres.dsn(postgres.create_database())
-    hosts: list[Host] = []
-    for folder in ("a", "b"):
-        host = Host(HostConfig(data_dir=tmp_path / folder, port=0, database=database))
-        host.load()
-        await host.start()
-        hosts.append(host)
-    try:
-        a, b = hosts
-        accounts, kept = a.accounts, a.tournaments.store
-        assert accounts is not None and kept is not None
-        made = kept.create("Stall", Plan("swiss", 2, 3), move_time=move_time, start=0.0)
-        for i, name in enumerate(NAMES[:2]):
-            invite(accounts, name)
-            found = accounts.find(name)
-            assert found is not None
-            kept.enter(made.id, found.id, name, rating=10.0 - i)
+    async with _two_hosts(tmp_path, postgres) as (a, b):
+        kept = a.tournaments.store
+        assert kept is not None
+        made = _entered(a, "Stall", move_time, NAMES[:2])
         opening = a.open_table
         stalled: list[str] = []
 
@@ -512,7 +478,4 @@ async def test_a_host_that_stalls_past_its_lease_while_opening_a_table_leaves_it
         from paris_tui.host.store.postgres import PostgresStore
 
         assert isinstance(a.tables, PostgresStore) and a.tables.is_archived(stalled[0])
-    finally:
-        for host in hosts:
-            await host.close()
     assert len(recorded.tables) == 1
