@@ -25,6 +25,28 @@ def new_session(
     return Session.new(parse_players(players), seed=seed, options=options, path=path)
 
 
+async def until(pilot: Pilot[object], test: object, what: str, steps: int = 1000) -> None:
+    """Wait (at most ``steps`` pauses of 20 ms) until ``test()`` holds."""
+    assert callable(test)
+    for _ in range(steps):
+        if test():
+            return
+        await pilot.pause(0.02)
+    raise AssertionError(f"never: {what}")
+
+
+async def remote_app(port: int, name: str, tokens_at: Path) -> ParisApp:
+    """An app at the table of ``name`` on the host at 127.0.0.1:``port`` (its link open,
+    its lobby the host's; tokens kept in ``tokens_at``), not yet running."""
+    from paris_tui.app.online.remote import Home, JoinTarget, open_link
+    from paris_tui.net.client import TokenStore
+
+    tokens = TokenStore(tokens_at)
+    target = JoinTarget("127.0.0.1", port, name)
+    link = await open_link(target, tokens)
+    return make_app(link=link, home=Home(target, tokens))
+
+
 def make_app(session: Session | None = None, **kwargs: object) -> ParisApp:
     kwargs.setdefault("anim", 0.0)
     kwargs.setdefault("ai_delay", 0.0)

@@ -9,56 +9,34 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from textual.pilot import Pilot
-
-from paris_tui.app.app import ParisApp
-from paris_tui.app.online.remote import Home, JoinTarget, open_link
 from paris_tui.app.screens.end_abort import AbortedScreen
 from paris_tui.app.screens.lobby import LobbyScreen
-from paris_tui.net.client import TokenStore
 from paris_tui.net.protocol import Agree, Agreement
 from tests.host.helpers import TIMEOUT, join_bot, running_host
 
-from .helpers import find_game, press, screen_text
+from .helpers import find_game, press, remote_app, screen_text, until
 
 MAX_STEPS = 1000
 
 
-async def _until(pilot: Pilot[object], test: object, what: str) -> None:
-    for _ in range(MAX_STEPS):
-        if test():  # type: ignore[operator]
-            return
-        await pilot.pause(0.02)
-    raise AssertionError(f"never: {what}")
-
-
 async def test_propose_abort_in_the_palette_and_the_game_ends_aborted(tmp_path: Path) -> None:
     async with running_host(tmp_path / "host", ["ann,bob"]) as (host, port):
-        tokens = TokenStore(tmp_path / "ann" / "tokens.json")
-        link = await open_link(JoinTarget("127.0.0.1", port, "ann"), tokens)
+        app = await remote_app(port, "ann", tmp_path / "ann" / "tokens.json")
         bob = await join_bot(port, "bob")
-        app = ParisApp(
-            link=link,
-            home=Home(JoinTarget("127.0.0.1", port, "ann"), tokens),
-            anim=0.0,
-            ai_delay=0.0,
-            cursor_blink=False,
-            deliberate_keys=False,
-        )
         room = host.rooms["t1"]
         async with app.run_test(size=(80, 24)) as pilot:
-            await _until(pilot, lambda: find_game(app) is not None, "the game screen")
-            await _until(pilot, lambda: 0 in room.seated, "ann seated")
+            await until(pilot, lambda: find_game(app) is not None, "the game screen")
+            await until(pilot, lambda: 0 in room.seated, "ann seated")
             await press(pilot, "ctrl+p")
             await pilot.press(*"Propose abort")
-            await _until(pilot, lambda: "Propose abort" in screen_text(app), "the command listed")
+            await until(pilot, lambda: "Propose abort" in screen_text(app), "the command listed")
             await press(pilot, "enter")
             for _ in range(MAX_STEPS):
                 message = await bob.client.receive(TIMEOUT)
                 if isinstance(message, Agreement):
                     assert message == Agreement("t1", "abort", (0,), None)
                     break
-            await _until(
+            await until(
                 pilot,
                 lambda: any("You asked to abort the game" in n.message for n in app._notifications),
                 "the words of the proposal",
@@ -67,9 +45,9 @@ async def test_propose_abort_in_the_palette_and_the_game_ends_aborted(tmp_path: 
             titles = [c.title for c in app.get_system_commands(app.screen)]
             assert "Decline abort" in titles and "Propose abort" not in titles
             bob.client.send(Agree("abort"))
-            await _until(pilot, lambda: isinstance(app.screen, AbortedScreen), "the aborted end")
+            await until(pilot, lambda: isinstance(app.screen, AbortedScreen), "the aborted end")
             assert room.referee.is_over
-            await _until(
+            await until(
                 pilot,
                 lambda: "every player agreed to abort it" in screen_text(app),
                 "the rating's reason",
@@ -78,10 +56,10 @@ async def test_propose_abort_in_the_palette_and_the_game_ends_aborted(tmp_path: 
             assert "Game aborted" in text and "no one won" in text
             assert "Scores when it ended" in text
             await press(pilot, "q")
-            await _until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
-            await _until(pilot, lambda: "aborted" in screen_text(app), "t1 aborted in the lobby")
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            await until(pilot, lambda: "aborted" in screen_text(app), "t1 aborted in the lobby")
             # Enter on it opens the aborted end again (never a game to play on).
             await press(pilot, "enter")
-            await _until(pilot, lambda: isinstance(app.screen, AbortedScreen), "the end again")
+            await until(pilot, lambda: isinstance(app.screen, AbortedScreen), "the end again")
         await bob.client.close()
         await asyncio.sleep(0)

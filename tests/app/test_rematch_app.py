@@ -8,54 +8,32 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from textual.pilot import Pilot
-
-from paris_tui.app.app import ParisApp
-from paris_tui.app.online.remote import Home, JoinTarget, open_link
 from paris_tui.app.screens.end import EndScreen
 from paris_tui.app.screens.lobby import LobbyScreen
-from paris_tui.net.client import TokenStore
 from paris_tui.net.protocol import Agree, Agreement
 from tests.host.helpers import TIMEOUT, join_bot, put_record, running_host
 
-from .helpers import find_game, press, screen_text
+from .helpers import find_game, press, remote_app, screen_text, until
 from .test_chat_app import near_the_end
 
 MAX_STEPS = 1000
 
 
-async def _until(pilot: Pilot[object], test: object, what: str) -> None:
-    for _ in range(MAX_STEPS):
-        if test():  # type: ignore[operator]
-            return
-        await pilot.pause(0.02)
-    raise AssertionError(f"never: {what}")
-
-
 async def test_m_agrees_to_a_rematch_and_the_app_sits_at_it(tmp_path: Path) -> None:
     put_record(tmp_path / "host", "t1", near_the_end().record())  # bob,ann; bob ends it
     async with running_host(tmp_path / "host") as (host, port):
-        tokens = TokenStore(tmp_path / "ann" / "tokens.json")
-        link = await open_link(JoinTarget("127.0.0.1", port, "ann"), tokens)
+        app = await remote_app(port, "ann", tmp_path / "ann" / "tokens.json")
         bob = await join_bot(port, "bob")
-        app = ParisApp(
-            link=link,
-            home=Home(JoinTarget("127.0.0.1", port, "ann"), tokens),
-            anim=0.0,
-            ai_delay=0.0,
-            cursor_blink=False,
-            deliberate_keys=False,
-        )
         async with app.run_test(size=(80, 24)) as pilot:
-            await _until(pilot, lambda: find_game(app) is not None, "the game screen")
+            await until(pilot, lambda: find_game(app) is not None, "the game screen")
             await bob.play_to_end()
-            await _until(pilot, lambda: isinstance(app.screen, EndScreen), "the end screen")
+            await until(pilot, lambda: isinstance(app.screen, EndScreen), "the end screen")
             end = app.screen
             await press(pilot, "space")  # the whole result at once
-            await _until(pilot, lambda: "for a rematch" in screen_text(app), "the rematch line")
+            await until(pilot, lambda: "for a rematch" in screen_text(app), "the rematch line")
             assert "m Rematch" in screen_text(app)
             await press(pilot, "m")
-            await _until(
+            await until(
                 pilot, lambda: "ann agreed; waiting for bob" in screen_text(app), "ann's word"
             )
             assert "t2" not in host.rooms and app.screen is end
@@ -65,16 +43,16 @@ async def test_m_agrees_to_a_rematch_and_the_app_sits_at_it(tmp_path: Path) -> N
                 if isinstance(message, Agreement) and message.to is not None:
                     break
             assert host.rooms["t2"].referee.names == ("ann", "bob")
-            await _until(
+            await until(
                 pilot,
                 lambda: app.link is not None and app.link.table.table_id == "t2",
                 "ann at the rematch",
             )
-            await _until(pilot, lambda: 0 in host.rooms["t2"].seated, "ann seated at t2")
+            await until(pilot, lambda: 0 in host.rooms["t2"].seated, "ann seated at t2")
             game = find_game(app)
             assert game is not None and app.link.table.local_seats == (0,)  # type: ignore[union-attr]
             assert not any(isinstance(s, EndScreen) for s in app.screen_stack)
             await press(pilot, "q")
-            await _until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
         await bob.client.close()
         await asyncio.sleep(0)

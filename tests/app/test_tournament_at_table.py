@@ -10,29 +10,14 @@ import asyncio
 from dataclasses import replace
 from pathlib import Path
 
-from textual.pilot import Pilot
-
-from paris_tui.app.app import ParisApp
-from paris_tui.app.online.remote import Home, JoinTarget, open_link
 from paris_tui.app.screens.end import EndScreen
 from paris_tui.app.screens.lobby import LobbyScreen
 from paris_tui.host.events import RoundOpened
 from paris_tui.host.referee import APP_KEY, TOURNAMENT_KEY, parse_seats
-from paris_tui.net.client import TokenStore
 from tests.host.helpers import join_bot, put_record, running_host
 
-from .helpers import find_game, press, screen_text
+from .helpers import find_game, press, remote_app, screen_text, until
 from .test_chat_app import near_the_end
-
-MAX_STEPS = 1000
-
-
-async def _until(pilot: Pilot[object], test: object, what: str) -> None:
-    for _ in range(MAX_STEPS):
-        if test():  # type: ignore[operator]
-            return
-        await pilot.pause(0.02)
-    raise AssertionError(f"never: {what}")
 
 
 async def test_a_round_opened_meanwhile_is_said_at_the_table_and_j_goes_there(
@@ -40,22 +25,13 @@ async def test_a_round_opened_meanwhile_is_said_at_the_table_and_j_goes_there(
 ) -> None:
     put_record(tmp_path / "host", "t1", near_the_end().record())  # bob,ann; bob ends it
     async with running_host(tmp_path / "host") as (host, port):
-        tokens = TokenStore(tmp_path / "ann" / "tokens.json")
-        link = await open_link(JoinTarget("127.0.0.1", port, "ann"), tokens)
+        app = await remote_app(port, "ann", tmp_path / "ann" / "tokens.json")
         bob = await join_bot(port, "bob")
-        app = ParisApp(
-            link=link,
-            home=Home(JoinTarget("127.0.0.1", port, "ann"), tokens),
-            anim=0.0,
-            ai_delay=0.0,
-            cursor_blink=False,
-            deliberate_keys=False,
-        )
         async with app.run_test(size=(80, 24)) as pilot:
-            await _until(pilot, lambda: find_game(app) is not None, "the game screen")
-            await _until(pilot, lambda: 1 in host.rooms["t1"].seated, "ann seated")
+            await until(pilot, lambda: find_game(app) is not None, "the game screen")
+            await until(pilot, lambda: 1 in host.rooms["t1"].seated, "ann seated")
             await bob.play_to_end()
-            await _until(pilot, lambda: isinstance(app.screen, EndScreen), "the end screen")
+            await until(pilot, lambda: isinstance(app.screen, EndScreen), "the end screen")
             # The next round: its table opened (ann's last one is over), and published
             # as the rounds' service does once it has opened the round's tables.
             room = host.open_table(parse_seats("ann,cy"), seed=5)
@@ -64,22 +40,22 @@ async def test_a_round_opened_meanwhile_is_said_at_the_table_and_j_goes_there(
                 f"Tournament Winter <b>Cup, round 2: you sit at table {room.id} with cy. "
                 "q (to the lobby), then j takes you there."
             )
-            await _until(
+            await until(
                 pilot,
                 lambda: any(n.message == said and not n.markup for n in app._notifications),
                 f"the table says where: {[n.message for n in app._notifications]}",
             )
             await press(pilot, "space")  # the whole result at once
             await press(pilot, "q")
-            await _until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
-            await _until(pilot, lambda: "j Your seat" in screen_text(app), "j shown")
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            await until(pilot, lambda: "j Your seat" in screen_text(app), "j shown")
             await press(pilot, "j")
-            await _until(
+            await until(
                 pilot,
                 lambda: app.link is not None and app.link.table.table_id == room.id,
                 "ann at her tournament table",
             )
-            await _until(pilot, lambda: 0 in host.rooms[room.id].seated, "ann seated there")
+            await until(pilot, lambda: 0 in host.rooms[room.id].seated, "ann seated there")
         await bob.client.close()
         await asyncio.sleep(0)
 
@@ -91,25 +67,16 @@ async def test_a_tournament_tables_end_screen_offers_no_rematch(tmp_path: Path) 
     put_record(tmp_path / "host", "t1", replace(record, extra={**record.extra, APP_KEY: meta}))
     async with running_host(tmp_path / "host") as (host, port):
         assert host.rooms["t1"].referee.tournament == "Winter Cup"
-        tokens = TokenStore(tmp_path / "ann" / "tokens.json")
-        link = await open_link(JoinTarget("127.0.0.1", port, "ann"), tokens)
+        app = await remote_app(port, "ann", tmp_path / "ann" / "tokens.json")
         bob = await join_bot(port, "bob")
-        app = ParisApp(
-            link=link,
-            home=Home(JoinTarget("127.0.0.1", port, "ann"), tokens),
-            anim=0.0,
-            ai_delay=0.0,
-            cursor_blink=False,
-            deliberate_keys=False,
-        )
         async with app.run_test(size=(80, 24)) as pilot:
-            await _until(pilot, lambda: find_game(app) is not None, "the game screen")
+            await until(pilot, lambda: find_game(app) is not None, "the game screen")
             await bob.play_to_end()
-            await _until(pilot, lambda: isinstance(app.screen, EndScreen), "the end screen")
+            await until(pilot, lambda: isinstance(app.screen, EndScreen), "the end screen")
             end = app.screen
             assert isinstance(end, EndScreen)
             await press(pilot, "space")  # the whole result at once
-            await _until(pilot, lambda: "Play again" not in screen_text(app), "drawn")
+            await until(pilot, lambda: "Play again" not in screen_text(app), "drawn")
             await pilot.pause(0.2)
             shown = screen_text(app)
             assert "Rematch" not in shown and "for a rematch" not in shown
