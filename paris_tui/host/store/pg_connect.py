@@ -1,5 +1,8 @@
 """Reaching the hosts' PostgreSQL: the driver, a bounded pool, and one-line errors.
 
+The pool never hands out a connection the server ended (:func:`hung_up`) and
+tries again for a new one every second at most (:func:`_quick_pool`).
+
 The driver (psycopg) is imported only when ``--database`` is given (``pip
 install 'paris-tui[postgres]'``); a missing one is one line
 (:class:`DriverMissing`). A database that cannot be reached raises
@@ -123,9 +126,14 @@ def hung_up(conn: Any) -> bool:
     if conn.closed or conn.broken:
         return True
     try:
-        readable, _, _ = select.select([conn.fileno()], [], [], 0)
-    except (OSError, ValueError):
-        return True
+        fd = conn.fileno()
+        if hasattr(select, "poll"):  # any descriptor (a busy host's pass 1024)
+            poller = select.poll()
+            poller.register(fd, select.POLLIN)
+            return bool(poller.poll(0))
+        readable, _, _ = select.select([fd], [], [], 0)
+    except (OSError, ValueError):  # not known: the statement will tell
+        return False
     return bool(readable)
 
 
