@@ -18,6 +18,7 @@ from pathlib import Path
 import psycopg
 import pytest
 from pg import PostgresServer
+from psycopg_pool import ConnectionPool
 
 from paris_tui.cli import main
 from paris_tui.core.record import load_record, parse_record
@@ -265,17 +266,33 @@ def test_a_missing_driver_is_one_line(tmp_path: Path, monkeypatch: pytest.Monkey
 
 @pytest.fixture
 def cut(postgres: PostgresServer) -> Iterator[tuple[str, list[str]]]:
-    """A database and the SQL that cuts it off (``[0]``) or lets it back (``[1]``)."""
+    """A database and the SQL that cuts it off (``[0]``), lets it back (``[1]``),
+    or ends every connection to it and lets new ones in at once (``[2]``: a
+    restart). The connections are ended before the SQL returns (each backend
+    waited for, up to 10 s), so the host's next statement finds them ended."""
     name = postgres.create_database()
+    end = (
+        "SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity "
+        f"WHERE datname = '{name}' AND pid <> pg_backend_pid()"
+    )
     yield (
         postgres.dsn(name),
         [
-            f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS false;'
-            f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}'",
+            f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS false;{end}',
             f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true',
+            end,
         ],
     )
     postgres.psql(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true')
+
+
+async def _answer(client: HostClient) -> object:
+    """The host's answer to a move: the first message that is not a presence."""
+    for _ in range(10):
+        answer = await client.receive(TIMEOUT)
+        if not isinstance(answer, Presence):
+            return answer
+    return answer
 
 
 async def test_a_database_that_goes_away_pauses_the_table_and_it_resumes(
@@ -289,20 +306,67 @@ async def test_a_database_that_goes_away_pauses_the_table_and_it_resumes(
         postgres.psql(sql[0])
         move = seated.view.legal_moves[0]
         ann.play(move, 0)
-        for _ in range(10):
-            answer = await ann.receive(TIMEOUT)
-            if not isinstance(answer, Presence):
-                break
+        answer = await _answer(ann)
         assert isinstance(answer, Refused) and answer.code == "unavailable", answer
         assert host.rooms["t1"].referee.move_count == 0  # not told, not made
         postgres.psql(sql[1])
+        # Made again once the database is back, the move is taken: the host
+        # waits for a new connection (the pool tries every second at most), and
+        # none that the outage ended is used.
+        host.tables.pool.timeout = 5.0  # type: ignore[attr-defined]
         ann.play(move, 0)
-        for _ in range(10):
-            answer = await ann.receive(TIMEOUT)
-            if isinstance(answer, Update):
-                break
-        assert isinstance(answer, Update) and len(answer.view.moves) == 1
+        answer = await _answer(ann)
+        assert isinstance(answer, Update) and len(answer.view.moves) == 1, answer
         assert host.tables.record_text("t1") is not None
+        await ann.close()
+    store = PostgresStore(url)
+    store.open()
+    try:
+        assert store.move_count("t1") == 1
+    finally:
+        store.close()
+
+
+def _fill(pool: ConnectionPool) -> None:
+    """The pool grown to its most connections, all idle (as a busy host's is)."""
+    held = [pool.getconn() for _ in range(pool.max_size)]
+    for conn in held:
+        pool.putconn(conn)
+
+
+def test_connections_the_database_ended_are_never_handed_out(
+    postgres: PostgresServer, cut: tuple[str, list[str]]
+) -> None:
+    """A restart of the database ends every connection of the pool; the next
+    statements, once it is back, each get a live one (none fails)."""
+    url, sql = cut
+    store = PostgresStore(url)
+    store.open()
+    try:
+        _fill(store.pool)
+        postgres.psql(sql[2])
+        for _ in range(store.pool_size + 1):
+            assert store.move_count("t1") == 0
+    finally:
+        store.close()
+
+
+async def test_a_move_after_the_database_restarted_is_taken(
+    tmp_path: Path, postgres: PostgresServer, cut: tuple[str, list[str]]
+) -> None:
+    """The database ended every connection and is back at once (a restart, a
+    failover): the next move is saved and told, not refused for a connection
+    that the restart ended."""
+    url, sql = cut
+    async with running_host(tmp_path, ["ann,bob"], seed=2, database=url) as (host, port):
+        ann = await HostClient.connect("127.0.0.1", port)
+        seated = await ann.join("ann")
+        await asyncio.to_thread(_fill, host.tables.pool)  # type: ignore[attr-defined]
+        postgres.psql(sql[2])
+        ann.play(seated.view.legal_moves[0], 0)
+        answer = await _answer(ann)
+        assert isinstance(answer, Update) and len(answer.view.moves) == 1, answer
+        assert host.rooms["t1"].referee.move_count == 1
         await ann.close()
     store = PostgresStore(url)
     store.open()

@@ -1,5 +1,8 @@
 """Reaching the hosts' PostgreSQL: the driver, a bounded pool, and one-line errors.
 
+The pool never hands out a connection the server ended (:func:`hung_up`) and
+tries again for a new one every second at most (:func:`_quick_pool`).
+
 The driver (psycopg) is imported only when ``--database`` is given (``pip
 install 'paris-tui[postgres]'``); a missing one is one line
 (:class:`DriverMissing`). A database that cannot be reached raises
@@ -12,6 +15,8 @@ from __future__ import annotations
 import functools
 import logging
 import os
+import select
+import time
 from typing import TYPE_CHECKING, Any
 
 from paris_tui.core.text import printable
@@ -112,32 +117,82 @@ _RECONNECT_FIRST = 0.2  # seconds: the first new try for a connection that broke
 _RECONNECT_MOST = 1.0  # and the longest wait between two tries
 
 
+def hung_up(conn: Any) -> bool:
+    """Whether the server ended this idle connection (no round trip): closed or
+    broken here, or its socket readable while nothing was asked. A backend
+    ended by an outage, a restart or ``pg_terminate_backend`` sends its last
+    error and closes the socket; the pool only learns of it when a statement
+    fails on it, and it held one such connection for every one it had."""
+    if conn.closed or conn.broken:
+        return True
+    try:
+        fd = conn.fileno()
+        if hasattr(select, "poll"):  # any descriptor (a busy host's pass 1024)
+            poller = select.poll()
+            poller.register(fd, select.POLLIN)
+            return bool(poller.poll(0))
+        readable, _, _ = select.select([fd], [], [], 0)
+    except (OSError, ValueError):  # not known: the statement will tell
+        return False
+    return bool(readable)
+
+
 @functools.cache
 def _quick_pool(psycopg_pool: Any) -> Any:
-    """psycopg_pool's ConnectionPool, but one that tries again for a connection
-    every :data:`_RECONNECT_MOST` seconds at most while the database is away
-    (its own waits double up to minutes: after an outage of 8 s its first new
-    connection came up to 7 s after the database was back, and its hosts' tables
-    stood still meanwhile)."""
+    """psycopg_pool's ConnectionPool, but one that never hands out a connection
+    the server ended, and tries again for a connection every
+    :data:`_RECONNECT_MOST` seconds at most while the database is away.
+
+    - A connection ended during an outage (or a restart) sat in the pool until
+      a statement used it: after the database was back, each of them cost a
+      statement that failed, and a move played then was refused. Each one is
+      looked at (:func:`hung_up`) before it is given; the first found ended
+      makes the pool drop every other ended one it holds
+      (``ConnectionPool.check``), and the caller waits for a new one, within
+      its own timeout.
+    - The pool's own waits between tries double up to minutes: after an
+      outage of 8 s its first new connection came up to 7 s after the
+      database was back, and its hosts' tables stood still meanwhile."""
     base = getattr(psycopg_pool, "base", None)
     attempt_type = getattr(base, "AttemptWithBackoff", None)
     pool_type = psycopg_pool.ConnectionPool
-    if attempt_type is None or not hasattr(pool_type, "_add_connection"):
-        return pool_type  # another version of the pool: its own waits
+    quick_retries = attempt_type is not None and hasattr(pool_type, "_add_connection")
 
-    class QuickAttempt(attempt_type):  # type: ignore[misc, valid-type]
-        INITIAL_DELAY = _RECONNECT_FIRST
-        delay: float
+    if quick_retries:
 
-        def update_delay(self, now: float) -> None:
-            super().update_delay(now)
-            self.delay = min(self.delay, _RECONNECT_MOST)
+        class QuickAttempt(attempt_type):  # type: ignore[misc, valid-type]
+            INITIAL_DELAY = _RECONNECT_FIRST
+            delay: float
+
+            def update_delay(self, now: float) -> None:
+                super().update_delay(now)
+                self.delay = min(self.delay, _RECONNECT_MOST)
 
     class QuickPool(pool_type):  # type: ignore[misc, valid-type]
-        def _add_connection(self, attempt: Any, growing: bool = False) -> None:
-            if attempt is None:
-                attempt = QuickAttempt(timeout=self.reconnect_timeout)
-            super()._add_connection(attempt, growing)
+        def getconn(self, timeout: float | None = None) -> Any:
+            if timeout is None:
+                timeout = self.timeout
+            deadline = time.monotonic() + timeout
+            swept = False
+            # Each ended connection is closed and given back (the pool makes a
+            # new one for it); one pass of every connection the pool can hold.
+            for _ in range(self.max_size + 1):
+                conn = super().getconn(max(deadline - time.monotonic(), 0.001))
+                if not hung_up(conn):
+                    return conn
+                conn.close()
+                self.putconn(conn)
+                if not swept:  # its fellows ended with it: out now, not one statement each
+                    swept = True
+                    self.check()
+            return super().getconn(max(deadline - time.monotonic(), 0.001))
+
+        if quick_retries:
+
+            def _add_connection(self, attempt: Any, growing: bool = False) -> None:
+                if attempt is None:
+                    attempt = QuickAttempt(timeout=self.reconnect_timeout)
+                super()._add_connection(attempt, growing)
 
     return QuickPool
 
