@@ -224,7 +224,7 @@ class ExpertBot(StrongBot):
             start = self.kept.follow(view, det.base.encode)
         self.reused = start.visits if start is not None else 0
         root, self.last_simulations = fast_search(
-            sampler, self.rng, cfg, self.simulations, deadline, prior, knobs.bias, start
+            sampler, self.rng, cfg, self.simulations, deadline, prior, knobs.bias, start, knobs
         )
         # A kept root may hold moves of worlds where other tiles turned up: drop those.
         legal = set(det.base.legal_codes())
