@@ -24,6 +24,22 @@ move, 300 games): the same search on the fast engine 47.7% (95% interval
 42.1-53.3%), with the bias 55.3% (49.7-60.9%). Speed: see
 ``benchmarks/expert_speed.py``.
 
+Tried for 2 players and not kept (:class:`~.expert_search.SearchKnobs` keeps
+them, off; ``benchmarks/expert_tune.py``): guided playouts
+(:meth:`~paris_tui.ai.fast.FastGame.playout_guided`: the round's last mover
+leaves over the tile that pays it best, no removal of one's own business, a
+cheap grand-tour value for the other moves). At 200 simulations a move
+against strong they played no better than the random playout (the left-over
+rule with no own removals 54.0% of 200 games, 95% interval 47.1-60.8%,
+against 55.3% of 300 with the random playout; the grand-tour value for half
+of the moves 52.5% of 80 games, then stopped). At equal time (0.1 s a move,
+200 games each) against expert with the random playout they did worse, the
+point estimates under half though the intervals reach it: the left-over rule
+46.2% (39.2-52.9%), running 19% fewer simulations a second; the ban on own
+removals alone 48.5% (41.7-55.4%), 7% fewer. The UCB constant (0.5: 50.7%,
+1.0: 52.0% against strong at 200 simulations, 200 games each) stays at
+strong's 0.7.
+
 It reads the other seats' secret routes from their moves with a model
 *fitted on self-play records* instead of chosen by hand:
 

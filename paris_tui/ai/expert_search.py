@@ -16,6 +16,10 @@ the root (:class:`SearchKnobs`), a tree kept between the seat's turns
 * the tree's moves and the playout run on the fast engine, which plays the
   core's rules without a call per move.
 
+The playout stays uniformly random: the guided playouts :class:`SearchKnobs`
+offers (``leftover``, ``own_evict``, ``greedy``) cost simulations and did not
+make each one count for more; the figures are in :mod:`paris_tui.ai.expert`.
+
 Profiled on one strong move (2 players, move 6, 3,000 simulations, cProfile):
 about two thirds of the time went to the core's ``apply_code`` and round
 ends (tours), a tenth to ``legal_codes``, a tenth to determinizing
