@@ -1,15 +1,22 @@
 """Expert's search knobs against strong at a FIXED number of simulations (search quality,
-independent of the machine's speed and load).
+independent of the machine's speed and load), or at equal time.
 
     nice -n 19 .venv/bin/python benchmarks/expert_tune.py --games 200 --simulations 200 \
-        [--players 2] [--knobs bias=0.5,exploration=0.7]
+        [--players 2] [--knobs bias=0.5,exploration=0.7] [--budget 0.1] \
+        [--against expert[:leftover=False]]
 
 Plays ``--games`` games (seats rotated: each deal is played from every seat),
 expert with the given :class:`~paris_tui.ai.expert_search.SearchKnobs` (and
-``exploration``, strong's UCB constant, for expert only) against strong, both at
-``--simulations`` simulations a move; prints expert's share of the wins (a shared
-win counts ``1 / players``) with its 95% Wilson interval, and each side's mean
-simulations run per second. Deterministic for the seed.
+:class:`~paris_tui.ai.strong.StrongConfig`'s fields such as ``exploration``, for
+expert only) against strong, both at ``--simulations`` simulations a move;
+prints expert's share of the wins (a shared win counts ``1 / players``) with its
+95% Wilson interval. Deterministic for the seed.
+
+``--budget SECONDS`` plays both sides by the clock instead (each move
+``SECONDS``; both bots of a game run in this one process, alternately, so the
+machine's load falls on both alike) and prints each side's simulations a
+second and p95 move time. ``--against expert`` plays the variant against expert
+with its defaults (``expert:KNOBS`` with these knobs) instead of strong.
 """
 
 from __future__ import annotations
@@ -22,7 +29,15 @@ from paris_tui.ai.arena import wilson
 from paris_tui.ai.expert import ExpertBot
 from paris_tui.ai.expert_search import SearchKnobs
 from paris_tui.ai.strong import StrongBot, StrongConfig
-from paris_tui.core import Game
+from paris_tui.core import Game, Move, SeatView
+
+
+def convert(old: object, value: str) -> object:
+    if isinstance(old, bool):
+        if value not in ("True", "False"):
+            raise ValueError(f"{value!r}: True or False")
+        return value == "True"
+    return type(old)(value)
 
 
 def parse_knobs(text: str) -> tuple[SearchKnobs, StrongConfig]:
@@ -32,10 +47,29 @@ def parse_knobs(text: str) -> tuple[SearchKnobs, StrongConfig]:
     for item in filter(None, text.split(",")):
         key, value = item.split("=")
         if key in names:
-            knobs = replace(knobs, **{key: type(getattr(knobs, key))(value)})
+            knobs = replace(knobs, **{key: convert(getattr(knobs, key), value)})
         else:
-            config = replace(config, **{key: type(getattr(config, key))(value)})
+            config = replace(config, **{key: convert(getattr(config, key), value)})
     return knobs, config
+
+
+class Timed:
+    """A bot whose move times and simulations are kept."""
+
+    def __init__(self, bot: StrongBot) -> None:
+        self.bot = bot
+
+    def choose(self, view: SeatView, times: list[float], sims: list[int]) -> Move:
+        start = time.perf_counter()
+        move = self.bot.choose(view)
+        times.append(time.perf_counter() - start)
+        sims.append(self.bot.last_simulations)
+        return move
+
+
+def p95(times: list[float]) -> float:
+    ordered = sorted(times)
+    return ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))] if ordered else 0.0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -45,25 +79,45 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--knobs", default="")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--budget", type=float, default=None)
+    parser.add_argument("--against", default="strong")
     args = parser.parse_args(argv)
     knobs, config = parse_knobs(args.knobs)
+    against = args.against.split(":", 1)
+    if against[0] not in ("strong", "expert"):
+        parser.error("--against: strong or expert[:KNOBS]")
+    other_knobs, other_config = parse_knobs(against[1] if len(against) > 1 else "")
+    sims = None if args.budget is not None else args.simulations
+    budget = args.budget if args.budget is not None else 1.0
+    times: tuple[list[float], list[float]] = ([], [])
+    counts: tuple[list[int], list[int]] = ([], [])
     n = args.players
     wins = 0.0
     games = 0
     for g in range(args.games):
         deal, seat = divmod(g, n)
         game = Game.new(n, seed=args.seed * 100_003 + deal)
-        bots: list[StrongBot] = []
+        bots: list[Timed] = []
         for p in range(n):
             if p == seat:
-                bot: StrongBot = ExpertBot(f"e{g}", simulations=args.simulations, config=config)
-                bot.knobs = knobs  # type: ignore[attr-defined]
+                bot: StrongBot = ExpertBot(
+                    f"e{g}", budget=budget, simulations=sims, config=config, knobs=knobs
+                )
+            elif against[0] == "expert":
+                bot = ExpertBot(
+                    f"s{g}:{p}",
+                    budget=budget,
+                    simulations=sims,
+                    config=other_config,
+                    knobs=other_knobs,
+                )
             else:
-                bot = StrongBot(f"s{g}:{p}", simulations=args.simulations)
-            bots.append(bot)
+                bot = StrongBot(f"s{g}:{p}", budget=budget, simulations=sims)
+            bots.append(Timed(bot))
         while not game.is_over:
             p = game.to_move
-            game.apply(bots[p].choose(game.view(p)))
+            side = 0 if p == seat else 1
+            game.apply(bots[p].choose(game.view(p), times[side], counts[side]))
         outcome = game.outcome()
         assert outcome is not None
         if seat in outcome.winners:
@@ -74,11 +128,16 @@ def main(argv: list[str] | None = None) -> int:
             rate = wins / games
             print(f"{games:>4} games  expert {rate:6.1%}  [{low:.1%}, {high:.1%}]", flush=True)
     low, high = wilson(round(wins), games)
+    pace = f"{args.budget} s a move" if args.budget is not None else f"{sims} simulations"
     print(
-        f"knobs {args.knobs or 'default'}: {n} players, {args.simulations} simulations: "
+        f"knobs {args.knobs or 'default'} against {args.against}: {n} players, {pace}: "
         f"expert {wins:.1f}/{games} = {wins / games:.1%}, 95% [{low:.1%}, {high:.1%}] "
         f"(fair share {1 / n:.0%})"
     )
+    if args.budget is not None:
+        for side, name in enumerate(("variant", args.against)):
+            rate = sum(counts[side]) / max(1e-9, sum(times[side]))
+            print(f"  {name}: {rate:,.0f} simulations/s, p95 move {1000 * p95(times[side]):.0f} ms")
     return 0
 
 

@@ -16,6 +16,10 @@ the root (:class:`SearchKnobs`), a tree kept between the seat's turns
 * the tree's moves and the playout run on the fast engine, which plays the
   core's rules without a call per move.
 
+The playout stays uniformly random: the guided playouts :class:`SearchKnobs`
+offers (``leftover``, ``own_evict``, ``greedy``) cost simulations and did not
+make each one count for more; the figures are in :mod:`paris_tui.ai.expert`.
+
 Profiled on one strong move (2 players, move 6, 3,000 simulations, cProfile):
 about two thirds of the time went to the core's ``apply_code`` and round
 ends (tours), a tenth to ``legal_codes``, a tenth to determinizing
@@ -56,6 +60,16 @@ class SearchKnobs:
     # A search overruns its deadline by one simulation (under a millisecond) when the
     # machine is idle; a loaded machine's scheduler adds a few milliseconds.
     safety_share: float = 0.1
+    # The playouts' policy (:meth:`~paris_tui.ai.fast.FastGame.playout_guided`): a round's
+    # last mover leaves over the tile that pays it best (``leftover``; a uniformly random
+    # move instead with chance ``leftover_eps``), and nobody removes its own business when
+    # another move is legal (``own_evict`` False). Off: the uniformly random playout.
+    leftover: bool = False
+    leftover_eps: float = 0.0
+    own_evict: bool = True
+    # In the playouts, the chance that a move other than a round's last takes the best
+    # cheap value for the grand tours (:func:`~paris_tui.ai.fast.build_value`).
+    greedy: float = 0.0
 
 
 class WorldSampler:
@@ -170,6 +184,7 @@ def fast_search(
     prior: Mapping[int, float] | None = None,
     bias: float = 0.0,
     root: Node | None = None,
+    knobs: SearchKnobs | None = None,
 ) -> tuple[Node, int]:
     """Simulations from the sampler's position: ``limit`` of them, or until ``deadline``
     (``time.perf_counter()``); returns the root and how many ran.
@@ -177,7 +192,8 @@ def fast_search(
     ``prior`` (a value in [0, 1] per root move) adds ``bias * prior / (visits + 1)`` to a
     root child's UCB value: progressive bias, strong early and fading with visits. ``root``
     continues a kept tree (:class:`KeptTree`); its children that are not legal now are
-    never selected (selection looks only at the moves legal in the sampled world)."""
+    never selected (selection looks only at the moves legal in the sampled world).
+    ``knobs`` choose the playout's policy (uniformly random without them)."""
     rand = rng.random
     if root is None:
         root = Node(-1)
@@ -190,6 +206,10 @@ def fast_search(
     log = math.log
     sqrt = math.sqrt
     sims = 0
+    guided = knobs is not None and (knobs.leftover or not knobs.own_evict or knobs.greedy > 0)
+    greedy = knobs.greedy if knobs is not None else 0.0
+    eps = knobs.leftover_eps if knobs is not None and knobs.leftover else 1.0
+    own = knobs is not None and not knobs.own_evict
     if sampler.base.over:
         return root, 0
     while True:
@@ -232,7 +252,10 @@ def fast_search(
             node = children[best_code]
             game.apply(best_code)
             path.append(node)
-        game.playout(rand)
+        if guided:
+            game.playout_guided(rand, eps, own, None, greedy)
+        else:
+            game.playout(rand)
         values = game.scores
         winners = game.winners
         rewards = [0.0] * n

@@ -33,7 +33,7 @@ from ..core import Game, Options
 from ..core.board import Board
 from ..core.tables import stop_tables
 
-__all__ = ["FastGame", "Rules", "rules_for"]
+__all__ = ["FastGame", "Rules", "best_builds", "build_value", "leftover_gain", "rules_for"]
 
 
 class Rules:
@@ -42,9 +42,12 @@ class Rules:
     __slots__ = (
         "add",
         "all_lines",
+        "cross_mask",
+        "cross_weight",
         "crossing",
         "lines",
         "moves",
+        "nmask",
         "owners",
         "players",
         "remove",
@@ -81,6 +84,12 @@ class Rules:
         )
         self.lines = len(board.lines)
         self.all_lines = options.final_tours == "all-lines"
+        self.nmask = nmask
+        # For the playouts' policy: a stop's lines if a crossing (0 elsewhere), the crossings.
+        self.cross_weight = tuple(
+            len(stop.lines) if stop.is_crossing else 0 for stop in board.stops
+        )
+        self.cross_mask = sum(1 << s for s in board.crossings())
 
 
 @cache
@@ -106,6 +115,81 @@ def _grand(
         scores[a] += here + (m1[a] & nm).bit_count() + (m2[a] & nm).bit_count()
         if b >= 0:
             scores[b] += 1 + (m1[b] & nm).bit_count() + (m2[b] & nm).bit_count()
+
+
+def leftover_gain(
+    rules: Rules, st: list[int], m1: list[int], m2: list[int], discard: int, left: int, p: int
+) -> int:
+    """What seat ``p`` gains over the best other seat if tile ``left`` is left over now: its
+    small tour (R5) and the grand tour its discard would trigger (R6), on this board."""
+    pts = [0] * rules.players
+    owners = rules.owners
+    x = st[rules.tile_stop[left]]
+    if x:
+        for q in owners[x]:
+            pts[q] += 1
+    else:
+        for ring in rules.rings[left]:
+            hit = False
+            for s in ring:
+                x = st[s]
+                if x:
+                    hit = True
+                    for q in owners[x]:
+                        pts[q] += 1
+            if hit:
+                break
+    line = rules.tile_line[left]
+    if discard & (1 << line):
+        _grand(rules.tour[line], st, m1, m2, rules.crossing, pts)
+    mine = pts[p]
+    pts[p] = -(1 << 30)
+    return mine - max(pts)
+
+
+def best_builds(rules: Rules, m1: list[int], codes: list[int], p: int) -> list[int]:
+    """The codes of the best :func:`build_value` for seat ``p`` (the same sums, inline)."""
+    best = -(1 << 30)
+    out: list[int] = []
+    ts = rules.tile_stop
+    weight = rules.cross_weight
+    nmask = rules.nmask
+    cmask = rules.cross_mask
+    mine = m1[p]
+    for code in codes:
+        s = ts[code >> 3]
+        nm = nmask[s]
+        v = weight[s] * (1 + (mine & nm).bit_count()) + (mine & nm & cmask).bit_count()
+        if code & 7:
+            q = (code & 7) - 1
+            theirs = m1[q] & nm
+            loss = weight[s] * (1 + theirs.bit_count()) + (theirs & cmask).bit_count()
+            v += -loss if q == p else loss
+        if v > best:
+            best = v
+            out = [code]
+        elif v == best:
+            out.append(code)
+    return out
+
+
+def build_value(rules: Rules, m1: list[int], code: int, p: int) -> int:
+    """A cheap value of move ``code`` for seat ``p``: what its business adds to the grand
+    tours (R6) at its stop (the stop's lines if a crossing, times one plus ``p``'s
+    neighbouring stops) and at ``p``'s neighbouring crossings (one each), plus what a
+    removed business of another seat loses by the same count (minus, for its own).
+    :func:`best_builds` computes the same, written out."""
+    s = rules.tile_stop[code >> 3]
+    nm = rules.nmask[s]
+    weight = rules.cross_weight[s]
+    mine = m1[p] & nm
+    v = weight * (1 + mine.bit_count()) + (mine & rules.cross_mask).bit_count()
+    if code & 7:
+        q = (code & 7) - 1
+        theirs = m1[q] & nm
+        loss = weight * (1 + theirs.bit_count()) + (theirs & rules.cross_mask).bit_count()
+        v += -loss if q == p else loss
+    return v
 
 
 class FastGame:
@@ -245,6 +329,140 @@ class FastGame:
         ``trace`` receives the codes played."""
         if not self.over:
             self._play(rand, -1, trace)
+
+    def playout_guided(
+        self,
+        rand: Callable[[], float],
+        eps: float = 0.0,
+        own: bool = False,
+        trace: list[int] | None = None,
+        greedy: float = 0.0,
+    ) -> None:
+        """Random legal moves to the end, except that (with chance ``1 - eps``) a round's
+        last mover takes the tile whose left-over twin pays it best (:func:`leftover_gain`)
+        and, with ``own``, nobody removes its own business when another move is legal;
+        with chance ``greedy`` another move takes the best :func:`build_value`.
+        Plays the core's rules (:meth:`_play`'s round end, written out again: that loop
+        stays the core's ``play_random`` draw for draw); ``trace`` receives the codes."""
+        if self.over:
+            return
+        rules = self.rules
+        n = rules.players
+        ts = rules.tile_stop
+        tl = rules.tile_line
+        moves = rules.moves
+        owners = rules.owners
+        add = rules.add
+        remove = rules.remove
+        rings = rules.rings
+        tour = rules.tour
+        crossing = rules.crossing
+        st, m1, m2 = self.st, self.m1, self.m2
+        scores, supply, sack = self.scores, self.supply, self.sack
+        fu = self.faceup
+        dup = self.dup
+        discard = self.discard
+        rnd = self.round
+        k = self.k
+        p = self.to_move
+        size = n + 1
+        last = n - 1
+        while True:
+            if not supply[p]:
+                codes = [t << 3 for t in dict.fromkeys(fu)]
+            elif dup:
+                codes = []
+                for t in dict.fromkeys(fu):
+                    codes += moves[t][st[ts[t]]]
+            else:
+                codes = []
+                for t in fu:
+                    codes += moves[t][st[ts[t]]]
+            if k == last and not dup and (eps <= 0.0 or rand() >= eps):
+                a, b = fu
+                ga = leftover_gain(rules, st, m1, m2, discard, a, p)
+                gb = leftover_gain(rules, st, m1, m2, discard, b, p)
+                if ga != gb:
+                    take = b if ga > gb else a
+                    codes = [c for c in codes if c >> 3 == take]
+            elif greedy > 0.0 and len(codes) > 1 and rand() < greedy:
+                codes = best_builds(rules, m1, codes, p)
+            if own and len(codes) > 1:
+                mine = p + 1
+                kept = [c for c in codes if c & 7 != mine]
+                if kept:
+                    codes = kept
+            code = codes[int(rand() * len(codes))] if len(codes) > 1 else codes[0]
+            if trace is not None:
+                trace.append(code)
+            t = code >> 3
+            fu.remove(t)
+            if supply[p]:
+                stop = ts[t]
+                state = st[stop]
+                bit = 1 << stop
+                if code & 7:
+                    victim = (code & 7) - 1
+                    state = remove[state][victim]
+                    if m2[victim] & bit:
+                        m2[victim] ^= bit
+                    else:
+                        m1[victim] ^= bit
+                    if victim == p or n == 2:
+                        supply[victim] += 1
+                    else:
+                        sack[victim] += 1
+                st[stop] = add[state][p]
+                supply[p] -= 1
+                if m1[p] & bit:
+                    m2[p] |= bit
+                else:
+                    m1[p] |= bit
+            k += 1
+            if k < n:
+                p = p + 1 if p + 1 < n else 0
+                continue
+            left = fu[0]
+            x = st[ts[left]]
+            if x:
+                for q in owners[x]:
+                    scores[q] += 1
+            else:
+                for ring in rings[left]:
+                    hit = False
+                    for s in ring:
+                        x = st[s]
+                        if x:
+                            hit = True
+                            for q in owners[x]:
+                                scores[q] += 1
+                    if hit:
+                        break
+            line = tl[left]
+            lb = 1 << line
+            if discard & lb:
+                discard ^= lb
+                _grand(tour[line], st, m1, m2, crossing, scores)
+            else:
+                discard |= lb
+            rnd += 1
+            k = 0
+            if rnd < self.total:
+                pos = self.pos
+                fu = self.future[pos : pos + size]
+                self.pos = pos + size
+                dup = len(set(fu)) < len(fu)
+                p = rnd % n
+                continue
+            fu = []
+            self._final()
+            break
+        self.faceup = fu
+        self.dup = dup
+        self.discard = discard
+        self.round = rnd
+        self.k = k
+        self.to_move = p
 
     def _play(
         self, rand: Callable[[], float] | None, code: int, trace: list[int] | None = None

@@ -125,3 +125,23 @@ def test_the_biased_search_is_legal_and_deterministic(players: int) -> None:
             ExpertBot(i, simulations=50, knobs=SearchKnobs(bias=1.0)).choose(view) for _ in range(2)
         ]
         assert moves[0] == moves[1] and moves[0] in view.legal_moves
+
+
+@pytest.mark.parametrize(
+    "knobs",
+    [
+        SearchKnobs(leftover=True),
+        SearchKnobs(leftover=True, leftover_eps=0.2, own_evict=False),
+        SearchKnobs(greedy=0.5),
+    ],
+)
+def test_guided_playouts_search_legally_and_deterministically(knobs: SearchKnobs) -> None:
+    """With a guided playout policy the search runs its simulations, chooses a legal move,
+    the same one from the same seed and view."""
+    for i, players in enumerate((2, 2, 4)):
+        game = random_position(300 + i, players, VARIANTS[i])
+        view = game.view(game.to_move)
+        bots = [ExpertBot(i, simulations=60, knobs=knobs) for _ in range(2)]
+        moves = [bot.choose(view) for bot in bots]
+        assert moves[0] == moves[1] and moves[0] in view.legal_moves
+        assert all(bot.last_simulations == 60 for bot in bots if len(view.legal_moves) > 1)
