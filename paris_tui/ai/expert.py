@@ -63,7 +63,7 @@ from ..core import Move
 from ..core.sampling import Determinizer
 from .belief import BeliefConfig, RouteBelief
 from .evaluation import Evaluator
-from .expert_search import KeptTree, SearchKnobs, WorldSampler, fast_search
+from .expert_search import KeptTree, SearchKnobs, WorldSampler, fast_search, knobs_for
 from .greedy import move_values
 from .strong import Node, StrongBot, StrongConfig
 
@@ -203,16 +203,16 @@ class ExpertBot(StrongBot):
     ) -> None:
         super().__init__(seed, budget=budget, simulations=simulations, config=config)
         self.belief = FittedBelief(model)
-        self.knobs = knobs or SearchKnobs()
+        self.knobs = knobs  # None: knobs_for(the table's player count)
         self.kept: KeptTree | None = None  # the last search's tree (see SearchKnobs.reuse)
         self.reused = 0  # visits the last choose() found in the kept tree
 
     def search(self, det: Determinizer, evaluator: Evaluator, started: float) -> Node:
         """Strong's search on the expert's own engine (:mod:`.expert_search`)."""
-        cfg = self.config
-        weights = self.belief.weights(det) if cfg.belief else {}
+        knobs = self.knobs or knobs_for(det.view.players)
+        cfg = knobs.config(self.config)
+        weights = self.belief.weights(det) if cfg.belief and knobs.belief else {}
         sampler = WorldSampler(det, weights)
-        knobs = self.knobs
         deadline = started + self.budget - min(cfg.safety, knobs.safety_share * self.budget)
         prior = None
         if knobs.bias:
@@ -224,7 +224,15 @@ class ExpertBot(StrongBot):
             start = self.kept.follow(view, det.base.encode)
         self.reused = start.visits if start is not None else 0
         root, self.last_simulations = fast_search(
-            sampler, self.rng, cfg, self.simulations, deadline, prior, knobs.bias, start
+            sampler,
+            self.rng,
+            cfg,
+            self.simulations,
+            deadline,
+            prior,
+            knobs.bias,
+            start,
+            knobs.reward,
         )
         # A kept root may hold moves of worlds where other tiles turned up: drop those.
         legal = set(det.base.legal_codes())
