@@ -85,7 +85,8 @@ class SearchKnobs:
 
 def knobs_for(players: int) -> SearchKnobs:
     """Expert's knobs at a table of ``players`` (measured per player count; see
-    :class:`SearchKnobs` and the module :mod:`paris_tui.ai.expert`)."""
+    :class:`SearchKnobs` and the module :mod:`paris_tui.ai.expert`). The same at every
+    count so far: at 4 players no other setting was shown better at equal time."""
     return SearchKnobs()
 
 
