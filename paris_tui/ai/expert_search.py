@@ -6,7 +6,9 @@ world, counted per child), the expansion of one untried move, the rewards
 seat) and the final choice (the most visited root move) are those of
 :class:`paris_tui.ai.strong.StrongBot`. What it adds: a progressive bias at
 the root (:class:`SearchKnobs`), a tree kept between the seat's turns
-(:class:`KeptTree`), and a cheaper simulation:
+(:class:`KeptTree`), knobs that may differ by the player count
+(:func:`knobs_for`: the belief on or off, another reward, strong's exploration
+and margin share), and a cheaper simulation:
 
 * a world is drawn without building a :class:`~paris_tui.core.Game`: the
   public position is turned into a :class:`~paris_tui.ai.fast.FastGame` once
