@@ -15,8 +15,15 @@ prints expert's share of the wins (a shared win counts ``1 / players``) with its
 ``--budget SECONDS`` plays both sides by the clock instead (each move
 ``SECONDS``; both bots of a game run in this one process, alternately, so the
 machine's load falls on both alike) and prints each side's simulations a
-second and p95 move time. ``--against expert`` plays the variant against expert
-with its defaults (``expert:KNOBS`` with these knobs) instead of strong.
+second and p95 move time (``--move-time`` is the same option). ``--against
+expert`` plays the variant against expert with its defaults (``expert:KNOBS``
+with these knobs) instead of strong. Expert starts from its knobs for the player
+count (:func:`~paris_tui.ai.expert_search.knobs_for`); ``--knobs`` changes some
+of them (``belief=false,reward=rank,exploration=1.0,margin_share=0``). Four
+players at equal time, for example:
+
+    nice -n 19 .venv/bin/python benchmarks/expert_tune.py --players 4 --games 160 \
+        --move-time 0.1 [--knobs belief=true]
 """
 
 from __future__ import annotations
@@ -27,21 +34,24 @@ from dataclasses import fields, replace
 
 from paris_tui.ai.arena import wilson
 from paris_tui.ai.expert import ExpertBot
-from paris_tui.ai.expert_search import SearchKnobs
+from paris_tui.ai.expert_search import SearchKnobs, knobs_for
 from paris_tui.ai.strong import StrongBot, StrongConfig
 from paris_tui.core import Game, Move, SeatView
 
 
 def convert(old: object, value: str) -> object:
+    """``value`` as a value of ``old``'s type (a knob left unset, None, takes a number)."""
     if isinstance(old, bool):
-        if value not in ("True", "False"):
-            raise ValueError(f"{value!r}: True or False")
-        return value == "True"
+        if value.lower() not in ("true", "false"):
+            raise ValueError(f"{value!r}: true or false")
+        return value.lower() == "true"
+    if old is None:
+        return float(value)
     return type(old)(value)
 
 
-def parse_knobs(text: str) -> tuple[SearchKnobs, StrongConfig]:
-    knobs = SearchKnobs()
+def parse_knobs(text: str, base: SearchKnobs | None = None) -> tuple[SearchKnobs, StrongConfig]:
+    knobs = base or SearchKnobs()
     config = StrongConfig()
     names = {f.name for f in fields(SearchKnobs)}
     for item in filter(None, text.split(",")):
@@ -79,14 +89,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--knobs", default="")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--budget", type=float, default=None)
+    parser.add_argument("--budget", "--move-time", type=float, default=None, metavar="SECONDS")
     parser.add_argument("--against", default="strong")
     args = parser.parse_args(argv)
-    knobs, config = parse_knobs(args.knobs)
+    knobs, config = parse_knobs(args.knobs, knobs_for(args.players))
     against = args.against.split(":", 1)
     if against[0] not in ("strong", "expert"):
         parser.error("--against: strong or expert[:KNOBS]")
-    other_knobs, other_config = parse_knobs(against[1] if len(against) > 1 else "")
+    other_knobs, other_config = parse_knobs(
+        against[1] if len(against) > 1 else "", knobs_for(args.players)
+    )
     sims = None if args.budget is not None else args.simulations
     budget = args.budget if args.budget is not None else 1.0
     times: tuple[list[float], list[float]] = ([], [])

@@ -42,6 +42,22 @@ strong's 0.7. The kept tree made no measurable difference at equal time
 (without it 51.0% of 200 games against expert with it, 44.1-57.8%); it
 stays. Nor did a root bias of 2.0 instead of 1.0 (48.2% of 200, 41.2-54.9%).
 
+At 4 players (:func:`.expert_search.knobs_for` gives the knobs per player count;
+``benchmarks/expert_tune.py --players 4``, expert against three strong, seats
+rotated, 160 games a run): at 200 simulations a move, with the belief 28.1% of
+the wins (95% interval 21.7-35.5%), with the routes drawn uniformly 30.0%
+(23.4-37.5%), with a rank reward (a win plus a share for the part of the other
+seats outscored, instead of the margin over the best) 27.7% (21.2-34.9%). By
+the clock, both at 0.1 s a move (``--move-time 0.1``), working the belief out
+takes about two fifths of expert's move (229 simulations a decision with it,
+385 without, mean of 24 decisions), yet drawing the routes uniformly won
+27.0% of 320 games (22.3-32.0%; two sets of deals: 26.2% and 27.8%) and with
+the belief 32.9% (27.9-38.1%; 34.4% and 31.4%): the belief's worlds are worth
+more than the simulations it costs. A UCB constant of 0.5 instead of 0.7 (by
+the clock, the first set of deals): 29.2% (22.9-36.8%) against 34.4%. No change
+was shown better, so the knobs are the same at every count and the belief stays
+on at 4 players.
+
 It reads the other seats' secret routes from their moves with a model
 *fitted on self-play records* instead of chosen by hand:
 
@@ -81,7 +97,7 @@ from ..core import Move
 from ..core.sampling import Determinizer
 from .belief import BeliefConfig, RouteBelief
 from .evaluation import Evaluator
-from .expert_search import KeptTree, SearchKnobs, WorldSampler, fast_search
+from .expert_search import KeptTree, SearchKnobs, WorldSampler, fast_search, knobs_for
 from .greedy import move_values
 from .strong import Node, StrongBot, StrongConfig
 
@@ -221,16 +237,16 @@ class ExpertBot(StrongBot):
     ) -> None:
         super().__init__(seed, budget=budget, simulations=simulations, config=config)
         self.belief = FittedBelief(model)
-        self.knobs = knobs or SearchKnobs()
+        self.knobs = knobs  # None: knobs_for(the table's player count)
         self.kept: KeptTree | None = None  # the last search's tree (see SearchKnobs.reuse)
         self.reused = 0  # visits the last choose() found in the kept tree
 
     def search(self, det: Determinizer, evaluator: Evaluator, started: float) -> Node:
         """Strong's search on the expert's own engine (:mod:`.expert_search`)."""
-        cfg = self.config
-        weights = self.belief.weights(det) if cfg.belief else {}
+        knobs = self.knobs or knobs_for(det.view.players)
+        cfg = knobs.config(self.config)
+        weights = self.belief.weights(det) if cfg.belief and knobs.belief else {}
         sampler = WorldSampler(det, weights)
-        knobs = self.knobs
         deadline = started + self.budget - min(cfg.safety, knobs.safety_share * self.budget)
         prior = None
         if knobs.bias:

@@ -6,7 +6,9 @@ world, counted per child), the expansion of one untried move, the rewards
 seat) and the final choice (the most visited root move) are those of
 :class:`paris_tui.ai.strong.StrongBot`. What it adds: a progressive bias at
 the root (:class:`SearchKnobs`), a tree kept between the seat's turns
-(:class:`KeptTree`), and a cheaper simulation:
+(:class:`KeptTree`), knobs that may differ by the player count
+(:func:`knobs_for`: the belief on or off, another reward, strong's exploration
+and margin share), and a cheaper simulation:
 
 * a world is drawn without building a :class:`~paris_tui.core.Game`: the
   public position is turned into a :class:`~paris_tui.ai.fast.FastGame` once
@@ -33,14 +35,21 @@ import random
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..core import Move, SeatView
 from ..core.sampling import Determinizer
 from .fast import FastGame
 from .strong import Node, StrongConfig
 
-__all__ = ["KeptTree", "SearchKnobs", "WorldSampler", "fast_search"]
+__all__ = [
+    "KeptTree",
+    "SearchKnobs",
+    "WorldSampler",
+    "fast_search",
+    "knobs_for",
+    "reward_function",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +79,66 @@ class SearchKnobs:
     # In the playouts, the chance that a move other than a round's last takes the best
     # cheap value for the grand tours (:func:`~paris_tui.ai.fast.build_value`).
     greedy: float = 0.0
+    # Draw the other seats' routes from the fitted belief; False draws them uniformly, at no
+    # cost (the belief's greedy margins for every past move of every other seat take 20 to
+    # 40 ms a decision at 4 players).
+    belief: bool = True
+    # The reward backed up (see :func:`reward_function`): "margin" (strong's) or "rank".
+    reward: str = "margin"
+    # Strong's knobs, for expert alone (None: :class:`StrongConfig`'s).
+    exploration: float | None = None
+    margin_share: float | None = None
+
+    def config(self, base: StrongConfig) -> StrongConfig:
+        """``base`` with this search's own exploration and margin share, where it sets them."""
+        out = base
+        if self.exploration is not None:
+            out = replace(out, exploration=self.exploration)
+        if self.margin_share is not None:
+            out = replace(out, margin_share=self.margin_share)
+        return out
+
+
+def knobs_for(players: int) -> SearchKnobs:
+    """Expert's knobs at a table of ``players`` (measured per player count; see
+    :class:`SearchKnobs` and the module :mod:`paris_tui.ai.expert`). The same at every
+    count so far: at 4 players no other setting was shown better at equal time."""
+    return SearchKnobs()
+
+
+Reward = Callable[[list[int], tuple[int, ...]], list[float]]
+
+
+def reward_function(players: int, kind: str, share: float, scale: float) -> Reward:
+    """Every seat's reward in [0, 1] from the final scores and the winners.
+
+    ``"margin"`` (strong's): ``1 - share`` for a win (split when shared) plus ``share``
+    times ``0.5 + 0.5 d / (|d| + scale)``, ``d`` the margin over the best other seat.
+    ``"rank"``: the same win part plus ``share`` times the part of the other seats the
+    seat outscored (a tie counts one half): a fourth place is worse than a second."""
+    n = players
+    win = 1.0 - share
+    if kind not in ("margin", "rank"):
+        raise ValueError(f"unknown reward {kind!r}")
+    rank = kind == "rank"
+    others = max(1, n - 1)
+
+    def reward(values: list[int], winners: tuple[int, ...]) -> list[float]:
+        rewards = [0.0] * n
+        for p in winners:
+            rewards[p] = win / len(winners)
+        if share:
+            for p in range(n):
+                v = values[p]
+                if rank:
+                    beaten = sum(1.0 if v > w else 0.5 if v == w else 0.0 for w in values)
+                    rewards[p] += share * (beaten - 0.5) / others
+                else:
+                    d = v - max(values[q] for q in range(n) if q != p)
+                    rewards[p] += share * (0.5 + 0.5 * d / (abs(d) + scale))
+        return rewards
+
+    return reward
 
 
 class WorldSampler:
@@ -193,16 +262,16 @@ def fast_search(
     root child's UCB value: progressive bias, strong early and fading with visits. ``root``
     continues a kept tree (:class:`KeptTree`); its children that are not legal now are
     never selected (selection looks only at the moves legal in the sampled world).
-    ``knobs`` choose the playout's policy (uniformly random without them)."""
+    ``knobs`` choose the playout's policy (uniformly random without them) and the reward
+    (:func:`reward_function`; strong's margin without them)."""
     rand = rng.random
     if root is None:
         root = Node(-1)
     n = sampler.players
     clock = time.perf_counter
     c = config.exploration
-    share = config.margin_share
-    scale = config.margin_scale
-    win = 1.0 - share
+    kind = knobs.reward if knobs is not None else "margin"
+    reward = reward_function(n, kind, config.margin_share, config.margin_scale)
     log = math.log
     sqrt = math.sqrt
     sims = 0
@@ -256,15 +325,7 @@ def fast_search(
             game.playout_guided(rand, eps, own, None, greedy)
         else:
             game.playout(rand)
-        values = game.scores
-        winners = game.winners
-        rewards = [0.0] * n
-        for p in winners:
-            rewards[p] = win / len(winners)
-        if share:
-            for p in range(n):
-                d = values[p] - max(values[q] for q in range(n) if q != p)
-                rewards[p] += share * (0.5 + 0.5 * d / (abs(d) + scale))
+        rewards = reward(game.scores, game.winners)
         for node in path:
             node.visits += 1
             if node.player >= 0:
