@@ -43,13 +43,16 @@ machine:
     nice -n 19 .venv/bin/python benchmarks/ladder.py --expert --games 400 --jobs 1 --readme
 
 takes about 4.5 h (equal: 400 games x 40 moves x 1 s) + 2.8 h (quarter) +
-9 h (four: 80 moves a game): about 16 h; ``--runs equal`` alone 4.5 h.
+5.3 h (four: 12 rounds of 4 moves a game): about 13 h; ``--runs equal`` alone 4.5 h.
 ``--jobs 2`` halves that on two idle cores. The README's figures so far are
-partial, from a quarter of the budgets and fewer games (about half an hour
-on a shared machine):
+partial: equal and quarter at the issue's budgets with fewer games (31 and 24
+minutes with two jobs on an idle machine), four at a quarter of the budgets
+(14 minutes):
 
-    nice -n 19 .venv/bin/python benchmarks/ladder.py --expert --runs equal --games 80 \
-        --scale 0.25 --jobs 1 --readme      # then --runs quarter --games 80, --runs four --games 40
+    .venv/bin/python benchmarks/ladder.py --expert --runs equal --games 96 --jobs 2 --readme
+    .venv/bin/python benchmarks/ladder.py --expert --runs quarter --games 120 --jobs 2 --readme
+    .venv/bin/python benchmarks/ladder.py --expert --runs four --games 160 --scale 0.25 \
+        --jobs 2 --readme
 """
 
 from __future__ import annotations
