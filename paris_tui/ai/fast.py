@@ -35,6 +35,10 @@ from ..core.tables import stop_tables
 
 __all__ = ["FastGame", "Rules", "best_builds", "build_value", "leftover_gain", "rules_for"]
 
+Guide = Callable[[list[int], list[int], int, int, bool, int], list[int]]
+"""A playout's policy: (legal codes, face-up tiles, mover, moves made this round, two
+face-up tiles of one kind, discard) to the codes to draw from (:meth:`FastGame._play`)."""
+
 
 class Rules:
     """What never changes in games of one board, variant and player count."""
@@ -342,42 +346,16 @@ class FastGame:
         last mover takes the tile whose left-over twin pays it best (:func:`leftover_gain`)
         and, with ``own``, nobody removes its own business when another move is legal;
         with chance ``greedy`` another move takes the best :func:`build_value`.
-        Plays the core's rules (:meth:`_play`'s round end, written out again: that loop
-        stays the core's ``play_random`` draw for draw); ``trace`` receives the codes."""
+        ``trace`` receives the codes."""
         if self.over:
             return
         rules = self.rules
-        n = rules.players
-        ts = rules.tile_stop
-        tl = rules.tile_line
-        moves = rules.moves
-        owners = rules.owners
-        add = rules.add
-        remove = rules.remove
-        rings = rules.rings
-        tour = rules.tour
-        crossing = rules.crossing
+        last = rules.players - 1
         st, m1, m2 = self.st, self.m1, self.m2
-        scores, supply, sack = self.scores, self.supply, self.sack
-        fu = self.faceup
-        dup = self.dup
-        discard = self.discard
-        rnd = self.round
-        k = self.k
-        p = self.to_move
-        size = n + 1
-        last = n - 1
-        while True:
-            if not supply[p]:
-                codes = [t << 3 for t in dict.fromkeys(fu)]
-            elif dup:
-                codes = []
-                for t in dict.fromkeys(fu):
-                    codes += moves[t][st[ts[t]]]
-            else:
-                codes = []
-                for t in fu:
-                    codes += moves[t][st[ts[t]]]
+
+        def guide(
+            codes: list[int], fu: list[int], p: int, k: int, dup: bool, discard: int
+        ) -> list[int]:
             if k == last and not dup and (eps <= 0.0 or rand() >= eps):
                 a, b = fu
                 ga = leftover_gain(rules, st, m1, m2, discard, a, p)
@@ -392,82 +370,20 @@ class FastGame:
                 kept = [c for c in codes if c & 7 != mine]
                 if kept:
                     codes = kept
-            code = codes[int(rand() * len(codes))] if len(codes) > 1 else codes[0]
-            if trace is not None:
-                trace.append(code)
-            t = code >> 3
-            fu.remove(t)
-            if supply[p]:
-                stop = ts[t]
-                state = st[stop]
-                bit = 1 << stop
-                if code & 7:
-                    victim = (code & 7) - 1
-                    state = remove[state][victim]
-                    if m2[victim] & bit:
-                        m2[victim] ^= bit
-                    else:
-                        m1[victim] ^= bit
-                    if victim == p or n == 2:
-                        supply[victim] += 1
-                    else:
-                        sack[victim] += 1
-                st[stop] = add[state][p]
-                supply[p] -= 1
-                if m1[p] & bit:
-                    m2[p] |= bit
-                else:
-                    m1[p] |= bit
-            k += 1
-            if k < n:
-                p = p + 1 if p + 1 < n else 0
-                continue
-            left = fu[0]
-            x = st[ts[left]]
-            if x:
-                for q in owners[x]:
-                    scores[q] += 1
-            else:
-                for ring in rings[left]:
-                    hit = False
-                    for s in ring:
-                        x = st[s]
-                        if x:
-                            hit = True
-                            for q in owners[x]:
-                                scores[q] += 1
-                    if hit:
-                        break
-            line = tl[left]
-            lb = 1 << line
-            if discard & lb:
-                discard ^= lb
-                _grand(tour[line], st, m1, m2, crossing, scores)
-            else:
-                discard |= lb
-            rnd += 1
-            k = 0
-            if rnd < self.total:
-                pos = self.pos
-                fu = self.future[pos : pos + size]
-                self.pos = pos + size
-                dup = len(set(fu)) < len(fu)
-                p = rnd % n
-                continue
-            fu = []
-            self._final()
-            break
-        self.faceup = fu
-        self.dup = dup
-        self.discard = discard
-        self.round = rnd
-        self.k = k
-        self.to_move = p
+            return codes
+
+        self._play(rand, -1, trace, guide)
 
     def _play(
-        self, rand: Callable[[], float] | None, code: int, trace: list[int] | None = None
+        self,
+        rand: Callable[[], float] | None,
+        code: int,
+        trace: list[int] | None = None,
+        guide: Guide | None = None,
     ) -> None:
-        """Make ``code`` (``rand`` None), or random moves to the end. One loop, no calls."""
+        """Make ``code`` (``rand`` None), or random moves to the end: one loop, no call a
+        move. A ``guide`` narrows each move's legal codes before the random draw (one call
+        a move; :meth:`playout_guided`)."""
         rules = self.rules
         n = rules.players
         ts = rules.tile_stop
@@ -503,6 +419,8 @@ class FastGame:
                     codes = []
                     for t in fu:
                         codes += moves[t][st[ts[t]]]
+                if guide is not None:
+                    codes = guide(codes, fu, p, k, dup, discard)
                 code = codes[int(rand() * len(codes))]
                 if trace is not None:
                     trace.append(code)
