@@ -121,28 +121,34 @@ def _grand(
             scores[b] += 1 + (m1[b] & nm).bit_count() + (m2[b] & nm).bit_count()
 
 
+def _small(rules: Rules, st: list[int], left: int, scores: list[int]) -> None:
+    """R5: the small tour of left-over tile ``left``: a point for each business at its stop,
+    or, at an empty stop, at the stops of the nearest ring that has any."""
+    owners = rules.owners
+    x = st[rules.tile_stop[left]]
+    if x:
+        for q in owners[x]:
+            scores[q] += 1
+        return
+    for ring in rules.rings[left]:
+        hit = False
+        for s in ring:
+            x = st[s]
+            if x:
+                hit = True
+                for q in owners[x]:
+                    scores[q] += 1
+        if hit:
+            return
+
+
 def leftover_gain(
     rules: Rules, st: list[int], m1: list[int], m2: list[int], discard: int, left: int, p: int
 ) -> int:
     """What seat ``p`` gains over the best other seat if tile ``left`` is left over now: its
     small tour (R5) and the grand tour its discard would trigger (R6), on this board."""
     pts = [0] * rules.players
-    owners = rules.owners
-    x = st[rules.tile_stop[left]]
-    if x:
-        for q in owners[x]:
-            pts[q] += 1
-    else:
-        for ring in rules.rings[left]:
-            hit = False
-            for s in ring:
-                x = st[s]
-                if x:
-                    hit = True
-                    for q in owners[x]:
-                        pts[q] += 1
-            if hit:
-                break
+    _small(rules, st, left, pts)
     line = rules.tile_line[left]
     if discard & (1 << line):
         _grand(rules.tour[line], st, m1, m2, rules.crossing, pts)
@@ -152,37 +158,17 @@ def leftover_gain(
 
 
 def best_builds(rules: Rules, m1: list[int], codes: list[int], p: int) -> list[int]:
-    """The codes of the best :func:`build_value` for seat ``p`` (the same sums, inline)."""
-    best = -(1 << 30)
-    out: list[int] = []
-    ts = rules.tile_stop
-    weight = rules.cross_weight
-    nmask = rules.nmask
-    cmask = rules.cross_mask
-    mine = m1[p]
-    for code in codes:
-        s = ts[code >> 3]
-        nm = nmask[s]
-        v = weight[s] * (1 + (mine & nm).bit_count()) + (mine & nm & cmask).bit_count()
-        if code & 7:
-            q = (code & 7) - 1
-            theirs = m1[q] & nm
-            loss = weight[s] * (1 + theirs.bit_count()) + (theirs & cmask).bit_count()
-            v += -loss if q == p else loss
-        if v > best:
-            best = v
-            out = [code]
-        elif v == best:
-            out.append(code)
-    return out
+    """The codes of the best :func:`build_value` for seat ``p``."""
+    values = [build_value(rules, m1, code, p) for code in codes]
+    best = max(values)
+    return [code for code, v in zip(codes, values, strict=True) if v == best]
 
 
 def build_value(rules: Rules, m1: list[int], code: int, p: int) -> int:
     """A cheap value of move ``code`` for seat ``p``: what its business adds to the grand
     tours (R6) at its stop (the stop's lines if a crossing, times one plus ``p``'s
     neighbouring stops) and at ``p``'s neighbouring crossings (one each), plus what a
-    removed business of another seat loses by the same count (minus, for its own).
-    :func:`best_builds` computes the same, written out."""
+    removed business of another seat loses by the same count (minus, for its own)."""
     s = rules.tile_stop[code >> 3]
     nm = rules.nmask[s]
     weight = rules.cross_weight[s]
@@ -389,10 +375,8 @@ class FastGame:
         ts = rules.tile_stop
         tl = rules.tile_line
         moves = rules.moves
-        owners = rules.owners
         add = rules.add
         remove = rules.remove
-        rings = rules.rings
         tour = rules.tour
         crossing = rules.crossing
         st, m1, m2 = self.st, self.m1, self.m2
@@ -455,21 +439,7 @@ class FastGame:
                 continue
             # The round's end (R3.3-R3.5): the left-over tile's small tour, its discard.
             left = fu[0]
-            x = st[ts[left]]
-            if x:
-                for q in owners[x]:
-                    scores[q] += 1
-            else:
-                for ring in rings[left]:
-                    hit = False
-                    for s in ring:
-                        x = st[s]
-                        if x:
-                            hit = True
-                            for q in owners[x]:
-                                scores[q] += 1
-                    if hit:
-                        break
+            _small(rules, st, left, scores)
             line = tl[left]
             lb = 1 << line
             if discard & lb:
