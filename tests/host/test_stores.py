@@ -319,10 +319,15 @@ async def test_a_database_that_goes_away_pauses_the_table_and_it_resumes(
         assert isinstance(answer, Update) and len(answer.view.moves) == 1, answer
         assert host.tables.record_text("t1") is not None
         await ann.close()
+    assert _saved_moves(url) == 1
+
+
+def _saved_moves(url: str) -> int:
+    """The moves of table t1 the database has, read by a store of its own."""
     store = PostgresStore(url)
     store.open()
     try:
-        assert store.move_count("t1") == 1
+        return store.move_count("t1")
     finally:
         store.close()
 
@@ -368,12 +373,7 @@ async def test_a_move_after_the_database_restarted_is_taken(
         assert isinstance(answer, Update) and len(answer.view.moves) == 1, answer
         assert host.rooms["t1"].referee.move_count == 1
         await ann.close()
-    store = PostgresStore(url)
-    store.open()
-    try:
-        assert store.move_count("t1") == 1
-    finally:
-        store.close()
+    assert _saved_moves(url) == 1
 
 
 # --- host migrate -----------------------------------------------------------------------
