@@ -401,9 +401,9 @@ class HostTournaments:
             self._tell_opened_elsewhere(look)
             return
         tournament, number, rnd = look.tournament, look.number, look.rnd
-        # Opened before this look's first with the lease and not over: told again (the
-        # host that opened them may have died before its players heard, or they listen
-        # at this host now).
+        # At this host's first look at the round with the lease, the tables opened before
+        # and not over are told again (the host that opened them may have died before
+        # its players heard, or they listen at this host now).
         opened_here = list(look.opened)
         for table_no in look.waiting:
             # The claim and the record are the two store writes that stay on the loop: the
@@ -521,6 +521,9 @@ class HostTournaments:
                 for seat in range(len(seats))
                 if seat not in room.owners and seat not in room.seated
             ]
+            # A write that stays on the loop: who is absent is read from the room here,
+            # and the AI takes their seats at once; with an await between, a player
+            # coming meanwhile would be marked absent and their seat taken from them.
             withdrawn = store.mark_absent(
                 tournament.id, number, table_no, [seats[s] for s in absent]
             )
