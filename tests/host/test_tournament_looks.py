@@ -5,7 +5,8 @@ the store in ``pair()``'s thread: on the host's loop it only opens tables, tells
 the lobbies and writes what goes with that (a table's claim and its record, the
 absent). A round already handled (every table opened, told at a host that did not
 open them, no absent player left to look for here) is not read again at later
-looks: only whether it is still the current round.
+looks: only whether it is still the current round. Two looks at once run one after
+the other, so the second sees what the first did.
 
 The store is wrapped in a recorder that notes the thread of each call; real hosts
 on loopback, both stores where one host is enough, PostgreSQL for two.
@@ -15,12 +16,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from pg import PostgresServer
 
 from paris_tui.host.events import RoundOpened
@@ -217,3 +220,25 @@ async def test_a_host_without_the_lease_looks_for_the_absent_at_the_tables_it_se
     assert leased == [(a.tournaments.holder,)], "a holds the lease"
     assert len(absent.get(1, [])) == 4, "b looked for the absent at its tables"
     assert on_loop == [], "no read on the host's loop"
+
+
+async def test_two_looks_at_once_mark_each_absent_player_once(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A look of the timer and one after a game over at the same moment: one after the
+    other, so the second sees what the first marked (each absent player said once)."""
+    async with running_host(tmp_path) as (host, _port):
+        await _no_timer(host)
+        made = _entered(host, "Cup", 120.0, NAMES[:4])
+        now = time.time()
+        await host.tournaments.step(now)
+        await host.tournaments.step(now + 5)
+        later = now + REAL_TIME_GRACE + 1
+        with caplog.at_level(logging.INFO, logger="paris_tui.host.tournaments"):
+            await asyncio.gather(host.tournaments.step(later), host.tournaments.step(later))
+        kept = host.tournaments.store
+        assert kept is not None
+        absent = kept.absences(made.id)
+    said = [r.getMessage() for r in caplog.records if "is absent" in r.getMessage()]
+    assert len(absent.get(1, [])) == 4
+    assert len(said) == 4, said
