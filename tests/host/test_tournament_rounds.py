@@ -328,7 +328,7 @@ async def test_two_hosts_of_one_database_open_each_table_once(
         made = _entered(a, "Slow", 86400.0, NAMES[:4])
         due_a = a.tournaments.pair(time.time())
         due_b = b.tournaments.pair(time.time())
-        assert [n for _t, n in due_a] == [n for _t, n in due_b] == [1], "paired once"
+        assert [d.number for d in due_a] == [d.number for d in due_b] == [1], "paired once"
         a.tournaments.open_due(due_a)
         b.tournaments.open_due(due_b)
         opened = [r.id for h in (a, b) for r in h.rooms.values()]

@@ -111,6 +111,30 @@ def test_names_states_and_cancel(tmp_path: Path, store: str | None) -> None:
         assert kept.get(10_000) is None
 
 
+def test_the_current_round_and_whether_it_is_over_in_one_read(
+    tmp_path: Path, store: str | None
+) -> None:
+    plan = Plan("swiss", 2, 2)
+    with opened(tmp_path, store) as kept:
+        made = kept.create("Now", plan, move_time=120.0, start=1.0)
+        for account in range(1, 6):
+            kept.enter(made.id, account, f"player{account}", rating=10.0 - account)
+        other = kept.create("Other", plan, move_time=120.0, start=1.0)
+        assert kept.set_state(made.id, "running") and kept.set_state(other.id, "running")
+        assert kept.current(made.id) is None, "before round 1"
+        for number in (1, 2):
+            rnd = next_round(plan, kept.entrants(made.id), kept.rounds(made.id))
+            assert rnd is not None and rnd.number == number and len(rnd.tables) == 2
+            assert kept.add_round(made.id, rnd)
+            assert kept.current(made.id) == (number, False)
+            assert kept.finish_table(made.id, number, 1, [1, 2])
+            assert kept.current(made.id) == (number, False), "a table still played"
+            assert kept.finish_table(made.id, number, 2, [2, 1])
+            assert kept.current(made.id) == (number, True)
+            assert kept.current(made.id) == (kept.rounds(made.id)[-1].number, True)
+        assert kept.current(other.id) is None, "another tournament's rounds are its own"
+
+
 @pytest.fixture
 def database(postgres: PostgresServer) -> str:
     return postgres.dsn(postgres.create_database())

@@ -33,6 +33,14 @@ opened table are written only under that lease, so a host that stalled past it
 writes nothing (a table it opened meanwhile is archived unplayed). A host claims
 a table before it opens it too (a minute, in the store). Each host looks for the
 absent players of the tables it serves, whoever paired them.
+
+A look (:meth:`HostTournaments.step`) reads the store in a thread
+(:meth:`HostTournaments.pair`), which hands the loop a :class:`DueRound` for each
+current round with something to do; the loop reads nothing: it opens the tables,
+publishes, and makes the writes that go with that (a table's claim and record, the
+absent marked). What a look learns that stays true (every table opened, the round
+told here, which tables are still to look at for the absent) spares later looks
+those reads: a round handled is read again only for whether it is still current.
 """
 
 from __future__ import annotations
@@ -41,8 +49,10 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import threading
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from paris_tui.core.dealing import SeatSpec
@@ -63,7 +73,7 @@ from paris_tui.host.tournaments.store import (
 )
 from paris_tui.net.turns import is_turn_based
 
-__all__ = ["REAL_TIME_GRACE", "TICK", "HostTournaments", "TournamentsHost", "grace"]
+__all__ = ["REAL_TIME_GRACE", "TICK", "DueRound", "HostTournaments", "TournamentsHost", "grace"]
 
 log = logging.getLogger("paris_tui.host.tournaments")
 
@@ -77,6 +87,45 @@ def grace(move_time: float, real_time: float = REAL_TIME_GRACE) -> float:
     """How long after its table opened a paired account that has not come is absent: a
     minute at a real-time table, one move time at a turn-based one."""
     return move_time if is_turn_based(move_time) else real_time
+
+
+@dataclass(frozen=True)
+class DueRound:
+    """A current round as a look read it in :meth:`HostTournaments.pair`'s thread: what
+    the loop needs to open its tables, tell of them and look for the absent, so that
+    :meth:`HostTournaments.open_due` reads nothing from the store."""
+
+    tournament: Tournament
+    number: int
+    fence: Fence | None
+    """This host's lease of the tournament; ``None``: another host opens its tables."""
+    rnd: Round
+    names: Mapping[str, str]
+    """Each entrant's key and name."""
+    waiting: tuple[int, ...] = ()
+    """The tables no host table played yet, to open (with the lease)."""
+    opened: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """To tell: the tables opened before this look, not over (host table, names)."""
+    unchecked: tuple[tuple[int, str, float], ...] = ()
+    """To look for the absent at: served here, grace run out (number, host table,
+    when it opened)."""
+
+
+@dataclass(frozen=True)
+class _Seen:
+    """What this host's looks learnt of a current round that stays true, so that later
+    looks do not read it again: a table, once opened, stays so; a table, once over or
+    looked at for the absent, is not looked at again."""
+
+    opened: bool = False
+    """Every table of the round had a host table."""
+    pending: tuple[tuple[int, str, float], ...] | None = None
+    """Its tables whose absent were still to be looked for, read after every table was
+    opened (the list can only shrink): the store is asked again only once one of them
+    is served here and its grace has run out."""
+    told: frozenset[str] | None = None
+    """At a host without the lease: its tables not over, read after every table was
+    opened; once each is told here the round is told."""
 
 
 class _Opened(Protocol):
@@ -130,13 +179,17 @@ class HostTournaments:
         self._task: asyncio.Task[None] | None = None
         self._steps: set[asyncio.Task[None]] = set()  # a round's next, under way
         self.holder = secrets.token_hex(8)  # this host, as a claim on a table to open
-        self._fences: dict[int, Fence] = {}  # the tournaments whose lease this host has
+        # The sets below are shared by pair()'s thread and the loop: under this lock.
+        self._lock = threading.Lock()
+        self._stepping = asyncio.Lock()  # one look at a time
         # The rounds this host has looked at with the lease: on its first look at one it
         # tells the players of the tables opened before (by a host that died, or by this
         # one before a restart), not yet over, where they sit.
         self._looked: set[tuple[int, int]] = set()
-        # The tables (tournament, round, host table id) this host has told its lobbies of.
-        self._told: set[tuple[int, int, str]] = set()
+        # The host tables each round (tournament, round) has told this host's lobbies of.
+        self._told: dict[tuple[int, int], set[str]] = {}
+        # What the looks learnt of each current round that stays true (see _Seen).
+        self._seen: dict[tuple[int, int], _Seen] = {}
         self.events = events
         self.real_time_grace = REAL_TIME_GRACE  # a real-time table's absence grace
         if events is not None:
@@ -181,58 +234,73 @@ class HostTournaments:
             await asyncio.sleep(TICK)
 
     async def step(self, now: float) -> None:
-        """One look: the pairing in a thread (a large field takes a while), the tables
-        opened here, on the host's loop."""
-        try:
-            due = await asyncio.to_thread(self.pair, now)
-            self.open_due(due, now)
-        except (TournamentsUnavailable, OSError) as exc:
-            log.error("tournaments: %s", exc)
+        """One look: the store read (and the rounds paired) in a thread, a large field
+        takes a while; the tables opened here, on the host's loop. One look at a time:
+        each sees what the one before it opened and marked."""
+        async with self._stepping:
+            try:
+                due = await asyncio.to_thread(self.pair, now, frozenset(self.host.rooms))
+                self.open_due(due, now)
+            except (TournamentsUnavailable, OSError) as exc:
+                log.error("tournaments: %s", exc)
 
     def tick(self, now: float) -> None:
         """:meth:`step` in one go, on the caller's thread."""
-        self.open_due(self.pair(now), now)
+        self.open_due(self.pair(now, frozenset(self.host.rooms)), now)
 
     # --- the rounds -------------------------------------------------------------------
 
-    def pair(self, now: float) -> list[tuple[Tournament, int]]:
+    def pair(self, now: float, served: frozenset[str] | None = None) -> list[DueRound]:
         """Begin the tournaments whose start has come; pair the next round of each
-        running one whose round is over, or finish it. Returns the rounds whose
-        tables are to be opened (any thread: the store has its own lock)."""
+        running one whose round is over, or finish it. Returns what the loop needs of
+        each current round with something to do (tables to open, to tell of, absent to
+        look for at ``served``, the host tables served here: by default the host's
+        rooms now, on the loop's thread). Any thread: the store has its own lock."""
         store = self.store
         if store is None:
             return []
-        due: list[tuple[Tournament, int]] = []
+        if served is None:
+            served = frozenset(self.host.rooms)
+        due: list[DueRound] = []
+        current: set[tuple[int, int]] = set()
         for tournament in store.tournaments(("open", "running")):
             if tournament.state == "open" and tournament.start > now:
                 continue
             fence = store.lease(tournament.id, self.holder)
+            rnd: Round | None = None
             if fence is None:  # another host pairs and opens it; its absent are looked for
-                self._fences.pop(tournament.id, None)
-                rounds = store.rounds(tournament.id) if tournament.state == "running" else []
-                if rounds and not rounds[-1].over:
-                    due.append((tournament, rounds[-1].number))
-                continue
-            self._fences[tournament.id] = fence
-            if tournament.state == "open":
-                if tournament.start > now:
+                found = store.current(tournament.id) if tournament.state == "running" else None
+                if found is None or found[1]:
                     continue
-                if not store.set_state(tournament.id, "running", was=("open",)):
+                number = found[0]
+            else:
+                if tournament.state == "open":
+                    if not store.set_state(tournament.id, "running", was=("open",)):
+                        continue
+                    log.info("tournament %s begins", tournament.name)
+                advanced = self._advance(store, tournament, fence)
+                if advanced is None:
                     continue
-                log.info("tournament %s begins", tournament.name)
-            number = self._advance(store, tournament, fence)
-            if number is not None:
-                due.append((tournament, number))
+                number, rnd = advanced
+            current.add((tournament.id, number))
+            look = self._look(store, tournament, number, rnd, fence, served, now)
+            if look is not None:
+                due.append(look)
+        with self._lock:  # what was learnt of rounds no longer current is let go
+            self._seen = {k: v for k, v in self._seen.items() if k in current}
         return due
 
     def _advance(
         self, store: SQLiteTournaments, tournament: Tournament, fence: Fence
-    ) -> int | None:
-        """The current round's number if it has tables to open (pairing it first when the
-        last one is over), ``None`` when the tournament is over."""
+    ) -> tuple[int, Round | None] | None:
+        """The current round's number, and the round if it was read (pairing it first
+        when the last one is over), or ``None`` when the tournament is over."""
+        found = store.current(tournament.id)
+        if found is not None and not found[1]:
+            return found[0], None
         rounds = store.rounds(tournament.id)
         if rounds and not rounds[-1].over:
-            return rounds[-1].number
+            return rounds[-1].number, rounds[-1]
         rnd = next_round(tournament.plan, store.entrants(tournament.id), rounds)
         if rnd is None:
             if store.set_state(tournament.id, "finished", was=("running",)):
@@ -246,43 +314,107 @@ class HostTournaments:
                 len(rnd.tables),
                 "table" if len(rnd.tables) == 1 else "tables",  # the log is English only
             )
-        return rnd.number
+            return rnd.number, rnd
+        rounds = store.rounds(tournament.id)  # another host's pairing of it, if any
+        if len(rounds) < rnd.number:
+            return None
+        return rnd.number, rounds[rnd.number - 1]
 
-    def open_due(self, due: Sequence[tuple[Tournament, int]], now: float | None = None) -> None:
+    def _look(
+        self,
+        store: SQLiteTournaments,
+        tournament: Tournament,
+        number: int,
+        rnd: Round | None,
+        fence: Fence | None,
+        served: frozenset[str],
+        now: float,
+    ) -> DueRound | None:
+        """Read what the loop needs of a current round (pair()'s thread), skipping what
+        earlier looks learnt needs no reading: tables all opened, the round told here,
+        no table served here whose grace ran out among those still to look at."""
+        key = (tournament.id, number)
+        with self._lock:
+            seen = self._seen.get(key, _Seen())
+            first = fence is not None and key not in self._looked
+            if first:
+                self._looked.add(key)
+            told = frozenset(self._told.get(key, ()))
+        # Without the lease: the tables another host opened, told until each is; with
+        # it: on its first look, those opened before it, told again.
+        told_all = seen.told is not None and seen.told <= told
+        tell = self.events is not None and (first if fence is not None else not told_all)
+        waiting: list[int] = []
+        if not seen.opened:  # once every table is open it stays so
+            waiting = store.unopened(tournament.id, number)
+            seen = replace(seen, opened=not waiting)
+        wait = grace(tournament.move_time, self.real_time_grace)
+
+        def due(rows: Sequence[tuple[int, str, float]]) -> tuple[tuple[int, str, float], ...]:
+            return tuple(r for r in rows if r[1] in served and now >= r[2] + wait)
+
+        unchecked: tuple[tuple[int, str, float], ...] = ()
+        if seen.pending is None or due(seen.pending):
+            rows = store.unchecked(tournament.id, number)
+            if seen.opened:  # read after every table was open: this list only shrinks
+                seen = replace(seen, pending=tuple(rows))
+            unchecked = due(rows)
+        if fence is None:
+            waiting = []
+        if not (waiting or tell or unchecked):
+            with self._lock:
+                self._seen[key] = seen
+            return None
+        if rnd is None:
+            rounds = store.rounds(tournament.id)
+            if len(rounds) < number:
+                return None
+            rnd = rounds[number - 1]
+        names = store.names(tournament.id)
+        opened: list[tuple[str, tuple[str, ...]]] = []
+        if tell:
+            opened = self._open_before(store, tournament.id, number, rnd, names)
+            if fence is None and seen.opened:  # told here once these are
+                seen = replace(seen, told=frozenset(t for t, _ in opened))
+        with self._lock:
+            self._seen[key] = seen
+        return DueRound(
+            tournament, number, fence, rnd, names, tuple(waiting), tuple(opened), unchecked
+        )
+
+    def open_due(self, due: Sequence[DueRound], now: float | None = None) -> None:
         """Open the tables of these rounds that no host table plays yet, then look for the
         absent players of those served here whose grace ran out by ``now`` (the loop's
-        thread)."""
+        thread). It reads nothing from the store: ``due`` has what it needs."""
         when = time.time() if now is None else now
-        for tournament, number in due:
-            self._open_tables(tournament, number, when)
-        for tournament, number in due:
-            self._look_for_absent(tournament, number, when)
+        for look in due:
+            self._open_tables(look, when)
+        for look in due:
+            self._look_for_absent(look, when)
 
-    def _open_tables(self, tournament: Tournament, number: int, now: float) -> None:
+    def _open_tables(self, look: DueRound, now: float) -> None:
         store = self.store
         if store is None:
             return
-        fence = self._fences.get(tournament.id)
+        fence = look.fence
         if fence is None:  # another host's to open: this host's lobbies hear of them
-            self._tell_opened_elsewhere(tournament, number)
+            self._tell_opened_elsewhere(look)
             return
-        first_look = (tournament.id, number) not in self._looked
-        self._looked.add((tournament.id, number))
-        waiting = store.unopened(tournament.id, number)
-        if not waiting and not first_look:
-            return
-        names = store.names(tournament.id)
-        rnd = store.rounds(tournament.id)[number - 1]
-        # Opened before this look and not over: told again (the host that opened them
-        # may have died before its players heard, or they listen at this host now).
-        opened_here: list[tuple[str, tuple[str, ...]]] = (
-            self._open_before(tournament.id, number, rnd, names) if first_look else []
-        )
-        for table_no in waiting:
+        tournament, number, rnd = look.tournament, look.number, look.rnd
+        # At this host's first look at the round with the lease, the tables opened before
+        # and not over are told again (the host that opened them may have died before
+        # its players heard, or they listen at this host now).
+        opened_here = list(look.opened)
+        for table_no in look.waiting:
+            # The claim and the record are the two store writes that stay on the loop: the
+            # claim just before this host's table opens (not a minute held for a look that
+            # may not open it), the record just after, with the table's id, under the
+            # lease's fence, with no await between them and the opening, so that a table
+            # opened here is recorded or dropped at once, never played unrecorded.
             if not store.claim_table(tournament.id, number, table_no, self.holder):
                 continue  # another host opens it
             table = rnd.tables[table_no - 1]
-            seats = [SeatSpec(names[key]) for key in table.seats]
+            seats = [SeatSpec(look.names[key]) for key in table.seats]
             try:
                 opened = self.host.open_table(
                     seats,
@@ -303,35 +435,39 @@ class HostTournaments:
                 self._drop(opened.id, tournament, number, table_no)
                 continue
             opened_here.append((opened.id, tuple(s.name for s in seats)))
-        self._told.update((tournament.id, number, table_id) for table_id, _ in opened_here)
+        with self._lock:
+            self._told.setdefault((tournament.id, number), set()).update(
+                table_id for table_id, _ in opened_here
+            )
         if opened_here and self.events is not None:  # the players hear where they sit
             self.events.publish(
                 RoundOpened(tournament.id, tournament.name, number, tuple(opened_here))
             )
 
-    def _tell_opened_elsewhere(self, tournament: Tournament, number: int) -> None:
+    def _tell_opened_elsewhere(self, look: DueRound) -> None:
         """Publish the round's tables that another host opened, not over, not told here yet
         (``notify`` false: the opening host ran the notify command)."""
-        store = self.store
-        if store is None or self.events is None:
+        if self.events is None:
             return
-        rnd = store.rounds(tournament.id)[number - 1]
-        found = self._open_before(tournament.id, number, rnd, store.names(tournament.id))
-        new = [(t, names) for t, names in found if (tournament.id, number, t) not in self._told]
-        if not new:
-            return
-        self._told.update((tournament.id, number, table_id) for table_id, _ in new)
-        self.events.publish(
-            RoundOpened(tournament.id, tournament.name, number, tuple(new), notify=False)
-        )
+        tournament, number = look.tournament, look.number
+        with self._lock:
+            told = self._told.setdefault((tournament.id, number), set())
+            new = [(t, names) for t, names in look.opened if t not in told]
+            told.update(table_id for table_id, _ in new)
+        if new:
+            self.events.publish(
+                RoundOpened(tournament.id, tournament.name, number, tuple(new), notify=False)
+            )
 
+    @staticmethod
     def _open_before(
-        self, tournament: int, number: int, rnd: Round, names: Mapping[str, str]
+        store: SQLiteTournaments,
+        tournament: int,
+        number: int,
+        rnd: Round,
+        names: Mapping[str, str],
     ) -> list[tuple[str, tuple[str, ...]]]:
         """The round's tables opened already and not over: (table id, names in seat order)."""
-        store = self.store
-        if store is None:
-            return []
         found: list[tuple[str, tuple[str, ...]]] = []
         for (round_no, table_no), table_id in sorted(store.table_ids(tournament).items()):
             if round_no != number or not 1 <= table_no <= len(rnd.tables):
@@ -363,31 +499,31 @@ class HostTournaments:
 
     # --- the absent -------------------------------------------------------------------
 
-    def _look_for_absent(self, tournament: Tournament, number: int, now: float) -> None:
+    def _look_for_absent(self, look: DueRound, now: float) -> None:
         """Each table of the round served here whose grace ran out: the paired accounts
         that never came (no seat of theirs claimed, nobody in it) are marked absent, and
         the takeover AI plays for them from now on (docs/tournaments.md)."""
         store = self.store
         if store is None:
             return
+        tournament, number, names = look.tournament, look.number, look.names
         wait = grace(tournament.move_time, self.real_time_grace)
         tables: list[tuple[int, str]] = [
             (table_no, table_id)
-            for table_no, table_id, opened in store.unchecked(tournament.id, number)
+            for table_no, table_id, opened in look.unchecked
             if table_id in self.host.rooms and now >= opened + wait
         ]
-        if not tables:
-            return
-        rnd = store.rounds(tournament.id)[number - 1]
-        names = store.names(tournament.id)
         for table_no, table_id in tables:
             room = self.host.rooms[table_id]
-            seats = rnd.tables[table_no - 1].seats
+            seats = look.rnd.tables[table_no - 1].seats
             absent = [
                 seat
                 for seat in range(len(seats))
                 if seat not in room.owners and seat not in room.seated
             ]
+            # A write that stays on the loop: who is absent is read from the room here,
+            # and the AI takes their seats at once; with an await between, a player
+            # coming meanwhile would be marked absent and their seat taken from them.
             withdrawn = store.mark_absent(
                 tournament.id, number, table_no, [seats[s] for s in absent]
             )

@@ -509,6 +509,17 @@ class SQLiteTournaments(SQLiteFile):
         )
         return (int(rows[0][0]), int(rows[0][1]), int(rows[0][2])) if rows else None
 
+    def current(self, tournament: int) -> tuple[int, bool] | None:
+        """The latest round paired and whether it is over (every table has its places), in
+        one small read; ``None`` before round 1 (a host's look at a round it handled)."""
+        rows = self._read(
+            "SELECT r.round, (SELECT count(*) FROM tournament_tables t "
+            "WHERE t.tournament = r.tournament AND t.round = r.round AND t.places IS NULL) "
+            "FROM tournament_rounds r WHERE r.tournament = ? ORDER BY r.round DESC LIMIT 1",
+            (tournament,),
+        )
+        return (int(rows[0][0]), int(rows[0][1]) == 0) if rows else None
+
     def rounds(self, tournament: int) -> list[Round]:
         """The rounds paired so far, with the tables' results where they are over."""
         numbers = [
