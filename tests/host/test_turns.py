@@ -549,3 +549,38 @@ async def test_an_aborted_timed_game_waits_for_nobody_and_keeps_no_clock(
                 await bob.client.close()
     assert kept_clocks(tmp_path, store) == {}
     assert errors(caplog) == []
+
+
+async def test_a_clock_an_older_host_left_at_a_finished_table_goes_at_the_start(
+    tmp_path: Path, store: str | None
+) -> None:
+    """An older version gave a finished game's lease back before it forgot the game's
+    turn clock, and its row stayed (with --database): the next host to start drops the
+    clocks of the tables it finds finished."""
+    clock = FakeClock()
+    tables = (("ann,ai:greedy", DAY),)
+    async with timed_host(tmp_path, clock, database=store, tables=tables) as (host, port):
+        ann = await join_bot(port, "ann")
+        try:
+            await ann.play_to_end()
+            await until(lambda: host.turns.turn("t1") is None, "the clock stopped")
+        finally:
+            await ann.client.close()
+    left = Turn("t1", 0, 39, T0)
+    if store is None:
+        accounts = open_accounts(tmp_path / "host")
+        try:
+            AccountsTurnStore(accounts).put_turn(left)
+        finally:
+            accounts.close()
+    else:
+        tables_db = PostgresStore(store)
+        tables_db.open()
+        try:
+            AccountsTurnStore(PostgresAccounts(tables_db.pool)).put_turn(left)
+        finally:
+            tables_db.close()
+    assert kept_clocks(tmp_path, store) == {"t1": left}
+    async with timed_host(tmp_path, clock, database=store) as (again, _port):
+        assert again.turns.turn("t1") is None
+    assert kept_clocks(tmp_path, store) == {}

@@ -471,6 +471,12 @@ class TurnKeeper:
         if room.id in self._turns:
             self._forget(room.id, finished=True)
 
+    def finished(self, table_id: str) -> None:
+        """A table found finished at the start: a clock kept for it is left over (an
+        older version kept it, or its game ended while its row could not go) and goes."""
+        if table_id in self._turns:
+            self._forget(table_id, finished=True)
+
     def sync(self, room: Table) -> None:
         """The table moved, started or was resumed: whose turn it is now, since when."""
         move_time = self.move_time(room)
