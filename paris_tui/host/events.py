@@ -18,8 +18,9 @@ frozen dataclass:
   ratings mark the game unrated first (delivered and waited for).
 - :class:`MovePlayed` (a move was saved and told): the turn clocks start the
   next turn's clock.
-- :class:`GameOver` (a move ended the game): the ratings count it, the chat
-  sends the players the watchers' lines (delivered and waited for).
+- :class:`GameOver` (a move ended the game, or an agreed abort): the ratings
+  count it, the chat sends the players the watchers' lines (delivered and
+  waited for), the turn clocks stop its clock.
 - :class:`MoveLost` (a move could not be saved: another host referees the
   table now): the cluster stops serving it here.
 - :class:`TableArchived` (an abandoned table was archived): the cluster gives

@@ -135,8 +135,10 @@ class Hall:
             over = table_id in finished
             if over:
                 self.host.ratings.catch_up(table_id, record)  # a finish not counted yet (kill -9)
+                self.host.turns.finished(table_id)  # no clock left running for it
             if over and (self.host.cluster is not None or table_id not in shown):
-                # kept for replay, not listed (across hosts, the lobby reads the database)
+                # kept for replay, not served: with a database several hosts would
+                # each serve a copy; the finished list and the replay read the store
                 continue
             if self.host.cluster is not None and not self.host.cluster.acquire(table_id):
                 continue  # another host referees it

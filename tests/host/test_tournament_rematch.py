@@ -58,6 +58,20 @@ async def test_a_tournament_table_says_so_and_refuses_a_rematch(tmp_path: Path) 
             assert not RemoteTable(ann.client, ann.seated).rematch_allowed
             watching = await watcher.watch(table_id)
             assert watching.tournament == "Winter Cup"
+            await asyncio.gather(*(b.play_until(lambda v: len(v.moves) >= 4) for b in (ann, bob)))
+        finally:
+            await watcher.close()
+            await ann.client.close()
+            await bob.client.close()
+    tokens = {b.seated.seat: b.seated.token for b in (ann, bob)}
+    # The next host knows it from the table's record: its players, back at the table
+    # after the restart, are told so and offered no rematch at its end.
+    async with running_host(tmp_path) as (host, port):
+        ann = await join_bot(port, "ann", token=tokens[ann.seated.seat], table=table_id)
+        bob = await join_bot(port, "bob", token=tokens[bob.seated.seat], table=table_id)
+        try:
+            assert ann.seated.tournament == bob.seated.tournament == "Winter Cup"
+            assert not RemoteTable(ann.client, ann.seated).rematch_allowed
             await asyncio.gather(ann.play_to_end(), bob.play_to_end())
             ann.client.send(Agree("rematch"))
             refused = await _next(ann.client, Refused)
@@ -73,12 +87,28 @@ async def test_a_tournament_table_says_so_and_refuses_a_rematch(tmp_path: Path) 
                 )
             assert not any(isinstance(m, Agreement) for m in bob.received)
         finally:
-            await watcher.close()
             await ann.client.close()
             await bob.client.close()
-    # The next host knows it from the table's record.
-    async with running_host(tmp_path) as (host, _port):
-        assert host.rooms[table_id].referee.tournament == "Winter Cup"
+    # Once the game is over, a restart leaves its players its result where both stores
+    # keep it: the finished games' list and the tournament's page (round 1 played at
+    # this table, the places). The table itself is served again from the data
+    # directory's files only (the latest finished ones stay in that host's lobby);
+    # with --database no host serves a finished table after a restart, as several
+    # hosts would each serve a copy of it: its record is read when asked for (the
+    # list, the replay), and so no rematch of it can be agreed there either.
+    async with running_host(tmp_path) as (host, port):
+        client = await HostClient.connect("127.0.0.1", port)
+        try:
+            games = await client.games(player="ann")
+            (game,) = [g for g in games if g.table == table_id]
+            assert sorted(game.names) == ["ann", "bob"] and sorted(game.places) in ([1, 2], [1, 1])
+            page = await client.tournament("show", made.id)
+            (first,) = [r for r in page.rounds if r.number == 1]
+            (played,) = first.tables
+            assert played.table == table_id and played.places is not None
+            assert sorted(played.seats) == ["ann", "bob"]
+        finally:
+            await client.close()
 
 
 async def test_a_table_of_no_tournament_says_none_and_offers_the_rematch(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -20,15 +21,19 @@ import pytest
 from hostile_corpus import CORPUS, REFUSED, SHOWN
 from pg import PostgresServer
 
+from paris_tui.host.accounts.postgres import PostgresAccounts
+from paris_tui.host.accounts.store import open_accounts
 from paris_tui.host.referee import parse_seats
 from paris_tui.host.server import Host, HostConfig, Limits, Room
-from paris_tui.host.services.turns import Notifier
+from paris_tui.host.services.turns import AccountsTurnStore, Notifier, Turn
+from paris_tui.host.store.postgres import PostgresStore
 from paris_tui.net.client import HostClient, RefusedError
+from paris_tui.net.endings_wire import Agree, Agreement
 from paris_tui.net.protocol import HostMessage, Presence, Seated, Update
 from paris_tui.net.turns import waiting_for
 
 from . import helpers
-from .helpers import TIMEOUT
+from .helpers import TIMEOUT, join_bot
 
 DAY = 86400.0
 HOUR = 3600.0
@@ -461,3 +466,121 @@ async def test_a_move_the_ai_played_on_a_time_out_makes_the_game_unrated(tmp_pat
         assert await host.turns.expire_due() == ["t1"]
         await until(lambda: host.rooms["t1"].referee.move_count == 1, "the AI's move for ann")
         await until(lambda: store.marks("t1") == {0: "returned"}, "the marks")
+
+
+def kept_clocks(data_dir: Path, database: str | None) -> dict[str, Turn]:
+    """The turn clocks the store keeps (read apart from any host): the data
+    directory's accounts.sqlite, or ``database``'s ``turn_clocks``."""
+    if database is None:
+        accounts = open_accounts(data_dir / "host")
+        try:
+            return AccountsTurnStore(accounts).turns()
+        finally:
+            accounts.close()
+    tables = PostgresStore(database)
+    tables.open()
+    try:
+        return AccountsTurnStore(PostgresAccounts(tables.pool)).turns()
+    finally:
+        tables.close()
+
+
+def errors(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+async def test_a_timed_game_played_to_its_end_leaves_no_clock_and_no_error(
+    tmp_path: Path, store: str | None, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The last move ends the game and the table's turn clock goes with it, on both
+    stores. With --database the game over gives the table's lease back, and a clock's
+    row is written only under the lease: the clock must go before the lease does."""
+    clock = FakeClock()
+    tables = (("ann,ai:greedy", DAY),)
+    with caplog.at_level(logging.ERROR, logger="paris_tui"):
+        async with timed_host(tmp_path, clock, database=store, tables=tables) as (host, port):
+            ann = await join_bot(port, "ann")
+            try:
+                assert set(kept_clocks(tmp_path, store)) == {"t1"}  # it runs: a clock
+                await ann.play_to_end()
+                # (the last update is told before the game over is heard)
+                await until(lambda: host.turns.turn("t1") is None, "the clock stopped")
+            finally:
+                await ann.client.close()
+    assert kept_clocks(tmp_path, store) == {}
+    assert errors(caplog) == []
+
+
+async def test_an_aborted_timed_game_waits_for_nobody_and_keeps_no_clock(
+    tmp_path: Path, store: str | None, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Every player agreed to abort a turn-based game: it ended with no move, and the
+    lobby, the players' presence and the store say it waits for nobody's move."""
+    clock = FakeClock()
+    tables = (("ann,bob", DAY),)
+    with caplog.at_level(logging.ERROR, logger="paris_tui"):
+        async with timed_host(tmp_path, clock, database=store, tables=tables) as (host, port):
+            ann = await join_bot(port, "ann")
+            bob = await join_bot(port, "bob")
+            lobby = await HostClient.connect("127.0.0.1", port)
+            try:
+                (running,) = await lobby.tables()
+                assert running.to_move == 0 and running.waited == 0.0
+                ann.client.send(Agree("abort"))
+                bob.client.send(Agree("abort"))
+                # The presence the abort sends comes before the word that it was agreed.
+                said: Presence | None = None
+                for _ in range(200):
+                    message = await ann.client.receive(TIMEOUT)
+                    if isinstance(message, Presence):
+                        said = message
+                    if isinstance(message, Agreement) and message.to == "t1":
+                        break
+                assert said is not None and said.clock is not None
+                assert (said.clock.seat, said.clock.waited) == (None, 0.0)
+                clock.advance(2 * DAY)  # the move time runs out: no AI moves at a game over
+                assert await host.turns.expire_due() == []
+                (info,) = await lobby.tables()
+                assert info.finished and info.aborted
+                assert (info.to_move, info.waited) == (None, None)
+            finally:
+                await lobby.close()
+                await ann.client.close()
+                await bob.client.close()
+    assert kept_clocks(tmp_path, store) == {}
+    assert errors(caplog) == []
+
+
+async def test_a_clock_an_older_host_left_at_a_finished_table_goes_at_the_start(
+    tmp_path: Path, store: str | None
+) -> None:
+    """An older version gave a finished game's lease back before it forgot the game's
+    turn clock, and its row stayed (with --database): the next host to start drops the
+    clocks of the tables it finds finished."""
+    clock = FakeClock()
+    tables = (("ann,ai:greedy", DAY),)
+    async with timed_host(tmp_path, clock, database=store, tables=tables) as (host, port):
+        ann = await join_bot(port, "ann")
+        try:
+            await ann.play_to_end()
+            await until(lambda: host.turns.turn("t1") is None, "the clock stopped")
+        finally:
+            await ann.client.close()
+    left = Turn("t1", 0, 39, T0)
+    if store is None:
+        accounts = open_accounts(tmp_path / "host")
+        try:
+            AccountsTurnStore(accounts).put_turn(left)
+        finally:
+            accounts.close()
+    else:
+        tables_db = PostgresStore(store)
+        tables_db.open()
+        try:
+            AccountsTurnStore(PostgresAccounts(tables_db.pool)).put_turn(left)
+        finally:
+            tables_db.close()
+    assert kept_clocks(tmp_path, store) == {"t1": left}
+    async with timed_host(tmp_path, clock, database=store) as (again, _port):
+        assert again.turns.turn("t1") is None
+    assert kept_clocks(tmp_path, store) == {}

@@ -46,6 +46,7 @@ from paris_tui.core.text import printable
 from paris_tui.host.accounts.store import AccountStore, SQLiteAccounts
 from paris_tui.host.events import (
     AIPlaysFor,
+    GameOver,
     MovePlayed,
     RoundOpened,
     SeatLeft,
@@ -127,7 +128,8 @@ class TurnStore(Protocol):
 
     def put_turn(self, turn: Turn) -> None: ...
 
-    def forget_turn(self, table_id: str) -> None: ...
+    def forget_turn(self, table_id: str, *, finished: bool = False) -> None:
+        """No clock for ``table_id`` any more (``finished``: its game is over)."""
 
 
 class AccountsTurnStore:
@@ -179,9 +181,14 @@ class AccountsTurnStore:
                 (turn.table_id, turn.seat, turn.move_no, turn.since, int(turn.notified)),
             )
 
-    def forget_turn(self, table_id: str) -> None:
+    def forget_turn(self, table_id: str, *, finished: bool = False) -> None:
+        """A finished game's clock goes without the lease: the host that saw the game
+        end wrote that end under its lease (the last move's fenced write), then gave
+        the lease back at once, and no host waits for a move of a finished table (an
+        id is never used again), so this row is nobody's clock any more."""
         with self._accounts._tx() as db:
-            self._fenced(db, table_id)
+            if not finished:
+                self._fenced(db, table_id)
             db.execute("DELETE FROM turn_clocks WHERE table_id = ?", (table_id,))
 
 
@@ -201,7 +208,7 @@ class MemoryTurnStore:
     def put_turn(self, turn: Turn) -> None:
         self._turns[turn.table_id] = turn
 
-    def forget_turn(self, table_id: str) -> None:
+    def forget_turn(self, table_id: str, *, finished: bool = False) -> None:
         self._turns.pop(table_id, None)
 
 
@@ -349,6 +356,8 @@ class TurnKeeper:
                 self.started(table)
             case MovePlayed(table):
                 self.moved(table)
+            case GameOver(table):  # the last move, or an abort every player agreed to
+                self.over(table)
             case SeatLeft(table, seat):
                 self.departed(table, seat)
             case SeatsInvited(table_id, names):
@@ -455,6 +464,19 @@ class TurnKeeper:
             self._game_over(room)  # this move ended it: the absent players hear of it
         room.broadcast_presence()
 
+    def over(self, room: Table) -> None:
+        """The game ended: its clock stops and goes, timer and row (an abort ends it
+        with no move, so no :meth:`moved` follows)."""
+        self._cancel_timer(room.id)
+        if room.id in self._turns:
+            self._forget(room.id, finished=True)
+
+    def finished(self, table_id: str) -> None:
+        """A table found finished at the start: a clock kept for it is left over (an
+        older version kept it, or its game ended while its row could not go) and goes."""
+        if table_id in self._turns:
+            self._forget(table_id, finished=True)
+
     def sync(self, room: Table) -> None:
         """The table moved, started or was resumed: whose turn it is now, since when."""
         move_time = self.move_time(room)
@@ -464,7 +486,7 @@ class TurnKeeper:
         if move_time is None or seat is None or ref.is_ai(seat):
             self._cancel_timer(room.id)
             if old is not None:
-                self._forget(room.id)
+                self._forget(room.id, finished=ref.is_over)
             return
         if old is not None and old.seat == seat and old.move_no == ref.move_count:
             turn = old  # resumed: the clock goes on from when the turn began
@@ -498,10 +520,10 @@ class TurnKeeper:
         except Exception as exc:  # the clock goes on in memory; logged once per change
             log.error("table %s: cannot save its turn clock: %s", turn.table_id, exc)
 
-    def _forget(self, table_id: str) -> None:
+    def _forget(self, table_id: str, *, finished: bool = False) -> None:
         self._turns.pop(table_id, None)
         try:
-            self.store.forget_turn(table_id)
+            self.store.forget_turn(table_id, finished=finished)
         except Exception as exc:
             log.error("table %s: cannot forget its turn clock: %s", table_id, exc)
 
