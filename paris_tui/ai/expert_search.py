@@ -61,7 +61,9 @@ class SearchKnobs:
     # (95% 42.1-53.3%), 55.3% with 1.0 (49.7-60.9%), 54.7% with 3.0 (49.0-60.2%).
     bias: float = 1.0
     # How the bias fades: divided by (visits + 1) to this power (1: strong early, gone after
-    # a few hundred visits; 0: a lasting share of the value).
+    # a few hundred visits; 0: a lasting share of the value). At equal time (0.1 s a move,
+    # 2 players, 200 games against expert as shipped): 0.5 won 49.8% (43.1-56.9%), a lasting
+    # bias of 0.2 45.2% (38.3-51.9%).
     bias_decay: float = 1.0
     # Keep the tree between the seat's turns: "timed" only when searching by the clock (at a
     # fixed number of simulations a choice then depends on the seed and the view alone),
@@ -90,7 +92,9 @@ class SearchKnobs:
     reward: str = "margin"
     # Key the moves of a seat whose route is hidden by that seat's route in the sampled world,
     # so that in the tree each other seat plays as one who knows its own route (the tree's
-    # statistics of its moves are split by route instead of fused over the routes).
+    # statistics of its moves are split by route instead of fused over the routes). At equal
+    # time (0.1 s a move, 2 players, 200 games against expert as shipped): 47.5% (40.7-54.4%).
+    # A kept tree is not followed past such a move (its key is not the move's code).
     split: bool = False
     # Strong's knobs, for expert alone (None: :class:`StrongConfig`'s).
     exploration: float | None = None
