@@ -15,7 +15,8 @@ prints expert's share of the wins (a shared win counts ``1 / players``) with its
 ``--budget SECONDS`` plays both sides by the clock instead (each move
 ``SECONDS``; both bots of a game run in this one process, alternately, so the
 machine's load falls on both alike) and prints each side's simulations a
-second and p95 move time (``--move-time`` is the same option). ``--against
+second and p95 move time (``--move-time`` is the same option; ``--against-budget
+SECONDS`` gives the other side another move time, to see what time is worth). ``--against
 expert`` plays the variant against expert with its defaults (``expert:KNOBS``
 with these knobs) instead of strong. Expert starts from its knobs for the player
 count (:func:`~paris_tui.ai.expert_search.knobs_for`); ``--knobs`` changes some
@@ -91,6 +92,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--budget", "--move-time", type=float, default=None, metavar="SECONDS")
     parser.add_argument("--against", default="strong")
+    parser.add_argument(
+        "--against-budget",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="the other side's move time, when it differs from --budget",
+    )
     args = parser.parse_args(argv)
     knobs, config = parse_knobs(args.knobs, knobs_for(args.players))
     against = args.against.split(":", 1)
@@ -101,6 +109,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     sims = None if args.budget is not None else args.simulations
     budget = args.budget if args.budget is not None else 1.0
+    if args.against_budget is not None and args.budget is None:
+        parser.error("--against-budget needs --budget")
+    other_budget = args.against_budget if args.against_budget is not None else budget
     times: tuple[list[float], list[float]] = ([], [])
     counts: tuple[list[int], list[int]] = ([], [])
     n = args.players
@@ -118,13 +129,13 @@ def main(argv: list[str] | None = None) -> int:
             elif against[0] == "expert":
                 bot = ExpertBot(
                     f"s{g}:{p}",
-                    budget=budget,
+                    budget=other_budget,
                     simulations=sims,
                     config=other_config,
                     knobs=other_knobs,
                 )
             else:
-                bot = StrongBot(f"s{g}:{p}", budget=budget, simulations=sims)
+                bot = StrongBot(f"s{g}:{p}", budget=other_budget, simulations=sims)
             bots.append(Timed(bot))
         while not game.is_over:
             p = game.to_move
@@ -141,6 +152,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{games:>4} games  expert {rate:6.1%}  [{low:.1%}, {high:.1%}]", flush=True)
     low, high = wilson(round(wins), games)
     pace = f"{args.budget} s a move" if args.budget is not None else f"{sims} simulations"
+    if args.against_budget is not None:
+        pace += f" ({args.against}: {other_budget} s)"
     print(
         f"knobs {args.knobs or 'default'} against {args.against}: {n} players, {pace}: "
         f"expert {wins:.1f}/{games} = {wins / games:.1%}, 95% [{low:.1%}, {high:.1%}] "

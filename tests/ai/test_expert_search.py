@@ -9,8 +9,8 @@ import pytest
 
 from paris_tui.ai import make_ai
 from paris_tui.ai.expert import ExpertBot
-from paris_tui.ai.expert_search import KeptTree, SearchKnobs, WorldSampler
-from paris_tui.ai.strong import Node
+from paris_tui.ai.expert_search import KeptTree, SearchKnobs, WorldSampler, fast_search
+from paris_tui.ai.strong import CODE_SPACE, Node, StrongConfig
 from paris_tui.core import Game, Options
 from paris_tui.core.sampling import Determinizer
 
@@ -145,3 +145,50 @@ def test_guided_playouts_search_legally_and_deterministically(knobs: SearchKnobs
         moves = [bot.choose(view) for bot in bots]
         assert moves[0] == moves[1] and moves[0] in view.legal_moves
         assert all(bot.last_simulations == 60 for bot in bots if len(view.legal_moves) > 1)
+
+
+def _opponent_keys(root: Node) -> set[int]:
+    """The keys of every node below the root's moves (the next seats' moves, mostly)."""
+    keys: set[int] = set()
+    for child in root.children.values():
+        keys.update(child.children)
+    return keys
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_split_keys_the_other_seats_moves_by_their_route(players: int) -> None:
+    """With ``split`` a hidden-route seat's moves are keyed by its route in the sampled
+    world (one key per move and route, each route one the seat cannot rule out); without
+    it, by the move alone. The root's moves, the seat's own, are never split."""
+    game = random_position(41, players, Options(), moves=players)
+    seat = game.to_move
+    view = game.view(seat)
+    det = Determinizer(view)
+    allowed = {game.board.line_index[line] for line in det.unknown_lines}
+    legal = set(game.legal_codes())
+    for split in (False, True):
+        sampler = WorldSampler(det, {})
+        knobs = SearchKnobs(split=split)
+        root, sims = fast_search(sampler, random.Random(5), StrongConfig(), 400, 0.0, knobs=knobs)
+        assert sims == 400 and set(root.children) <= legal
+        keys = _opponent_keys(root)
+        assert keys
+        if split:
+            assert all(k >= CODE_SPACE for k in keys)
+            assert {k // CODE_SPACE - 1 for k in keys} <= allowed
+            assert len({k // CODE_SPACE for k in keys}) > 1
+        else:
+            assert all(k < CODE_SPACE for k in keys)
+
+
+@pytest.mark.parametrize(
+    "knobs",
+    [SearchKnobs(split=True), SearchKnobs(bias_decay=0.5), SearchKnobs(bias=0.2, bias_decay=0.0)],
+)
+def test_split_and_lasting_bias_search_legally_and_deterministically(knobs: SearchKnobs) -> None:
+    for i, players in enumerate((2, 3, 4)):
+        game = random_position(500 + i, players, VARIANTS[i])
+        view = game.view(game.to_move)
+        bots = [ExpertBot(i, simulations=80, knobs=knobs) for _ in range(2)]
+        moves = [bot.choose(view) for bot in bots]
+        assert moves[0] == moves[1] and moves[0] in view.legal_moves
