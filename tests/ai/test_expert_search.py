@@ -133,11 +133,14 @@ def test_the_biased_search_is_legal_and_deterministic(players: int) -> None:
         SearchKnobs(leftover=True),
         SearchKnobs(leftover=True, leftover_eps=0.2, own_evict=False),
         SearchKnobs(greedy=0.5),
+        SearchKnobs(split=True),
+        SearchKnobs(bias_decay=0.5),
+        SearchKnobs(bias=0.2, bias_decay=0.0),
     ],
 )
-def test_guided_playouts_search_legally_and_deterministically(knobs: SearchKnobs) -> None:
-    """With a guided playout policy the search runs its simulations, chooses a legal move,
-    the same one from the same seed and view."""
+def test_each_knob_searches_legally_and_deterministically(knobs: SearchKnobs) -> None:
+    """With a guided playout policy, a tree split by route or a slow-fading bias, the search
+    runs its simulations, chooses a legal move, the same one from the same seed and view."""
     for i, players in enumerate((2, 2, 4)):
         game = random_position(300 + i, players, VARIANTS[i])
         view = game.view(game.to_move)
@@ -179,16 +182,3 @@ def test_split_keys_the_other_seats_moves_by_their_route(players: int) -> None:
             assert len({k // CODE_SPACE for k in keys}) > 1
         else:
             assert all(k < CODE_SPACE for k in keys)
-
-
-@pytest.mark.parametrize(
-    "knobs",
-    [SearchKnobs(split=True), SearchKnobs(bias_decay=0.5), SearchKnobs(bias=0.2, bias_decay=0.0)],
-)
-def test_split_and_lasting_bias_search_legally_and_deterministically(knobs: SearchKnobs) -> None:
-    for i, players in enumerate((2, 3, 4)):
-        game = random_position(500 + i, players, VARIANTS[i])
-        view = game.view(game.to_move)
-        bots = [ExpertBot(i, simulations=80, knobs=knobs) for _ in range(2)]
-        moves = [bot.choose(view) for bot in bots]
-        assert moves[0] == moves[1] and moves[0] in view.legal_moves
