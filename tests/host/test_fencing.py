@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -41,6 +42,27 @@ async def _until(check: Any, seconds: float, what: str) -> None:
     while not check():
         assert time.monotonic() < deadline, f"{what}: not within {seconds} s"
         await asyncio.sleep(0.02)
+
+
+@contextlib.contextmanager
+def _table_taken_during_proof(a: Any, database: str, holder: str, address: str) -> Iterator[None]:
+    """While host ``a`` proves a joining player's account, table t1's lease runs out and
+    ``holder`` takes it with a new epoch (a's lease ran out unseen: a stall, an outage);
+    ``a``'s own proof afterwards."""
+    prove = a.gate.prove
+
+    def prove_while_taken(*args: Any) -> Any:
+        with opened(database) as store:
+            with store.pool.connection() as conn:
+                conn.execute("UPDATE paris_leases SET until = now() WHERE table_id = 't1'")
+            assert Leases(store, holder, address, LEASE).acquire("t1")
+        return prove(*args)
+
+    a.gate.prove = prove_while_taken
+    try:
+        yield
+    finally:
+        a.gate.prove = prove
 
 
 def _mover(*bots: Bot) -> Bot:
@@ -184,23 +206,13 @@ async def test_a_join_racing_a_takeover_is_never_seated_in_a_dead_copy(
         cluster_host(tmp_path / "b", database) as (b, _port_b),
     ):
         assert a.cluster is not None and b.cluster is not None
-        prove = a.gate.prove
-
-        def prove_while_taken(*args: Any) -> Any:
-            # While ann's join reads her account, the table's lease goes to host b
-            # (a's lease ran out unseen: a stall, an outage) with a new epoch.
-            with opened(database) as store:
-                with store.pool.connection() as conn:
-                    conn.execute("UPDATE paris_leases SET until = now() WHERE table_id = 't1'")
-                assert Leases(store, b.cluster.id, "elsewhere:1", LEASE).acquire("t1")
-            return prove(*args)
-
-        a.gate.prove = prove_while_taken  # type: ignore[method-assign]
-        with pytest.raises(RefusedError) as refused:
+        with (
+            _table_taken_during_proof(a, database, b.cluster.id, "elsewhere:1"),
+            pytest.raises(RefusedError) as refused,
+        ):
             await join_bot(port_a, "ann", random_player(1))
         assert refused.value.code == "unavailable"
         assert not a.rooms.get("t1", None) or not a.rooms["t1"].seated  # nobody in a copy
-        a.gate.prove = prove  # type: ignore[method-assign]
 
 
 async def test_a_move_is_written_only_under_the_lease_epoch_its_host_took(
@@ -452,24 +464,15 @@ async def test_a_first_join_refused_after_its_account_was_made_can_join_again(
         cluster_host(tmp_path / "b", database) as (b, _port_b),
     ):
         assert a.cluster is not None and b.cluster is not None
-        prove = a.gate.prove
-
-        def prove_while_taken(*args: Any) -> Any:
-            # While ann's very first join reads the accounts, the table goes to b.
-            assert b.cluster is not None
-            with opened(database) as store:
-                with store.pool.connection() as conn:
-                    conn.execute("UPDATE paris_leases SET until = now() WHERE table_id = 't1'")
-                assert Leases(store, b.cluster.id, b.cluster.leases.address, LEASE).acquire("t1")
-            return prove(*args)
-
-        a.gate.prove = prove_while_taken  # type: ignore[method-assign]
         tokens = TokenStore(tmp_path / "tokens.json")
         target = JoinTarget("127.0.0.1", port_a, "ann")
-        with pytest.raises(JoinError) as refused:
+        # While ann's very first join reads the accounts, the table goes to b.
+        with (
+            _table_taken_during_proof(a, database, b.cluster.id, b.cluster.leases.address),
+            pytest.raises(JoinError) as refused,
+        ):
             await Link.open(target, tokens)
         assert refused.value.code == "unavailable"  # ann's account was made meanwhile
-        a.gate.prove = prove  # type: ignore[method-assign]
         await _until(lambda: "t1" in b.rooms, LEASE + 3.0, "host b refereeing t1")
         # Her next try (the same data directory) proves the account her first made.
         link = await Link.open(target, tokens)
@@ -511,22 +514,13 @@ async def test_a_client_that_brings_its_own_token_to_a_first_join_is_never_locke
         cluster_host(tmp_path / "b", database) as (b, _port_b),
     ):
         assert a.cluster is not None and b.cluster is not None
-        prove = a.gate.prove
-
-        def prove_while_taken(*args: Any) -> Any:
-            assert b.cluster is not None
-            with opened(database) as store:
-                with store.pool.connection() as conn:
-                    conn.execute("UPDATE paris_leases SET until = now() WHERE table_id = 't1'")
-                assert Leases(store, b.cluster.id, b.cluster.leases.address, LEASE).acquire("t1")
-            return prove(*args)
-
-        a.gate.prove = prove_while_taken  # type: ignore[method-assign]
         mine = "a-secret-of-anns-own-making-0123456789"
-        with pytest.raises(RefusedError) as refused:
+        with (
+            _table_taken_during_proof(a, database, b.cluster.id, b.cluster.leases.address),
+            pytest.raises(RefusedError) as refused,
+        ):
             await join_bot(port_a, "ann", token=mine)
         assert refused.value.code == "unavailable"
-        a.gate.prove = prove  # type: ignore[method-assign]
         await _until(lambda: "t1" in b.rooms, LEASE + 3.0, "host b refereeing t1")
         await _until(lambda: "t1" not in a.rooms, LEASE + 3.0, "host a dropping t1")
         ann = await join_bot(port_a, "ann", token=mine)  # relayed to b
