@@ -34,12 +34,14 @@ import math
 import random
 import time
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from ..core import Move, SeatView
 from ..core.sampling import Determinizer
+from .evaluation import Weights
 from .fast import FastGame
+from .fast_eval import fast_values
 from .strong import Node, StrongConfig
 
 __all__ = [
@@ -85,9 +87,26 @@ class SearchKnobs:
     belief: bool = True
     # The reward backed up (see :func:`reward_function`): "margin" (strong's) or "rank".
     reward: str = "margin"
+    # Truncated playouts: play ``horizon`` rounds past the tree (0: to the game's end), then
+    # score the position with :func:`~paris_tui.ai.fast_eval.fast_values`, these weights on
+    # the expected grand tours, the special tours (the sampled world's routes) and the small
+    # tours to come (the sack's and the tie-break's are the :class:`Evaluator`'s).
+    horizon: int = 0
+    horizon_grand: float = 1.0
+    horizon_special: float = 1.0
+    horizon_small: float = 0.0
     # Strong's knobs, for expert alone (None: :class:`StrongConfig`'s).
     exploration: float | None = None
     margin_share: float | None = None
+
+    def weights(self) -> Weights:
+        """The evaluation's weights at the horizon."""
+        return replace(
+            Weights(),
+            grand=self.horizon_grand,
+            special=self.horizon_special,
+            small=self.horizon_small,
+        )
 
     def config(self, base: StrongConfig) -> StrongConfig:
         """``base`` with this search's own exploration and margin share, where it sets them."""
@@ -106,7 +125,7 @@ def knobs_for(players: int) -> SearchKnobs:
     return SearchKnobs()
 
 
-Reward = Callable[[list[int], tuple[int, ...]], list[float]]
+Reward = Callable[[Sequence[float], tuple[int, ...]], list[float]]
 
 
 def reward_function(players: int, kind: str, share: float, scale: float) -> Reward:
@@ -123,7 +142,7 @@ def reward_function(players: int, kind: str, share: float, scale: float) -> Rewa
     rank = kind == "rank"
     others = max(1, n - 1)
 
-    def reward(values: list[int], winners: tuple[int, ...]) -> list[float]:
+    def reward(values: Sequence[float], winners: tuple[int, ...]) -> list[float]:
         rewards = [0.0] * n
         for p in winners:
             rewards[p] = win / len(winners)
@@ -262,8 +281,11 @@ def fast_search(
     root child's UCB value: progressive bias, strong early and fading with visits. ``root``
     continues a kept tree (:class:`KeptTree`); its children that are not legal now are
     never selected (selection looks only at the moves legal in the sampled world).
-    ``knobs`` choose the playout's policy (uniformly random without them) and the reward
-    (:func:`reward_function`; strong's margin without them)."""
+    ``knobs`` choose the playout's policy (uniformly random without them), its horizon
+    (to the end without them) and the reward (:func:`reward_function`; strong's margin
+    without them). A playout stopped at its horizon is scored by
+    :func:`~paris_tui.ai.fast_eval.fast_values`: the margins from the values, the win to
+    the seats of the highest value."""
     rand = rng.random
     if root is None:
         root = Node(-1)
@@ -279,6 +301,8 @@ def fast_search(
     greedy = knobs.greedy if knobs is not None else 0.0
     eps = knobs.leftover_eps if knobs is not None and knobs.leftover else 1.0
     own = knobs is not None and not knobs.own_evict
+    horizon = knobs.horizon if knobs is not None else 0
+    weights = knobs.weights() if knobs is not None else Weights()
     if sampler.base.over:
         return root, 0
     while True:
@@ -321,11 +345,17 @@ def fast_search(
             node = children[best_code]
             game.apply(best_code)
             path.append(node)
+        until = game.round + horizon if horizon > 0 else 0
         if guided:
-            game.playout_guided(rand, eps, own, None, greedy)
+            game.playout_guided(rand, eps, own, None, greedy, until)
         else:
-            game.playout(rand)
-        rewards = reward(game.scores, game.winners)
+            game.playout(rand, None, until)
+        if game.over:
+            rewards = reward(game.scores, game.winners)
+        else:
+            values = fast_values(game, weights)
+            top = max(values)
+            rewards = reward(values, tuple(p for p in range(n) if values[p] == top))
         for node in path:
             node.visits += 1
             if node.player >= 0:
