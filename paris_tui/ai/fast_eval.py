@@ -24,10 +24,12 @@ At the game's end the value is the final score.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .evaluation import Weights, expected_tours
 from .fast import FastGame, _grand, _small
 
-__all__ = ["fast_values", "rounds_left", "unseen_tiles"]
+__all__ = ["fast_values", "rounds_left", "unseen_tiles", "value_features"]
 
 
 def rounds_left(game: FastGame) -> int:
@@ -103,3 +105,17 @@ def fast_values(game: FastGame, weights: Weights) -> list[float]:
         for p in range(n):
             out[p] -= tie * (m1[p].bit_count() + m2[p].bit_count())
     return out
+
+
+def value_features(game: FastGame) -> list[tuple[float, float, float]]:
+    """Per seat, the parts of :func:`fast_values` that its ``grand``, ``special`` and
+    ``small`` weights multiply (each at weight 1), for fitting those weights."""
+    zero = Weights(grand=0.0, special=0.0, small=0.0, sack=0.0, tie=0.0)
+    base = fast_values(game, zero)
+    grand, special, small = (
+        fast_values(game, replace(zero, **{name: 1.0})) for name in ("grand", "special", "small")
+    )
+    return [
+        (grand[p] - base[p], special[p] - base[p], small[p] - base[p])
+        for p in range(game.rules.players)
+    ]

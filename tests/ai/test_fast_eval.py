@@ -9,13 +9,15 @@ for, in the very state the core reaches playing the same random moves.
 
 from __future__ import annotations
 
+import importlib.util
 import random
+from pathlib import Path
 
 import pytest
 
 from paris_tui.ai.evaluation import Evaluator, Weights, unseen_kind_counts
 from paris_tui.ai.fast import FastGame
-from paris_tui.ai.fast_eval import fast_values, rounds_left
+from paris_tui.ai.fast_eval import fast_values, rounds_left, value_features
 from paris_tui.core import Game
 
 from .conftest import VARIANTS, random_position
@@ -114,3 +116,33 @@ def test_a_truncated_playout_stops_at_its_round(players: int, horizon: int) -> N
             assert fast.round == until and fast.k == 0 and game.move_count == until * players
             assert len(fast.faceup) == players + 1
     assert stopped > 0 and ended > 0
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_features_add_up_to_the_values(players: int) -> None:
+    """The fit's features are the parts of the value its weights multiply."""
+    weights = Weights(grand=0.8, special=1.2, small=0.5, sack=0.0, tie=0.0)
+    for i in range(30):
+        game = random_position(1100 + i, players, VARIANTS[i % 4])
+        fast = fast_from(game)
+        values = fast_values(fast, weights)
+        for p, (grand, special, small) in enumerate(value_features(fast)):
+            expect = fast.scores[p] + 0.8 * grand + 1.2 * special + 0.5 * small
+            assert values[p] == pytest.approx(expect, abs=1e-9)
+
+
+def test_the_fit_recovers_known_weights() -> None:
+    """scripts/fit_horizon.py's least squares on made-up rows gives back their weights."""
+    path = Path(__file__).resolve().parents[2] / "scripts" / "fit_horizon.py"
+    spec = importlib.util.spec_from_file_location("fit_horizon", path)
+    assert spec is not None and spec.loader is not None
+    fit = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fit)
+    rng = random.Random(8)
+    rows = []
+    for _ in range(200):
+        x = (rng.uniform(-5, 5), rng.uniform(-5, 5), rng.uniform(-5, 5))
+        rows.append((0.7 * x[0] + 1.4 * x[1] + 0.3 * x[2], x, 0))
+    weights, explained = fit.least_squares(rows)
+    assert weights == pytest.approx([0.7, 1.4, 0.3], abs=1e-9)
+    assert explained == pytest.approx(1.0)
