@@ -1,8 +1,8 @@
 """A static evaluation of a :class:`~paris_tui.ai.fast.FastGame`, for truncated playouts.
 
 The same value as :meth:`paris_tui.ai.evaluation.Evaluator.values`, in the
-fast engine's terms (bitmasks, the tours of :mod:`.fast` scored into a
-scratch list, the game's scores never touched). For every seat:
+fast engine's terms (bitmasks, the tours of :mod:`.fast` added to the
+values as they are scored, the game's scores never touched). For every seat:
 
 * its score;
 * for every line, the points a grand tour there would give the seat now (R6)
@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .evaluation import Weights, expected_tours
-from .fast import FastGame, _grand, _small
+from .fast import FastGame, _small
 
 __all__ = ["fast_values", "rounds_left", "unseen_tiles", "value_features"]
 
@@ -76,11 +76,15 @@ def fast_values(game: FastGame, weights: Weights) -> list[float]:
         if grand:
             lw += grand * expected_tours((discard >> line) & 1, rounds, colour[line], total)
         if lw:
-            pts = [0] * n
-            _grand(tour[line], st, m1, m2, crossing, pts)
-            for p in range(n):
-                if pts[p]:
-                    out[p] += lw * pts[p]
+            # _grand's loop, each seat's points weighted as they are added
+            for c, nm in tour[line]:
+                x = st[c]
+                if not x:
+                    continue
+                a, here, b = crossing[x]
+                out[a] += lw * (here + (m1[a] & nm).bit_count() + (m2[a] & nm).bit_count())
+                if b >= 0:
+                    out[b] += lw * (1 + (m1[b] & nm).bit_count() + (m2[b] & nm).bit_count())
     if weights.small and rounds > 0 and total:
         kinds: dict[int, int] = {}
         for t in tiles:
