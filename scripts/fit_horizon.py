@@ -91,15 +91,20 @@ def solve(a: list[list[float]], b: list[float]) -> list[float]:
     return [m[i][n] / m[i][i] if abs(m[i][i]) >= 1e-12 else 0.0 for i in range(n)]
 
 
+def explained(rows: Sequence[Row], w: Sequence[float]) -> float:
+    """The share of the target's variance (about 0) that weights ``w`` explain."""
+    total = sum(r[0] ** 2 for r in rows)
+    resid = sum((r[0] - sum(w[i] * r[1][i] for i in range(len(w)))) ** 2 for r in rows)
+    return 1.0 - resid / total if total else 0.0
+
+
 def least_squares(rows: Sequence[Row]) -> tuple[list[float], float]:
-    """The weights and the share of the target's variance (about 0) they explain."""
+    """The weights and the share of the target's variance they explain."""
     k = 3
     ata = [[sum(r[1][i] * r[1][j] for r in rows) for j in range(k)] for i in range(k)]
     atb = [sum(r[1][i] * r[0] for r in rows) for i in range(k)]
     w = solve(ata, atb)
-    total = sum(r[0] ** 2 for r in rows)
-    resid = sum((r[0] - sum(w[i] * r[1][i] for i in range(k))) ** 2 for r in rows)
-    return w, 1.0 - resid / total if total else 0.0
+    return w, explained(rows, w)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -117,13 +122,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(
                 f"{g + 1} games, {len(rows)} rows, {time.perf_counter() - start:.0f} s", flush=True
             )
-    weights, explained = least_squares(rows)
+    weights, share = least_squares(rows)
     for third in range(3):
         part = [r for r in rows if r[2] == third]
         if part:
             w, e = least_squares(part)
             print(f"third {third + 1}: " + ", ".join(f"{v:.3f}" for v in w) + f"  R2 {e:.3f}")
-    print(f"all: R2 {explained:.3f}, {len(rows)} rows")
+    print(f"all: R2 {share:.3f}, {len(rows)} rows")
+    for label, hand in (("hand (1, 1, 0)", (1.0, 1.0, 0.0)), ("Evaluator's", (1.0, 1.0, 0.6))):
+        print(f"{label} weights: R2 {explained(rows, hand):.3f}")
     print("--knobs " + ",".join(f"{n}={v:.3f}" for n, v in zip(NAMES, weights, strict=True)))
     return 0
 
