@@ -42,6 +42,24 @@ strong's 0.7. The kept tree made no measurable difference at equal time
 (without it 51.0% of 200 games against expert with it, 44.1-57.8%); it
 stays. Nor did a root bias of 2.0 instead of 1.0 (48.2% of 200, 41.2-54.9%).
 
+Truncated playouts (``SearchKnobs.horizon``, off): play only ``horizon``
+rounds past the tree, then score every seat with
+:func:`~paris_tui.ai.fast_eval.fast_values` (the core :class:`Evaluator`'s
+value in the fast engine's terms, the special tours on the sampled world's
+routes) instead of playing to the end. Cheaper playouts, but at equal time
+(0.1 s a move, 200 games each, against expert with full playouts) no
+better: ``horizon=2`` 47.8% (41.2-54.9%) with 17% more simulations a
+second, ``horizon=4`` 48.8% (42.2-55.9%) with 12% more, and ``horizon=2``
+with the weights fitted by ``scripts/fit_horizon.py`` (least squares on
+expert self-play: grand 0.665, special 0.678, small tours 1.171; the hand
+weights 1, 1, 0) 48.5% (41.7-55.4%), its small-tour term eating the
+speed-up (2% more). Why so little: the playout is only part of a
+simulation (drawing the world and walking the tree stay), the evaluation
+took 22% of a search at ``horizon=2`` (cProfile, before it was made about a
+fifth faster), and it explains only a quarter of the variance of the
+points a seat still makes (R2 0.25 with the fitted weights), so the value
+at the horizon is itself a noisy guess.
+
 At 4 players (:func:`.expert_search.knobs_for` gives the knobs per player count;
 ``benchmarks/expert_tune.py --players 4``, expert against three strong, seats
 rotated, 160 games a run): at 200 simulations a move, with the belief 28.1% of

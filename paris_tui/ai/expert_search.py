@@ -20,7 +20,8 @@ and margin share), and a cheaper simulation:
 
 The playout stays uniformly random: the guided playouts :class:`SearchKnobs`
 offers (``leftover``, ``own_evict``, ``greedy``) cost simulations and did not
-make each one count for more; the figures are in :mod:`paris_tui.ai.expert`.
+make each one count for more, nor did a truncated playout scored by a static
+evaluation (``horizon``); the figures are in :mod:`paris_tui.ai.expert`.
 
 Profiled on one strong move (2 players, move 6, 3,000 simulations, cProfile):
 about two thirds of the time went to the core's ``apply_code`` and round
@@ -90,7 +91,9 @@ class SearchKnobs:
     # Truncated playouts: play ``horizon`` rounds past the tree (0: to the game's end), then
     # score the position with :func:`~paris_tui.ai.fast_eval.fast_values`, these weights on
     # the expected grand tours, the special tours (the sampled world's routes) and the small
-    # tours to come (the sack's and the tie-break's are the :class:`Evaluator`'s).
+    # tours to come (the sack's and the tie-break's are the :class:`Evaluator`'s). Against
+    # expert at 0.1 s a move, 200 games each: horizon 2 47.8% (95% 41.2-54.9%), horizon 4
+    # 48.8% (42.2-55.9%), horizon 2 with the fitted weights 0.665, 0.678, 1.171 48.5%.
     horizon: int = 0
     horizon_grand: float = 1.0
     horizon_special: float = 1.0
