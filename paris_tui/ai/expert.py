@@ -53,12 +53,15 @@ second, ``horizon=4`` 48.8% (42.2-55.9%) with 12% more, and ``horizon=2``
 with the weights fitted by ``scripts/fit_horizon.py`` (least squares on
 expert self-play: grand 0.665, special 0.678, small tours 1.171; the hand
 weights 1, 1, 0) 48.5% (41.7-55.4%), its small-tour term eating the
-speed-up (2% more). Why so little: the playout is only part of a
+speed-up (2% more). At a fixed 300 simulations a move, ``horizon=2``
+won 48.5% (41.7-55.4%): a truncated simulation is worth no more than a full
+one. Why so little: the playout is only part of a
 simulation (drawing the world and walking the tree stay), the evaluation
 took 22% of a search at ``horizon=2`` (cProfile, before it was made about a
 fifth faster), and it explains only a quarter of the variance of the
-points a seat still makes (R2 0.25 with the fitted weights), so the value
-at the horizon is itself a noisy guess.
+points a seat still makes (R2 0.25 with the fitted weights, 0.19 with the
+hand ones; ``benchmarks/results/fit_horizon.txt``), so the value at the
+horizon is itself a noisy guess.
 
 At 4 players (:func:`.expert_search.knobs_for` gives the knobs per player count;
 ``benchmarks/expert_tune.py --players 4``, expert against three strong, seats
