@@ -54,8 +54,8 @@ with the weights fitted by ``scripts/fit_horizon.py`` (least squares on
 expert self-play: grand 0.665, special 0.678, small tours 1.171; the hand
 weights 1, 1, 0) 48.5% (41.7-55.4%), its small-tour term eating the
 speed-up (2% more). At a fixed 300 simulations a move, ``horizon=2``
-won 48.5% (41.7-55.4%): a truncated simulation is worth no more than a full
-one. Why so little: the playout is only part of a
+won 48.5% (41.7-55.4%): a truncated simulation was not shown worth more than a
+full one. Why so little: the playout is only part of a
 simulation (drawing the world and walking the tree stay), the evaluation
 took 22% of a search at ``horizon=2`` (cProfile, before it was made about a
 fifth faster), and it explains only a quarter of the variance of the
