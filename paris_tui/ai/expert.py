@@ -42,6 +42,29 @@ strong's 0.7. The kept tree made no measurable difference at equal time
 (without it 51.0% of 200 games against expert with it, 44.1-57.8%); it
 stays. Nor did a root bias of 2.0 instead of 1.0 (48.2% of 200, 41.2-54.9%).
 
+Truncated playouts (``SearchKnobs.horizon``, off): play only ``horizon``
+rounds past the tree, then score every seat with
+:func:`~paris_tui.ai.fast_eval.fast_values` (the core :class:`Evaluator`'s
+value in the fast engine's terms, the special tours on the sampled world's
+routes) instead of playing to the end. Cheaper playouts, but at equal time
+(0.1 s a move, 200 games each, against expert with full playouts) no
+better: ``horizon=2`` 47.8% (41.2-54.9%) with 17% more simulations a
+second, ``horizon=4`` 48.8% (42.2-55.9%) with 12% more, and ``horizon=2``
+with the weights fitted by ``scripts/fit_horizon.py`` (least squares on
+expert self-play: grand 0.665, special 0.678, small tours 1.171; the hand
+weights 1, 1, 0) 48.5% (41.7-55.4%), its small-tour term eating the
+speed-up (2% more). At a fixed 300 simulations a move, ``horizon=2``
+won 48.5% (41.7-55.4%): a truncated simulation was not shown worth more than a
+full one. Why so little: the playout is only part of a
+simulation (drawing the world and walking the tree stay), the evaluation
+took 22% of a search at ``horizon=2`` (cProfile, before it was made about a
+fifth faster), and it explains only a quarter of the variance of the
+points a seat still makes (R2 0.25 with the fitted weights, 0.19 with the
+hand ones; ``benchmarks/results/fit_horizon.txt``), so the value at the
+horizon is itself a noisy guess. At 4 players (0.1 s a move, one expert with
+``horizon=2`` against three with full playouts, 120 games) it won 19.4%
+(13.1-27.1%; fair share 25%) with 19% more simulations a second.
+
 At 4 players (:func:`.expert_search.knobs_for` gives the knobs per player count;
 ``benchmarks/expert_tune.py --players 4``, expert against three strong, seats
 rotated, 160 games a run): at 200 simulations a move, with the belief 28.1% of
@@ -65,7 +88,9 @@ players 0.2 s a move against 0.05 s won 57.9% of 120 games (49.4-66.8%),
 of 80 (21.1-40.8%, fair share 25%). Neither a root bias that fades slowly
 or never (``bias_decay``) nor a tree that keys the other seats' moves by
 their sampled route (``split``) did better at equal time; the figures are
-at those knobs in :class:`~.expert_search.SearchKnobs`.
+at those knobs in :class:`~.expert_search.SearchKnobs`. Nor did a tenth of the
+reward for the margin instead of 0.3 (``margin_share=0.1``: 50.0% of 200 games
+against expert as shipped, 0.1 s a move, 43.1-56.9%).
 
 It reads the other seats' secret routes from their moves with a model
 *fitted on self-play records* instead of chosen by hand:

@@ -314,11 +314,14 @@ class FastGame:
         """Make the move with this code (trusted, as :meth:`paris_tui.core.Game.apply_code`)."""
         self._play(None, code)
 
-    def playout(self, rand: Callable[[], float], trace: list[int] | None = None) -> None:
+    def playout(
+        self, rand: Callable[[], float], trace: list[int] | None = None, until: int = 0
+    ) -> None:
         """Uniformly random legal moves to the end, drawn as the core's ``play_random``;
-        ``trace`` receives the codes played."""
+        ``trace`` receives the codes played. With ``until`` (a round, above the current
+        one), stop when that round begins (or the game ends first)."""
         if not self.over:
-            self._play(rand, -1, trace)
+            self._play(rand, -1, trace, None, until)
 
     def playout_guided(
         self,
@@ -327,12 +330,13 @@ class FastGame:
         own: bool = False,
         trace: list[int] | None = None,
         greedy: float = 0.0,
+        until: int = 0,
     ) -> None:
         """Random legal moves to the end, except that (with chance ``1 - eps``) a round's
         last mover takes the tile whose left-over twin pays it best (:func:`leftover_gain`)
         and, with ``own``, nobody removes its own business when another move is legal;
         with chance ``greedy`` another move takes the best :func:`build_value`.
-        ``trace`` receives the codes."""
+        ``trace`` receives the codes; ``until`` stops as for :meth:`playout`."""
         if self.over:
             return
         rules = self.rules
@@ -358,7 +362,7 @@ class FastGame:
                     codes = kept
             return codes
 
-        self._play(rand, -1, trace, guide)
+        self._play(rand, -1, trace, guide, until)
 
     def _play(
         self,
@@ -366,10 +370,12 @@ class FastGame:
         code: int,
         trace: list[int] | None = None,
         guide: Guide | None = None,
+        until: int = 0,
     ) -> None:
         """Make ``code`` (``rand`` None), or random moves to the end: one loop, no call a
         move. A ``guide`` narrows each move's legal codes before the random draw (one call
-        a move; :meth:`playout_guided`)."""
+        a move; :meth:`playout_guided`). ``until`` (above 0) stops the random moves at the
+        start of that round (a truncated playout)."""
         rules = self.rules
         n = rules.players
         ts = rules.tile_stop
@@ -455,7 +461,7 @@ class FastGame:
                 self.pos = pos + size
                 dup = len(set(fu)) < len(fu)
                 p = rnd % n
-                if rand is None:
+                if rand is None or rnd == until:
                     break
                 continue
             fu = []

@@ -182,3 +182,41 @@ def test_split_keys_the_other_seats_moves_by_their_route(players: int) -> None:
             assert len({k // CODE_SPACE for k in keys}) > 1
         else:
             assert all(k < CODE_SPACE for k in keys)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize(
+    "knobs",
+    [SearchKnobs(horizon=2), SearchKnobs(horizon=4, horizon_small=0.6, horizon_grand=0.5)],
+)
+def test_truncated_playouts_search_legally_and_deterministically(
+    players: int, knobs: SearchKnobs
+) -> None:
+    """With playouts stopped at a horizon and scored by the fast evaluation the search runs
+    its simulations and chooses a legal move, the same one from the same seed and view,
+    early in a game, late in it and in its last round."""
+    for i, moves in enumerate((3, 20, None)):
+        game = random_position(400 + i, players, VARIANTS[i], moves=moves)
+        if moves is None:
+            game = random_position(400 + i, players, VARIANTS[i], moves=game.total_moves - 2)
+        view = game.view(game.to_move)
+        bots = [ExpertBot(i, simulations=60, knobs=knobs) for _ in range(2)]
+        chosen = [bot.choose(view) for bot in bots]
+        assert chosen[0] == chosen[1] and chosen[0] in view.legal_moves
+        assert all(bot.last_simulations == 60 for bot in bots if len(view.legal_moves) > 1)
+
+
+def test_a_truncated_search_scores_by_the_evaluation() -> None:
+    """The rewards at the horizon come from the evaluation: on the same worlds, the root's
+    totals differ from those of playouts to the end (the search is not ignoring the
+    knob), and every backed-up reward stays in [0, 1]."""
+    game = random_position(450, 2, VARIANTS[0], moves=4)
+    det = Determinizer(game.view(game.to_move))
+    sampler = WorldSampler(det, {})
+    totals = []
+    for knobs in (SearchKnobs(), SearchKnobs(horizon=2)):
+        root, sims = fast_search(sampler, random.Random(3), StrongConfig(), 200, 0.0, knobs=knobs)
+        assert sims == 200
+        assert all(0.0 <= c.total <= c.visits for c in root.children.values())
+        totals.append(sorted((code, c.visits, c.total) for code, c in root.children.items()))
+    assert totals[0] != totals[1]

@@ -1,0 +1,125 @@
+"""A static evaluation of a :class:`~paris_tui.ai.fast.FastGame`, for truncated playouts.
+
+The same value as :meth:`paris_tui.ai.evaluation.Evaluator.values`, in the
+fast engine's terms (bitmasks, the tours of :mod:`.fast` added to the
+values as they are scored, the game's scores never touched). For every seat:
+
+* its score;
+* for every line, the points a grand tour there would give the seat now (R6)
+  times the line's weight: ``grand`` times the expected grand tours still to
+  run on it (:func:`~paris_tui.ai.evaluation.expected_tours`, from the
+  discard area and the tiles not yet left over: the face-up and the
+  face-down ones) plus ``special`` when the line gets a special tour at the
+  end (R7). In a sampled world every route is known, so that is 1 for every
+  seat's route and the public one (every line with ``final-tours:
+  all-lines``) and 0 for the others;
+* ``small`` times the small tours of the rounds to come (R5), each tile kind
+  not yet left over weighted by how many of it there are;
+* ``sack`` times the sack (3-4 players): its businesses for the seat that
+  holds strictly the most of them;
+* ``tie`` less per business on the board (the tie-break).
+
+At the game's end the value is the final score.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .evaluation import Weights, expected_tours
+from .fast import FastGame, _small
+
+__all__ = ["fast_values", "rounds_left", "unseen_tiles", "value_features"]
+
+
+def rounds_left(game: FastGame) -> int:
+    """Left-over tiles still to come: the current round's and the face-down rounds'."""
+    return game.total - game.round if not game.over else 0
+
+
+def unseen_tiles(game: FastGame) -> list[int]:
+    """The tiles not yet taken or left over: the face-up ones and the face-down ones."""
+    return game.faceup + game.future[game.pos :]
+
+
+def fast_values(game: FastGame, weights: Weights) -> list[float]:
+    """Every seat's value of ``game`` (see the module docstring)."""
+    if game.over:
+        return [float(s) for s in game.scores]
+    rules = game.rules
+    n = rules.players
+    st, m1, m2 = game.st, game.m1, game.m2
+    tour = rules.tour
+    crossing = rules.crossing
+    tile_line = rules.tile_line
+    lines = rules.lines
+    rounds = rounds_left(game)
+    tiles = unseen_tiles(game)
+    total = len(tiles)
+    colour = [0] * lines
+    for t in tiles:
+        colour[tile_line[t]] += 1
+    special = [0.0] * lines
+    if weights.special:
+        if rules.all_lines:
+            special = [weights.special] * lines
+        else:
+            for line in game.routes:
+                special[line] = weights.special
+            if game.public >= 0:
+                special[game.public] = weights.special
+    out = [float(s) for s in game.scores]
+    discard = game.discard
+    grand = weights.grand
+    for line in range(lines):
+        lw = special[line]
+        if grand:
+            lw += grand * expected_tours((discard >> line) & 1, rounds, colour[line], total)
+        if lw:
+            # _grand's loop, each seat's points weighted as they are added
+            for c, nm in tour[line]:
+                x = st[c]
+                if not x:
+                    continue
+                a, here, b = crossing[x]
+                out[a] += lw * (here + (m1[a] & nm).bit_count() + (m2[a] & nm).bit_count())
+                if b >= 0:
+                    out[b] += lw * (1 + (m1[b] & nm).bit_count() + (m2[b] & nm).bit_count())
+    if weights.small and rounds > 0 and total:
+        kinds: dict[int, int] = {}
+        for t in tiles:
+            kinds[t] = kinds.get(t, 0) + 1
+        acc = [0] * n
+        for t, count in kinds.items():
+            pts = [0] * n
+            _small(rules, st, t, pts)
+            for p in range(n):
+                if pts[p]:
+                    acc[p] += count * pts[p]
+        factor = weights.small * rounds / total
+        for p in range(n):
+            out[p] += factor * acc[p]
+    if n > 2 and weights.sack:
+        sack = game.sack
+        best = max(sack)
+        if best > 0 and sack.count(best) == 1:
+            out[sack.index(best)] += weights.sack * best
+    if weights.tie:
+        tie = weights.tie
+        for p in range(n):
+            out[p] -= tie * (m1[p].bit_count() + m2[p].bit_count())
+    return out
+
+
+def value_features(game: FastGame) -> list[tuple[float, float, float]]:
+    """Per seat, the parts of :func:`fast_values` that its ``grand``, ``special`` and
+    ``small`` weights multiply (each at weight 1), for fitting those weights."""
+    zero = Weights(grand=0.0, special=0.0, small=0.0, sack=0.0, tie=0.0)
+    base = fast_values(game, zero)
+    grand, special, small = (
+        fast_values(game, replace(zero, **{name: 1.0})) for name in ("grand", "special", "small")
+    )
+    return [
+        (grand[p] - base[p], special[p] - base[p], small[p] - base[p])
+        for p in range(game.rules.players)
+    ]
