@@ -140,8 +140,12 @@ async def test_an_invitation_is_said_above_the_tables_and_enter_takes_the_seat(
         app = LobbyApp(client, "bob")
         async with app.run_test(size=(80, 24)) as pilot:
             line = "ann invites you to table t1: Enter on it takes your seat."
-            await _until(pilot, lambda: line in screen_text(app), "the invitation")
-            assert "seat for bob" in screen_text(app)
+            # The invitation and the table list reach the lobby apart (the list may come later).
+            await _until(
+                pilot,
+                lambda: line in screen_text(app) and "seat for bob" in screen_text(app),
+                "the invitation, and the table's seat for bob",
+            )
             lobby = app.screen
             assert isinstance(lobby, LobbyScreen)
             status = lobby.query_one("#lobby-status").render()
