@@ -293,3 +293,27 @@ def test_one_host_at_a_time_pairs_a_tournament_under_its_lease(database: str) ->
         assert kept.lease(made.id, "host-a") is not None, "given back at a clean stop"
     finally:
         tables.close()
+
+
+def test_a_host_table_is_found_by_its_id_through_an_index(tmp_path: Path) -> None:
+    """After every game over the host asks which tournament's table a host table is: the
+    data folder's file looks it up through an index on the host table's id, not by
+    reading every table of every tournament (the hosts' database has the same index)."""
+    import sqlite3
+
+    path = tmp_path / "host" / "tournaments.sqlite"
+    open_tournaments(tmp_path / "host").close()
+    with sqlite3.connect(path) as db:  # a file of an older paris-tui, without the index
+        db.execute("DROP INDEX tournament_tables_table")
+    db.close()
+    open_tournaments(tmp_path / "host").close()  # the index made again at its opening
+    db = sqlite3.connect(path)
+    try:
+        plan = db.execute(
+            "EXPLAIN QUERY PLAN SELECT tournament, round, table_no FROM tournament_tables "
+            "WHERE table_id = ?",
+            ("t1",),
+        ).fetchall()
+    finally:
+        db.close()
+    assert any("USING INDEX" in str(row[-1]) for row in plan), plan

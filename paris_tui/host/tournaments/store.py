@@ -81,6 +81,8 @@ CREATE TABLE IF NOT EXISTS tournament_tables (
     absent TEXT,
     PRIMARY KEY (tournament, round, table_no)
 );
+-- After every game over: is it a tournament's table (table_of)? Made on opening a file too.
+CREATE INDEX IF NOT EXISTS tournament_tables_table ON tournament_tables(table_id);
 CREATE TABLE IF NOT EXISTS tournament_byes (
     tournament INTEGER NOT NULL,
     round INTEGER NOT NULL,
