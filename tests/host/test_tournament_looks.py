@@ -242,3 +242,24 @@ async def test_two_looks_at_once_mark_each_absent_player_once(
     said = [r.getMessage() for r in caplog.records if "is absent" in r.getMessage()]
     assert len(absent.get(1, [])) == 4
     assert len(said) == 4, said
+
+
+async def test_the_end_of_a_game_that_is_no_tournament_s_reads_nothing(
+    tmp_path: Path, store: str | None
+) -> None:
+    """Every game over is heard by the tournaments: a table no tournament opened (its
+    record says so) is not looked up in the tournaments' store at all."""
+    from paris_tui.host.referee import parse_seats
+
+    async with running_host(tmp_path, database=store) as (host, _port):
+        await _no_timer(host)
+        recorder = _recorded(host)
+        room = host.open_table(parse_seats("ai:random,ai:random"), seed=3)
+        deadline = time.monotonic() + 20.0
+        while not room.referee.is_over:
+            assert time.monotonic() < deadline, "the AI game did not end"
+            await asyncio.sleep(0.02)
+        await asyncio.sleep(0.1)  # the game over heard
+        calls = [name for name, _thread in recorder.calls]
+        host.tournaments.store = recorder.store
+    assert calls == [], f"read at a game over: {calls}"

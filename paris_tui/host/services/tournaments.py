@@ -555,8 +555,10 @@ class HostTournaments:
     def game_over(self, table: Table) -> None:
         """Write a tournament table's places; pair the next round soon if it was the last."""
         store = self.store
-        where = store.table_of(table.id) if store is not None else None
-        if store is None or where is None:
+        if store is None or table.referee.tournament is None:
+            return  # not a tournament's table (its record says so): nothing to read
+        where = store.table_of(table.id)
+        if where is None:
             return
         outcome = table.referee.view(None).outcome
         if outcome is None:
@@ -565,7 +567,8 @@ class HostTournaments:
         places = ranks(outcome.scores, outcome.on_board)
         if not store.finish_table(tournament_id, number, table_no, places):
             return
-        if store.rounds(tournament_id)[number - 1].over:  # the round's last table
+        # The round's last table (one small read, not every round's tables):
+        if store.current(tournament_id) == (number, True):
             with contextlib.suppress(RuntimeError):  # no loop: the next tick does it
                 task = asyncio.get_running_loop().create_task(self.step(time.time()))
                 self._steps.add(task)
