@@ -25,13 +25,14 @@ The value of a seat is
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from math import comb
 
 from ..core import Game, SeatView
 
-__all__ = ["Evaluator", "Weights", "expected_tours"]
+__all__ = ["Evaluator", "Weights", "add_sack", "add_small_tours", "expected_tours"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,25 +155,43 @@ class Evaluator:
         if small and w.small and rounds > 0:
             total = sum(unseen_kinds)
             if total:
-                factor = w.small * rounds / total
-                acc = [0] * n
-                for kind, count in enumerate(unseen_kinds):
-                    if count:
-                        pts = game.small_tour_points(kind)
-                        for p in range(n):
-                            if pts[p]:
-                                acc[p] += count * pts[p]
-                for p in range(n):
-                    out[p] += factor * acc[p]
+                add_small_tours(
+                    out,
+                    w.small * rounds / total,
+                    (
+                        (count, game.small_tour_points(kind))
+                        for kind, count in enumerate(unseen_kinds)
+                        if count
+                    ),
+                )
         if n > 2 and w.sack:
-            sack = game.sack
-            best = max(sack)
-            if best > 0 and sack.count(best) == 1:
-                out[sack.index(best)] += w.sack * best
+            add_sack(out, game.sack, w.sack)
         if w.tie:
             for p, count in enumerate(game.on_board()):
                 out[p] -= w.tie * count
         return out
+
+
+def add_small_tours(
+    out: list[float], factor: float, tiles: Iterable[tuple[int, Sequence[int]]]
+) -> None:
+    """Add ``factor`` times the small tours to come to ``out``: for each tile kind, how
+    many of it may still be left over and what its small tour gives each seat now."""
+    acc = [0] * len(out)
+    for count, pts in tiles:
+        for p, got in enumerate(pts):
+            if got:
+                acc[p] += count * got
+    for p, a in enumerate(acc):
+        out[p] += factor * a
+
+
+def add_sack(out: list[float], sack: Sequence[int], weight: float) -> None:
+    """Add ``weight`` times its businesses in the sack to the seat that holds strictly the
+    most of them (R7.2); nothing on a tie for the most."""
+    best = max(sack)
+    if best > 0 and sack.count(best) == 1:
+        out[sack.index(best)] += weight * best
 
 
 def unseen_kind_counts(game: Game, *, include_face_up: bool) -> list[int]:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .evaluation import Weights, expected_tours
+from .evaluation import Weights, add_sack, add_small_tours, expected_tours
 from .fast import FastGame, _small
 
 __all__ = ["fast_values", "rounds_left", "unseen_tiles", "value_features"]
@@ -89,21 +89,19 @@ def fast_values(game: FastGame, weights: Weights) -> list[float]:
         kinds: dict[int, int] = {}
         for t in tiles:
             kinds[t] = kinds.get(t, 0) + 1
-        acc = [0] * n
-        for t, count in kinds.items():
+
+        def small_tour(t: int) -> list[int]:
             pts = [0] * n
             _small(rules, st, t, pts)
-            for p in range(n):
-                if pts[p]:
-                    acc[p] += count * pts[p]
-        factor = weights.small * rounds / total
-        for p in range(n):
-            out[p] += factor * acc[p]
+            return pts
+
+        add_small_tours(
+            out,
+            weights.small * rounds / total,
+            ((count, small_tour(t)) for t, count in kinds.items()),
+        )
     if n > 2 and weights.sack:
-        sack = game.sack
-        best = max(sack)
-        if best > 0 and sack.count(best) == 1:
-            out[sack.index(best)] += weights.sack * best
+        add_sack(out, game.sack, weights.sack)
     if weights.tie:
         tie = weights.tie
         for p in range(n):
