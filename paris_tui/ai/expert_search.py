@@ -42,7 +42,7 @@ from ..core import Move, SeatView
 from ..core.sampling import Determinizer
 from .evaluation import Weights
 from .fast import FastGame
-from .fast_eval import fast_values
+from .fast_eval import fast_values, lookahead_playout
 from .strong import CODE_SPACE, Node, StrongConfig
 
 __all__ = [
@@ -107,6 +107,13 @@ class SearchKnobs:
     # 48.8% (42.2-55.9%), horizon 2 with the fitted weights 0.665, 0.678, 1.171 48.5%;
     # 4 players, horizon 2 against three expert, 120 games: 19.4% (13.1-27.1%).
     horizon: int = 0
+    # Playouts that look one move ahead: with this chance a move is the mover's best by
+    # :func:`~paris_tui.ai.fast_eval.fast_values` after it (the greedy player's reading, on
+    # the sampled world), for the first ``lookahead_rounds`` rounds of the playout (0: all);
+    # ``lookahead_small`` is that evaluation's weight of the small tours to come.
+    lookahead: float = 0.0
+    lookahead_rounds: int = 0
+    lookahead_small: float = 0.0
     horizon_grand: float = 1.0
     horizon_special: float = 1.0
     horizon_small: float = 0.0
@@ -323,6 +330,9 @@ def fast_search(
             hidden[p] = True
     horizon = knobs.horizon if knobs is not None else 0
     weights = knobs.weights() if knobs is not None else Weights()
+    look = knobs.lookahead if knobs is not None else 0.0
+    look_rounds = knobs.lookahead_rounds if knobs is not None else 0
+    look_weights = Weights(small=knobs.lookahead_small if knobs is not None else 0.0)
     if sampler.base.over:
         return root, 0
     while True:
@@ -372,7 +382,9 @@ def fast_search(
             game.apply(best_code)
             path.append(node)
         until = game.round + horizon if horizon > 0 else 0
-        if guided:
+        if look > 0.0:
+            lookahead_playout(game, rand, look, look_weights, until, look_rounds)
+        elif guided:
             game.playout_guided(rand, eps, own, None, greedy, until)
         else:
             game.playout(rand, None, until)

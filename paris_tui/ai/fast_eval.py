@@ -24,12 +24,13 @@ At the game's end the value is the final score.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from .evaluation import Weights, add_sack, add_small_tours, expected_tours
 from .fast import FastGame, _small
 
-__all__ = ["fast_values", "rounds_left", "unseen_tiles", "value_features"]
+__all__ = ["fast_values", "lookahead_playout", "rounds_left", "unseen_tiles", "value_features"]
 
 
 def rounds_left(game: FastGame) -> int:
@@ -121,3 +122,45 @@ def value_features(game: FastGame) -> list[tuple[float, float, float]]:
         (grand[p] - base[p], special[p] - base[p], small[p] - base[p])
         for p in range(game.rules.players)
     ]
+
+
+def lookahead_playout(
+    game: FastGame,
+    rand: Callable[[], float],
+    chance: float,
+    weights: Weights,
+    until: int = 0,
+    rounds: int = 0,
+    trace: list[int] | None = None,
+) -> None:
+    """Play ``game`` on (to its end, or to the start of round ``until`` above 0): with
+    chance ``chance`` a move is the mover's best by one move of look-ahead (its
+    :func:`fast_values` margin over the best other seat after the move, ties drawn at
+    random), else a uniformly random legal move; with ``rounds`` above 0 only the moves
+    of that many rounds from here look ahead. ``trace`` receives the codes played."""
+    n = game.rules.players
+    last = game.round + rounds if rounds > 0 else game.total
+    while not game.over and (until <= 0 or game.round < until):
+        codes = game.legal()
+        if len(codes) > 1 and game.round < last and rand() < chance:
+            p = game.to_move
+            best = -1e18
+            pick: list[int] = []
+            for code in codes:
+                child = game.fork(game.routes, game.future)
+                child.apply(code)
+                values = fast_values(child, weights)
+                mine = values[p]
+                values[p] = -1e18
+                margin = mine - max(values) if n > 1 else mine
+                if margin > best:
+                    best = margin
+                    pick = [code]
+                elif margin == best:
+                    pick.append(code)
+            code = pick[int(rand() * len(pick))] if len(pick) > 1 else pick[0]
+        else:
+            code = codes[int(rand() * len(codes))]
+        if trace is not None:
+            trace.append(code)
+        game.apply(code)

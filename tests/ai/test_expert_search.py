@@ -187,12 +187,18 @@ def test_split_keys_the_other_seats_moves_by_their_route(players: int) -> None:
 @pytest.mark.parametrize("players", [2, 4])
 @pytest.mark.parametrize(
     "knobs",
-    [SearchKnobs(horizon=2), SearchKnobs(horizon=4, horizon_small=0.6, horizon_grand=0.5)],
+    [
+        SearchKnobs(horizon=2),
+        SearchKnobs(horizon=4, horizon_small=0.6, horizon_grand=0.5),
+        SearchKnobs(lookahead=1.0),
+        SearchKnobs(lookahead=0.5, lookahead_rounds=1, horizon=2),
+    ],
 )
 def test_truncated_playouts_search_legally_and_deterministically(
     players: int, knobs: SearchKnobs
 ) -> None:
-    """With playouts stopped at a horizon and scored by the fast evaluation the search runs
+    """With playouts stopped at a horizon and scored by the fast evaluation, or playouts
+    that look a move ahead, the search runs
     its simulations and chooses a legal move, the same one from the same seed and view,
     early in a game, late in it and in its last round."""
     for i, moves in enumerate((3, 20, None)):

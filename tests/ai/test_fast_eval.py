@@ -17,7 +17,7 @@ import pytest
 
 from paris_tui.ai.evaluation import Evaluator, Weights, unseen_kind_counts
 from paris_tui.ai.fast import FastGame
-from paris_tui.ai.fast_eval import fast_values, rounds_left, value_features
+from paris_tui.ai.fast_eval import fast_values, lookahead_playout, rounds_left, value_features
 from paris_tui.core import Game
 
 from .conftest import VARIANTS, random_position
@@ -116,6 +116,66 @@ def test_a_truncated_playout_stops_at_its_round(players: int, horizon: int) -> N
             assert fast.round == until and fast.k == 0 and game.move_count == until * players
             assert len(fast.faceup) == players + 1
     assert stopped > 0 and ended > 0
+
+
+@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("rounds", [0, 1])
+def test_a_lookahead_playout_plays_the_core_evaluator_s_best_moves(
+    players: int, rounds: int
+) -> None:
+    """Each move of a look-ahead playout (chance 1) is one of the mover's best by the core
+    Evaluator's margin after it (the final scores after the game's last move), over the
+    core's legal moves; with ``rounds`` only the
+    first round's moves are; the playout ends in the core's state after its moves."""
+    weights = Weights(small=0.0)
+    checked = unchecked = 0
+    for i in range(12):
+        game = random_position(1300 + 11 * i + players, players, VARIANTS[i % 4])
+        fast = fast_from(game)
+        last = fast.round + rounds if rounds else fast.total
+        trace: list[int] = []
+        lookahead_playout(fast, random.Random(i).random, 1.0, weights, rounds=rounds, trace=trace)
+        for code in trace:
+            codes = game.legal_codes()
+            assert code in codes
+            if len(codes) > 1 and game.round < last:
+                margins = {}
+                for other in codes:
+                    after = game.copy()
+                    after.apply_code(other)
+                    outcome = after.outcome()
+                    values = (
+                        [float(v) for v in outcome.scores]
+                        if outcome is not None
+                        else core_values(after, fast, weights)
+                    )
+                    p = game.to_move
+                    margins[other] = values[p] - max(v for q, v in enumerate(values) if q != p)
+                assert margins[code] == pytest.approx(max(margins.values()), abs=1e-9)
+                checked += 1
+            elif len(codes) > 1:
+                unchecked += 1
+            game.apply_code(code)
+        same_state(fast, game)
+        assert fast.over
+    assert checked >= 12
+    assert (unchecked > 0) == (rounds > 0)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_lookahead_playout_stops_at_its_round(players: int) -> None:
+    """``until`` stops a look-ahead playout when that round begins, in the core's state
+    after its moves."""
+    for i in range(10):
+        game = random_position(1500 + i, players, VARIANTS[i % 4])
+        fast = fast_from(game)
+        until = fast.round + 1
+        trace: list[int] = []
+        lookahead_playout(fast, random.Random(i).random, 0.5, Weights(), until, trace=trace)
+        for code in trace:
+            game.apply_code(code)
+        same_state(fast, game)
+        assert fast.over or (fast.round == until and fast.k == 0)
 
 
 @pytest.mark.parametrize("players", [2, 4])
