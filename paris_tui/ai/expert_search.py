@@ -21,7 +21,8 @@ and margin share), and a cheaper simulation:
 The playout stays uniformly random: the guided playouts :class:`SearchKnobs`
 offers (``leftover``, ``own_evict``, ``greedy``) cost simulations and did not
 make each one count for more, nor did a truncated playout scored by a static
-evaluation (``horizon``); the figures are in :mod:`paris_tui.ai.expert`.
+evaluation (``horizon``), nor a playout that looks a move ahead (``lookahead``);
+the figures are in :mod:`paris_tui.ai.expert`.
 
 Profiled on one strong move (2 players, move 6, 3,000 simulations, cProfile):
 about two thirds of the time went to the core's ``apply_code`` and round
@@ -110,7 +111,10 @@ class SearchKnobs:
     # Playouts that look one move ahead: with this chance a move is the mover's best by
     # :func:`~paris_tui.ai.fast_eval.fast_values` after it (the greedy player's reading, on
     # the sampled world), for the first ``lookahead_rounds`` rounds of the playout (0: all);
-    # ``lookahead_small`` is that evaluation's weight of the small tours to come.
+    # ``lookahead_small`` is that evaluation's weight of the small tours to come. Against
+    # expert as shipped at 200 simulations a move (2 players, 200 games): 1.0 won 56.0%
+    # (95% 49.1-62.7%) at 0.12 times the simulations a second; 1.0 for one round 52.5%
+    # (45.6-59.3%) at 0.53 times. Four times the time is worth about as much (55.6%).
     lookahead: float = 0.0
     lookahead_rounds: int = 0
     lookahead_small: float = 0.0
