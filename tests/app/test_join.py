@@ -268,10 +268,10 @@ async def test_when_the_host_is_gone_the_app_offers_to_try_again_or_quit(tmp_pat
             assert "cannot connect" in all_text(app)
             await press(pilot, "q")
             for _ in range(500):
-                if app._exit:
+                if app.return_code is not None:
                     break
                 await asyncio.sleep(0.01)
-            assert app._exit  # quit: the app ends
+            assert app.return_code is not None  # quit: the app ends
 
 
 async def test_a_watcher_sees_the_public_view_and_no_route(tmp_path: Path) -> None:
@@ -508,13 +508,13 @@ async def test_a_terminal_whose_seat_is_joined_elsewhere_says_so_whole_at_80x24(
             assert host.rooms["t1"].status(0) == "present"  # by the other terminal
             await press(pilot, "enter", "r")  # keys meant for the game do not quit
             await pilot.pause()
-            assert app.screen is dialog and not app._exit
+            assert app.screen is dialog and app.return_code is None
             await press(pilot, "q")
             for _ in range(500):
-                if app._exit:
+                if app.return_code is not None:
                     break
                 await asyncio.sleep(0.01)
-            assert app._exit
+            assert app.return_code is not None
         await again.close()
 
 
