@@ -121,6 +121,35 @@ async def test_a_pasted_chat_line_goes_through_whole(tmp_path: Path) -> None:
         assert b"faster than anyone" not in term.output
 
 
+async def test_the_rest_of_a_paste_cut_off_never_reaches_the_app_as_keys(tmp_path: Path) -> None:
+    """A paste over the burst is cut off (the app is given the paste's end); what the
+    client sends of that paste afterwards, once the budget has refilled, is still the
+    paste: dropped to the client's own paste end, never typed as keys (in the game a
+    "1" and an Enter take a tile, a "q" leaves the table). Keys after it are keys."""
+    async with (
+        running_door(tmp_path) as (_host, door),
+        await connect(door.port, "ann", new_key(tmp_path, "ann")) as conn,
+    ):
+        term = await Terminal.open(conn)
+        await term.wait_for("ready")
+        start = len(term.output)
+        stdin = term.process.stdin
+        first = PASTE_START + b"1\r" * 3000  # 6 KB: within the burst
+        for chunk in (first, b"2\r" * 3000):  # then 6 KB more: over what is left
+            stdin.write(chunk)
+            await stdin.drain()
+            await asyncio.sleep(0.3)
+        await asyncio.sleep(3.0)  # the budget refills
+        for chunk in (b"3\r" * 50, b"4\r" + PASTE_END, b"k"):
+            stdin.write(chunk)
+            await stdin.drain()
+            await asyncio.sleep(0.5)
+        stdin.write(b"q")
+        assert await term.finish() == 3
+        given = _keys_given(term, start)
+        assert given == first + PASTE_END + b"k", given[len(first) :]
+
+
 async def test_logins_that_only_look_at_the_lobby_leave_no_folder(tmp_path: Path) -> None:
     """30 logins with names that hold no seat (the lobby): each app's folder under
     ``players/`` goes with it, as it wrote nothing; a player's folder that holds
@@ -159,7 +188,16 @@ def test_key_events_count_keys_sequences_and_pastes() -> None:
     assert budget.take(PASTE_START + b"x" * 50, 0.0) == PASTE_START + b"x" * 50
     assert budget.take(b"x" * 80, 0.0) == PASTE_END
     assert budget.dropped_once and not budget.dropped_once
-    assert budget.take(b"k", 0.0) == b"k"  # a key again
+    assert budget.take(b"x" * 20, 0.0) == b""  # the rest of the client's paste
+    assert budget.take(b"x" + PASTE_END + b"k", 0.0) == b"k"  # a key again
+    # The client's paste end split between two chunks is still its end.
+    budget = InputBudget(0.0, bytes_burst=100)
+    assert budget.take(PASTE_START + b"x" * 200, 0.0) == b""
+    assert budget.take(b"x" + PASTE_END[:3], 10.0) == b""
+    assert budget.take(PASTE_END[3:] + b"k", 10.0) == b"k"
+    # A dropped chunk that ends its paste leaves nothing to skip.
+    assert budget.take(PASTE_START + b"x" * 200 + PASTE_END, 20.0) == b""
+    assert budget.take(b"k", 20.0) == b"k"
 
 
 async def test_one_address_takes_only_its_share_of_the_ssh_sessions(tmp_path: Path) -> None:
