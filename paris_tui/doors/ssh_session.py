@@ -312,6 +312,13 @@ class SSHSession(asyncssh.SSHServerSession[bytes]):
         """``text`` as a line on the session's terminal."""
         self._write(text + "\r\n")
 
+    def _by_ear(self) -> bool:
+        """Whether the session's app plays by ear (plain lines, no cursor movement), as
+        :func:`~paris_tui.doors.ssh_app.app_environment` decides it from the client's."""
+        from paris_tui.reader import ENV, wanted
+
+        return wanted(False, {ENV: self._client_env().get(ENV, "")[:8]})
+
     def _client_env(self) -> Mapping[str, str]:
         if self.chan is None:
             return {}
@@ -382,13 +389,19 @@ class SSHSession(asyncssh.SSHServerSession[bytes]):
 
     async def _tell_too_fast(self) -> None:
         """Say once, on the bottom row, that input was dropped: between two of the
-        app's frames (after a pause in its output), then let the app repaint over it."""
+        app's frames (after a pause in its output), then let the app repaint over it
+        (played by ear: a line of its own, between two of the app's lines)."""
         loop = asyncio.get_running_loop()
         waited = 0.0
         while loop.time() - self._last_output < NOTICE_QUIET and waited < NOTICE_WAIT:
             await asyncio.sleep(NOTICE_QUIET / 2)
             waited += NOTICE_QUIET / 2
         if self._gone or self.app is None:
+            return
+        if self._by_ear():
+            # Plain lines: a line of its own (drawn over the bottom row, the next line
+            # the app wrote ran into it), and nothing to repaint.
+            self._write_bytes(f"\r\n{too_fast_words(self.language)}\r\n".encode())
             return
         columns, rows = min(self.size[0], MAX_COLUMNS), min(self.size[1], MAX_ROWS)
         self._write_bytes(notice(too_fast_words(self.language), columns, rows))

@@ -15,6 +15,7 @@ from pathlib import Path
 from paris_tui.doors.pacing import (
     EVENTS_BURST,
     EVENTS_RATE,
+    NOTICE_SECONDS,
     NOTICE_WAIT,
     PASTE_END,
     PASTE_START,
@@ -100,6 +101,30 @@ async def test_a_flood_of_single_keys_reaches_the_app_at_a_persons_pace(tmp_path
         assert sent > got and got <= EVENTS_BURST + EVENTS_RATE * since, (sent, got)
         words = "Eingaben kamen schneller, als jemand tippt; der Rest wurde verworfen"
         assert words in bytes(term.output).decode("utf-8", "replace")
+
+
+async def test_a_screen_readers_session_is_told_of_dropped_input_in_a_line_of_its_own(
+    tmp_path: Path,
+) -> None:
+    """Play by ear has no cursor movement and no redrawing: the door's notice of dropped
+    input is a plain line of its own there, not written over the bottom row (where the
+    next line the app wrote ran into it: "whoris-tui: input came ..."), and no repaint
+    is forced (a plain-lines app has nothing to repaint)."""
+    async with (
+        running_door(tmp_path) as (_host, door),
+        await connect(door.port, "ann", new_key(tmp_path, "ann")) as conn,
+    ):
+        term = await Terminal.open(conn, env={"PARIS_TUI_SCREEN_READER": "1"})
+        await term.wait_for("ready")
+        start = len(term.output)
+        term.process.stdin.write(b"x" * (64 * 1024))  # no "q"
+        words = "paris-tui: input came faster than anyone types; the rest was dropped"
+        await term.wait_for(words)
+        await _read_for(term, NOTICE_SECONDS + 1.0)  # when the repaint would come
+        text = bytes(term.output[start:]).decode("utf-8", "replace")
+        assert f"\r\n{words}\r\n" in text, text[-300:]
+        assert "\x1b" not in text, text[-300:]  # no cursor movement, no reverse video
+        assert "size=" not in text  # the app was not resized for a repaint
 
 
 async def test_a_pasted_chat_line_goes_through_whole(tmp_path: Path) -> None:
