@@ -53,7 +53,7 @@ from paris_tui.doors.starts import Slot, StartSlots
 from paris_tui.host.accounts.identity import DoorProof
 from paris_tui.host.accounts.names import folded
 from paris_tui.host.server import Host
-from paris_tui.i18n import _
+from paris_tui.i18n import _, ngettext
 from paris_tui.trace import mark
 from paris_tui.wording import in_language, language_of, name_problem
 
@@ -94,6 +94,9 @@ class SessionDoor(Protocol):
 
     def admit(self, conn: SSHConnection) -> bool:
         """Count an app session for ``conn``; False over the caps."""
+
+    def address_full(self, conn: SSHConnection) -> bool:
+        """Whether ``conn``'s address holds its whole share of the app sessions."""
 
     def release(self, conn: SSHConnection) -> None:
         """``conn``'s app session is over (once)."""
@@ -251,7 +254,21 @@ class SSHSession(asyncssh.SSHServerSession[bytes]):
         if not door.admit(conn):
             log.warning("SSH %s: too many SSH players: refused", conn)
             with in_language(language):
-                self.refuse(_("paris-tui: the host has too many players over SSH; try again later"))
+                if door.address_full(conn) and not door.closing:
+                    most = door.config.max_per_address
+                    self.refuse(
+                        ngettext(
+                            "paris-tui: {n} SSH player from your address is here already, "
+                            "the most this host allows from one address; try again later",
+                            "paris-tui: {n} SSH players from your address are here already, "
+                            "the most this host allows from one address; try again later",
+                            most,
+                        ).format(n=most)
+                    )
+                else:
+                    self.refuse(
+                        _("paris-tui: the host has too many players over SSH; try again later")
+                    )
             return
         # Logins take turns to start their apps, fairly by address (doors/starts.py).
         slot = await door.starts.acquire(conn.address)
