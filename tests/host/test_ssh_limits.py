@@ -175,6 +175,42 @@ async def test_the_rest_of_a_paste_cut_off_never_reaches_the_app_as_keys(tmp_pat
         assert given == first + PASTE_END + b"k", given[len(first) :]
 
 
+async def test_an_escape_inside_a_paste_never_reaches_the_app(tmp_path: Path) -> None:
+    """The app's terminal parser (Textual's) reads an ESC inside a bracketed paste as
+    the start of a key: the next characters of the paste then reach the app as keys
+    (found by hand in a local join: a paste holding ESC opened the lobby's friends box
+    with its "f"). A paste is text: the door drops the ESCs inside it, so over SSH and
+    in a browser the rest is the paste."""
+    async with (
+        running_door(tmp_path) as (_host, door),
+        await connect(door.port, "ann", new_key(tmp_path, "ann")) as conn,
+    ):
+        term = await Terminal.open(conn)
+        await term.wait_for("ready")
+        start = len(term.output)
+        stdin = term.process.stdin
+        for chunk in (
+            PASTE_START + b"red \x1b[31mtext\x1b\x1b1\r" + PASTE_END + b"\x1b[A",
+            PASTE_START + b"split \x1b",  # a paste the next chunk goes on with
+            b"[2J end" + PASTE_END,
+        ):
+            stdin.write(chunk)
+            await stdin.drain()
+            await asyncio.sleep(0.3)
+        stdin.write(b"q")
+        assert await term.finish() == 3
+        given = _keys_given(term, start)
+        assert given == (
+            PASTE_START
+            + b"red [31mtext1\r"
+            + PASTE_END
+            + b"\x1b[A"  # a key stays a key
+            + PASTE_START
+            + b"split [2J end"
+            + PASTE_END
+        ), given
+
+
 async def test_logins_that_only_look_at_the_lobby_leave_no_folder(tmp_path: Path) -> None:
     """30 logins with names that hold no seat (the lobby): each app's folder under
     ``players/`` goes with it, as it wrote nothing; a player's folder that holds
@@ -220,6 +256,10 @@ def test_key_events_count_keys_sequences_and_pastes() -> None:
     assert budget.take(PASTE_START + b"x" * 200, 0.0) == b""
     assert budget.take(b"x" + PASTE_END[:3], 10.0) == b""
     assert budget.take(PASTE_END[3:] + b"k", 10.0) == b"k"
+    # The ESCs inside a paste are dropped; a paste end split between chunks waits whole.
+    paced = InputBudget(0.0)
+    assert paced.take(PASTE_START + b"a\x1bb" + PASTE_END[:3], 0.0) == PASTE_START + b"ab"
+    assert paced.take(PASTE_END[3:] + b"\x1b[A", 0.0) == PASTE_END + b"\x1b[A"
     # A dropped chunk that ends its paste leaves nothing to skip.
     assert budget.take(PASTE_START + b"x" * 200 + PASTE_END, 20.0) == b""
     assert budget.take(b"k", 20.0) == b"k"
