@@ -6,7 +6,12 @@ with room for a burst (a paste of a chat line, a flick of the mouse). A chunk
 of input (an SSH packet, a browser's ``stdin`` message) passes whole or is
 dropped whole: cut in two, it could split an escape sequence or leave a
 bracketed paste open in the app (when a paste the app began is dropped, the
-app is given the paste's end, so that its next keys are keys again).
+app is given the paste's end, so that its next keys are keys again). A paste the
+client goes on with after a drop is still a paste: what it sends up to its own
+paste end is dropped too, never given to the app as keys (a pasted "1" and new
+line would take a tile, a "q" leave the table). A paste is text: the ESCs inside it
+are dropped (the app's terminal parser would read the characters after one as keys),
+and what may begin the paste's end in a chunk's last bytes waits for the next chunk.
 
 What a chunk costs in key events is what the app will make of it: each
 character and each escape sequence (a key, a mouse event) one, and a whole
@@ -35,6 +40,7 @@ __all__ = [
     "RESIZE_EVENTS",
     "InputBudget",
     "key_events",
+    "without_escapes_in_pastes",
 ]
 
 BYTES_BURST = 8 * 1024
@@ -89,6 +95,36 @@ def key_events(data: bytes, in_paste: bool = False) -> tuple[int, bool]:
     return events, open_paste
 
 
+def without_escapes_in_pastes(data: bytes, in_paste: bool = False) -> tuple[bytes, bytes]:
+    """``(text, held)``: ``data`` with every ESC inside a bracketed paste dropped
+    (``in_paste``: one was open before it), but for the paste marks themselves; ``held``
+    is what may begin a paste's end in the last bytes of an open paste, kept back for
+    the next chunk to complete (or for its ESC to be dropped with it)."""
+    if b"\x1b" not in data:
+        return data, b""
+    out = bytearray()
+    at = 0
+    while at < len(data):
+        if not in_paste:
+            begin = data.find(PASTE_START, at)
+            if begin < 0:
+                out += data[at:]
+                break
+            out += data[at : begin + len(PASTE_START)]
+            at, in_paste = begin + len(PASTE_START), True
+            continue
+        end = data.find(PASTE_END, at)
+        if end < 0:  # the paste goes on in the next chunk
+            text = data[at:]
+            tail = text.rfind(b"\x1b")
+            if tail >= 0 and PASTE_END.startswith(text[tail:]):
+                return bytes(out + text[:tail].replace(b"\x1b", b"")), text[tail:]
+            return bytes(out + text.replace(b"\x1b", b"")), b""
+        out += data[at:end].replace(b"\x1b", b"") + PASTE_END
+        at, in_paste = end + len(PASTE_END), False
+    return bytes(out), b""
+
+
 class InputBudget:
     """The byte and key-event buckets of one session (see the module's words)."""
 
@@ -109,6 +145,9 @@ class InputBudget:
         self._events = float(events_burst)
         self._at = now
         self.in_paste = False  # a bracketed paste the app was given is still open
+        self.skipping = False  # the client is in a paste that was dropped: skip to its end
+        self._tail = b""  # the last bytes skipped (a paste end split between two chunks)
+        self._held_back = b""  # what may begin the app's paste's end, for the next chunk
         self.dropped = 0  # bytes dropped so far
         self.last_dropped = False  # the last chunk was dropped (the door holds its reading)
         self.hold = 0.0  # ... for this many seconds
@@ -124,13 +163,21 @@ class InputBudget:
         """What of ``data`` goes to the app: all of it, or nothing (dropped whole), or
         only :data:`PASTE_END` when it is dropped in the middle of a paste."""
         self._refill(now)
-        size = len(data)
         self.last_dropped = False
+        if self.skipping:
+            data = self._skip_paste(data)
+            if self.skipping:
+                return b""
+        data, self._held_back = self._held_back + data, b""
+        size = len(data)
+        if not size:
+            return b""
         if size <= self._bytes:
             events, open_after = key_events(data, self.in_paste)
             if events <= self._events:
                 self._bytes -= size
                 self._events -= events
+                data, self._held_back = without_escapes_in_pastes(data, self.in_paste)
                 self.in_paste = open_after
                 return data
         self.last_dropped = True
@@ -139,10 +186,37 @@ class InputBudget:
         short = max(size - self._bytes, 0.0) / self.bytes_rate if size <= self.bytes_burst else 1e9
         self.hold = min(HOLD_SECONDS, max(1.0 / self.events_rate, short))
         self.dropped += size
+        # A paste the client began (or went on with) in this chunk and did not end: the
+        # rest of it, in the chunks that follow, is dropped too.
+        self.skipping = key_events(data, self.in_paste)[1]
+        self._tail = data[-(len(PASTE_END) - 1) :] if self.skipping else b""
         if self.in_paste:  # the app is in a paste this chunk would have gone on with
             self.in_paste = False
             return PASTE_END
         return b""
+
+    def _skip_paste(self, data: bytes) -> bytes:
+        """``data`` after the end of the client's paste that is being dropped (all of
+        it dropped, and :attr:`skipping` still true, when the end is not in it). The
+        bytes dropped cost the byte budget, so that a paste that never ends is read at
+        the pace of any flood."""
+        seen = self._tail + data
+        end = seen.find(PASTE_END)
+        if end < 0:
+            skipped = len(data)
+            self._tail = seen[-(len(PASTE_END) - 1) :]
+            rest = b""
+        else:
+            self.skipping = False
+            self._tail = b""
+            rest = seen[end + len(PASTE_END) :]
+            skipped = len(data) - len(rest)
+        self.dropped += skipped
+        self._bytes = max(0.0, self._bytes - skipped)
+        if self.skipping:
+            self.last_dropped = True
+            self.hold = HOLD_SECONDS if self._bytes < 1 else 1.0 / self.events_rate
+        return rest
 
     def spend(self, events: int, now: float) -> bool:
         """Take ``events`` key events for something other than keys (a resize):

@@ -206,6 +206,11 @@ class SSHDoor:
         self.host.reserve_door_slot(self.app_address)
         return True
 
+    def address_full(self, conn: SSHConnection) -> bool:
+        """Whether ``conn``'s address holds its whole share of the app sessions (what a
+        refused login is told: its address, not the host, is full)."""
+        return self._sessions[address_key(conn.address)] >= self.config.max_per_address
+
     def release(self, conn: SSHConnection) -> None:
         """``conn``'s app session is over (once)."""
         if not conn.admitted:

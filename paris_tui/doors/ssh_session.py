@@ -53,7 +53,7 @@ from paris_tui.doors.starts import Slot, StartSlots
 from paris_tui.host.accounts.identity import DoorProof
 from paris_tui.host.accounts.names import folded
 from paris_tui.host.server import Host
-from paris_tui.i18n import _
+from paris_tui.i18n import _, ngettext
 from paris_tui.trace import mark
 from paris_tui.wording import in_language, language_of, name_problem
 
@@ -94,6 +94,9 @@ class SessionDoor(Protocol):
 
     def admit(self, conn: SSHConnection) -> bool:
         """Count an app session for ``conn``; False over the caps."""
+
+    def address_full(self, conn: SSHConnection) -> bool:
+        """Whether ``conn``'s address holds its whole share of the app sessions."""
 
     def release(self, conn: SSHConnection) -> None:
         """``conn``'s app session is over (once)."""
@@ -251,7 +254,21 @@ class SSHSession(asyncssh.SSHServerSession[bytes]):
         if not door.admit(conn):
             log.warning("SSH %s: too many SSH players: refused", conn)
             with in_language(language):
-                self.refuse(_("paris-tui: the host has too many players over SSH; try again later"))
+                if door.address_full(conn) and not door.closing:
+                    most = door.config.max_per_address
+                    self.refuse(
+                        ngettext(
+                            "paris-tui: {n} SSH player from your address is here already, "
+                            "the most this host allows from one address; try again later",
+                            "paris-tui: {n} SSH players from your address are here already, "
+                            "the most this host allows from one address; try again later",
+                            most,
+                        ).format(n=most)
+                    )
+                else:
+                    self.refuse(
+                        _("paris-tui: the host has too many players over SSH; try again later")
+                    )
             return
         # Logins take turns to start their apps, fairly by address (doors/starts.py).
         slot = await door.starts.acquire(conn.address)
@@ -311,6 +328,13 @@ class SSHSession(asyncssh.SSHServerSession[bytes]):
     def say(self, text: str) -> None:
         """``text`` as a line on the session's terminal."""
         self._write(text + "\r\n")
+
+    def _by_ear(self) -> bool:
+        """Whether the session's app plays by ear (plain lines, no cursor movement), as
+        :func:`~paris_tui.doors.ssh_app.app_environment` decides it from the client's."""
+        from paris_tui.reader import ENV, wanted
+
+        return wanted(False, {ENV: self._client_env().get(ENV, "")[:8]})
 
     def _client_env(self) -> Mapping[str, str]:
         if self.chan is None:
@@ -382,13 +406,19 @@ class SSHSession(asyncssh.SSHServerSession[bytes]):
 
     async def _tell_too_fast(self) -> None:
         """Say once, on the bottom row, that input was dropped: between two of the
-        app's frames (after a pause in its output), then let the app repaint over it."""
+        app's frames (after a pause in its output), then let the app repaint over it
+        (played by ear: a line of its own, between two of the app's lines)."""
         loop = asyncio.get_running_loop()
         waited = 0.0
         while loop.time() - self._last_output < NOTICE_QUIET and waited < NOTICE_WAIT:
             await asyncio.sleep(NOTICE_QUIET / 2)
             waited += NOTICE_QUIET / 2
         if self._gone or self.app is None:
+            return
+        if self._by_ear():
+            # Plain lines: a line of its own (drawn over the bottom row, the next line
+            # the app wrote ran into it), and nothing to repaint.
+            self._write_bytes(f"\r\n{too_fast_words(self.language)}\r\n".encode())
             return
         columns, rows = min(self.size[0], MAX_COLUMNS), min(self.size[1], MAX_ROWS)
         self._write_bytes(notice(too_fast_words(self.language), columns, rows))

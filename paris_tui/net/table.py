@@ -222,6 +222,10 @@ class RemoteTable:
     def add_listener(self, listener: TableListener) -> None:
         self._listeners.append(listener)
 
+    def remove_listener(self, listener: TableListener) -> None:
+        if listener in self._listeners:
+            self._listeners.remove(listener)
+
     async def run(self) -> None:
         """Follow the host until the connection ends."""
         reason = "closed"

@@ -45,6 +45,10 @@ class Finish(Answers):
             lines.extend(say.sack_lines(public))
         self.say(*lines)
 
+    def _host_gone(self) -> bool:
+        """The host's table's connection is gone (a local table has none to lose)."""
+        return getattr(self.table, "closed_reason", None) is not None
+
     async def _end(self) -> None:
         public = self.table.view(None)
         self.viewer = None
@@ -87,7 +91,14 @@ class Finish(Answers):
             if parsed.command == "help":
                 self.say(*end_help_lines(chat=chat, rematch=rematch))
                 continue
-            if parsed.command == "rematch":
+            if parsed.command in ("rematch", *CHAT) and self._host_gone():
+                # The end does not join again: neither word would reach anyone.
+                self.say(
+                    _(
+                        "The host cannot be reached: no rematch nor chat from here; {quit} leaves."
+                    ).format(quit=word_for("quit"))
+                )
+            elif parsed.command == "rematch":
                 self.table.agree("rematch")  # type: ignore[attr-defined]
             elif parsed.command == "review":
                 self.say(_("Reviewing the game: this takes a few seconds."))

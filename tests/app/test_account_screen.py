@@ -75,6 +75,32 @@ async def test_a_code_made_in_account_links_another_terminal_in_the_lobby(
         assert [c.door for c in host.accounts.credentials(account.id)] == ["token", "token"]
 
 
+async def test_the_code_field_never_takes_in_what_it_would_draw_raw(tmp_path: Path) -> None:
+    """A field draws its value as it is: a pasted ``ESC ] 52`` (set the terminal's
+    clipboard) or bidi override would reach the terminal as typed (as the chat field's
+    did, found by hand). A link code is letters, digits and dashes: the code field
+    takes nothing else; a code as shown goes in."""
+    from textual import events
+
+    async with hosting(tmp_path, "ann,bob") as (_host, port):
+        address = f"127.0.0.1:{port}"
+        client = await _client(port)
+        app = LobbyApp(client, "ann", tokens=TokenStore(tmp_path / "t.json"), address=address)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await _until(pilot, lambda: "move 0 of" in screen_text(app), "listed")
+            await pilot.press("a")
+            await _until(pilot, lambda: isinstance(app.screen, AccountScreen), "account")
+            field = app.screen.query_one("#account-code-input", Input)
+            for hostile in ("K7XM\u202e2QPZ", "\x1b]52;c;aGk=\x07"):
+                app.post_message(events.Paste(hostile))
+                await pilot.pause()
+                assert field.value == "", (hostile, field.value)
+            app.post_message(events.Paste("K7XM-2QPZ"))
+            await pilot.pause()
+            assert field.value == "K7XM-2QPZ"
+        await client.close()
+
+
 async def test_a_door_players_account_names_no_internal_address(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

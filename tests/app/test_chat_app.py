@@ -359,3 +359,36 @@ async def test_a_mute_note_stays_when_the_hosts_list_comes_back() -> None:
         await pilot.pause()
         text = pane_text(pane)
         assert "hi ann" in text and "hidden here" in text and "shown again" in text
+
+
+async def test_the_chat_field_never_takes_in_what_it_would_draw_raw(tmp_path: Path) -> None:
+    """An input field draws its value as it is. Found by hand: a paste into the chat
+    prompt showed its bidi override raw (a terminal that reorders turns the rest of
+    the row around), and an ``ESC ] 52`` (set the clipboard) or other control would
+    reach the terminal the same way before the line could be refused. Such a paste
+    (or key) is refused whole, the prompt says why, and the field is unchanged; plain
+    text, markup included, goes in as before."""
+    from textual import events
+    from textual.widgets import Input, Static
+
+    async with running_host(tmp_path / "host", ["ann,bob"], seed=3) as (_host, port):
+        tokens = TokenStore(tmp_path / "ann" / "tokens.json")
+        link = await open_link(JoinTarget("127.0.0.1", port, "ann"), tokens)
+        bob = await join_bot(port, "bob")
+        app = make_app(link)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            assert find_game(app) is not None
+            await press(pilot, "c")
+            await until(pilot, lambda: isinstance(app.screen, ChatPrompt))
+            field = app.screen.query_one("#chat-input", Input)
+            for hostile in ("hi \u202eevil", "x\x1b]52;c;aGk=\x07y", "a\x00b"):
+                app.post_message(events.Paste(hostile))
+                await pilot.pause()
+                assert field.value == "", (hostile, field.value)
+                problem = str(app.screen.query_one("#chat-problem", Static).render())
+                assert "not text" in problem, problem
+            app.post_message(events.Paste("gl [b]hf"))
+            await pilot.pause()
+            assert field.value == "gl [b]hf"
+        await bob.client.close()

@@ -114,3 +114,40 @@ async def test_the_friends_box_says_in_words_what_each_enter_did(tmp_path: Path)
             await pilot.press("q")
         await client.close()
         await asyncio.sleep(0)
+
+
+async def test_the_friends_field_never_takes_in_what_it_would_draw_raw(tmp_path: Path) -> None:
+    """A field draws its value as it is: a pasted ``ESC ] 52`` (set the terminal's
+    clipboard) or bidi override would reach the terminal as typed (as the chat field's
+    did, found by hand). The friends box's name field refuses such a paste whole and
+    says the name is none; a plain name goes in."""
+    from textual import events
+    from textual.widgets import Input
+
+    async with hosting(tmp_path, "ann,bob") as (_host, port):
+        address = f"127.0.0.1:{port}"
+        tokens = TokenStore(tmp_path / "client" / "tokens.json")
+        client = await HostClient.connect("127.0.0.1", port)
+        seated = await client.join("ann")
+        await client.close()
+        assert seated.token is not None
+        tokens.put(address, "ann", seated.token)
+        client = await HostClient.connect("127.0.0.1", port)
+        app = LobbyApp(client, "ann", tokens=tokens, address=address)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await _until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            lobby = app.screen
+            assert isinstance(lobby, LobbyScreen)
+            await _until(pilot, lambda: lobby.friends.info is not None, "the friends asked")
+            await pilot.press("f")
+            await _until(pilot, lambda: isinstance(app.screen, FriendsScreen), "the box")
+            box = app.screen
+            field = box.query_one("#friends-input", Input)
+            for hostile in ("b\u202eob", "x\x1b]52;c;aGk=\x07"):
+                app.post_message(events.Paste(hostile))
+                await pilot.pause()
+                assert field.value == "", (hostile, field.value)
+                assert "That is not a name" in box_text(box)
+            app.post_message(events.Paste("bob"))
+            await pilot.pause()
+            assert field.value == "bob"

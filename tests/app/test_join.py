@@ -247,6 +247,68 @@ async def test_a_dropped_seat_comes_back_to_the_same_seat_and_view(tmp_path: Pat
         bob_task.cancel()
 
 
+async def test_a_takeover_dialog_open_when_the_connection_drops_does_not_swallow_the_move(
+    tmp_path: Path,
+) -> None:
+    """Ann's turn, a full stop, the dialog asking whose business to remove is open, and
+    the connection drops. Found by hand: the dialog stayed over the rejoined game, the
+    status said "ann's turn: waiting...", and Enter on it chose nothing (the move went
+    nowhere). The dialog closes when the turn ends with the connection; once back, the
+    turn is Ann's again, and her choice in the dialog plays."""
+    async with running_host(tmp_path / "host", ["ann,bob"], seed=9) as (host, port):
+        ann = await seat(port, "ann", tmp_path)
+        bob = await join_bot(port, "bob", random_player(3))
+        bob_task = asyncio.create_task(bob.play_until(lambda v: v.is_over))
+        ann.delays = (0.5, 0.5, 0.5)
+        app = make_app(ann)
+        referee = host.rooms["t1"].referee
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + DEADLINE
+
+        async def ann_chooses_a_full_stop(pilot: Pilot[object], game: GameScreen) -> None:
+            while True:  # Ann plays until a tile of hers is at a full stop
+                assert loop.time() < deadline, "no full stop came"
+                await asyncio.sleep(0.01)
+                if game.turn_seat is None or app.screen is not game:
+                    continue
+                view = game.view
+                full = [
+                    i
+                    for i, tile in enumerate(view.face_up)
+                    if sum(m.tile == tile for m in view.legal_moves) > 1
+                ]
+                await press(pilot, str(full[0] + 1) if full else "1", "enter")
+                if full:
+                    break
+            while not isinstance(app.screen, TakeoverDialog):
+                assert loop.time() < deadline
+                await asyncio.sleep(0.01)
+
+        async with app.run_test(size=(100, 30)) as pilot:
+            game = find_game(app)
+            assert game is not None
+            await ann_chooses_a_full_stop(pilot, game)
+            old_table = ann.table
+            ann.table.client.abort()  # the connection drops under the open dialog
+            while (ann.table is old_table or game.connection is not None) and (
+                loop.time() < deadline
+            ):
+                await asyncio.sleep(0.02)
+            assert ann.table is not old_table and game.connection is None
+            while not (app.screen is game and game.turn_seat is not None):
+                assert loop.time() < deadline, (type(app.screen).__name__, screen_text(app))
+                await asyncio.sleep(0.02)
+            assert "Your turn" in screen_text(app)
+            before = referee.move_count
+            await ann_chooses_a_full_stop(pilot, game)
+            await press(pilot, "enter")  # the dialog's first choice
+            while referee.move_count == before and loop.time() < deadline:
+                await asyncio.sleep(0.02)
+            assert referee.move_count > before
+            assert referee.record().moves[before].evict is not None
+        bob_task.cancel()
+
+
 async def test_when_the_host_is_gone_the_app_offers_to_try_again_or_quit(tmp_path: Path) -> None:
     async with running_host(tmp_path / "host", ["ann,bob"], seed=2) as (host, port):
         ann = await seat(port, "ann", tmp_path)

@@ -231,6 +231,38 @@ async def test_the_finished_list_filters_by_player(tmp_path: Path) -> None:
         await client.close()
 
 
+async def test_the_finished_lists_filter_never_takes_in_what_it_would_draw_raw(
+    tmp_path: Path,
+) -> None:
+    """A field draws its value as it is: a pasted ``ESC ] 52`` (set the terminal's
+    clipboard) or bidi override would reach the terminal as typed (as the chat field's
+    did, found by hand). The filter's name field refuses such a paste whole and says
+    it is not a name; a plain name goes in."""
+    from textual import events
+    from textual.widgets import Input
+
+    _seed_games(tmp_path / "host-data")
+    async with hosting(tmp_path) as (_, port):
+        client = await _client(port)
+        app = LobbyApp(client, "eve")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await _until(pilot, lambda: "g finished games" in screen_text(app), "the keys")
+            await pilot.press("g")
+            await _until(pilot, lambda: "Your games first" in screen_text(app), "the list")
+            field = app.screen.query_one("#games-filter", Input)
+            field.focus()
+            await pilot.pause()
+            for hostile in ("d\u202eee", "\x1b]52;c;aGk=\x07"):
+                app.post_message(events.Paste(hostile))
+                await pilot.pause()
+                assert field.value == "", (hostile, field.value)
+                assert "That is not a name" in screen_text(app)
+            app.post_message(events.Paste("dee"))
+            await pilot.pause()
+            assert field.value == "dee"
+        await client.close()
+
+
 def test_a_players_page_in_lines_says_a_provisional_rating_without_a_number() -> None:
     games = [
         FinishedGame("t2", ("ann", "bob"), 200, True, (10, 30), (2, 1), (-31, 42)),

@@ -56,3 +56,32 @@ async def test_m_agrees_to_a_rematch_and_the_app_sits_at_it(tmp_path: Path) -> N
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
         await bob.client.close()
         await asyncio.sleep(0)
+
+
+async def test_the_end_screen_says_so_when_the_host_is_gone(tmp_path: Path) -> None:
+    """Found by hand (the host killed while both players were on the end screen): the
+    end screen does not join again, and ``m`` then did nothing at all, unsaid. Once the
+    connection is gone, the rematch line says the host cannot be reached and that the
+    lobby (``q``) is the way back; ``m`` says it again and sends nothing."""
+    put_record(tmp_path / "host", "t1", near_the_end().record())  # bob,ann; bob ends it
+    async with running_host(tmp_path / "host") as (host, port):
+        app = await remote_app(port, "ann", tmp_path / "ann" / "tokens.json")
+        bob = await join_bot(port, "bob")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: find_game(app) is not None, "the game screen")
+            await bob.play_to_end()
+            await until(pilot, lambda: isinstance(app.screen, EndScreen), "the end screen")
+            await press(pilot, "space")  # the whole result at once
+            await until(pilot, lambda: "for a rematch" in screen_text(app), "the rematch line")
+            assert app.link is not None
+            app.link.table.client.abort()  # the connection drops (the host is gone)
+            gone = "The host cannot be reached"
+            await until(pilot, lambda: gone in screen_text(app), "the end screen says so")
+            await press(pilot, "m")
+            await pilot.pause()
+            assert gone in screen_text(app) and "ann agreed" not in screen_text(app)
+            assert "t2" not in host.rooms
+            await press(pilot, "q")
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        await bob.client.close()
+        await asyncio.sleep(0)

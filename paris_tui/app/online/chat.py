@@ -39,7 +39,13 @@ from paris_tui.app.online.chat_words import (
     writer,
 )
 from paris_tui.app.screens.base import ParisScreen
-from paris_tui.core.text import InvalidChatError, InvalidNameError, normalize_chat, normalize_name
+from paris_tui.core.text import (
+    InvalidChatError,
+    InvalidNameError,
+    normalize_chat,
+    normalize_name,
+    printable,
+)
 from paris_tui.i18n import N_, _
 from paris_tui.net.protocol import CHAT_PHRASES, ChatLine
 from paris_tui.net.table import RemoteTable
@@ -179,6 +185,27 @@ def mute_command(text: str) -> tuple[bool, str] | str | None:
         return text
 
 
+class ChatInput(Input):
+    """The chat prompt's field, which never takes in a character a chat line cannot hold.
+
+    A field draws its value as it is: a pasted control character (``ESC ] 52`` sets the
+    terminal's clipboard) or bidi override (the row turned around) would reach the
+    terminal before the line could be refused. Such a paste or key is refused whole,
+    the prompt says why (``#chat-problem``), and the field is unchanged."""
+
+    def replace(self, text: str, start: int, end: int) -> None:
+        if printable(text) != text:
+            try:
+                normalize_chat(text)
+                reason = chat_problem(InvalidChatError("control", char="?"))  # pragma: no cover
+            except InvalidChatError as exc:
+                reason = chat_problem(exc)
+            for problem in self.screen.query("#chat-problem").results(Static):
+                problem.update(Text(reason))
+            return
+        super().replace(text, start, end)
+
+
 class ChatPrompt(ParisScreen, ModalScreen[tuple[str, str] | None]):
     """One line to say: Enter sends it, Escape goes back; F2 to F7 say a phrase.
 
@@ -221,7 +248,7 @@ class ChatPrompt(ParisScreen, ModalScreen[tuple[str, str] | None]):
             yield Static(Text(_("Say at the table (Enter sends, Escape goes back):")))
             if self.speaking_as is not None:
                 yield Static(Text(self.speaking_as, style="dim"), id="chat-as")
-            yield Input(id="chat-input", max_length=480)
+            yield ChatInput(id="chat-input", max_length=480)
             yield Static(Text(keys, style="dim"), id="chat-keys")
             yield Static("", id="chat-problem")
 

@@ -151,6 +151,20 @@ class LobbyFriends:
         self.ask()
 
 
+class FriendField(Input):
+    """The friends box's name field, which never takes in a character no name holds: a
+    field draws its value as it is, so a pasted control (``ESC ] 52`` sets the
+    terminal's clipboard) or bidi override would reach the terminal. Such a paste or
+    key is refused whole and the box says the name is none."""
+
+    def replace(self, text: str, start: int, end: int) -> None:
+        if printable(text) != text:
+            for problem in self.screen.query("#friends-problem").results(Static):
+                problem.update(Text(_("That is not a name."), style="bold"))
+            return
+        super().replace(text, start, end)
+
+
 class FriendsScreen(ParisScreen, ModalScreen[None]):
     """The player's friends and who is here; a name and Enter adds (or removes) one."""
 
@@ -169,7 +183,7 @@ class FriendsScreen(ParisScreen, ModalScreen[None]):
         with Vertical(id="friends-box"):
             yield Static(Text(_("Tell me when they are here"), style="bold"))
             yield Static(friends_text(self.friends.info), id="friends-list")
-            yield Input(
+            yield FriendField(
                 placeholder=_("a name, then Enter (a friend's name removes them)"),
                 id="friends-input",
             )

@@ -85,7 +85,14 @@ class AccountScreen(TranslatedBindings, ModalScreen[str | None]):
             yield Static(Text(title, style="bold"))
             yield Static(Text(_("Asking the host…")), id="account-status")
             yield Static(Text(""), id="account-code")
-            yield Input(placeholder=_("a link code from another door"), id="account-code-input")
+            # A code is letters, digits and dashes: nothing else is taken in (a field
+            # draws its value as it is, a pasted control would reach the terminal).
+            yield Input(
+                placeholder=_("a link code from another door"),
+                id="account-code-input",
+                restrict=r"[0-9A-Za-z _.-]*",
+                max_length=32,
+            )
             with Horizontal(id="account-buttons"):
                 yield Button(_("New link code"), id="account-new-code", variant="primary")
                 yield Button(_("Close (Esc)"), id="account-close")

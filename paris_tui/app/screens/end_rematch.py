@@ -1,7 +1,8 @@
 """The rematch on the end screen of a host's table (protocol 5): ``m`` agrees (again:
 takes it back), the line under the result says who agreed and who is awaited, and
 once everyone has, the app goes to the rematch's table (the same players, a new deal,
-the seats' order turned by one: host/services/agreements.py)."""
+the seats' order turned by one: host/services/agreements.py). The end screen does not
+join again when its connection drops: the line then says the host cannot be reached."""
 
 from __future__ import annotations
 
@@ -11,9 +12,11 @@ from rich.text import Text
 
 from paris_tui.app.look.describe import joined, words
 
+from ...core import Event
 from ...i18n import _
 from ...net.endings_wire import Agreement
-from ...net.table import RemoteTable
+from ...net.protocol import ErrorCode
+from ...net.table import RemoteTable, Table
 
 __all__ = ["Rematch", "rematch_words"]
 
@@ -65,14 +68,22 @@ class Rematch:
 
     def start(self) -> None:
         self.table.agreement_listeners.append(self.heard)
-        self.heard(self.table.agreements.get("rematch"))
+        self.table.add_listener(self)
+        if self.table.closed_reason is not None:
+            self.table_closed(self.table, self.table.closed_reason)
+        else:
+            self.heard(self.table.agreements.get("rematch"))
 
     def stop(self) -> None:
         if self.heard in self.table.agreement_listeners:
             self.table.agreement_listeners.remove(self.heard)
+        self.table.remove_listener(self)
 
     def press(self) -> None:
-        """``m``: agree to the rematch, or take the word back."""
+        """``m``: agree to the rematch, or take the word back (the host gone: say so)."""
+        if self.table.closed_reason is not None:
+            self.table_closed(self.table, self.table.closed_reason)
+            return
         heard = self.table.agreements.get("rematch")
         yes = heard is None or self.mine not in heard.seats
         self.table.agree("rematch", yes)
@@ -84,3 +95,19 @@ class Rematch:
         if agreement is not None and agreement.to is not None and not self.gone:
             self.gone = True
             self.go(agreement.to)
+
+    # The table's listener: only its end matters here.
+    def table_changed(self, table: Table, events: tuple[Event, ...]) -> None:
+        pass
+
+    def table_refused(self, table: Table, code: ErrorCode, message: str) -> None:
+        pass
+
+    def table_presence(self, table: Table) -> None:
+        pass
+
+    def table_closed(self, table: Table, reason: str) -> None:
+        """The connection is gone, and the end screen does not join again: say so."""
+        if not self.gone:
+            template = _("The host cannot be reached: no rematch from here ({key}: the lobby).")
+            self.show(words(template, key=Text("q", style="bold")))

@@ -60,6 +60,20 @@ def yours_first(games: tuple[FinishedGame, ...], me: str | None) -> list[Finishe
     return mine + [g for g in newest if g not in mine]
 
 
+class NameFilter(Input):
+    """The filter's name field, which never takes in a character no name holds: a field
+    draws its value as it is, so a pasted control (``ESC ] 52`` sets the terminal's
+    clipboard) or bidi override would reach the terminal. Such a paste or key is
+    refused whole and the status line says it is not a name."""
+
+    def replace(self, text: str, start: int, end: int) -> None:
+        if printable(text) != text:
+            for status in self.screen.query("#games-status").results(Static):
+                status.update(Text(_("That is not a name."), style="bold"))
+            return
+        super().replace(text, start, end)
+
+
 class FinishedGamesScreen(TranslatedBindings, ModalScreen[None]):
     """The list; Enter asks the lobby to open the game's record (``open_game``)."""
 
@@ -99,7 +113,7 @@ class FinishedGamesScreen(TranslatedBindings, ModalScreen[None]):
             yield Static(Text(_("Finished games of this host"), style="bold"))
             yield Static(Text(_("Asking the host…")), id="games-status")
             if self.ask is not None:
-                yield Input(
+                yield NameFilter(
                     placeholder=_("a player's name and Enter: only their games"),
                     id="games-filter",
                 )

@@ -249,7 +249,7 @@ class GameScreen(ParisScreen):
     def set_connection(self, problem: str | None) -> None:
         """Say the table cannot be reached (keys make no move meanwhile), or that it can."""
         if self.flow.set_connection(problem):
-            self.key_gate.end()
+            self.choice.turn_lost()
         if self.is_mounted and self.query(PlayersPanel):
             self.refresh_all()
 

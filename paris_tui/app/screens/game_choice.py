@@ -26,6 +26,7 @@ class TileChoice:
     def __init__(self, screen: GameHost) -> None:
         self._screen = screen
         self.highlight = 0
+        self._dialog: TakeoverDialog | None = None  # the takeover dialog open, if any
 
     def active(self) -> int | None:
         """The highlighted tile's index while a tile is being chosen (human or AI)."""
@@ -95,10 +96,21 @@ class TileChoice:
             destination=eviction_destinations(view, moves),
             on_choose=self._takeover_chosen,
         )
+        self._dialog = dialog
         screen.app.push_screen(dialog)
+
+    def turn_lost(self) -> None:
+        """The turn ended on this terminal (the connection dropped): no key makes a move,
+        and an open takeover dialog closes, so that no choice goes to a turn that is no
+        longer there (the turn, when it comes back, asks again)."""
+        self._screen.key_gate.end()
+        dialog, self._dialog = self._dialog, None
+        if dialog is not None and self._screen.app.screen is dialog:
+            dialog.dismiss(None)
 
     def _takeover_chosen(self, move: Move) -> None:
         """Called by the dialog before it closes, so no key can reach a stale turn."""
+        self._dialog = None
         seat = self._screen.flow.turn_seat
         if seat is not None:
             self._screen.commit(move, seat)

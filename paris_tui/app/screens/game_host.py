@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
     from paris_tui.app.look.frames import Frame
     from paris_tui.app.play.turns import TurnFlow
+    from paris_tui.app.terminal.keygate import TurnGate
 
     from ...core import Move, SeatView
 
@@ -34,6 +35,7 @@ class GameHost(Protocol):
     view: SeatView  # the view shown
     anim: float  # a tour frame's time, per unit of its weight
     ai_delay: float  # how long an AI's choice shows before it is played
+    key_gate: TurnGate  # what lets a key make a move this turn
 
     @property
     def app(self) -> App[Any]: ...
