@@ -39,12 +39,12 @@ from paris_tui.app.online.chat_words import (
     writer,
 )
 from paris_tui.app.screens.base import ParisScreen
+from paris_tui.app.widgets.fields import ChatInput
 from paris_tui.core.text import (
     InvalidChatError,
     InvalidNameError,
     normalize_chat,
     normalize_name,
-    printable,
 )
 from paris_tui.i18n import N_, _
 from paris_tui.net.protocol import CHAT_PHRASES, ChatLine
@@ -185,27 +185,6 @@ def mute_command(text: str) -> tuple[bool, str] | str | None:
         return text
 
 
-class ChatInput(Input):
-    """The chat prompt's field, which never takes in a character a chat line cannot hold.
-
-    A field draws its value as it is: a pasted control character (``ESC ] 52`` sets the
-    terminal's clipboard) or bidi override (the row turned around) would reach the
-    terminal before the line could be refused. Such a paste or key is refused whole,
-    the prompt says why (``#chat-problem``), and the field is unchanged."""
-
-    def replace(self, text: str, start: int, end: int) -> None:
-        if printable(text) != text:
-            try:
-                normalize_chat(text)
-                reason = chat_problem(InvalidChatError("control", char="?"))  # pragma: no cover
-            except InvalidChatError as exc:
-                reason = chat_problem(exc)
-            for problem in self.screen.query("#chat-problem").results(Static):
-                problem.update(Text(reason))
-            return
-        super().replace(text, start, end)
-
-
 class ChatPrompt(ParisScreen, ModalScreen[tuple[str, str] | None]):
     """One line to say: Enter sends it, Escape goes back; F2 to F7 say a phrase.
 
@@ -267,6 +246,10 @@ class ChatPrompt(ParisScreen, ModalScreen[tuple[str, str] | None]):
             self.query_one("#chat-problem", Static).update(Text(chat_problem(exc)))
             return
         self._said(("text", line))
+
+    def on_plain_input_refused(self, event: ChatInput.Refused) -> None:
+        event.stop()
+        self.query_one("#chat-problem", Static).update(Text(event.reason))
 
     def action_phrase(self, index: int) -> None:
         self._said(("phrase", CHAT_PHRASES[index]))

@@ -23,6 +23,7 @@ from textual.widgets import Input, Static
 
 from paris_tui.app.online.friends_words import done_words, refused_words
 from paris_tui.app.screens.base import ParisScreen
+from paris_tui.app.widgets.fields import NameInput
 from paris_tui.core.text import InvalidNameError, normalize_name, printable
 from paris_tui.i18n import N_, _
 from paris_tui.net.client import HostClient
@@ -151,20 +152,6 @@ class LobbyFriends:
         self.ask()
 
 
-class FriendField(Input):
-    """The friends box's name field, which never takes in a character no name holds: a
-    field draws its value as it is, so a pasted control (``ESC ] 52`` sets the
-    terminal's clipboard) or bidi override would reach the terminal. Such a paste or
-    key is refused whole and the box says the name is none."""
-
-    def replace(self, text: str, start: int, end: int) -> None:
-        if printable(text) != text:
-            for problem in self.screen.query("#friends-problem").results(Static):
-                problem.update(Text(_("That is not a name."), style="bold"))
-            return
-        super().replace(text, start, end)
-
-
 class FriendsScreen(ParisScreen, ModalScreen[None]):
     """The player's friends and who is here; a name and Enter adds (or removes) one."""
 
@@ -183,7 +170,7 @@ class FriendsScreen(ParisScreen, ModalScreen[None]):
         with Vertical(id="friends-box"):
             yield Static(Text(_("Tell me when they are here"), style="bold"))
             yield Static(friends_text(self.friends.info), id="friends-list")
-            yield FriendField(
+            yield NameInput(
                 placeholder=_("a name, then Enter (a friend's name removes them)"),
                 id="friends-input",
             )
@@ -200,6 +187,10 @@ class FriendsScreen(ParisScreen, ModalScreen[None]):
         self.query_one("#friends-problem", Static).update(
             Text(text, style="bold" if problem else "")
         )
+
+    def on_plain_input_refused(self, event: NameInput.Refused) -> None:
+        event.stop()
+        self.said(event.reason, problem=True)
 
     @on(Input.Submitted)
     def _submitted(self, event: Input.Submitted) -> None:

@@ -30,6 +30,7 @@ from ...core.record import Record
 from ...i18n import N_, _
 from ...net.protocol import FinishedGame
 from ..look.glyphs import current_glyphs
+from ..widgets.fields import NameInput
 from .base import TranslatedBindings
 from .replay import ReplayScreen
 
@@ -58,20 +59,6 @@ def yours_first(games: tuple[FinishedGame, ...], me: str | None) -> list[Finishe
     newest = sorted(games, key=lambda g: -g.finished)
     mine = [g for g in newest if key is not None and any(n.casefold() == key for n in g.names)]
     return mine + [g for g in newest if g not in mine]
-
-
-class NameFilter(Input):
-    """The filter's name field, which never takes in a character no name holds: a field
-    draws its value as it is, so a pasted control (``ESC ] 52`` sets the terminal's
-    clipboard) or bidi override would reach the terminal. Such a paste or key is
-    refused whole and the status line says it is not a name."""
-
-    def replace(self, text: str, start: int, end: int) -> None:
-        if printable(text) != text:
-            for status in self.screen.query("#games-status").results(Static):
-                status.update(Text(_("That is not a name."), style="bold"))
-            return
-        super().replace(text, start, end)
 
 
 class FinishedGamesScreen(TranslatedBindings, ModalScreen[None]):
@@ -113,7 +100,7 @@ class FinishedGamesScreen(TranslatedBindings, ModalScreen[None]):
             yield Static(Text(_("Finished games of this host"), style="bold"))
             yield Static(Text(_("Asking the host…")), id="games-status")
             if self.ask is not None:
-                yield NameFilter(
+                yield NameInput(
                     placeholder=_("a player's name and Enter: only their games"),
                     id="games-filter",
                 )
@@ -123,6 +110,10 @@ class FinishedGamesScreen(TranslatedBindings, ModalScreen[None]):
             grid.add_column(Text(_("Rated")), width=8)
             grid.add_column(Text(_("Ended")), width=11)
             yield grid
+
+    def on_plain_input_refused(self, event: NameInput.Refused) -> None:
+        event.stop()
+        self.query_one("#games-status", Static).update(Text(event.reason, style="bold"))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         """The filter: that player's games, or every game for an empty field."""

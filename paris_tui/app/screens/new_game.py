@@ -5,20 +5,19 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
-from textual.message import Message
 from textual.widgets import Button, Input, Label, Select, Static
 
 from paris_tui.app.local.session import SeatSpec, ai_levels, check_seed, name_seats
-from paris_tui.app.look.describe import ai_label, plain, printable
+from paris_tui.app.look.describe import ai_label, plain
 from paris_tui.app.look.palette import player_style
 
-from ...core import MAX_NAME_CELLS, InvalidNameError, Options, check_table_names, normalize_name
+from ...core import MAX_NAME_CELLS, InvalidNameError, Options, check_table_names
 from ...i18n import LANGUAGE_NAMES, LANGUAGES, N_, _, current_language, ngettext
 from ...wording import name_problem as worded_problem
+from ..widgets.fields import NameInput
 from ..widgets.footer import KeysFooter
 from .base import ParisScreen
 
@@ -35,53 +34,6 @@ def _seed(text: str) -> int | None:
     if len(text) > 20 or not (text.isascii() and text.isdigit()):  # int() of 5,000 digits raises
         return check_seed(-1, "The seed")
     return check_seed(int(text), "The seed")
-
-
-class NameInput(Input):
-    """A seat's name field that never takes in a character a name cannot hold.
-
-    An input field draws its value as it is: a pasted ``ESC ] 52 ; ...`` would
-    reach the terminal before the game could refuse the name. So a paste (or
-    any insertion) holding a control or format character is refused whole,
-    with the core's reason (:class:`Refused`), and the field is unchanged.
-    """
-
-    class Refused(Message):
-        """Text was not taken in; :attr:`reason` says why, in plain words."""
-
-        def __init__(self, field: NameInput, reason: str) -> None:
-            super().__init__()
-            self.field = field
-            self.reason = reason
-
-    def _refuse(self, text: str) -> bool:
-        """Refuse ``text`` (say why) if it holds a character no name may hold."""
-        if printable(text) == text:
-            return False
-        try:
-            normalize_name(text)
-            reason = _("it holds a character a name cannot hold")  # pragma: no cover
-        except InvalidNameError as exc:
-            reason = worded_problem(exc)
-        self.post_message(self.Refused(self, _("Not pasted: {reason}.").format(reason=reason)))
-        return True
-
-    def _on_paste(self, event: events.Paste) -> None:
-        # The whole paste, before Input keeps only its first line: "Ann\nBob" is refused.
-        if self._refuse(event.text):
-            event.prevent_default()
-            event.stop()
-
-    def replace(self, text: str, start: int, end: int) -> None:
-        if not self._refuse(text):
-            super().replace(text, start, end)
-
-    def restricted(self) -> None:
-        most = self.max_length or 0
-        limit = ngettext(
-            "A name has at most {n} character.", "A name has at most {n} characters.", most
-        )
-        self.post_message(self.Refused(self, limit.format(n=most)))
 
 
 class NewGameScreen(ParisScreen):
@@ -261,7 +213,7 @@ class NewGameScreen(ParisScreen):
             if event.value != current_language() and choose is not None:
                 choose(event.value)
 
-    def on_name_input_refused(self, event: NameInput.Refused) -> None:
+    def on_plain_input_refused(self, event: NameInput.Refused) -> None:
         event.stop()
         self.query_one("#new-error", Static).update(plain(event.reason))
 

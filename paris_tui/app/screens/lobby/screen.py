@@ -65,7 +65,7 @@ from paris_tui.app.screens.lobby.online import LobbyPeople
 from paris_tui.app.screens.lobby.proof import Proof
 from paris_tui.app.screens.lobby.tables import TablesGrid, holds_seat
 from paris_tui.app.screens.lobby.tournaments import LobbyTournaments
-from paris_tui.app.screens.new_game import NameInput
+from paris_tui.app.widgets.fields import NameInput
 from paris_tui.app.widgets.footer import KeysFooter
 from paris_tui.core import MAX_NAME_CELLS, InvalidNameError, RecordError, normalize_name, printable
 from paris_tui.core.record import parse_record
@@ -370,7 +370,7 @@ class LobbyScreen(ParisScreen):
 
     # --- the name ------------------------------------------------------------------------
 
-    def on_name_input_refused(self, event: NameInput.Refused) -> None:
+    def on_plain_input_refused(self, event: NameInput.Refused) -> None:
         event.stop()
         self.say(event.reason, problem=True)
 

@@ -21,7 +21,7 @@ from textual.widgets import Input, Label, Static
 
 from paris_tui.app.screens.base import TranslatedBindings
 from paris_tui.app.screens.lobby.cycler import Cycler
-from paris_tui.app.screens.new_game import NameInput
+from paris_tui.app.widgets.fields import NameInput
 from paris_tui.core import MAX_NAME_CELLS, InvalidNameError, normalize_name
 from paris_tui.i18n import N_, _
 from paris_tui.net.tournaments_wire import NewTournament
@@ -133,7 +133,7 @@ class NewTournamentScreen(TranslatedBindings, ModalScreen[NewTournament | None])
             text.stylize("bold")
         self.query_one("#tnew-status", Static).update(text)
 
-    def on_name_input_refused(self, event: NameInput.Refused) -> None:
+    def on_plain_input_refused(self, event: NameInput.Refused) -> None:
         event.stop()
         self.say(event.reason, problem=True)
 
