@@ -44,13 +44,13 @@ machine:
 
 takes about 4.5 h (equal: 400 games x 40 moves x 1 s) + 2.8 h (quarter) +
 5.3 h (four: 12 rounds of 4 moves a game): about 13 h; ``--runs equal`` alone 4.5 h.
-``--jobs 2`` halves that on two idle cores. The README's figures so far are
-partial: equal and quarter at the issue's budgets with fewer games (31 and 24
-minutes with two jobs on an idle machine), four at a quarter of the budgets
-(14 minutes):
+``--jobs 2`` halves that on two idle cores. The README's quarter run is the
+issue's (400 games, 79 minutes with two jobs); equal is at the issue's
+budgets with fewer games (31 minutes with two jobs on an idle machine), four
+at a quarter of the budgets (14 minutes):
 
+    .venv/bin/python benchmarks/ladder.py --expert --runs quarter --games 400 --jobs 2 --readme
     .venv/bin/python benchmarks/ladder.py --expert --runs equal --games 96 --jobs 2 --readme
-    .venv/bin/python benchmarks/ladder.py --expert --runs quarter --games 120 --jobs 2 --readme
     .venv/bin/python benchmarks/ladder.py --expert --runs four --games 160 --scale 0.25 \
         --jobs 2 --readme
 """
