@@ -10,7 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
+from typing import Any
+
+from asyncssh import SSHWriter
 
 from paris_tui.doors.pacing import (
     EVENTS_BURST,
@@ -25,13 +29,30 @@ from paris_tui.doors.ssh import INPUT_BURST, INPUT_RATE, MAX_COLUMNS, MAX_ROWS, 
 from .ssh_helpers import Terminal, connect, new_key, running_door
 
 
-async def test_a_huge_window_is_clamped(tmp_path: Path) -> None:
+@contextlib.asynccontextmanager
+async def _ann_ready(tmp_path: Path, **options: Any) -> AsyncIterator[tuple[Terminal, int]]:
+    """ann's SSH session at a door (``options``: :meth:`Terminal.open`'s), its stand-in
+    app ready: the terminal, and where its output stood then (what comes after is the
+    app's answer to the test's input)."""
     async with (
         running_door(tmp_path) as (_host, door),
         await connect(door.port, "ann", new_key(tmp_path, "ann")) as conn,
     ):
-        term = await Terminal.open(conn, size=(4096, 4096))
+        term = await Terminal.open(conn, **options)
         await term.wait_for("ready")
+        yield term, len(term.output)
+
+
+async def _send(stdin: SSHWriter[bytes], chunks: Iterable[bytes], pause: float) -> None:
+    """Each chunk written (its own SSH packet), then ``pause`` seconds."""
+    for chunk in chunks:
+        stdin.write(chunk)
+        await stdin.drain()
+        await asyncio.sleep(pause)
+
+
+async def test_a_huge_window_is_clamped(tmp_path: Path) -> None:
+    async with _ann_ready(tmp_path, size=(4096, 4096)) as (term, _start):
         assert term.field("size") == f"{MAX_COLUMNS}x{MAX_ROWS}"
         term.process.change_terminal_size(120, 40)
         await term.wait_for("size=120x40")
@@ -40,13 +61,7 @@ async def test_a_huge_window_is_clamped(tmp_path: Path) -> None:
 
 
 async def test_a_huge_paste_reaches_the_app_at_a_persons_pace(tmp_path: Path) -> None:
-    async with (
-        running_door(tmp_path) as (_host, door),
-        await connect(door.port, "ann", new_key(tmp_path, "ann")) as conn,
-    ):
-        term = await Terminal.open(conn)
-        await term.wait_for("ready")
-        start = len(term.output)
+    async with _ann_ready(tmp_path) as (term, start):
         term.process.stdin.write(b"x" * (3900 * 1024))  # 3.9 MiB, no "q"
         words = "input came faster than anyone types; the rest was dropped"
         await term.wait_for(words)  # the session is told, in words, on its bottom row
@@ -76,13 +91,7 @@ def _keys_given(term: Terminal, start: int) -> bytes:
 async def test_a_flood_of_single_keys_reaches_the_app_at_a_persons_pace(tmp_path: Path) -> None:
     """One key a packet, as fast as the connection goes for 2 s: the bytes are few, the
     key events many; the app gets a burst and then a typist's pace, told in German."""
-    async with (
-        running_door(tmp_path) as (_host, door),
-        await connect(door.port, "ann", new_key(tmp_path, "ann")) as conn,
-    ):
-        term = await Terminal.open(conn, env={"PARIS_TUI_LANG": "de"})
-        await term.wait_for("ready")
-        start = len(term.output)
+    async with _ann_ready(tmp_path, env={"PARIS_TUI_LANG": "de"}) as (term, start):
         loop = asyncio.get_running_loop()
         began = loop.time()
         sent = 0
@@ -110,13 +119,7 @@ async def test_a_screen_readers_session_is_told_of_dropped_input_in_a_line_of_it
     input is a plain line of its own there, not written over the bottom row (where the
     next line the app wrote ran into it: "whoris-tui: input came ..."), and no repaint
     is forced (a plain-lines app has nothing to repaint)."""
-    async with (
-        running_door(tmp_path) as (_host, door),
-        await connect(door.port, "ann", new_key(tmp_path, "ann")) as conn,
-    ):
-        term = await Terminal.open(conn, env={"PARIS_TUI_SCREEN_READER": "1"})
-        await term.wait_for("ready")
-        start = len(term.output)
+    async with _ann_ready(tmp_path, env={"PARIS_TUI_SCREEN_READER": "1"}) as (term, start):
         term.process.stdin.write(b"x" * (64 * 1024))  # no "q"
         words = "paris-tui: input came faster than anyone types; the rest was dropped"
         await term.wait_for(words)
@@ -130,13 +133,7 @@ async def test_a_screen_readers_session_is_told_of_dropped_input_in_a_line_of_it
 async def test_a_pasted_chat_line_goes_through_whole(tmp_path: Path) -> None:
     """A bracketed paste of the longest text the chat rule reads (1,920 characters,
     two bytes each) is one key event: the app gets all of it, at once, unannounced."""
-    async with (
-        running_door(tmp_path) as (_host, door),
-        await connect(door.port, "ann", new_key(tmp_path, "ann")) as conn,
-    ):
-        term = await Terminal.open(conn)
-        await term.wait_for("ready")
-        start = len(term.output)
+    async with _ann_ready(tmp_path) as (term, start):
         paste = PASTE_START + ("é" * 1920).encode() + PASTE_END
         term.process.stdin.write(paste)
         await asyncio.sleep(0.5)
@@ -151,24 +148,12 @@ async def test_the_rest_of_a_paste_cut_off_never_reaches_the_app_as_keys(tmp_pat
     client sends of that paste afterwards, once the budget has refilled, is still the
     paste: dropped to the client's own paste end, never typed as keys (in the game a
     "1" and an Enter take a tile, a "q" leaves the table). Keys after it are keys."""
-    async with (
-        running_door(tmp_path) as (_host, door),
-        await connect(door.port, "ann", new_key(tmp_path, "ann")) as conn,
-    ):
-        term = await Terminal.open(conn)
-        await term.wait_for("ready")
-        start = len(term.output)
+    async with _ann_ready(tmp_path) as (term, start):
         stdin = term.process.stdin
         first = PASTE_START + b"1\r" * 3000  # 6 KB: within the burst
-        for chunk in (first, b"2\r" * 3000):  # then 6 KB more: over what is left
-            stdin.write(chunk)
-            await stdin.drain()
-            await asyncio.sleep(0.3)
+        await _send(stdin, (first, b"2\r" * 3000), 0.3)  # then 6 KB more: over what is left
         await asyncio.sleep(3.0)  # the budget refills
-        for chunk in (b"3\r" * 50, b"4\r" + PASTE_END, b"k"):
-            stdin.write(chunk)
-            await stdin.drain()
-            await asyncio.sleep(0.5)
+        await _send(stdin, (b"3\r" * 50, b"4\r" + PASTE_END, b"k"), 0.5)
         stdin.write(b"q")
         assert await term.finish() == 3
         given = _keys_given(term, start)
@@ -181,22 +166,14 @@ async def test_an_escape_inside_a_paste_never_reaches_the_app(tmp_path: Path) ->
     (found by hand in a local join: a paste holding ESC opened the lobby's friends box
     with its "f"). A paste is text: the door drops the ESCs inside it, so over SSH and
     in a browser the rest is the paste."""
-    async with (
-        running_door(tmp_path) as (_host, door),
-        await connect(door.port, "ann", new_key(tmp_path, "ann")) as conn,
-    ):
-        term = await Terminal.open(conn)
-        await term.wait_for("ready")
-        start = len(term.output)
+    async with _ann_ready(tmp_path) as (term, start):
         stdin = term.process.stdin
-        for chunk in (
+        chunks = (
             PASTE_START + b"red \x1b[31mtext\x1b\x1b1\r" + PASTE_END + b"\x1b[A",
             PASTE_START + b"split \x1b",  # a paste the next chunk goes on with
             b"[2J end" + PASTE_END,
-        ):
-            stdin.write(chunk)
-            await stdin.drain()
-            await asyncio.sleep(0.3)
+        )
+        await _send(stdin, chunks, 0.3)
         stdin.write(b"q")
         assert await term.finish() == 3
         given = _keys_given(term, start)
