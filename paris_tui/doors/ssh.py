@@ -42,8 +42,6 @@ import logging
 import shlex
 from collections import Counter
 
-import asyncssh
-
 from paris_tui.core.text import InvalidNameError, normalize_name, printable
 from paris_tui.doors.forks import DoorForks, ForkServer
 from paris_tui.doors.ssh_app import MAX_COLUMNS, MAX_ROWS, AppProcess, app_environment, player_dir
@@ -54,6 +52,7 @@ from paris_tui.doors.starts import StartSlots
 from paris_tui.host.accounts.names import prepare_names
 from paris_tui.host.limits import address_key
 from paris_tui.host.server import Host
+from paris_tui.host.sshlib import asyncssh
 
 __all__ = [
     "HOST_KEY_FILE",

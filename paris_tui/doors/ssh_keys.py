@@ -11,11 +11,10 @@ import logging
 import stat
 from pathlib import Path
 
-import asyncssh
-
 from paris_tui.core.record import write_text_atomic
 from paris_tui.core.text import printable
 from paris_tui.doors.ssh_config import SSHDoorError
+from paris_tui.host.sshlib import asyncssh
 
 __all__ = ["HOST_KEY_FILE", "AuthorizedKeys", "load_host_key"]
 

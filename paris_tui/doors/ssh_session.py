@@ -23,8 +23,6 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Protocol
 
-import asyncssh
-
 from paris_tui.core.text import InvalidNameError, normalize_name, printable
 from paris_tui.doors.forks import ForkedProcess, ForkServer
 from paris_tui.doors.pacing import (
@@ -53,6 +51,7 @@ from paris_tui.doors.starts import Slot, StartSlots
 from paris_tui.host.accounts.identity import DoorProof
 from paris_tui.host.accounts.names import folded
 from paris_tui.host.server import Host
+from paris_tui.host.sshlib import asyncssh
 from paris_tui.i18n import _, ngettext
 from paris_tui.trace import mark
 from paris_tui.wording import in_language, language_of, name_problem

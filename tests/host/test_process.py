@@ -234,3 +234,15 @@ async def test_the_start_up_lines_say_which_seats_are_claimed(
     ) in rest
     assert f"  bob: paris-tui join 127.0.0.1:{port} --name bob" in rest
     assert "Only this machine can connect (--bind 127.0.0.1)" in rest
+
+
+def test_the_ssh_door_loads_without_a_word_on_stderr() -> None:
+    """asyncssh names the DSA key classes, which cryptography 51 deprecates: loading it
+    wrote five warnings to stderr before a host's first line. The door's modules load
+    silently, whichever of them imports asyncssh first."""
+    for modules in ("paris_tui.doors.ssh", "paris_tui.host.accounts.store, paris_tui.doors.ssh"):
+        code = f"import {modules}; from paris_tui.host.accounts.store import ssh_fingerprint"
+        done = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+        )
+        assert done.returncode == 0 and done.stderr == "", done.stderr

@@ -210,7 +210,7 @@ def digest(secret: str) -> str:
 def ssh_fingerprint(key_line: str) -> str:
     """The ``SHA256:...`` fingerprint of an OpenSSH public key line
     (``ssh-ed25519 AAAA... [comment]``). Raises ``ValueError``."""
-    import asyncssh
+    from paris_tui.host.sshlib import asyncssh
 
     try:
         key = asyncssh.import_public_key(key_line.strip())
