@@ -42,6 +42,7 @@ __all__ = [
     "AppProcess",
     "app_environment",
     "player_dir",
+    "plays_by_ear",
 ]
 
 PLAYERS_DIR = "players"
@@ -129,15 +130,20 @@ def app_environment(
     # locale), never the host's environment or saved setting.
     glyphs_env = {k: v for k, v in client_env_vars.items() if k in _GLYPHS_ENV}
     base["PARIS_TUI_GLYPHS"] = resolve_glyphs(None, glyphs_env, None)
-    # Play by ear (plain lines for a screen reader) only when this client asks:
-    # ssh -o SetEnv=PARIS_TUI_SCREEN_READER=1.
     from paris_tui.reader import ENV as SCREEN_READER_ENV
-    from paris_tui.reader import wanted
 
     base.pop(SCREEN_READER_ENV, None)
-    if wanted(False, {SCREEN_READER_ENV: client_env_vars.get(SCREEN_READER_ENV, "")[:8]}):
+    if plays_by_ear(client_env_vars):
         base[SCREEN_READER_ENV] = "1"
     return client_env(ticket, base, door_socket)
+
+
+def plays_by_ear(client_env_vars: Mapping[str, str]) -> bool:
+    """Whether the app plays by ear (plain lines for a screen reader): only when this
+    client asks, ``ssh -o SetEnv=PARIS_TUI_SCREEN_READER=1``."""
+    from paris_tui.reader import ENV, wanted
+
+    return wanted(False, {ENV: client_env_vars.get(ENV, "")[:8]})
 
 
 class AppProcess:

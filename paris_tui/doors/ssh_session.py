@@ -43,6 +43,7 @@ from paris_tui.doors.ssh_app import (
     AppProcess,
     app_environment,
     player_dir,
+    plays_by_ear,
 )
 from paris_tui.doors.ssh_config import SSHConfig
 from paris_tui.doors.ssh_keys import AuthorizedKeys
@@ -328,13 +329,6 @@ class SSHSession(asyncssh.SSHServerSession[bytes]):
         """``text`` as a line on the session's terminal."""
         self._write(text + "\r\n")
 
-    def _by_ear(self) -> bool:
-        """Whether the session's app plays by ear (plain lines, no cursor movement), as
-        :func:`~paris_tui.doors.ssh_app.app_environment` decides it from the client's."""
-        from paris_tui.reader import ENV, wanted
-
-        return wanted(False, {ENV: self._client_env().get(ENV, "")[:8]})
-
     def _client_env(self) -> Mapping[str, str]:
         if self.chan is None:
             return {}
@@ -414,7 +408,7 @@ class SSHSession(asyncssh.SSHServerSession[bytes]):
             waited += NOTICE_QUIET / 2
         if self._gone or self.app is None:
             return
-        if self._by_ear():
+        if plays_by_ear(self._client_env()):
             # Plain lines: a line of its own (drawn over the bottom row, the next line
             # the app wrote ran into it), and nothing to repaint.
             self._write_bytes(f"\r\n{too_fast_words(self.language)}\r\n".encode())
