@@ -16,7 +16,7 @@ from paris_tui.host.events import RoundOpened
 from paris_tui.host.referee import APP_KEY, TOURNAMENT_KEY, parse_seats
 from tests.host.helpers import join_bot, put_record, running_host
 
-from .helpers import find_game, press, remote_app, screen_text, until
+from .helpers import Notices, find_game, press, remote_app, screen_text, until
 from .test_chat_app import near_the_end
 
 
@@ -27,6 +27,7 @@ async def test_a_round_opened_meanwhile_is_said_at_the_table_and_j_goes_there(
     async with running_host(tmp_path / "host") as (host, port):
         app = await remote_app(port, "ann", tmp_path / "ann" / "tokens.json")
         bob = await join_bot(port, "bob")
+        notices = Notices(app)
         async with app.run_test(size=(80, 24)) as pilot:
             await until(pilot, lambda: find_game(app) is not None, "the game screen")
             await until(pilot, lambda: 1 in host.rooms["t1"].seated, "ann seated")
@@ -42,8 +43,8 @@ async def test_a_round_opened_meanwhile_is_said_at_the_table_and_j_goes_there(
             )
             await until(
                 pilot,
-                lambda: any(n.message == said and not n.markup for n in app._notifications),
-                f"the table says where: {[n.message for n in app._notifications]}",
+                lambda: any(n.message == said and not n.markup for n in notices.shown),
+                f"the table says where: {notices.messages}",
             )
             await press(pilot, "space")  # the whole result at once
             await press(pilot, "q")

@@ -27,6 +27,7 @@ from paris_tui.net.client import HostClient, TokenStore
 from paris_tui.net.protocol import Seated
 from paris_tui.net.tournaments_wire import TournamentsRequest
 
+from .helpers import Notices
 from .test_lobby import UNSET, LobbyApp, _until
 from .test_tournaments_lobby import START, _ann, _tournaments, box_text, grid_text, hosting
 
@@ -256,6 +257,7 @@ async def test_the_rounds_notice_is_gone_once_the_seat_is_taken(tmp_path: Path) 
         tokens, address = await _ann(tmp_path, port)
         client = await HostClient.connect("127.0.0.1", port)
         app = LobbyApp(client, "ann", tokens=tokens, address=address)
+        notices = Notices(app)
         async with app.run_test(size=(80, 24)) as pilot:
             await _until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
             lobby = app.screen
@@ -264,7 +266,7 @@ async def test_the_rounds_notice_is_gone_once_the_seat_is_taken(tmp_path: Path) 
             host.events.publish(RoundOpened(3, "Winter Cup", 2, (("t1", ("ann", "bob")),)))
 
             def toasts() -> list[str]:
-                return [n.message for n in app._notifications]
+                return notices.messages
 
             await _until(pilot, lambda: any("j takes you there" in t for t in toasts()), "toast")
             await pilot.press("j")
