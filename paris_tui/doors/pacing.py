@@ -11,7 +11,9 @@ client goes on with after a drop is still a paste: what it sends up to its own
 paste end is dropped too, never given to the app as keys (a pasted "1" and new
 line would take a tile, a "q" leave the table). A paste is text: the ESCs inside it
 are dropped (the app's terminal parser would read the characters after one as keys),
-and what may begin the paste's end in a chunk's last bytes waits for the next chunk.
+and what may begin the paste's end in a chunk's last bytes waits for the next chunk
+(the filter is :mod:`paris_tui.app.terminal.paste`, which the app's own terminal
+driver uses too).
 
 What a chunk costs in key events is what the app will make of it: each
 character and each escape sequence (a key, a mouse event) one, and a whole
