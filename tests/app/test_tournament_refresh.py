@@ -54,6 +54,17 @@ async def bare(tmp_path: Path) -> AsyncIterator[tuple[Host, int, TokenStore, str
         await host.close()
 
 
+def _winter_cup(host: Host) -> None:
+    """The Winter Cup, starting at :data:`LATER`, that ann (her account) and bob entered."""
+    assert host.accounts is not None and host.tournaments.store is not None
+    account = host.accounts.find("ann")
+    assert account is not None
+    store = host.tournaments.store
+    cup = store.create("Winter Cup", Plan("swiss", 2, 3), move_time=120, start=LATER)
+    store.enter(cup.id, account.id, "ann", 0.0)
+    store.enter(cup.id, 14, "bob", 0.0)
+
+
 async def _to_list(pilot: Any, app: LobbyApp, rows: int) -> TournamentsScreen:
     lobby = app.screen
     assert isinstance(lobby, LobbyScreen)
@@ -87,13 +98,7 @@ async def test_a_round_opening_refreshes_the_open_list_and_page(tmp_path: Path) 
     opens. The page shows the round, ann's table under the cursor, and says where she
     sits; the list under it says running; j (and Enter) on the page take her there."""
     async with bare(tmp_path) as (host, port, tokens, address):
-        assert host.accounts is not None and host.tournaments.store is not None
-        account = host.accounts.find("ann")
-        assert account is not None
-        store = host.tournaments.store
-        cup = store.create("Winter Cup", Plan("swiss", 2, 3), move_time=120, start=LATER)
-        store.enter(cup.id, account.id, "ann", 0.0)
-        store.enter(cup.id, 14, "bob", 0.0)
+        _winter_cup(host)
         async with lobby_app(port, "ann", tokens, address) as (app, pilot, lobby):
             await _until(pilot, lambda: lobby.tournaments.listed is not None, "asked as ann")
             listed = await _to_list(pilot, app, 1)
@@ -127,13 +132,7 @@ async def test_a_round_opening_refreshes_the_open_list_and_page(tmp_path: Path) 
 
 async def test_enter_on_the_page_after_a_round_opens_takes_the_seat(tmp_path: Path) -> None:
     async with bare(tmp_path) as (host, port, tokens, address):
-        assert host.accounts is not None and host.tournaments.store is not None
-        account = host.accounts.find("ann")
-        assert account is not None
-        store = host.tournaments.store
-        cup = store.create("Winter Cup", Plan("swiss", 2, 3), move_time=120, start=LATER)
-        store.enter(cup.id, account.id, "ann", 0.0)
-        store.enter(cup.id, 14, "bob", 0.0)
+        _winter_cup(host)
         async with lobby_app(port, "ann", tokens, address) as (app, pilot, _lobby):
             await _to_list(pilot, app, 1)
             page = await _to_page(pilot, app, 0)
