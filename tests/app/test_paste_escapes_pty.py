@@ -9,55 +9,42 @@ driver must too. Every wait is bounded.
 
 from __future__ import annotations
 
-import os
-import signal
 import time
 from pathlib import Path
 
 from paris_tui.app.terminal.paste import PasteEscapes
 
-from .pty_app import PtyApp
-from .test_join_pty import start_host
+from .test_join_pty import join_on_a_pty
 
 LOBBY = "the tables of this host"
 FRIENDS_BOX = "Tell me when they are here"
 
 
 def test_an_escape_inside_a_paste_is_no_key_in_paris_tui_join(tmp_path: Path) -> None:
-    host, port = start_host(tmp_path / "host", "bob,ai:random")
-    try:
-        args = ["join", f"127.0.0.1:{port}", "--name", "ann", "--data-dir", str(tmp_path / "c")]
-        app = PtyApp(args, {"PARIS_TUI_DATA_DIR": str(tmp_path / "c")}, size=(100, 30))
-        try:
-            app.wait_for(LOBBY, timeout=30)
-            app.settle()
-            time.sleep(0.6)  # a quiet moment: keys after it count as deliberate
-            # Two pastes, each with an ESC and then letters that are keys in the lobby.
-            app.send(b"\x1b[200~\x1bf\x1b[201~")
-            app.settle(quiet=0.5)
-            app.send(b"\x1b[200~ann \x1bfriends\x1b[201~")
-            app.settle(quiet=0.5)
-            shown = app.display()
-            assert FRIENDS_BOX not in shown, shown
-            assert LOBBY in shown, shown
-            # The same letter typed is a key: the box opens (the app was listening).
-            time.sleep(0.6)
-            app.send(b"f")
-            app.wait_for(FRIENDS_BOX, timeout=15)
-            app.send(b"\x1b")  # Escape: back to the lobby, whose q quits
-            app.wait_for(LOBBY, timeout=15)
-            time.sleep(0.6)
-            deadline = time.monotonic() + 15
-            while FRIENDS_BOX in app.display():
-                assert time.monotonic() < deadline, app.display()
-                app.settle(quiet=0.1, timeout=0.5)
-            app.send(b"q")
-            assert app.finish(timeout=20) == 0
-        finally:
-            app.kill()
-    finally:
-        os.killpg(host.pid, signal.SIGTERM)
-        host.wait(20)
+    with join_on_a_pty(tmp_path, "bob,ai:random") as app:  # no seat of ann's: the lobby
+        app.wait_for(LOBBY, timeout=30)
+        app.settle()
+        time.sleep(0.6)  # a quiet moment: keys after it count as deliberate
+        # Two pastes, each with an ESC and then letters that are keys in the lobby.
+        app.send(b"\x1b[200~\x1bf\x1b[201~")
+        app.settle(quiet=0.5)
+        app.send(b"\x1b[200~ann \x1bfriends\x1b[201~")
+        app.settle(quiet=0.5)
+        shown = app.display()
+        assert FRIENDS_BOX not in shown, shown
+        assert LOBBY in shown, shown
+        # The same letter typed is a key: the box opens (the app was listening).
+        time.sleep(0.6)
+        app.send(b"f")
+        app.wait_for(FRIENDS_BOX, timeout=15)
+        app.send(b"\x1b")  # Escape: back to the lobby, whose q quits
+        deadline = time.monotonic() + 15
+        while FRIENDS_BOX in app.display():
+            assert time.monotonic() < deadline, app.display()
+            app.settle(quiet=0.1, timeout=0.5)
+        time.sleep(0.6)
+        app.send(b"q")
+        assert app.finish(timeout=20) == 0
 
 
 def test_a_paste_read_in_chunks_loses_its_escapes_and_keeps_its_marks() -> None:
