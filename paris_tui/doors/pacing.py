@@ -11,7 +11,9 @@ client goes on with after a drop is still a paste: what it sends up to its own
 paste end is dropped too, never given to the app as keys (a pasted "1" and new
 line would take a tile, a "q" leave the table). A paste is text: the ESCs inside it
 are dropped (the app's terminal parser would read the characters after one as keys),
-and what may begin the paste's end in a chunk's last bytes waits for the next chunk.
+and what may begin the paste's end in a chunk's last bytes waits for the next chunk
+(the filter is :mod:`paris_tui.app.terminal.paste`, which the app's own terminal
+driver uses too).
 
 What a chunk costs in key events is what the app will make of it: each
 character and each escape sequence (a key, a mouse event) one, and a whole
@@ -28,6 +30,8 @@ client rather than in the host's event loop (which also referees the tables).
 from __future__ import annotations
 
 import re
+
+from paris_tui.app.terminal.paste import PASTE_END, PASTE_START, without_escapes_in_pastes
 
 __all__ = [
     "BYTES_BURST",
@@ -62,9 +66,6 @@ budget could take that chunk (at least one key event's refill, at most this long
 a flood backs up in the client (TCP, SSH's window) instead of costing the host's
 loop the work of reading and dropping it as fast as it comes."""
 
-PASTE_START = b"\x1b[200~"
-PASTE_END = b"\x1b[201~"
-
 # One key event each: a bracketed paste (to its end, or to the end of the chunk), a
 # CSI sequence (keys, SGR mouse reports), an SS3 key, ESC and a byte (Alt+key), a
 # character (a byte that does not continue a UTF-8 sequence).
@@ -93,36 +94,6 @@ def key_events(data: bytes, in_paste: bool = False) -> tuple[int, bool]:
         token = match.group()
         open_paste = token.startswith(PASTE_START) and not token.endswith(PASTE_END)
     return events, open_paste
-
-
-def without_escapes_in_pastes(data: bytes, in_paste: bool = False) -> tuple[bytes, bytes]:
-    """``(text, held)``: ``data`` with every ESC inside a bracketed paste dropped
-    (``in_paste``: one was open before it), but for the paste marks themselves; ``held``
-    is what may begin a paste's end in the last bytes of an open paste, kept back for
-    the next chunk to complete (or for its ESC to be dropped with it)."""
-    if b"\x1b" not in data:
-        return data, b""
-    out = bytearray()
-    at = 0
-    while at < len(data):
-        if not in_paste:
-            begin = data.find(PASTE_START, at)
-            if begin < 0:
-                out += data[at:]
-                break
-            out += data[at : begin + len(PASTE_START)]
-            at, in_paste = begin + len(PASTE_START), True
-            continue
-        end = data.find(PASTE_END, at)
-        if end < 0:  # the paste goes on in the next chunk
-            text = data[at:]
-            tail = text.rfind(b"\x1b")
-            if tail >= 0 and PASTE_END.startswith(text[tail:]):
-                return bytes(out + text[:tail].replace(b"\x1b", b"")), text[tail:]
-            return bytes(out + text.replace(b"\x1b", b"")), b""
-        out += data[at:end].replace(b"\x1b", b"") + PASTE_END
-        at, in_paste = end + len(PASTE_END), False
-    return bytes(out), b""
 
 
 class InputBudget:

@@ -16,7 +16,6 @@ from rich.color import Color, ColorSystem, ColorType
 from rich.console import Console
 from rich.segment import Segment, Segments
 from rich.style import Style
-from textual._compositor import LayoutUpdate
 from textual.app import App
 from textual.pilot import Pilot
 from textual.screen import ModalScreen
@@ -28,7 +27,7 @@ from paris_tui.host.referee import parse_seats
 from paris_tui.host.server import Host, HostConfig
 from paris_tui.net.client import HostClient
 
-from .helpers import screen_text
+from .helpers import drawn, screen_text
 
 __all__ = [
     "Pair",
@@ -62,8 +61,7 @@ def _segments(app: App[object]) -> list[Segment]:
         legacy_windows=False,
         safe_box=False,
     )
-    update = app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
-    return list(console.render(update))
+    return list(console.render(drawn(app, blended=True)))
 
 
 def _shown(app: App[object]) -> list[Segment]:
@@ -73,8 +71,7 @@ def _shown(app: App[object]) -> list[Segment]:
     if not isinstance(screen, ModalScreen) or not screen.children:
         return _segments(app)
     region = screen.children[0].region
-    update = screen._compositor.render_update(full=True, screen_stack=app._background_screens)
-    assert isinstance(update, LayoutUpdate)
+    update = drawn(app, screen, blended=True)
     found: list[Segment] = []
     for y, line in enumerate(update.strips):
         if region.y <= y < region.bottom:

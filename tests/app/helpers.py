@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import io
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from rich.console import Console
 from rich.text import Text
 from textual import events
+from textual._compositor import LayoutUpdate
 from textual.app import App
+from textual.message import Message
+from textual.notifications import SeverityLevel
 from textual.pilot import Pilot
+from textual.screen import Screen
 from textual.widgets import RichLog, Static
 
 from paris_tui.app.app import ParisApp
@@ -55,13 +60,32 @@ def make_app(session: Session | None = None, **kwargs: object) -> ParisApp:
     return ParisApp(session=session, **kwargs)  # type: ignore[arg-type]
 
 
+def drawn(
+    app: App[object], screen: Screen[object] | None = None, *, blended: bool = False
+) -> LayoutUpdate:
+    """What ``screen`` (the active one) draws over the whole terminal now, as one Rich
+    renderable (its ``strips``: a row each); ``blended``: with the screens under it
+    blended into a translucent background, as the terminal shows it.
+
+    The tests' one use of Textual's private parts (8.2.8): Textual has no public way to
+    read what a screen draws as text or styled segments (``App.export_screenshot``, its
+    nearest, makes an SVG of this very update, asked of the compositor the same way).
+    When Textual moves, this is the one place to change.
+    """
+    screen = app.screen if screen is None else screen
+    under = app._background_screens if blended else None
+    update = screen._compositor.render_update(full=True, screen_stack=under)
+    assert isinstance(update, LayoutUpdate)
+    return update
+
+
 def screen_text(app: App[object]) -> str:
     """The text of the whole terminal as drawn now (the active screen and what shows through)."""
     width, height = app.size
     console = Console(
         width=width, height=height, file=io.StringIO(), record=True, force_terminal=True
     )
-    console.print(app.screen._compositor.render_update(full=True))
+    console.print(drawn(app))
     return console.export_text()
 
 
@@ -91,6 +115,13 @@ def all_text(app: App[object]) -> str:
     return screen_text(app) + "\n" + widgets_text(app)
 
 
+def from_terminal(app: App[object], event: Message) -> None:
+    """``event`` (a key, a mouse button) given to ``app`` as its terminal driver gives
+    what it reads: onto the app's message queue, behind what is queued already."""
+    event.set_sender(app)
+    app.post_message(event)
+
+
 async def press(pilot: Pilot[object], *keys: str) -> None:
     """Press keys like ``pilot.press`` but wait only until the screen has handled them.
 
@@ -98,15 +129,53 @@ async def press(pilot: Pilot[object], *keys: str) -> None:
     40 ms); a whole game is hundreds of keys, so the game tests use this.
     """
     app = pilot.app
-    driver = app._driver
-    assert driver is not None
     for key in keys:
-        char = key if len(key) == 1 else None
-        event = events.Key(key, char)
-        event.set_sender(app)
-        driver.send_message(event)
-        await pilot._wait_for_screen()
-        await pilot._wait_for_screen()
+        from_terminal(app, events.Key(key, key if len(key) == 1 else None))
+        await pilot.pause(0)  # the app's and the screen's queues handled, no more
+        await pilot.pause(0)
+
+
+@dataclass(frozen=True)
+class Notice:
+    """What ``App.notify`` was asked to show."""
+
+    message: str
+    title: str
+    severity: SeverityLevel
+    markup: bool
+
+
+class Notices:
+    """The notifications ``app`` was asked for (``App.notify``, which every widget's
+    ``notify`` calls) since this was made, less those cleared
+    (``App.clear_notifications``): both public methods, wrapped on this one app. Make it
+    before the app runs to hear what it says as it starts."""
+
+    def __init__(self, app: App[object]) -> None:
+        self.shown: list[Notice] = []
+        notify, clear = app.notify, app.clear_notifications
+
+        def recorded_notify(
+            message: str,
+            *,
+            title: str = "",
+            severity: SeverityLevel = "information",
+            timeout: float | None = None,
+            markup: bool = True,
+        ) -> None:
+            self.shown.append(Notice(message, title, severity, markup))
+            notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+
+        def recorded_clear() -> None:
+            self.shown.clear()
+            clear()
+
+        app.notify = recorded_notify  # type: ignore[method-assign]
+        app.clear_notifications = recorded_clear  # type: ignore[method-assign]
+
+    @property
+    def messages(self) -> list[str]:
+        return [notice.message for notice in self.shown]
 
 
 def find_game(app: App[object]) -> GameScreen | None:

@@ -14,7 +14,7 @@ from paris_tui.app.screens.lobby import LobbyScreen
 from paris_tui.net.protocol import Agree, Agreement
 from tests.host.helpers import TIMEOUT, join_bot, running_host
 
-from .helpers import find_game, press, remote_app, screen_text, until
+from .helpers import Notices, find_game, press, remote_app, screen_text, until
 
 MAX_STEPS = 1000
 
@@ -24,6 +24,7 @@ async def test_propose_abort_in_the_palette_and_the_game_ends_aborted(tmp_path: 
         app = await remote_app(port, "ann", tmp_path / "ann" / "tokens.json")
         bob = await join_bot(port, "bob")
         room = host.rooms["t1"]
+        notices = Notices(app)
         async with app.run_test(size=(80, 24)) as pilot:
             await until(pilot, lambda: find_game(app) is not None, "the game screen")
             await until(pilot, lambda: 0 in room.seated, "ann seated")
@@ -38,7 +39,7 @@ async def test_propose_abort_in_the_palette_and_the_game_ends_aborted(tmp_path: 
                     break
             await until(
                 pilot,
-                lambda: any("You asked to abort the game" in n.message for n in app._notifications),
+                lambda: any("You asked to abort the game" in m for m in notices.messages),
                 "the words of the proposal",
             )
             assert not room.referee.is_over

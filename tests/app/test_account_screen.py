@@ -14,6 +14,7 @@ from paris_tui.net.client import TokenStore
 from paris_tui.net.protocol import Seated
 
 from .helpers import screen_text, widgets_text
+from .lobbies import lobby_app, signed_up
 from .test_lobby import UNSET, LobbyApp, _client, _until, hosting
 
 
@@ -21,17 +22,11 @@ async def test_a_code_made_in_account_links_another_terminal_in_the_lobby(
     tmp_path: Path,
 ) -> None:
     async with hosting(tmp_path, "ann,bob") as (host, port):
-        address = f"127.0.0.1:{port}"
-        laptop_tokens = TokenStore(tmp_path / "laptop" / "tokens.json")
-        laptop = await _client(port)
-        first = await laptop.join("ann")
-        assert first.token is not None
-        laptop_tokens.put(address, "ann", first.token)
-        await laptop.close()
+        laptop_tokens, address, _ = await signed_up(
+            tmp_path / "laptop" / "tokens.json", port, "ann"
+        )
         # On the laptop, where she is Ann: Account, New link code.
-        client = await _client(port)
-        app = LobbyApp(client, "ann", tokens=laptop_tokens, address=address)
-        async with app.run_test(size=(80, 24)) as pilot:
+        async with lobby_app(port, "ann", laptop_tokens, address) as (app, pilot, _lobby):
             await _until(pilot, lambda: "move 0 of" in screen_text(app), "listed")
             await pilot.press("a")
             await _until(pilot, lambda: "You are ann" in widgets_text(app), "proven")
@@ -45,12 +40,9 @@ async def test_a_code_made_in_account_links_another_terminal_in_the_lobby(
             assert code is not None
             assert f"--name ann --code {code}" in widgets_text(app)
             await pilot.press("escape")
-        await client.close()
         # The phone: no token; the lobby's Account takes the code, Enter sits.
         phone_tokens = TokenStore(tmp_path / "phone" / "tokens.json")
-        client = await _client(port)
-        app = LobbyApp(client, "ann", tokens=phone_tokens, address=address)
-        async with app.run_test(size=(80, 24)) as pilot:
+        async with lobby_app(port, "ann", phone_tokens, address) as (app, pilot, _lobby):
             await _until(pilot, lambda: "move 0 of" in screen_text(app), "listed")
             await pilot.press("enter")  # without the code: told whose name it is
             await _until(pilot, lambda: "is an account" in widgets_text(app), "refused")
@@ -65,7 +57,6 @@ async def test_a_code_made_in_account_links_another_terminal_in_the_lobby(
             await _until(pilot, lambda: "next seat or table" in widgets_text(app), "kept")
             await pilot.press("tab", "enter")
             await _until(pilot, lambda: app.result is not UNSET, "seated")
-        await client.close()
         seated = app.result
         assert isinstance(seated, Seated) and seated.seat == 0 and seated.token
         assert phone_tokens.get(address, "ann") == seated.token  # its own token, kept
@@ -110,16 +101,8 @@ async def test_a_door_players_account_names_no_internal_address(
 
     monkeypatch.setattr(remote, "AT_DOOR", True)
     async with hosting(tmp_path, "ann,bob") as (_host, port):
-        address = f"127.0.0.1:{port}"
-        tokens = TokenStore(tmp_path / "door" / "tokens.json")
-        first = await _client(port)
-        seated = await first.join("ann")
-        assert seated.token is not None
-        tokens.put(address, "ann", seated.token)
-        await first.close()
-        client = await _client(port)
-        app = LobbyApp(client, "ann", tokens=tokens, address=address)
-        async with app.run_test(size=(100, 30)) as pilot:
+        tokens, address, _ = await signed_up(tmp_path / "door" / "tokens.json", port, "ann")
+        async with lobby_app(port, "ann", tokens, address, size=(100, 30)) as (app, pilot, _lobby):
             await _until(pilot, lambda: "move 0 of" in screen_text(app), "listed")
             await pilot.press("a")
             await _until(pilot, lambda: "You are ann" in widgets_text(app), "proven")
@@ -128,7 +111,6 @@ async def test_a_door_players_account_names_no_internal_address(
             text = widgets_text(app)
             assert "Account on this host" in text and "--name ann --code" in text
             assert "127.0.0.1" not in text and str(port) not in text
-        await client.close()
 
 
 def test_a_refusals_reason_becomes_a_sentence_in_its_script() -> None:

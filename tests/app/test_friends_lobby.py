@@ -10,36 +10,26 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from paris_tui.app.online.friends import FriendsScreen
-from paris_tui.app.screens.lobby import LobbyScreen
-from paris_tui.net.client import HostClient, TokenStore
+from paris_tui.net.client import HostClient
 from paris_tui.net.protocol import FriendsInfo, FriendsRequest
 
 from .helpers import _plain, widgets_text
-from .test_lobby import UNSET, LobbyApp, _until, hosting
+from .lobbies import lobby_app, signed_up
+from .test_lobby import UNSET, _until, hosting
 
 
 async def test_f_keeps_friends_and_the_lobby_says_when_one_comes_in(tmp_path: Path) -> None:
     async with hosting(tmp_path, "ann,bob") as (_host, port):
-        address = f"127.0.0.1:{port}"
-        tokens = TokenStore(tmp_path / "client" / "tokens.json")
-        seated = {}
-        for name in ("ann", "bob"):
-            client = await HostClient.connect("127.0.0.1", port)
-            seated[name] = await client.join(name)
-            if name == "bob":  # bob asked for ann: her Enter makes them friends
-                client.send(FriendsRequest("bob", seated["bob"].token, "add", "ann"))
-                while not isinstance(await client.receive(5.0), FriendsInfo):
-                    pass
-            await client.close()
-        assert seated["ann"].token is not None
-        tokens.put(address, "ann", seated["ann"].token)
-        client = await HostClient.connect("127.0.0.1", port)
-        app = LobbyApp(client, "ann", tokens=tokens, address=address)
-        async with app.run_test(size=(80, 24)) as pilot:
-            await _until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
-            lobby = app.screen
-            assert isinstance(lobby, LobbyScreen)
-            await _until(pilot, lambda: lobby.friends.info is not None, "the friends asked")
+        tokens, address, seated = await signed_up(
+            tmp_path / "client" / "tokens.json", port, "ann", "bob"
+        )
+        asking = await HostClient.connect("127.0.0.1", port)
+        # bob asked for ann: her Enter makes them friends
+        asking.send(FriendsRequest("bob", seated["bob"].token, "add", "ann"))
+        while not isinstance(await asking.receive(5.0), FriendsInfo):
+            pass
+        await asking.close()
+        async with lobby_app(port, "ann", tokens, address, friends=True) as (app, pilot, lobby):
             await pilot.press("f")
             await _until(pilot, lambda: isinstance(app.screen, FriendsScreen), "the list")
             assert "Asking you (type the name to accept): bob" in widgets_text(app)
@@ -58,7 +48,6 @@ async def test_f_keeps_friends_and_the_lobby_says_when_one_comes_in(tmp_path: Pa
             assert lobby.friends.info.friends == (("bob", True),)
             await bob.close()
             await pilot.press("q")
-        await client.close()
         assert app.result is None or app.result is UNSET
         await asyncio.sleep(0)
 
@@ -72,22 +61,10 @@ async def test_the_friends_box_says_in_words_what_each_enter_did(tmp_path: Path)
     """A name that is no account, a request (the other's acceptance heard live), all
     said in the box itself, not only in the lobby's status line behind it."""
     async with hosting(tmp_path, "ann,bob") as (_host, port):
-        address = f"127.0.0.1:{port}"
-        tokens = TokenStore(tmp_path / "client" / "tokens.json")
-        seated = {}
-        for name in ("ann", "bob"):
-            client = await HostClient.connect("127.0.0.1", port)
-            seated[name] = await client.join(name)
-            await client.close()
-        assert seated["ann"].token is not None
-        tokens.put(address, "ann", seated["ann"].token)
-        client = await HostClient.connect("127.0.0.1", port)
-        app = LobbyApp(client, "ann", tokens=tokens, address=address)
-        async with app.run_test(size=(80, 24)) as pilot:
-            await _until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
-            lobby = app.screen
-            assert isinstance(lobby, LobbyScreen)
-            await _until(pilot, lambda: lobby.friends.info is not None, "the friends asked")
+        tokens, address, seated = await signed_up(
+            tmp_path / "client" / "tokens.json", port, "ann", "bob"
+        )
+        async with lobby_app(port, "ann", tokens, address, friends=True) as (app, pilot, lobby):
             await pilot.press("f")
             await _until(pilot, lambda: isinstance(app.screen, FriendsScreen), "the box")
             box = app.screen
@@ -112,7 +89,6 @@ async def test_the_friends_box_says_in_words_what_each_enter_did(tmp_path: Path)
             await pilot.press("escape")
             await _until(pilot, lambda: app.screen is lobby, "back in the lobby")
             await pilot.press("q")
-        await client.close()
         await asyncio.sleep(0)
 
 
@@ -125,20 +101,8 @@ async def test_the_friends_field_never_takes_in_what_it_would_draw_raw(tmp_path:
     from textual.widgets import Input
 
     async with hosting(tmp_path, "ann,bob") as (_host, port):
-        address = f"127.0.0.1:{port}"
-        tokens = TokenStore(tmp_path / "client" / "tokens.json")
-        client = await HostClient.connect("127.0.0.1", port)
-        seated = await client.join("ann")
-        await client.close()
-        assert seated.token is not None
-        tokens.put(address, "ann", seated.token)
-        client = await HostClient.connect("127.0.0.1", port)
-        app = LobbyApp(client, "ann", tokens=tokens, address=address)
-        async with app.run_test(size=(80, 24)) as pilot:
-            await _until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
-            lobby = app.screen
-            assert isinstance(lobby, LobbyScreen)
-            await _until(pilot, lambda: lobby.friends.info is not None, "the friends asked")
+        tokens, address, _ = await signed_up(tmp_path / "client" / "tokens.json", port, "ann")
+        async with lobby_app(port, "ann", tokens, address, friends=True) as (app, pilot, _lobby):
             await pilot.press("f")
             await _until(pilot, lambda: isinstance(app.screen, FriendsScreen), "the box")
             box = app.screen

@@ -45,7 +45,7 @@ from paris_tui.app.terminal.keygate import (
 from paris_tui.core import TourEvent
 from paris_tui.core.record import replay
 
-from .helpers import find_game, new_session, screen_text
+from .helpers import find_game, from_terminal, new_session, screen_text
 
 REPEAT_EVERY = 0.033  # 30 repeats a second
 # Initial repeat delays of common systems (the first repeat comes this long after the press).
@@ -70,13 +70,10 @@ class Keyboard:
 
     async def post(self, stamped: Sequence[tuple[str, float]]) -> None:
         app = self.pilot.app
-        driver = app._driver
-        assert driver is not None
         for key, at in stamped:
             event = events.Key(key, key if len(key) == 1 else None)
             event.time = at
-            event.set_sender(app)
-            driver.send_message(event)
+            from_terminal(app, event)
         self.clock = max([self.clock, *(at for _, at in stamped)])
         for _ in range(4):  # the burst crosses screens (a hand-off is pushed mid-burst)
             await self.pilot.pause()
@@ -266,14 +263,10 @@ async def test_a_held_enter_in_the_takeover_dialog_chooses_nothing() -> None:
 
 def send_now(pilot: Pilot[object], key: str, at: float | None = None) -> None:
     """A key stamped with the real time (or ``at``), as a terminal's would be."""
-    app = pilot.app
-    driver = app._driver
-    assert driver is not None
     event = events.Key(key, key if len(key) == 1 else None)
     if at is not None:
         event.time = at
-    event.set_sender(app)
-    driver.send_message(event)
+    from_terminal(pilot.app, event)
 
 
 async def real_burst(

@@ -38,7 +38,7 @@ from paris_tui.app.terminal.keygate import QUIET_GAP
 from paris_tui.core.record import load_record, replay
 from paris_tui.core.text import printable
 
-from .helpers import find_game, screen_text
+from .helpers import Notices, find_game, screen_text
 from .pty_app import Key, PtyApp
 
 SIZE = (100, 30)
@@ -387,8 +387,9 @@ async def test_saves_met_by_the_resume_offer_are_refused_or_shown_literally(
     status, err, app = open_via_cli([], monkeypatch)
     assert (status, err) == (0, "") and app is not None
     assert app.resume_offer is not None and app.resume_offer.path == path
+    notices = Notices(app)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
-        messages = [n.message for n in app._notifications]
+        messages = notices.messages
         assert len(messages) == len(bad)
         for bad_path in bad:
             [message] = [m for m in messages if m.startswith(f"{bad_path.name}: ")]

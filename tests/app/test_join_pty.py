@@ -9,6 +9,8 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from paris_tui.core import ParisError
@@ -52,33 +54,42 @@ def moves_in(path: Path) -> int:
         return 0
 
 
-def test_paris_tui_join_on_a_pty_plays_a_move_by_keys(tmp_path: Path) -> None:
-    host, port = start_host(tmp_path / "host", "ann,ai:random")
-    record = tmp_path / "host" / "host" / "tables" / "t1.json"
+@contextmanager
+def join_on_a_pty(tmp_path: Path, table: str) -> Iterator[PtyApp]:
+    """``paris-tui join`` as ann (her data in ``tmp_path``/c) on a 100x30 pty, against
+    :func:`start_host` with ``table``; the app killed (if it still runs) and the host
+    stopped as the block ends."""
+    host, port = start_host(tmp_path / "host", table)
     try:
         args = ["join", f"127.0.0.1:{port}", "--name", "ann", "--data-dir", str(tmp_path / "c")]
         app = PtyApp(args, {"PARIS_TUI_DATA_DIR": str(tmp_path / "c")}, size=(100, 30))
         try:
-            shown = app.wait_for("Your turn", "Your route", "Tiles", timeout=30)
-            assert "Louvre" in shown or "Opéra" in shown or "Bastille" in shown  # the map
-            app.settle()
-            time.sleep(0.6)  # a quiet moment: the turn takes only a deliberate Enter
-            before = moves_in(record)
-            app.send(Key.ENTER)
-            deadline = time.monotonic() + 30
-            while moves_in(record) <= before and time.monotonic() < deadline:
-                app.settle(quiet=0.1, timeout=0.5)
-            assert moves_in(record) > before, app.display()
-            assert (tmp_path / "c" / "tokens.json").stat().st_mode & 0o777 == 0o600
-            app.send(b"q")  # the table: back to the host's lobby, whose q quits
-            deadline = time.monotonic() + 30
-            while "the tables of this host" not in app.display():
-                assert time.monotonic() < deadline, app.display()
-                app.settle(quiet=0.1, timeout=0.5)
-            app.send(b"q")
-            assert app.finish(timeout=20) == 0
+            yield app
         finally:
             app.kill()
     finally:
         os.killpg(host.pid, signal.SIGTERM)
         host.wait(20)
+
+
+def test_paris_tui_join_on_a_pty_plays_a_move_by_keys(tmp_path: Path) -> None:
+    record = tmp_path / "host" / "host" / "tables" / "t1.json"
+    with join_on_a_pty(tmp_path, "ann,ai:random") as app:
+        shown = app.wait_for("Your turn", "Your route", "Tiles", timeout=30)
+        assert "Louvre" in shown or "Opéra" in shown or "Bastille" in shown  # the map
+        app.settle()
+        time.sleep(0.6)  # a quiet moment: the turn takes only a deliberate Enter
+        before = moves_in(record)
+        app.send(Key.ENTER)
+        deadline = time.monotonic() + 30
+        while moves_in(record) <= before and time.monotonic() < deadline:
+            app.settle(quiet=0.1, timeout=0.5)
+        assert moves_in(record) > before, app.display()
+        assert (tmp_path / "c" / "tokens.json").stat().st_mode & 0o777 == 0o600
+        app.send(b"q")  # the table: back to the host's lobby, whose q quits
+        deadline = time.monotonic() + 30
+        while "the tables of this host" not in app.display():
+            assert time.monotonic() < deadline, app.display()
+            app.settle(quiet=0.1, timeout=0.5)
+        app.send(b"q")
+        assert app.finish(timeout=20) == 0

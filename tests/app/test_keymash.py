@@ -15,7 +15,7 @@ from paris_tui.app.local.session import Session
 from paris_tui.app.local.storage import find_unfinished, saves_dir
 from paris_tui.core.record import load_record
 
-from .helpers import make_app, new_session, press
+from .helpers import from_terminal, make_app, new_session, press
 
 KEYS = [
     "left", "right", "up", "down", "enter", "escape", "tab", "shift+tab", "space",
@@ -104,12 +104,8 @@ PALETTE_BURSTS = [
 
 def send_at_once(app: ParisApp, keys: list[str]) -> None:
     """Keys as a fast typist or a pasted burst sends them: all queued before any is handled."""
-    driver = app._driver
-    assert driver is not None
     for key in keys:
-        event = events.Key(key, key if len(key) == 1 else None)
-        event.set_sender(app)
-        driver.send_message(event)
+        from_terminal(app, events.Key(key, key if len(key) == 1 else None))
 
 
 @pytest.mark.parametrize("seed", [1, 2])

@@ -21,7 +21,15 @@ from paris_tui.app.screens.help import HelpScreen, help_path, help_text
 from paris_tui.app.screenshots import build_session
 from paris_tui.app.widgets.panels import GameLog
 
-from .helpers import find_game, make_app, new_session, press, screen_text, widgets_text
+from .helpers import (
+    Notices,
+    find_game,
+    make_app,
+    new_session,
+    press,
+    screen_text,
+    widgets_text,
+)
 
 
 @pytest.fixture(autouse=True)
@@ -249,13 +257,14 @@ async def test_a_language_that_cannot_be_saved_is_a_toast(
     blocker.write_text("not a folder")
     monkeypatch.setenv("PARIS_TUI_DATA_DIR", str(blocker / "data"))
     app = make_app(None)
+    notices = Notices(app)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         app.choose_language("de")
         await pilot.pause()
         assert i18n.current_language() == "de"
         assert "Spiel starten" in screen_text(app)
-        messages = [n.message for n in app._notifications]
+        messages = notices.messages
         assert any("nicht gespeichert" in m for m in messages), messages
 
 

@@ -8,7 +8,7 @@ and other players are test clients. Every wait is bounded (``_until``).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -28,30 +28,7 @@ from paris_tui.net.client import HostClient, TokenStore
 from paris_tui.net.protocol import ListTables, Seated, Update, Waiting, Watching
 
 from .helpers import screen_text, widgets_text
-
-TIMEOUT = 15.0
-UNSET = object()
-
-
-class LobbyApp(App[None]):
-    """Shows the lobby and keeps what it dismissed with."""
-
-    CSS_PATH = css_paths()
-
-    def __init__(self, client: HostClient, name: str | None, **lobby: Any) -> None:
-        super().__init__()
-        self.client = client
-        self.player = name
-        self.lobby = lobby
-        self.result: object = UNSET
-
-    def on_mount(self) -> None:
-        self.theme = "textual-dark"
-        screen = LobbyScreen(self.client, self.player, poll=0.3, **self.lobby)
-        self.push_screen(screen, self._done)
-
-    def _done(self, result: object) -> None:
-        self.result = result
+from .lobbies import TIMEOUT, UNSET, LobbyApp, _until, lobby_app
 
 
 @asynccontextmanager
@@ -65,18 +42,6 @@ async def hosting(tmp_path: Path, *tables: str) -> AsyncIterator[tuple[Host, int
         yield host, port
     finally:
         await host.close()
-
-
-async def _until(pilot: Pilot[None], done: Callable[[], bool], what: str) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + TIMEOUT
-    for _ in range(5000):
-        if done():
-            return
-        if loop.time() > deadline:
-            break
-        await pilot.pause(0.02)
-    raise AssertionError(f"never happened: {what}\n{screen_text(pilot.app)}")
 
 
 def _rows(app: App[None]) -> int:
@@ -177,10 +142,7 @@ async def test_a_reserved_seat_is_joined_with_the_token_kept_for_it(tmp_path: Pa
 
 async def test_n_opens_a_table_that_another_player_fills(tmp_path: Path) -> None:
     async with hosting(tmp_path) as (host, port):
-        client = await _client(port)
-        app = LobbyApp(client, None)
-        async with app.run_test(size=(80, 24)) as pilot:
-            await _until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        async with lobby_app(port, None) as (app, pilot, _lobby):
             await pilot.press("n")  # a letter of the name field, not the key
             assert not isinstance(app.screen, NewTableScreen)
             await pilot.press("backspace", *"Carol", "enter")
@@ -204,16 +166,12 @@ async def test_n_opens_a_table_that_another_player_fills(tmp_path: Path) -> None
             ("Dee", "human"),
             ("Greedy AI", "ai:greedy"),
         ]
-        await client.close()
         await dee.close()
 
 
 async def test_escape_leaves_a_waiting_table_and_q_quits(tmp_path: Path) -> None:
     async with hosting(tmp_path) as (host, port):
-        client = await _client(port)
-        app = LobbyApp(client, "Carol")
-        async with app.run_test(size=(80, 24)) as pilot:
-            await _until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        async with lobby_app(port, "Carol") as (app, pilot, _lobby):
             await pilot.press("n")
             await _until(pilot, lambda: isinstance(app.screen, NewTableScreen), "the form")
             await pilot.press("escape")  # back, nothing opened
@@ -231,7 +189,6 @@ async def test_escape_leaves_a_waiting_table_and_q_quits(tmp_path: Path) -> None
             await pilot.press("q")
             await _until(pilot, lambda: app.result is not UNSET, "quit")
         assert app.result is None
-        await client.close()
 
 
 async def test_outside_text_is_drawn_as_text(tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ import pytest
 from textual.app import App
 
 from paris_tui.app.look.player_words import player_lines, player_record, sparkline
-from paris_tui.app.screens.finished_games import FinishedGamesScreen, HostReplayScreen
+from paris_tui.app.screens.finished_games import HostReplayScreen
 from paris_tui.app.screens.leaderboard import LeaderboardScreen
 from paris_tui.app.screens.lobby import LobbyScreen, NewTableScreen
 from paris_tui.app.screens.lobby.online import WhoScreen, friends_first, online_text
@@ -24,6 +24,7 @@ from paris_tui.net.client import TokenStore
 from paris_tui.net.protocol import FinishedGame, FriendsInfo, FriendsRequest, Online, Seated
 
 from .helpers import screen_text
+from .lobbies import finished_games
 from .test_lobby import UNSET, LobbyApp, _client, _until, hosting
 from .test_lobby_ratings import put_finished
 
@@ -213,22 +214,17 @@ async def test_the_finished_list_filters_by_player(tmp_path: Path) -> None:
     _seed_games(tmp_path / "host-data")
     tables = tmp_path / "host-data" / "host" / "tables"
     put_finished(tables, "t1", "cy,dee", 3)
-    async with hosting(tmp_path) as (_, port):
-        client = await _client(port)
-        app = LobbyApp(client, "eve")
-        async with app.run_test(size=(80, 24)) as pilot:
-            await _until(pilot, lambda: "g finished games" in screen_text(app), "the keys")
-            await pilot.press("g")
-            await _until(pilot, lambda: "Your games first" in screen_text(app), "the list")
-            screen = app.screen
-            assert isinstance(screen, FinishedGamesScreen) and len(screen.games) == 7
-            text = screen_text(app)
-            assert "ann 30 ★, bob 20" in text and " rated " in text and "unrated" in text
-            screen.query_one("#games-filter").focus()
-            await pilot.press(*"DEE", "enter")
-            await _until(pilot, lambda: "The games of DEE" in screen_text(app), "filtered")
-            assert [g.table for g in screen.games] == ["t1"]
-        await client.close()
+    async with (
+        hosting(tmp_path) as (_, port),
+        finished_games(port, "eve") as (app, pilot, screen),
+    ):
+        assert len(screen.games) == 7
+        text = screen_text(app)
+        assert "ann 30 ★, bob 20" in text and " rated " in text and "unrated" in text
+        screen.query_one("#games-filter").focus()
+        await pilot.press(*"DEE", "enter")
+        await _until(pilot, lambda: "The games of DEE" in screen_text(app), "filtered")
+        assert [g.table for g in screen.games] == ["t1"]
 
 
 async def test_the_finished_lists_filter_never_takes_in_what_it_would_draw_raw(
@@ -242,25 +238,21 @@ async def test_the_finished_lists_filter_never_takes_in_what_it_would_draw_raw(
     from textual.widgets import Input
 
     _seed_games(tmp_path / "host-data")
-    async with hosting(tmp_path) as (_, port):
-        client = await _client(port)
-        app = LobbyApp(client, "eve")
-        async with app.run_test(size=(80, 24)) as pilot:
-            await _until(pilot, lambda: "g finished games" in screen_text(app), "the keys")
-            await pilot.press("g")
-            await _until(pilot, lambda: "Your games first" in screen_text(app), "the list")
-            field = app.screen.query_one("#games-filter", Input)
-            field.focus()
+    async with (
+        hosting(tmp_path) as (_, port),
+        finished_games(port, "eve") as (app, pilot, screen),
+    ):
+        field = screen.query_one("#games-filter", Input)
+        field.focus()
+        await pilot.pause()
+        for hostile in ("d\u202eee", "\x1b]52;c;aGk=\x07"):
+            app.post_message(events.Paste(hostile))
             await pilot.pause()
-            for hostile in ("d\u202eee", "\x1b]52;c;aGk=\x07"):
-                app.post_message(events.Paste(hostile))
-                await pilot.pause()
-                assert field.value == "", (hostile, field.value)
-                assert "Not pasted: " in screen_text(app)
-            app.post_message(events.Paste("dee"))
-            await pilot.pause()
-            assert field.value == "dee"
-        await client.close()
+            assert field.value == "", (hostile, field.value)
+            assert "Not pasted: " in screen_text(app)
+        app.post_message(events.Paste("dee"))
+        await pilot.pause()
+        assert field.value == "dee"
 
 
 def test_a_players_page_in_lines_says_a_provisional_rating_without_a_number() -> None:

@@ -15,6 +15,7 @@ from paris_tui.host.ratings.store import open_ratings
 from paris_tui.host.referee import Referee, parse_seats
 
 from .helpers import screen_text
+from .lobbies import finished_games
 from .test_lobby import LobbyApp, _client, _until, hosting
 
 
@@ -114,34 +115,28 @@ async def test_g_lists_the_finished_games_yours_first_and_replays_one(tmp_path: 
     tables = tmp_path / "host-data" / "host" / "tables"
     moves = put_finished(tables, "t1", "Cy,Dee", 3)
     put_finished(tables, "t2", "ann,bob", 4)
-    async with hosting(tmp_path) as (_, port):
-        client = await _client(port)
-        app = LobbyApp(client, "cy")
-        async with app.run_test(size=(80, 24)) as pilot:
-            await _until(pilot, lambda: "g finished games" in screen_text(app), "the keys")
-            await pilot.press("g")
-            await _until(pilot, lambda: "Your games first" in screen_text(app), "the list")
-            screen = app.screen
-            assert isinstance(screen, FinishedGamesScreen)
-            # Cy's game first, though the other ended later; neither was rated.
-            assert [g.table for g in screen.games] == ["t1", "t2"]
-            text = screen_text(app)
-            # Each row: the players with their scores, the winner starred, unrated.
-            rows = [line for line in text.splitlines() if "unrated" in line]
-            assert [r.split()[1] for r in rows] == ["t1", "t2"]
-            for row, game in zip(rows, screen.games, strict=True):
-                assert game.scores and all(str(score) in row for score in game.scores)
-                assert "★" in row
-            await pilot.press("enter")
-            await _until(pilot, lambda: isinstance(app.screen, HostReplayScreen), "the replay")
-            want = f"Replay: move {moves} of {moves}"
-            await _until(pilot, lambda: want in screen_text(app), "the last position")
-            assert "t1.json" in screen_text(app) and "Game over" in screen_text(app)
-            await pilot.press("escape")
-            await _until(pilot, lambda: isinstance(app.screen, FinishedGamesScreen), "back")
-            await pilot.press("escape")
-            await _until(pilot, lambda: "Players" in screen_text(app), "the lobby again")
-        await client.close()
+    async with (
+        hosting(tmp_path) as (_, port),
+        finished_games(port, "cy") as (app, pilot, screen),
+    ):
+        # Cy's game first, though the other ended later; neither was rated.
+        assert [g.table for g in screen.games] == ["t1", "t2"]
+        text = screen_text(app)
+        # Each row: the players with their scores, the winner starred, unrated.
+        rows = [line for line in text.splitlines() if "unrated" in line]
+        assert [r.split()[1] for r in rows] == ["t1", "t2"]
+        for row, game in zip(rows, screen.games, strict=True):
+            assert game.scores and all(str(score) in row for score in game.scores)
+            assert "★" in row
+        await pilot.press("enter")
+        await _until(pilot, lambda: isinstance(app.screen, HostReplayScreen), "the replay")
+        want = f"Replay: move {moves} of {moves}"
+        await _until(pilot, lambda: want in screen_text(app), "the last position")
+        assert "t1.json" in screen_text(app) and "Game over" in screen_text(app)
+        await pilot.press("escape")
+        await _until(pilot, lambda: isinstance(app.screen, FinishedGamesScreen), "back")
+        await pilot.press("escape")
+        await _until(pilot, lambda: "Players" in screen_text(app), "the lobby again")
 
 
 async def test_the_keys_line_fits_80_columns_with_a_long_name_in_german(tmp_path: Path) -> None:

@@ -49,7 +49,7 @@ from paris_tui.app.start import launch
 from paris_tui.core import Move, Options
 from paris_tui.core.record import load_record
 
-from .helpers import all_text, find_game, make_app, new_session, press
+from .helpers import Notices, all_text, find_game, make_app, new_session, press
 from .pty_app import PtyApp
 
 
@@ -546,13 +546,14 @@ async def test_a_full_disk_keeps_the_game_playable_and_says_so(
         raise AssertionError("the game did not go on")
 
     app = make_app(session)
+    notices = Notices(app)
     async with app.run_test(notifications=True) as pilot:
         await pilot.pause()
         saved = load_record(path).moves
         monkeypatch.setattr(session_module, "save_record", full)
         await moves(3)  # the game goes on without its autosave
         assert isinstance(find_game(app), GameScreen)
-        shown = [(n.title, n.message) for n in app._notifications]
+        shown = [(n.title, n.message) for n in notices.shown]
         assert any(t == "Autosave failed" and "No space left" in m for t, m in shown)
         assert load_record(path).moves == saved  # the last good save, whole
         monkeypatch.setattr(session_module, "save_record", real_save)

@@ -25,7 +25,7 @@ from paris_tui.core import Event, Move, SeatView, TourEvent
 from paris_tui.net.protocol import ErrorCode, SeatInfo
 from paris_tui.net.table import TableListener, public_view
 
-from .helpers import all_text, find_game, press
+from .helpers import Notices, all_text, find_game, press
 
 
 class PushedTable:
@@ -158,6 +158,7 @@ async def test_a_refusal_is_a_toast_and_the_turn_goes_on() -> None:
     session = build_session("Ann,Bob,Cy", 3, 0)
     table = PushedTable(session, 0)
     async with table_screen(table, (100, 30), deliberate_keys=False) as (app, pilot, game):
+        notices = Notices(app)
         assert game.turn_seat == 0
         assert "Your turn: choose a tile" in all_text(app)
         await press(pilot, "enter")
@@ -167,7 +168,7 @@ async def test_a_refusal_is_a_toast_and_the_turn_goes_on() -> None:
         table.refuse("stale", "the position changed [b]since[/b]")
         await pilot.pause()
         assert game.turn_seat == 0  # the turn goes on
-        toasts = [n for n in app._notifications if n.title == "Move refused"]
+        toasts = [n for n in notices.shown if n.title == "Move refused"]
         assert [n.message for n in toasts] == ["the position changed [b]since[/b]"]
         assert not toasts[0].markup  # the host's words as typed, never markup
         await press(pilot, "enter")

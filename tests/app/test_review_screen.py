@@ -20,7 +20,7 @@ from paris_tui.app.screens.review import ReviewScreen
 from paris_tui.core import Game
 from paris_tui.core.record import Player, Record, save_record
 
-from .helpers import _plain, make_app, new_session, screen_text
+from .helpers import Notices, _plain, make_app, new_session, screen_text
 
 SIMS = 40
 
@@ -160,6 +160,7 @@ async def _after_v(record: Record, path: Path, *, watch: bool) -> tuple[str, lis
 
     save_record(record, path)
     app = make_app(None, replay=(record, path))
+    notices = Notices(app)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         if watch:
@@ -170,7 +171,7 @@ async def _after_v(record: Record, path: Path, *, watch: bool) -> tuple[str, lis
         await pilot.pause(0.2)
         assert type(app.screen) is before  # no review opened
         assert not any(isinstance(s, ReviewScreen) for s in app.screen_stack)
-        return screen_text(app), [n.message for n in app._notifications]
+        return screen_text(app), notices.messages
 
 
 @pytest.mark.parametrize("watch", [False, True])

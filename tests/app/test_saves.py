@@ -17,7 +17,7 @@ from paris_tui.app.start import launch
 from paris_tui.core import Options
 from paris_tui.core.record import load_record, replay_summary
 
-from .helpers import all_text, find_game, make_app, new_session, press
+from .helpers import Notices, all_text, find_game, make_app, new_session, press
 
 
 async def play_moves(pilot: object, session: Session, count: int) -> None:
@@ -137,9 +137,10 @@ async def test_corrupt_saves_are_reported_in_the_app_and_never_touched(data_dir:
     assert info is None and len(problems) == len(CORRUPT)
     notes = [f"{p.name}: {why}" for p, why in problems]
     app = make_app(None, problems=notes)
+    notices = Notices(app)
     async with app.run_test(notifications=True) as pilot:
         await pilot.pause()
-        shown = [n.message for n in app._notifications]
+        shown = notices.messages
         assert len(shown) == len(CORRUPT)
         assert any("foreign.json" in m and "format" in m for m in shown)
         # Start a new game from the new-game screen: it gets a file of its own.

@@ -29,7 +29,7 @@ from paris_tui.app.screens.takeover import TakeoverDialog
 from paris_tui.app.screenshots import _policy, grand_tour_position, takeover_position
 from paris_tui.app.widgets.panels import TileRow
 
-from .helpers import find_game, make_app, new_session, press, screen_text
+from .helpers import find_game, from_terminal, make_app, new_session, press, screen_text
 
 SMALL = (60, 20)
 LARGE = (80, 24)
@@ -42,14 +42,10 @@ KEYS = [
 
 async def terminal_click(pilot: Pilot[object], widget: Widget) -> None:
     """A mouse click on ``widget`` as a terminal sends it (press, release)."""
-    app = pilot.app
-    driver = app._driver
-    assert driver is not None
     x, y = widget.region.center
     for cls in (events.MouseDown, events.MouseUp):
         event = cls(None, x, y, 0, 0, 1, False, False, False, screen_x=x, screen_y=y)
-        event.set_sender(app)
-        driver.send_message(event)
+        from_terminal(pilot.app, event)
         await pilot.pause()
 
 

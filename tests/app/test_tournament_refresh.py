@@ -27,8 +27,9 @@ from paris_tui.net.client import HostClient, TokenStore
 from paris_tui.net.protocol import Seated
 from paris_tui.net.tournaments_wire import TournamentsRequest
 
-from .test_lobby import UNSET, LobbyApp, _until
-from .test_tournaments_lobby import START, _ann, _tournaments, box_text, grid_text, hosting
+from .helpers import Notices
+from .lobbies import UNSET, LobbyApp, _until, lobby_app, signed_up
+from .test_tournaments_lobby import START, _tournaments, box_text, grid_text, hosting
 
 LATER = START + 10**7  # the cup's start: far ahead, until the test says it has come
 
@@ -41,7 +42,7 @@ async def bare(tmp_path: Path) -> AsyncIterator[tuple[Host, int, TokenStore, str
     host.load()
     room = host.open_table(parse_seats("ann,ai:random"), seed=4)
     _, port = await host.start()
-    tokens, address = await _ann(tmp_path, port)
+    tokens, address, _ = await signed_up(tmp_path / "client" / "tokens.json", port, "ann")
     done = room.referee
     while not done.is_over:
         seat = done.to_move or 0
@@ -51,6 +52,17 @@ async def bare(tmp_path: Path) -> AsyncIterator[tuple[Host, int, TokenStore, str
         yield host, port, tokens, address
     finally:
         await host.close()
+
+
+def _winter_cup(host: Host) -> None:
+    """The Winter Cup, starting at :data:`LATER`, that ann (her account) and bob entered."""
+    assert host.accounts is not None and host.tournaments.store is not None
+    account = host.accounts.find("ann")
+    assert account is not None
+    store = host.tournaments.store
+    cup = store.create("Winter Cup", Plan("swiss", 2, 3), move_time=120, start=LATER)
+    store.enter(cup.id, account.id, "ann", 0.0)
+    store.enter(cup.id, 14, "bob", 0.0)
 
 
 async def _to_list(pilot: Any, app: LobbyApp, rows: int) -> TournamentsScreen:
@@ -86,19 +98,8 @@ async def test_a_round_opening_refreshes_the_open_list_and_page(tmp_path: Path) 
     opens. The page shows the round, ann's table under the cursor, and says where she
     sits; the list under it says running; j (and Enter) on the page take her there."""
     async with bare(tmp_path) as (host, port, tokens, address):
-        assert host.accounts is not None and host.tournaments.store is not None
-        account = host.accounts.find("ann")
-        assert account is not None
-        store = host.tournaments.store
-        cup = store.create("Winter Cup", Plan("swiss", 2, 3), move_time=120, start=LATER)
-        store.enter(cup.id, account.id, "ann", 0.0)
-        store.enter(cup.id, 14, "bob", 0.0)
-        client = await HostClient.connect("127.0.0.1", port)
-        app = LobbyApp(client, "ann", tokens=tokens, address=address)
-        async with app.run_test(size=(80, 24)) as pilot:
-            await _until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
-            lobby = app.screen
-            assert isinstance(lobby, LobbyScreen)
+        _winter_cup(host)
+        async with lobby_app(port, "ann", tokens, address) as (app, pilot, lobby):
             await _until(pilot, lambda: lobby.tournaments.listed is not None, "asked as ann")
             listed = await _to_list(pilot, app, 1)
             page = await _to_page(pilot, app, 0)
@@ -127,22 +128,12 @@ async def test_a_round_opening_refreshes_the_open_list_and_page(tmp_path: Path) 
             await pilot.press("j")
             await _until(pilot, lambda: app.result is not UNSET, "seated")
         assert isinstance(app.result, Seated) and app.result.table == table.table
-        await client.close()
 
 
 async def test_enter_on_the_page_after_a_round_opens_takes_the_seat(tmp_path: Path) -> None:
     async with bare(tmp_path) as (host, port, tokens, address):
-        assert host.accounts is not None and host.tournaments.store is not None
-        account = host.accounts.find("ann")
-        assert account is not None
-        store = host.tournaments.store
-        cup = store.create("Winter Cup", Plan("swiss", 2, 3), move_time=120, start=LATER)
-        store.enter(cup.id, account.id, "ann", 0.0)
-        store.enter(cup.id, 14, "bob", 0.0)
-        client = await HostClient.connect("127.0.0.1", port)
-        app = LobbyApp(client, "ann", tokens=tokens, address=address)
-        async with app.run_test(size=(80, 24)) as pilot:
-            await _until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        _winter_cup(host)
+        async with lobby_app(port, "ann", tokens, address) as (app, pilot, _lobby):
             await _to_list(pilot, app, 1)
             page = await _to_page(pilot, app, 0)
             host.tournaments.tick(LATER + 1)
@@ -151,7 +142,6 @@ async def test_enter_on_the_page_after_a_round_opens_takes_the_seat(tmp_path: Pa
             await pilot.press("enter")
             await _until(pilot, lambda: app.result is not UNSET, "seated")
         assert isinstance(app.result, Seated)
-        await client.close()
 
 
 def _count_asks(client: HostClient) -> list[str]:
@@ -224,12 +214,7 @@ async def test_an_open_tournaments_page_asks_again_at_its_start(tmp_path: Path) 
         cup = store.create("Soon Cup", Plan("swiss", 2, 3), move_time=120, start=start)
         store.enter(cup.id, 11, "Eve", 0.0)
         store.enter(cup.id, 12, "cy", 0.0)
-        client = await HostClient.connect("127.0.0.1", port)
-        app = LobbyApp(client, "dee")
-        async with app.run_test(size=(80, 24)) as pilot:
-            await _until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
-            lobby = app.screen
-            assert isinstance(lobby, LobbyScreen)
+        async with lobby_app(port, "dee") as (app, pilot, lobby):
             lobby.tournaments.every = 3600.0
             await _to_list(pilot, app, 1)
             page = await _to_page(pilot, app, 0)
@@ -246,25 +231,20 @@ async def test_an_open_tournaments_page_asks_again_at_its_start(tmp_path: Path) 
             await _until(
                 pilot, lambda: "No tournament round has given you a seat" in _status(page), "j"
             )
-        await client.close()
 
 
 async def test_the_rounds_notice_is_gone_once_the_seat_is_taken(tmp_path: Path) -> None:
     """The toast says "j takes you there": once j took the seat it must not stay over
     the game's table."""
     async with hosting(tmp_path) as (host, port):
-        tokens, address = await _ann(tmp_path, port)
-        client = await HostClient.connect("127.0.0.1", port)
-        app = LobbyApp(client, "ann", tokens=tokens, address=address)
-        async with app.run_test(size=(80, 24)) as pilot:
-            await _until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
-            lobby = app.screen
-            assert isinstance(lobby, LobbyScreen)
+        tokens, address, _ = await signed_up(tmp_path / "client" / "tokens.json", port, "ann")
+        async with lobby_app(port, "ann", tokens, address) as (app, pilot, lobby):
+            notices = Notices(app)
             await _until(pilot, lambda: lobby.tournaments.listed is not None, "asked as ann")
             host.events.publish(RoundOpened(3, "Winter Cup", 2, (("t1", ("ann", "bob")),)))
 
             def toasts() -> list[str]:
-                return [n.message for n in app._notifications]
+                return notices.messages
 
             await _until(pilot, lambda: any("j takes you there" in t for t in toasts()), "toast")
             await pilot.press("j")
@@ -272,7 +252,6 @@ async def test_the_rounds_notice_is_gone_once_the_seat_is_taken(tmp_path: Path) 
             await pilot.pause()
             assert not any("takes you there" in t for t in toasts())
         assert isinstance(app.result, Seated) and app.result.table == "t1"
-        await client.close()
 
 
 async def test_an_open_list_asks_again_at_a_start(tmp_path: Path) -> None:
@@ -285,12 +264,7 @@ async def test_an_open_list_asks_again_at_a_start(tmp_path: Path) -> None:
         cup = store.create("Soon Cup", Plan("swiss", 2, 3), move_time=120, start=start)
         store.enter(cup.id, 11, "Eve", 0.0)
         store.enter(cup.id, 12, "cy", 0.0)
-        client = await HostClient.connect("127.0.0.1", port)
-        app = LobbyApp(client, "dee")
-        async with app.run_test(size=(80, 24)) as pilot:
-            await _until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
-            lobby = app.screen
-            assert isinstance(lobby, LobbyScreen)
+        async with lobby_app(port, "dee") as (app, pilot, lobby):
             lobby.tournaments.every = 3600.0
             listed = await _to_list(pilot, app, 1)
             assert listed.rows[0].state == "open"
@@ -298,4 +272,3 @@ async def test_an_open_list_asks_again_at_a_start(tmp_path: Path) -> None:
             host.tournaments.tick(time.time())
             await _until(pilot, lambda: listed.rows[0].state == "running", "asked at the start")
             assert "running (1 of 3)" in grid_text(listed, "#tournaments-grid")[0]
-        await client.close()

@@ -25,11 +25,11 @@ from paris_tui.host.referee import parse_seats
 from paris_tui.host.server import Host, HostConfig
 from paris_tui.host.tournaments.engine import Plan
 from paris_tui.host.tournaments.pairing import Round, Table
-from paris_tui.net.client import HostClient, TokenStore
+from paris_tui.net.client import HostClient
 from paris_tui.net.protocol import Seated, Watching
 
 from .helpers import _plain, screen_text, widgets_text
-from .test_lobby import UNSET, LobbyApp, _until
+from .lobbies import UNSET, LobbyApp, _until, lobby_app, signed_up
 
 START = 1_796_140_800  # 2026-12-02 16:00 UTC
 
@@ -66,18 +66,6 @@ async def hosting(
         yield host, port
     finally:
         await host.close()
-
-
-async def _ann(tmp_path: Path, port: int) -> tuple[TokenStore, str]:
-    """ann's account, its token kept where the lobby finds it."""
-    address = f"127.0.0.1:{port}"
-    tokens = TokenStore(tmp_path / "client" / "tokens.json")
-    client = await HostClient.connect("127.0.0.1", port)
-    seated = await client.join("ann")
-    await client.close()
-    assert seated.token is not None
-    tokens.put(address, "ann", seated.token)
-    return tokens, address
 
 
 def _tournaments(host: Host, ann: int = 13) -> dict[str, int]:
@@ -130,15 +118,12 @@ async def _page_of(pilot: Any, app: LobbyApp, row: int, name: str) -> Tournament
 
 async def test_t_lists_them_and_a_page_enters_and_withdraws(tmp_path: Path) -> None:
     async with hosting(tmp_path) as (host, port):
-        tokens, address = await _ann(tmp_path, port)
+        tokens, address, _ = await signed_up(tmp_path / "client" / "tokens.json", port, "ann")
         assert host.accounts is not None
         account = host.accounts.find("ann")
         assert account is not None
         ids = _tournaments(host, account.id)
-        client = await HostClient.connect("127.0.0.1", port)
-        app = LobbyApp(client, "ann", tokens=tokens, address=address)
-        async with app.run_test(size=(80, 24)) as pilot:
-            await _until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        async with lobby_app(port, "ann", tokens, address) as (app, pilot, _lobby):
             listed = await _open_list(pilot, app)
             # Open for entry first, then running (by start).
             assert [t.name for t in listed.rows] == ["Winter Cup", "Picky", "Live"]
@@ -173,16 +158,13 @@ async def test_t_lists_them_and_a_page_enters_and_withdraws(tmp_path: Path) -> N
             await pilot.press("escape", "escape")
             await _until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
             await pilot.press("q")
-        await client.close()
 
 
 async def test_a_pages_standings_and_its_tables_watch_and_replay(tmp_path: Path) -> None:
     async with hosting(tmp_path) as (host, port):
         _tournaments(host)
-        client = await HostClient.connect("127.0.0.1", port)
-        app = LobbyApp(client, "dee")  # no account: looks only
-        async with app.run_test(size=(120, 40)) as pilot:
-            await _until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        # dee has no account: looks only
+        async with lobby_app(port, "dee", size=(120, 40)) as (app, pilot, _lobby):
             await _open_list(pilot, app)
             page = await _page_of(pilot, app, 2, "Live")
             standings = grid_text(page, "#tpage-standings")
@@ -213,20 +195,14 @@ async def test_a_pages_standings_and_its_tables_watch_and_replay(tmp_path: Path)
             await pilot.press("enter")  # round 2, t1: running, watched
             await _until(pilot, lambda: app.result is not UNSET, "watching")
         assert isinstance(app.result, Watching) and app.result.table == "t1"
-        await client.close()
 
 
 async def test_a_round_opening_is_said_and_j_takes_you_to_your_seat(tmp_path: Path) -> None:
     # A timed table at which it is ann's move: the lobby's tables say so each time they
     # come, and the round's notice must stay all the same.
     async with hosting(tmp_path, move_time=120.0) as (host, port):
-        tokens, address = await _ann(tmp_path, port)
-        client = await HostClient.connect("127.0.0.1", port)
-        app = LobbyApp(client, "ann", tokens=tokens, address=address)
-        async with app.run_test(size=(80, 24)) as pilot:
-            await _until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
-            lobby = app.screen
-            assert isinstance(lobby, LobbyScreen)
+        tokens, address, _ = await signed_up(tmp_path / "client" / "tokens.json", port, "ann")
+        async with lobby_app(port, "ann", tokens, address) as (app, pilot, lobby):
             await _until(pilot, lambda: lobby.tournaments.listed is not None, "asked as ann")
             assert "j Your seat" not in screen_text(app)
             # As the rounds' service publishes it once it has opened the round's tables.
@@ -242,18 +218,12 @@ async def test_a_round_opening_is_said_and_j_takes_you_to_your_seat(tmp_path: Pa
             await _until(pilot, lambda: app.result is not UNSET, "seated")
         assert isinstance(app.result, Seated) and app.result.table == "t1"
         assert app.result.seat == 0
-        await client.close()
 
 
 async def test_c_creates_a_tournament_when_the_operator_allows(tmp_path: Path) -> None:
     async with hosting(tmp_path, tournament_makers=("ann",)) as (host, port):
-        tokens, address = await _ann(tmp_path, port)
-        client = await HostClient.connect("127.0.0.1", port)
-        app = LobbyApp(client, "ann", tokens=tokens, address=address)
-        async with app.run_test(size=(80, 24)) as pilot:
-            await _until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
-            lobby = app.screen
-            assert isinstance(lobby, LobbyScreen)
+        tokens, address, _ = await signed_up(tmp_path / "client" / "tokens.json", port, "ann")
+        async with lobby_app(port, "ann", tokens, address) as (app, pilot, lobby):
             # No tournament yet, but ann may create one: t is offered.
             await _until(pilot, lambda: lobby.tournaments.shown, "t offered")
             await pilot.press("t")
@@ -278,17 +248,13 @@ async def test_c_creates_a_tournament_when_the_operator_allows(tmp_path: Path) -
             await _until(pilot, lambda: app.screen is listed, "the list")
             assert isinstance(listed, TournamentsScreen)
             await _until(pilot, lambda: len(listed.rows) == 1, "listed")
-        await client.close()
 
 
 async def test_creating_is_refused_where_the_operator_did_not_allow_it(tmp_path: Path) -> None:
     async with hosting(tmp_path) as (host, port):
         _tournaments(host)
-        tokens, address = await _ann(tmp_path, port)
-        client = await HostClient.connect("127.0.0.1", port)
-        app = LobbyApp(client, "ann", tokens=tokens, address=address)
-        async with app.run_test(size=(80, 24)) as pilot:
-            await _until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        tokens, address, _ = await signed_up(tmp_path / "client" / "tokens.json", port, "ann")
+        async with lobby_app(port, "ann", tokens, address) as (app, pilot, _lobby):
             listed = await _open_list(pilot, app)
             assert "c creates one" not in box_text(listed)
             await pilot.press("c")
@@ -296,7 +262,6 @@ async def test_creating_is_refused_where_the_operator_did_not_allow_it(tmp_path:
                 pilot, lambda: "has not let you create" in box_text(listed), "said why not"
             )
             assert not isinstance(app.screen, NewTournamentScreen)
-        await client.close()
 
 
 async def test_a_name_without_its_proof_looks_but_does_not_enter(tmp_path: Path) -> None:
@@ -307,12 +272,7 @@ async def test_a_name_without_its_proof_looks_but_does_not_enter(tmp_path: Path)
         other = await HostClient.connect("127.0.0.1", port)
         await other.join("bob")  # bob's account, elsewhere
         await other.close()
-        client = await HostClient.connect("127.0.0.1", port)
-        app = LobbyApp(client, "bob")
-        async with app.run_test(size=(80, 24)) as pilot:
-            await _until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
-            lobby = app.screen
-            assert isinstance(lobby, LobbyScreen)
+        async with lobby_app(port, "bob") as (app, pilot, _lobby):
             await _open_list(pilot, app)
             assert "link code" not in widgets_text(app)  # no name_taken said at the start
             page = await _page_of(pilot, app, 0, "Winter Cup")
@@ -322,7 +282,6 @@ async def test_a_name_without_its_proof_looks_but_does_not_enter(tmp_path: Path)
             )
             assert host.tournaments.store is not None
             assert host.tournaments.store.entrants(ids["cup"]) == []
-        await client.close()
 
 
 async def test_an_answer_before_the_page_is_drawn_is_drawn_with_it() -> None:
@@ -419,19 +378,13 @@ async def test_names_with_markup_are_drawn_as_typed(tmp_path: Path) -> None:
         assert store is not None
         cup = store.create("[b]Cup[/b]", Plan("swiss", 2, 3), move_time=120, start=START + 10**7)
         store.enter(cup.id, 7, "[red]Zoë[/red]", 0.0)
-        client = await HostClient.connect("127.0.0.1", port)
-        app = LobbyApp(client, "dee")
-        async with app.run_test(size=(80, 24)) as pilot:
-            await _until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
-            lobby = app.screen
-            assert isinstance(lobby, LobbyScreen)
+        async with lobby_app(port, "dee") as (app, pilot, lobby):
             await _until(pilot, lambda: lobby.tournaments.shown, "listed")
             await pilot.press("t")
             await _until(pilot, lambda: "[b]Cup[/b]" in screen_text(app), "the list, as typed")
             await pilot.press("enter")
             await _until(pilot, lambda: "[red]Zoë[/red]" in screen_text(app), "the page")
             assert "[b]Cup[/b]" in screen_text(app)
-        await client.close()
 
 
 async def test_the_lobbys_footer_keeps_quit_in_every_language_with_t_and_j(
@@ -444,7 +397,7 @@ async def test_the_lobbys_footer_keeps_quit_in_every_language_with_t_and_j(
 
     async with hosting(tmp_path) as (host, port):
         _tournaments(host)
-        tokens, address = await _ann(tmp_path, port)
+        tokens, address, _ = await signed_up(tmp_path / "client" / "tokens.json", port, "ann")
         client = await HostClient.connect("127.0.0.1", port)
         with in_language("de"):
             app = LobbyApp(client, "ann", tokens=tokens, address=address)

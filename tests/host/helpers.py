@@ -10,7 +10,7 @@ import asyncio
 import random
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +18,7 @@ from paris_tui.core import Move, SeatView
 from paris_tui.core.record import Record
 from paris_tui.host.accounts.postgres import PostgresAccounts
 from paris_tui.host.accounts.store import AccountStore, open_accounts
-from paris_tui.host.referee import parse_seats
+from paris_tui.host.referee import APP_KEY, TOURNAMENT_KEY, parse_seats
 from paris_tui.host.server import Host, HostConfig, Limits
 from paris_tui.host.store.files import HostStore, TableStore
 from paris_tui.host.store.postgres import PostgresStore
@@ -74,6 +74,13 @@ async def running_host(
         yield host, port
     finally:
         await host.close()
+
+
+def a_round_table(record: Record) -> Record:
+    """``record`` as a tournament round's table (the Winter Cup's), as the host opens one."""
+    meta = dict(record.extra.get(APP_KEY) or {})
+    meta[TOURNAMENT_KEY] = "Winter Cup"
+    return replace(record, extra={**record.extra, APP_KEY: meta})
 
 
 def put_record(data_dir: Path, table_id: str, record: Record) -> None:

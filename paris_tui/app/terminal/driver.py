@@ -27,7 +27,9 @@ app to exit with status :data:`TERMINAL_GONE` (the app saves: every move is
 already saved, and closing the session releases the save's lock). Their input
 threads wait on an :class:`~paris_tui.app.terminal.input_wait.InputWait`: with no
 timeout at all once the parser has had its tick after the last input, woken by a
-pipe when the app stops them. Everything else is Textual's own code.
+pipe when the app stops them. The terminal driver also drops the ESCs inside a
+bracketed paste before its parser reads them as keys (:mod:`~paris_tui.app.terminal.paste`).
+Everything else is Textual's own code.
 :func:`driver_class` picks one of them for what Textual would have picked
 (``ParisApp.get_driver_class``). POSIX only: Textual's Linux driver needs
 ``termios``, so on Windows the app keeps Textual's drivers.
@@ -48,6 +50,7 @@ from textual.driver import Driver
 from textual.drivers.linux_driver import LinuxDriver
 
 from paris_tui.app.terminal.input_wait import TERMINAL_GONE, TICK, Gone, InputWait
+from paris_tui.app.terminal.paste import PasteEscapes
 
 __all__ = [
     "TERMINAL_GONE",
@@ -133,7 +136,9 @@ class TerminalDriver(LinuxDriver):
         """Textual 8.2.8's ``LinuxDriver.run_input_thread``, except that a read that
         returns no bytes or fails ends the loop and the app (upstream: the loop spins
         on end of file, and a failed read panics), and that it waits on an
-        :class:`InputWait` (upstream: a 0.1 s poll for ever)."""
+        :class:`InputWait` (upstream: a 0.1 s poll for ever), and that the ESCs inside a
+        bracketed paste are dropped before the parser reads them as keys
+        (:mod:`paris_tui.app.terminal.paste`)."""
         fileno = self.fileno
         waiter = self._input_wait
         exit_set = self.exit_event.is_set
@@ -143,6 +148,7 @@ class TerminalDriver(LinuxDriver):
         tick = parser.tick
 
         decode = getincrementaldecoder("utf-8")().decode
+        pasted_as_text = PasteEscapes()
 
         def read() -> bytes:
             try:
@@ -156,7 +162,7 @@ class TerminalDriver(LinuxDriver):
         try:
             while not exit_set():
                 if waiter.wait(fileno) and not exit_set():
-                    unicode_data = decode(read())
+                    unicode_data = decode(pasted_as_text(read()))
                     waiter.input_seen()
                     if unicode_data:  # else part of a character: the rest comes next
                         for event in feed(unicode_data):
