@@ -252,7 +252,11 @@ class EndScreen(ParisScreen):
 
     def action_chat(self) -> None:
         if self.chat is not None:
-            prompt = ChatPrompt(speaking_as(self.chat, over=True), send=self._chat_chosen)
+            panes = self.query(ChatPane)
+            pane = panes.first() if panes else None
+            prompt = ChatPrompt(
+                speaking_as(self.chat, over=True), send=self._chat_chosen, pane=pane
+            )
             self.app.push_screen(prompt, self._chat_chosen)
 
     def action_phrase(self, index: int) -> None:
