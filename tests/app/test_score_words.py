@@ -35,3 +35,16 @@ def test_the_log_puts_the_words_under_the_tour() -> None:
     lines = [line.plain for line in describe_events(BOARD, ("Ann", "Bob"), events)]
     assert lines[0] == "Small tour from Pont Neuf"
     assert lines[1].endswith("Bob +2: 2 businesses at Concorde, 2 stops away")
+
+
+def test_a_tour_where_nobody_scores_is_worded_in_the_language() -> None:
+    """"Small tour from Louvre: nobody scores", with the language's own colon:
+    Chinese writes it full width (：), as every other line of its log."""
+    from paris_tui.wording import in_language
+
+    events = [TourEvent(0, "small_tour", "yellow", "louvre", ())]
+    with in_language("zh-TW"):
+        line = describe_events(BOARD, ("Ann", "Bob"), events)[0].plain
+    assert line.endswith("：無人得分") and ": " not in line, line
+    (line,) = [t.plain for t in describe_events(BOARD, ("Ann", "Bob"), events)]
+    assert line == "Small tour from Louvre: nobody scores"

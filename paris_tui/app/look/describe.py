@@ -327,7 +327,7 @@ def describe_events(board: Board, names: tuple[str, ...], events: list[Event]) -
                 else:
                     line = words(_("[bold]Special tour: [/bold]{line}"), line=label)
             if not scored:
-                line.append(": ")
+                line.append(_(": "))  # the language's colon (Chinese: full width)
                 line.append(_("nobody scores"), style="dim")
             lines.append(line)
         elif isinstance(event, ScoreEvent):
