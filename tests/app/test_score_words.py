@@ -38,7 +38,7 @@ def test_the_log_puts_the_words_under_the_tour() -> None:
 
 
 def test_a_tour_where_nobody_scores_is_worded_in_the_language() -> None:
-    """"Small tour from Louvre: nobody scores", with the language's own colon:
+    """ "Small tour from Louvre: nobody scores", with the language's own colon:
     Chinese writes it full width (：), as every other line of its log."""
     from paris_tui.wording import in_language
 
