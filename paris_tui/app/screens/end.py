@@ -351,7 +351,7 @@ class EndScreen(ParisScreen):
                     text.append(_("nobody scores"), style="dim")
                 for j, (seat, pts) in enumerate(scored):
                     if j:
-                        text.append(" " if width == 0 else ", ")
+                        text.append(" " if width == 0 else _(", "))
                     if width == 0:
                         text.append_text(_symbol(seat))
                     else:
