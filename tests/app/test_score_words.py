@@ -51,7 +51,7 @@ def test_a_tour_where_nobody_scores_is_worded_in_the_language() -> None:
 
 
 def test_the_players_points_are_listed_with_the_languages_comma() -> None:
-    """"● Ann +3, ▲ Bob +12" in the left-over preview (and the tours' lines on the map
+    """ "● Ann +3, ▲ Bob +12" in the left-over preview (and the tours' lines on the map
     and the end screen, worded alike): Chinese lists them with its own mark, "、",
     as its other lists of names do."""
     from paris_tui.app.look.describe import preview_text
