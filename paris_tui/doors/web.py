@@ -484,7 +484,7 @@ class _Server(Server):
             ticket = host.issue_ticket(DoorProof("browser", digest(cookie), None, "browser", seen))
         with self.door.session_dir(cookie) as data_dir:
             session = _Session(
-                self.door.command(data_dir),
+                self.door.command(data_dir, cookie),
                 # The browser's language, never the host's (its settings, its locale).
                 {"PARIS_TUI_DATA_DIR": str(data_dir), "PARIS_TUI_LANG": language},
                 data_dir,
@@ -644,15 +644,29 @@ class WebDoor:
                 self.max_sessions,
             ).format(n=self.max_sessions)
 
-    def command(self, data_dir: Path) -> list[str]:
+    def command(self, data_dir: Path, cookie: str | None = None) -> list[str]:
         if self._command is not None:
             return list(self._command(data_dir))
         address = loopback_for(self.bind)
         argv = [*client_command(self._host_port, address=address), f"--data-dir={data_dir}"]
-        name = self.remembered_name(data_dir)
+        name = self.remembered_name(data_dir) or self.cookie_name(cookie)
         if name is not None:  # a reload comes back to its seat, as a terminal does
             argv.append(f"--name={name}")
         return argv
+
+    def cookie_name(self, cookie: str | None) -> str | None:
+        """The name of the account whose credential is this browser's cookie (the
+        browser took a seat with it: the account was made with the cookie, and no
+        token was given), or ``None`` (no such account, a locked one, no store)."""
+        host = self.host
+        if cookie is None or host is None or host.accounts is None:
+            return None
+        try:
+            account = host.accounts.owner("browser", digest(cookie))
+        except Exception:  # the store unreadable now: the lobby asks the name
+            log.exception("browser door: the accounts store could not be read")
+            return None
+        return None if account is None or account.locked else account.name
 
     def remembered_name(self, data_dir: Path) -> str | None:
         """The one name this browser holds a seat's token for at this host (its app

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from textual.widgets import Select, Static
 
 from paris_tui.app.local.settings import load_settings
 from paris_tui.app.look.glyphs import current_glyphs, set_glyphs
@@ -88,3 +89,21 @@ def test_a_cjk_client_of_the_ssh_door_gets_ascii(monkeypatch: pytest.MonkeyPatch
     assert app_environment(None, "xterm", asked)["PARIS_TUI_GLYPHS"] == "unicode"
     bad = {"LANG": "ko_KR.UTF-8", "PARIS_TUI_GLYPHS": "\x1b[2J"}
     assert app_environment(None, "xterm", bad)["PARIS_TUI_GLYPHS"] == "ascii"
+
+
+async def test_in_ascii_the_new_game_screens_choices_draw_ascii_arrows(data_dir: Path) -> None:
+    """Its choice fields (players, seats, variants, language): Textual draws a closed
+    choice's arrow as ``▼``, two cells wide in a CJK terminal (where ascii is chosen
+    by itself), which pushed each field's right edge out of line."""
+    set_glyphs("ascii")
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(3):  # laid out, then its fields drawn
+            await pilot.pause(0.2)
+        assert app.screen.query(Select)
+        drawn = [str(arrow.render()) for arrow in app.screen.query(".arrow").results(Static)]
+        assert drawn and _non_ascii("".join(drawn)) == [], drawn
+        app.switch_glyphs("unicode")  # and back, at once
+        await pilot.pause(0.2)
+        drawn = [str(arrow.render()) for arrow in app.screen.query(".down-arrow").results(Static)]
+        assert drawn and set(drawn) == {"\u25bc"}, drawn

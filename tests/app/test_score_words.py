@@ -35,3 +35,32 @@ def test_the_log_puts_the_words_under_the_tour() -> None:
     lines = [line.plain for line in describe_events(BOARD, ("Ann", "Bob"), events)]
     assert lines[0] == "Small tour from Pont Neuf"
     assert lines[1].endswith("Bob +2: 2 businesses at Concorde, 2 stops away")
+
+
+def test_a_tour_where_nobody_scores_is_worded_in_the_language() -> None:
+    """ "Small tour from Louvre: nobody scores", with the language's own colon:
+    Chinese writes it full width (：), as every other line of its log."""
+    from paris_tui.wording import in_language
+
+    events = [TourEvent(0, "small_tour", "yellow", "louvre", ())]
+    with in_language("zh-TW"):
+        line = describe_events(BOARD, ("Ann", "Bob"), events)[0].plain
+    assert line.endswith("：無人得分") and ": " not in line, line
+    (line,) = [t.plain for t in describe_events(BOARD, ("Ann", "Bob"), events)]
+    assert line == "Small tour from Louvre: nobody scores"
+
+
+def test_the_players_points_are_listed_with_the_languages_comma() -> None:
+    """ "● Ann +3, ▲ Bob +12" in the left-over preview (and the tours' lines on the map
+    and the end screen, worded alike): Chinese lists them with its own mark, "、",
+    as its other lists of names do."""
+    from paris_tui.app.look.describe import preview_text
+    from paris_tui.core.analysis import LeftoverPreview
+    from paris_tui.wording import in_language
+
+    two = LeftoverPreview("opera/blue", (3, 12), "Blue line", (14, 2), ())
+    with in_language("zh-TW"):
+        widest = preview_text(BOARD, ("Ann", "Bob"), two).variants[0].plain
+    assert "● Ann +3、▲ Bob +12" in widest and ", " not in widest, widest
+    widest = preview_text(BOARD, ("Ann", "Bob"), two).variants[0].plain
+    assert "● Ann +3, ▲ Bob +12" in widest, widest

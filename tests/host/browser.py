@@ -80,6 +80,7 @@ class Browser:
         self._stream = pyte.ByteStream(self.screen)
         self.frames = 0
         self.closed_sockets = 0
+        self.opened_sockets = 0  # the page's sessions so far (a reload opens one more)
         self._reader = asyncio.create_task(self._read())
 
     async def _read(self) -> None:
@@ -103,6 +104,7 @@ class Browser:
                     self._stream.feed(base64.b64decode(response["payloadData"]))
                     self.frames += 1
             elif method == "Network.webSocketCreated":  # a new session: a new screen
+                self.opened_sockets += 1
                 self.screen.reset()
                 query = parse_qs(urlsplit(params["url"]).query)
                 with contextlib.suppress(KeyError, ValueError, IndexError):
@@ -144,6 +146,15 @@ class Browser:
                 missing = [t for t in texts if t not in shown]
                 raise AssertionError(f"not on the page's terminal: {missing!r}\n{shown}")
             await asyncio.sleep(0.1)
+
+    async def new_session(self, opened: int, timeout: float = 60.0) -> None:
+        """Until the page has opened more sessions than ``opened`` (after a reload:
+        what the screen shows from then on is the new session's)."""
+        deadline = time.monotonic() + timeout
+        while self.opened_sockets <= opened:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the page opened no new session in {timeout} s")
+            await asyncio.sleep(0.05)
 
     async def evaluate(self, expression: str) -> Any:
         result = await self.call("Runtime.evaluate", expression=expression, returnByValue=True)

@@ -421,8 +421,11 @@ async def test_a_browser_joins_a_real_host_from_the_lobby(tmp_path: Path) -> Non
             # The same browser comes back to its seat (now claimed) after a reload, with
             # no name to type: the name is an account whose credential is this browser's
             # cookie, and the door starts its app with that seat's name.
+            opened = page.opened_sockets
             await page.call("Page.reload")
-            await page.wait_for("Your route", timeout=TIMEOUT)
+            await page.new_session(opened, timeout=TIMEOUT)  # not the old page's screen
+            shown = await page.wait_for("Your route", timeout=TIMEOUT)
+            assert "Your name" not in shown
             apps = sorted(set(apps) | set(_apps(proc.pid)))
         # Another browser (another cookie) is not Ann: the name is her account now.
         async with open_browser(url) as other:

@@ -327,7 +327,7 @@ def describe_events(board: Board, names: tuple[str, ...], events: list[Event]) -
                 else:
                     line = words(_("[bold]Special tour: [/bold]{line}"), line=label)
             if not scored:
-                line.append(": ")
+                line.append(_(": "))  # the language's colon (Chinese: full width)
                 line.append(_("nobody scores"), style="dim")
             lines.append(line)
         elif isinstance(event, ScoreEvent):
@@ -379,7 +379,7 @@ def _points(names: tuple[str, ...], values: tuple[int, ...], width: int | None) 
             text.append(style.symbol, style=f"bold {style.colour}")
         else:
             if j:
-                text.append(", ")
+                text.append(_(", "))  # the language's list mark (Chinese: 、)
             text.append_text(seat_label(names, seat, width=width))
             text.append(" ")
         text.append(f"+{pts}", style="bold")
@@ -435,7 +435,7 @@ def preview_text(board: Board, names: tuple[str, ...], preview: LeftoverPreview)
                 text.append(f"[{line.letter}]", style=f"bold {LINE_COLOURS.get(line.id, '')}")
             else:
                 text.append_text(line_label(board, line.id))
-            text.append(" " if terse or width == 0 else ": ")
+            text.append(" " if terse or width == 0 else _(": "))
             text.append_text(_points(names, preview.grand_tour, width))
         if preview.depends and preview.evict is not None:
             if width == 0:

@@ -48,7 +48,7 @@ def _points_text(names: tuple[str, ...], points: dict[int, int], width: int | No
             text.append(style.symbol, style=f"bold {style.colour}")
         else:
             if i:
-                text.append(", ")
+                text.append(_(", "))  # the language's list mark (Chinese: 、)
             text.append_text(seat_label(names, seat, width=width))
             text.append(" ")
         text.append(f"+{pts}", style="bold")

@@ -98,6 +98,23 @@ class ChatPane(RichLog):
         self.entries: list[ChatLine | Text] = []  # what the pane draws: lines and notes
         self.names: tuple[str, ...] = ()
         self.muted = Mutes()  # the writers hidden here (/mute; the host keeps the list)
+        self.changed: list[Callable[[], None]] = []  # told after each line or note
+
+    def latest(self, count: int) -> list[Text]:
+        """The last ``count`` entries as drawn (muted writers left out), oldest first."""
+        out: list[Text] = []
+        for entry in reversed(self.entries):
+            if len(out) == count:
+                break
+            if isinstance(entry, Text):
+                out.append(entry)
+            elif entry.name not in self.muted:
+                out.append(chat_entry(entry, self.names))
+        return out[::-1]
+
+    def _tell(self) -> None:
+        for listener in list(self.changed):
+            listener()
 
     def follow(self, table: RemoteTable, names: tuple[str, ...]) -> None:
         """Hear ``table``'s lines: those heard so far, then each as it comes (until
@@ -134,6 +151,7 @@ class ChatPane(RichLog):
             return
         self.add_class("-shown")
         self.write(chat_entry(line, self.names))
+        self._tell()
 
     def redraw(self) -> None:
         """Everything heard again (a change of language, a mute), with this terminal's
@@ -145,6 +163,7 @@ class ChatPane(RichLog):
                 self.write(entry)
             elif entry.name not in self.muted:
                 self.write(chat_entry(entry, self.names))
+        self._tell()
 
     def note(self, text: str) -> None:
         """A line of this terminal's own (what a /mute did), dim."""
@@ -152,6 +171,7 @@ class ChatPane(RichLog):
         entry = Text(text, style="dim italic")
         self.entries = [*self.entries[-199:], entry]
         self.write(entry)
+        self._tell()
 
     def command(self, text: str) -> bool:
         """Run ``/mute NAME`` or ``/unmute NAME`` here: ``True`` if ``text`` was one."""
@@ -188,6 +208,9 @@ def mute_command(text: str) -> tuple[bool, str] | str | None:
 class ChatPrompt(ParisScreen, ModalScreen[tuple[str, str] | None]):
     """One line to say: Enter sends it, Escape goes back; F2 to F7 say a phrase.
 
+    Over the table, translucent; with the screen's chat ``pane`` it shows that pane's
+    last lines itself, as they come (at 80x24 the prompt covers the pane).
+
     Dismissed with ``("text", line)``, ``("phrase", id)``, ``("command", text)``
     (``/mute``, ``/unmute``) or ``None``. A line the core's chat rule refuses is
     not sent: the prompt says why and stays."""
@@ -200,30 +223,41 @@ class ChatPrompt(ParisScreen, ModalScreen[tuple[str, str] | None]):
         ),
     ]
 
+    # Translucent, as the other dialogs: the board and the chat pane stay in sight
+    # (dimmed) while a line is typed, so a line said meanwhile is read there.
     DEFAULT_CSS = """
-    ChatPrompt { align: center bottom; }
+    ChatPrompt { align: center bottom; background: $background 60%; }
     ChatPrompt #chat-box { width: 80%; height: auto; background: $panel; padding: 0 1; }
     ChatPrompt #chat-problem { color: $warning; }
+    ChatPrompt #chat-recent { height: auto; max-height: 3; }
     """
+
+    RECENT = 3
+    """The pane's lines the prompt shows."""
 
     def __init__(
         self,
         speaking_as: str | None = None,
         send: Callable[[tuple[str, str]], None] | None = None,
+        pane: ChatPane | None = None,
     ) -> None:
         """``speaking_as``: how a watcher's lines show (:func:`chat_words.speaking_as`).
         ``send``: each line (phrase, command) is given to it as said, and the prompt
         stays, the field empty again, until Escape: a second line typed at once goes
         to the chat too, never to the board (without it, the prompt is dismissed
-        with what was said)."""
+        with what was said). ``pane``: the screen's chat pane, whose last lines the
+        prompt shows."""
         super().__init__()
         self.speaking_as = speaking_as
         self.send = send
+        self.pane = pane
 
     def compose(self) -> ComposeResult:
         pairs = zip(PHRASE_KEYS, CHAT_PHRASES, strict=True)
         keys = "  ".join(f"{key.upper()} {phrase_words(p)}" for key, p in pairs)
         with Vertical(id="chat-box"):
+            if self.pane is not None:
+                yield Static("", id="chat-recent")
             yield Static(Text(_("Say at the table (Enter sends, Escape goes back):")))
             if self.speaking_as is not None:
                 yield Static(Text(self.speaking_as, style="dim"), id="chat-as")
@@ -233,6 +267,22 @@ class ChatPrompt(ParisScreen, ModalScreen[tuple[str, str] | None]):
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()
+        if self.pane is not None:
+            self.pane.changed.append(self._show_recent)
+            self._show_recent()
+
+    def on_unmount(self) -> None:
+        if self.pane is not None and self._show_recent in self.pane.changed:
+            self.pane.changed.remove(self._show_recent)
+
+    def _show_recent(self) -> None:
+        """The pane's last lines, as it draws them."""
+        if self.pane is None:
+            return
+        lines = self.pane.latest(self.RECENT)
+        for recent in self.query("#chat-recent").results(Static):
+            recent.display = bool(lines)
+            recent.update(Text("\n").join(lines))
 
     @on(Input.Submitted)
     def _submitted(self, event: Input.Submitted) -> None:

@@ -252,7 +252,11 @@ class EndScreen(ParisScreen):
 
     def action_chat(self) -> None:
         if self.chat is not None:
-            prompt = ChatPrompt(speaking_as(self.chat, over=True), send=self._chat_chosen)
+            panes = self.query(ChatPane)
+            pane = panes.first() if panes else None
+            prompt = ChatPrompt(
+                speaking_as(self.chat, over=True), send=self._chat_chosen, pane=pane
+            )
             self.app.push_screen(prompt, self._chat_chosen)
 
     def action_phrase(self, index: int) -> None:
@@ -347,7 +351,7 @@ class EndScreen(ParisScreen):
                     text.append(_("nobody scores"), style="dim")
                 for j, (seat, pts) in enumerate(scored):
                     if j:
-                        text.append(" " if width == 0 else ", ")
+                        text.append(" " if width == 0 else _(", "))
                     if width == 0:
                         text.append_text(_symbol(seat))
                     else:

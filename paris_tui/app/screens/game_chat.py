@@ -72,7 +72,9 @@ class TableChat:
             # Each line is said as sent, the prompt stays until Escape (a second line
             # typed at once is chat too); then the board waits a quiet moment.
             over = screen.flow.public.is_over
-            prompt = ChatPrompt(speaking_as(table, over=over), send=self._chosen)
+            panes = screen.query(ChatPane)
+            pane = panes.first() if panes else None
+            prompt = ChatPrompt(speaking_as(table, over=over), send=self._chosen, pane=pane)
             screen.app.push_screen(prompt, self._closed)
 
     def _closed(self, said: tuple[str, str] | None) -> None:

@@ -12,6 +12,7 @@ from textual.widgets import Button, Input, Label, Select, Static
 
 from paris_tui.app.local.session import SeatSpec, ai_levels, check_seed, name_seats
 from paris_tui.app.look.describe import ai_label, plain
+from paris_tui.app.look.glyphs import current_glyphs
 from paris_tui.app.look.palette import player_style
 
 from ...core import MAX_NAME_CELLS, InvalidNameError, Options, check_table_names
@@ -163,7 +164,9 @@ class NewGameScreen(ParisScreen):
         yield KeysFooter()
 
     def language_changed(self) -> None:
-        """The same form, every choice and name kept, in the current language."""
+        """The same form, every choice and name kept, in the current language (and
+        glyph set: a switch of glyphs redraws each screen so)."""
+        self._show_arrows()
         for title in self.query("#new-title").results(Static):
             title.update(Text(_("Paris Paris — new game"), style="bold"))
         for selector, text in self._labels().items():
@@ -190,6 +193,7 @@ class NewGameScreen(ParisScreen):
             button.label = _("Statistics")
 
     def on_mount(self) -> None:
+        self._show_arrows()
         self._show_seats(len(self.seats))
         for name in self.query("#name-0"):
             name.focus()
@@ -199,6 +203,15 @@ class NewGameScreen(ParisScreen):
         if problem is not None:
             said = _("No game can start: {problem}.").format(problem=problem)
             self.query_one("#new-error", Static).update(plain(said))
+
+    def _show_arrows(self) -> None:
+        """The choice fields' arrows in the glyph set: Textual's ``▼`` ``▲`` are two
+        cells wide in a CJK terminal (where the ascii set is chosen by itself)."""
+        ascii_ = current_glyphs().is_ascii
+        for arrow in self.query(".down-arrow").results(Static):
+            arrow.update("v" if ascii_ else "\u25bc")
+        for arrow in self.query(".up-arrow").results(Static):
+            arrow.update("^" if ascii_ else "\u25b2")
 
     def _show_seats(self, count: int) -> None:
         for i in range(4):

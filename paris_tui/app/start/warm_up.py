@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-__all__ = ["WARM_SIZE", "warm", "warm_up"]
+__all__ = ["WARM_SIZE", "forget_escape_codes", "warm", "warm_up"]
 
 WARM_SIZE = (120, 40)
 """The terminal the throwaway app draws on (the doors' most common size)."""
@@ -133,4 +133,25 @@ def warm() -> int:
     prefill(ParisApp().get_css_variables())  # every stylesheet parsed once, here
     prepare_layouts()  # the map's hand-made layouts drawn once, here
     cell_len("\u00e9\u4e2d")  # rich's table of cell widths, imported at the first width
-    return warm_up()  # a throwaway game screen drawn once: every lazy cache filled, here
+    drawn = warm_up()  # a throwaway game screen drawn once: every lazy cache filled, here
+    forget_escape_codes()
+    return drawn
+
+
+def forget_escape_codes() -> int:
+    """Forget the terminal escape codes rich keeps on each style it has drawn with
+    (``Style._ansi``, made once per style for the colours of the first terminal it
+    was drawn on; ``Style.parse`` hands out one style per text): the warm-up drew in
+    the fork server's colours (16 where the host has a plain ``TERM``), and every
+    forked app draws in its own terminal's (true colour in a browser). Returns how
+    many styles had codes. Rich's private attribute: debt, as the compositor above."""
+    import gc
+
+    from rich.style import Style
+
+    forgotten = 0
+    for found in gc.get_objects():
+        if isinstance(found, Style) and found._ansi is not None:
+            found._ansi = None
+            forgotten += 1
+    return forgotten
