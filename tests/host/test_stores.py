@@ -251,6 +251,39 @@ def test_the_host_says_one_line_for_a_database_it_cannot_reach(tmp_path: Path) -
     assert "secret" not in done.stderr
 
 
+def test_the_host_says_why_the_database_refused_it(
+    postgres: PostgresServer, tmp_path: Path
+) -> None:
+    """A database that answers but refuses (no such database, a wrong password)
+    is told in the one line, as the server said it, not as a pool's timeout."""
+    missing = postgres.dsn("no_such_database") + " password=secret"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "paris_tui",
+            "host",
+            "--data-dir",
+            str(tmp_path / "d"),
+            "--ssh-port",
+            "off",
+            "--port",
+            "0",
+            "--database",
+            missing,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 1
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("paris-tui host: cannot reach"), lines
+    assert 'database "no_such_database" does not exist' in lines[0], lines
+    assert "secret" not in done.stderr
+
+
 def test_a_missing_driver_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "psycopg_pool", None)
     host = Host(HostConfig(data_dir=tmp_path, port=0, database="postgresql://x/y"))
