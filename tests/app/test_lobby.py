@@ -169,6 +169,20 @@ async def test_n_opens_a_table_that_another_player_fills(tmp_path: Path) -> None
         await dee.close()
 
 
+async def test_the_empty_hosts_line_goes_when_a_table_is_listed(tmp_path: Path) -> None:
+    """ "No table is open" stayed under a list that had since shown a table."""
+    empty = "No table is open on this host yet"
+    async with hosting(tmp_path) as (_, port), lobby_app(port, "Carol") as (app, pilot, _lobby):
+        await _until(pilot, lambda: empty in widgets_text(app), "the empty host's line")
+        dee = await _client(port)
+        assert isinstance(await dee.open_table("Dee", ("me", "open")), Waiting)
+        await pilot.press("r")
+        await _until(pilot, lambda: _rows(app) == 1, "the table listed")
+        await pilot.pause()
+        assert empty not in widgets_text(app)
+        await dee.close()
+
+
 async def test_escape_leaves_a_waiting_table_and_q_quits(tmp_path: Path) -> None:
     async with hosting(tmp_path) as (host, port):
         async with lobby_app(port, "Carol") as (app, pilot, _lobby):

@@ -360,6 +360,12 @@ class LobbyScreen(ParisScreen):
             assert isinstance(status, Static)
             status.update(text)
 
+    def _status_text(self) -> str:
+        for status in self.query("#lobby-status"):
+            assert isinstance(status, Static)
+            return str(status.content)
+        return ""
+
     def show_you(self) -> None:
         you = self.query_one("#lobby-you", Static)
         you.display = self.player is not None
@@ -493,8 +499,11 @@ class LobbyScreen(ParisScreen):
         grid = self._grid()
         grid.show(grid.tables if tables is None else tables, self.player, keep)
         self.people.show()  # the invitations among them
+        empty = _("No table is open on this host yet: n opens one.")
         if not self.tables and self.ended is None and not self._problem_shown:
-            self.say(_("No table is open on this host yet: n opens one."))
+            self.say(empty)
+        elif self.tables and self._status_text() == empty:
+            self.say("")  # the line no longer holds: a table is listed now
         told = waiting_line(self.tables, self.player)
         if told is not None and self.waiting is None and not self._problem_shown:
             self.say(told)
