@@ -154,6 +154,21 @@ def _waiting_words(waiting: Waiting) -> Text:
     return words(said, table=Text(waiting.table, style="bold"), seat=waiting.seat + 1, n=free)
 
 
+def _empty_line() -> str:
+    return _("No table is open on this host yet: n opens one.")
+
+
+def _drop_the_empty_line(screen: LobbyScreen) -> None:
+    """The empty host's line goes once the list shows a table: it stayed under a
+    table that was opened meanwhile (at this host or another)."""
+    if not screen.tables:
+        return
+    for status in screen.query("#lobby-status"):
+        assert isinstance(status, Static)
+        if str(status.content) == _empty_line():
+            status.update("")
+
+
 def _refusal_words(refused: Refused) -> str:
     """Why the host refused, in the player's language, from the code (the host's
     words are English); for an account's refusal, what to do about it."""
@@ -360,12 +375,6 @@ class LobbyScreen(ParisScreen):
             assert isinstance(status, Static)
             status.update(text)
 
-    def _status_text(self) -> str:
-        for status in self.query("#lobby-status"):
-            assert isinstance(status, Static)
-            return str(status.content)
-        return ""
-
     def show_you(self) -> None:
         you = self.query_one("#lobby-you", Static)
         you.display = self.player is not None
@@ -499,11 +508,9 @@ class LobbyScreen(ParisScreen):
         grid = self._grid()
         grid.show(grid.tables if tables is None else tables, self.player, keep)
         self.people.show()  # the invitations among them
-        empty = _("No table is open on this host yet: n opens one.")
         if not self.tables and self.ended is None and not self._problem_shown:
-            self.say(empty)
-        elif self.tables and self._status_text() == empty:
-            self.say("")  # the line no longer holds: a table is listed now
+            self.say(_empty_line())
+        _drop_the_empty_line(self)
         told = waiting_line(self.tables, self.player)
         if told is not None and self.waiting is None and not self._problem_shown:
             self.say(told)
