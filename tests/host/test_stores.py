@@ -12,6 +12,7 @@ import asyncio
 import json
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -282,6 +283,68 @@ def test_the_host_says_why_the_database_refused_it(
     assert len(lines) == 1 and lines[0].startswith("paris-tui host: cannot reach"), lines
     assert 'database "no_such_database" does not exist' in lines[0], lines
     assert "secret" not in done.stderr
+
+
+def test_the_host_tells_the_other_hosts_the_address_it_is_given(
+    database: str, tmp_path: Path
+) -> None:
+    """``--advertise`` is where the other hosts relay a join to (the lease row's
+    address): a host bound to every network would write 127.0.0.1, which is the
+    other machine itself there."""
+    host = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "paris_tui",
+            "host",
+            "--data-dir",
+            str(tmp_path / "d"),
+            "--ssh-port",
+            "off",
+            "--port",
+            "0",
+            "--database",
+            database,
+            "--advertise",
+            "host-a.example:7337",
+            "--table",
+            "ann,bob",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        address = None
+        for _ in range(300):  # up to 30 s on a loaded machine
+            if host.poll() is not None:
+                break
+            with psycopg.connect(database) as conn:
+                try:
+                    row = conn.execute("SELECT address FROM paris_leases").fetchone()
+                except psycopg.errors.UndefinedTable:  # the schema is not made yet
+                    row = None
+            if row is not None:
+                address = row[0]
+                break
+            time.sleep(0.1)
+    finally:
+        host.terminate()
+        _, err = host.communicate(timeout=60)
+    assert address == "host-a.example:7337", err
+    assert host.returncode == 0, err
+
+
+def test_a_host_on_every_network_tells_its_machines_address(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from paris_tui.doors import command
+
+    monkeypatch.setattr(command, "machine_addresses", lambda bind: ["192.0.2.7", "127.0.0.1"])
+    assert command.advertised("0.0.0.0", 7337, None) == "192.0.2.7:7337"
+    assert command.advertised("0.0.0.0", 7337, "db-b:7000") == "db-b:7000"
+    assert command.advertised("127.0.0.1", 7337, None) is None  # the bound address says it
+    assert command.advertised("0.0.0.0", 0, None) is None  # the port is not known yet
 
 
 def test_a_missing_driver_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
