@@ -324,7 +324,7 @@ def test_the_host_tells_the_other_hosts_the_address_it_is_given(
                     row = conn.execute("SELECT address FROM paris_leases").fetchone()
                 except psycopg.errors.UndefinedTable:  # the schema is not made yet
                     row = None
-            if row is not None:
+            if row is not None and row[0]:  # empty until the host listens
                 address = row[0]
                 break
             time.sleep(0.1)
