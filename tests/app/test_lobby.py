@@ -316,6 +316,35 @@ async def test_the_lobby_reconnects_when_its_connection_drops(tmp_path: Path) ->
             await _until(pilot, lambda: isinstance(app.result, Seated), "seated")
 
 
+async def test_a_lobby_that_reconnected_is_its_player_again(tmp_path: Path) -> None:
+    """After its connection dropped (its host died, and it joined another), the
+    lobby asks again as its player: until then nobody saw them online, their
+    friends' arrivals were not told, nor a tournament round that seated them."""
+    async with hosting(tmp_path, "ann,bob") as (host, port):
+        address = f"127.0.0.1:{port}"
+        tokens = TokenStore(tmp_path / "client" / "tokens.json")
+        first = await _client(port)
+        seated = await first.join("ann")
+        await first.close()
+        assert seated.token is not None
+        tokens.put(address, "ann", seated.token)
+
+        def listened() -> bool:
+            return any(host.friends.account_of(c) is not None for c in list(host.connections))
+
+        client = await _client(port)
+        app = LobbyApp(
+            client, "ann", tokens=tokens, address=address, reconnect=lambda: _client(port)
+        )
+        async with app.run_test(size=(80, 24)) as pilot:
+            await _until(pilot, listened, "ann's lobby listens as ann")
+            for conn in list(host.connections):  # the connection drops (host side)
+                conn.abort()
+            await _until(pilot, lambda: "Connected again" in widgets_text(app), "reconnected")
+            await _until(pilot, listened, "ann's lobby listens as ann again")
+        await client.close()
+
+
 def test_a_finished_tables_players_are_not_marked_away() -> None:
     """Issue 19 (played): after a game its players leave; the lobby listed the finished
     table as "ann -2.8 (away), bob 3.3 (away), cy 1.5 (away)", wrapped at 80 columns.
