@@ -224,6 +224,43 @@ def test_a_newer_schema_is_refused_with_one_line(database: str) -> None:
     assert "upgrade paris-tui" in str(caught.value)
 
 
+def test_a_database_holding_other_tables_of_those_names_is_one_line(
+    database: str, tmp_path: Path
+) -> None:
+    """A database of another application with an ``accounts`` table of its own:
+    the host made its schema around it, opened the --table there and ended in a
+    traceback (column "name" does not exist). It is refused at start, one line."""
+    with psycopg.connect(database, autocommit=True) as conn:
+        conn.execute("CREATE TABLE accounts (id serial PRIMARY KEY, email text)")
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "paris_tui",
+            "host",
+            "--data-dir",
+            str(tmp_path / "d"),
+            "--ssh-port",
+            "off",
+            "--port",
+            "0",
+            "--database",
+            database,
+            "--table",
+            "ann,bob",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 1, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "accounts" in lines[0] and "of its own" in lines[0], lines
+    with psycopg.connect(database) as conn:  # nothing of paris-tui's was made there
+        assert conn.execute("SELECT to_regclass('paris_tables')").fetchone() == (None,)
+
+
 def test_the_host_says_one_line_for_a_database_it_cannot_reach(tmp_path: Path) -> None:
     bad = f"host={tmp_path} port=1 user=nobody dbname=nothing password=secret connect_timeout=1"
     done = subprocess.run(
