@@ -89,6 +89,15 @@ def add_host_parser(subparsers: Any) -> argparse.ArgumentParser:
         ),
     )
     parser.add_argument(
+        "--advertise",
+        metavar="HOST:PORT",
+        default=None,
+        help=_(
+            "with --database: where the other hosts reach this one (default: --bind's "
+            "address, with --bind 0.0.0.0 this machine's own, and --port)"
+        ),
+    )
+    parser.add_argument(
         "--table",
         metavar="SEATS",
         action="append",
@@ -407,6 +416,7 @@ def cmd_host(args: argparse.Namespace) -> int:
         rated_addresses=tuple(args.rated_address),
         tournament_makers=makers,
         tournaments_open=args.tournaments_open,
+        advertise=advertised(args.bind, port, args.advertise),
     )
     ssh = None
     if ssh_port is not None:
@@ -501,6 +511,15 @@ def machine_addresses(bind: str) -> list[str]:
         if not ip.is_loopback and not ip.is_link_local and address not in seen:
             seen.append(address)
     return seen + (["::1"] if family == socket.AF_INET6 else ["127.0.0.1"])
+
+
+def advertised(bind: str, port: int, given: str | None) -> str | None:
+    """Where the other hosts relay to this one: ``--advertise``, else, bound to
+    every network, this machine's address (127.0.0.1 is each machine itself),
+    else ``None``: the host says its bound address."""
+    if given or bind not in ("0.0.0.0", "::", "") or port == 0:
+        return given or None
+    return _join_address(bind, port)
 
 
 def _join_address(bind: str, port: int) -> str:

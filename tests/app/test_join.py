@@ -28,6 +28,7 @@ from paris_tui.app.online.remote import (
     Link,
     LobbyStart,
     connect,
+    landing,
     open_link,
     parse_address,
 )
@@ -451,6 +452,31 @@ async def test_refusals_are_one_line_with_the_code(tmp_path: Path) -> None:
         again = await seat(port, "ann", tmp_path)  # the kept token takes the seat again
         assert again.table.local_seats == (0,)
         assert (tmp_path / "ann" / "tokens.json").stat().st_mode & 0o777 == 0o600
+
+
+async def test_a_token_kept_under_another_address_of_the_server_proves_the_name(
+    tmp_path: Path,
+) -> None:
+    """Several hosts of one database are one server: ``join b,a`` keeps ann's token
+    under b (the first address); ``join a,b`` then looked under a only and was
+    refused name_taken, though either address was to do."""
+    async with running_host(tmp_path / "host", ["ann,bob"], seed=2) as (_, port):
+        first = await seat(port, "ann", tmp_path)  # claims ann's seat, token kept
+        await first.close()
+        kept = TokenStore(tmp_path / "ann" / "tokens.json")
+        token = kept.get(f"127.0.0.1:{port}", "ann")
+        assert token is not None
+        tokens = TokenStore(tmp_path / "other-order" / "tokens.json")
+        tokens.put(f"127.0.0.1:{port + 1}", "ann", token)  # "join b,a" kept it under b
+        target = JoinTarget("127.0.0.1", port, "ann", others=(("127.0.0.1", port + 1),))
+        landed = await landing(target, tokens)
+        assert isinstance(landed, Link) and landed.table.local_seats == (0,)
+        assert tokens.get(f"127.0.0.1:{port}", "ann") == token  # kept under a from now on
+        await landed.close()
+        stranger = JoinTarget("127.0.0.1", port, "ann")  # not listed as one server: no token
+        with pytest.raises(JoinError) as caught:
+            await landing(stranger, TokenStore(tmp_path / "alone" / "tokens.json"))
+        assert caught.value.code == "name_taken"
 
 
 async def test_a_full_host_is_one_line_that_says_so_once(tmp_path: Path) -> None:

@@ -169,6 +169,20 @@ async def test_n_opens_a_table_that_another_player_fills(tmp_path: Path) -> None
         await dee.close()
 
 
+async def test_the_empty_hosts_line_goes_when_a_table_is_listed(tmp_path: Path) -> None:
+    """ "No table is open" stayed under a list that had since shown a table."""
+    empty = "No table is open on this host yet"
+    async with hosting(tmp_path) as (_, port), lobby_app(port, "Carol") as (app, pilot, _lobby):
+        await _until(pilot, lambda: empty in widgets_text(app), "the empty host's line")
+        dee = await _client(port)
+        assert isinstance(await dee.open_table("Dee", ("me", "open")), Waiting)
+        await pilot.press("r")
+        await _until(pilot, lambda: _rows(app) == 1, "the table listed")
+        await pilot.pause()
+        assert empty not in widgets_text(app)
+        await dee.close()
+
+
 async def test_escape_leaves_a_waiting_table_and_q_quits(tmp_path: Path) -> None:
     async with hosting(tmp_path) as (host, port):
         async with lobby_app(port, "Carol") as (app, pilot, _lobby):
@@ -300,6 +314,35 @@ async def test_the_lobby_reconnects_when_its_connection_drops(tmp_path: Path) ->
             # It works as before: Enter takes Ann's seat over the new connection.
             await pilot.press("enter")
             await _until(pilot, lambda: isinstance(app.result, Seated), "seated")
+
+
+async def test_a_lobby_that_reconnected_is_its_player_again(tmp_path: Path) -> None:
+    """After its connection dropped (its host died, and it joined another), the
+    lobby asks again as its player: until then nobody saw them online, their
+    friends' arrivals were not told, nor a tournament round that seated them."""
+    async with hosting(tmp_path, "ann,bob") as (host, port):
+        address = f"127.0.0.1:{port}"
+        tokens = TokenStore(tmp_path / "client" / "tokens.json")
+        first = await _client(port)
+        seated = await first.join("ann")
+        await first.close()
+        assert seated.token is not None
+        tokens.put(address, "ann", seated.token)
+
+        def listened() -> bool:
+            return any(host.friends.account_of(c) is not None for c in list(host.connections))
+
+        client = await _client(port)
+        app = LobbyApp(
+            client, "ann", tokens=tokens, address=address, reconnect=lambda: _client(port)
+        )
+        async with app.run_test(size=(80, 24)) as pilot:
+            await _until(pilot, listened, "ann's lobby listens as ann")
+            for conn in list(host.connections):  # the connection drops (host side)
+                conn.abort()
+            await _until(pilot, lambda: "Connected again" in widgets_text(app), "reconnected")
+            await _until(pilot, listened, "ann's lobby listens as ann again")
+        await client.close()
 
 
 def test_a_finished_tables_players_are_not_marked_away() -> None:

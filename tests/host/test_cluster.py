@@ -341,6 +341,43 @@ async def test_a_host_restarted_at_the_address_of_one_that_died_takes_its_tables
         await ann.client.close()
 
 
+async def test_a_live_host_at_this_hosts_own_address_is_said_in_the_log(
+    tmp_path: Path, database: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Two live hosts that give one address (``--advertise`` copied from one to
+    the other): a join for the other's table was refused "cannot be reached" and
+    the operator was told nothing. The log says which host and what to fix."""
+    caplog.set_level(logging.WARNING, logger="paris_tui")
+    async with cluster_host(tmp_path / "b", database) as (b, port_b):
+        assert b.cluster is not None
+        with opened(database) as store:
+            store.create(Referee.new("t1", parse_seats("ann,bob"), seed=1))
+            twin = Leases(store, "twin", b.cluster.leases.address, seconds=LEASE)
+            assert twin.acquire("t1")
+            stop = threading.Event()
+
+            def renew() -> None:
+                for _ in range(200):  # a live host: renewed every 0.1 s, at most 20 s
+                    if stop.wait(0.1):
+                        return
+                    twin.renew()
+
+            renewing = threading.Thread(target=renew)
+            renewing.start()
+            try:
+                raw = await RawClient.open(port_b)
+                raw.send(HELLO + encode_join("ann", "t1"))
+                await raw.line()
+                answer = decode_host(await raw.line(TIMEOUT))
+                raw.writer.close()
+            finally:
+                stop.set()
+                renewing.join(timeout=TIMEOUT)
+        assert not isinstance(answer, Seated) and "t1" not in b.rooms
+    said = [r.getMessage() for r in caplog.records if "twin" in r.getMessage()]
+    assert said and "--advertise" in said[0], [r.getMessage() for r in caplog.records]
+
+
 async def test_a_relay_to_a_host_that_is_gone_is_refused_not_hung(
     tmp_path: Path, database: str
 ) -> None:

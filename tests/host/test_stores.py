@@ -12,6 +12,7 @@ import asyncio
 import json
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -223,6 +224,43 @@ def test_a_newer_schema_is_refused_with_one_line(database: str) -> None:
     assert "upgrade paris-tui" in str(caught.value)
 
 
+def test_a_database_holding_other_tables_of_those_names_is_one_line(
+    database: str, tmp_path: Path
+) -> None:
+    """A database of another application with an ``accounts`` table of its own:
+    the host made its schema around it, opened the --table there and ended in a
+    traceback (column "name" does not exist). It is refused at start, one line."""
+    with psycopg.connect(database, autocommit=True) as conn:
+        conn.execute("CREATE TABLE accounts (id serial PRIMARY KEY, email text)")
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "paris_tui",
+            "host",
+            "--data-dir",
+            str(tmp_path / "d"),
+            "--ssh-port",
+            "off",
+            "--port",
+            "0",
+            "--database",
+            database,
+            "--table",
+            "ann,bob",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 1, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "accounts" in lines[0] and "of its own" in lines[0], lines
+    with psycopg.connect(database) as conn:  # nothing of paris-tui's was made there
+        assert conn.execute("SELECT to_regclass('paris_tables')").fetchone() == (None,)
+
+
 def test_the_host_says_one_line_for_a_database_it_cannot_reach(tmp_path: Path) -> None:
     bad = f"host={tmp_path} port=1 user=nobody dbname=nothing password=secret connect_timeout=1"
     done = subprocess.run(
@@ -249,6 +287,101 @@ def test_the_host_says_one_line_for_a_database_it_cannot_reach(tmp_path: Path) -
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("paris-tui host: cannot reach"), lines
     assert "secret" not in done.stderr
+
+
+def test_the_host_says_why_the_database_refused_it(
+    postgres: PostgresServer, tmp_path: Path
+) -> None:
+    """A database that answers but refuses (no such database, a wrong password)
+    is told in the one line, as the server said it, not as a pool's timeout."""
+    missing = postgres.dsn("no_such_database") + " password=secret"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "paris_tui",
+            "host",
+            "--data-dir",
+            str(tmp_path / "d"),
+            "--ssh-port",
+            "off",
+            "--port",
+            "0",
+            "--database",
+            missing,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 1
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("paris-tui host: cannot reach"), lines
+    assert 'database "no_such_database" does not exist' in lines[0], lines
+    assert "secret" not in done.stderr
+
+
+def test_the_host_tells_the_other_hosts_the_address_it_is_given(
+    database: str, tmp_path: Path
+) -> None:
+    """``--advertise`` is where the other hosts relay a join to (the lease row's
+    address): a host bound to every network would write 127.0.0.1, which is the
+    other machine itself there."""
+    host = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "paris_tui",
+            "host",
+            "--data-dir",
+            str(tmp_path / "d"),
+            "--ssh-port",
+            "off",
+            "--port",
+            "0",
+            "--database",
+            database,
+            "--advertise",
+            "host-a.example:7337",
+            "--table",
+            "ann,bob",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        address = None
+        for _ in range(300):  # up to 30 s on a loaded machine
+            if host.poll() is not None:
+                break
+            with psycopg.connect(database) as conn:
+                try:
+                    row = conn.execute("SELECT address FROM paris_leases").fetchone()
+                except psycopg.errors.UndefinedTable:  # the schema is not made yet
+                    row = None
+            if row is not None and row[0]:  # empty until the host listens
+                address = row[0]
+                break
+            time.sleep(0.1)
+    finally:
+        host.terminate()
+        _, err = host.communicate(timeout=60)
+    assert address == "host-a.example:7337", err
+    assert host.returncode == 0, err
+
+
+def test_a_host_on_every_network_tells_its_machines_address(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from paris_tui.doors import command
+
+    monkeypatch.setattr(command, "machine_addresses", lambda bind: ["192.0.2.7", "127.0.0.1"])
+    assert command.advertised("0.0.0.0", 7337, None) == "192.0.2.7:7337"
+    assert command.advertised("0.0.0.0", 7337, "db-b:7000") == "db-b:7000"
+    assert command.advertised("127.0.0.1", 7337, None) is None  # the bound address says it
+    assert command.advertised("0.0.0.0", 0, None) is None  # the port is not known yet
 
 
 def test_a_missing_driver_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -435,6 +435,22 @@ class Home:
         return LobbyStart(target, await connect(target), self.tokens, self.ticket)
 
 
+def _keep_under_first(target: JoinTarget, tokens: TokenStore) -> None:
+    """A token kept under another address of the target's server (an earlier join
+    listed that host first; one database, the same accounts) is kept under its
+    first address too, where this run's joins and lobby look for it."""
+    if target.name is None:
+        return
+    with contextlib.suppress(OSError):
+        if tokens.get(target.address, target.name):
+            return
+        for host, port in target.others:
+            token = tokens.get(_address(host, port), target.name)
+            if token:
+                tokens.put(target.address, target.name, token)
+                return
+
+
 def lands_at(tables: tuple[TableInfo, ...], name: str) -> str | None:
     """The table a login of ``name`` goes straight to: a running real-time game with a
     seat of that name; else None (the lobby, the turn-based tables your move first)."""
@@ -457,6 +473,8 @@ async def landing(
     real-time game, else the lobby (never a finished game). A named table, or one to
     watch, is joined as asked. Raises :class:`JoinError`."""
     target = target.checked()
+    if tokens is not None:
+        _keep_under_first(target, tokens)
     if target.name is None or target.table is not None or target.watch is not None:
         return await open_link(target, tokens, ticket, code)
     client = await connect(target)
@@ -617,4 +635,7 @@ async def open_link(
     code: str | None = None,
 ) -> Link:
     """:meth:`Link.open`: connect and join, or raise :class:`JoinError`."""
-    return await Link.open(target.checked(), tokens, ticket, code)
+    target = target.checked()
+    if tokens is not None:
+        _keep_under_first(target, tokens)
+    return await Link.open(target, tokens, ticket, code)

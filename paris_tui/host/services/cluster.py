@@ -138,6 +138,7 @@ class Cluster(WaitingSeats, GoneHosts):
         self.relays = PeerRelay(store, host.tickets)  # the relay to and from the peer hosts
         self._taken: dict[str, float] = {}  # table -> when its lease was last taken here
         self._gone: dict[str, float] = {}  # host (lease holder) -> when its door refused us
+        self._twins: set[str] = set()  # live hosts seen giving our own address (logged once)
         self._taking: dict[str, asyncio.Event] = {}  # tables being taken over here: set when done
         self._claims: dict[str, asyncio.Future[None]] = {}  # gone hosts' tables being claimed
         self._probing: set[str] = set()  # hosts whose door is being dialled (a relay ended)
@@ -486,7 +487,19 @@ class Cluster(WaitingSeats, GoneHosts):
             return False
         if found.address == self.leases.address:  # a host before us at our own address
             self._gone[found.holder] = time.monotonic()  # (restarted): gone, not a relay to us
-            return await self._waits(conn, self._take_from_gone(table, found.holder))
+            try:
+                return await self._waits(conn, self._take_from_gone(table, found.holder))
+            except Refusal:
+                if found.holder in self._gone or found.holder in self._twins:
+                    raise  # the database did not answer, or it is said already
+                self._twins.add(found.holder)  # it renews: alive, and at our address
+                log.warning(
+                    "host %s, alive, gives this host's own address %s: its tables cannot "
+                    "be relayed to; give each host its own address (--advertise)",
+                    found.holder,
+                    found.address,
+                )
+                raise
         if self._is_gone(found.holder):  # its door refused us a moment ago: no new dial
             return await self._waits(conn, self._take_from_gone(table, found.holder))
         self.host.leave(conn)

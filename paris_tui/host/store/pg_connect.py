@@ -109,8 +109,28 @@ def connect_pool(url: str, *, max_size: int = 4, timeout: float = 10.0) -> Conne
         pool.open(wait=True, timeout=timeout)
     except (psycopg.Error, psycopg_pool.PoolTimeout) as exc:
         pool.close()
-        raise DatabaseUnavailable(f"cannot reach {redact(url)}: {_one_line(exc)}") from None
+        reason = _refusal(psycopg, url, timeout) or _one_line(exc)
+        raise DatabaseUnavailable(f"cannot reach {redact(url)}: {reason}") from None
     return pool
+
+
+def _refusal(psycopg: Any, url: str, timeout: float) -> str | None:
+    """Why one direct connection fails, as the server or libpq said it (a wrong
+    password, no such database, a refused port), or ``None`` if it works. The
+    pool keeps that reason to itself and says only that it timed out, which
+    left an operator guessing."""
+    try:
+        psycopg.connect(url, connect_timeout=max(1, int(timeout))).close()
+    except psycopg.Error as exc:
+        reason = _one_line(exc)
+        try:
+            password = psycopg.conninfo.conninfo_to_dict(url).get("password")
+        except psycopg.Error:
+            password = None
+        if password:
+            reason = reason.replace(str(password), "***")
+        return reason
+    return None
 
 
 _RECONNECT_FIRST = 0.2  # seconds: the first new try for a connection that broke

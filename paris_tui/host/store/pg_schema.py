@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from typing import TYPE_CHECKING, Any
 
 from paris_tui.host.accounts.names import folded, skeleton
@@ -320,6 +321,29 @@ def fill_seated(conn: Connection[Any]) -> int:
     return seated
 
 
+_TABLE_NAMES = [
+    m.group(1)
+    for m in (re.search(r"CREATE TABLE IF NOT EXISTS (\w+)", st) for st in SCHEMA)
+    if m and m.group(1) != "paris_schema"
+]
+
+
+def _refuse_foreign_tables(conn: Any) -> None:
+    """A database without paris-tui's schema that holds a table of one of its names
+    (another application's ``accounts``): paris-tui would make its schema around it
+    and fail at its first use of that table. Refused in one line instead."""
+    rows = conn.execute(
+        "SELECT name FROM unnest(%s::text[]) AS name WHERE to_regclass(name) IS NOT NULL",
+        (_TABLE_NAMES,),
+    ).fetchall()
+    if rows:
+        names = ", ".join(str(row[0]) for row in rows[:5])
+        raise DatabaseUnavailable(
+            f"the database holds tables paris-tui did not make ({names}): "
+            "give paris-tui a database of its own"
+        )
+
+
 def ensure_schema(pool: ConnectionPool) -> None:
     """Create the schema or move it forward; refuse a newer one (:class:`SchemaTooNew`)."""
     psycopg, _pool = _driver()
@@ -336,6 +360,8 @@ def ensure_schema(pool: ConnectionPool) -> None:
                     f"the database is of a newer paris-tui (schema {version}, this one knows "
                     f"{SCHEMA_VERSION}): upgrade paris-tui"
                 )
+            if version == 0:
+                _refuse_foreign_tables(conn)
             if version < SCHEMA_VERSION:
                 for statement in SCHEMA:
                     conn.execute(statement)

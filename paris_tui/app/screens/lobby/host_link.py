@@ -45,6 +45,9 @@ class LinkListener(Protocol):
         """The connection dropped and is being made again: a seat held at a waiting
         table went with it."""
 
+    def link_back(self) -> None:
+        """The connection was made again: ask anew for what the old one listened to."""
+
     def say(self, message: str, *, problem: bool = False) -> None:
         """A line for the status line: how connecting again goes."""
 
@@ -171,6 +174,7 @@ class HostLink:
             old, self.client = self.client, client
             old.abort()
             self._listener.say(_("Connected again"))
+            self._listener.link_back()
             self.refresh()
             return True
         return False

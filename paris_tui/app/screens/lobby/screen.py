@@ -154,6 +154,30 @@ def _waiting_words(waiting: Waiting) -> Text:
     return words(said, table=Text(waiting.table, style="bold"), seat=waiting.seat + 1, n=free)
 
 
+def _empty_line() -> str:
+    return _("No table is open on this host yet: n opens one.")
+
+
+def _the_empty_line(screen: LobbyScreen) -> None:
+    """The empty host's line while no table is listed; it goes once the list
+    shows one: it stayed under a table opened meanwhile (here or at another host)."""
+    if not screen.tables:
+        if screen.ended is None and not screen._problem_shown:
+            screen.say(_empty_line())
+        return
+    for status in screen.query("#lobby-status"):
+        assert isinstance(status, Static)
+        if str(status.content) == _empty_line():
+            status.update("")
+
+
+def _ask_again(screen: LobbyScreen) -> None:
+    """A new connection (the old one dropped: its host died, say) hears nothing
+    for the player until asked as them: friends' arrivals, a tournament's round."""
+    screen.friends.ask()
+    screen.tournaments.ask()
+
+
 def _refusal_words(refused: Refused) -> str:
     """Why the host refused, in the player's language, from the code (the host's
     words are English); for an account's refusal, what to do about it."""
@@ -413,6 +437,8 @@ class LobbyScreen(ParisScreen):
         self.tournaments.settled()  # the round's notice ("j takes you there") goes
         self._finish(message)
 
+    link_back = _ask_again
+
     def link_lost(self) -> None:
         if self.waiting is not None:
             self.waiting = None
@@ -493,8 +519,7 @@ class LobbyScreen(ParisScreen):
         grid = self._grid()
         grid.show(grid.tables if tables is None else tables, self.player, keep)
         self.people.show()  # the invitations among them
-        if not self.tables and self.ended is None and not self._problem_shown:
-            self.say(_("No table is open on this host yet: n opens one."))
+        _the_empty_line(self)
         told = waiting_line(self.tables, self.player)
         if told is not None and self.waiting is None and not self._problem_shown:
             self.say(told)
