@@ -14,6 +14,7 @@ test fresh ones, so that no test sees another's files.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator
 
 import pytest
@@ -49,3 +50,18 @@ def _english(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     i18n.set_language("en")
     yield
     i18n.set_language("en")
+
+
+@pytest.fixture(autouse=True)
+def _unicode_drawing() -> Iterator[None]:
+    """Each test starts drawing in Unicode: an app in ascii sets two things for its whole
+    process (the glyph set and Textual's scrollbar renderer), and a test's app that is
+    not a ``ParisApp`` (snapshots of one screen) would draw the scrollbars of the test
+    before it. Only what a test imported is put back, so core tests import no Textual."""
+    yield
+    glyphs = sys.modules.get("paris_tui.app.look.glyphs")
+    if glyphs is not None:
+        glyphs.set_glyphs("unicode")
+    scrollbar = sys.modules.get("textual.scrollbar")
+    if scrollbar is not None:
+        scrollbar.ScrollBar.renderer = scrollbar.ScrollBarRender

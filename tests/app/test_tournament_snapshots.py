@@ -7,8 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from rich.text import Text
 from textual.app import App
 from textual.pilot import Pilot
+from textual.widgets import DataTable
 
 from paris_tui.app.screens.lobby import LobbyScreen
 from paris_tui.app.screens.lobby.tournament_page import TournamentPageScreen
@@ -73,6 +75,23 @@ def test_tournament_standings_80x24(snap_compare: Any, tmp_path: Path) -> None:
             lambda: isinstance(app.screen, TournamentPageScreen) and app.screen.page is not None,
             "the page",
         )
+        # Under load the snapshot could be taken with the rows in but before the
+        # tables had measured them (a table does that when idle) and their scrollbars
+        # had caught up with the size and the scroll: wait for both.
+        tables = list(app.screen.query(DataTable))
+
+        def settled(t: DataTable[Text]) -> bool:
+            bar = t.vertical_scrollbar
+            return t.virtual_size.height >= t.header_height + t.row_count and (
+                not t.show_vertical_scrollbar
+                or (
+                    bar.region.height > 0
+                    and bar.window_virtual_size == t.virtual_size.height
+                    and bar.position == t.scroll_y
+                )
+            )
+
+        await _until(pilot, lambda: all(map(settled, tables)), "the tables settled")
         await pilot.pause()
 
     assert snap_compare(_SnapApp(), run_before=run_before, terminal_size=(80, 24))
