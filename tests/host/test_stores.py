@@ -224,6 +224,35 @@ def test_a_newer_schema_is_refused_with_one_line(database: str) -> None:
     assert "upgrade paris-tui" in str(caught.value)
 
 
+def _host_argv(tmp_path: Path, database: str) -> list[str]:
+    """``paris-tui host`` on ``database``, no SSH door, any free port."""
+    return [
+        sys.executable,
+        "-m",
+        "paris_tui",
+        "host",
+        "--data-dir",
+        str(tmp_path / "d"),
+        "--ssh-port",
+        "off",
+        "--port",
+        "0",
+        "--database",
+        database,
+    ]
+
+
+def _host_start(tmp_path: Path, database: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """The host's start on ``database`` (a start that ends: refused, or a traceback)."""
+    return subprocess.run(
+        [*_host_argv(tmp_path, database), *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
 def test_a_database_holding_other_tables_of_those_names_is_one_line(
     database: str, tmp_path: Path
 ) -> None:
@@ -232,28 +261,7 @@ def test_a_database_holding_other_tables_of_those_names_is_one_line(
     traceback (column "name" does not exist). It is refused at start, one line."""
     with psycopg.connect(database, autocommit=True) as conn:
         conn.execute("CREATE TABLE accounts (id serial PRIMARY KEY, email text)")
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "paris_tui",
-            "host",
-            "--data-dir",
-            str(tmp_path / "d"),
-            "--ssh-port",
-            "off",
-            "--port",
-            "0",
-            "--database",
-            database,
-            "--table",
-            "ann,bob",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    done = _host_start(tmp_path, database, "--table", "ann,bob")
     assert done.returncode == 1, done.stderr
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and "accounts" in lines[0] and "of its own" in lines[0], lines
@@ -263,26 +271,7 @@ def test_a_database_holding_other_tables_of_those_names_is_one_line(
 
 def test_the_host_says_one_line_for_a_database_it_cannot_reach(tmp_path: Path) -> None:
     bad = f"host={tmp_path} port=1 user=nobody dbname=nothing password=secret connect_timeout=1"
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "paris_tui",
-            "host",
-            "--data-dir",
-            str(tmp_path / "d"),
-            "--ssh-port",
-            "off",
-            "--port",
-            "0",
-            "--database",
-            bad,
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    done = _host_start(tmp_path, bad)
     assert done.returncode == 1
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("paris-tui host: cannot reach"), lines
@@ -295,26 +284,7 @@ def test_the_host_says_why_the_database_refused_it(
     """A database that answers but refuses (no such database, a wrong password)
     is told in the one line, as the server said it, not as a pool's timeout."""
     missing = postgres.dsn("no_such_database") + " password=secret"
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "paris_tui",
-            "host",
-            "--data-dir",
-            str(tmp_path / "d"),
-            "--ssh-port",
-            "off",
-            "--port",
-            "0",
-            "--database",
-            missing,
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    done = _host_start(tmp_path, missing)
     assert done.returncode == 1
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("paris-tui host: cannot reach"), lines
@@ -330,18 +300,7 @@ def test_the_host_tells_the_other_hosts_the_address_it_is_given(
     other machine itself there."""
     host = subprocess.Popen(
         [
-            sys.executable,
-            "-m",
-            "paris_tui",
-            "host",
-            "--data-dir",
-            str(tmp_path / "d"),
-            "--ssh-port",
-            "off",
-            "--port",
-            "0",
-            "--database",
-            database,
+            *_host_argv(tmp_path, database),
             "--advertise",
             "host-a.example:7337",
             "--table",
