@@ -137,5 +137,10 @@ class Answers:
         if not self.prefs.save():
             self.say(_("The setting holds for this game only: the settings cannot be written."))
 
+    @property
+    def hints_allowed(self) -> bool:
+        """Whether ``hint`` is answered with a hint here (help offers it only then)."""
+        return True
+
     def _help(self, *, turn: bool) -> None:
-        self.say(*help_lines(turn=turn, chat=self.chat.here))
+        self.say(*help_lines(turn=turn, chat=self.chat.here, hints=self.hints_allowed))

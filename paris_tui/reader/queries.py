@@ -86,8 +86,9 @@ def _stop(view: SeatView, arg: str) -> list[str]:
     return [_("Type {stop} and the start of a stop's name.").format(stop=word_for("stop"))]
 
 
-def help_lines(*, turn: bool, chat: bool) -> list[str]:
-    """``help`` in a game: on one's ``turn`` or not, at a table with a ``chat`` or not."""
+def help_lines(*, turn: bool, chat: bool, hints: bool = True) -> list[str]:
+    """``help`` in a game: on one's ``turn`` or not, at a table with a ``chat`` or not,
+    where ``hints`` are allowed or not (a host allows them with ``--hints``)."""
     w = word_for
     lines = []
     if turn:
@@ -98,12 +99,16 @@ def help_lines(*, turn: bool, chat: bool) -> list[str]:
             "{route}, {discard}, {sack}: the game as it is now."
         ).format(**query_words())
     )
-    lines.append(
-        _(
+    if hints:
+        recall = _(
             "{last}: the latest events again; {log} and a number: that round again; "
             "{hint}: a suggestion on your turn; {quit}: leave."
-        ).format(last=w("last"), log=w("log"), hint=w("hint"), quit=w("quit"))
-    )
+        )
+    else:
+        recall = _(
+            "{last}: the latest events again; {log} and a number: that round again; {quit}: leave."
+        )
+    lines.append(recall.format(last=w("last"), log=w("log"), hint=w("hint"), quit=w("quit")))
     lines.extend(_more_lines(chat=chat))
     return [*lines, *_closing_lines(chat=chat, playing=True)]
 
