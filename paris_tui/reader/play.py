@@ -127,10 +127,8 @@ class Reader(Finish):
         names = self.public.names
         me = names[self.local[0]] if self.local and self.local[0] < len(names) else None
         self.out.ring()
-        line = (
-            seat_line(start, me)
-            + " "
-            + _("{quit} goes to the lobby first.").format(quit=word_for("quit"))
+        line = say.sentences(
+            seat_line(start, me), _("{quit} goes to the lobby first.").format(quit=word_for("quit"))
         )
         kept = self.out.names
         self.out.names = (*kept, printable(start.name), *(printable(n) for n in start.seats))

@@ -49,6 +49,7 @@ __all__ = [
     "route_lines",
     "sack_lines",
     "score_lines",
+    "sentences",
     "status_line",
     "stop_line",
     "stop_name",
@@ -290,6 +291,15 @@ def stop_line(view: SeatView, stop: str) -> list[str]:
     ]
 
 
+def sentences(*parts: str) -> str:
+    """Sentences one after another in one line, as the language puts them (English and
+    German: a space between; Chinese: none after its full stop)."""
+    line = parts[0] if parts else ""
+    for part in parts[1:]:
+        line = pgettext("two sentences", "{first} {second}").format(first=line, second=part)
+    return line
+
+
 def turn_lines(view: SeatView, *, yours: bool) -> list[str]:
     """The start of a turn: the round, whose turn, the tiles to choose from."""
     assert view.to_move is not None
@@ -299,7 +309,7 @@ def turn_lines(view: SeatView, *, yours: bool) -> list[str]:
         turn = _("Your turn, {player}: choose a tile by its number or its stop.").format(player=who)
     else:
         turn = _("{player}'s turn.").format(player=who)
-    return [f"{round_} {turn}", *tiles_lines(view)[1:]]
+    return [sentences(round_, turn), *tiles_lines(view)[1:]]
 
 
 # --- events --------------------------------------------------------------------------------
@@ -485,7 +495,7 @@ def status_line(view: SeatView) -> str:
         )
         parts.append(_("Face up: {tiles}.").format(tiles=tiles))
     parts.append(score_lines(view)[0])
-    return " ".join(parts)
+    return sentences(*parts)
 
 
 def end_lines(view: SeatView) -> list[str]:

@@ -473,3 +473,20 @@ def test_back_on_a_new_connection_the_reader_says_where_the_game_stands() -> Non
     said = asyncio.run(run())
     back = said.index("The connection is back.")
     assert any(line.startswith("Round 1 of 20.") and "Face up: 1 " in line for line in said[back:])
+
+
+def test_chinese_sentences_follow_each_other_without_a_space() -> None:
+    """Found by hand: the turn's line read ``...。 輪到你了`` (a space after the full
+    stop, which a Chinese text never has); English keeps its space."""
+    from paris_tui.core import Game
+
+    view = Game.new(2, seed=3).view(0)
+    try:
+        i18n.set_language("zh-TW")
+        chinese = [say.turn_lines(view, yours=True)[0], say.status_line(view)]
+    finally:
+        i18n.set_language("en")
+    for line in chinese:
+        assert "。 " not in line, line
+    english = say.turn_lines(view, yours=True)[0]
+    assert english.startswith("Round 1 of ") and ". Your turn, " in english, english
