@@ -49,6 +49,20 @@ def _rounds(host: Host, tournament: int) -> list[Round]:
     return host.tournaments.store.rounds(tournament)
 
 
+def _opened(host: Host, tournament: int, number: int) -> bool:
+    """Whether round ``number`` is paired and every table of it is open at the host: the
+    host pairs a round (written in the store) before it opens its tables, and a player
+    who joins in between is told no table has a seat for them."""
+    store = host.tournaments.store
+    assert store is not None
+    rounds = store.rounds(tournament)
+    if len(rounds) < number:
+        return False
+    ids = store.table_ids(tournament)
+    count = len(rounds[number - 1].tables)
+    return all(ids.get((number, no)) in host.rooms for no in range(1, count + 1))
+
+
 async def _play_round(
     host: Host, port: int, rnd_no: int, tournament: int, proof: dict[str, dict[str, str]]
 ) -> dict[str, int]:
@@ -110,7 +124,7 @@ async def test_a_swiss_of_five_through_the_host_with_a_restart(
             names = {kept.names(made.id)[k] for k in table.seats}
             assert any(set(host.rooms[r].referee.names) == names for r in room_ids)
         seen = await _play_round(host, port, 1, made.id, proof)
-        await _until(lambda: len(_rounds(host, made.id)) == 2, "round 2 paired")
+        await _until(lambda: _opened(host, made.id, 2), "round 2 open")
         # The pairing is stored from a thread, its tables opened next on the host's loop.
         await _until(lambda: not kept.unopened(made.id, 2), "round 2's tables opened")
     # A restart between round 2's pairing and its games: they are played at the next host.
@@ -199,16 +213,16 @@ async def test_a_four_round_swiss_of_six_with_a_withdrawal_and_a_restart_mid_rou
             kept.enter(made.id, ids[name], name, rating=60.0 - i)
         host.tournaments.tick(time.time())
         seen |= await _play_round(host, port, 1, made.id, proof)
-        await _until(lambda: len(_rounds(host, made.id)) == 2, "round 2 paired")
+        await _until(lambda: _opened(host, made.id, 2), "round 2 open")
         assert kept.withdraw(made.id, ids["fay"])  # before round 2 ends: out of round 3
         seen |= await _play_round(host, port, 2, made.id, proof)
-        await _until(lambda: len(_rounds(host, made.id)) == 3, "round 3 paired")
+        await _until(lambda: _opened(host, made.id, 3), "round 3 open")
         await _play_some(host, port, 3, made.id, proof)
     async with running_host(tmp_path, database=store) as (host, port):  # restart in round 3
         kept = host.tournaments.store
         assert kept is not None
         seen |= await _play_round(host, port, 3, made.id, proof)
-        await _until(lambda: len(_rounds(host, made.id)) == 4, "round 4 paired")
+        await _until(lambda: _opened(host, made.id, 4), "round 4 open")
         seen |= await _play_round(host, port, 4, made.id, proof)
         await _until(
             lambda: (t := kept.get(made.id)) is not None and t.state == "finished",
@@ -359,7 +373,7 @@ async def test_a_knockout_of_four_plays_its_semifinals_and_final_at_the_host(
             ["bob", "cat"],
         ], "seeded: the best against the worst"
         seen |= await _play_round(host, port, 1, made.id, proof)
-        await _until(lambda: len(_rounds(host, made.id)) == 2, "the final paired")
+        await _until(lambda: _opened(host, made.id, 2), "the final open")
         final = kept.rounds(made.id)[1]
         finalists = {by_key[k] for k in final.tables[0].seats}
         winners = {n.split("@")[0] for n, p in seen.items() if p == 1}
