@@ -1478,3 +1478,29 @@ async def test_an_ssh_watcher_relayed_to_the_referee_watches_and_chats_as_its_lo
         assert exc.value.code == "name_taken"
         for client in (ann.client, zoe, refused):
             await client.close()
+
+
+async def test_a_friends_step_after_the_host_stopped_them_is_quiet(
+    tmp_path: Path, database: str
+) -> None:
+    """A host's close stops the friends (their presence rows go), then shuts its I/O
+    pool, then the cluster: a cluster tick in between ran the friends' step on the shut
+    pool ('a cluster task failed', seen in CI). After the stop a step does nothing."""
+    async with cluster_host(tmp_path / "a", database, ("ann,bob",)) as (a, port_a):
+        ann = await join_bot(port_a, "ann")
+        bob = await join_bot(port_a, "bob")
+        token = ann.seated.token
+        lobby = await _client(port_a)
+        lobby.send(FriendsRequest("ann", token, "add", "bob"))
+        await _friends_info(lobby)
+        bob.client.send(FriendsRequest("bob", bob.seated.token, "add", "ann"))  # friends now
+        await _friends_info(bob.client)
+        await bob.client.close()
+        lobby.send(FriendsRequest("ann", token, "show"))
+        assert [f for f, _here in (await _friends_info(lobby)).friends] == ["bob"]
+        await a.friends.step()  # a listener with a friend: the step reads the database
+        a.friends.stop()
+        a.io_pool.shutdown(wait=True)
+        await a.friends.step()
+        for client in (ann.client, lobby):
+            await client.close()

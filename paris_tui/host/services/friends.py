@@ -91,6 +91,9 @@ class Friends:
         self.elsewhere: set[int] = set()
         self._said: list[int] = []  # the accounts last written here, and when
         self._said_at = 0.0
+        # Stopped by the host's close: the cluster may still tick once before it
+        # stops, and a step then would write the rows again on a pool shut down.
+        self._stopped = False
 
     def account_of(self, conn: Peer) -> int | None:
         """The account a connection is now: the one it listens as, else its seat's owner."""
@@ -115,7 +118,9 @@ class Friends:
     # --- at every host of the database -------------------------------------------------
 
     def stop(self) -> None:
-        """This host's rows go (a host that dies leaves them to run out)."""
+        """This host's rows go (a host that dies leaves them to run out); no step
+        after it."""
+        self._stopped = True
         cluster = self.cluster
         if cluster is not None:
             try:
@@ -127,7 +132,7 @@ class Friends:
         """Say who is here, read which friends are here elsewhere, tell who came
         (at each of the cluster's ticks, after its leases: :meth:`Cluster._run`)."""
         cluster = self.cluster
-        if cluster is None or cluster.down:  # no extra tries while it is away
+        if cluster is None or cluster.down or self._stopped:  # no extra tries while away
             return
         mine = sorted(self.local())
         watched = sorted({a for lst in list(self.listeners.values()) for a in lst.friends})
