@@ -19,10 +19,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import asyncssh
-
 from paris_tui.doors.ssh import SSHConfig, SSHDoor
 from paris_tui.host.server import Host, Limits
+from paris_tui.host.sshlib import asyncssh
 
 from .helpers import running_host
 

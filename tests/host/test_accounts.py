@@ -13,7 +13,6 @@ import logging
 import sqlite3
 from pathlib import Path
 
-import asyncssh
 import pytest
 
 from paris_tui.host.accounts.identity import DoorProof
@@ -33,6 +32,7 @@ from paris_tui.host.accounts.store import (
     normalize_code,
     open_accounts,
 )
+from paris_tui.host.sshlib import asyncssh
 from paris_tui.host.store.files import token_hash
 from paris_tui.net.client import HostClient, RefusedError
 from paris_tui.net.protocol import Refused, Seated, Waiting

@@ -9,12 +9,12 @@ import signal
 import sys
 from pathlib import Path
 
-import asyncssh
 import pytest
 
 from paris_tui.cli import main
 from paris_tui.host.accounts.command import invite
 from paris_tui.host.accounts.store import Credential, digest, open_accounts
+from paris_tui.host.sshlib import asyncssh
 from paris_tui.net.client import HostClient, RefusedError
 
 from .helpers import TIMEOUT, running_host

@@ -17,7 +17,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import asyncssh
 import pytest
 
 from paris_tui.doors.ssh import (
@@ -28,6 +27,7 @@ from paris_tui.doors.ssh import (
     player_dir,
 )
 from paris_tui.host.server import Host, Limits
+from paris_tui.host.sshlib import asyncssh
 from paris_tui.host.store.postgres import PostgresStore
 
 from .ssh_helpers import (

@@ -10,8 +10,9 @@ import sys
 import time
 from pathlib import Path
 
-import asyncssh
 import pytest
+
+from paris_tui.host.sshlib import asyncssh
 
 from .ssh_helpers import TIMEOUT, connect, new_key
 

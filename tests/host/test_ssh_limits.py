@@ -14,8 +14,6 @@ from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
 from typing import Any
 
-from asyncssh import SSHWriter
-
 from paris_tui.doors.pacing import (
     EVENTS_BURST,
     EVENTS_RATE,
@@ -25,6 +23,7 @@ from paris_tui.doors.pacing import (
     PASTE_START,
 )
 from paris_tui.doors.ssh import INPUT_BURST, INPUT_RATE, MAX_COLUMNS, MAX_ROWS, player_dir
+from paris_tui.host.sshlib import asyncssh
 
 from .ssh_helpers import Terminal, connect, new_key, running_door
 
@@ -43,7 +42,7 @@ async def _ann_ready(tmp_path: Path, **options: Any) -> AsyncIterator[tuple[Term
         yield term, len(term.output)
 
 
-async def _send(stdin: SSHWriter[bytes], chunks: Iterable[bytes], pause: float) -> None:
+async def _send(stdin: asyncssh.SSHWriter[bytes], chunks: Iterable[bytes], pause: float) -> None:
     """Each chunk written (its own SSH packet), then ``pause`` seconds."""
     for chunk in chunks:
         stdin.write(chunk)

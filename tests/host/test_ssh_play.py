@@ -13,9 +13,10 @@ import sys
 import time
 from pathlib import Path
 
-import asyncssh
 import pyte
 import pytest
+
+from paris_tui.host.sshlib import asyncssh
 
 from .ssh_helpers import TIMEOUT, connect, gone, new_key
 
