@@ -6,25 +6,36 @@ ends with the rematch's table to go on to (reader/launch.py joins it). A real ho
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
+from paris_tui.host.server import Host
 from paris_tui.net.protocol import Agree
 from paris_tui.reader.inbox import now
 from tests.app.test_chat_app import near_the_end
 from tests.host.helpers import TIMEOUT, put_record, running_host
 
-from .at_table import MAX_STEPS, reader_at_table, said
+from .at_table import MAX_STEPS, AtTable, reader_at_table, said
 
 
-async def test_rematch_by_ear_is_asked_said_and_goes_on_to_its_table(tmp_path: Path) -> None:
+@asynccontextmanager
+async def _at_the_end(tmp_path: Path) -> AsyncIterator[tuple[Host, AtTable]]:
+    """Ann's reader at a host's game that bob's last move has just ended, the reader
+    offering ``rematch``."""
     put_record(tmp_path, "t1", near_the_end().record())  # bob,ann; bob's move ends it
     async with (
         running_host(tmp_path) as (host, port),
         reader_at_table(port, bot="bob") as at,
     ):
-        out, inbox = at.out, at.inbox
         await at.bob.play_to_end()
-        await said(out, "rematch asks for a rematch")
+        await said(at.out, "rematch asks for a rematch")
+        yield host, at
+
+
+async def test_rematch_by_ear_is_asked_said_and_goes_on_to_its_table(tmp_path: Path) -> None:
+    async with _at_the_end(tmp_path) as (host, at):
+        out, inbox = at.out, at.inbox
         inbox.put("rematch", now() + 1)
         await said(out, "A rematch: ann asked for it; waiting for bob.")
         at.bob.client.send(Agree("rematch"))
@@ -38,14 +49,8 @@ async def test_after_the_host_is_gone_rematch_and_say_are_answered(tmp_path: Pat
     """Found by hand (the host killed while dora's reader was at the game's end): the
     reader's end does not join again, and ``rematch`` and ``say gg`` then got no answer
     at all, only silence. Each is answered now: the host cannot be reached."""
-    put_record(tmp_path, "t1", near_the_end().record())  # bob,ann; bob's move ends it
-    async with (
-        running_host(tmp_path) as (_host, port),
-        reader_at_table(port, bot="bob") as at,
-    ):
+    async with _at_the_end(tmp_path) as (_host, at):
         out, inbox = at.out, at.inbox
-        await at.bob.play_to_end()
-        await said(out, "rematch asks for a rematch")
         at.client.abort()  # the host is gone
         await asyncio.wait_for(at.follow, TIMEOUT)
         gone = "The host cannot be reached"
